@@ -1,0 +1,3 @@
+/** `npm run bench` with no name: lists the benchmarks. */
+console.log('Benchmarks (each prints figures; none is a pass/fail test):');
+console.log('  npm run bench -- storage   document store/load latency on SQLite and PostgreSQL');

@@ -1,0 +1,372 @@
+import { Link } from '@tanstack/react-router';
+import { DocsLayout } from './docs-layout';
+
+const SHOPPING_PROMPT = `This recipe is called "{{record.title}}" and serves {{record.servings}}.
+Its ingredients are:
+{{record.ingredients}}
+
+Write a shopping list for it. Combine duplicate ingredients, group the items by
+supermarket aisle, put one item per line, and leave out water, salt and pepper.
+Set name to "Shopping for {{record.title}}" and servings to {{record.servings}}.`;
+
+const SUMMARY_PROMPT = `Write a one-line summary, at most 20 words, of the book "{{record.title}}"
+by {{record.author}}. Do not reveal the ending. If you do not know this book,
+reply with exactly: Summary not available.`;
+
+const CARE_PROMPT = `Give three short care tips for a {{record.species}} that lives
+{{record.location}}. One sentence each, about watering, light and soil.`;
+
+/** `/docs/ai-actions`: prompt templates, outputs and targets, examples, quotas and privacy. */
+export function DocsAiActionsPage() {
+  return (
+    <DocsLayout
+      title="AI actions"
+      lead="Let an app draft text or fill in records with AI, and decide exactly what is sent."
+    >
+      <h2 id="what-an-ai-action-is">What an AI action is</h2>
+      <p>An AI action is a small, reusable instruction in an app. It has three parts:</p>
+      <dl>
+        <dt>A prompt template</dt>
+        <dd>
+          The instruction for the AI model. Its bindings fill in values from the app, such as{' '}
+          <code>{'{{record.title}}'}</code>.
+        </dd>
+        <dt>An output type</dt>
+        <dd>
+          Plain text, or the fields of a record checked against one of the app&apos;s collections.
+        </dd>
+        <dt>A target</dt>
+        <dd>
+          Where the result goes: shown in an AI component, written into a field, or saved as a new
+          record.
+        </dd>
+      </dl>
+      <p>
+        An AI action runs in one of two ways: an <strong>AI component</strong> on a screen runs it
+        and shows its result, and the <strong>run AI</strong> step lets any action run it, for
+        example when someone taps a button.
+      </p>
+      <p>
+        Runs happen on the Pipit server, which sends the prompt to an AI provider that the server
+        operator has connected. The provider&apos;s API key stays on the server and never reaches
+        the browser.
+      </p>
+
+      <h2 id="prompt-templates">Prompt templates</h2>
+      <p>
+        A prompt template is ordinary text with bindings in double braces. Before a run, each
+        binding is replaced with its value:
+      </p>
+      <div className="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Binding</th>
+              <th scope="col">Replaced with</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>
+                <code>{'{{record.field}}'}</code>
+              </td>
+              <td>
+                A field of the current record, for example <code>{'{{record.title}}'}</code> on a
+                recipe&apos;s screen.
+              </td>
+            </tr>
+            <tr>
+              <td>
+                <code>{'{{input.field}}'}</code>
+              </td>
+              <td>A field of the input the action received, such as a value entered in a form.</td>
+            </tr>
+            <tr>
+              <td>
+                <code>{'{{user.name}}'}</code>
+              </td>
+              <td>The name of the person using the app.</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <p>
+        The template language only substitutes values. No code runs, neither in the template nor in
+        the values that fill it, so what a visitor types is always treated as text.
+      </p>
+
+      <h2 id="outputs-and-targets">Outputs and targets</h2>
+      <h3>Output types</h3>
+      <dl>
+        <dt>Plain text</dt>
+        <dd>The model&apos;s answer as text, such as a summary, a list or a suggestion.</dd>
+        <dt>Record fields</dt>
+        <dd>
+          Values for the fields of a record in a collection you choose. The result is validated
+          against that collection&apos;s fields and their rules. Output that does not fit is
+          rejected, not saved, so a malformed answer never ends up in the data.
+        </dd>
+      </dl>
+      <h3>Targets</h3>
+      <dl>
+        <dt>Show in an AI component</dt>
+        <dd>The result appears on the screen and is not stored in a record.</dd>
+        <dt>Set a field</dt>
+        <dd>The result is written into a field of the current record, like the set field step.</dd>
+        <dt>Create a record</dt>
+        <dd>The result becomes a new record in the collection, like the create record step.</dd>
+      </dl>
+      <p>
+        Plain text suits showing a result or setting a single field. Record fields suit creating a
+        record, because every field is checked before anything is saved.
+      </p>
+
+      <h2 id="worked-examples">Worked examples</h2>
+      <h3>A recipe box that writes shopping lists</h3>
+      <p>The app has two collections:</p>
+      <ul>
+        <li>
+          <strong>Recipes</strong>
+          <ul>
+            <li>
+              <code>title</code>: text, required
+            </li>
+            <li>
+              <code>ingredients</code>: long text, required
+            </li>
+            <li>
+              <code>servings</code>: number, default 2
+            </li>
+          </ul>
+        </li>
+        <li>
+          <strong>Shopping lists</strong>
+          <ul>
+            <li>
+              <code>name</code>: text, required
+            </li>
+            <li>
+              <code>items</code>: long text, required
+            </li>
+            <li>
+              <code>servings</code>: number
+            </li>
+          </ul>
+        </li>
+      </ul>
+      <p>The AI action, named &ldquo;Shopping list&rdquo;, has this prompt template:</p>
+      <pre>
+        <code>{SHOPPING_PROMPT}</code>
+      </pre>
+      <div className="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Setting</th>
+              <th scope="col">Value</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>Output type</td>
+              <td>Record fields, validated against Shopping lists</td>
+            </tr>
+            <tr>
+              <td>Target</td>
+              <td>Create a record in Shopping lists</td>
+            </tr>
+            <tr>
+              <td>Started by</td>
+              <td>
+                A &ldquo;Make shopping list&rdquo; button on the recipe&apos;s screen, whose action
+                has two steps: run AI &ldquo;Shopping list&rdquo;, then a toast saying
+                &ldquo;Shopping list added&rdquo;.
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <p>
+        Each run sends the provider the title, servings and ingredients of that one recipe, and
+        nothing else. If the answer lacks a name or its items, it fails validation and no record is
+        created; the person can simply try again.
+      </p>
+
+      <h3>A reading list that summarizes each book</h3>
+      <p>
+        The app has a <strong>Books</strong> collection, and visitors add their own books:
+      </p>
+      <ul>
+        <li>
+          <code>title</code>: text, required
+        </li>
+        <li>
+          <code>author</code>: text
+        </li>
+        <li>
+          <code>summary</code>: text
+        </li>
+        <li>
+          <code>finished</code>: boolean
+        </li>
+      </ul>
+      <p>The AI action, &ldquo;Summarize&rdquo;, has this prompt template:</p>
+      <pre>
+        <code>{SUMMARY_PROMPT}</code>
+      </pre>
+      <div className="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Setting</th>
+              <th scope="col">Value</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>Output type</td>
+              <td>Plain text</td>
+            </tr>
+            <tr>
+              <td>Target</td>
+              <td>
+                Set the <code>summary</code> field of the current book
+              </td>
+            </tr>
+            <tr>
+              <td>Started by</td>
+              <td>A &ldquo;Summarize&rdquo; button on the book&apos;s screen</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <p>
+        Only the title and author are sent. The summary lands in the visitor&apos;s own copy of the
+        record, where they can read it, correct it, or clear it like any other field. Setting a
+        field needs a record the person can change, so use this pattern with records visitors create
+        rather than with creator records, which are read-only to them.
+      </p>
+
+      <h3>Plant care tips shown on a screen</h3>
+      <p>
+        A plant journal has a <strong>Plants</strong> collection with <code>name</code>,{' '}
+        <code>species</code> and <code>location</code> (for example &ldquo;on a north-facing
+        windowsill&rdquo;). The plant&apos;s screen has an AI component that runs this template:
+      </p>
+      <pre>
+        <code>{CARE_PROMPT}</code>
+      </pre>
+      <p>
+        The output type is plain text and the target is the AI component, so the tips are shown but
+        not stored. The template leaves out the plant&apos;s name, and it doesn&apos;t use{' '}
+        <code>{'{{user.name}}'}</code>: neither would improve the answer, so neither is sent.
+      </p>
+
+      <h2 id="offline">Running offline</h2>
+      <p>
+        AI runs need the server, but apps do not. If someone asks for a run while offline, the run
+        is queued on the device and happens when the device is back online. Its result then goes to
+        its target as usual.
+      </p>
+
+      <h2 id="quotas">Quotas</h2>
+      <p>
+        Every person has a daily quota of AI runs. On the free plan, it is 50 runs a day. When the
+        quota is used up, runs fail with <code>ai_quota_exceeded</code> until it resets the next
+        day. See <Link to="/pricing">Pricing</Link> for the plans.
+      </p>
+
+      <h2 id="operator-setup">Setting up a provider</h2>
+      <p>
+        AI actions work only on a server whose operator has connected an AI provider. The server
+        operator connects an OpenAI-compatible provider; the provider&apos;s API key is kept on the
+        server and is never sent to browsers.
+      </p>
+      <p>
+        Without a provider, both the editor and running apps say &ldquo;AI is not configured on this
+        server&rdquo;, and runs fail with <code>ai_not_configured</code>. Everything else in Pipit
+        keeps working. If you run your own server, see{' '}
+        <Link to="/docs/platform">the platform guide</Link> for self-hosting.
+      </p>
+
+      <h2 id="privacy-and-safety">Privacy and safety</h2>
+      <ul>
+        <li>
+          <strong>Only what the template binds is sent.</strong> A run sends the provider the prompt
+          with its bindings filled in, and nothing else from the app or its data. Bind only the
+          fields the task needs.
+        </li>
+        <li>
+          <strong>Keep other people&apos;s personal data out.</strong> Don&apos;t write names,
+          contact details or other personal information about other people into prompts or creator
+          records that feed prompts.
+        </li>
+        <li>
+          <strong>Visitor data is sent for that run only.</strong> When a visitor runs an AI action
+          that binds their own data, those values go to the provider for that run alone. Tell your
+          visitors what an AI feature sends, for example in the button&apos;s label or a line of
+          text beside it.
+        </li>
+        <li>
+          <strong>Outputs can be wrong.</strong> AI models make mistakes and can state them
+          confidently. Review what an AI action produces before relying on it, and design apps so
+          that people can check and edit results.
+        </li>
+        <li>
+          <strong>No code runs.</strong> Templates only substitute values, so neither a prompt nor a
+          model&apos;s answer can run code in the app.
+        </li>
+      </ul>
+      <p>
+        For how Pipit handles data in general, read the{' '}
+        <Link to="/legal/privacy">privacy policy</Link>.
+      </p>
+
+      <h2 id="errors">Errors</h2>
+      <div className="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">What you see</th>
+              <th scope="col">Why</th>
+              <th scope="col">What to do</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>
+                <code>ai_not_configured</code>: &ldquo;AI is not configured on this server&rdquo;
+              </td>
+              <td>The server has no AI provider connected.</td>
+              <td>Ask the server&apos;s operator to connect one.</td>
+            </tr>
+            <tr>
+              <td>
+                <code>ai_quota_exceeded</code>
+              </td>
+              <td>You have used all of today&apos;s runs.</td>
+              <td>
+                Wait for the daily reset, or see <Link to="/pricing">Pricing</Link>.
+              </td>
+            </tr>
+            <tr>
+              <td>The output is rejected</td>
+              <td>The answer did not fit the collection&apos;s fields, so nothing was saved.</td>
+              <td>Run it again, or make the prompt say more clearly what each field needs.</td>
+            </tr>
+            <tr>
+              <td>
+                <code>internal</code>, with a digest
+              </td>
+              <td>Something failed on the server.</td>
+              <td>
+                Try again later. If it keeps happening, quote the digest when you{' '}
+                <Link to="/contact">contact us</Link>.
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+    </DocsLayout>
+  );
+}

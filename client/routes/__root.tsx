@@ -1,0 +1,33 @@
+import { createRootRoute, HeadContent, Outlet } from '@tanstack/react-router';
+import { RouteError } from '../features/shell/route-error';
+import { NotFoundPage } from '../features/shell/not-found-page';
+import { SiteLayout } from '../features/shell/site-layout';
+import { UpdatePrompt } from '../features/shell/update-prompt';
+import { pageHead } from '../features/shell/head';
+
+export const Route = createRootRoute({
+  // A path no route knows is marked on the root match (router-core's global not-found); the root
+  // renders the 404 page, so it names the tab too.
+  head: ({ match }) => pageHead(match._notFound ? 'Page not found' : 'Pipit'),
+  component: Root,
+  notFoundComponent: () => (
+    <SiteLayout>
+      <NotFoundPage />
+    </SiteLayout>
+  ),
+  errorComponent: (props) => (
+    <main id="main" className="site-main">
+      <RouteError {...props} />
+    </main>
+  ),
+});
+
+function Root() {
+  return (
+    <>
+      <HeadContent />
+      <Outlet />
+      <UpdatePrompt />
+    </>
+  );
+}

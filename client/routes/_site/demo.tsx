@@ -1,0 +1,8 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { DemoPage } from '../../features/demo/demo-pages';
+import { pageHead } from '../../features/shell/head';
+
+export const Route = createFileRoute('/_site/demo')({
+  head: () => pageHead('Try Pipit'),
+  component: DemoPage,
+});

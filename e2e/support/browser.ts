@@ -1,0 +1,67 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/** Debian's Chromium (NOTES.md: Browser); `npx playwright install` cannot download browsers here. */
+export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+/** Without the background-networking flags Chromium floods this machine's closed network. */
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export function assertChromium(): void {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium is not at ${CHROMIUM_PATH}. Install it with "apt-get install -y chromium" (npm test does this when it may) or set CHROME_PATH.`,
+    );
+  }
+}
+
+export function launchBrowser(): Promise<Browser> {
+  assertChromium();
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A persistent profile, as an installed PWA has: service workers and IndexedDB survive a restart,
+ * and Chromium does not report "in-incognito" as an installability error (NOTES.md: Browser).
+ */
+export async function launchPersistent(
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; userDataDir: string; close(): Promise<void> }> {
+  assertChromium();
+  const userDataDir = mkdtempSync(path.join(tmpdir(), 'pipit-profile-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    viewport,
+  });
+  return {
+    context,
+    userDataDir,
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Console errors and uncaught exceptions of a page, collected for "no console error" checks. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}

@@ -1,0 +1,150 @@
+// @ts-check
+import js from '@eslint/js';
+import checkFile from 'eslint-plugin-check-file';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The dependency direction of ENGINEERING.md, as lint rules whose messages say what to use instead:
+ * packages/* at the bottom; client/ and sync-server/ share only through packages/*; inside client/,
+ * routes → features → sync, ui. Flat config replaces a rule's options per matching block rather than
+ * merging them, so each folder gets its complete list from `restrict`.
+ */
+const SERVER = {
+  regex: '(^@pipit/sync-server$)|(^|/)sync-server(/|$)',
+  message:
+    'The client never imports the server. Share code through packages/* (e.g. @pipit/protocol).',
+};
+const CLIENT = {
+  regex: '(^@pipit/client$)|(^|/)client(/|$)',
+  message:
+    'The server never imports the client. Share code through packages/* (e.g. @pipit/protocol).',
+};
+const NODE_BUILTINS = {
+  regex: '^node:',
+  message: 'This code runs in the browser too: no Node built-ins here.',
+};
+const SYNC_LIBS = {
+  regex: '^(yjs|y-indexeddb|@hocuspocus/provider)$',
+  message:
+    'Only client/sync/ touches yjs, y-indexeddb and the Hocuspocus provider. Use a hook from client/sync/.',
+};
+const ROUTES = {
+  regex: '(^|/)routes/',
+  message:
+    'Routes sit on top: features, sync and ui never import a route. Move the shared piece down.',
+};
+const FEATURES = {
+  regex: '(^|/)features/',
+  message:
+    'Only routes (and other features) import features. Move the shared piece into ui/ or sync/.',
+};
+const UI_FROM_SYNC = {
+  regex: '(^|/)ui/',
+  message: 'client/sync/ is headless: it must not import UI components.',
+};
+const SYNC_FROM_UI = {
+  regex: '(^|/)sync/',
+  message: 'client/ui/ is feature-agnostic and headless of sync: pass data in through props.',
+};
+
+/** @param {Array<{regex: string, message: string}>} patterns */
+const restrict = (patterns) => ({
+  'no-restricted-imports': ['error', { patterns }],
+});
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'coverage/**',
+      'client/route-tree.gen.ts',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,mts}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/ban-ts-comment': [
+        'error',
+        { 'ts-expect-error': 'allow-with-description', 'ts-ignore': true },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ExportAllDeclaration',
+          message: 'Use explicit named exports (one public entry per package).',
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  { files: ['public/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
+  // The service worker has its own environment (WebWorker, no DOM): its own tsconfig.
+  {
+    files: ['client/sw.ts'],
+    languageOptions: {
+      parserOptions: { projectService: false, project: './client/tsconfig.sw.json' },
+      globals: { ...globals.serviceworker },
+    },
+  },
+  // One file-name style: kebab-case. Route files follow TanStack Router's naming ($param, __root).
+  {
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['client/routes/**'],
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*.{ts,tsx}': 'KEBAB_CASE' },
+        { ignoreMiddleExtensions: true },
+      ],
+      'check-file/folder-naming-convention': ['error', { '**/': 'KEBAB_CASE' }],
+    },
+  },
+  { files: ['packages/**/*.{ts,tsx}'], rules: restrict([SERVER, CLIENT, NODE_BUILTINS]) },
+  {
+    files: ['client/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS]),
+  },
+  { files: ['client/routes/**/*.{ts,tsx}'], rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS]) },
+  {
+    files: ['client/features/**/*.{ts,tsx}'],
+    rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS, ROUTES]),
+  },
+  {
+    files: ['client/ui/**/*.{ts,tsx}'],
+    rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS, ROUTES, FEATURES, SYNC_FROM_UI]),
+  },
+  {
+    files: ['client/sync/**/*.{ts,tsx}'],
+    rules: restrict([SERVER, NODE_BUILTINS, ROUTES, FEATURES, UI_FROM_SYNC]),
+  },
+  { files: ['sync-server/**/*.ts'], rules: restrict([CLIENT]) },
+  {
+    files: ['client/**/*.tsx', 'packages/runtime/**/*.tsx'],
+    ...reactHooks.configs.flat.recommended,
+  },
+);

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { LIMITS } from './limits';
+
+export const appIconSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('emoji'),
+    emoji: z.string().min(1).max(16),
+    background: z.string().regex(/^#[0-9a-f]{6}$/i),
+  }),
+  z.object({ kind: z.literal('image'), url: z.string().startsWith('/') }),
+]);
+export type AppIcon = z.infer<typeof appIconSchema>;
+
+export const appMetaSchema = z.object({
+  title: z
+    .string()
+    .trim()
+    .min(1, 'Give the app a title.')
+    .max(LIMITS.titleLength, `Keep the title to ${LIMITS.titleLength} characters.`),
+  description: z
+    .string()
+    .max(
+      LIMITS.descriptionLength,
+      `Keep the description to ${LIMITS.descriptionLength} characters.`,
+    )
+    .default(''),
+  icon: appIconSchema.default({ kind: 'emoji', emoji: '🐦', background: '#1a7f5a' }),
+  tags: z
+    .array(z.string().trim().toLowerCase().min(1).max(LIMITS.tagLength))
+    .max(LIMITS.tags, `Use at most ${LIMITS.tags} tags.`)
+    .default([]),
+  archived: z.boolean().default(false),
+});
+export type AppMeta = z.infer<typeof appMetaSchema>;

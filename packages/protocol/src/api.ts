@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+export const STORAGE_ENGINES = ['sqlite', 'postgres'] as const;
+export type StorageEngine = (typeof STORAGE_ENGINES)[number];
+
+/** `GET /api/health` */
+export const healthResponseSchema = z.object({
+  status: z.literal('ok'),
+  storage: z.enum(STORAGE_ENGINES),
+  version: z.string().min(1),
+});
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
+
+/** A link on a profile: http(s) only (SPEC §7). */
+export const profileLinkSchema = z.object({
+  label: z.string().max(40),
+  url: z.url({ protocol: /^https?$/ }),
+});
+
+export const avatarSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('emoji'),
+    emoji: z.string().min(1).max(16),
+    color: z.string().regex(/^#[0-9a-f]{6}$/i),
+  }),
+  z.object({ kind: z.literal('image'), url: z.string().startsWith('/') }),
+]);
+export type Avatar = z.infer<typeof avatarSchema>;
+
+/** `GET /api/profiles/{username}`: what anyone may see of a person. */
+export const publicProfileSchema = z.object({
+  username: z.string(),
+  displayName: z.string(),
+  bio: z.string(),
+  avatar: avatarSchema,
+  links: z.array(profileLinkSchema).max(5),
+  joinedAt: z.iso.datetime(),
+});
+export type PublicProfile = z.infer<typeof publicProfileSchema>;

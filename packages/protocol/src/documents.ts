@@ -1,0 +1,33 @@
+import { isId } from './ids';
+
+/**
+ * Yjs documents by name (SPEC §2): `app/{appId}` the definition, `user/{userId}` the private index,
+ * `data/{appId}/{userId}` a visitor's private data for one app.
+ */
+export type DocumentName =
+  | { kind: 'app'; appId: string }
+  | { kind: 'user'; userId: string }
+  | { kind: 'data'; appId: string; userId: string };
+
+export function documentName(doc: DocumentName): string {
+  switch (doc.kind) {
+    case 'app':
+      return `app/${doc.appId}`;
+    case 'user':
+      return `user/${doc.userId}`;
+    case 'data':
+      return `data/${doc.appId}/${doc.userId}`;
+  }
+}
+
+/** Parses a document name; anything that is not exactly one of the three shapes is null. */
+export function parseDocumentName(name: string): DocumentName | null {
+  const parts = name.split('/');
+  const [kind, a, b] = parts;
+  if (kind === 'app' && parts.length === 2 && a && isId(a)) return { kind, appId: a };
+  if (kind === 'user' && parts.length === 2 && a && isId(a)) return { kind, userId: a };
+  if (kind === 'data' && parts.length === 3 && a && b && isId(a) && isId(b)) {
+    return { kind, appId: a, userId: b };
+  }
+  return null;
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+/** The product error codes of SPEC §10 (and `internal` for the generic fallback with a digest). */
+export const ERROR_CODES = [
+  'validation_failed',
+  'username_taken',
+  'email_taken',
+  'invalid_credentials',
+  'email_not_verified',
+  'token_invalid',
+  'token_expired',
+  'token_used',
+  'rate_limited',
+  'human_check_failed',
+  'not_found',
+  'forbidden',
+  'unauthenticated',
+  'document_too_large',
+  'publish_invalid',
+  'ai_not_configured',
+  'ai_quota_exceeded',
+  'offline',
+  'payload_too_large',
+  'unsupported_media_type',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const apiErrorSchema = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    /** Field path → what is wrong with it (validation_failed, publish_invalid). */
+    fields: z.record(z.string(), z.string()).optional(),
+    /** Set on server-side failures: the same digest is in the server log. */
+    digest: z.string().optional(),
+    /** Seconds, for rate_limited. */
+    retryAfter: z.number().int().nonnegative().optional(),
+  }),
+});
+
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+
+/** HTTP status for each code, so every endpoint answers the same way. */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  validation_failed: 400,
+  username_taken: 409,
+  email_taken: 409,
+  invalid_credentials: 401,
+  email_not_verified: 403,
+  token_invalid: 400,
+  token_expired: 410,
+  token_used: 410,
+  rate_limited: 429,
+  human_check_failed: 403,
+  not_found: 404,
+  forbidden: 403,
+  unauthenticated: 401,
+  document_too_large: 413,
+  publish_invalid: 422,
+  ai_not_configured: 503,
+  ai_quota_exceeded: 429,
+  offline: 503,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal: 500,
+};
+
+/**
+ * SPEC §10's generic fallback, word for word, for the host the page was loaded from. Used by the
+ * client's error screen and the server's error page alike.
+ */
+export function genericErrorMessage(host: string): string {
+  return `Application error: a client-side (or server-side) exception has occurred while loading ${host} (see the browser console or server logs for more information).`;
+}

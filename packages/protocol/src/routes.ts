@@ -1,0 +1,80 @@
+import { isId } from './ids';
+import { isReservedUsername, USERNAME_PATTERN } from './usernames';
+
+/** Every static route of SPEC §3. The server answers 404 for any path that none of these match. */
+export const STATIC_ROUTES = [
+  '/',
+  '/home',
+  '/apps',
+  '/studio',
+  '/create',
+  '/archive',
+  '/explore',
+  '/login',
+  '/signup',
+  '/forgot-password',
+  '/reset-password',
+  '/verify-email',
+  '/confirm-email-change',
+  '/account/edit',
+  '/account/settings',
+  '/about',
+  '/contact',
+  '/faq',
+  '/feedback',
+  '/pricing',
+  '/docs/ai-actions',
+  '/docs/platform',
+  '/docs/themes',
+  '/legal/policy',
+  '/legal/privacy',
+  '/legal/terms',
+  '/demo',
+  '/demo1',
+] as const;
+
+/** The dynamic routes of SPEC §3, in TanStack Router's `$param` notation. */
+export const DYNAMIC_ROUTES = [
+  '/$username',
+  '/apps/$id',
+  '/apps/$id/edit',
+  '/apps/$id/install',
+  '/apps/$id/pwa',
+] as const;
+
+export type StaticRoute = (typeof STATIC_ROUTES)[number];
+export type DynamicRoute = (typeof DYNAMIC_ROUTES)[number];
+export type RouteMatch =
+  | { route: StaticRoute; params: Record<string, never> }
+  | { route: '/$username'; params: { username: string } }
+  | { route: Exclude<DynamicRoute, '/$username'>; params: { id: string } };
+
+const staticSet: ReadonlySet<string> = new Set(STATIC_ROUTES);
+const APP_SUBPAGES = new Set(['edit', 'install', 'pwa']);
+
+/**
+ * Matches a pathname against SPEC §3 the way the client router does: case-insensitively for static
+ * segments, a trailing slash tolerated. Static routes win over `/$username` (their names are reserved
+ * usernames), and a parameter that cannot be valid (an id that is not an id, a username that breaks the
+ * rules or is reserved) is no match, so the answer is the 404 page.
+ */
+export function matchRoute(pathname: string): RouteMatch | null {
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  const lower = path.toLowerCase();
+  if (staticSet.has(lower)) return { route: lower as StaticRoute, params: {} };
+
+  const segments = path.split('/').slice(1);
+  const [first, id, sub] = segments;
+  const username = first?.toLowerCase();
+  if (segments.length === 1 && username && USERNAME_PATTERN.test(username)) {
+    return isReservedUsername(username) ? null : { route: '/$username', params: { username } };
+  }
+  if (username === 'apps' && id && isId(id)) {
+    if (segments.length === 2) return { route: '/apps/$id', params: { id } };
+    const page = sub?.toLowerCase();
+    if (segments.length === 3 && page && APP_SUBPAGES.has(page)) {
+      return { route: `/apps/$id/${page}` as '/apps/$id/edit', params: { id } };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,7 @@
+// Applies the person's light/dark choice before the first paint (client/features/shell/theme-preference.ts).
+try {
+  var t = localStorage.getItem('pipit:theme');
+  if (t === 'light' || t === 'dark') document.documentElement.dataset.theme = t;
+} catch {
+  // storage unavailable: follow the system
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// The one entry behind `npm start`, `npm test`, `npm run dev` and the other scripts. It installs what
+// is missing (a pinned pnpm through npx, the workspace's dependencies, Debian's Chromium for browser
+// tests), builds the client when its sources changed, then does the job. Only Node built-ins are used
+// here: nothing else is installed yet when it starts.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const PNPM = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).packageManager;
+const CLIENT_OUT = path.join(ROOT, 'dist/client');
+const BUILD_STAMP = path.join(CLIENT_OUT, '.build-inputs');
+const BUILD_INPUTS = ['client', 'packages', 'public', 'vite.config.ts', 'pnpm-lock.yaml'];
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const TS_PROJECTS = [
+  'tsconfig.json',
+  'packages/tsconfig.json',
+  'client/tsconfig.json',
+  'client/tsconfig.sw.json',
+  'sync-server/tsconfig.json',
+  'e2e/tsconfig.json',
+  'bench/tsconfig.json',
+];
+
+const log = (message) => console.log(`\x1b[2m[pipit]\x1b[0m ${message}`);
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function runOrExit(command, args, options) {
+  const status = run(command, args, options);
+  if (status !== 0) process.exit(status);
+}
+
+const bin = (name) => path.join(ROOT, 'node_modules/.bin', name);
+
+/** pnpm keeps a copy of the lockfile it installed; equal copies mean nothing is missing. */
+function ensureInstalled() {
+  const installed = path.join(ROOT, 'node_modules/.pnpm/lock.yaml');
+  const lockfile = path.join(ROOT, 'pnpm-lock.yaml');
+  if (existsSync(installed) && readFileSync(installed, 'utf8') === readFileSync(lockfile, 'utf8')) {
+    return;
+  }
+  log(`installing dependencies with ${PNPM} (the first time compiles the SQLite driver: a minute or two)`);
+  runOrExit('npx', ['--yes', PNPM, 'install', '--frozen-lockfile'], {
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
+}
+
+function hashInputs() {
+  const hash = createHash('sha256');
+  const visit = (file) => {
+    const stats = statSync(file);
+    if (stats.isDirectory()) {
+      for (const name of readdirSync(file).sort()) {
+        if (name !== 'node_modules' && name !== 'route-tree.gen.ts') visit(path.join(file, name));
+      }
+    } else {
+      hash.update(path.relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+    }
+  };
+  for (const input of BUILD_INPUTS) visit(path.join(ROOT, input));
+  return hash.digest('hex');
+}
+
+function build() {
+  log('building the client');
+  runOrExit(bin('vite'), ['build', '--logLevel', 'warn']);
+  writeFileSync(BUILD_STAMP, hashInputs());
+}
+
+/** Builds the client unless the build in dist/ was made from exactly the current sources. */
+function ensureBuilt() {
+  const current = hashInputs();
+  if (existsSync(BUILD_STAMP) && readFileSync(BUILD_STAMP, 'utf8') === current) return;
+  build();
+}
+
+/** Browser tests drive Debian's Chromium; install it when it is missing and this user may. */
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    log('installing Chromium from Debian (browser tests need it; about a minute)');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    if (run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { env }) !== 0) {
+      run('apt-get', ['update'], { env });
+      runOrExit('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { env });
+    }
+    return;
+  }
+  console.error(
+    `Chromium is missing at ${CHROMIUM} and cannot be installed from here.\n` +
+      'Install it (Debian: sudo apt-get install -y chromium) or set CHROME_PATH, then run npm test again.',
+  );
+  process.exit(1);
+}
+
+/** Runs TypeScript source in this process (the server ships as source, like the packages). */
+async function importTs(file) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(path.join(ROOT, file)).href);
+}
+
+function vitest(args) {
+  return run(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args]);
+}
+
+function staticChecks() {
+  log('format');
+  runOrExit(bin('prettier'), ['--check', '.', '--log-level', 'warn']);
+  log('lint');
+  runOrExit(bin('eslint'), ['.', '--max-warnings', '0']);
+  log('typecheck');
+  for (const project of TS_PROJECTS) runOrExit(bin('tsc'), ['-p', project]);
+}
+
+const [command = 'start', ...args] = process.argv.slice(2);
+
+switch (command) {
+  case 'start':
+    ensureInstalled();
+    ensureBuilt();
+    await importTs('sync-server/src/main.ts');
+    break;
+  case 'dev':
+    ensureInstalled();
+    await importTs('sync-server/src/dev.ts');
+    break;
+  case 'build':
+    ensureInstalled();
+    build();
+    break;
+  case 'test':
+    ensureInstalled();
+    ensureChromium();
+    ensureBuilt();
+    process.exit(vitest(args));
+    break;
+  case 'check':
+    ensureInstalled();
+    staticChecks();
+    ensureChromium();
+    ensureBuilt();
+    process.exit(vitest(args));
+    break;
+  case 'check:static':
+    ensureInstalled();
+    staticChecks();
+    break;
+  case 'lint':
+    ensureInstalled();
+    runOrExit(bin('eslint'), ['.', '--max-warnings', '0', ...args]);
+    break;
+  case 'format':
+    ensureInstalled();
+    runOrExit(bin('prettier'), ['--write', '.', '--log-level', 'warn']);
+    break;
+  case 'typecheck':
+    ensureInstalled();
+    for (const project of TS_PROJECTS) runOrExit(bin('tsc'), ['-p', project]);
+    break;
+  case 'bench':
+    ensureInstalled();
+    await importTs(`bench/${args[0] ?? 'index'}.ts`);
+    break;
+  default:
+    console.error(`Unknown command "${command}". Use start, dev, build, test, check, lint, format or typecheck.`);
+    process.exit(2);
+}

@@ -1,0 +1,142 @@
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import type { Hocuspocus } from '@hocuspocus/server';
+import { getRequestListener } from '@hono/node-server';
+import { type DocumentAccess, denyAllDocuments } from './collab/access';
+import { createCollab } from './collab/create-collab';
+import { createSyncSocket } from './collab/websocket';
+import type { Config } from './config';
+import { createApi } from './http/api';
+import { type ClientHandler, createClientFiles } from './http/client-files';
+import { createLogger, type Logger } from './logger';
+import { openStorage } from './storage/open-storage';
+import type { Storage } from './storage/types';
+
+export interface CreateServerOptions {
+  config: Config;
+  logger?: Logger;
+  /** Opened from `config` when not given. The server owns it either way and closes it. */
+  storage?: Storage;
+  /** Who may open which Yjs document; refuses everything by default. */
+  access?: DocumentAccess;
+  /**
+   * Serves everything outside /api. Default: the built client under `config.clientDir`. `npm run dev`
+   * passes Vite's middleware, which also needs the HTTP server (its hot-reload socket shares it).
+   */
+  client?: (httpServer: HttpServer) => Promise<ClientHandler>;
+  /** Debounce of document stores (tests shorten it). */
+  storeDebounceMs?: number;
+}
+
+export interface CloseReport {
+  /** Documents whose last changes could not be stored before the shutdown deadline. */
+  unsaved: string[];
+}
+
+export interface PipitServer {
+  readonly httpServer: HttpServer;
+  readonly storage: Storage;
+  readonly hocuspocus: Hocuspocus;
+  readonly logger: Logger;
+  listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
+  /**
+   * Graceful shutdown: stop accepting, close sync connections, flush every pending document store
+   * (retrying until the deadline), then close storage.
+   */
+  close(): Promise<CloseReport>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function isApiPath(url: string | undefined): boolean {
+  return url === '/api' || !!url?.startsWith('/api/') || !!url?.startsWith('/api?');
+}
+
+/** Builds the whole Pipit server: one HTTP server for the client, /api and the sync websocket. */
+export async function createServer(options: CreateServerOptions): Promise<PipitServer> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const storage = options.storage ?? (await openStorage(config));
+  const { hocuspocus, persistence } = createCollab({
+    documents: storage.documents,
+    access: options.access ?? denyAllDocuments,
+    logger,
+    ...(options.storeDebounceMs !== undefined ? { debounceMs: options.storeDebounceMs } : {}),
+  });
+
+  const api = createApi({ storage, logger, publicOrigin: config.publicOrigin });
+  const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
+  let client: ClientHandler | undefined = undefined;
+
+  const httpServer = createHttpServer((req, res) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    try {
+      if (isApiPath(req.url)) void apiListener(req, res);
+      else if (client) client(req, res);
+      else res.writeHead(503).end();
+    } catch (error) {
+      logger.error({ err: error, path: req.url }, 'request handler threw');
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    }
+  });
+
+  const sync = createSyncSocket(hocuspocus, { publicOrigin: config.publicOrigin, logger });
+  const customClient = options.client !== undefined;
+  httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (sync.handleUpgrade(req, socket, head)) return;
+    // With a custom client (Vite in dev), its hot-reload socket listens on this server too.
+    if (!customClient) socket.destroy();
+  });
+
+  client = options.client
+    ? await options.client(httpServer)
+    : createClientFiles(config.clientDir, logger);
+
+  let closing: Promise<CloseReport> | undefined;
+
+  async function shutdown(): Promise<CloseReport> {
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    const httpClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    httpServer.closeIdleConnections();
+    hocuspocus.closeConnections();
+    sync.closeAll();
+    hocuspocus.flushPendingStores();
+
+    while (persistence.unsavedDocuments().length > 0 && Date.now() < deadline) await sleep(20);
+    const unsaved = persistence.unsavedDocuments();
+    if (unsaved.length > 0) {
+      persistence.abandonRetries();
+      logger.error({ unsaved }, 'shutting down with documents whose last changes are not stored');
+    }
+
+    await Promise.race([httpClosed, sleep(Math.max(0, deadline - Date.now()))]);
+    httpServer.closeAllConnections();
+    await storage.close();
+    return { unsaved };
+  }
+
+  return {
+    httpServer,
+    storage,
+    hocuspocus,
+    logger,
+    listen(port = config.port, host = config.host) {
+      return new Promise((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          httpServer.off('error', reject);
+          const address = httpServer.address();
+          const actualPort = typeof address === 'object' && address ? address.port : port;
+          resolve({ port: actualPort, url: `http://localhost:${actualPort}` });
+        });
+      });
+    },
+    close() {
+      closing ??= shutdown();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import sirv from 'sirv';
+import { matchRoute } from '@pipit/protocol';
+import type { Logger } from '../logger';
+import { createDigest } from './digest';
+import { renderServerErrorPage } from './error-page';
+
+export type ClientHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Vite fingerprints everything under /assets/: those files never change, so browsers keep them. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+/** Everything else (HTML, the service worker, manifests, icons) is revalidated on every use. */
+export const REVALIDATE_CACHE = 'no-cache';
+
+interface Shell {
+  etag: string;
+  identity: Buffer;
+  gzip: Buffer;
+  brotli: Buffer;
+}
+
+async function loadShell(dir: string): Promise<Shell> {
+  const identity = await readFile(path.join(dir, 'index.html'));
+  return {
+    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
+    identity,
+    gzip: gzipSync(identity),
+    brotli: brotliCompressSync(identity),
+  };
+}
+
+function pathnameOf(req: IncomingMessage): string {
+  try {
+    return new URL(req.url ?? '/', 'http://x').pathname;
+  } catch {
+    return '/';
+  }
+}
+
+/**
+ * Serves the built client: files as they are (precompressed variants when the browser accepts them),
+ * and the HTML shell for every route of SPEC §3 — with status 404 for paths no route matches, so the
+ * client shows its 404 page and crawlers see the truth. If the shell cannot be read (the client was
+ * never built), document requests get the generic error page with a digest that is in the log.
+ */
+export function createClientFiles(dir: string, logger: Logger): ClientHandler {
+  let shell: Promise<Shell> | undefined;
+  if (!existsSync(dir)) {
+    logger.error(
+      { clientDir: dir },
+      'the client is not built; run `npm run build` (`npm start` does)',
+    );
+  }
+  const files: ReturnType<typeof sirv> = !existsSync(dir)
+    ? (_req, _res, next) => void next?.()
+    : sirv(dir, {
+        etag: true,
+        gzip: true,
+        brotli: true,
+        dotfiles: false,
+        setHeaders(res, pathname) {
+          res.setHeader(
+            'Cache-Control',
+            pathname.startsWith('/assets/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE,
+          );
+        },
+      });
+
+  function sendShell(req: IncomingMessage, res: ServerResponse, status: 200 | 404): void {
+    shell ??= loadShell(dir);
+    shell.then(
+      (s) => {
+        res.setHeader('Cache-Control', REVALIDATE_CACHE);
+        res.setHeader('Vary', 'Accept-Encoding');
+        res.setHeader('ETag', s.etag);
+        if (status === 200 && req.headers['if-none-match'] === s.etag) {
+          res.writeHead(304).end();
+          return;
+        }
+        const accepts = String(req.headers['accept-encoding'] ?? '');
+        const [body, encoding] = /\bbr\b/.test(accepts)
+          ? [s.brotli, 'br']
+          : /\bgzip\b/.test(accepts)
+            ? [s.gzip, 'gzip']
+            : [s.identity, undefined];
+        res.writeHead(status, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Length': body.length,
+          ...(encoding ? { 'Content-Encoding': encoding } : {}),
+        });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      },
+      (error: unknown) => {
+        shell = undefined; // try again next time: the build may appear
+        const digest = createDigest();
+        logger.error(
+          { err: error, digest, path: pathnameOf(req), clientDir: dir },
+          'cannot serve the client shell; run `npm run build` (or `npm start`, which builds it)',
+        );
+        const html = renderServerErrorPage(req.headers.host ?? 'this server', digest);
+        res.writeHead(500, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Cache-Control': 'no-store',
+        });
+        res.end(html);
+      },
+    );
+  }
+
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Method not allowed');
+      return;
+    }
+    const pathname = pathnameOf(req);
+    if (matchRoute(pathname)) {
+      sendShell(req, res, 200);
+      return;
+    }
+    files(req, res, () => {
+      if (String(req.headers.accept ?? '').includes('text/html')) {
+        sendShell(req, res, 404);
+        return;
+      }
+      res.writeHead(404, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-cache',
+      });
+      res.end('Not found');
+    });
+  };
+}

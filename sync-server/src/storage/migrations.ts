@@ -1,0 +1,73 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { StorageEngine } from '@pipit/protocol';
+
+/**
+ * Versioned migrations, applied in name order at start-up. Never edit one that has shipped: add the
+ * next. Each receives the engine for the few types that differ (BLOB vs BYTEA).
+ */
+type EngineMigration = (engine: StorageEngine) => Migration;
+
+const MIGRATIONS: Record<string, EngineMigration> = {
+  '0001_users_and_documents': (engine) => ({
+    async up(db: Kysely<unknown>) {
+      const bytes = engine === 'postgres' ? sql`bytea` : sql`blob`;
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('username', 'text', (c) => c.notNull().unique())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('email_verified_at', 'bigint')
+        .addColumn('pending_email', 'text')
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('display_name', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('bio', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('avatar', 'text', (c) => c.notNull())
+        .addColumn('links', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('pinned_app_ids', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('deleted_at', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('documents')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('state', bytes, (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  }),
+};
+
+export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();
+
+function provider(engine: StorageEngine): MigrationProvider {
+  return {
+    getMigrations: () =>
+      Promise.resolve(
+        Object.fromEntries(Object.entries(MIGRATIONS).map(([name, m]) => [name, m(engine)])),
+      ),
+  };
+}
+
+export class MigrationError extends Error {}
+
+/** Applies every pending migration; several instances starting at once take turns (Kysely's lock). */
+export async function migrateToLatest(db: Kysely<unknown>, engine: StorageEngine): Promise<void> {
+  const migrator = new Migrator({ db, provider: provider(engine) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    throw new MigrationError(
+      `Migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+export async function appliedMigrations(
+  db: Kysely<unknown>,
+  engine: StorageEngine,
+): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: provider(engine) });
+  const all = await migrator.getMigrations();
+  return all.filter((m) => m.executedAt !== undefined).map((m) => m.name);
+}

@@ -1,0 +1,42 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { createKyselyStorage } from './kysely-storage';
+import { migrateToLatest } from './migrations';
+import type { Database } from './schema';
+import type { Storage } from './types';
+
+const INT8_OID = 20;
+
+/**
+ * Timestamps are int8 epoch milliseconds; pg returns int8 as a string by default (it may exceed 2^53).
+ * Ours never do, so this pool parses them to numbers, without touching pg's global parsers.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export async function openPostgresStorage(connectionString: string): Promise<Storage> {
+  const pool = new pg.Pool({ connectionString, types, max: 10 });
+  // An idle client's error (the server restarting) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrateToLatest(db as Kysely<unknown>, 'postgres');
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+
+  return createKyselyStorage(db, {
+    engine: 'postgres',
+    uniqueViolation(error) {
+      if (!(error instanceof pg.DatabaseError) || error.code !== '23505') return null;
+      // "Key (email)=(a@b.c) already exists."
+      const field = /^Key \((\w+)\)/.exec(error.detail ?? '')?.[1];
+      return { field };
+    },
+  });
+}

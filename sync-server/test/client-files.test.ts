@@ -1,0 +1,165 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createId, genericErrorMessage } from '@pipit/protocol';
+import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from '../src/http/client-files';
+import { type RunningPipit, startPipit } from './support/start-server';
+
+const SHELL =
+  '<!doctype html><html><head><title>Pipit</title></head><body><div id="root"></div></body></html>';
+const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+
+/** A build as Vite and vite-plugin-pwa lay it out, with precompressed variants. */
+function writeBuild(dir: string) {
+  mkdirSync(path.join(dir, 'assets'), { recursive: true });
+  mkdirSync(path.join(dir, 'icons'), { recursive: true });
+  writeFileSync(path.join(dir, 'index.html'), SHELL);
+  writeFileSync(path.join(dir, 'assets/index-B5eTk6Wn.js'), SCRIPT);
+  writeFileSync(path.join(dir, 'assets/index-B5eTk6Wn.js.br'), brotliCompressSync(SCRIPT));
+  writeFileSync(path.join(dir, 'assets/index-B5eTk6Wn.js.gz'), gzipSync(SCRIPT));
+  writeFileSync(path.join(dir, 'sw.js'), 'self.addEventListener("install", () => {});');
+  writeFileSync(path.join(dir, 'manifest.webmanifest'), '{"name":"Pipit"}');
+  writeFileSync(path.join(dir, 'icons/pipit-192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+}
+
+describe('serving the built client', () => {
+  let pipit: RunningPipit;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pipit-client-'));
+    writeBuild(dir);
+    pipit = await startPipit({ clientDir: dir });
+  });
+  afterAll(async () => {
+    await pipit.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = (p: string, headers: Record<string, string> = {}) =>
+    fetch(`${pipit.url}${p}`, { headers: { 'Accept-Encoding': 'identity', ...headers } });
+
+  it('serves hashed assets as immutable', async () => {
+    const response = await get('/assets/index-B5eTk6Wn.js');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe(IMMUTABLE_CACHE);
+    expect(response.headers.get('content-type')).toMatch(/javascript/);
+    expect(await response.text()).toBe(SCRIPT);
+  });
+
+  it.each(['/sw.js', '/manifest.webmanifest', '/icons/pipit-192.png'])(
+    'revalidates %s on every use (no-cache)',
+    async (file) => {
+      const response = await get(file);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe(REVALIDATE_CACHE);
+      expect(response.headers.get('etag')).toBeTruthy();
+    },
+  );
+
+  it('serves the manifest as a web app manifest', async () => {
+    const response = await get('/manifest.webmanifest');
+    expect(response.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
+  });
+
+  it('sends the brotli variant to browsers that accept it', async () => {
+    const response = await fetch(`${pipit.url}/assets/index-B5eTk6Wn.js`, {
+      headers: { 'Accept-Encoding': 'br, gzip' },
+    });
+    expect(response.headers.get('content-encoding')).toBe('br');
+    expect(response.headers.get('vary')).toMatch(/Accept-Encoding/);
+    expect(await response.text()).toBe(SCRIPT); // fetch decodes it
+  });
+
+  it.each([
+    '/',
+    '/about',
+    '/docs/platform',
+    '/ada_lovelace',
+    `/apps/${createId()}`,
+    `/apps/${createId()}/pwa`,
+    '/Explore/',
+  ])('serves the HTML shell with status 200 and no-cache for the route %s', async (route) => {
+    const response = await get(route, { Accept: 'text/html' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe(REVALIDATE_CACHE);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await response.text()).toBe(SHELL);
+  });
+
+  it.each([
+    '/no/such/page',
+    '/docs/nope',
+    '/admin',
+    `/apps/${createId()}/settings`,
+    '/apps/not-an-id',
+  ])(
+    'answers %s with the shell and status 404, so the client shows its 404 page',
+    async (route) => {
+      const response = await get(route, { Accept: 'text/html' });
+      expect(response.status).toBe(404);
+      expect(await response.text()).toBe(SHELL);
+    },
+  );
+
+  it('answers a missing file that is not a page with a plain 404', async () => {
+    const response = await get('/assets/missing-123.js', { Accept: '*/*' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+  });
+
+  it('answers a revalidation of the shell with 304', async () => {
+    const first = await get('/about', { Accept: 'text/html' });
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await get('/about', { Accept: 'text/html', 'If-None-Match': etag! });
+    expect(again.status).toBe(304);
+  });
+
+  it('compresses the shell for browsers that accept it', async () => {
+    const response = await fetch(`${pipit.url}/`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(await response.text()).toBe(SHELL);
+  });
+
+  it('answers HEAD without a body and refuses other methods with 405', async () => {
+    const head = await fetch(`${pipit.url}/about`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const post = await fetch(`${pipit.url}/about`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('never serves files outside the build directory', async () => {
+    for (const p of ['/../package.json', '/%2e%2e/package.json', '/assets/../../package.json']) {
+      const response = await get(p, { Accept: '*/*' });
+      expect(await response.text(), p).not.toContain('"name"');
+    }
+  });
+});
+
+describe('when the client is not built', () => {
+  it('shows the generic error page with a digest that is in the server log', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'pipit-nobuild-'));
+    const pipit = await startPipit({ clientDir: path.join(empty, 'missing') });
+    try {
+      const response = await fetch(`${pipit.url}/about`, { headers: { Accept: 'text/html' } });
+      expect(response.status).toBe(500);
+      const html = await response.text();
+      const host = new URL(pipit.url).host;
+      expect(html).toContain(genericErrorMessage(host));
+      const digest = /data-testid="error-digest">([0-9a-f]{12})</.exec(html)?.[1];
+      expect(digest).toBeTruthy();
+      const logged = pipit.logs.find((l) => l.digest === digest);
+      expect(logged?.level).toBe('error');
+      expect(logged?.err?.message).toMatch(/ENOENT/);
+      expect(pipit.logs.some((l) => l.msg.includes('the client is not built'))).toBe(true);
+    } finally {
+      await pipit.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { createId } from '@pipit/protocol';
+import { MAX_MESSAGE_BYTES, SYNC_PATH } from '../src/collab/websocket';
+import { grantEveryone } from './support/access';
+import { acknowledged, connectProvider, type TestProvider } from './support/provider';
+import { type RunningPipit, startPipit } from './support/start-server';
+
+/** Opens a raw websocket and reports how the handshake ended. */
+function handshake(url: string, headers: Record<string, string>, path = SYNC_PATH) {
+  return new Promise<{ opened: boolean; status?: number; socket?: WebSocket }>((resolve) => {
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}${path}`, { headers });
+    socket.on('open', () => resolve({ opened: true, socket }));
+    socket.on('unexpected-response', (_req, res) =>
+      resolve({ opened: false, status: res.statusCode }),
+    );
+    socket.on('error', () => resolve({ opened: false }));
+  });
+}
+
+describe('the sync websocket', () => {
+  let pipit: RunningPipit | undefined;
+  const providers: TestProvider[] = [];
+  const connect = (options: Parameters<typeof connectProvider>[0]) => {
+    const p = connectProvider(options);
+    providers.push(p);
+    return p;
+  };
+
+  afterEach(async () => {
+    providers.splice(0).forEach((p) => p.destroy());
+    await pipit?.close();
+    pipit = undefined;
+  });
+
+  it('refuses a handshake from a foreign origin, or with no origin, with 403', async () => {
+    pipit = await startPipit({ access: grantEveryone('editor') });
+    expect(await handshake(pipit.url, { Origin: 'https://evil.example' })).toMatchObject({
+      opened: false,
+      status: 403,
+    });
+    expect(await handshake(pipit.url, {})).toMatchObject({ opened: false, status: 403 });
+    expect(
+      pipit.logs.some((l) => l.msg === 'refused a sync connection from a foreign origin'),
+    ).toBe(true);
+    const own = await handshake(pipit.url, { Origin: pipit.url });
+    expect(own.opened).toBe(true);
+    own.socket?.close();
+  });
+
+  it('accepts the configured public origin (behind a proxy)', async () => {
+    pipit = await startPipit({ env: { PUBLIC_ORIGIN: 'https://pipit.example.org' } });
+    const result = await handshake(pipit.url, { Origin: 'https://pipit.example.org' });
+    expect(result.opened).toBe(true);
+    result.socket?.close();
+  });
+
+  it('upgrades only the sync path', async () => {
+    pipit = await startPipit();
+    expect((await handshake(pipit.url, { Origin: pipit.url }, '/somewhere')).opened).toBe(false);
+  });
+
+  it('refuses every document by default: there is no one to grant it to yet', async () => {
+    pipit = await startPipit();
+    const client = connect({ url: pipit.url, name: `app/${createId()}` });
+    expect(await client.ready).toBe(false);
+    expect(pipit.server.hocuspocus.getDocumentsCount()).toBe(0);
+  });
+
+  it('refuses a document name that is none of the three kinds, even when access is open', async () => {
+    pipit = await startPipit({ access: grantEveryone('owner') });
+    for (const name of [
+      'anything',
+      `app/${createId()}/x`,
+      'app/NOT-AN-ID',
+      `users/${createId()}`,
+    ]) {
+      const client = connect({ url: pipit.url, name });
+      expect(await client.ready, name).toBe(false);
+    }
+    expect(pipit.server.hocuspocus.getDocumentsCount()).toBe(0);
+    expect(await pipit.server.storage.documents.load('anything')).toBeNull();
+  });
+
+  it('keeps a viewer read-only on the server: their edit is neither applied nor stored', async () => {
+    const name = `app/${createId()}`;
+    pipit = await startPipit({ access: grantEveryone('viewer'), storeDebounceMs: 20 });
+    const seed = new Y.Doc();
+    seed.getMap('meta').set('title', 'Original');
+    await pipit.server.storage.documents.store(name, Y.encodeStateAsUpdate(seed));
+
+    const viewer = connect({ url: pipit.url, name });
+    expect(await viewer.ready).toBe(true);
+    expect(viewer.doc.getMap('meta').get('title')).toBe('Original');
+    viewer.doc.getMap('meta').set('title', 'Vandalised');
+
+    // A second viewer joining later sees the server's copy, not the rejected edit.
+    await new Promise((r) => setTimeout(r, 200));
+    const other = connect({ url: pipit.url, name });
+    expect(await other.ready).toBe(true);
+    expect(other.doc.getMap('meta').get('title')).toBe('Original');
+    const serverDoc = pipit.server.hocuspocus.documents.get(name);
+    expect(serverDoc?.getMap('meta').get('title')).toBe('Original');
+    const stored = new Y.Doc();
+    Y.applyUpdate(stored, (await pipit.server.storage.documents.load(name))!);
+    expect(stored.getMap('meta').get('title')).toBe('Original');
+  });
+
+  it('lets editors see each other’s changes live', async () => {
+    const name = `app/${createId()}`;
+    pipit = await startPipit({ access: grantEveryone('editor') });
+    const a = connect({ url: pipit.url, name });
+    const b = connect({ url: pipit.url, name });
+    expect(await Promise.all([a.ready, b.ready])).toEqual([true, true]);
+    a.doc.getMap('meta').set('title', 'From A');
+    await acknowledged(a.provider);
+    await vi.waitFor(() => expect(b.doc.getMap('meta').get('title')).toBe('From A'));
+  });
+
+  it('closes only the connection that sends an oversized message; the server carries on', async () => {
+    pipit = await startPipit({ access: grantEveryone('editor') });
+    const big = await handshake(pipit.url, { Origin: pipit.url });
+    const bystander = await handshake(pipit.url, { Origin: pipit.url });
+    expect(big.opened && bystander.opened).toBe(true);
+    const closed = new Promise<number>((resolve) =>
+      big.socket!.on('close', (code) => resolve(code)),
+    );
+    big.socket!.send(new Uint8Array(MAX_MESSAGE_BYTES + 1));
+    expect(await closed).toBe(1009);
+    expect(bystander.socket!.readyState).toBe(WebSocket.OPEN);
+    const health = await fetch(`${pipit.url}/api/health`);
+    expect(health.status).toBe(200);
+    bystander.socket!.close();
+  });
+});

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config';
+
+describe('loadConfig', () => {
+  it('defaults to port 8080 and SQLite under ./data', () => {
+    const config = loadConfig({}, '/srv/pipit');
+    expect(config).toMatchObject({
+      port: 8080,
+      host: undefined,
+      dataDir: path.resolve('/srv/pipit/data'),
+      databaseUrl: undefined,
+      clientDir: path.resolve('/srv/pipit/dist/client'),
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '9000',
+        HOST: '127.0.0.1',
+        DATA_DIR: '/var/lib/pipit',
+        DATABASE_URL: 'postgres://pipit@db:5432/pipit',
+        PUBLIC_ORIGIN: 'https://pipit.example.org/',
+        CLIENT_DIR: '/opt/pipit/client',
+        LOG_LEVEL: 'debug',
+        SHUTDOWN_TIMEOUT_MS: '3000',
+      },
+      '/srv',
+    );
+    expect(config).toEqual({
+      port: 9000,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/pipit',
+      databaseUrl: 'postgres://pipit@db:5432/pipit',
+      publicOrigin: 'https://pipit.example.org',
+      clientDir: '/opt/pipit/client',
+      logLevel: 'debug',
+      shutdownTimeoutMs: 3000,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ PUBLIC_ORIGIN: 'ftp://x' }, 'PUBLIC_ORIGIN'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ])('stops with a message naming the variable for %j', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(name));
+  });
+});

@@ -1,0 +1,9 @@
+export {
+  startPipit,
+  CLIENT_DIR,
+  ROOT_DIR,
+  type RunningPipit,
+  type StartOptions,
+  type LogLine,
+} from './start-server';
+export { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './postgres';

@@ -1,0 +1,65 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+
+export interface TestProvider {
+  provider: HocuspocusProvider;
+  doc: Y.Doc;
+  /** Resolves true once the server authorized and synced the document, false if it refused. */
+  ready: Promise<boolean>;
+  destroy(): void;
+}
+
+/**
+ * A real Hocuspocus provider in Node, over `ws` (Node 20 has no WebSocket global), sending the
+ * `Origin` a browser on `origin` would send (null: none at all).
+ */
+export function connectProvider(options: {
+  url: string;
+  name: string;
+  origin?: string | null;
+  doc?: Y.Doc;
+}): TestProvider {
+  const origin = options.origin === undefined ? options.url : options.origin;
+  class BrowserLikeWebSocket extends WebSocket {
+    constructor(address: string) {
+      super(address, origin ? { headers: { Origin: origin } } : {});
+    }
+  }
+  const websocketProvider = new HocuspocusProviderWebsocket({
+    url: `${options.url.replace(/^http/, 'ws')}/api/sync`,
+    WebSocketPolyfill: BrowserLikeWebSocket,
+    maxAttempts: 1,
+  });
+  const doc = options.doc ?? new Y.Doc();
+  const provider = new HocuspocusProvider({ name: options.name, document: doc, websocketProvider });
+  const ready = new Promise<boolean>((resolve) => {
+    provider.on('synced', () => resolve(true));
+    provider.on('authenticationFailed', () => resolve(false));
+    websocketProvider.on('close', () => resolve(false));
+  });
+  provider.attach();
+  return {
+    provider,
+    doc,
+    ready,
+    destroy() {
+      provider.destroy();
+      websocketProvider.destroy();
+    },
+  };
+}
+
+/** Resolves once the server has acknowledged every local update of this provider. */
+export function acknowledged(provider: HocuspocusProvider): Promise<void> {
+  if (!provider.hasUnsyncedChanges) return Promise.resolve();
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!provider.hasUnsyncedChanges) {
+        provider.off('unsyncedChanges', check);
+        resolve();
+      }
+    };
+    provider.on('unsyncedChanges', check);
+  });
+}

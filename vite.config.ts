@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const OUT_DIR = path.resolve(import.meta.dirname, 'dist/client');
+/** The build fails if a precached file is larger (NOTES.md: PWA). */
+const MAX_PRECACHED_FILE_BYTES = 2 * 1024 * 1024;
+const COMPRESSIBLE = /\.(js|css|html|svg|webmanifest|json|txt|map)$/;
+
+/**
+ * Writes .br and .gz next to every compressible file of the build, which the server sends to
+ * browsers that accept them (sirv), so nothing is compressed per request.
+ */
+function precompress(): Plugin {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const file = path.join(dir, name);
+      return statSync(file).isDirectory() ? walk(file) : [file];
+    });
+  return {
+    name: 'pipit-precompress',
+    apply: 'build',
+    enforce: 'post',
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        for (const file of walk(OUT_DIR)) {
+          if (!COMPRESSIBLE.test(file) || statSync(file).size < 1024) continue;
+          const data = readFileSync(file);
+          writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+          writeFileSync(
+            `${file}.br`,
+            brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+          );
+        }
+      },
+    },
+  };
+}
+
+export default defineConfig({
+  root: 'client',
+  publicDir: '../public',
+  build: {
+    outDir: OUT_DIR,
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+  plugins: [
+    // Before react() (NOTES.md: TanStack Router).
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      routesDirectory: path.resolve(import.meta.dirname, 'client/routes'),
+      generatedRouteTree: path.resolve(import.meta.dirname, 'client/route-tree.gen.ts'),
+      quoteStyle: 'single',
+    }),
+    react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: '.',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: {
+        id: '/',
+        name: 'Pipit',
+        short_name: 'Pipit',
+        description:
+          'Build small apps that work offline, co-edit them live, and install them on any device.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#1a6e4c',
+        background_color: '#f7f8f6',
+        icons: [
+          { src: '/icons/pipit-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/pipit-512.png', sizes: '512x512', type: 'image/png' },
+          {
+            src: '/icons/pipit-maskable-512.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
+        ],
+      },
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest}'],
+        maximumFileSizeToCacheInBytes: MAX_PRECACHED_FILE_BYTES,
+      },
+      devOptions: { enabled: false },
+    }),
+    precompress(),
+  ],
+});
