@@ -47,7 +47,9 @@ function ensureInstalled() {
   if (existsSync(installed) && readFileSync(installed, 'utf8') === readFileSync(lockfile, 'utf8')) {
     return;
   }
-  log(`installing dependencies with ${PNPM} (the first time compiles the SQLite driver: a minute or two)`);
+  log(
+    `installing dependencies with ${PNPM} (the first time compiles the SQLite driver: a minute or two)`,
+  );
   runOrExit('npx', ['--yes', PNPM, 'install', '--frozen-lockfile'], {
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });
@@ -172,6 +174,8 @@ switch (command) {
     await importTs(`bench/${args[0] ?? 'index'}.ts`);
     break;
   default:
-    console.error(`Unknown command "${command}". Use start, dev, build, test, check, lint, format or typecheck.`);
+    console.error(
+      `Unknown command "${command}". Use start, dev, build, test, check, lint, format or typecheck.`,
+    );
     process.exit(2);
 }

@@ -8,3 +8,16 @@ import './prose.css';
 export function Prose({ children }: { children: ReactNode }) {
   return <div className="prose">{children}</div>;
 }
+
+/**
+ * A table that may be wider than a phone: it scrolls sideways, and since a scrolling region must be
+ * reachable by keyboard it is focusable, named "{label} table" (WCAG 2.1.1; axe
+ * scrollable-region-focusable).
+ */
+export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="table-scroll" role="region" aria-label={`${label} table`} tabIndex={0}>
+      {children}
+    </div>
+  );
+}

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { ButtonLink } from '../../ui/button';
 import { Card } from '../../ui/card';
 import { Page, Section } from '../../ui/page';
-import { Prose } from '../../ui/prose';
+import { Prose, TableScroll } from '../../ui/prose';
 
 export function AboutPage() {
   return (
@@ -120,7 +120,7 @@ export function AboutPage() {
             records your users enter are stored on the builder’s servers, where the app’s owner can
             usually read them. Pipit takes a different approach.
           </p>
-          <div className="table-scroll">
+          <TableScroll label="Pipit compared with hosted app builders">
             <table>
               <caption className="visually-hidden">Pipit compared with hosted app builders</caption>
               <thead>
@@ -163,7 +163,7 @@ export function AboutPage() {
                 </tr>
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <p>
             Curious about the details? Read the <Link to="/faq">FAQ</Link>, the{' '}
             <Link to="/docs/platform">platform guide</Link>, or see what the free plan includes on

@@ -1,4 +1,5 @@
 import { Link } from '@tanstack/react-router';
+import { TableScroll } from '../../ui/prose';
 import { DocsLayout } from './docs-layout';
 
 const SHOPPING_PROMPT = `This recipe is called "{{record.title}}" and serves {{record.servings}}.
@@ -57,7 +58,7 @@ export function DocsAiActionsPage() {
         A prompt template is ordinary text with bindings in double braces. Before a run, each
         binding is replaced with its value:
       </p>
-      <div className="table-scroll">
+      <TableScroll label="Prompt templates">
         <table>
           <thead>
             <tr>
@@ -89,7 +90,7 @@ export function DocsAiActionsPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <p>
         The template language only substitutes values. No code runs, neither in the template nor in
         the values that fill it, so what a visitor types is always treated as text.
@@ -158,7 +159,7 @@ export function DocsAiActionsPage() {
       <pre>
         <code>{SHOPPING_PROMPT}</code>
       </pre>
-      <div className="table-scroll">
+      <TableScroll label="A recipe box that writes shopping lists">
         <table>
           <thead>
             <tr>
@@ -185,7 +186,7 @@ export function DocsAiActionsPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <p>
         Each run sends the provider the title, servings and ingredients of that one recipe, and
         nothing else. If the answer lacks a name or its items, it fails validation and no record is
@@ -214,7 +215,7 @@ export function DocsAiActionsPage() {
       <pre>
         <code>{SUMMARY_PROMPT}</code>
       </pre>
-      <div className="table-scroll">
+      <TableScroll label="A reading list that summarizes each book">
         <table>
           <thead>
             <tr>
@@ -239,7 +240,7 @@ export function DocsAiActionsPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <p>
         Only the title and author are sent. The summary lands in the visitor&apos;s own copy of the
         record, where they can read it, correct it, or clear it like any other field. Setting a
@@ -323,7 +324,7 @@ export function DocsAiActionsPage() {
       </p>
 
       <h2 id="errors">Errors</h2>
-      <div className="table-scroll">
+      <TableScroll label="Errors">
         <table>
           <thead>
             <tr>
@@ -366,7 +367,7 @@ export function DocsAiActionsPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </DocsLayout>
   );
 }

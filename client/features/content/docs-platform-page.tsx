@@ -1,4 +1,5 @@
 import { Link } from '@tanstack/react-router';
+import { TableScroll } from '../../ui/prose';
 import { DocsLayout } from './docs-layout';
 
 const SECTIONS = [
@@ -195,7 +196,7 @@ export function DocsPlatformPage() {
         structure that merges concurrent changes without conflicts). Each document has a name that
         says what it holds and who may read it.
       </p>
-      <div className="table-scroll">
+      <TableScroll label="Documents and ids">
         <table>
           <thead>
             <tr>
@@ -235,7 +236,7 @@ export function DocsPlatformPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <p>
         Visitors who have not signed in keep their data for an app on their device only. When they
         sign in, it is merged into their account and syncs from then on.
@@ -268,7 +269,7 @@ export function DocsPlatformPage() {
       </p>
       <h3>The sync badge</h3>
       <p>The sync badge tells you where your changes are.</p>
-      <div className="table-scroll">
+      <TableScroll label="The sync badge">
         <table>
           <thead>
             <tr>
@@ -315,7 +316,7 @@ export function DocsPlatformPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <p>
         <strong>What &ldquo;saved&rdquo; means.</strong> The badge shows <code>saved</code> only
         once the server has acknowledged that it stored every local change. A change that has only
@@ -343,7 +344,7 @@ export function DocsPlatformPage() {
         placeholder in its place instead of crashing.
       </p>
       <h3>Meta</h3>
-      <div className="table-scroll">
+      <TableScroll label="Meta">
         <table>
           <thead>
             <tr>
@@ -384,7 +385,7 @@ export function DocsPlatformPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <h3>Theme</h3>
       <p>
         Colors, corner radius, font, density and light or dark mode. See{' '}
@@ -396,7 +397,7 @@ export function DocsPlatformPage() {
         Each screen has an id, a title, an icon and an ordered list of components.
       </p>
       <h3>Components</h3>
-      <div className="table-scroll">
+      <TableScroll label="Components">
         <table>
           <thead>
             <tr>
@@ -474,7 +475,7 @@ export function DocsPlatformPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <h3>Collections</h3>
       <p>
         A collection is a kind of record, such as <em>Recipes</em> or <em>Books</em>. It has an id,
@@ -541,7 +542,7 @@ export function DocsPlatformPage() {
         Each limit is enforced with a clear error that says which one was reached, so an app never
         fails silently.
       </p>
-      <div className="table-scroll">
+      <TableScroll label="Limits">
         <table>
           <thead>
             <tr>
@@ -576,7 +577,7 @@ export function DocsPlatformPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <h3>Links</h3>
       <p>
         Links in anything people write, from text to link components to open-URL steps, must start
@@ -598,7 +599,7 @@ export function DocsPlatformPage() {
         turns each one into a message you can click to go straight to the problem.
       </p>
       <h3>Visibility</h3>
-      <div className="table-scroll">
+      <TableScroll label="Visibility">
         <table>
           <thead>
             <tr>
@@ -630,7 +631,7 @@ export function DocsPlatformPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <h3>Unpublishing, archiving and deleting</h3>
       <ul>
         <li>
@@ -645,7 +646,7 @@ export function DocsPlatformPage() {
         </li>
       </ul>
       <h3>Roles</h3>
-      <div className="table-scroll">
+      <TableScroll label="Roles">
         <table>
           <thead>
             <tr>
@@ -671,7 +672,7 @@ export function DocsPlatformPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <h3>Remixing</h3>
       <p>
         Remix copies the published version of a public app into your studio as a new app of your
@@ -684,7 +685,7 @@ export function DocsPlatformPage() {
         name on the home screen, and several Pipit apps install side by side. Each app has its own
         web app manifest:
       </p>
-      <div className="table-scroll">
+      <TableScroll label="Installable apps">
         <table>
           <thead>
             <tr>
@@ -723,7 +724,7 @@ export function DocsPlatformPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <ul>
         <li>After the first open, an installed app works with no network at all.</li>
         <li>
@@ -785,7 +786,7 @@ export function DocsPlatformPage() {
         use, call <code>GET /api/health</code>.
       </p>
       <h3>Environment variables</h3>
-      <div className="table-scroll">
+      <TableScroll label="Environment variables">
         <table>
           <thead>
             <tr>
@@ -806,7 +807,7 @@ export function DocsPlatformPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <p>Logs are JSON lines on standard output, ready for any log collector.</p>
       <h3>Behind a reverse proxy</h3>
       <p>For production, put Pipit behind a reverse proxy that:</p>
@@ -881,7 +882,7 @@ export function DocsPlatformPage() {
         went wrong. A <code>rate_limited</code> error includes <code>retryAfter</code>, the number
         of seconds to wait before trying again.
       </p>
-      <div className="table-scroll">
+      <TableScroll label="Errors">
         <table>
           <thead>
             <tr>
@@ -902,7 +903,7 @@ export function DocsPlatformPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <h3>GET /api/health</h3>
       <p>
         Whether the server is up, which storage engine it uses (<code>sqlite</code> or{' '}

@@ -1,4 +1,5 @@
 import { Link } from '@tanstack/react-router';
+import { TableScroll } from '../../ui/prose';
 import { DocsLayout } from './docs-layout';
 
 const PRESETS = [
@@ -53,7 +54,7 @@ export function DocsThemesPage() {
         Pipit has eight presets. Each has a light and a dark variant, and each keeps text at WCAG AA
         contrast (4.5:1) or better on both the background and the surface colors.
       </p>
-      <div className="table-scroll">
+      <TableScroll label="Presets">
         <table>
           <thead>
             <tr>
@@ -80,7 +81,7 @@ export function DocsThemesPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       <h2 id="custom-colors">Custom colors</h2>
       <p>
@@ -88,7 +89,7 @@ export function DocsThemesPage() {
         same name, one by one, and the rest of the preset stays as it is. Colors are six-digit hex
         values, such as <code>#1a7f5a</code>.
       </p>
-      <div className="table-scroll">
+      <TableScroll label="Custom colors">
         <table>
           <thead>
             <tr>
@@ -132,7 +133,7 @@ export function DocsThemesPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <p>
         A custom color is used in both the light and the dark variant. A background that looks right
         in light mode can leave too little contrast with the dark variant&apos;s text, so check
@@ -140,7 +141,7 @@ export function DocsThemesPage() {
       </p>
 
       <h2 id="other-settings">Other settings</h2>
-      <div className="table-scroll">
+      <TableScroll label="Other settings">
         <table>
           <thead>
             <tr>
@@ -209,7 +210,7 @@ export function DocsThemesPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </TableScroll>
 
       <h2 id="installed-app-colors">Colors of the installed app</h2>
       <p>When someone installs an app, its web app manifest takes its colors from the theme:</p>

@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { Page } from '../../ui/page';
-import { Prose } from '../../ui/prose';
+import { Prose, TableScroll } from '../../ui/prose';
 
 export function LegalPrivacyPage() {
   return (
@@ -165,7 +165,7 @@ export function LegalPrivacyPage() {
         </p>
 
         <h2 id="retention">How long we keep data</h2>
-        <div className="table-scroll">
+        <TableScroll label="How long we keep data">
           <table>
             <caption className="visually-hidden">Data retention periods</caption>
             <thead>
@@ -197,7 +197,7 @@ export function LegalPrivacyPage() {
               </tr>
             </tbody>
           </table>
-        </div>
+        </TableScroll>
         <p>
           Data stored on your own devices stays there until you remove it, for example by
           uninstalling an app or clearing the site’s data in your browser.

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { ButtonLink } from '../../ui/button';
 import { Card } from '../../ui/card';
 import { Page, Section } from '../../ui/page';
-import { Prose } from '../../ui/prose';
+import { Prose, TableScroll } from '../../ui/prose';
 
 export function PricingPage() {
   return (
@@ -52,7 +52,7 @@ export function PricingPage() {
 
       <Section title="Account limits" id="account-limits">
         <Prose>
-          <div className="table-scroll">
+          <TableScroll label="Account limits">
             <table>
               <caption className="visually-hidden">Free plan account limits</caption>
               <thead>
@@ -84,7 +84,7 @@ export function PricingPage() {
                 </tr>
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <p>
             AI actions need the server’s operator to have connected an AI provider. Learn more in
             the <Link to="/docs/ai-actions">AI actions guide</Link>.
@@ -95,7 +95,7 @@ export function PricingPage() {
       <Section title="App limits" id="app-limits">
         <Prose>
           <p>Each app can grow to the following size:</p>
-          <div className="table-scroll">
+          <TableScroll label="App limits">
             <table>
               <caption className="visually-hidden">Limits for each app</caption>
               <thead>
@@ -131,7 +131,7 @@ export function PricingPage() {
                 </tr>
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <p>
             Creator records are the content you add to an app for every visitor to see. The data
             visitors enter is their own, kept on their devices and in their own synced documents,
@@ -145,7 +145,7 @@ export function PricingPage() {
           <p>
             These limits keep accounts safe from password guessing and the server safe from spam.
           </p>
-          <div className="table-scroll">
+          <TableScroll label="Rate limits">
             <table>
               <caption className="visually-hidden">Rate limits</caption>
               <thead>
@@ -169,7 +169,7 @@ export function PricingPage() {
                 </tr>
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         </Prose>
       </Section>
 

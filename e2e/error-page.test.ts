@@ -1,0 +1,100 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createId, genericErrorMessage } from '@pipit/protocol';
+import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { collectPageErrors, launchBrowser } from './support/browser';
+
+describe('the generic error page (SPEC §10)', () => {
+  let browser: Browser;
+  let pipit: RunningPipit | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    await pipit?.close();
+    pipit = undefined;
+  });
+  afterAll(() => browser?.close());
+
+  async function startWithAda() {
+    pipit = await startPipit();
+    await pipit.server.storage.users.insert({
+      id: createId(),
+      username: 'ada',
+      email: 'ada@example.org',
+      passwordHash: 'not-a-real-hash',
+    });
+    return pipit;
+  }
+
+  it('shows the exact message, with the real host and no digest, when a route throws while loading', async () => {
+    const { url } = await startWithAda();
+    const page = await browser.newPage();
+    const errors = collectPageErrors(page);
+    // The server answers with something the client's protocol schema rejects: the loader throws.
+    await page.route('**/api/profiles/ada', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"unexpected":true}' }),
+    );
+    await page.goto(`${url}/ada`);
+    const message = page.getByTestId('error-message');
+    await message.waitFor();
+    const host = new URL(url).host;
+    expect(await message.textContent()).toBe(genericErrorMessage(host));
+    expect(await message.textContent()).toBe(
+      `Application error: a client-side (or server-side) exception has occurred while loading ${host} (see the browser console or server logs for more information).`,
+    );
+    expect(await page.getByTestId('error-digest').count()).toBe(0);
+    expect(errors.join('\n')).toMatch(/ZodError|invalid/i); // the cause is in the browser console
+    await page.close();
+  });
+
+  it('shows the server’s digest when the failure came from the server, and the server logged it', async () => {
+    const running = await startWithAda();
+    running.server.storage.users.findByUsername = () =>
+      Promise.reject(new Error('replica lag exceeded'));
+    const page = await browser.newPage();
+    await page.goto(`${running.url}/ada`);
+    await page.getByTestId('error-message').waitFor();
+    expect(await page.getByTestId('error-message').textContent()).toBe(
+      genericErrorMessage(new URL(running.url).host),
+    );
+    const digest = await page.getByTestId('error-digest').textContent();
+    expect(digest).toMatch(/^[0-9a-f]{12}$/);
+    const logged = running.logs.find((line) => line.digest === digest);
+    expect(logged?.level).toBe('error');
+    expect(logged?.err?.message).toBe('replica lag exceeded');
+
+    // "Try again" reloads the route; once the server recovers, the page renders.
+    running.server.storage.users.findByUsername = () =>
+      Promise.resolve({
+        id: createId(),
+        username: 'ada',
+        email: 'ada@example.org',
+        emailVerifiedAt: null,
+        pendingEmail: null,
+        passwordHash: 'x',
+        displayName: 'Ada Lovelace',
+        bio: '',
+        avatar: { kind: 'emoji', emoji: '🐦', color: '#1a7f5a' },
+        links: [],
+        pinnedAppIds: [],
+        createdAt: Date.now(),
+        deletedAt: null,
+      });
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Ada Lovelace');
+    await page.close();
+  });
+
+  it('is what a document request gets when the server cannot serve the app at all', async () => {
+    pipit = await startPipit({ clientDir: '/nonexistent/pipit-build' });
+    const page = await browser.newPage();
+    const response = await page.goto(`${pipit.url}/about`);
+    expect(response?.status()).toBe(500);
+    const host = new URL(pipit.url).host;
+    expect(await page.locator('h1').textContent()).toBe(genericErrorMessage(host));
+    const digest = await page.getByTestId('error-digest').textContent();
+    expect(pipit.logs.find((l) => l.digest === digest)?.level).toBe('error');
+    await page.close();
+  });
+});

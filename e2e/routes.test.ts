@@ -1,0 +1,238 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createId, STATIC_ROUTES } from '@pipit/protocol';
+import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { collectPageErrors, launchBrowser } from './support/browser';
+
+const APP_ID = createId();
+
+/** Every route of SPEC §3, with what a person sees first: the tab title and the page's heading. */
+const ROUTES: Array<{ path: string; title: string; heading: RegExp; chrome: boolean }> = [
+  ...STATIC_ROUTES.map((path) => ({ path, title: '', heading: /./, chrome: true })),
+  { path: '/ada', title: 'Ada Lovelace (@ada) · Pipit', heading: /Ada Lovelace/, chrome: true },
+  {
+    path: `/apps/${APP_ID}`,
+    title: 'App not found · Pipit',
+    heading: /isn’t available/,
+    chrome: true,
+  },
+  {
+    path: `/apps/${APP_ID}/edit`,
+    title: 'App not found · Pipit',
+    heading: /isn’t available/,
+    chrome: true,
+  },
+  {
+    path: `/apps/${APP_ID}/install`,
+    title: 'App not found · Pipit',
+    heading: /isn’t available/,
+    chrome: true,
+  },
+  {
+    path: `/apps/${APP_ID}/pwa`,
+    title: 'App not available · Pipit',
+    heading: /isn’t available/,
+    chrome: false,
+  },
+];
+
+const EXPECTED_TITLES: Record<string, string> = {
+  '/': 'Pipit',
+  '/about': 'About · Pipit',
+  '/docs/platform': 'The platform · Pipit',
+  '/legal/privacy': 'Privacy · Pipit',
+  '/explore': 'Explore · Pipit',
+  '/login': 'Sign in · Pipit',
+};
+
+describe('every route', () => {
+  let pipit: RunningPipit;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    pipit = await startPipit();
+    await pipit.server.storage.users.insert({
+      id: createId(),
+      username: 'ada',
+      email: 'ada@example.org',
+      passwordHash: 'not-a-real-hash',
+      displayName: 'Ada Lovelace',
+      bio: 'Writes programs for engines that do not exist yet.',
+      links: [{ label: 'Notes', url: 'https://example.org/notes' }],
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await pipit?.close();
+  });
+
+  async function visit(page: Page, path: string) {
+    const response = await page.goto(`${pipit.url}${path}`);
+    await page.locator('h1').first().waitFor();
+    return response;
+  }
+
+  for (const viewport of [
+    { width: 1440, height: 900, colorScheme: 'light' as const },
+    { width: 375, height: 800, colorScheme: 'light' as const },
+    { width: 1440, height: 900, colorScheme: 'dark' as const },
+  ]) {
+    describe(`at ${viewport.width} px, ${viewport.colorScheme}`, () => {
+      for (const route of ROUTES) {
+        it(`${route.path} loads with its title, navigation, no console error, and no axe violation`, async () => {
+          // Service workers are the offline suite's subject; here every load must reach the server.
+          const context = await browser.newContext({
+            viewport: { width: viewport.width, height: viewport.height },
+            colorScheme: viewport.colorScheme,
+            serviceWorkers: 'block',
+          });
+          const page = await context.newPage();
+          const errors = collectPageErrors(page);
+          try {
+            const response = await visit(page, route.path);
+            expect(response?.status()).toBe(200);
+
+            const title = await page.title();
+            expect(title).toMatch(/^(Pipit|.+ · Pipit)$/);
+            if (route.title) expect(title).toBe(route.title);
+            if (EXPECTED_TITLES[route.path]) expect(title).toBe(EXPECTED_TITLES[route.path]);
+
+            await expect.poll(() => page.locator('h1').count()).toBe(1);
+            expect(await page.locator('h1').innerText()).toMatch(route.heading);
+            expect(await page.locator('main').count()).toBe(1);
+            if (route.chrome) {
+              const nav = page.getByRole('navigation', {
+                name: viewport.width < 800 ? 'Footer' : 'Main',
+              });
+              await expect.poll(() => nav.isVisible()).toBe(true);
+            } else {
+              expect(await page.locator('header').count()).toBe(0);
+            }
+
+            const overflow = await page.evaluate(
+              () => document.documentElement.scrollWidth - window.innerWidth,
+            );
+            expect(overflow, 'content wider than the screen').toBeLessThanOrEqual(0);
+
+            const axe = await new AxeBuilder({ page }).analyze();
+            const violations = axe.violations.map(
+              (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+            );
+            expect(violations).toEqual([]);
+            expect(errors).toEqual([]);
+          } finally {
+            await context.close();
+          }
+        });
+      }
+    });
+  }
+
+  it('gives every static route its own title', async () => {
+    const page = await browser.newPage();
+    try {
+      const titles = new Set<string>();
+      for (const path of STATIC_ROUTES) {
+        await visit(page, path);
+        titles.add(await page.title());
+      }
+      expect(titles.size).toBe(STATIC_ROUTES.length);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('opens the menu on a phone and closes it after navigating', async () => {
+    const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    try {
+      await visit(page, '/');
+      const menu = page.getByRole('button', { name: 'Menu' });
+      await menu.click();
+      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+      await page
+        .getByRole('navigation', { name: 'Main (menu)' })
+        .getByRole('link', { name: 'Pricing' })
+        .click();
+      await page.waitForURL('**/pricing');
+      expect(await page.locator('h1').innerText()).toMatch(/free/i);
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('remembers a light or dark choice across reloads', async () => {
+    const page = await browser.newPage({ colorScheme: 'light' });
+    try {
+      await visit(page, '/about');
+      await page.getByRole('radio', { name: 'Dark' }).first().check();
+      await page.reload();
+      await page.locator('h1').waitFor();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background).toBe('rgb(15, 21, 18)');
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('paths that are not pages', () => {
+  let pipit: RunningPipit;
+  let browser: Browser;
+  beforeAll(async () => {
+    pipit = await startPipit();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await pipit?.close();
+  });
+
+  it.each(['/no/such/page', '/docs/unknown', '/apps/not-an-id', `/apps/${APP_ID}/settings`])(
+    '%s answers 404 and shows the 404 page',
+    async (path) => {
+      const page = await browser.newPage();
+      try {
+        const response = await page.goto(`${pipit.url}${path}`);
+        expect(response?.status()).toBe(404);
+        await expect.poll(() => page.locator('h1').textContent()).toBe('Page not found');
+        expect(await page.title()).toBe('Page not found · Pipit');
+        expect(await page.locator('main').innerText()).toContain(path);
+        expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(1);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+
+  it('shows a profile-not-found page for an unknown username', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${pipit.url}/nobody_here`);
+      await expect
+        .poll(() => page.locator('h1').textContent())
+        .toBe('No one is called @nobody_here');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('never lets /{username} shadow a static route', async () => {
+    const page = await browser.newPage();
+    try {
+      for (const [path, heading] of [
+        ['/explore', 'Explore'],
+        ['/pricing', /free/i],
+        ['/Studio', 'Studio'],
+      ] as const) {
+        await page.goto(`${pipit.url}${path}`);
+        await expect.poll(() => page.locator('h1').textContent()).toMatch(heading);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+});
