@@ -1,0 +1,149 @@
+import { ERROR_STATUS, type ErrorCode } from '@pipit/protocol';
+import { TableScroll } from '../../../ui/prose';
+
+const HEALTH_RESPONSE = `GET /api/health
+
+200 OK
+{
+  "status": "ok",
+  "storage": "sqlite",
+  "version": "0.1.0"
+}`;
+
+const PROFILE_RESPONSE = `GET /api/profiles/robin
+
+200 OK
+{
+  "username": "robin",
+  "displayName": "Robin Park",
+  "bio": "I make tiny apps for my garden and my book club.",
+  "avatar": { "kind": "emoji", "emoji": "🌱", "color": "#1a7f5a" },
+  "links": [{ "label": "Blog", "url": "https://robin.example.org" }],
+  "joinedAt": "2025-03-14T09:26:53.000Z"
+}`;
+
+const PROFILE_NOT_FOUND = `GET /api/profiles/nobody-here
+
+404 Not Found
+{
+  "error": {
+    "code": "not_found",
+    "message": "No one goes by that name here. Check the spelling of the address."
+  }
+}`;
+
+const ERROR_SHAPE = `{
+  "error": {
+    "code": "validation_failed",
+    "message": "A short, human-readable explanation.",
+    "fields": { "username": "What is wrong with this field." }
+  }
+}`;
+
+/** What each error code means to someone calling the API; statuses come from the protocol. */
+const ERROR_MEANINGS: Record<Exclude<ErrorCode, 'offline'>, string> = {
+  validation_failed: 'Some input is invalid. fields says which, and why.',
+  username_taken: 'Someone already has that username.',
+  email_taken: 'An account already uses that email address.',
+  invalid_credentials: 'The email address or password is wrong.',
+  email_not_verified: 'Confirm the email address of the account first.',
+  token_invalid: 'A link from an email, such as a password reset, is not valid.',
+  token_expired: 'A link from an email has expired. Ask for a new one.',
+  token_used: 'A link from an email has already been used.',
+  rate_limited: 'Too many attempts. retryAfter says how many seconds to wait.',
+  human_check_failed: 'The check that a person, not a script, sent the form failed.',
+  not_found: 'Nothing was found at that address.',
+  forbidden: 'You may not do this, for example because your role does not allow it.',
+  unauthenticated: 'Sign in first.',
+  document_too_large: 'A document would grow past 5 MB.',
+  publish_invalid: 'The definition cannot be published. fields lists each problem.',
+  ai_not_configured: 'This server has no AI provider connected.',
+  ai_quota_exceeded: 'You have used your AI runs for today. The quota resets daily.',
+  payload_too_large: 'The request body is larger than 1 MB.',
+  unsupported_media_type: 'The request body is not sent as application/json.',
+  internal: 'Something failed on the server. The error carries a digest.',
+};
+
+/** The REST API: conventions, errors, and the endpoints that exist. */
+export function RestApiSection() {
+  return (
+    <>
+      <h2 id="rest-api">REST API</h2>
+      <p>
+        This is a reference for the endpoints that exist today. More endpoints are documented here
+        as they ship.
+      </p>
+      <h3>Conventions</h3>
+      <ul>
+        <li>
+          Every endpoint is under <code>/api</code> and speaks JSON.
+        </li>
+        <li>
+          Requests that change state must come from the same origin: the browser&apos;s{' '}
+          <code>Sec-Fetch-Site: same-origin</code> header, or an <code>Origin</code> header that
+          matches exactly. They must also send <code>Content-Type: application/json</code>.
+        </li>
+        <li>
+          Request bodies larger than 1 MB are refused with <code>payload_too_large</code>.
+        </li>
+      </ul>
+      <h3>Errors</h3>
+      <p>
+        Every error has the same shape and the matching HTTP status. <code>fields</code> appears
+        when particular inputs are at fault, and maps each one to what is wrong with it.
+      </p>
+      <pre>
+        <code>{ERROR_SHAPE}</code>
+      </pre>
+      <p>
+        An <code>internal</code> error also carries a <code>digest</code>. The same digest is in the
+        server log, so quote it when you report a problem; it lets the operator find exactly what
+        went wrong. A <code>rate_limited</code> error includes <code>retryAfter</code>, the number
+        of seconds to wait before trying again.
+      </p>
+      <TableScroll label="Errors">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Code</th>
+              <th scope="col">Status</th>
+              <th scope="col">Meaning</th>
+            </tr>
+          </thead>
+          <tbody>
+            {Object.entries(ERROR_MEANINGS).map(([code, meaning]) => (
+              <tr key={code}>
+                <td>
+                  <code>{code}</code>
+                </td>
+                <td>{ERROR_STATUS[code as ErrorCode]}</td>
+                <td>{meaning}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      <h3>GET /api/health</h3>
+      <p>
+        Whether the server is up, which storage engine it uses (<code>sqlite</code> or{' '}
+        <code>postgres</code>) and its version. Useful for monitoring and for load balancer health
+        checks.
+      </p>
+      <pre>
+        <code>{HEALTH_RESPONSE}</code>
+      </pre>
+      <h3>GET /api/profiles/{'{username}'}</h3>
+      <p>
+        What anyone may see of a person: username, display name, bio, avatar (an emoji on a color,
+        or an image), up to five links, and when they joined. If no one has that username, the
+        answer is a 404 with <code>not_found</code>.
+      </p>
+      <pre>
+        <code>{PROFILE_RESPONSE}</code>
+      </pre>
+      <pre>
+        <code>{PROFILE_NOT_FOUND}</code>
+      </pre>
+    </>
+  );
+}
