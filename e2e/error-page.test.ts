@@ -60,6 +60,8 @@ describe('the generic error page (SPEC §10)', () => {
     );
     const digest = await page.getByTestId('error-digest').textContent();
     expect(digest).toMatch(/^[0-9a-f]{12}$/);
+    // The site's navigation stays, so the person can go elsewhere.
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(1);
     const logged = running.logs.find((line) => line.digest === digest);
     expect(logged?.level).toBe('error');
     expect(logged?.err?.message).toBe('replica lag exceeded');
