@@ -66,6 +66,9 @@ describe('the sync websocket', () => {
     const client = connect({ url: pipit.url, name: `app/${createId()}` });
     expect(await client.ready).toBe(false);
     expect(pipit.server.hocuspocus.getDocumentsCount()).toBe(0);
+    expect(pipit.logs.find((l) => l.msg === 'refused a document')).toMatchObject({
+      reason: 'forbidden',
+    });
   });
 
   it('refuses a document name that is none of the three kinds, even when access is open', async () => {
@@ -81,6 +84,7 @@ describe('the sync websocket', () => {
     }
     expect(pipit.server.hocuspocus.getDocumentsCount()).toBe(0);
     expect(await pipit.server.storage.documents.load('anything')).toBeNull();
+    expect(pipit.logs.filter((l) => l.reason === 'unknown-document')).toHaveLength(4);
   });
 
   it('keeps a viewer read-only on the server: their edit is neither applied nor stored', async () => {

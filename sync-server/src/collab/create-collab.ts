@@ -26,7 +26,7 @@ export function createCollab(options: {
     quiet: true,
     debounce: options.debounceMs ?? STORE_DEBOUNCE_MS,
     maxDebounce: Math.max(options.debounceMs ?? 0, STORE_MAX_DEBOUNCE_MS),
-    extensions: [createAuthentication(options.access), persistence],
+    extensions: [createAuthentication(options.access, options.logger), persistence],
   });
   return { hocuspocus, persistence };
 }
