@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createId, genericErrorMessage } from '@pipit/protocol';
-import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { genericErrorMessage } from '@pipit/protocol';
+import { insertUser, type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { collectPageErrors, launchBrowser } from './support/browser';
 
 describe('the generic error page (SPEC §10)', () => {
@@ -18,12 +18,7 @@ describe('the generic error page (SPEC §10)', () => {
 
   async function startWithAda() {
     pipit = await startPipit();
-    await pipit.server.storage.users.insert({
-      id: createId(),
-      username: 'ada',
-      email: 'ada@example.org',
-      passwordHash: 'not-a-real-hash',
-    });
+    await insertUser(pipit.server.storage, { username: 'ada', displayName: 'Ada Lovelace' });
     return pipit;
   }
 
@@ -50,8 +45,9 @@ describe('the generic error page (SPEC §10)', () => {
 
   it('shows the server’s digest when the failure came from the server, and the server logged it', async () => {
     const running = await startWithAda();
-    running.server.storage.users.findByUsername = () =>
-      Promise.reject(new Error('replica lag exceeded'));
+    const { users } = running.server.storage;
+    const findByUsername = users.findByUsername.bind(users);
+    users.findByUsername = () => Promise.reject(new Error('replica lag exceeded'));
     const page = await browser.newPage();
     await page.goto(`${running.url}/ada`);
     await page.getByTestId('error-message').waitFor();
@@ -67,22 +63,7 @@ describe('the generic error page (SPEC §10)', () => {
     expect(logged?.err?.message).toBe('replica lag exceeded');
 
     // "Try again" reloads the route; once the server recovers, the page renders.
-    running.server.storage.users.findByUsername = () =>
-      Promise.resolve({
-        id: createId(),
-        username: 'ada',
-        email: 'ada@example.org',
-        emailVerifiedAt: null,
-        pendingEmail: null,
-        passwordHash: 'x',
-        displayName: 'Ada Lovelace',
-        bio: '',
-        avatar: { kind: 'emoji', emoji: '🐦', color: '#1a7f5a' },
-        links: [],
-        pinnedAppIds: [],
-        createdAt: Date.now(),
-        deletedAt: null,
-      });
+    users.findByUsername = findByUsername;
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Ada Lovelace');
     await page.close();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createId, STATIC_ROUTES } from '@pipit/protocol';
-import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { insertUser, type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { launchPersistent } from './support/browser';
 
 const APP_ID = createId();
@@ -26,13 +26,7 @@ describe('offline, after one visit', () => {
   beforeAll(async () => {
     pipit = await startPipit();
     url = pipit.url;
-    await pipit.server.storage.users.insert({
-      id: createId(),
-      username: 'ada',
-      email: 'ada@example.org',
-      passwordHash: 'not-a-real-hash',
-      displayName: 'Ada Lovelace',
-    });
+    await insertUser(pipit.server.storage, { username: 'ada', displayName: 'Ada Lovelace' });
     browser = await launchPersistent();
     page = await browser.context.newPage();
   });

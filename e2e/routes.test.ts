@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createId, STATIC_ROUTES } from '@pipit/protocol';
-import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { insertUser, type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { collectPageErrors, launchBrowser } from './support/browser';
 
 const APP_ID = createId();
@@ -52,11 +52,8 @@ describe('every route', () => {
 
   beforeAll(async () => {
     pipit = await startPipit();
-    await pipit.server.storage.users.insert({
-      id: createId(),
+    await insertUser(pipit.server.storage, {
       username: 'ada',
-      email: 'ada@example.org',
-      passwordHash: 'not-a-real-hash',
       displayName: 'Ada Lovelace',
       bio: 'Writes programs for engines that do not exist yet.',
       links: [{ label: 'Notes', url: 'https://example.org/notes' }],

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createId, publicProfileSchema } from '@pipit/protocol';
+import { publicProfileSchema } from '@pipit/protocol';
+import { insertUser } from './support/users';
 import { type RunningPipit, startPipit } from './support/start-server';
 
 describe('GET /api/profiles/{username}', () => {
   let pipit: RunningPipit;
   beforeAll(async () => {
     pipit = await startPipit();
-    await pipit.server.storage.users.insert({
-      id: createId(),
+    await insertUser(pipit.server.storage, {
       username: 'ada',
-      email: 'ada@example.org',
-      passwordHash: 'not-a-real-hash',
       displayName: 'Ada Lovelace',
       bio: 'First programmer.',
       links: [{ label: 'Notes', url: 'https://example.org/notes' }],

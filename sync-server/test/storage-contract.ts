@@ -3,6 +3,7 @@ import * as Y from 'yjs';
 import { createId } from '@pipit/protocol';
 import { MIGRATION_NAMES } from '../src/storage/migrations';
 import { ConflictError, type Storage } from '../src/storage/types';
+import { testUser } from './support/users';
 
 export interface StorageFactory {
   /** Opens storage on the suite's database; calling it again opens the same database again. */
@@ -10,13 +11,6 @@ export interface StorageFactory {
   /** Removes the suite's database. */
   destroy(): Promise<void>;
 }
-
-const newUser = (overrides: Partial<{ username: string; email: string }> = {}) => ({
-  id: createId(),
-  username: overrides.username ?? `user_${createId().slice(0, 8)}`,
-  email: overrides.email ?? `${createId().slice(0, 10)}@example.org`,
-  passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
-});
 
 /**
  * One contract for every storage adapter (ENGINEERING.md: Tests). Each adapter's test file calls
@@ -141,7 +135,7 @@ export function describeStorageContract(
 
     describe('users', () => {
       it('inserts a user with defaults and finds them by username, case-insensitively', async () => {
-        const input = newUser({ username: 'Ada_Lovelace' });
+        const input = testUser({ username: 'Ada_Lovelace' });
         const created = await storage.users.insert({ ...input, createdAt: 1_700_000_000_000 });
         expect(created).toMatchObject({
           id: input.id,
@@ -163,7 +157,7 @@ export function describeStorageContract(
 
       it('keeps profile fields as given', async () => {
         const input = {
-          ...newUser(),
+          ...testUser(),
           displayName: 'Grace',
           bio: 'Builds compilers.\nAnd apps.',
           avatar: { kind: 'emoji' as const, emoji: '🦉', color: '#123456' },
@@ -184,18 +178,18 @@ export function describeStorageContract(
       });
 
       it('refuses a taken username, whatever its case, naming the field and changing nothing', async () => {
-        const first = newUser({ username: 'taken_name' });
+        const first = testUser({ username: 'taken_name' });
         await storage.users.insert(first);
-        const attempt = storage.users.insert(newUser({ username: 'TAKEN_NAME' }));
+        const attempt = storage.users.insert(testUser({ username: 'TAKEN_NAME' }));
         await expect(attempt).rejects.toBeInstanceOf(ConflictError);
         await expect(attempt).rejects.toMatchObject({ field: 'username' });
         expect((await storage.users.findByUsername('taken_name'))?.id).toBe(first.id);
       });
 
       it('refuses a taken email, whatever its case', async () => {
-        await storage.users.insert(newUser({ email: 'same@example.org' }));
+        await storage.users.insert(testUser({ email: 'same@example.org' }));
         await expect(
-          storage.users.insert(newUser({ email: 'Same@Example.org' })),
+          storage.users.insert(testUser({ email: 'Same@Example.org' })),
         ).rejects.toMatchObject({ field: 'email' });
       });
     });

@@ -7,3 +7,4 @@ export {
   type LogLine,
 } from './start-server';
 export { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './postgres';
+export { insertUser, testUser } from './users';
