@@ -1,0 +1,95 @@
+import type {
+  beforeUnloadDocumentPayload,
+  Document,
+  Hocuspocus,
+  onChangePayload,
+  onStoreDocumentPayload,
+} from '@hocuspocus/server';
+import { describe, expect, it, vi } from 'vitest';
+import * as Y from 'yjs';
+import { createPersistence } from '../src/collab/persistence';
+import { createLogger } from '../src/logger';
+import type { DocumentStore } from '../src/storage/types';
+
+const NAME = 'app/aaaaaaaaaaaaaaaaaaaaaaaaaa';
+
+function setUp(store: DocumentStore['store']) {
+  const persistence = createPersistence(
+    { load: () => Promise.resolve(null), store, delete: () => Promise.resolve() },
+    createLogger('silent'),
+  );
+  const document = Object.assign(new Y.Doc(), {
+    getConnectionsCount: () => 0,
+  }) as unknown as Document;
+  const instance = { storeDocumentHooks: vi.fn() } as unknown as Hocuspocus;
+  const change = () =>
+    persistence.onChange!({
+      documentName: NAME,
+      transactionOrigin: { source: 'connection' },
+    } as onChangePayload);
+  const unload = () =>
+    persistence.beforeUnloadDocument!({
+      documentName: NAME,
+      document,
+      instance,
+    } as beforeUnloadDocumentPayload);
+  const storeNow = () =>
+    persistence.onStoreDocument!({ documentName: NAME, document } as onStoreDocumentPayload);
+  return { persistence, instance, change, unload, storeNow };
+}
+
+describe('the persistence extension’s unload guard', () => {
+  it('refuses to unload a document with unstored changes, and asks for a store at once', async () => {
+    const { persistence, instance, change, unload } = setUp(() => Promise.resolve());
+    await change();
+    expect(persistence.unsavedDocuments()).toEqual([NAME]);
+    await expect(unload()).rejects.toThrow(/unsaved changes/);
+    expect(instance.storeDocumentHooks).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.anything(),
+      true,
+    );
+  });
+
+  it('lets a document go once every change is stored', async () => {
+    const { persistence, instance, change, unload, storeNow } = setUp(() => Promise.resolve());
+    await change();
+    await storeNow();
+    expect(persistence.unsavedDocuments()).toEqual([]);
+    await expect(unload()).resolves.toBeUndefined();
+    expect(instance.storeDocumentHooks).not.toHaveBeenCalled();
+  });
+
+  it('ignores updates relayed from another instance (that instance stores them)', async () => {
+    const { persistence } = setUp(() => Promise.resolve());
+    await persistence.onChange!({
+      documentName: NAME,
+      transactionOrigin: { source: 'redis' },
+    } as onChangePayload);
+    expect(persistence.unsavedDocuments()).toEqual([]);
+  });
+
+  it('keeps a change that arrived during a store marked unsaved', async () => {
+    let finish!: () => void;
+    const { persistence, change, storeNow } = setUp(
+      () => new Promise<void>((resolve) => (finish = resolve)),
+    );
+    await change();
+    const storing = storeNow();
+    await change(); // arrives while the first store is in flight
+    finish();
+    await storing;
+    expect(persistence.unsavedDocuments()).toEqual([NAME]);
+  });
+
+  it('gives up retrying only when told to, and then reports the document unsaved', async () => {
+    const store = vi.fn(() => Promise.reject(new Error('disk full')));
+    const { persistence, change, storeNow } = setUp(store);
+    await change();
+    const storing = storeNow();
+    await vi.waitFor(() => expect(store.mock.calls.length).toBeGreaterThanOrEqual(2));
+    persistence.abandonRetries();
+    await expect(storing).rejects.toThrow('disk full');
+    expect(persistence.unsavedDocuments()).toEqual([NAME]);
+  });
+});
