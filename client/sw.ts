@@ -7,6 +7,8 @@ import {
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
+import type { WorkboxPlugin } from 'workbox-core';
+import { CACHED_COPY_HEADER } from './features/api/cached-copy';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -24,6 +26,22 @@ registerRoute(
   }),
 );
 
+/** Marks a response answered from the cache, so the page can say it is the copy last seen. */
+const markCachedCopy: WorkboxPlugin = {
+  cachedResponseWillBeUsed: ({ cachedResponse }) => {
+    if (!cachedResponse) return Promise.resolve(null);
+    const headers = new Headers(cachedResponse.headers);
+    headers.set(CACHED_COPY_HEADER, '1');
+    return Promise.resolve(
+      new Response(cachedResponse.body, {
+        status: cachedResponse.status,
+        statusText: cachedResponse.statusText,
+        headers,
+      }),
+    );
+  },
+};
+
 /**
  * Public profiles: the network when it answers within a few seconds, else the copy last seen, so
  * /{username} works offline (SPEC §3: "last seen copy").
@@ -36,7 +54,10 @@ registerRoute(
   new NetworkFirst({
     cacheName: 'pipit-profiles',
     networkTimeoutSeconds: 4,
-    plugins: [new ExpirationPlugin({ maxEntries: 100, maxAgeSeconds: 30 * 24 * 60 * 60 })],
+    plugins: [
+      new ExpirationPlugin({ maxEntries: 100, maxAgeSeconds: 30 * 24 * 60 * 60 }),
+      markCachedCopy,
+    ],
   }),
 );
 

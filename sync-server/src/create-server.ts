@@ -57,7 +57,7 @@ function isApiPath(url: string | undefined): boolean {
 export async function createServer(options: CreateServerOptions): Promise<PipitServer> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const storage = options.storage ?? (await openStorage(config));
+  const storage = options.storage ?? (await openStorage(config, logger));
   const { hocuspocus, persistence } = createCollab({
     documents: storage.documents,
     access: options.access ?? denyAllDocuments,
@@ -69,9 +69,12 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
   const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
   let client: ClientHandler | undefined = undefined;
 
+  let shuttingDown = false;
   const httpServer = createHttpServer((req, res) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    // While shutting down, finish this request but keep no connection open for another one.
+    if (shuttingDown) res.shouldKeepAlive = false;
     try {
       if (isApiPath(req.url)) void apiListener(req, res);
       else if (client) client(req, res);
@@ -86,7 +89,13 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
   const sync = createSyncSocket(hocuspocus, { publicOrigin: config.publicOrigin, logger });
   const customClient = options.client !== undefined;
   httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (sync.handleUpgrade(req, socket, head)) return;
+    try {
+      if (sync.handleUpgrade(req, socket, head)) return;
+    } catch (error) {
+      logger.warn({ err: error }, 'upgrade request failed');
+      socket.destroy();
+      return;
+    }
     // With a custom client (Vite in dev), its hot-reload socket listens on this server too.
     if (!customClient) socket.destroy();
   });
@@ -97,24 +106,44 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
 
   let closing: Promise<CloseReport> | undefined;
 
+  /** Waits until every change is stored, or the deadline passes. */
+  async function storesSettled(deadline: number): Promise<void> {
+    while (persistence.unsavedDocuments().length > 0 && Date.now() < deadline) await sleep(20);
+  }
+
   async function shutdown(): Promise<CloseReport> {
     const deadline = Date.now() + config.shutdownTimeoutMs;
+    const remaining = () => Math.max(0, deadline - Date.now());
+    shuttingDown = true;
+    sync.stopAccepting();
     const httpClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
     httpServer.closeIdleConnections();
-    hocuspocus.closeConnections();
-    sync.closeAll();
-    hocuspocus.flushPendingStores();
 
-    while (persistence.unsavedDocuments().length > 0 && Date.now() < deadline) await sleep(20);
+    // Providers are told to go (they reconnect to another instance, or to this one once restarted),
+    // then every pending debounced store runs now.
+    hocuspocus.closeConnections();
+    sync.closeAll({ force: false });
+    hocuspocus.flushPendingStores();
+    await storesSettled(deadline);
+    sync.closeAll({ force: true });
+    await Promise.race([httpClosed, sleep(remaining())]);
+    httpServer.closeAllConnections();
+
+    // An update that was in flight when the shutdown began is stored too.
+    hocuspocus.flushPendingStores();
+    await storesSettled(deadline);
     const unsaved = persistence.unsavedDocuments();
     if (unsaved.length > 0) {
       persistence.abandonRetries();
       logger.error({ unsaved }, 'shutting down with documents whose last changes are not stored');
     }
-
-    await Promise.race([httpClosed, sleep(Math.max(0, deadline - Date.now()))]);
-    httpServer.closeAllConnections();
-    await storage.close();
+    // A store stuck on an unreachable database must not hold the process past its deadline.
+    await Promise.race([
+      storage
+        .close()
+        .catch((error: unknown) => logger.warn({ err: error }, 'closing storage failed')),
+      sleep(Math.max(remaining(), 1_000)),
+    ]);
     return { unsaved };
   }
 

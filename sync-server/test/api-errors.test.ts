@@ -54,6 +54,26 @@ describe('API error handling', () => {
     }
   });
 
+  it('needs no content type for a request without a body, and reads the type case-insensitively', async () => {
+    const bodyless = await fetch(`${pipit.url}/api/health`, {
+      method: 'DELETE',
+      headers: { Origin: pipit.url },
+    });
+    expect((await errorOf(bodyless)).code).toBe('not_found'); // passed the checks
+    const shouting = await fetch(`${pipit.url}/api/health`, {
+      method: 'POST',
+      headers: { Origin: pipit.url, 'Content-Type': 'Application/JSON; charset=UTF-8' },
+      body: '{}',
+    });
+    expect((await errorOf(shouting)).code).toBe('not_found');
+    const lookalike = await fetch(`${pipit.url}/api/health`, {
+      method: 'POST',
+      headers: { Origin: pipit.url, 'Content-Type': 'application/jsonp' },
+      body: '{}',
+    });
+    expect((await errorOf(lookalike)).code).toBe('unsupported_media_type');
+  });
+
   it('refuses a body that is not JSON', async () => {
     const response = await fetch(`${pipit.url}/api/health`, {
       method: 'POST',

@@ -5,11 +5,13 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createId, genericErrorMessage } from '@pipit/protocol';
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from '../src/http/client-files';
+import { rawRequest } from './support/raw-http';
 import { type RunningPipit, startPipit } from './support/start-server';
 
 const SHELL =
   '<!doctype html><html><head><title>Pipit</title></head><body><div id="root"></div></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+const OUTSIDE_SECRET = 'this file is outside the build directory';
 
 /** A build as Vite and vite-plugin-pwa lay it out, with precompressed variants. */
 function writeBuild(dir: string) {
@@ -28,13 +30,15 @@ describe('serving the built client', () => {
   let pipit: RunningPipit;
   let dir: string;
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'pipit-client-'));
+    const parent = mkdtempSync(path.join(tmpdir(), 'pipit-client-'));
+    writeFileSync(path.join(parent, 'outside-secret.txt'), OUTSIDE_SECRET);
+    dir = path.join(parent, 'build');
     writeBuild(dir);
     pipit = await startPipit({ clientDir: dir });
   });
   afterAll(async () => {
     await pipit.close();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(path.dirname(dir), { recursive: true, force: true });
   });
 
   const get = (p: string, headers: Record<string, string> = {}) =>
@@ -118,6 +122,24 @@ describe('serving the built client', () => {
     expect(again.status).toBe(304);
   });
 
+  it('sends the shell and index.html with a Content-Security-Policy that forbids framing and inline script', async () => {
+    for (const path of ['/about', '/index.html', '/no/such/page']) {
+      const policy = (await get(path, { Accept: 'text/html' })).headers.get(
+        'content-security-policy',
+      );
+      expect(policy, path).toContain("script-src 'self'");
+      expect(policy, path).toContain("frame-ancestors 'none'");
+      expect(policy, path).not.toContain('unsafe-inline');
+    }
+  });
+
+  it('never sends an encoding the browser refused with q=0', async () => {
+    const response = await fetch(`${pipit.url}/`, {
+      headers: { 'Accept-Encoding': 'br;q=0, gzip' },
+    });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+  });
+
   it('compresses the shell for browsers that accept it', async () => {
     const response = await fetch(`${pipit.url}/`, { headers: { 'Accept-Encoding': 'gzip' } });
     expect(response.headers.get('content-encoding')).toBe('gzip');
@@ -125,29 +147,46 @@ describe('serving the built client', () => {
   });
 
   it('answers HEAD without a body and refuses other methods with 405', async () => {
-    const head = await fetch(`${pipit.url}/about`, { method: 'HEAD' });
-    expect(head.status).toBe(200);
-    expect(await head.text()).toBe('');
+    const head = await rawRequest(
+      pipit.port,
+      'HEAD /about HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n',
+    );
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head).toContain(`Content-Length: ${Buffer.byteLength(SHELL)}`);
+    expect(head).not.toContain('<!doctype');
     const post = await fetch(`${pipit.url}/about`, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 
-  it('never serves files outside the build directory', async () => {
-    for (const p of ['/../package.json', '/%2e%2e/package.json', '/assets/../../package.json']) {
-      const response = await get(p, { Accept: '*/*' });
-      expect(await response.text(), p).not.toContain('"name"');
+  it('never serves files outside the build directory, however the path is written', async () => {
+    // fetch() would normalise these paths away; the raw request sends them as an attacker would.
+    for (const target of [
+      '/../outside-secret.txt',
+      '/%2e%2e/outside-secret.txt',
+      '/assets/../../outside-secret.txt',
+      '/..%2foutside-secret.txt',
+      '/%2e%2e%2foutside-secret.txt',
+      '/assets/..%5c..%5coutside-secret.txt',
+    ]) {
+      const answer = await rawRequest(
+        pipit.port,
+        `GET ${target} HTTP/1.1\r\nHost: x\r\nAccept: */*\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer, target).toMatch(/^HTTP\/1\.1 (400|404) /);
+      expect(answer, target).not.toContain(OUTSIDE_SECRET);
     }
   });
 });
 
 describe('when the client is not built', () => {
-  it('shows the generic error page with a digest that is in the server log', async () => {
+  it('shows the generic error page, under a strict policy, with a digest that is in the server log', async () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'pipit-nobuild-'));
     const pipit = await startPipit({ clientDir: path.join(empty, 'missing') });
     try {
       const response = await fetch(`${pipit.url}/about`, { headers: { Accept: 'text/html' } });
       expect(response.status).toBe(500);
+      expect(response.headers.get('content-security-policy')).toMatch(/style-src 'self' 'sha256-/);
       const html = await response.text();
       const host = new URL(pipit.url).host;
       expect(html).toContain(genericErrorMessage(host));

@@ -43,7 +43,7 @@ describe('the persistence extension’s unload guard', () => {
     const { persistence, instance, change, unload } = setUp(() => Promise.resolve());
     await change();
     expect(persistence.unsavedDocuments()).toEqual([NAME]);
-    await expect(unload()).rejects.toThrow(/unsaved changes/);
+    await expect(unload()).rejects.toMatchObject({ reason: 'unsaved-changes' });
     expect(instance.storeDocumentHooks).toHaveBeenCalledWith(
       expect.anything(),
       expect.anything(),

@@ -5,6 +5,7 @@ import { createId } from '@pipit/protocol';
 import { MAX_MESSAGE_BYTES, SYNC_PATH } from '../src/collab/websocket';
 import { grantEveryone } from './support/access';
 import { acknowledged, connectProvider, type TestProvider } from './support/provider';
+import { rawRequest } from './support/raw-http';
 import { type RunningPipit, startPipit } from './support/start-server';
 
 /** Opens a raw websocket and reports how the handshake ended. */
@@ -136,5 +137,79 @@ describe('the sync websocket', () => {
     const health = await fetch(`${pipit.url}/api/health`);
     expect(health.status).toBe(200);
     bystander.socket!.close();
+  });
+
+  it('answers an upgrade whose target is not a URL path with 400, and stays up', async () => {
+    pipit = await startPipit({ access: grantEveryone('editor') });
+    const answer = await rawRequest(
+      pipit.port,
+      'GET //[ HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect((await fetch(`${pipit.url}/api/health`)).status).toBe(200);
+  });
+
+  it('refuses new sync connections with 503 once shutting down', async () => {
+    pipit = await startPipit({ access: grantEveryone('editor') });
+    const { connect } = await import('node:net');
+    const socket = connect(pipit.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // Half a request: the connection is busy, so the shutdown does not close it as idle.
+    socket.write(`GET ${SYNC_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    const closing = pipit.close();
+    pipit = undefined;
+    socket.write(
+      `Origin: http://127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+    );
+    await vi.waitFor(() => expect(answer).toMatch(/^HTTP\/1\.1 503 /));
+    socket.destroy();
+    await closing;
+  });
+
+  it('drops a viewer’s awareness, so a viewer cannot appear as anyone', async () => {
+    const name = `app/${createId()}`;
+    pipit = await startPipit({
+      access: {
+        roleFor: ({ request }) =>
+          Promise.resolve(
+            new URL(request.url).searchParams.get('as') === 'viewer' ? 'viewer' : 'editor',
+          ),
+      },
+    });
+    const editor = connect({ url: pipit.url, name });
+    const viewer = connect({ url: pipit.url, name, query: 'as=viewer' });
+    expect(await Promise.all([editor.ready, viewer.ready])).toEqual([true, true]);
+
+    editor.provider.setAwarenessField('user', { name: 'Editor' });
+    viewer.provider.setAwarenessField('user', { name: 'Pretending to be the owner' });
+    await vi.waitFor(() => {
+      const seenByViewer = [...viewer.provider.awareness!.getStates().values()];
+      expect(seenByViewer.some((s) => s.user?.name === 'Editor')).toBe(true);
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const seenByEditor = [...editor.provider.awareness!.getStates().values()];
+    expect(seenByEditor.some((s) => s.user?.name === 'Pretending to be the owner')).toBe(false);
+    const onServer = [
+      ...pipit.server.hocuspocus.documents.get(name)!.awareness.getStates().values(),
+    ];
+    expect(onServer.map((s) => (s as { user?: { name: string } }).user?.name)).toEqual(['Editor']);
+  });
+
+  it('tells the client the storage is unavailable (not "forbidden") when loading fails', async () => {
+    pipit = await startPipit({ access: grantEveryone('editor') });
+    pipit.server.storage.documents.load = () => Promise.reject(new Error('connection reset'));
+    const client = connect({ url: pipit.url, name: `app/${createId()}` });
+    const reason = new Promise<string>((resolve) =>
+      client.provider.on('authenticationFailed', ({ reason }: { reason: string }) =>
+        resolve(reason),
+      ),
+    );
+    expect(await client.ready).toBe(false);
+    expect(await reason).toBe('storage-unavailable');
+    const logged = pipit.logs.find((l) => l.msg === 'loading a document failed');
+    expect(logged?.err?.message).toBe('connection reset');
+    expect(logged?.digest).toMatch(/^[0-9a-f]{12}$/);
   });
 });

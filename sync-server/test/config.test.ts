@@ -15,6 +15,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('treats a variable set to nothing as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '', LOG_LEVEL: '' }, '/srv')).toMatchObject({
+      port: 8080,
+      databaseUrl: undefined,
+      logLevel: 'info',
+    });
+  });
+
   it('reads every variable', () => {
     const config = loadConfig(
       {

@@ -113,7 +113,7 @@ export function describeStorageContract(
         expect(loaded).toEqual(names.map((_, i) => new Uint8Array([i])));
       });
 
-      it('ends with the last of concurrent stores to one document', async () => {
+      it('keeps one whole state after concurrent stores to one document, never a mix', async () => {
         const name = `app/${createId()}`;
         for (let round = 0; round < 5; round++) {
           await Promise.all(

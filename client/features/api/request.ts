@@ -1,5 +1,6 @@
 import { apiErrorSchema, type ApiErrorBody, type ErrorCode } from '@pipit/protocol';
 import type { z } from 'zod';
+import { CACHED_COPY_HEADER } from './cached-copy';
 
 /** A product error the server answered with (SPEC §10). */
 export class ApiRequestError extends Error {
@@ -31,6 +32,12 @@ export class OfflineError extends Error {
   }
 }
 
+export interface Fetched<T> {
+  data: T;
+  /** The service worker answered from its cache: the server could not be reached. */
+  isCachedCopy: boolean;
+}
+
 /**
  * GET a JSON resource under /api and parse it with its protocol schema. A response that does not fit
  * the schema throws: that is a client-side exception, shown as the generic error page.
@@ -40,6 +47,15 @@ export async function apiGet<T extends z.ZodType>(
   schema: T,
   init?: { signal?: AbortSignal },
 ): Promise<z.infer<T>> {
+  return (await apiFetch(path, schema, init)).data;
+}
+
+/** {@link apiGet}, also saying whether the answer is a cached copy. */
+export async function apiFetch<T extends z.ZodType>(
+  path: string,
+  schema: T,
+  init?: { signal?: AbortSignal },
+): Promise<Fetched<z.infer<T>>> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -60,5 +76,8 @@ export async function apiGet<T extends z.ZodType>(
         : { code: 'internal', message: `The server answered ${response.status}.` },
     );
   }
-  return schema.parse(await response.json());
+  return {
+    data: schema.parse(await response.json()),
+    isCachedCopy: response.headers.get(CACHED_COPY_HEADER) === '1',
+  };
 }

@@ -40,7 +40,7 @@ export function ProfilePage({ profile, isLastSeenCopy }: LoadedProfile) {
     <Page title={profile.displayName || profile.username}>
       {isLastSeenCopy ? (
         <Notice tone="offline">
-          You’re offline: this is the copy of the profile you last saw.
+          Pipit can’t reach the server right now, so this is the copy of the profile you last saw.
         </Notice>
       ) : null}
       <div className="profile">

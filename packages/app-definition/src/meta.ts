@@ -1,3 +1,4 @@
+import { sameOriginPathSchema } from '@pipit/protocol';
 import { z } from 'zod';
 import { LIMITS } from './limits';
 
@@ -7,7 +8,7 @@ export const appIconSchema = z.discriminatedUnion('kind', [
     emoji: z.string().min(1).max(16),
     background: z.string().regex(/^#[0-9a-f]{6}$/i),
   }),
-  z.object({ kind: z.literal('image'), url: z.string().startsWith('/') }),
+  z.object({ kind: z.literal('image'), url: sameOriginPathSchema }),
 ]);
 export type AppIcon = z.infer<typeof appIconSchema>;
 

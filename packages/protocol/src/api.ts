@@ -11,6 +11,15 @@ export const healthResponseSchema = z.object({
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
+/**
+ * A path on this server, for uploaded images: "/…" but never "//host/…" or "/\\host/…", which
+ * browsers treat as another origin.
+ */
+export const sameOriginPathSchema = z
+  .string()
+  .max(2048)
+  .regex(/^\/(?![/\\])/, 'Use a path on this server, starting with a single “/”.');
+
 /** A link on a profile: http(s) only (SPEC §7). */
 export const profileLinkSchema = z.object({
   label: z.string().max(40),
@@ -23,7 +32,7 @@ export const avatarSchema = z.discriminatedUnion('kind', [
     emoji: z.string().min(1).max(16),
     color: z.string().regex(/^#[0-9a-f]{6}$/i),
   }),
-  z.object({ kind: z.literal('image'), url: z.string().startsWith('/') }),
+  z.object({ kind: z.literal('image'), url: sameOriginPathSchema }),
 ]);
 export type Avatar = z.infer<typeof avatarSchema>;
 

@@ -28,6 +28,7 @@ export {
   publicProfileSchema,
   profileLinkSchema,
   avatarSchema,
+  sameOriginPathSchema,
   type StorageEngine,
   type HealthResponse,
   type PublicProfile,

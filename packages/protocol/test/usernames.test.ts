@@ -21,3 +21,19 @@ describe('usernameSchema', () => {
     expect(result.error?.issues.map((i) => i.message).join(' ')).toContain(message);
   });
 });
+
+describe('sameOriginPathSchema', () => {
+  it('accepts paths on this server and refuses anything a browser would send elsewhere', async () => {
+    const { sameOriginPathSchema } = await import('../src/index');
+    expect(sameOriginPathSchema.safeParse('/uploads/a.png').success).toBe(true);
+    for (const url of [
+      '//tracker.example/x.png',
+      '/\\tracker.example/x.png',
+      'https://x.example/a.png',
+      'javascript:alert(1)',
+      'uploads/a.png',
+    ]) {
+      expect(sameOriginPathSchema.safeParse(url).success, url).toBe(false);
+    }
+  });
+});

@@ -1,31 +1,27 @@
-import type { Extension, onAuthenticatePayload } from '@hocuspocus/server';
+import type {
+  beforeHandleAwarenessPayload,
+  Extension,
+  onAuthenticatePayload,
+} from '@hocuspocus/server';
 import { parseDocumentName } from '@pipit/protocol';
 import type { Logger } from '../logger';
 import type { DocumentAccess, DocumentRole } from './access';
+import { SyncRefusal } from './refusal';
 
 export interface ConnectionContext {
   role: DocumentRole;
 }
 
 /**
- * A refused document. Hocuspocus sends `reason` to the provider and prints any error that has a
- * message to the console; this one has none, so the refusal is logged once, as structured JSON.
- */
-export class DocumentRefused extends Error {
-  constructor(readonly reason: 'unknown-document' | 'forbidden') {
-    super('');
-    this.name = 'DocumentRefused';
-  }
-}
-
-/**
  * Deny by default (NOTES.md: Security): Hocuspocus serves any document name unless a hook throws.
- * Only the three document shapes of SPEC §2 exist, and only a role from the access policy opens one;
- * viewers get a read-only connection, enforced by the server.
+ * Only the three document shapes of SPEC §2 exist, and only a role from the access policy opens one.
+ * A viewer's connection is read-only on the server — for document updates (Hocuspocus's readOnly)
+ * and for awareness, which readOnly does not cover: a viewer cannot pose as someone else's cursor.
  */
 export function createAuthentication(access: DocumentAccess, logger: Logger): Extension {
   return {
     extensionName: 'pipit-authentication',
+
     async onAuthenticate({
       documentName,
       request,
@@ -40,10 +36,16 @@ export function createAuthentication(access: DocumentAccess, logger: Logger): Ex
           { documentName: documentName.slice(0, 200), socketId, reason },
           'refused a document',
         );
-        throw new DocumentRefused(reason);
+        throw new SyncRefusal(reason);
       }
       connectionConfig.readOnly = role === 'viewer';
       return { role };
+    },
+
+    // Throwing here would close the viewer's connection; emptying the update drops it instead.
+    beforeHandleAwareness({ connection, states }: beforeHandleAwarenessPayload) {
+      if (connection?.readOnly) states.clear();
+      return Promise.resolve();
     },
   };
 }

@@ -7,8 +7,10 @@ import type {
 } from '@hocuspocus/server';
 import { shouldSkipStoreHooks } from '@hocuspocus/server';
 import * as Y from 'yjs';
+import { createDigest } from '../digest';
 import type { Logger } from '../logger';
 import type { DocumentStore } from '../storage/types';
+import { SyncRefusal } from './refusal';
 
 export const STORE_RETRY_INITIAL_DELAY_MS = 100;
 export const STORE_RETRY_MAX_DELAY_MS = 5_000;
@@ -40,7 +42,17 @@ export function createPersistence(store: DocumentStore, logger: Logger): Persist
     extensionName: 'pipit-persistence',
 
     async onLoadDocument({ documentName, document }: onLoadDocumentPayload) {
-      const state = await store.load(documentName);
+      let state: Uint8Array | null;
+      try {
+        state = await store.load(documentName);
+      } catch (error) {
+        // The provider is told the storage is unavailable (not "permission denied") and retries.
+        logger.error(
+          { err: error, documentName, digest: createDigest() },
+          'loading a document failed',
+        );
+        throw new SyncRefusal('storage-unavailable');
+      }
       if (state) Y.applyUpdate(document, state);
     },
 
@@ -87,9 +99,7 @@ export function createPersistence(store: DocumentStore, logger: Logger): Persist
         },
         true,
       );
-      return Promise.reject(
-        new Error(`${documentName} has unsaved changes; storing before unload`),
-      );
+      return Promise.reject(new SyncRefusal('unsaved-changes'));
     },
 
     afterUnloadDocument({ documentName }) {

@@ -18,7 +18,26 @@ interface ClientConnection {
 export interface SyncSocket {
   /** Handles an upgrade for the sync path; returns false for any other path. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
-  closeAll(): void;
+  /** From now on, upgrades are answered 503 (the server is shutting down). */
+  stopAccepting(): void;
+  /** Closes every open sync socket: politely, or at once (`force`). */
+  closeAll(options: { force: boolean }): void;
+}
+
+/** Ends a socket that asked to upgrade with a plain HTTP answer. */
+function refuseUpgrade(socket: Duplex, status: 400 | 503, text: string): void {
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  );
+}
+
+/** The path of a request, or null when its target is not a parseable URL path. */
+function pathOf(req: IncomingMessage): string | null {
+  try {
+    return new URL(req.url ?? '/', 'http://x').pathname;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -65,18 +84,30 @@ export function createSyncSocket(
     },
   });
 
+  let accepting = true;
   return {
     handleUpgrade(req, socket, head) {
-      const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+      const pathname = pathOf(req);
+      if (pathname === null) {
+        refuseUpgrade(socket, 400, 'Bad Request');
+        return true;
+      }
       if (pathname !== SYNC_PATH) return false;
+      if (!accepting) {
+        refuseUpgrade(socket, 503, 'Service Unavailable');
+        return true;
+      }
       ws.handleUpgrade(req, socket, head).catch((error: unknown) => {
         options.logger.warn({ err: error }, 'sync upgrade failed');
         socket.destroy();
       });
       return true;
     },
-    closeAll() {
-      ws.closeAll(1001, 'Server shutting down', false);
+    stopAccepting() {
+      accepting = false;
+    },
+    closeAll({ force }) {
+      ws.closeAll(1001, 'Server shutting down', force);
     },
   };
 }

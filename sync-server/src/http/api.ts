@@ -1,14 +1,12 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from '../logger';
 import type { Storage } from '../storage/types';
 import { ApiError } from './api-error';
-import { createDigest } from './digest';
+import { assertDeclaredSize } from './body';
+import { createDigest } from '../digest';
 import { registerHealth } from './health';
 import { isSameOriginRequest } from './origin';
 import { registerProfiles } from './profiles';
-
-export const API_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface ApiEnv {
   Variables: { logger: Logger; requestId: string };
@@ -46,24 +44,23 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
         'This request did not come from Pipit itself, so it was refused.',
       );
     }
-    const type = c.req.header('content-type') ?? '';
-    if (c.req.header('content-length') !== '0' && !type.startsWith('application/json')) {
+    // A body, when there is one, is JSON (a bodyless DELETE needs no content type).
+    const hasBody =
+      Number(c.req.header('content-length') ?? 0) > 0 ||
+      c.req.header('transfer-encoding') !== undefined;
+    const type = (c.req.header('content-type') ?? '').toLowerCase();
+    if (hasBody && !/^application\/json\s*(;|$)/.test(type)) {
       throw new ApiError('unsupported_media_type', 'Send the request body as application/json.');
     }
     return next();
   });
 
-  app.use(
-    bodyLimit({
-      maxSize: API_BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new ApiError(
-          'payload_too_large',
-          'That request is larger than 1 MB. Send less at once.',
-        );
-      },
-    }),
-  );
+  // Bodies are read with readJsonBody, which enforces the limit as they stream; a request that
+  // declares a larger body is refused before anything is read.
+  app.use(async (c, next) => {
+    assertDeclaredSize(c.req.header('content-length'));
+    await next();
+  });
 
   registerHealth(app, deps);
   registerProfiles(app, deps);

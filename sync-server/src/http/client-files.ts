@@ -7,8 +7,9 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
 import { matchRoute } from '@pipit/protocol';
 import type { Logger } from '../logger';
-import { createDigest } from './digest';
-import { renderServerErrorPage } from './error-page';
+import { createDigest } from '../digest';
+import { ERROR_PAGE_CSP, renderServerErrorPage } from './error-page';
+import { contentSecurityPolicy, preferredEncoding } from './security-headers';
 
 export type ClientHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -16,6 +17,7 @@ export type ClientHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 /** Everything else (HTML, the service worker, manifests, icons) is revalidated on every use. */
 export const REVALIDATE_CACHE = 'no-cache';
+const SHELL_CSP = contentSecurityPolicy();
 
 interface Shell {
   etag: string;
@@ -68,6 +70,8 @@ export function createClientFiles(dir: string, logger: Logger): ClientHandler {
             'Cache-Control',
             pathname.startsWith('/assets/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE,
           );
+          // The service worker precaches /index.html with its headers: the policy travels with it.
+          if (pathname.endsWith('.html')) res.setHeader('Content-Security-Policy', SHELL_CSP);
         },
       });
 
@@ -78,16 +82,13 @@ export function createClientFiles(dir: string, logger: Logger): ClientHandler {
         res.setHeader('Cache-Control', REVALIDATE_CACHE);
         res.setHeader('Vary', 'Accept-Encoding');
         res.setHeader('ETag', s.etag);
+        res.setHeader('Content-Security-Policy', SHELL_CSP);
         if (status === 200 && req.headers['if-none-match'] === s.etag) {
           res.writeHead(304).end();
           return;
         }
-        const accepts = String(req.headers['accept-encoding'] ?? '');
-        const [body, encoding] = /\bbr\b/.test(accepts)
-          ? [s.brotli, 'br']
-          : /\bgzip\b/.test(accepts)
-            ? [s.gzip, 'gzip']
-            : [s.identity, undefined];
+        const encoding = preferredEncoding(req.headers['accept-encoding']);
+        const body = encoding === 'br' ? s.brotli : encoding === 'gzip' ? s.gzip : s.identity;
         res.writeHead(status, {
           'Content-Type': 'text/html; charset=utf-8',
           'Content-Length': body.length,
@@ -106,6 +107,7 @@ export function createClientFiles(dir: string, logger: Logger): ClientHandler {
         res.writeHead(500, {
           'Content-Type': 'text/html; charset=utf-8',
           'Cache-Control': 'no-store',
+          'Content-Security-Policy': ERROR_PAGE_CSP,
         });
         res.end(html);
       },

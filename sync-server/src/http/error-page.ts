@@ -1,4 +1,13 @@
 import { genericErrorMessage } from '@pipit/protocol';
+import { contentSecurityPolicy, sha256Source } from './security-headers';
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;padding:24px;box-sizing:border-box}
+main{max-width:40rem}
+h1{font-size:1.25rem;font-weight:600;margin:0 0 .5rem}
+code{font-family:ui-monospace,monospace;font-size:.95em}`;
+
+/** The page's one inline style, allowed by its hash and nothing else. */
+export const ERROR_PAGE_CSP = contentSecurityPolicy([sha256Source(STYLE)]);
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -17,12 +26,7 @@ export function renderServerErrorPage(host: string, digest: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>Application error · Pipit</title>
-<style>
-body{font:16px/1.5 system-ui,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;padding:24px;box-sizing:border-box}
-main{max-width:40rem}
-h1{font-size:1.25rem;font-weight:600;margin:0 0 .5rem}
-code{font-family:ui-monospace,monospace;font-size:.95em}
-</style>
+<style>${STYLE}</style>
 </head>
 <body>
 <main>

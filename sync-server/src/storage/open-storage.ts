@@ -1,11 +1,17 @@
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import { openPostgresStorage } from './postgres';
 import { openSqliteStorage } from './sqlite';
 import type { Storage } from './types';
 
 /** PostgreSQL when DATABASE_URL is set, else SQLite under DATA_DIR; migrated before it returns. */
-export function openStorage(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Storage> {
+export function openStorage(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  logger?: Logger,
+): Promise<Storage> {
   return config.databaseUrl
-    ? openPostgresStorage(config.databaseUrl)
+    ? openPostgresStorage(config.databaseUrl, {
+        onPoolError: (error) => logger?.warn({ err: error }, 'a PostgreSQL connection failed'),
+      })
     : openSqliteStorage(config.dataDir);
 }

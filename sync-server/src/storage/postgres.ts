@@ -18,10 +18,26 @@ const types = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-export async function openPostgresStorage(connectionString: string): Promise<Storage> {
-  const pool = new pg.Pool({ connectionString, types, max: 10 });
-  // An idle client's error (the server restarting) must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+/** Bounds on waiting for PostgreSQL, so a partition shows up as an error (and retry), not a hang. */
+export const PG_CONNECT_TIMEOUT_MS = 10_000;
+export const PG_STATEMENT_TIMEOUT_MS = 30_000;
+
+export async function openPostgresStorage(
+  connectionString: string,
+  options: { onPoolError?: (error: Error) => void } = {},
+): Promise<Storage> {
+  const pool = new pg.Pool({
+    connectionString,
+    types,
+    max: 10,
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    statement_timeout: PG_STATEMENT_TIMEOUT_MS,
+    query_timeout: PG_STATEMENT_TIMEOUT_MS + 5_000,
+    keepAlive: true,
+  });
+  // An idle client's error (the server restarting) must not crash the process: the pool replaces
+  // the client, and the error is reported.
+  pool.on('error', (error) => options.onPoolError?.(error));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrateToLatest(db as Kysely<unknown>, 'postgres');

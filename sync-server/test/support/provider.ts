@@ -19,6 +19,8 @@ export function connectProvider(options: {
   name: string;
   origin?: string | null;
   doc?: Y.Doc;
+  /** Appended to the socket URL, e.g. "as=viewer", for access policies in tests. */
+  query?: string;
 }): TestProvider {
   const origin = options.origin === undefined ? options.url : options.origin;
   class BrowserLikeWebSocket extends WebSocket {
@@ -27,7 +29,7 @@ export function connectProvider(options: {
     }
   }
   const websocketProvider = new HocuspocusProviderWebsocket({
-    url: `${options.url.replace(/^http/, 'ws')}/api/sync`,
+    url: `${options.url.replace(/^http/, 'ws')}/api/sync${options.query ? `?${options.query}` : ''}`,
     WebSocketPolyfill: BrowserLikeWebSocket,
     maxAttempts: 1,
   });

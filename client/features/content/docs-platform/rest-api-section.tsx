@@ -125,9 +125,8 @@ export function RestApiSection() {
       </TableScroll>
       <h3>GET /api/health</h3>
       <p>
-        Whether the server is up, which storage engine it uses (<code>sqlite</code> or{' '}
-        <code>postgres</code>) and its version. Useful for monitoring and for load balancer health
-        checks.
+        Whether the server process is up (a liveness check: it does not query the database), which
+        storage engine it uses (<code>sqlite</code> or <code>postgres</code>) and its version.
       </p>
       <pre>
         <code>{HEALTH_RESPONSE}</code>

@@ -1,0 +1,68 @@
+import type { z } from 'zod';
+import { ApiError } from './api-error';
+
+/** The largest JSON body any endpoint accepts (SPEC §11 caps /monitoring envelopes at 1 MB too). */
+export const API_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const tooLarge = () =>
+  new ApiError('payload_too_large', 'That request is larger than 1 MB. Send less at once.');
+
+/** Refuses at once a request that declares a body over the limit. */
+export function assertDeclaredSize(
+  contentLength: string | undefined,
+  limit = API_BODY_LIMIT_BYTES,
+) {
+  if (contentLength !== undefined && Number(contentLength) > limit) throw tooLarge();
+}
+
+/** Turns zod issues into `fields`: each path, dotted, to its first message. */
+export function fieldsOf(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join('.') || '(body)';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+/**
+ * Reads a JSON request body with a size limit enforced while it streams (a chunked body declares
+ * no length), then parses it with the endpoint's zod schema. Every failure is a product error:
+ * payload_too_large, or validation_failed with the fields at fault.
+ */
+export async function readJsonBody<T extends z.ZodType>(
+  request: Request,
+  schema: T,
+  limit = API_BODY_LIMIT_BYTES,
+): Promise<z.infer<T>> {
+  assertDeclaredSize(request.headers.get('content-length') ?? undefined, limit);
+  const reader = request.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  if (size === 0) throw new ApiError('validation_failed', 'This request needs a JSON body.');
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new ApiError('validation_failed', 'The request body is not valid JSON.');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ApiError('validation_failed', 'Some fields need another look.', {
+      fields: fieldsOf(parsed.error),
+    });
+  }
+  return parsed.data;
+}
