@@ -152,9 +152,10 @@ describe('every route', () => {
         .getByRole('navigation', { name: 'Main (menu)' })
         .getByRole('link', { name: 'Pricing' })
         .click();
-      await page.waitForURL('**/pricing');
-      expect(await page.locator('h1').innerText()).toMatch(/free/i);
-      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      // The URL changes before the route's code has loaded: wait for what the person sees.
+      await expect.poll(() => page.locator('h1').innerText()).toMatch(/free/i);
+      expect(page.url()).toMatch(/\/pricing$/);
+      await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false');
     } finally {
       await page.close();
     }
