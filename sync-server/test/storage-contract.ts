@@ -2,7 +2,7 @@ import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import * as Y from 'yjs';
 import { createId } from '@pipit/protocol';
 import { MIGRATION_NAMES } from '../src/storage/migrations';
-import { ConflictError, type Storage } from '../src/storage/types';
+import { ConflictError, NotFoundError, type Storage } from '../src/storage/types';
 import { testUser } from './support/users';
 
 export interface StorageFactory {
@@ -191,6 +191,242 @@ export function describeStorageContract(
         await expect(
           storage.users.insert(testUser({ email: 'Same@Example.org' })),
         ).rejects.toMatchObject({ field: 'email' });
+      });
+    });
+
+    describe('accounts', () => {
+      it('finds a live account by id and by email, case-insensitively', async () => {
+        const user = await storage.users.insert(testUser({ email: 'Grace.H@Example.org' }));
+        expect((await storage.users.findById(user.id))?.username).toBe(user.username);
+        expect((await storage.users.findByEmail('grace.h@example.ORG'))?.id).toBe(user.id);
+        expect(await storage.users.findById('nope')).toBeNull();
+      });
+
+      it('updates the given fields only, and refuses a taken username', async () => {
+        const a = await storage.users.insert(testUser());
+        const b = await storage.users.insert(testUser());
+        const updated = await storage.users.update(a.id, {
+          displayName: 'New name',
+          emailVerifiedAt: 1_700_000_000_000,
+          links: [{ label: 'Site', url: 'https://example.org' }],
+        });
+        expect(updated).toMatchObject({
+          displayName: 'New name',
+          emailVerifiedAt: 1_700_000_000_000,
+          username: a.username,
+          bio: a.bio,
+        });
+        await expect(
+          storage.users.update(a.id, { username: b.username.toUpperCase() }),
+        ).rejects.toMatchObject({
+          field: 'username',
+        });
+        expect((await storage.users.findById(a.id))?.username).toBe(a.username);
+      });
+
+      it('deletes an account: gone, email free at once, username held until released', async () => {
+        const user = await storage.users.insert(
+          testUser({ email: 'leaving@example.org', displayName: 'Leaving', bio: 'bye' }),
+        );
+        await storage.users.markDeleted(user.id, 1_000);
+        expect(await storage.users.findByUsername(user.username)).toBeNull();
+        expect(await storage.users.findById(user.id)).toBeNull();
+        await expect(storage.users.update(user.id, { bio: 'x' })).rejects.toBeInstanceOf(
+          NotFoundError,
+        );
+
+        // The email can be used again right away; the username cannot, yet.
+        await storage.users.insert(testUser({ email: 'leaving@example.org' }));
+        await expect(
+          storage.users.insert(testUser({ username: user.username })),
+        ).rejects.toMatchObject({
+          field: 'username',
+        });
+        expect(await storage.users.releaseUsername(user.username, 999)).toBe(false);
+        expect(await storage.users.releaseUsername(user.username, 1_000)).toBe(true);
+        const successor = await storage.users.insert(testUser({ username: user.username }));
+        expect((await storage.users.findByUsername(user.username))?.id).toBe(successor.id);
+        // A live account's username is never released.
+        expect(await storage.users.releaseUsername(successor.username, Date.now())).toBe(false);
+      });
+    });
+
+    describe('sessions', () => {
+      it('stores, lists newest first, touches and deletes sessions', async () => {
+        const user = await storage.users.insert(testUser());
+        const base = {
+          userId: user.id,
+          secretHash: 'h',
+          expiresAt: 9e12,
+          userAgent: 'UA',
+          ip: '10.0.0.1',
+        };
+        await storage.sessions.insert({ ...base, id: 's1', createdAt: 1, lastSeenAt: 1 });
+        await storage.sessions.insert({ ...base, id: 's2', createdAt: 2, lastSeenAt: 5 });
+        await storage.sessions.insert({ ...base, id: 's3', createdAt: 3, lastSeenAt: 3 });
+        expect((await storage.sessions.listForUser(user.id)).map((x) => x.id)).toEqual([
+          's2',
+          's3',
+          's1',
+        ]);
+        await storage.sessions.touch('s1', 10);
+        expect((await storage.sessions.findById('s1'))?.lastSeenAt).toBe(10);
+        expect((await storage.sessions.deleteForUser(user.id, 's1')).sort()).toEqual(['s2', 's3']);
+        expect((await storage.sessions.listForUser(user.id)).map((x) => x.id)).toEqual(['s1']);
+        await storage.sessions.delete('s1');
+        expect(await storage.sessions.findById('s1')).toBeNull();
+      });
+    });
+
+    describe('tokens', () => {
+      async function token(
+        kind: 'verify_email' | 'reset_password' = 'reset_password',
+        expiresAt = 2_000,
+      ) {
+        const user = await storage.users.insert(testUser());
+        const hash = `hash-${createId()}`;
+        await storage.tokens.insert({
+          hash,
+          kind,
+          userId: user.id,
+          email: 'x@example.org',
+          createdAt: 1,
+          expiresAt,
+        });
+        return { hash, user };
+      }
+
+      it('is consumed once; afterwards it is used', async () => {
+        const { hash, user } = await token();
+        expect(await storage.tokens.consume(hash, 'reset_password', 1_000)).toEqual({
+          outcome: 'consumed',
+          userId: user.id,
+          email: 'x@example.org',
+        });
+        expect(await storage.tokens.consume(hash, 'reset_password', 1_001)).toEqual({
+          outcome: 'used',
+        });
+      });
+
+      it('tells an expired, a forged and a wrong-kind token apart', async () => {
+        const { hash } = await token('reset_password', 2_000);
+        expect(await storage.tokens.consume(hash, 'reset_password', 2_000)).toEqual({
+          outcome: 'expired',
+        });
+        expect(await storage.tokens.consume('forged', 'reset_password', 1)).toEqual({
+          outcome: 'invalid',
+        });
+        const other = await token('verify_email');
+        expect(await storage.tokens.consume(other.hash, 'reset_password', 1)).toEqual({
+          outcome: 'invalid',
+        });
+      });
+
+      it('lets exactly one of many concurrent requests consume a token', async () => {
+        const { hash } = await token();
+        const results = await Promise.all(
+          Array.from({ length: 12 }, () => storage.tokens.consume(hash, 'reset_password', 1_000)),
+        );
+        expect(results.filter((r) => r.outcome === 'consumed')).toHaveLength(1);
+        expect(results.filter((r) => r.outcome === 'used')).toHaveLength(11);
+      });
+
+      it('revokes the unused tokens of one kind for a user', async () => {
+        const { hash, user } = await token('verify_email');
+        await storage.tokens.revokeForUser(user.id, 'verify_email', 500);
+        expect((await storage.tokens.consume(hash, 'verify_email', 600)).outcome).toBe('used');
+      });
+    });
+
+    describe('rate limits', () => {
+      it('counts within a window and starts again after it', async () => {
+        const key = `k-${createId()}`;
+        expect(await storage.rateLimits.hit(key, 1_000, 10_000)).toEqual({
+          count: 1,
+          resetAt: 11_000,
+        });
+        expect(await storage.rateLimits.hit(key, 1_000, 10_500)).toEqual({
+          count: 2,
+          resetAt: 11_000,
+        });
+        expect(await storage.rateLimits.hit(key, 1_000, 11_000)).toEqual({
+          count: 1,
+          resetAt: 12_000,
+        });
+      });
+
+      it('counts every one of many concurrent hits exactly once', async () => {
+        const key = `k-${createId()}`;
+        const counts = await Promise.all(
+          Array.from({ length: 25 }, () => storage.rateLimits.hit(key, 60_000, 5_000)),
+        );
+        expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 25 }, (_, i) => i + 1),
+        );
+      });
+    });
+
+    describe('human-check uses', () => {
+      it('accepts a signature once; a replay is refused, even concurrently', async () => {
+        const signature = `sig-${createId()}`;
+        const results = await Promise.all(
+          Array.from({ length: 8 }, () => storage.humanChecks.consume(signature, 10_000, 1_000)),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await storage.humanChecks.consume(signature, 10_000, 2_000)).toBe(false);
+      });
+    });
+
+    describe('server secrets', () => {
+      it('creates a secret once and returns the same one to everyone', async () => {
+        const name = `secret-${createId()}`;
+        const values = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            storage.secrets.getOrCreate(name, () => `value-${i}`),
+          ),
+        );
+        expect(new Set(values).size).toBe(1);
+        expect(await storage.secrets.getOrCreate(name, () => 'another')).toBe(values[0]);
+      });
+    });
+
+    describe('messages and uploads', () => {
+      it('keeps messages, newest first', async () => {
+        const base = { kind: 'feedback' as const, userId: null, email: null, page: '/about' };
+        await storage.messages.insert({ ...base, id: createId(), body: 'first', createdAt: 1 });
+        await storage.messages.insert({ ...base, id: createId(), body: 'second', createdAt: 2 });
+        const listed = await storage.messages.list(2);
+        expect(listed.map((m) => m.body)).toEqual(['second', 'first']);
+        expect(listed[0]).toMatchObject({ kind: 'feedback', page: '/about', email: null });
+      });
+
+      it('stores uploads byte for byte and totals them per user', async () => {
+        const user = await storage.users.insert(testUser());
+        const bytes = new Uint8Array([0x52, 0x49, 0x46, 0x46, 1, 2, 3]);
+        await storage.uploads.insert({
+          id: 'u1' + createId(),
+          userId: user.id,
+          contentType: 'image/webp',
+          bytes,
+          createdAt: 1,
+        });
+        const id = createId();
+        await storage.uploads.insert({
+          id,
+          userId: user.id,
+          contentType: 'image/webp',
+          bytes: new Uint8Array(100),
+          createdAt: 2,
+        });
+        expect(await storage.uploads.get(id)).toMatchObject({
+          contentType: 'image/webp',
+          userId: user.id,
+        });
+        expect((await storage.uploads.get(id))?.bytes).toEqual(new Uint8Array(100));
+        expect(await storage.uploads.totalBytesForUser(user.id)).toBe(107);
+        await storage.uploads.delete(id);
+        expect(await storage.uploads.get(id)).toBeNull();
+        expect(await storage.uploads.totalBytesForUser(user.id)).toBe(7);
       });
     });
   });

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { createKyselyStorage } from './kysely-storage';
+import { createKyselyStorage } from './kysely';
 import { migrateToLatest } from './migrations';
 import type { Database } from './schema';
 import type { Storage } from './types';

@@ -22,4 +22,43 @@ export interface Database {
     state: Uint8Array;
     updated_at: number;
   };
+  sessions: {
+    id: string;
+    secret_hash: string;
+    user_id: string;
+    created_at: number;
+    last_seen_at: number;
+    expires_at: number;
+    user_agent: string | null;
+    ip: string | null;
+  };
+  tokens: {
+    hash: string;
+    kind: string;
+    user_id: string;
+    email: string | null;
+    created_at: number;
+    expires_at: number;
+    used_at: number | null;
+  };
+  rate_limits: { key: string; window_start: number; count: number };
+  human_check_uses: { signature: string; expires_at: number };
+  server_secrets: { name: string; value: string; created_at: number };
+  messages: {
+    id: string;
+    kind: string;
+    user_id: string | null;
+    email: string | null;
+    body: string;
+    page: string | null;
+    created_at: number;
+  };
+  uploads: {
+    id: string;
+    user_id: string;
+    content_type: string;
+    bytes: Uint8Array;
+    size: number;
+    created_at: number;
+  };
 }

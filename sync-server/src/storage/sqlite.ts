@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { createKyselyStorage } from './kysely-storage';
+import { createKyselyStorage } from './kysely';
 import { migrateToLatest } from './migrations';
 import type { Database } from './schema';
 import type { Storage } from './types';

@@ -18,7 +18,25 @@ export interface UserRecord {
 }
 
 export type NewUser = Pick<UserRecord, 'id' | 'username' | 'email' | 'passwordHash'> &
-  Partial<Pick<UserRecord, 'displayName' | 'bio' | 'avatar' | 'links' | 'createdAt'>>;
+  Partial<
+    Pick<UserRecord, 'displayName' | 'bio' | 'avatar' | 'links' | 'createdAt' | 'emailVerifiedAt'>
+  >;
+
+export type UserPatch = Partial<
+  Pick<
+    UserRecord,
+    | 'username'
+    | 'email'
+    | 'emailVerifiedAt'
+    | 'pendingEmail'
+    | 'passwordHash'
+    | 'displayName'
+    | 'bio'
+    | 'avatar'
+    | 'links'
+    | 'pinnedAppIds'
+  >
+>;
 
 export interface DocumentStore {
   /** The stored Yjs state of a document, or null when it was never stored. */
@@ -29,9 +47,120 @@ export interface DocumentStore {
 }
 
 export interface UserStore {
+  /** Throws ConflictError('username' | 'email') when either is taken. */
   insert(user: NewUser): Promise<UserRecord>;
   /** Case-insensitive; deleted accounts are not found. */
   findByUsername(username: string): Promise<UserRecord | null>;
+  findByEmail(email: string): Promise<UserRecord | null>;
+  findById(id: string): Promise<UserRecord | null>;
+  /** Changes the given fields of a live account; ConflictError when a username or email is taken. */
+  update(id: string, patch: UserPatch): Promise<UserRecord>;
+  /**
+   * Deletes an account (SPEC §6): personal data is wiped and the email freed at once; the row keeps
+   * the username until it is released.
+   */
+  markDeleted(id: string, at: number): Promise<void>;
+  /**
+   * Frees `username` if it belongs to an account deleted at or before `deletedBefore` (SPEC §6: a
+   * deleted account's username is released after 30 days). Returns whether it was released.
+   */
+  releaseUsername(username: string, deletedBefore: number): Promise<boolean>;
+}
+
+export interface SessionRecord {
+  id: string;
+  secretHash: string;
+  userId: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  userAgent: string | null;
+  ip: string | null;
+}
+
+export interface SessionStore {
+  insert(session: SessionRecord): Promise<void>;
+  findById(id: string): Promise<SessionRecord | null>;
+  listForUser(userId: string): Promise<SessionRecord[]>;
+  touch(id: string, lastSeenAt: number): Promise<void>;
+  delete(id: string): Promise<void>;
+  /** Deletes every session of a user, but `exceptId`; returns the ids deleted. */
+  deleteForUser(userId: string, exceptId?: string): Promise<string[]>;
+}
+
+export type TokenKind = 'verify_email' | 'reset_password' | 'change_email';
+
+export interface NewToken {
+  hash: string;
+  kind: TokenKind;
+  userId: string;
+  /** The address the token is about (verification, the new address of an email change). */
+  email: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export type TokenUse =
+  | { outcome: 'consumed'; userId: string; email: string | null }
+  | { outcome: 'invalid' | 'expired' | 'used' };
+
+export interface TokenStore {
+  insert(token: NewToken): Promise<void>;
+  /**
+   * Marks a token used and returns whose it is — exactly once, even when several requests race:
+   * the first one consumes it, every other one is told it was used.
+   */
+  consume(hash: string, kind: TokenKind, now: number): Promise<TokenUse>;
+  /** Makes every unused token of that kind for the user unusable (a new link replaces old ones). */
+  revokeForUser(userId: string, kind: TokenKind, now: number): Promise<void>;
+}
+
+export interface RateLimitStore {
+  /**
+   * Counts one event under `key` in a fixed window of `windowMs`, atomically across instances
+   * that share the database. Returns the count including this event and when the window ends.
+   */
+  hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+}
+
+export interface HumanCheckStore {
+  /** Records a challenge as used; false when it already was (a replay). Prunes expired entries. */
+  consume(signature: string, expiresAt: number, now: number): Promise<boolean>;
+}
+
+export interface SecretStore {
+  /** The named secret, created once (by whichever instance gets there first) and shared by all. */
+  getOrCreate(name: string, create: () => string): Promise<string>;
+}
+
+export interface MessageRecord {
+  id: string;
+  kind: 'contact' | 'feedback';
+  userId: string | null;
+  email: string | null;
+  body: string;
+  page: string | null;
+  createdAt: number;
+}
+
+export interface MessageStore {
+  insert(message: MessageRecord): Promise<void>;
+  list(limit: number): Promise<MessageRecord[]>;
+}
+
+export interface UploadRecord {
+  id: string;
+  userId: string;
+  contentType: string;
+  bytes: Uint8Array;
+  createdAt: number;
+}
+
+export interface UploadStore {
+  insert(upload: UploadRecord): Promise<void>;
+  get(id: string): Promise<UploadRecord | null>;
+  delete(id: string): Promise<void>;
+  totalBytesForUser(userId: string): Promise<number>;
 }
 
 /**
@@ -42,6 +171,13 @@ export interface Storage {
   readonly engine: StorageEngine;
   readonly documents: DocumentStore;
   readonly users: UserStore;
+  readonly sessions: SessionStore;
+  readonly tokens: TokenStore;
+  readonly rateLimits: RateLimitStore;
+  readonly humanChecks: HumanCheckStore;
+  readonly secrets: SecretStore;
+  readonly messages: MessageStore;
+  readonly uploads: UploadStore;
   /** Names of the applied migrations, oldest first. */
   appliedMigrations(): Promise<string[]>;
   /** Resolves when the database answers a trivial query. */
@@ -55,3 +191,6 @@ export class ConflictError extends Error {
     super(`Unique constraint violated${field ? ` on ${field}` : ''}`);
   }
 }
+
+/** An update addressed an account that does not exist (or is deleted). */
+export class NotFoundError extends Error {}

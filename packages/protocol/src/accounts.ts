@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { avatarSchema, profileLinkSchema } from './api';
+import { usernameSchema } from './usernames';
+
+/** SPEC §7: RFC-valid, at most 254 characters. Stored and compared lowercase. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'Use an email address of at most 254 characters.')
+  .pipe(z.email('Enter a valid email address, like ada@example.org.'));
+
+export const PASSWORD_MIN_LENGTH = 10;
+export const PASSWORD_MAX_LENGTH = 128;
+
+/**
+ * SPEC §7's length rule. "Not common" and "not the username or email" are checked by the server,
+ * which holds the list and knows the account.
+ */
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters.`);
+
+export const displayNameSchema = z.string().trim().max(60, 'Keep your name to 60 characters.');
+export const bioSchema = z.string().trim().max(280, 'Keep your bio to 280 characters.');
+export const profileLinksSchema = z.array(profileLinkSchema).max(5, 'Add at most 5 links.');
+
+/** What a signed-in person knows about their own account. */
+export const accountSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  pendingEmail: z.string().nullable(),
+  displayName: z.string(),
+  bio: z.string(),
+  avatar: avatarSchema,
+  links: z.array(profileLinkSchema),
+  createdAt: z.iso.datetime(),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+/** `GET /api/auth/session` */
+export const sessionResponseSchema = z.object({ account: accountSchema.nullable() });
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+/** `POST /api/auth/signup` */
+export const signupRequestSchema = z.object({
+  username: usernameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+});
+export type SignupRequest = z.infer<typeof signupRequestSchema>;
+
+/** `POST /api/auth/login`: by username or email. */
+export const loginRequestSchema = z.object({
+  login: z.string().trim().min(1, 'Enter your username or email.').max(254),
+  password: z.string().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+/** `POST /api/auth/forgot-password` */
+export const forgotPasswordRequestSchema = z.object({ email: emailSchema });
+
+/** A token from an emailed link: 32 random bytes, base64url. */
+export const tokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'This link is not complete.');
+
+/** `POST /api/auth/reset-password` */
+export const resetPasswordRequestSchema = z.object({ token: tokenSchema, password: passwordSchema });
+
+/** `POST /api/auth/verify-email`, `POST /api/auth/confirm-email-change` */
+export const tokenRequestSchema = z.object({ token: tokenSchema });
+
+/** `POST /api/account/email` */
+export const changeEmailRequestSchema = z.object({
+  email: emailSchema,
+  password: z.string().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH),
+});
+
+/** `POST /api/account/password` */
+export const changePasswordRequestSchema = z.object({
+  currentPassword: z.string().min(1, 'Enter your current password.').max(PASSWORD_MAX_LENGTH),
+  newPassword: passwordSchema,
+});
+
+/** `DELETE /api/account` */
+export const deleteAccountRequestSchema = z.object({
+  password: z.string().min(1, 'Enter your password to confirm.').max(PASSWORD_MAX_LENGTH),
+});
+
+/** `PATCH /api/account/profile`: any subset. An image avatar is set by uploading one. */
+export const updateProfileRequestSchema = z
+  .object({
+    username: usernameSchema,
+    displayName: displayNameSchema,
+    bio: bioSchema,
+    links: profileLinksSchema,
+    avatar: avatarSchema.refine((a) => a.kind === 'emoji', 'Upload an image to use one.'),
+  })
+  .partial();
+export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
+
+/** `GET /api/usernames/{username}` */
+export const usernameAvailabilitySchema = z.object({
+  username: z.string(),
+  available: z.boolean(),
+  /** Why not, in words a person understands. */
+  reason: z.string().optional(),
+});
+export type UsernameAvailability = z.infer<typeof usernameAvailabilitySchema>;
+
+/** `GET /api/account/sessions` */
+export const sessionInfoSchema = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  device: z.string(),
+  ip: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  lastSeenAt: z.iso.datetime(),
+});
+export const sessionListSchema = z.object({ sessions: z.array(sessionInfoSchema) });
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+/** `POST /api/messages` (contact and feedback, SPEC §3). */
+export const messageRequestSchema = z.object({
+  kind: z.enum(['contact', 'feedback']),
+  email: z.union([emailSchema, z.literal('')]).optional(),
+  body: z.string().trim().min(1, 'Write your message first.').max(5000, 'Keep it to 5,000 characters.'),
+  page: z.string().max(2048).optional(),
+});
+export type MessageRequest = z.infer<typeof messageRequestSchema>;
+
+/** Avatar uploads: raster images only, re-encoded by the server (NOTES.md: Security). */
+export const AVATAR_UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+export const AVATAR_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;

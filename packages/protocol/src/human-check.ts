@@ -1,0 +1,30 @@
+/**
+ * The human check (SPEC §9). The page loads a challenge script and a protection script from this
+ * origin; for the endpoints below, the protection script solves a proof of work bound to the
+ * request's path and method and sends it in these headers. The server refuses a protected request
+ * without a valid, unused solution with `human_check_failed`.
+ */
+export const HUMAN_CHECK_HEADER = 'X-Human-Check';
+export const HUMAN_CHECK_PATH_HEADER = 'X-Human-Check-Path';
+export const HUMAN_CHECK_METHOD_HEADER = 'X-Human-Check-Method';
+/** A page asks for a check by sending this header (value "required"); the script replaces it. */
+export const HUMAN_CHECK_REQUEST_HEADER = 'X-Human-Check-Request';
+
+export const HUMAN_CHECK_CHALLENGE_PATH = '/api/human-check/challenge';
+export const HUMAN_CHECK_SCRIPT_PATHS = [
+  '/human-check/challenge.js',
+  '/human-check/protect.js',
+] as const;
+
+/** Abuse-prone writes: each needs a solved challenge bound to its path and method. */
+export const PROTECTED_ENDPOINTS = [
+  { method: 'POST', path: '/api/auth/signup' },
+  { method: 'POST', path: '/api/auth/login' },
+  { method: 'POST', path: '/api/auth/forgot-password' },
+  { method: 'POST', path: '/api/auth/resend-verification' },
+  { method: 'POST', path: '/api/messages' },
+] as const;
+
+export function isProtectedEndpoint(method: string, path: string): boolean {
+  return PROTECTED_ENDPOINTS.some((e) => e.method === method.toUpperCase() && e.path === path);
+}

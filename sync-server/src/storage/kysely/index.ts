@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import { appliedMigrations } from '../migrations';
+import type { Database } from '../schema';
+import type { Storage } from '../types';
+import { createDocumentStore } from './documents';
+import { createSessionStore } from './sessions';
+import type { EngineSpecifics } from './shared';
+import {
+  createHumanCheckStore,
+  createMessageStore,
+  createRateLimitStore,
+  createSecretStore,
+  createUploadStore,
+} from './small-stores';
+import { createTokenStore } from './tokens';
+import { createUserStore } from './users';
+
+export type { EngineSpecifics } from './shared';
+
+/**
+ * The storage interface over Kysely: queries are written once and run on both engines; each adapter
+ * supplies its dialect and the few engine specifics.
+ */
+export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpecifics): Storage {
+  return {
+    engine: specifics.engine,
+    documents: createDocumentStore(db),
+    users: createUserStore(db, specifics),
+    sessions: createSessionStore(db),
+    tokens: createTokenStore(db),
+    rateLimits: createRateLimitStore(db),
+    humanChecks: createHumanCheckStore(db),
+    secrets: createSecretStore(db),
+    messages: createMessageStore(db),
+    uploads: createUploadStore(db),
+    appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
+    async ping() {
+      await db.selectFrom('documents').select('name').limit(1).execute();
+    },
+    async close() {
+      await db.destroy();
+      await specifics.afterClose?.();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { StorageEngine } from '@pipit/protocol';
+import type { Database } from '../schema';
+import { ConflictError } from '../types';
+
+export type Db = Kysely<Database>;
+
+export interface EngineSpecifics {
+  engine: StorageEngine;
+  /** Names the column of a unique-constraint error, or returns null when `error` is not one. */
+  uniqueViolation(error: unknown): { field: string | undefined } | null;
+  /** Called after the database is destroyed (closing the SQLite file, ending the pool). */
+  afterClose?(): void | Promise<void>;
+}
+
+/** Engines hand back Buffer (a Uint8Array subclass); callers get a plain Uint8Array. */
+export function toUint8Array(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength).slice();
+}
+
+/** Runs a write, turning the engine's unique-constraint error into a ConflictError. */
+export async function mapConflict<T>(
+  specifics: EngineSpecifics,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const conflict = specifics.uniqueViolation(error);
+    if (conflict) throw new ConflictError(conflict.field);
+    throw error;
+  }
+}

@@ -1,0 +1,155 @@
+import { sql } from 'kysely';
+import type {
+  HumanCheckStore,
+  MessageRecord,
+  MessageStore,
+  RateLimitStore,
+  SecretStore,
+  UploadStore,
+} from '../types';
+import { type Db, toUint8Array } from './shared';
+
+/** Rate-limit rows older than this are removed now and then; no window is longer. */
+const RATE_LIMIT_ROW_TTL_MS = 24 * 60 * 60 * 1000;
+
+export function createRateLimitStore(db: Db): RateLimitStore {
+  return {
+    async hit(key, windowMs, now) {
+      const cutoff = now - windowMs;
+      // Atomic on both engines: one upsert either starts a new window or counts in the current one.
+      // Both CASE expressions read the row as it was before this update.
+      const row = await db
+        .insertInto('rate_limits')
+        .values({ key, window_start: now, count: 1 })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            count: sql<number>`CASE WHEN ${sql.ref('rate_limits.window_start')} <= ${cutoff} THEN 1 ELSE ${sql.ref('rate_limits.count')} + 1 END`,
+            window_start: sql<number>`CASE WHEN ${sql.ref('rate_limits.window_start')} <= ${cutoff} THEN ${now} ELSE ${sql.ref('rate_limits.window_start')} END`,
+          }),
+        )
+        .returning(['count', 'window_start'])
+        .executeTakeFirstOrThrow();
+      if (Math.random() < 0.01) {
+        await db
+          .deleteFrom('rate_limits')
+          .where('window_start', '<', now - RATE_LIMIT_ROW_TTL_MS)
+          .execute();
+      }
+      return { count: Number(row.count), resetAt: Number(row.window_start) + windowMs };
+    },
+  };
+}
+
+export function createHumanCheckStore(db: Db): HumanCheckStore {
+  return {
+    async consume(signature, expiresAt, now) {
+      await db.deleteFrom('human_check_uses').where('expires_at', '<', now).execute();
+      const inserted = await db
+        .insertInto('human_check_uses')
+        .values({ signature, expires_at: expiresAt })
+        .onConflict((oc) => oc.column('signature').doNothing())
+        .returning('signature')
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+  };
+}
+
+export function createSecretStore(db: Db): SecretStore {
+  return {
+    async getOrCreate(name, create) {
+      await db
+        .insertInto('server_secrets')
+        .values({ name, value: create(), created_at: Date.now() })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const row = await db
+        .selectFrom('server_secrets')
+        .select('value')
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow();
+      return row.value;
+    },
+  };
+}
+
+export function createMessageStore(db: Db): MessageStore {
+  return {
+    async insert(m) {
+      await db
+        .insertInto('messages')
+        .values({
+          id: m.id,
+          kind: m.kind,
+          user_id: m.userId,
+          email: m.email,
+          body: m.body,
+          page: m.page,
+          created_at: m.createdAt,
+        })
+        .execute();
+    },
+    async list(limit) {
+      const rows = await db
+        .selectFrom('messages')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r): MessageRecord => ({
+        id: r.id,
+        kind: r.kind as MessageRecord['kind'],
+        userId: r.user_id,
+        email: r.email,
+        body: r.body,
+        page: r.page,
+        createdAt: r.created_at,
+      }));
+    },
+  };
+}
+
+export function createUploadStore(db: Db): UploadStore {
+  return {
+    async insert(u) {
+      await db
+        .insertInto('uploads')
+        .values({
+          id: u.id,
+          user_id: u.userId,
+          content_type: u.contentType,
+          bytes: u.bytes,
+          size: u.bytes.byteLength,
+          created_at: u.createdAt,
+        })
+        .execute();
+    },
+    async get(id) {
+      const row = await db
+        .selectFrom('uploads')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row
+        ? {
+            id: row.id,
+            userId: row.user_id,
+            contentType: row.content_type,
+            bytes: toUint8Array(row.bytes),
+            createdAt: row.created_at,
+          }
+        : null;
+    },
+    async delete(id) {
+      await db.deleteFrom('uploads').where('id', '=', id).execute();
+    },
+    async totalBytesForUser(userId) {
+      const row = await db
+        .selectFrom('uploads')
+        .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(row?.total ?? 0);
+    },
+  };
+}
