@@ -17,6 +17,17 @@ const envSchema = z.object({
   CLIENT_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  SMTP_URL: z
+    .string()
+    .regex(
+      /^smtps?:\/\//,
+      'Use an smtp:// or smtps:// URL, e.g. smtps://user:pass@mail.example.org',
+    )
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Pipit <no-reply@localhost>'),
+  HUMAN_CHECK_DIFFICULTY: z.coerce.number().int().min(10).max(10_000_000).default(5_000),
+  TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
+  USERNAME_HOLD_DAYS: z.coerce.number().min(0).max(3650).default(30),
 });
 
 export interface Config {
@@ -35,6 +46,15 @@ export interface Config {
   clientDir: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   shutdownTimeoutMs: number;
+  /** Mail goes through this relay; unset, messages are written to DATA_DIR/outbox and logged. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** The human check's proof-of-work size (the largest counter a solver may have to reach). */
+  humanCheckDifficulty: number;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (its last entry). */
+  trustProxy: boolean;
+  /** How long a deleted account's username stays unavailable (SPEC §6). */
+  usernameHoldDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -57,5 +77,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     clientDir: path.resolve(cwd, e.CLIENT_DIR ?? 'dist/client'),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    humanCheckDifficulty: e.HUMAN_CHECK_DIFFICULTY,
+    trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
+    usernameHoldDays: e.USERNAME_HOLD_DAYS,
   };
 }

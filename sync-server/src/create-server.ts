@@ -3,6 +3,13 @@ import type { Duplex } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type { Hocuspocus } from '@hocuspocus/server';
 import { getRequestListener } from '@hono/node-server';
+import { createAccountService } from './accounts/account-service';
+import { type Clock, systemClock } from './accounts/clock';
+import { createHumanCheck } from './accounts/human-check';
+import { createMailer, type Mailer } from './accounts/mailer';
+import { createProfileService } from './accounts/profile-service';
+import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from './accounts/rate-limits';
+import { createSessionService } from './accounts/sessions';
 import { type DocumentAccess, denyAllDocuments } from './collab/access';
 import { createCollab } from './collab/create-collab';
 import { createSyncSocket } from './collab/websocket';
@@ -27,6 +34,12 @@ export interface CreateServerOptions {
   client?: (httpServer: HttpServer) => Promise<ClientHandler>;
   /** Debounce of document stores (tests shorten it). */
   storeDebounceMs?: number;
+  /** Time (tests move it: token expiry, username release). */
+  clock?: Clock;
+  /** Rate-limit rules; SPEC §11's by default. */
+  rateLimits?: Partial<RateLimits>;
+  /** How long a human-check challenge stays valid (tests shorten it). */
+  humanCheckTtlMs?: number;
 }
 
 export interface CloseReport {
@@ -39,6 +52,7 @@ export interface PipitServer {
   readonly storage: Storage;
   readonly hocuspocus: Hocuspocus;
   readonly logger: Logger;
+  readonly mailer: Mailer;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   /**
    * Graceful shutdown: stop accepting, close sync connections, flush every pending document store
@@ -65,7 +79,52 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     ...(options.storeDebounceMs !== undefined ? { debounceMs: options.storeDebounceMs } : {}),
   });
 
-  const api = createApi({ storage, logger, publicOrigin: config.publicOrigin });
+  const clock = options.clock ?? systemClock;
+  let listeningPort = config.port;
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    logger,
+  });
+  const sessions = createSessionService(storage, clock);
+  const rateLimiter = createRateLimiter(
+    storage,
+    { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    clock,
+  );
+  const accounts = createAccountService({
+    storage,
+    sessions,
+    mailer,
+    rateLimiter,
+    clock,
+    logger,
+    // Links in emails never follow a request's Host header (an attacker could choose it).
+    linkBase: () => config.publicOrigin ?? `http://localhost:${listeningPort}`,
+    usernameHoldMs: config.usernameHoldDays * 24 * 60 * 60 * 1000,
+  });
+  const api = createApi({
+    storage,
+    logger,
+    publicOrigin: config.publicOrigin,
+    trustProxy: config.trustProxy,
+    sessions,
+    accounts,
+    profiles: createProfileService({
+      storage,
+      clock,
+      releaseHeldUsername: accounts.releaseHeldUsername,
+    }),
+    humanCheck: createHumanCheck({
+      storage,
+      difficulty: config.humanCheckDifficulty,
+      clock,
+      ...(options.humanCheckTtlMs !== undefined ? { challengeTtlMs: options.humanCheckTtlMs } : {}),
+    }),
+    rateLimiter,
+    clock,
+  });
   const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
   let client: ClientHandler | undefined = undefined;
 
@@ -152,6 +211,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     storage,
     hocuspocus,
     logger,
+    mailer,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);
@@ -159,6 +219,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
           httpServer.off('error', reject);
           const address = httpServer.address();
           const actualPort = typeof address === 'object' && address ? address.port : port;
+          listeningPort = actualPort;
           resolve({ port: actualPort, url: `http://localhost:${actualPort}` });
         });
       });

@@ -34,6 +34,11 @@ describe('loadConfig', () => {
         CLIENT_DIR: '/opt/pipit/client',
         LOG_LEVEL: 'debug',
         SHUTDOWN_TIMEOUT_MS: '3000',
+        SMTP_URL: 'smtps://pipit:secret@mail.example.org:465',
+        MAIL_FROM: 'Pipit <hello@example.org>',
+        HUMAN_CHECK_DIFFICULTY: '20000',
+        TRUST_PROXY: 'true',
+        USERNAME_HOLD_DAYS: '7',
       },
       '/srv',
     );
@@ -46,6 +51,11 @@ describe('loadConfig', () => {
       clientDir: '/opt/pipit/client',
       logLevel: 'debug',
       shutdownTimeoutMs: 3000,
+      smtpUrl: 'smtps://pipit:secret@mail.example.org:465',
+      mailFrom: 'Pipit <hello@example.org>',
+      humanCheckDifficulty: 20000,
+      trustProxy: true,
+      usernameHoldDays: 7,
     });
   });
 
@@ -55,6 +65,8 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ PUBLIC_ORIGIN: 'ftp://x' }, 'PUBLIC_ORIGIN'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ HUMAN_CHECK_DIFFICULTY: '1' }, 'HUMAN_CHECK_DIFFICULTY'],
   ])('stops with a message naming the variable for %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(name));

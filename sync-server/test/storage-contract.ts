@@ -242,8 +242,10 @@ export function describeStorageContract(
         ).rejects.toMatchObject({
           field: 'username',
         });
+        expect(await storage.users.usernameInUse(user.username.toUpperCase())).toBe(true);
         expect(await storage.users.releaseUsername(user.username, 999)).toBe(false);
         expect(await storage.users.releaseUsername(user.username, 1_000)).toBe(true);
+        expect(await storage.users.usernameInUse(user.username)).toBe(false);
         const successor = await storage.users.insert(testUser({ username: user.username }));
         expect((await storage.users.findByUsername(user.username))?.id).toBe(successor.id);
         // A live account's username is never released.
@@ -298,6 +300,11 @@ export function describeStorageContract(
 
       it('is consumed once; afterwards it is used', async () => {
         const { hash, user } = await token();
+        expect(await storage.tokens.find(hash)).toMatchObject({
+          kind: 'reset_password',
+          userId: user.id,
+          usedAt: null,
+        });
         expect(await storage.tokens.consume(hash, 'reset_password', 1_000)).toEqual({
           outcome: 'consumed',
           userId: user.id,
@@ -427,6 +434,8 @@ export function describeStorageContract(
         await storage.uploads.delete(id);
         expect(await storage.uploads.get(id)).toBeNull();
         expect(await storage.uploads.totalBytesForUser(user.id)).toBe(7);
+        await storage.uploads.deleteForUser(user.id);
+        expect(await storage.uploads.totalBytesForUser(user.id)).toBe(0);
       });
     });
   });

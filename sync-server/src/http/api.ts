@@ -1,24 +1,52 @@
 import { Hono } from 'hono';
+import { isProtectedEndpoint } from '@pipit/protocol';
+import type { AccountService } from '../accounts/account-service';
+import { clientIp } from '../accounts/client-info';
+import type { HumanCheck } from '../accounts/human-check';
+import type { ProfileService } from '../accounts/profile-service';
+import type { RateLimiter } from '../accounts/rate-limits';
+import { clearSessionCookie, readSessionCookie } from '../accounts/session-cookie';
+import type { SessionService } from '../accounts/sessions';
+import type { Clock } from '../accounts/clock';
+import { createDigest } from '../digest';
 import type { Logger } from '../logger';
 import type { Storage } from '../storage/types';
+import { registerAccount } from './account';
 import { ApiError } from './api-error';
-import { assertDeclaredSize } from './body';
-import { createDigest } from '../digest';
+import { registerAuth } from './auth';
+import { API_BODY_LIMIT_BYTES, assertDeclaredSize } from './body';
+import type { ApiEnv } from './context';
 import { registerHealth } from './health';
+import { registerHumanCheck } from './human-check';
+import { registerMessages } from './messages';
 import { isSameOriginRequest } from './origin';
 import { registerProfiles } from './profiles';
+import { registerUploads } from './uploads';
 
-export interface ApiEnv {
-  Variables: { logger: Logger; requestId: string };
-}
+export type { ApiEnv } from './context';
 
 export interface ApiDependencies {
   storage: Storage;
   logger: Logger;
   publicOrigin: string | undefined;
+  trustProxy: boolean;
+  sessions: SessionService;
+  accounts: AccountService;
+  profiles: ProfileService;
+  humanCheck: HumanCheck;
+  rateLimiter: RateLimiter;
+  clock: Clock;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Bodies that are not JSON, by endpoint: the avatar upload sends the image itself. Everything else
+ * that changes state sends JSON (a CSRF defence on top of the Origin check).
+ */
+const RAW_BODY_ENDPOINTS: Record<string, { types: RegExp; limitBytes: number }> = {
+  '/api/account/avatar': { types: /^image\//, limitBytes: 5 * 1024 * 1024 },
+};
 
 /**
  * The REST API under /api: JSON in and out, errors as `{ error: { code, message, … } }` (SPEC §9).
@@ -32,11 +60,23 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
     const requestId = c.req.header('x-request-id')?.slice(0, 64) || createDigest();
     c.set('requestId', requestId);
     c.set('logger', deps.logger.child({ requestId }));
+    c.set(
+      'secure',
+      Boolean(deps.publicOrigin?.startsWith('https:')) ||
+        (deps.trustProxy && c.req.header('x-forwarded-proto') === 'https'),
+    );
+    c.set('meta', {
+      userAgent: c.req.header('user-agent') ?? null,
+      ip: clientIp(c.req.raw.headers, c.env?.incoming?.socket?.remoteAddress, deps.trustProxy),
+    });
     await next();
     c.header('Cache-Control', 'no-store');
   });
 
+  // Same-origin writes only, with a JSON body (or the one raw upload an endpoint takes).
   app.use(async (c, next) => {
+    const raw = RAW_BODY_ENDPOINTS[c.req.path];
+    assertDeclaredSize(c.req.header('content-length'), raw?.limitBytes ?? API_BODY_LIMIT_BYTES);
     if (SAFE_METHODS.has(c.req.method)) return next();
     if (!isSameOriginRequest(c.req.raw.headers, deps.publicOrigin)) {
       throw new ApiError(
@@ -49,21 +89,41 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
       Number(c.req.header('content-length') ?? 0) > 0 ||
       c.req.header('transfer-encoding') !== undefined;
     const type = (c.req.header('content-type') ?? '').toLowerCase();
-    if (hasBody && !/^application\/json\s*(;|$)/.test(type)) {
-      throw new ApiError('unsupported_media_type', 'Send the request body as application/json.');
+    const allowed = raw ? raw.types.test(type) : /^application\/json\s*(;|$)/.test(type);
+    if (hasBody && !allowed) {
+      throw new ApiError(
+        'unsupported_media_type',
+        raw ? 'Upload an image file.' : 'Send the request body as application/json.',
+      );
     }
     return next();
   });
 
-  // Bodies are read with readJsonBody, which enforces the limit as they stream; a request that
-  // declares a larger body is refused before anything is read.
+  // Who is asking: the session cookie, checked against the database on every request.
   app.use(async (c, next) => {
-    assertDeclaredSize(c.req.header('content-length'));
-    await next();
+    const cookie = readSessionCookie(c.req.header('cookie'));
+    const auth = cookie ? await deps.sessions.authenticate(cookie) : null;
+    c.set('auth', auth);
+    if (cookie && !auth)
+      c.header('Set-Cookie', clearSessionCookie(c.get('secure')), { append: true });
+    return next();
+  });
+
+  // The human check guards exactly the endpoints the protocol lists.
+  app.use(async (c, next) => {
+    if (isProtectedEndpoint(c.req.method, c.req.path)) {
+      await deps.humanCheck.verify(c.req.raw.headers, c.req.path, c.req.method);
+    }
+    return next();
   });
 
   registerHealth(app, deps);
+  registerHumanCheck(app, deps);
+  registerAuth(app, deps);
+  registerAccount(app, deps);
   registerProfiles(app, deps);
+  registerUploads(app, deps);
+  registerMessages(app, deps);
 
   app.notFound(() => {
     throw new ApiError('not_found', 'There is no such API endpoint.');
@@ -71,6 +131,8 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
 
   app.onError((error, c) => {
     if (error instanceof ApiError) {
+      if (error.extra.retryAfter !== undefined)
+        c.header('Retry-After', String(error.extra.retryAfter));
       return c.json(error.toBody(), error.status as 400);
     }
     const digest = createDigest();

@@ -1,7 +1,9 @@
 import type { Hono } from 'hono';
-import { type PublicProfile, usernameSchema } from '@pipit/protocol';
+import { usernameSchema } from '@pipit/protocol';
+import { toPublicProfile } from '../accounts/views';
 import { ApiError } from './api-error';
-import type { ApiDependencies, ApiEnv } from './api';
+import type { ApiDependencies } from './api';
+import type { ApiEnv } from './context';
 
 const notFound = () =>
   new ApiError('not_found', 'No one goes by that name here. Check the spelling of the address.');
@@ -13,14 +15,6 @@ export function registerProfiles(app: Hono<ApiEnv>, { storage }: ApiDependencies
     if (!username.success) throw notFound();
     const user = await storage.users.findByUsername(username.data);
     if (!user) throw notFound();
-    const profile: PublicProfile = {
-      username: user.username,
-      displayName: user.displayName,
-      bio: user.bio,
-      avatar: user.avatar,
-      links: user.links,
-      joinedAt: new Date(user.createdAt).toISOString(),
-    };
-    return c.json(profile);
+    return c.json(toPublicProfile(user));
   });
 }

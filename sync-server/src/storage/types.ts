@@ -65,6 +65,8 @@ export interface UserStore {
    * deleted account's username is released after 30 days). Returns whether it was released.
    */
   releaseUsername(username: string, deletedBefore: number): Promise<boolean>;
+  /** Whether any account, live or deleted and not yet released, holds this username. */
+  usernameInUse(username: string): Promise<boolean>;
 }
 
 export interface SessionRecord {
@@ -106,6 +108,8 @@ export type TokenUse =
 
 export interface TokenStore {
   insert(token: NewToken): Promise<void>;
+  /** Reads a token without using it; `consume` is what makes it count. */
+  find(hash: string): Promise<(NewToken & { usedAt: number | null }) | null>;
   /**
    * Marks a token used and returns whose it is — exactly once, even when several requests race:
    * the first one consumes it, every other one is told it was used.
@@ -160,6 +164,7 @@ export interface UploadStore {
   insert(upload: UploadRecord): Promise<void>;
   get(id: string): Promise<UploadRecord | null>;
   delete(id: string): Promise<void>;
+  deleteForUser(userId: string): Promise<void>;
   totalBytesForUser(userId: string): Promise<number>;
 }
 

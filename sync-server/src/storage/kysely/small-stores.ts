@@ -143,6 +143,9 @@ export function createUploadStore(db: Db): UploadStore {
     async delete(id) {
       await db.deleteFrom('uploads').where('id', '=', id).execute();
     },
+    async deleteForUser(userId) {
+      await db.deleteFrom('uploads').where('user_id', '=', userId).execute();
+    },
     async totalBytesForUser(userId) {
       const row = await db
         .selectFrom('uploads')

@@ -1,4 +1,4 @@
-import type { TokenStore } from '../types';
+import type { TokenKind, TokenStore } from '../types';
 import type { Db } from './shared';
 
 export function createTokenStore(db: Db): TokenStore {
@@ -16,6 +16,24 @@ export function createTokenStore(db: Db): TokenStore {
           used_at: null,
         })
         .execute();
+    },
+    async find(hash) {
+      const row = await db
+        .selectFrom('tokens')
+        .selectAll()
+        .where('hash', '=', hash)
+        .executeTakeFirst();
+      return row
+        ? {
+            hash: row.hash,
+            kind: row.kind as TokenKind,
+            userId: row.user_id,
+            email: row.email,
+            createdAt: row.created_at,
+            expiresAt: row.expires_at,
+            usedAt: row.used_at,
+          }
+        : null;
     },
     async consume(hash, kind, now) {
       // One conditional UPDATE: of racing requests, exactly one sees a row come back.

@@ -123,5 +123,13 @@ export function createUserStore(db: Db, specifics: EngineSpecifics): UserStore {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
+    async usernameInUse(username) {
+      const row = await db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', username.toLowerCase())
+        .executeTakeFirst();
+      return row !== undefined;
+    },
   };
 }

@@ -1,0 +1,345 @@
+import { createId, isReservedUsername, type SignupRequest } from '@pipit/protocol';
+import { createDigest } from '../digest';
+import { ApiError } from '../http/api-error';
+import type { Logger } from '../logger';
+import { ConflictError, type Storage, type TokenKind, type UserRecord } from '../storage/types';
+import type { Clock } from './clock';
+import {
+  confirmEmailChangeMessage,
+  emailChangeNoticeMessage,
+  passwordChangedMessage,
+  resetPasswordMessage,
+  verifyEmailMessage,
+} from './emails';
+import type { Mailer, MailMessage } from './mailer';
+import { hashPassword, needsRehash, passwordProblem, verifyPassword } from './passwords';
+import { randomToken, sha256Hex } from './random';
+import type { RateLimiter } from './rate-limits';
+import type { Authenticated, SessionService } from './sessions';
+
+const HOUR_MS = 60 * 60 * 1000;
+/** How long each emailed link works (issue 3). */
+export const TOKEN_TTL_MS: Record<TokenKind, number> = {
+  verify_email: 48 * HOUR_MS,
+  reset_password: 1 * HOUR_MS,
+  change_email: 24 * HOUR_MS,
+};
+
+export interface RequestMeta {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+export interface SignedIn {
+  user: UserRecord;
+  cookieValue: string;
+  maxAgeSeconds: number;
+}
+
+export interface AccountDependencies {
+  storage: Storage;
+  sessions: SessionService;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+  logger: Logger;
+  /** The origin emailed links point to: PUBLIC_ORIGIN, never a request's Host header. */
+  linkBase: () => string;
+  /** How long a deleted account's username stays unavailable (SPEC §6: 30 days). */
+  usernameHoldMs: number;
+}
+
+const invalidCredentials = () =>
+  new ApiError(
+    'invalid_credentials',
+    'That username or email and password don’t match. Check them, or reset your password.',
+  );
+
+const wrongPassword = () =>
+  new ApiError('invalid_credentials', 'That password isn’t right.', {
+    fields: { password: 'That password isn’t right.' },
+  });
+
+function tokenError(outcome: 'invalid' | 'expired' | 'used'): ApiError {
+  switch (outcome) {
+    case 'expired':
+      return new ApiError('token_expired', 'This link has expired. Ask for a new one.');
+    case 'used':
+      return new ApiError(
+        'token_used',
+        'This link was already used, or a newer one replaced it. Ask for a new one if you still need it.',
+      );
+    default:
+      return new ApiError(
+        'token_invalid',
+        'This link isn’t valid. Check that you copied all of it.',
+      );
+  }
+}
+
+function weakPassword(problem: string, field: string): ApiError {
+  return new ApiError('validation_failed', problem, { fields: { [field]: problem } });
+}
+
+/**
+ * The account flows of issue 3: sign-up, sign-in, email verification, password reset and change,
+ * email change, deletion. Each failure is a product error (SPEC §10) and changes nothing.
+ */
+export function createAccountService(deps: AccountDependencies) {
+  const { storage, sessions, mailer, rateLimiter, clock, logger } = deps;
+
+  /** Mail goes out in the background: a slow relay never delays or reveals anything. */
+  function deliver(message: MailMessage): void {
+    mailer.send(message).catch((error: unknown) => {
+      logger.error(
+        { err: error, to: message.to, digest: createDigest() },
+        'sending an email failed',
+      );
+    });
+  }
+
+  async function issueToken(kind: TokenKind, user: UserRecord, email: string): Promise<string> {
+    const now = clock.now();
+    await storage.tokens.revokeForUser(user.id, kind, now);
+    const token = randomToken();
+    await storage.tokens.insert({
+      hash: sha256Hex(token),
+      kind,
+      userId: user.id,
+      email,
+      createdAt: now,
+      expiresAt: now + TOKEN_TTL_MS[kind],
+    });
+    return token;
+  }
+
+  async function consumeToken(kind: TokenKind, token: string) {
+    const use = await storage.tokens.consume(sha256Hex(token), kind, clock.now());
+    if (use.outcome !== 'consumed') throw tokenError(use.outcome);
+    const user = await storage.users.findById(use.userId);
+    if (!user) throw tokenError('invalid');
+    return { user, email: use.email };
+  }
+
+  const link = (page: string, token: string) => `${deps.linkBase()}${page}?token=${token}`;
+
+  async function sendVerification(user: UserRecord): Promise<void> {
+    const token = await issueToken('verify_email', user, user.email);
+    deliver(
+      verifyEmailMessage(
+        user.email,
+        user.displayName || user.username,
+        link('/verify-email', token),
+      ),
+    );
+  }
+
+  async function signIn(user: UserRecord, meta: RequestMeta): Promise<SignedIn> {
+    const { cookieValue, maxAgeSeconds } = await sessions.create(user.id, meta);
+    return { user, cookieValue, maxAgeSeconds };
+  }
+
+  /** Frees a username whose deleted owner's hold has passed; SPEC §6. */
+  function releaseHeldUsername(username: string): Promise<boolean> {
+    return storage.users.releaseUsername(username, clock.now() - deps.usernameHoldMs);
+  }
+
+  async function requirePassword(user: UserRecord, password: string): Promise<void> {
+    if (!(await verifyPassword(user.passwordHash, password))) throw wrongPassword();
+  }
+
+  return {
+    async signup(input: SignupRequest, meta: RequestMeta): Promise<SignedIn> {
+      if (meta.ip) await rateLimiter.enforce('signupPerIp', meta.ip);
+      const problem = passwordProblem(input.password, input);
+      if (problem) throw weakPassword(problem, 'password');
+      await releaseHeldUsername(input.username);
+      let user: UserRecord;
+      try {
+        user = await storage.users.insert({
+          id: createId(),
+          username: input.username,
+          email: input.email,
+          passwordHash: await hashPassword(input.password),
+          createdAt: clock.now(),
+        });
+      } catch (error) {
+        if (error instanceof ConflictError && error.field === 'email') {
+          throw new ApiError(
+            'email_taken',
+            'An account already uses this email. Sign in, or reset your password.',
+            {
+              fields: { email: 'An account already uses this email.' },
+            },
+          );
+        }
+        if (error instanceof ConflictError) {
+          throw new ApiError('username_taken', 'That username is taken. Try another.', {
+            fields: { username: 'That username is taken.' },
+          });
+        }
+        throw error;
+      }
+      await sendVerification(user);
+      return signIn(user, meta);
+    },
+
+    async login(input: { login: string; password: string }, meta: RequestMeta): Promise<SignedIn> {
+      // Both limits count every attempt, before the password is checked.
+      if (meta.ip) await rateLimiter.enforce('loginPerIp', meta.ip);
+      await rateLimiter.enforce('loginPerAccount', input.login);
+      const user = input.login.includes('@')
+        ? await storage.users.findByEmail(input.login)
+        : await storage.users.findByUsername(input.login);
+      // Without an account, a decoy verification takes the same time: no enumeration by timing.
+      if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
+        throw invalidCredentials();
+      }
+      const current = needsRehash(user.passwordHash)
+        ? await storage.users.update(user.id, { passwordHash: await hashPassword(input.password) })
+        : user;
+      return signIn(current, meta);
+    },
+
+    async verifyEmail(token: string): Promise<UserRecord> {
+      const { user, email } = await consumeToken('verify_email', token);
+      // A link sent to an address the account no longer uses proves nothing.
+      if (email !== user.email) throw tokenError('invalid');
+      return user.emailVerifiedAt
+        ? user
+        : storage.users.update(user.id, { emailVerifiedAt: clock.now() });
+    },
+
+    async resendVerification(auth: Authenticated): Promise<void> {
+      if (auth.user.emailVerifiedAt) return;
+      await rateLimiter.enforce('resendVerificationPerAccount', auth.user.id);
+      await sendVerification(auth.user);
+    },
+
+    /** The same answer for known and unknown addresses (no account enumeration). */
+    async forgotPassword(email: string): Promise<void> {
+      await rateLimiter.enforce('resetPerEmail', email);
+      const user = await storage.users.findByEmail(email);
+      if (!user) return;
+      const token = await issueToken('reset_password', user, user.email);
+      deliver(
+        resetPasswordMessage(
+          user.email,
+          user.displayName || user.username,
+          link('/reset-password', token),
+        ),
+      );
+    },
+
+    /** A new password signs out every session; this browser gets a fresh one. */
+    async resetPassword(
+      input: { token: string; password: string },
+      meta: RequestMeta,
+    ): Promise<SignedIn> {
+      // The password is checked before the link is spent, so a refused password can be retried.
+      const pending = await storage.tokens.find(sha256Hex(input.token));
+      const owner =
+        pending?.kind === 'reset_password' ? await storage.users.findById(pending.userId) : null;
+      if (owner) {
+        const problem = passwordProblem(input.password, owner);
+        if (problem) throw weakPassword(problem, 'password');
+      }
+      const { user } = await consumeToken('reset_password', input.token);
+      const updated = await storage.users.update(user.id, {
+        passwordHash: await hashPassword(input.password),
+        // The link proved the address is theirs.
+        emailVerifiedAt: user.emailVerifiedAt ?? clock.now(),
+      });
+      await sessions.revokeAll(user.id);
+      return signIn(updated, meta);
+    },
+
+    async requestEmailChange(
+      auth: Authenticated,
+      input: { email: string; password: string },
+    ): Promise<UserRecord> {
+      await rateLimiter.enforce('emailChangePerAccount', auth.user.id);
+      await requirePassword(auth.user, input.password);
+      if (input.email === auth.user.email) {
+        throw new ApiError('validation_failed', 'That is already your email address.', {
+          fields: { email: 'That is already your email address.' },
+        });
+      }
+      if (await storage.users.findByEmail(input.email)) {
+        throw new ApiError('email_taken', 'Another account already uses that email.', {
+          fields: { email: 'Another account already uses that email.' },
+        });
+      }
+      const user = await storage.users.update(auth.user.id, { pendingEmail: input.email });
+      const token = await issueToken('change_email', user, input.email);
+      const name = user.displayName || user.username;
+      deliver(confirmEmailChangeMessage(input.email, name, link('/confirm-email-change', token)));
+      deliver(emailChangeNoticeMessage(user.email, name, input.email));
+      return user;
+    },
+
+    /** The new address takes effect and every session ends: sign in again with it. */
+    async confirmEmailChange(token: string): Promise<UserRecord> {
+      const { user, email } = await consumeToken('change_email', token);
+      if (!email || email !== user.pendingEmail) throw tokenError('used');
+      let updated: UserRecord;
+      try {
+        updated = await storage.users.update(user.id, {
+          email,
+          pendingEmail: null,
+          emailVerifiedAt: clock.now(),
+        });
+      } catch (error) {
+        if (error instanceof ConflictError) {
+          throw new ApiError(
+            'email_taken',
+            'Another account started using that email in the meantime.',
+          );
+        }
+        throw error;
+      }
+      await sessions.revokeAll(user.id);
+      return updated;
+    },
+
+    /** Other devices are signed out; this one stays signed in. */
+    async changePassword(
+      auth: Authenticated,
+      input: { currentPassword: string; newPassword: string },
+    ): Promise<void> {
+      await requirePassword(auth.user, input.currentPassword).catch(() => {
+        throw new ApiError('invalid_credentials', 'Your current password isn’t right.', {
+          fields: { currentPassword: 'Your current password isn’t right.' },
+        });
+      });
+      const problem = passwordProblem(input.newPassword, auth.user);
+      if (problem) throw weakPassword(problem, 'newPassword');
+      await storage.users.update(auth.user.id, {
+        passwordHash: await hashPassword(input.newPassword),
+      });
+      await sessions.revokeAll(auth.user.id, auth.session.id);
+      deliver(passwordChangedMessage(auth.user.email, auth.user.displayName || auth.user.username));
+    },
+
+    /** SPEC §6: sessions revoked, data removed, the username released after the hold. */
+    async deleteAccount(auth: Authenticated, password: string): Promise<void> {
+      await requirePassword(auth.user, password);
+      await storage.users.markDeleted(auth.user.id, clock.now());
+      await storage.uploads.deleteForUser(auth.user.id);
+      await sessions.revokeAll(auth.user.id);
+    },
+
+    async usernameAvailability(username: string): Promise<{ available: boolean; reason?: string }> {
+      if (isReservedUsername(username))
+        return { available: false, reason: 'That name is reserved. Try another.' };
+      await releaseHeldUsername(username);
+      return (await storage.users.usernameInUse(username))
+        ? { available: false, reason: 'That username is taken. Try another.' }
+        : { available: true };
+    },
+
+    releaseHeldUsername,
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

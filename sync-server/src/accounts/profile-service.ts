@@ -1,0 +1,130 @@
+import sharp from 'sharp';
+import {
+  AVATAR_UPLOAD_MAX_BYTES,
+  AVATAR_UPLOAD_TYPES,
+  createId,
+  type UpdateProfileRequest,
+} from '@pipit/protocol';
+import { ApiError } from '../http/api-error';
+import { ConflictError, type Storage, type UserRecord } from '../storage/types';
+import type { Clock } from './clock';
+import { describeDevice } from './client-info';
+import type { Authenticated } from './sessions';
+import { toAccount } from './views';
+
+/** SPEC §11, free plan: 20 MB of uploads per person. */
+export const UPLOAD_QUOTA_BYTES = 20 * 1024 * 1024;
+export const AVATAR_SIZE_PX = 256;
+/** Decoding bombs: refuse images with more pixels than this before decoding them. */
+const MAX_INPUT_PIXELS = 40_000_000;
+
+export function createProfileService(deps: {
+  storage: Storage;
+  clock: Clock;
+  releaseHeldUsername: (username: string) => Promise<boolean>;
+}) {
+  const { storage, clock } = deps;
+
+  async function removeImageAvatar(user: UserRecord): Promise<void> {
+    const match =
+      user.avatar.kind === 'image'
+        ? /^\/api\/uploads\/([a-z2-7]{26})$/.exec(user.avatar.url)
+        : null;
+    if (match?.[1]) await storage.uploads.delete(match[1]);
+  }
+
+  return {
+    async updateProfile(auth: Authenticated, patch: UpdateProfileRequest): Promise<UserRecord> {
+      if (patch.username && patch.username !== auth.user.username) {
+        await deps.releaseHeldUsername(patch.username);
+      }
+      try {
+        const updated = await storage.users.update(auth.user.id, patch);
+        if (patch.avatar) await removeImageAvatar(auth.user);
+        return updated;
+      } catch (error) {
+        if (error instanceof ConflictError) {
+          throw new ApiError('username_taken', 'That username is taken. Try another.', {
+            fields: { username: 'That username is taken.' },
+          });
+        }
+        throw error;
+      }
+    },
+
+    /**
+     * An uploaded avatar is decoded and re-encoded (square WebP, EXIF and anything else dropped),
+     * never stored as sent (NOTES.md: Security). SVG is not accepted.
+     */
+    async setAvatarImage(
+      auth: Authenticated,
+      contentType: string,
+      bytes: Uint8Array,
+    ): Promise<UserRecord> {
+      if (!(AVATAR_UPLOAD_TYPES as readonly string[]).includes(contentType)) {
+        throw new ApiError('unsupported_media_type', 'Upload a PNG, JPEG, WebP or GIF image.');
+      }
+      if (bytes.byteLength > AVATAR_UPLOAD_MAX_BYTES) {
+        throw new ApiError(
+          'payload_too_large',
+          'That image is larger than 5 MB. Choose a smaller one.',
+        );
+      }
+      let encoded: Buffer;
+      try {
+        encoded = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
+          .rotate()
+          .resize(AVATAR_SIZE_PX, AVATAR_SIZE_PX, { fit: 'cover' })
+          .webp({ quality: 82 })
+          .toBuffer();
+      } catch {
+        throw new ApiError(
+          'validation_failed',
+          'That file isn’t an image we can read. Try another.',
+          {
+            fields: { avatar: 'That file isn’t an image we can read.' },
+          },
+        );
+      }
+      const used = await storage.uploads.totalBytesForUser(auth.user.id);
+      if (used + encoded.byteLength > UPLOAD_QUOTA_BYTES) {
+        throw new ApiError(
+          'payload_too_large',
+          'Your uploads are over the 20 MB of your plan. Remove some first.',
+        );
+      }
+      const id = createId();
+      await storage.uploads.insert({
+        id,
+        userId: auth.user.id,
+        contentType: 'image/webp',
+        bytes: new Uint8Array(encoded),
+        createdAt: clock.now(),
+      });
+      await removeImageAvatar(auth.user);
+      return storage.users.update(auth.user.id, {
+        avatar: { kind: 'image', url: `/api/uploads/${id}` },
+      });
+    },
+
+    /** "Export all my data": everything Pipit keeps about the person, as JSON. */
+    async exportData(auth: Authenticated) {
+      const sessions = await storage.sessions.listForUser(auth.user.id);
+      return {
+        format: 'pipit-export',
+        version: 1,
+        exportedAt: new Date(clock.now()).toISOString(),
+        account: { ...toAccount(auth.user), pinnedAppIds: auth.user.pinnedAppIds },
+        sessions: sessions.map((s) => ({
+          device: describeDevice(s.userAgent),
+          ip: s.ip,
+          createdAt: new Date(s.createdAt).toISOString(),
+          lastSeenAt: new Date(s.lastSeenAt).toISOString(),
+        })),
+        apps: [] as unknown[],
+      };
+    },
+  };
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;

@@ -1,0 +1,46 @@
+/**
+ * The session cookie (NOTES.md: Security): `__Host-` prefixed, Secure, HttpOnly, SameSite=Lax,
+ * Path=/ — except on plain-http localhost, where browsers refuse Secure cookies, so the prefix and
+ * Secure are dropped. It holds `id.secret`; the database keeps only a hash of the secret.
+ */
+export const SECURE_COOKIE_NAME = '__Host-pipit-session';
+export const PLAIN_COOKIE_NAME = 'pipit-session';
+
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SECURE_COOKIE_NAME : PLAIN_COOKIE_NAME;
+}
+
+export function serializeSessionCookie(
+  value: string,
+  maxAgeSeconds: number,
+  secure: boolean,
+): string {
+  const parts = [
+    `${sessionCookieName(secure)}=${value}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+  ];
+  if (secure) parts.push('Secure');
+  return parts.join('; ');
+}
+
+export function clearSessionCookie(secure: boolean): string {
+  return serializeSessionCookie('', 0, secure);
+}
+
+/** The session cookie's value from a Cookie header, under either name. */
+export function readSessionCookie(cookieHeader: string | null | undefined): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (name === SECURE_COOKIE_NAME || name === PLAIN_COOKIE_NAME) {
+      const value = part.slice(eq + 1).trim();
+      return value || null;
+    }
+  }
+  return null;
+}

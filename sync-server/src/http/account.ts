@@ -1,0 +1,111 @@
+import type { Hono } from 'hono';
+import {
+  changeEmailRequestSchema,
+  changePasswordRequestSchema,
+  deleteAccountRequestSchema,
+  updateProfileRequestSchema,
+  usernameSchema,
+} from '@pipit/protocol';
+import { describeDevice } from '../accounts/client-info';
+import { clearSessionCookie } from '../accounts/session-cookie';
+import { toAccount } from '../accounts/views';
+import { ApiError } from './api-error';
+import type { ApiDependencies } from './api';
+import { readJsonBody } from './body';
+import { type ApiEnv, requireAuth } from './context';
+
+/** The signed-in person's own account: profile, email, password, sessions, export, deletion. */
+export function registerAccount(app: Hono<ApiEnv>, deps: ApiDependencies): void {
+  const { accounts, profiles, sessions } = deps;
+
+  app.get('/account', (c) => c.json({ account: toAccount(requireAuth(c).user) }));
+
+  app.patch('/account/profile', async (c) => {
+    const auth = requireAuth(c);
+    const patch = await readJsonBody(c.req.raw, updateProfileRequestSchema);
+    return c.json({ account: toAccount(await profiles.updateProfile(auth, patch)) });
+  });
+
+  app.post('/account/avatar', async (c) => {
+    const auth = requireAuth(c);
+    const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    return c.json({ account: toAccount(await profiles.setAvatarImage(auth, type, bytes)) });
+  });
+
+  app.post('/account/email', async (c) => {
+    const auth = requireAuth(c);
+    const input = await readJsonBody(c.req.raw, changeEmailRequestSchema);
+    return c.json({ account: toAccount(await accounts.requestEmailChange(auth, input)) }, 202);
+  });
+
+  app.post('/account/password', async (c) => {
+    const auth = requireAuth(c);
+    await accounts.changePassword(auth, await readJsonBody(c.req.raw, changePasswordRequestSchema));
+    return c.json({ changed: true });
+  });
+
+  app.get('/account/sessions', async (c) => {
+    const auth = requireAuth(c);
+    const list = await deps.storage.sessions.listForUser(auth.user.id);
+    return c.json({
+      sessions: list.map((s) => ({
+        id: s.id,
+        current: s.id === auth.session.id,
+        device: describeDevice(s.userAgent),
+        ip: s.ip,
+        createdAt: new Date(s.createdAt).toISOString(),
+        lastSeenAt: new Date(s.lastSeenAt).toISOString(),
+      })),
+    });
+  });
+
+  app.delete('/account/sessions/:id', async (c) => {
+    const auth = requireAuth(c);
+    const id = c.req.param('id');
+    const target = await deps.storage.sessions.findById(id);
+    if (!target || target.userId !== auth.user.id) {
+      throw new ApiError('not_found', 'That session has already ended.');
+    }
+    await sessions.revoke(id);
+    if (id === auth.session.id) c.header('Set-Cookie', clearSessionCookie(c.get('secure')));
+    return c.body(null, 204);
+  });
+
+  app.post('/account/sessions/revoke-others', async (c) => {
+    const auth = requireAuth(c);
+    const ended = await sessions.revokeAll(auth.user.id, auth.session.id);
+    return c.json({ ended: ended.length });
+  });
+
+  app.get('/account/export', async (c) => {
+    const auth = requireAuth(c);
+    const data = await profiles.exportData(auth);
+    const date = data.exportedAt.slice(0, 10);
+    c.header(
+      'Content-Disposition',
+      `attachment; filename="pipit-${auth.user.username}-${date}.json"`,
+    );
+    return c.json(data);
+  });
+
+  app.delete('/account', async (c) => {
+    const auth = requireAuth(c);
+    const { password } = await readJsonBody(c.req.raw, deleteAccountRequestSchema);
+    await accounts.deleteAccount(auth, password);
+    c.header('Set-Cookie', clearSessionCookie(c.get('secure')));
+    return c.body(null, 204);
+  });
+
+  app.get('/usernames/:username', async (c) => {
+    const parsed = usernameSchema.safeParse(c.req.param('username'));
+    if (!parsed.success) {
+      return c.json({
+        username: c.req.param('username'),
+        available: false,
+        reason: parsed.error.issues[0]?.message ?? 'That username isn’t valid.',
+      });
+    }
+    return c.json({ username: parsed.data, ...(await accounts.usernameAvailability(parsed.data)) });
+  });
+}

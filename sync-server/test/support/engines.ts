@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openPostgresStorage } from '../../src/storage/postgres';
+import { openSqliteStorage } from '../../src/storage/sqlite';
+import type { Storage } from '../../src/storage/types';
+import { createTestDatabase } from './postgres';
+import { startTestSmtp, type TestSmtp } from './smtp';
+import { type RunningPipit, type StartOptions, startPipit } from './start-server';
+import { ApiClient } from './api-client';
+
+/** Both storage engines: suites that must hold on each run once per engine (issue 3). */
+export const ENGINES = ['sqlite', 'postgres'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+export async function openEngine(
+  engine: Engine,
+): Promise<{ storage: Storage; cleanup(): Promise<void> }> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pipit-engine-'));
+    return {
+      storage: await openSqliteStorage(dir),
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const database = await createTestDatabase();
+  return { storage: await openPostgresStorage(database.url), cleanup: () => database.drop() };
+}
+
+export interface AccountsHarness {
+  pipit: RunningPipit;
+  smtp: TestSmtp;
+  /** A fresh browser-like client (its own cookie jar). */
+  client(): ApiClient;
+  close(): Promise<void>;
+}
+
+/**
+ * Every test client comes from 127.0.0.1, so suites about other things get roomy rate limits;
+ * rate-limits.test.ts runs with SPEC §11's.
+ */
+const ROOMY = { limit: 10_000, windowMs: 60_000 };
+export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
+  loginPerIp: ROOMY,
+  loginPerAccount: ROOMY,
+  signupPerIp: ROOMY,
+  resetPerEmail: ROOMY,
+  resendVerificationPerAccount: ROOMY,
+  emailChangePerAccount: ROOMY,
+  messagesPerIp: ROOMY,
+};
+
+/** The real server on `engine`, sending mail to a real local SMTP server. */
+export async function startAccountsServer(
+  engine: Engine,
+  options: Omit<StartOptions, 'storage'> = {},
+): Promise<AccountsHarness> {
+  const { storage, cleanup } = await openEngine(engine);
+  const smtp = await startTestSmtp();
+  const pipit = await startPipit({
+    rateLimits: ROOMY_RATE_LIMITS,
+    ...options,
+    storage,
+    env: { SMTP_URL: smtp.url, HUMAN_CHECK_DIFFICULTY: '500', ...options.env },
+  });
+  return {
+    pipit,
+    smtp,
+    client: () => new ApiClient(pipit.url),
+    async close() {
+      await pipit.close();
+      await smtp.close();
+      await cleanup();
+    },
+  };
+}
