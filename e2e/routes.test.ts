@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createId, STATIC_ROUTES } from '@pipit/protocol';
-import { insertUser, type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { ApiClient, insertUser, type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { collectPageErrors, launchBrowser } from './support/browser';
 
 const APP_ID = createId();
@@ -37,6 +37,16 @@ const ROUTES: Array<{ path: string; title: string; heading: RegExp; chrome: bool
   },
 ];
 
+/** Pages that belong to a signed-in person (and /create, which sends anonymous people to /demo). */
+const SIGNED_IN_ROUTES = new Set([
+  '/home',
+  '/studio',
+  '/archive',
+  '/account/edit',
+  '/account/settings',
+  '/create',
+]);
+
 const EXPECTED_TITLES: Record<string, string> = {
   '/': 'Pipit',
   '/about': 'About · Pipit',
@@ -49,9 +59,18 @@ const EXPECTED_TITLES: Record<string, string> = {
 describe('every route', () => {
   let pipit: RunningPipit;
   let browser: Browser;
+  let sessionCookie: { name: string; value: string };
 
   beforeAll(async () => {
-    pipit = await startPipit();
+    pipit = await startPipit({ env: { HUMAN_CHECK_DIFFICULTY: '500' } });
+    const member = new ApiClient(pipit.url);
+    await member.post(
+      '/api/auth/signup',
+      { username: 'member', email: 'member@example.org', password: 'a long unusual passphrase' },
+      true,
+    );
+    const [name = '', value = ''] = member.cookie!.split('=');
+    sessionCookie = { name, value };
     await insertUser(pipit.server.storage, {
       username: 'ada',
       displayName: 'Ada Lovelace',
@@ -85,6 +104,9 @@ describe('every route', () => {
             colorScheme: viewport.colorScheme,
             serviceWorkers: 'block',
           });
+          if (SIGNED_IN_ROUTES.has(route.path)) {
+            await context.addCookies([{ ...sessionCookie, url: pipit.url }]);
+          }
           const page = await context.newPage();
           const errors = collectPageErrors(page);
           try {
@@ -128,16 +150,37 @@ describe('every route', () => {
   }
 
   it('gives every static route its own title', async () => {
-    const page = await browser.newPage();
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    await context.addCookies([{ ...sessionCookie, url: pipit.url }]);
+    const page = await context.newPage();
     try {
       const titles = new Set<string>();
-      for (const path of STATIC_ROUTES) {
+      // Signed in, "/" is home and the sign-in pages send you home: those are the same page.
+      const distinct = STATIC_ROUTES.filter((p) => !['/', '/login', '/signup'].includes(p));
+      for (const path of distinct) {
         await visit(page, path);
         titles.add(await page.title());
       }
-      expect(titles.size).toBe(STATIC_ROUTES.length);
+      expect(titles.size).toBe(distinct.length);
     } finally {
-      await page.close();
+      await context.close();
+    }
+  });
+
+  it('sends anonymous visitors of signed-in pages to sign in, remembering where they were going', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    try {
+      for (const path of [...SIGNED_IN_ROUTES].filter((p) => p !== '/create')) {
+        await page.goto(`${pipit.url}${path}`);
+        await page.waitForURL((u) => u.pathname === '/login');
+        expect(new URL(page.url()).searchParams.get('redirect')).toBe(path);
+        await expect.poll(() => page.locator('h1').textContent()).toBe('Sign in');
+      }
+      await page.goto(`${pipit.url}/create`);
+      await page.waitForURL(`${pipit.url}/demo`);
+    } finally {
+      await context.close();
     }
   });
 
@@ -224,7 +267,7 @@ describe('paths that are not pages', () => {
       for (const [path, heading] of [
         ['/explore', 'Explore'],
         ['/pricing', /free/i],
-        ['/Studio', 'Studio'],
+        ['/About', /About Pipit/],
       ] as const) {
         await page.goto(`${pipit.url}${path}`);
         await expect.poll(() => page.locator('h1').textContent()).toMatch(heading);

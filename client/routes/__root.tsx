@@ -1,4 +1,7 @@
 import { createRootRoute, HeadContent, Outlet } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { flushOutbox } from '../features/outbox/outbox';
+import '../features/outbox/senders';
 import { RouteError } from '../features/shell/route-error';
 import { NotFoundPage } from '../features/shell/not-found-page';
 import { SiteLayout } from '../features/shell/site-layout';
@@ -23,6 +26,10 @@ export const Route = createRootRoute({
 });
 
 function Root() {
+  // Writes queued while offline go out as soon as Pipit runs online again.
+  useEffect(() => {
+    if (navigator.onLine) void flushOutbox();
+  }, []);
   return (
     <>
       <HeadContent />

@@ -1,29 +1,296 @@
+import { Link } from '@tanstack/react-router';
+import {
+  type Account,
+  accountSchema,
+  AVATAR_UPLOAD_TYPES,
+  type UpdateProfileRequest,
+} from '@pipit/protocol';
+import { type FormEvent, useState } from 'react';
+import { z } from 'zod';
+import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
 import { TextArea, TextField } from '../../ui/field';
-import { Page } from '../../ui/page';
-import { SignInRequired } from './sign-in-required';
+import { Notice } from '../../ui/notice';
+import { Page, Section } from '../../ui/page';
+import { useOnlineStatus } from '../../ui/use-online-status';
+import { apiSend, apiUpload, describeError } from '../api/request';
+import { useSubmit } from '../api/use-submit';
+import { enqueue, useOutbox } from '../outbox/outbox';
+import { setAccount, useSession } from './session';
+import { useUsernameAvailability } from './use-username-availability';
+import './account-pages.css';
 
-/** `/account/edit`: avatar, display name, username, bio, links, pinned apps. */
+const accountResponse = z.object({ account: accountSchema });
+const MAX_LINKS = 5;
+
+type ProfileForm = Required<Omit<UpdateProfileRequest, 'avatar'>>;
+type EmojiAvatar = { kind: 'emoji'; emoji: string; color: string };
+const DEFAULT_EMOJI: EmojiAvatar = { kind: 'emoji', emoji: '🐦', color: '#1a7f5a' };
+
+/**
+ * The fields that differ from the account: only those are sent. The emoji avatar counts only
+ * once the person edits it, so an uploaded picture is never replaced by accident.
+ */
+function changes(
+  account: Account,
+  form: ProfileForm,
+  avatar: EmojiAvatar | null,
+): UpdateProfileRequest {
+  const patch: UpdateProfileRequest = {};
+  if (form.displayName !== account.displayName) patch.displayName = form.displayName;
+  if (form.username.trim().toLowerCase() !== account.username) patch.username = form.username;
+  if (form.bio !== account.bio) patch.bio = form.bio;
+  if (JSON.stringify(form.links) !== JSON.stringify(account.links)) patch.links = form.links;
+  if (avatar && JSON.stringify(avatar) !== JSON.stringify(account.avatar)) patch.avatar = avatar;
+  return patch;
+}
+
+function AvatarEditor({ account }: { account: Account }) {
+  const [error, setError] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const online = useOnlineStatus();
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    setUploading(true);
+    setError(null);
+    try {
+      const { account: updated } = await apiUpload('/api/account/avatar', file, accountResponse);
+      setAccount(updated);
+    } catch (e) {
+      setError(describeError(e).message);
+    } finally {
+      setUploading(false);
+    }
+  };
+  return (
+    <div className="avatar-editor">
+      <Avatar avatar={account.avatar} size={72} label="Your avatar" />
+      <div className="stack">
+        <label className="field__label" htmlFor="avatar-upload">
+          Upload a picture
+        </label>
+        <input
+          id="avatar-upload"
+          type="file"
+          accept={AVATAR_UPLOAD_TYPES.join(',')}
+          disabled={uploading || !online}
+          onChange={(e) => void upload(e.target.files?.[0])}
+        />
+        <p className="field__hint">
+          {uploading
+            ? 'Uploading…'
+            : online
+              ? 'PNG, JPEG, WebP or GIF, up to 5 MB. It is cropped to a square.'
+              : 'Uploading a picture needs a connection.'}
+        </p>
+        {error ? (
+          <p className="field__error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** `/account/edit`: how you appear on your public profile. Offline, changes wait on the device. */
 export function AccountEditPage() {
+  const { account } = useSession();
+  const online = useOnlineStatus();
+  const queued = useOutbox('profile');
+  const [form, setForm] = useState<ProfileForm | null>(null);
+  const [avatarEdit, setAvatarEdit] = useState<EmojiAvatar | null>(null);
+  const [saved, setSaved] = useState<'server' | 'device' | null>(null);
+  const save = useSubmit((patch: UpdateProfileRequest) =>
+    apiSend('PATCH', '/api/account/profile', patch, accountResponse),
+  );
+  const current: ProfileForm | null =
+    form ??
+    (account
+      ? {
+          displayName: account.displayName,
+          username: account.username,
+          bio: account.bio,
+          links: account.links,
+        }
+      : null);
+  const availability = useUsernameAvailability(current?.username ?? '', account?.username);
+  if (!account || !current) return null;
+
+  const update = (next: Partial<ProfileForm>) => {
+    setSaved(null);
+    setForm({ ...current, ...next });
+  };
+  const emoji = avatarEdit ?? (account.avatar.kind === 'emoji' ? account.avatar : DEFAULT_EMOJI);
+  const editAvatar = (next: Partial<EmojiAvatar>) => {
+    setSaved(null);
+    setAvatarEdit({ ...emoji, ...next });
+  };
+  const patch = changes(account, current, avatarEdit);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (Object.keys(patch).length === 0) return;
+    if (!online) {
+      enqueue('profile', patch);
+      setSaved('device');
+      return;
+    }
+    const result = await save.submit(patch);
+    if (result) {
+      setAccount(result.account);
+      setForm(null);
+      setAvatarEdit(null);
+      setSaved('server');
+    }
+  };
+
   return (
     <Page
       title="Edit profile"
-      lead="How you appear on your public profile. Changes made offline are sent when you reconnect."
+      lead={
+        <>
+          How you appear on{' '}
+          <Link to="/$username" params={{ username: account.username }}>
+            your public profile
+          </Link>
+          .
+        </>
+      }
       width="narrow"
     >
-      <SignInRequired what="your profile" />
-      <form onSubmit={(e) => e.preventDefault()}>
-        <fieldset disabled className="form-fieldset">
+      {queued.length > 0 ? (
+        <Notice tone="offline" title="Waiting to sync">
+          Your latest profile changes are saved on this device and will be sent when you are back
+          online.
+        </Notice>
+      ) : null}
+      {saved === 'server' ? <Notice tone="success">Your profile is saved.</Notice> : null}
+      {save.error ? (
+        <Notice tone="danger" live="alert">
+          {save.error}
+        </Notice>
+      ) : null}
+
+      <Section title="Picture" id="picture">
+        <AvatarEditor account={account} />
+      </Section>
+
+      <form noValidate onSubmit={(e) => void onSubmit(e)}>
+        <fieldset className="form-fieldset" disabled={save.pending}>
           <legend className="visually-hidden">Profile</legend>
-          <TextField label="Display name" name="displayName" maxLength={60} />
+          <div className="row">
+            <TextField
+              label="Emoji"
+              name="emoji"
+              maxLength={16}
+              value={emoji.emoji}
+              onChange={(e) => editAvatar({ emoji: e.target.value })}
+              hint="Used when you have no picture, or instead of it if you change it."
+            />
+            <TextField
+              label="Colour"
+              name="color"
+              type="color"
+              value={emoji.color}
+              onChange={(e) => editAvatar({ color: e.target.value })}
+            />
+          </div>
+          <TextField
+            label="Display name"
+            name="displayName"
+            maxLength={60}
+            value={current.displayName}
+            onChange={(e) => update({ displayName: e.target.value })}
+            error={save.fields.displayName}
+          />
           <TextField
             label="Username"
             name="username"
-            hint="Your profile’s address. Changing it frees the old one for others."
+            autoCapitalize="none"
+            spellCheck={false}
+            value={current.username}
+            onChange={(e) => update({ username: e.target.value })}
+            hint={
+              availability?.available
+                ? `✓ /${availability.username} is free.`
+                : 'Your profile’s address. Changing it frees the old one for others.'
+            }
+            error={
+              save.fields.username ??
+              (availability && !availability.available ? availability.reason : undefined)
+            }
           />
-          <TextArea label="Bio" name="bio" maxLength={280} hint="Up to 280 characters." />
-          <TextField label="Link" name="link" type="url" hint="Up to 5 links, http or https." />
-          <Button type="submit">Save profile</Button>
+          <TextArea
+            label="Bio"
+            name="bio"
+            maxLength={280}
+            value={current.bio}
+            onChange={(e) => update({ bio: e.target.value })}
+            hint={`${280 - current.bio.length} characters left.`}
+            error={save.fields.bio}
+          />
+          <fieldset className="links-editor">
+            <legend className="field__label">Links</legend>
+            {current.links.map((link, index) => (
+              <div className="links-editor__row" key={index}>
+                <TextField
+                  label={`Link ${index + 1} label`}
+                  value={link.label}
+                  maxLength={40}
+                  onChange={(e) =>
+                    update({
+                      links: current.links.map((l, i) =>
+                        i === index ? { ...l, label: e.target.value } : l,
+                      ),
+                    })
+                  }
+                />
+                <TextField
+                  label={`Link ${index + 1} address`}
+                  type="url"
+                  inputMode="url"
+                  placeholder="https://"
+                  value={link.url}
+                  onChange={(e) =>
+                    update({
+                      links: current.links.map((l, i) =>
+                        i === index ? { ...l, url: e.target.value } : l,
+                      ),
+                    })
+                  }
+                  error={save.fields[`links.${index}.url`]}
+                />
+                <Button
+                  variant="ghost"
+                  size="small"
+                  onClick={() => update({ links: current.links.filter((_, i) => i !== index) })}
+                >
+                  Remove link {index + 1}
+                </Button>
+              </div>
+            ))}
+            {current.links.length < MAX_LINKS ? (
+              <Button
+                variant="secondary"
+                size="small"
+                onClick={() => update({ links: [...current.links, { label: '', url: '' }] })}
+              >
+                Add a link
+              </Button>
+            ) : (
+              <p className="field__hint">That is the most: 5 links.</p>
+            )}
+            {save.fields.links ? <p className="field__error">{save.fields.links}</p> : null}
+          </fieldset>
+          <Button type="submit" disabled={save.pending || Object.keys(patch).length === 0}>
+            {save.pending ? 'Saving…' : online ? 'Save profile' : 'Save on this device'}
+          </Button>
+          {saved === 'device' ? (
+            <p className="field__hint" role="status">
+              Saved on this device. It will be sent when you are back online.
+            </p>
+          ) : null}
         </fieldset>
       </form>
     </Page>

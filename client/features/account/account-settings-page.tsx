@@ -1,48 +1,340 @@
-import { Card } from '../../ui/card';
+import { useNavigate } from '@tanstack/react-router';
+import {
+  accountSchema,
+  PASSWORD_MIN_LENGTH,
+  type SessionInfo,
+  sessionListSchema,
+} from '@pipit/protocol';
+import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from 'react';
+import { z } from 'zod';
+import { Button } from '../../ui/button';
+import { TextField } from '../../ui/field';
+import { Loading } from '../../ui/loading';
+import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { Segmented } from '../../ui/segmented';
+import { useOnlineStatus } from '../../ui/use-online-status';
+import { apiGet, apiSend, describeError } from '../api/request';
+import { useSubmit } from '../api/use-submit';
 import { THEME_OPTIONS, useThemePreference } from '../shell/theme-preference';
-import { SignInRequired } from './sign-in-required';
+import { setAccount, useSession } from './session';
+import './account-pages.css';
 
-const ACCOUNT_SECTIONS = [
-  {
-    icon: '✉️',
-    title: 'Email',
-    body: 'Change your email address; the new one is confirmed by a link.',
-  },
-  { icon: '🔑', title: 'Password', body: 'Change your password with your current one.' },
-  {
-    icon: '💻',
-    title: 'Active sessions',
-    body: 'See where you are signed in; sign out one device or all others.',
-  },
-  { icon: '📦', title: 'Export your data', body: 'Download your profile and apps as JSON.' },
-  {
-    icon: '🗑️',
-    title: 'Delete account',
-    body: 'Remove your account and apps; your username is freed after 30 days.',
-  },
-] as const;
+const timeFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
 
-/** `/account/settings`: email, password, sessions, appearance, storage, export, delete. */
+function SettingsForm(props: {
+  legend: string;
+  onSubmit: () => void;
+  pending: boolean;
+  submitLabel: string;
+  error: string | null;
+  done?: ReactNode;
+  children: ReactNode;
+  danger?: boolean;
+}) {
+  const online = useOnlineStatus();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    props.onSubmit();
+  };
+  return (
+    <form noValidate onSubmit={submit}>
+      <fieldset className="form-fieldset" disabled={props.pending}>
+        <legend className="visually-hidden">{props.legend}</legend>
+        {props.children}
+        {props.error ? (
+          <p className="field__error" role="alert">
+            {props.error}
+          </p>
+        ) : null}
+        {props.done}
+        <Button
+          type="submit"
+          variant={props.danger ? 'danger' : 'primary'}
+          disabled={props.pending || !online}
+        >
+          {props.pending ? 'One moment…' : props.submitLabel}
+        </Button>
+        {online ? null : <p className="field__hint">This needs a connection; you’re offline.</p>}
+      </fieldset>
+    </form>
+  );
+}
+
+function EmailSection() {
+  const { account } = useSession();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const change = useSubmit(() =>
+    apiSend(
+      'POST',
+      '/api/account/email',
+      { email, password },
+      z.object({ account: accountSchema }),
+    ),
+  );
+  if (!account) return null;
+  return (
+    <Section title="Email" id="email">
+      <p>
+        Your account uses <strong>{account.email}</strong>
+        {account.emailVerified ? ' (confirmed).' : ' (not confirmed yet).'}
+      </p>
+      {account.pendingEmail ? (
+        <Notice tone="info" title="Waiting for confirmation">
+          We sent a link to <strong>{account.pendingEmail}</strong>. Your email changes when you
+          open it; then sign in again with the new address.
+        </Notice>
+      ) : null}
+      <SettingsForm
+        legend="Change email"
+        submitLabel="Send confirmation link"
+        pending={change.pending}
+        error={change.error}
+        onSubmit={() =>
+          void change.submit().then((r) => {
+            if (!r) return;
+            setAccount(r.account);
+            setEmail('');
+            setPassword('');
+          })
+        }
+      >
+        <TextField
+          label="New email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={change.fields.email}
+        />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={change.fields.password}
+        />
+      </SettingsForm>
+    </Section>
+  );
+}
+
+function PasswordSection({ onChanged }: { onChanged: () => void }) {
+  const [currentPassword, setCurrent] = useState('');
+  const [newPassword, setNew] = useState('');
+  const [done, setDone] = useState(false);
+  const change = useSubmit(() =>
+    apiSend(
+      'POST',
+      '/api/account/password',
+      { currentPassword, newPassword },
+      z.object({ changed: z.boolean() }),
+    ),
+  );
+  return (
+    <Section title="Password" id="password">
+      <SettingsForm
+        legend="Change password"
+        submitLabel="Change password"
+        pending={change.pending}
+        error={change.error}
+        done={
+          done ? (
+            <p className="field__hint" role="status">
+              Your password is changed, and your other devices are signed out.
+            </p>
+          ) : null
+        }
+        onSubmit={() =>
+          void change.submit().then((r) => {
+            if (!r) return;
+            setDone(true);
+            setCurrent('');
+            setNew('');
+            onChanged();
+          })
+        }
+      >
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={currentPassword}
+          onChange={(e) => setCurrent(e.target.value)}
+          error={change.fields.currentPassword}
+        />
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          value={newPassword}
+          onChange={(e) => setNew(e.target.value)}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters. Changing it signs out your other devices.`}
+          error={change.fields.newPassword}
+        />
+      </SettingsForm>
+    </Section>
+  );
+}
+
+function SessionsSection({ version }: { version: number }) {
+  const [sessions, setSessions] = useState<SessionInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const load = useCallback(() => {
+    apiGet('/api/account/sessions', sessionListSchema).then(
+      (r) => {
+        setSessions(r.sessions);
+        setError(null);
+      },
+      (e: unknown) => setError(describeError(e).message),
+    );
+  }, []);
+  useEffect(load, [load, version]);
+
+  const end = async (session: SessionInfo) => {
+    try {
+      await apiSend('DELETE', `/api/account/sessions/${session.id}`, undefined, z.object({}));
+      if (session.current) {
+        setAccount(null);
+        await navigate({ to: '/login' });
+      } else load();
+    } catch (e) {
+      setError(describeError(e).message);
+    }
+  };
+  const endOthers = async () => {
+    try {
+      await apiSend(
+        'POST',
+        '/api/account/sessions/revoke-others',
+        undefined,
+        z.object({ ended: z.number() }),
+      );
+      load();
+    } catch (e) {
+      setError(describeError(e).message);
+    }
+  };
+
+  return (
+    <Section title="Where you’re signed in" id="sessions">
+      {error ? (
+        <Notice tone="warning" live="alert">
+          {error}
+        </Notice>
+      ) : null}
+      {!sessions && !error ? <Loading label="Loading your sessions…" /> : null}
+      {sessions ? (
+        <>
+          <ul className="settings-list" aria-label="Active sessions">
+            {sessions.map((s) => (
+              <li key={s.id}>
+                <div>
+                  <strong>{s.device}</strong>
+                  {s.current ? ' — this device' : ''}
+                  <p className="settings-list__meta">
+                    Last active {timeFormat.format(new Date(s.lastSeenAt))}
+                    {s.ip ? ` from ${s.ip}` : ''} · signed in{' '}
+                    {timeFormat.format(new Date(s.createdAt))}
+                  </p>
+                </div>
+                <Button size="small" variant="secondary" onClick={() => void end(s)}>
+                  {s.current ? 'Sign out' : `Sign out ${s.device}`}
+                </Button>
+              </li>
+            ))}
+          </ul>
+          {sessions.length > 1 ? (
+            <p>
+              <Button variant="secondary" onClick={() => void endOthers()}>
+                Sign out all other devices
+              </Button>
+            </p>
+          ) : null}
+        </>
+      ) : null}
+    </Section>
+  );
+}
+
+function DeleteSection() {
+  const navigate = useNavigate();
+  const { account } = useSession();
+  const [password, setPassword] = useState('');
+  const [confirmed, setConfirmed] = useState(false);
+  const remove = useSubmit(() => apiSend('DELETE', '/api/account', { password }, z.object({})));
+  return (
+    <Section title="Delete your account" id="delete">
+      <div className="danger-zone">
+        <p>
+          This deletes your profile and your apps and signs you out everywhere. It can’t be undone.
+          Your username <strong>@{account?.username}</strong> becomes available to others after 30
+          days. Download your data first if you want to keep it.
+        </p>
+        <SettingsForm
+          legend="Delete account"
+          submitLabel="Delete my account"
+          danger
+          pending={remove.pending}
+          error={remove.error ?? null}
+          onSubmit={() => {
+            if (!confirmed) return;
+            void remove.submit().then(async (r) => {
+              if (!r) return;
+              setAccount(null);
+              await navigate({ to: '/' });
+            });
+          }}
+        >
+          <TextField
+            label="Your password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={remove.fields.password}
+          />
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={confirmed}
+              onChange={(e) => setConfirmed(e.target.checked)}
+            />{' '}
+            I understand that my account and apps will be deleted for good.
+          </label>
+        </SettingsForm>
+      </div>
+    </Section>
+  );
+}
+
+/** `/account/settings`: email, password, sessions, appearance, export, deletion. */
 export function AccountSettingsPage() {
   const [theme, setTheme] = useThemePreference();
+  const [sessionsVersion, setSessionsVersion] = useState(0);
   return (
-    <Page title="Settings">
-      <SignInRequired what="your account settings" />
+    <Page title="Settings" width="prose">
+      <EmailSection />
+      <PasswordSection onChanged={() => setSessionsVersion((v) => v + 1)} />
+      <SessionsSection version={sessionsVersion} />
       <Section title="Appearance" id="appearance">
-        <p>Choose how Pipit looks on this device.</p>
+        <p>How Pipit looks on this device.</p>
         <Segmented label="Colour theme" options={THEME_OPTIONS} value={theme} onChange={setTheme} />
       </Section>
-      <Section title="Account" id="account">
-        <div className="grid">
-          {ACCOUNT_SECTIONS.map((s) => (
-            <Card key={s.title} icon={s.icon} title={s.title}>
-              {s.body}
-            </Card>
-          ))}
-        </div>
+      <Section title="Your data" id="data">
+        <p>
+          Download everything Pipit keeps about your account — your profile, your sessions and, as
+          you make them, your apps — as a JSON file.
+        </p>
+        <a className="button button--secondary" href="/api/account/export" download>
+          Download my data
+        </a>
       </Section>
+      <DeleteSection />
     </Page>
   );
 }

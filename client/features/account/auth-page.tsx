@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+import { Button } from '../../ui/button';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
@@ -8,38 +9,46 @@ interface AuthPageProps {
   lead: ReactNode;
   /** What the form does, for the offline notice ("Signing in needs a connection"). */
   action: string;
+  submitLabel: string;
+  pending: boolean;
+  error: string | null;
+  onSubmit: () => void;
   children: ReactNode;
   footer?: ReactNode;
 }
 
 /**
- * The frame of every account-access page (SPEC §3: "needs network, says so"). Accounts are not open
- * on this server yet: the form is shown as it will be, inactive, with a plain explanation.
+ * The frame of the account-access forms (SPEC §3: "needs network, says so"). The submit button
+ * says what is happening; an error says what went wrong and what to do next.
  */
-export function AuthPage({ title, lead, action, children, footer }: AuthPageProps) {
+export function AuthPage(props: AuthPageProps) {
   const online = useOnlineStatus();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    props.onSubmit();
+  };
   return (
-    <Page title={title} lead={lead} width="narrow">
+    <Page title={props.title} lead={props.lead} width="narrow">
       {online ? null : (
-        <Notice tone="offline" title={`${action} needs a connection`}>
+        <Notice tone="offline" title={`${props.action} needs a connection`}>
           You’re offline. Reconnect, then try again.
         </Notice>
       )}
-      <Notice tone="info" title="Accounts are not open on this server yet">
-        You can explore public apps and read the documentation without an account.
-      </Notice>
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-        }}
-      >
-        <fieldset disabled className="form-fieldset">
-          <legend className="visually-hidden">{title}</legend>
-          {children}
+      {props.error ? (
+        <Notice tone="danger" live="alert">
+          {props.error}
+        </Notice>
+      ) : null}
+      <form noValidate onSubmit={submit} aria-busy={props.pending}>
+        <fieldset className="form-fieldset" disabled={props.pending}>
+          <legend className="visually-hidden">{props.title}</legend>
+          {props.children}
+          <Button type="submit" disabled={props.pending || !online}>
+            {props.pending ? 'One moment…' : props.submitLabel}
+          </Button>
         </fieldset>
       </form>
-      {footer ? <div className="stack">{footer}</div> : null}
+      {props.footer ? <div className="stack">{props.footer}</div> : null}
     </Page>
   );
 }

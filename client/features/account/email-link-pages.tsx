@@ -1,58 +1,145 @@
+import { Link } from '@tanstack/react-router';
+import { accountSchema } from '@pipit/protocol';
+import { useEffect, useRef, useState } from 'react';
+import { z } from 'zod';
 import { ButtonLink } from '../../ui/button';
+import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
-import { useOnlineStatus } from '../../ui/use-online-status';
+import { ApiRequestError, apiSend, describeError } from '../api/request';
+import { setAccount, useSession } from './session';
 
-interface EmailLinkPageProps {
-  title: string;
-  /** What the link does, in a sentence. */
-  purpose: string;
-  hasToken: boolean;
+type LinkState =
+  | { status: 'working' }
+  | { status: 'done' }
+  | { status: 'failed'; code: string | undefined; message: string };
+
+/**
+ * Uses an emailed link's token once, when the page opens (StrictMode mounts twice in development:
+ * the ref keeps it to one request, which matters since a token works once).
+ */
+function useTokenLink(token: string | undefined, use: (token: string) => Promise<void>): LinkState {
+  const [state, setState] = useState<LinkState>(() =>
+    token ? { status: 'working' } : { status: 'failed', code: 'token_invalid', message: '' },
+  );
+  const started = useRef(false);
+  useEffect(() => {
+    if (!token || started.current) return;
+    started.current = true;
+    use(token).then(
+      () => setState({ status: 'done' }),
+      (error: unknown) =>
+        setState({
+          status: 'failed',
+          code: error instanceof ApiRequestError ? error.code : undefined,
+          message: describeError(error).message,
+        }),
+    );
+  }, [token, use]);
+  return state;
 }
 
-function EmailLinkPage({ title, purpose, hasToken }: EmailLinkPageProps) {
-  const online = useOnlineStatus();
+function Failure({
+  state,
+  retry,
+}: {
+  state: Extract<LinkState, { status: 'failed' }>;
+  retry: React.ReactNode;
+}) {
+  const title =
+    state.code === 'token_expired'
+      ? 'This link has expired'
+      : state.code === 'token_used'
+        ? 'This link was already used'
+        : state.code === 'offline'
+          ? 'You’re offline'
+          : 'This link doesn’t work';
   return (
-    <Page title={title} lead={purpose} width="narrow">
-      {online ? null : (
-        <Notice tone="offline" title="This link needs a connection">
-          You’re offline. Reconnect and open the link again.
-        </Notice>
-      )}
-      {hasToken ? (
-        <Notice tone="warning" title="This link can’t be used on this server">
-          Accounts are not open on this Pipit server yet, so there is no account for this link to
-          confirm.
-        </Notice>
-      ) : (
-        <Notice tone="warning" title="The link is incomplete">
-          This page opens from a link in an email from Pipit, and the address has no token. Copy the
-          whole link from the email, or open it by tapping it.
-        </Notice>
-      )}
-      <ButtonLink to="/">Go to the home page</ButtonLink>
+    <>
+      <Notice tone="warning" title={title} live="alert">
+        <p>{state.message || 'The address has no token. Open the link from the email again.'}</p>
+      </Notice>
+      {retry}
+    </>
+  );
+}
+
+const verifyResponse = z.object({ verified: z.boolean(), account: accountSchema.nullable() });
+
+/** `/verify-email?token=…` */
+export function VerifyEmailPage({ token }: { token: string | undefined }) {
+  const { account } = useSession();
+  const state = useTokenLink(token, async (t) => {
+    const result = await apiSend('POST', '/api/auth/verify-email', { token: t }, verifyResponse);
+    if (result.account) setAccount(result.account);
+  });
+  return (
+    <Page title="Confirm your email" width="narrow">
+      {state.status === 'working' ? <Loading label="Confirming your email…" /> : null}
+      {state.status === 'done' ? (
+        <>
+          <Notice tone="success" title="Your email is confirmed">
+            Thank you. If you ever forget your password, a reset link will reach you there.
+          </Notice>
+          <ButtonLink to={account ? '/home' : '/login'}>
+            {account ? 'Go to your home page' : 'Sign in'}
+          </ButtonLink>
+        </>
+      ) : null}
+      {state.status === 'failed' ? (
+        <Failure
+          state={state}
+          retry={
+            <p>
+              {account ? (
+                <>A fresh link can be sent from the banner at the top of the page.</>
+              ) : (
+                <>
+                  <Link to="/login">Sign in</Link> to get a fresh link.
+                </>
+              )}
+            </p>
+          }
+        />
+      ) : null}
     </Page>
   );
 }
 
-/** `/verify-email?token=…` */
-export function VerifyEmailPage({ hasToken }: { hasToken: boolean }) {
-  return (
-    <EmailLinkPage
-      title="Verify your email"
-      purpose="This link confirms that the email address of your Pipit account is yours."
-      hasToken={hasToken}
-    />
-  );
-}
-
 /** `/confirm-email-change?token=…` */
-export function ConfirmEmailChangePage({ hasToken }: { hasToken: boolean }) {
+export function ConfirmEmailChangePage({ token }: { token: string | undefined }) {
+  const state = useTokenLink(token, async (t) => {
+    await apiSend(
+      'POST',
+      '/api/auth/confirm-email-change',
+      { token: t },
+      z.object({ confirmed: z.boolean() }),
+    );
+    // Every session ended with the change, this one too.
+    setAccount(null);
+  });
   return (
-    <EmailLinkPage
-      title="Confirm your new email"
-      purpose="This link moves your Pipit account to the new email address you asked for."
-      hasToken={hasToken}
-    />
+    <Page title="Confirm your new email" width="narrow">
+      {state.status === 'working' ? <Loading label="Confirming your new email…" /> : null}
+      {state.status === 'done' ? (
+        <>
+          <Notice tone="success" title="Your email has changed">
+            For your safety every device was signed out. Sign in again with your new address.
+          </Notice>
+          <ButtonLink to="/login">Sign in</ButtonLink>
+        </>
+      ) : null}
+      {state.status === 'failed' ? (
+        <Failure
+          state={state}
+          retry={
+            <p>
+              You can ask for the change again from{' '}
+              <Link to="/account/settings">your settings</Link>.
+            </p>
+          }
+        />
+      ) : null}
+    </Page>
   );
 }

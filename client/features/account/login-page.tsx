@@ -1,15 +1,39 @@
-import { Link } from '@tanstack/react-router';
-import { Button } from '../../ui/button';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { sessionResponseSchema } from '@pipit/protocol';
+import { useState } from 'react';
 import { TextField } from '../../ui/field';
+import { apiSend } from '../api/request';
+import { useSubmit } from '../api/use-submit';
 import { AuthPage } from './auth-page';
+import { safeRedirect, setAccount } from './session';
 
-/** `/login`: sign in by username or email. */
-export function LoginPage() {
+/** `/login`: sign in by username or email, then back to where the person was going. */
+export function LoginPage({ redirect }: { redirect?: string | undefined }) {
+  const navigate = useNavigate();
+  const [login, setLogin] = useState('');
+  const [password, setPassword] = useState('');
+  const { submit, pending, error, fields } = useSubmit(() =>
+    apiSend('POST', '/api/auth/login', { login, password }, sessionResponseSchema, {
+      humanCheck: true,
+    }),
+  );
+
+  const onSubmit = async () => {
+    const result = await submit();
+    if (!result?.account) return;
+    setAccount(result.account);
+    await navigate({ to: safeRedirect(redirect) });
+  };
+
   return (
     <AuthPage
       title="Sign in"
       lead="Welcome back. Your apps are where you left them."
       action="Signing in"
+      submitLabel="Sign in"
+      pending={pending}
+      error={error}
+      onSubmit={() => void onSubmit()}
       footer={
         <>
           <p>
@@ -21,15 +45,25 @@ export function LoginPage() {
         </>
       }
     >
-      <TextField label="Username or email" name="login" autoComplete="username" required />
+      <TextField
+        label="Username or email"
+        name="login"
+        autoComplete="username"
+        required
+        value={login}
+        onChange={(e) => setLogin(e.target.value)}
+        error={fields.login}
+      />
       <TextField
         label="Password"
         name="password"
         type="password"
         autoComplete="current-password"
         required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={fields.password}
       />
-      <Button type="submit">Sign in</Button>
     </AuthPage>
   );
 }

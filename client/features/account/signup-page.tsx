@@ -1,15 +1,48 @@
-import { Link } from '@tanstack/react-router';
-import { Button } from '../../ui/button';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { PASSWORD_MIN_LENGTH, sessionResponseSchema } from '@pipit/protocol';
+import { useState } from 'react';
 import { TextField } from '../../ui/field';
+import { apiSend } from '../api/request';
+import { useSubmit } from '../api/use-submit';
 import { AuthPage } from './auth-page';
+import { setAccount } from './session';
+import { useUsernameAvailability } from './use-username-availability';
 
-/** `/signup`: username, email, password. */
+/** `/signup`: username (checked as you type), email, password. */
 export function SignupPage() {
+  const navigate = useNavigate();
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const availability = useUsernameAvailability(username);
+  const { submit, pending, error, fields } = useSubmit(() =>
+    apiSend('POST', '/api/auth/signup', { username, email, password }, sessionResponseSchema, {
+      humanCheck: true,
+    }),
+  );
+
+  const onSubmit = async () => {
+    const result = await submit();
+    if (!result?.account) return;
+    setAccount(result.account);
+    await navigate({ to: '/home' });
+  };
+
+  const usernameHint = availability
+    ? availability.available
+      ? `✓ /${availability.username} is yours if you want it.`
+      : undefined
+    : '3–30 letters, digits, “_” or “-”, starting with a letter. It is your address: /your-name.';
+
   return (
     <AuthPage
       title="Create your account"
       lead="Build apps that work offline, publish them to your profile, and keep your data in sync."
       action="Signing up"
+      submitLabel="Create account"
+      pending={pending}
+      error={error}
+      onSubmit={() => void onSubmit()}
       footer={
         <p>
           Already have an account? <Link to="/login">Sign in</Link>
@@ -20,24 +53,44 @@ export function SignupPage() {
         label="Username"
         name="username"
         autoComplete="username"
-        hint="3–30 letters, digits, “_” or “-”, starting with a letter. It is your address: /your-name."
+        autoCapitalize="none"
+        spellCheck={false}
         required
+        value={username}
+        onChange={(e) => setUsername(e.target.value)}
+        hint={usernameHint}
+        error={
+          fields.username ??
+          (availability && !availability.available ? availability.reason : undefined)
+        }
       />
-      <TextField label="Email" name="email" type="email" autoComplete="email" required />
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={fields.email}
+      />
       <TextField
         label="Password"
         name="password"
         type="password"
         autoComplete="new-password"
-        hint="At least 10 characters. Not a common password, and not your username or email."
+        minLength={PASSWORD_MIN_LENGTH}
         required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters. Not a common password, and not your username or email.`}
+        error={fields.password}
       />
       <p className="field__hint">
         By creating an account you agree to the <Link to="/legal/terms">terms of use</Link> and the{' '}
         <Link to="/legal/policy">acceptable-use policy</Link>. Read how we handle your data in the{' '}
         <Link to="/legal/privacy">privacy notice</Link>.
       </p>
-      <Button type="submit">Create account</Button>
     </AuthPage>
   );
 }

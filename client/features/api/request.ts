@@ -1,4 +1,9 @@
-import { apiErrorSchema, type ApiErrorBody, type ErrorCode } from '@pipit/protocol';
+import {
+  apiErrorSchema,
+  type ApiErrorBody,
+  type ErrorCode,
+  HUMAN_CHECK_REQUEST_HEADER,
+} from '@pipit/protocol';
 import type { z } from 'zod';
 import { CACHED_COPY_HEADER } from './cached-copy';
 
@@ -67,17 +72,81 @@ export async function apiFetch<T extends z.ZodType>(
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new OfflineError();
   }
-  if (!response.ok) {
-    const body = apiErrorSchema.safeParse(await response.json().catch(() => null));
-    throw new ApiRequestError(
-      response.status,
-      body.success
-        ? body.data.error
-        : { code: 'internal', message: `The server answered ${response.status}.` },
-    );
-  }
+  if (!response.ok) throw await errorFrom(response);
   return {
     data: schema.parse(await response.json()),
     isCachedCopy: response.headers.get(CACHED_COPY_HEADER) === '1',
   };
+}
+
+async function errorFrom(response: Response): Promise<ApiRequestError> {
+  const body = apiErrorSchema.safeParse(await response.json().catch(() => null));
+  return new ApiRequestError(
+    response.status,
+    body.success
+      ? body.data.error
+      : { code: 'internal', message: `The server answered ${response.status}.` },
+  );
+}
+
+/**
+ * A state-changing request under /api with a JSON body. `humanCheck` asks the protection script
+ * (public/human-check/protect.js) to attach a solved challenge for this exact request.
+ */
+export async function apiSend<T extends z.ZodType>(
+  method: 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body: unknown,
+  schema: T,
+  options: { humanCheck?: boolean } = {},
+): Promise<z.infer<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.humanCheck) headers[HUMAN_CHECK_REQUEST_HEADER] = 'required';
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  } catch {
+    throw new OfflineError();
+  }
+  if (!response.ok) throw await errorFrom(response);
+  const text = await response.text();
+  return schema.parse(text ? JSON.parse(text) : {});
+}
+
+/** A raw upload (the avatar image), same rules otherwise. */
+export async function apiUpload<T extends z.ZodType>(
+  path: string,
+  file: Blob,
+  schema: T,
+): Promise<z.infer<T>> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers: {
+        Accept: 'application/json',
+        'Content-Type': file.type || 'application/octet-stream',
+      },
+      credentials: 'same-origin',
+      body: file,
+    });
+  } catch {
+    throw new OfflineError();
+  }
+  if (!response.ok) throw await errorFrom(response);
+  return schema.parse(await response.json());
+}
+
+/** What to tell a person about a failed request: the server's words, or the offline message. */
+export function describeError(error: unknown): { message: string; fields: Record<string, string> } {
+  if (error instanceof ApiRequestError)
+    return { message: error.message, fields: error.fields ?? {} };
+  if (error instanceof OfflineError) return { message: error.message, fields: {} };
+  return { message: 'Something went wrong. Try again in a moment.', fields: {} };
 }

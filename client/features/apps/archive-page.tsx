@@ -1,5 +1,4 @@
 import { Link } from '@tanstack/react-router';
-import { SignInRequired } from '../account/sign-in-required';
 import { EmptyState } from '../../ui/empty-state';
 import { Page } from '../../ui/page';
 
@@ -10,7 +9,6 @@ export function ArchivePage() {
       title="Archive"
       lead="Archived apps leave your profile and Explore. Installed copies keep working until you delete an app for good."
     >
-      <SignInRequired what="your archive" />
       <EmptyState icon="🗄️" title="Nothing archived">
         Archive an app from its menu in the <Link to="/studio">studio</Link>. From here you can
         restore it, or delete it forever after confirming.

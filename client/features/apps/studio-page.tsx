@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { SignInRequired } from '../account/sign-in-required';
 import { ButtonLink } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
 import { Page } from '../../ui/page';
@@ -29,7 +28,6 @@ export function StudioPage() {
       lead="Everything you build, and everything shared with you."
       actions={<ButtonLink to="/create">New app</ButtonLink>}
     >
-      <SignInRequired what="your apps" />
       <div className="stack">
         <Segmented label="Show" options={FILTERS} value={filter} onChange={setFilter} />
         <EmptyState

@@ -1,17 +1,23 @@
 import { ButtonLink } from '../../ui/button';
+import { Notice } from '../../ui/notice';
+import { useSession } from '../account/session';
 import { EmptyState } from '../../ui/empty-state';
 import { Page, Section } from '../../ui/page';
-import { SignInRequired } from '../account/sign-in-required';
 
 /** `/home`: where a signed-in person lands — continue editing, library, activity, suggestions. */
-export function HomePage() {
+export function HomePage({ notice }: { notice?: 'password-reset' | undefined }) {
+  const { account } = useSession();
   return (
     <Page
-      title="Home"
+      title={account ? `Welcome, ${account.displayName || account.username}` : 'Home'}
       lead="Pick up where you left off."
       actions={<ButtonLink to="/create">New app</ButtonLink>}
     >
-      <SignInRequired what="your home page" />
+      {notice === 'password-reset' ? (
+        <Notice tone="success" title="Your password is changed">
+          Every other device was signed out. You are signed in here.
+        </Notice>
+      ) : null}
       <Section title="Continue editing" id="recent">
         <EmptyState icon="✏️" title="Nothing to continue yet" level={3}>
           Apps you edit recently appear here, on every device you sign in on.

@@ -1,4 +1,4 @@
-import type { PublicProfile } from '@pipit/protocol';
+import { Avatar } from '../../ui/avatar';
 import { ButtonLink } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
 import { Notice } from '../../ui/notice';
@@ -16,22 +16,6 @@ function safeHref(url: string): string | undefined {
   }
 }
 
-function Avatar({ profile }: { profile: PublicProfile }) {
-  const { avatar } = profile;
-  if (avatar.kind === 'image') {
-    return (
-      <div className="profile__avatar">
-        <img src={avatar.url} alt="" />
-      </div>
-    );
-  }
-  return (
-    <div className="profile__avatar" aria-hidden="true" style={{ background: avatar.color }}>
-      {avatar.emoji}
-    </div>
-  );
-}
-
 const joinedFormat = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric' });
 
 /** `/{username}`: a person's public profile and their public published apps. */
@@ -45,7 +29,7 @@ export function ProfilePage({ profile, isLastSeenCopy }: LoadedProfile) {
       ) : null}
       <div className="profile">
         <div className="profile__card">
-          <Avatar profile={profile} />
+          <Avatar avatar={profile.avatar} size={96} />
           <div className="stack">
             <p className="profile__username">@{profile.username}</p>
             {profile.bio ? <p className="profile__bio">{profile.bio}</p> : null}

@@ -4,20 +4,31 @@ import { Button, ButtonLink } from '../../ui/button';
 import { Notice } from '../../ui/notice';
 import { Segmented } from '../../ui/segmented';
 import { useOnlineStatus } from '../../ui/use-online-status';
+import { z } from 'zod';
+import { useSession } from '../account/session';
+import { apiSend } from '../api/request';
+import { useSubmit } from '../api/use-submit';
+import { AccountMenu } from './account-menu';
 import { THEME_OPTIONS, useThemePreference } from './theme-preference';
 import './site-layout.css';
 
-const MAIN_LINKS = [
+const SIGNED_OUT_LINKS = [
   { to: '/explore', label: 'Explore' },
-  { to: '/studio', label: 'Studio' },
   { to: '/docs/platform', label: 'Docs' },
   { to: '/pricing', label: 'Pricing' },
 ] as const;
 
-function NavList({ onNavigate }: { onNavigate?: () => void }) {
+const SIGNED_IN_LINKS = [
+  { to: '/home', label: 'Home' },
+  { to: '/studio', label: 'Studio' },
+  { to: '/apps', label: 'Library' },
+  { to: '/explore', label: 'Explore' },
+] as const;
+
+function NavList({ onNavigate, signedIn }: { onNavigate?: () => void; signedIn: boolean }) {
   return (
     <ul className="site-nav__list">
-      {MAIN_LINKS.map((link) => (
+      {(signedIn ? SIGNED_IN_LINKS : SIGNED_OUT_LINKS).map((link) => (
         <li key={link.to}>
           <Link
             to={link.to}
@@ -47,6 +58,7 @@ function AccountLinks() {
 }
 
 function SiteHeader() {
+  const { account } = useSession();
   const menuId = useId();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   // The menu belongs to the page it was opened on: navigating anywhere closes it.
@@ -62,10 +74,10 @@ function SiteHeader() {
           Pipit
         </Link>
         <nav className="site-nav" aria-label="Main">
-          <NavList />
+          <NavList signedIn={account !== null} />
         </nav>
         <div className="site-header__account">
-          <AccountLinks />
+          {account ? <AccountMenu account={account} /> : <AccountLinks />}
         </div>
         <Button
           variant="secondary"
@@ -80,10 +92,10 @@ function SiteHeader() {
       </div>
       <div className="container site-menu" id={menuId} hidden={!open}>
         <nav aria-label="Main (menu)">
-          <NavList onNavigate={() => setOpen(false)} />
+          <NavList onNavigate={() => setOpen(false)} signedIn={account !== null} />
         </nav>
         <div className="site-menu__account">
-          <AccountLinks />
+          {account ? <AccountMenu account={account} /> : <AccountLinks />}
         </div>
       </div>
     </header>
@@ -160,6 +172,41 @@ function SiteFooter() {
   );
 }
 
+/** Until the address is confirmed, a reminder with a way to get the link again. */
+function VerifyEmailBanner() {
+  const { account, isOfflineCopy } = useSession();
+  const resend = useSubmit(() =>
+    apiSend('POST', '/api/auth/resend-verification', undefined, z.object({ sent: z.boolean() }), {
+      humanCheck: true,
+    }),
+  );
+  const [sent, setSent] = useState(false);
+  if (!account || account.emailVerified || isOfflineCopy) return null;
+  return (
+    <div className="container site-verify">
+      <Notice tone="warning" title="Confirm your email address">
+        <p>
+          We sent a link to <strong>{account.email}</strong>. Confirming it lets you reset your
+          password if you ever forget it.{' '}
+          {sent ? (
+            <span>A new link is on its way.</span>
+          ) : (
+            <Button
+              size="small"
+              variant="secondary"
+              disabled={resend.pending}
+              onClick={() => void resend.submit().then((r) => r && setSent(true))}
+            >
+              {resend.pending ? 'Sending…' : 'Send the link again'}
+            </Button>
+          )}
+        </p>
+        {resend.error ? <p role="alert">{resend.error}</p> : null}
+      </Notice>
+    </div>
+  );
+}
+
 function OfflineBanner() {
   const online = useOnlineStatus();
   if (online) return null;
@@ -182,6 +229,7 @@ export function SiteLayout({ children }: { children: ReactNode }) {
       </a>
       <SiteHeader />
       <OfflineBanner />
+      <VerifyEmailBanner />
       <main className="site-main" id="main" tabIndex={-1}>
         {children}
       </main>

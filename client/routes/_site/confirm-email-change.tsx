@@ -7,6 +7,6 @@ export const Route = createFileRoute('/_site/confirm-email-change')({
   validateSearch: z.object({ token: z.string().max(256).optional().catch(undefined) }),
   head: () => pageHead('Confirm your new email'),
   component: function ConfirmEmailChangeRoute() {
-    return <ConfirmEmailChangePage hasToken={Boolean(Route.useSearch().token)} />;
+    return <ConfirmEmailChangePage token={Route.useSearch().token} />;
   },
 });

@@ -1,8 +1,13 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 import { CreatePage } from '../../features/apps/create-page';
+import { loadSession } from '../../features/account/session';
 import { pageHead } from '../../features/shell/head';
 
 export const Route = createFileRoute('/_site/create')({
+  // Without an account, the demo is where to try building (SPEC §3).
+  beforeLoad: async () => {
+    if (!(await loadSession()).account) throw redirect({ to: '/demo' });
+  },
   head: () => pageHead('Create an app'),
   component: CreatePage,
 });

@@ -7,6 +7,6 @@ export const Route = createFileRoute('/_site/reset-password')({
   validateSearch: z.object({ token: z.string().max(256).optional().catch(undefined) }),
   head: () => pageHead('Choose a new password'),
   component: function ResetPasswordRoute() {
-    return <ResetPasswordPage hasToken={Boolean(Route.useSearch().token)} />;
+    return <ResetPasswordPage token={Route.useSearch().token} />;
   },
 });

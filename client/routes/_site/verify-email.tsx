@@ -7,6 +7,6 @@ export const Route = createFileRoute('/_site/verify-email')({
   validateSearch: z.object({ token: z.string().max(256).optional().catch(undefined) }),
   head: () => pageHead('Verify your email'),
   component: function VerifyEmailRoute() {
-    return <VerifyEmailPage hasToken={Boolean(Route.useSearch().token)} />;
+    return <VerifyEmailPage token={Route.useSearch().token} />;
   },
 });

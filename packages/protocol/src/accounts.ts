@@ -67,7 +67,10 @@ export const forgotPasswordRequestSchema = z.object({ email: emailSchema });
 export const tokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'This link is not complete.');
 
 /** `POST /api/auth/reset-password` */
-export const resetPasswordRequestSchema = z.object({ token: tokenSchema, password: passwordSchema });
+export const resetPasswordRequestSchema = z.object({
+  token: tokenSchema,
+  password: passwordSchema,
+});
 
 /** `POST /api/auth/verify-email`, `POST /api/auth/confirm-email-change` */
 export const tokenRequestSchema = z.object({ token: tokenSchema });
@@ -126,7 +129,11 @@ export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 export const messageRequestSchema = z.object({
   kind: z.enum(['contact', 'feedback']),
   email: z.union([emailSchema, z.literal('')]).optional(),
-  body: z.string().trim().min(1, 'Write your message first.').max(5000, 'Keep it to 5,000 characters.'),
+  body: z
+    .string()
+    .trim()
+    .min(1, 'Write your message first.')
+    .max(5000, 'Keep it to 5,000 characters.'),
   page: z.string().max(2048).optional(),
 });
 export type MessageRequest = z.infer<typeof messageRequestSchema>;

@@ -8,3 +8,5 @@ export {
 } from './start-server';
 export { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './postgres';
 export { insertUser, testUser } from './users';
+export { startTestSmtp, linkIn, type TestSmtp, type ReceivedMail } from './smtp';
+export { ApiClient, solveHumanCheck, errorCode } from './api-client';

@@ -1,8 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { requireAccount } from '../../../features/account/session';
 import { AccountEditPage } from '../../../features/account/account-edit-page';
 import { pageHead } from '../../../features/shell/head';
 
 export const Route = createFileRoute('/_site/account/edit')({
+  beforeLoad: ({ location }) => requireAccount(location.href),
   head: () => pageHead('Edit profile'),
   component: AccountEditPage,
 });

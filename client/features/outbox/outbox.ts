@@ -1,0 +1,110 @@
+import { useSyncExternalStore } from 'react';
+import { OfflineError } from '../api/request';
+
+/**
+ * Writes made offline, kept on this device until the server can take them (SPEC §3: contact and
+ * feedback "forms queue"; profile edits "queued until online"). Each kind has a sender; when the
+ * device comes back online (or Pipit starts online), queued writes are sent in order.
+ */
+export interface QueuedWrite {
+  id: string;
+  kind: string;
+  payload: unknown;
+  queuedAt: number;
+}
+
+type Sender = (payload: unknown) => Promise<unknown>;
+
+const STORAGE_KEY = 'pipit:outbox';
+const senders = new Map<string, Sender>();
+const listeners = new Set<() => void>();
+let flushing: Promise<void> | undefined;
+/** The network is often not usable for a moment after `online`: retry, backing off to a minute. */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 60_000;
+let retryDelayMs = RETRY_FIRST_MS;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+function scheduleRetry() {
+  if (retryTimer || !navigator.onLine) return;
+  retryTimer = setTimeout(() => {
+    retryTimer = undefined;
+    void flushOutbox();
+  }, retryDelayMs);
+  retryDelayMs = Math.min(RETRY_MAX_MS, retryDelayMs * 2);
+}
+
+function read(): QueuedWrite[] {
+  try {
+    const value: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '[]');
+    return Array.isArray(value) ? (value as QueuedWrite[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+let snapshot = read();
+
+function write(items: QueuedWrite[]) {
+  snapshot = items;
+  localStorage.setItem(STORAGE_KEY, JSON.stringify(items));
+  listeners.forEach((l) => l());
+}
+
+export function registerSender(kind: string, sender: Sender): void {
+  senders.set(kind, sender);
+}
+
+export function enqueue(kind: string, payload: unknown): void {
+  write([...read(), { id: crypto.randomUUID(), kind, payload, queuedAt: Date.now() }]);
+}
+
+async function sendQueued(): Promise<void> {
+  for (const item of read()) {
+    const sender = senders.get(item.kind);
+    if (!sender) continue;
+    try {
+      await sender(item.payload);
+    } catch (error) {
+      if (error instanceof OfflineError) {
+        scheduleRetry();
+        return;
+      }
+      // The server refused it (e.g. invalid now): it will never go; drop it, say so in the console.
+      console.warn(`A queued ${item.kind} could not be sent and was dropped:`, error);
+    }
+    write(read().filter((other) => other.id !== item.id));
+  }
+  retryDelayMs = RETRY_FIRST_MS;
+}
+
+/**
+ * Sends what is queued, oldest first; stops at the first write that still cannot go. One flush at
+ * a time. (The flag is cleared in `.finally` after it is set: clearing it inside the async body
+ * would run first when the body finishes synchronously, leaving a stale promise that never flushes
+ * again.)
+ */
+export function flushOutbox(): Promise<void> {
+  if (!flushing) {
+    flushing = sendQueued().finally(() => {
+      flushing = undefined;
+    });
+  }
+  return flushing;
+}
+
+export function useOutbox(kind?: string): QueuedWrite[] {
+  const all = useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => snapshot,
+    () => snapshot,
+  );
+  return kind ? all.filter((item) => item.kind === kind) : all;
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('online', () => void flushOutbox());
+}

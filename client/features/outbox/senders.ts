@@ -1,0 +1,23 @@
+import { accountSchema, type MessageRequest, type UpdateProfileRequest } from '@pipit/protocol';
+import { z } from 'zod';
+import { setAccount } from '../account/session';
+import { apiSend } from '../api/request';
+import { registerSender } from './outbox';
+
+/** How each kind of queued write is sent once the device is online (loaded with the app). */
+export function sendMessage(message: MessageRequest) {
+  return apiSend('POST', '/api/messages', message, z.object({ received: z.boolean() }), {
+    humanCheck: true,
+  });
+}
+
+registerSender('message', (payload) => sendMessage(payload as MessageRequest));
+registerSender('profile', async (payload) => {
+  const { account } = await apiSend(
+    'PATCH',
+    '/api/account/profile',
+    payload as UpdateProfileRequest,
+    z.object({ account: accountSchema }),
+  );
+  setAccount(account);
+});

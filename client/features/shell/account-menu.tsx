@@ -1,0 +1,87 @@
+import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
+import { type Account, sessionResponseSchema } from '@pipit/protocol';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Avatar } from '../../ui/avatar';
+import { apiSend } from '../api/request';
+import { setAccount } from '../account/session';
+
+/** Signs out on the server, then everywhere in this tab. */
+export async function signOut(): Promise<void> {
+  await apiSend('POST', '/api/auth/logout', undefined, sessionResponseSchema.partial()).catch(
+    () => {},
+  );
+  setAccount(null);
+}
+
+/** The signed-in person's menu: their profile, settings, signing out. Escape or a click away closes it. */
+export function AccountMenu({ account }: { account: Account }) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const navigate = useNavigate();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const [openOn, setOpenOn] = useState(pathname);
+  if (openOn !== pathname) {
+    setOpenOn(pathname);
+    setOpen(false);
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    const onClick = (e: MouseEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('click', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('click', onClick);
+    };
+  }, [open]);
+
+  return (
+    <div className="account-menu" ref={root}>
+      <button
+        type="button"
+        className="account-menu__button"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen(!open)}
+      >
+        <Avatar avatar={account.avatar} size={32} />
+        <span className="account-menu__name">{account.displayName || account.username}</span>
+        <span className="visually-hidden">: account menu</span>
+      </button>
+      <div className="account-menu__panel" id={menuId} hidden={!open}>
+        <p className="account-menu__who">
+          Signed in as <strong>@{account.username}</strong>
+        </p>
+        <ul>
+          <li>
+            <Link to="/$username" params={{ username: account.username }}>
+              Your profile
+            </Link>
+          </li>
+          <li>
+            <Link to="/account/edit">Edit profile</Link>
+          </li>
+          <li>
+            <Link to="/account/settings">Settings</Link>
+          </li>
+          <li>
+            <button
+              type="button"
+              className="account-menu__signout"
+              onClick={() => void signOut().then(() => navigate({ to: '/' }))}
+            >
+              Sign out
+            </button>
+          </li>
+        </ul>
+      </div>
+    </div>
+  );
+}
