@@ -1,3 +1,8 @@
 /** `npm run bench` with no name: lists the benchmarks. */
 console.log('Benchmarks (each prints figures; none is a pass/fail test):');
-console.log('  npm run bench -- storage   document store/load latency on SQLite and PostgreSQL');
+console.log(
+  '  npm run bench -- storage       document store/load latency on SQLite and PostgreSQL',
+);
+console.log(
+  '  npm run bench -- human-check   human-check solve time in Chromium, CPU at 1×, 4×, 6×',
+);

@@ -4,8 +4,8 @@ import Bowser from 'bowser';
 export function describeDevice(userAgent: string | null | undefined): string {
   if (!userAgent) return 'Unknown device';
   const parsed = Bowser.parse(userAgent);
-  const browser = parsed.browser.name;
-  const os = parsed.os.name;
+  const browser = parsed.browser.name || undefined;
+  const os = parsed.os.name || undefined;
   if (browser && os) return `${browser} on ${os}`;
   return browser ?? os ?? 'Unknown device';
 }

@@ -40,6 +40,34 @@ const ERROR_SHAPE = `{
   }
 }`;
 
+const ACCOUNT_ENDPOINTS = [
+  ['GET /api/auth/session', 'Who is signed in: { account } or { account: null }.'],
+  ['POST /api/auth/signup', 'Create an account and sign in (check). Sends a verification link.'],
+  ['POST /api/auth/login', 'Sign in by username or email (check).'],
+  ['POST /api/auth/logout', 'End this session.'],
+  ['POST /api/auth/verify-email', 'Use a verification link’s token.'],
+  ['POST /api/auth/resend-verification', 'Send a fresh verification link (check, signed in).'],
+  [
+    'POST /api/auth/forgot-password',
+    'Email a reset link; the same answer for any address (check).',
+  ],
+  ['POST /api/auth/reset-password', 'Set a new password from a link; ends every other session.'],
+  ['POST /api/auth/confirm-email-change', 'Use an email-change link; ends every session.'],
+  ['GET /api/human-check/challenge?path=&method=', 'A challenge for one protected request.'],
+  ['GET /api/usernames/{username}', 'Whether a username is free, and why not.'],
+  ['GET /api/account', 'Your account (signed in).'],
+  ['PATCH /api/account/profile', 'Change name, username, bio, links or emoji avatar (signed in).'],
+  ['POST /api/account/avatar', 'Upload a picture as the image body (signed in).'],
+  ['POST /api/account/email', 'Ask to change your email, with your password (signed in).'],
+  ['POST /api/account/password', 'Change your password; ends your other sessions (signed in).'],
+  ['GET /api/account/sessions', 'Where you are signed in (signed in).'],
+  ['DELETE /api/account/sessions/{id}', 'End one of your sessions (signed in).'],
+  ['POST /api/account/sessions/revoke-others', 'End all your other sessions (signed in).'],
+  ['GET /api/account/export', 'Everything Pipit keeps about your account, as JSON (signed in).'],
+  ['DELETE /api/account', 'Delete your account, with your password (signed in).'],
+  ['POST /api/messages', 'Send a contact or feedback message (check).'],
+] as const;
+
 /** What each error code means to someone calling the API; statuses come from the protocol. */
 const ERROR_MEANINGS: Record<Exclude<ErrorCode, 'offline'>, string> = {
   validation_failed: 'Some input is invalid. fields says which, and why.',
@@ -70,8 +98,8 @@ export function RestApiSection() {
     <>
       <h2 id="rest-api">REST API</h2>
       <p>
-        This is a reference for the endpoints that exist today. More endpoints are documented here
-        as they ship.
+        This is a reference for the endpoints that exist today; endpoints for apps are documented
+        here as they ship.
       </p>
       <h3>Conventions</h3>
       <ul>
@@ -143,6 +171,32 @@ export function RestApiSection() {
       <pre>
         <code>{PROFILE_NOT_FOUND}</code>
       </pre>
+      <h3>Accounts</h3>
+      <p>
+        The account endpoints answer the same way. Those marked with a check need a solved
+        human-check challenge in the <code>X-Human-Check</code> headers (the page&apos;s scripts add
+        it); the others marked signed-in need the session cookie.
+      </p>
+      <TableScroll label="Account endpoints">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Request</th>
+              <th scope="col">What it does</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ACCOUNT_ENDPOINTS.map(([request, meaning]) => (
+              <tr key={request}>
+                <td>
+                  <code>{request}</code>
+                </td>
+                <td>{meaning}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
     </>
   );
 }

@@ -46,8 +46,8 @@ const ENVIRONMENT = [
     name: 'PUBLIC_ORIGIN',
     defaultValue: 'Unset',
     description:
-      'The address people use when the server is behind a proxy, for example ' +
-      'https://pipit.example.org. Used for origin checks.',
+      'The address people use, for example https://pipit.example.org. Used for origin checks, ' +
+      'as the base of links in emails, and (when https) for Secure session cookies. Set it in production.',
   },
   {
     name: 'LOG_LEVEL',
@@ -63,6 +63,34 @@ const ENVIRONMENT = [
     name: 'CLIENT_DIR',
     defaultValue: 'dist/client',
     description: 'The folder holding the built web app that the server serves.',
+  },
+  {
+    name: 'SMTP_URL',
+    defaultValue: 'unset',
+    description:
+      'The mail relay, such as smtps://user:pass@mail.example.org:465. Unset, each email is saved under DATA_DIR/outbox and its link is printed in the log.',
+  },
+  {
+    name: 'MAIL_FROM',
+    defaultValue: 'Pipit <no-reply@localhost>',
+    description: 'The sender of the emails Pipit sends.',
+  },
+  {
+    name: 'HUMAN_CHECK_DIFFICULTY',
+    defaultValue: '5000',
+    description:
+      'How much work the human check asks of a browser. The default takes about a tenth of a second on a phone.',
+  },
+  {
+    name: 'TRUST_PROXY',
+    defaultValue: 'false',
+    description:
+      'Set to true behind a reverse proxy, so the client address comes from X-Forwarded-For and https is recognised.',
+  },
+  {
+    name: 'USERNAME_HOLD_DAYS',
+    defaultValue: '30',
+    description: 'How long the username of a deleted account stays unavailable.',
   },
 ] as const;
 
