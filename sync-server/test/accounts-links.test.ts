@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/accounts/random';
-import { type ApiClient, errorCode } from './support/api-client';
-import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
+import { errorCode } from './support/api-client';
+import {
+  type AccountsHarness,
+  ENGINES,
+  startAccountsServer,
+  TEST_PASSWORD,
+} from './support/engines';
 import { linkIn } from './support/smtp';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = TEST_PASSWORD;
 const HOUR_MS = 60 * 60 * 1000;
 
 describe.each(ENGINES)('emailed links on %s', (engine) => {
@@ -17,27 +22,9 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
   });
   afterAll(() => h.close());
 
-  async function signup(username: string): Promise<ApiClient> {
-    const client = h.client();
-    const response = await client.post(
-      '/api/auth/signup',
-      { username, email: `${username}@example.org`, password: PASSWORD },
-      true,
-    );
-    expect(response.status).toBe(201);
-    return client;
-  }
-
-  async function login(login: string, password = PASSWORD): Promise<ApiClient> {
-    const client = h.client();
-    const response = await client.post('/api/auth/login', { login, password }, true);
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return client;
-  }
-
   describe('password reset', () => {
     it('sends a link for a known email, the same answer for an unknown one, and no mail then', async () => {
-      await signup('rita');
+      await h.signup('rita');
       const known = await h
         .client()
         .post('/api/auth/forgot-password', { email: 'rita@example.org' }, true);
@@ -53,8 +40,8 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
     });
 
     it('sets the new password, ends every other session, and the link works once', async () => {
-      const phone = await signup('sam');
-      const laptop = await login('sam');
+      const phone = await h.signup('sam');
+      const laptop = await h.login('sam');
       await h.client().post('/api/auth/forgot-password', { email: 'sam@example.org' }, true);
       const mail = await h.smtp.waitFor('sam@example.org', /Reset/);
       const token = linkIn(mail, '/reset-password').searchParams.get('token')!;
@@ -87,7 +74,7 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
           await h.client().post('/api/auth/login', { login: 'sam', password: PASSWORD }, true),
         ),
       ).toBe('invalid_credentials');
-      await login('sam', 'a brand new passphrase');
+      await h.login('sam', 'a brand new passphrase');
       expect(
         errorCode(
           await h
@@ -98,7 +85,7 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
     });
 
     it('refuses an expired link (after 1 hour) and a forged one, changing nothing', async () => {
-      await signup('tim');
+      await h.signup('tim');
       await h.client().post('/api/auth/forgot-password', { email: 'tim@example.org' }, true);
       const token = linkIn(
         await h.smtp.waitFor('tim@example.org', /Reset/),
@@ -123,11 +110,11 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
         .client()
         .post('/api/auth/reset-password', { token: 'short', password: 'a brand new passphrase' });
       expect(errorCode(malformed)).toBe('validation_failed');
-      await login('tim'); // the old password still works
+      await h.login('tim'); // the old password still works
     });
 
     it('lets exactly one of several simultaneous uses of a link through', async () => {
-      await signup('uma');
+      await h.signup('uma');
       await h.client().post('/api/auth/forgot-password', { email: 'uma@example.org' }, true);
       const token = linkIn(
         await h.smtp.waitFor('uma@example.org', /Reset/),
@@ -147,7 +134,7 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
 
   describe('email verification', () => {
     it('expires after 48 hours, and a resend replaces the earlier link', async () => {
-      const client = await signup('vic');
+      const client = await h.signup('vic');
       const first = linkIn(
         await h.smtp.waitFor('vic@example.org', /Confirm your email/),
         '/verify-email',
@@ -190,7 +177,7 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
 
   describe('email change', () => {
     it('confirms the new address by link, tells the old one, ends sessions, and the new email signs in', async () => {
-      const client = await signup('walt');
+      const client = await h.signup('walt');
       const wrong = await client.post('/api/account/email', {
         email: 'walt.new@example.org',
         password: 'wrong one',
@@ -225,7 +212,7 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
             .post('/api/auth/login', { login: 'walt@example.org', password: PASSWORD }, true),
         ),
       ).toBe('invalid_credentials');
-      const again = await login('walt.new@example.org');
+      const again = await h.login('walt.new@example.org');
       expect((await again.get('/api/account')).body).toMatchObject({
         account: { email: 'walt.new@example.org', emailVerified: true, pendingEmail: null },
       });
@@ -235,7 +222,7 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
     });
 
     it('expires after 24 hours', async () => {
-      const client = await signup('xena');
+      const client = await h.signup('xena');
       await client.post('/api/account/email', {
         email: 'xena.new@example.org',
         password: PASSWORD,

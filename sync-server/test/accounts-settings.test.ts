@@ -1,10 +1,15 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountSchema, publicProfileSchema, sessionListSchema } from '@pipit/protocol';
-import { type ApiClient, errorCode } from './support/api-client';
-import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
+import { errorCode } from './support/api-client';
+import {
+  type AccountsHarness,
+  ENGINES,
+  startAccountsServer,
+  TEST_PASSWORD,
+} from './support/engines';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = TEST_PASSWORD;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe.each(ENGINES)('account settings on %s', (engine) => {
@@ -16,28 +21,6 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
     h = await startAccountsServer(engine, { clock });
   });
   afterAll(() => h.close());
-
-  async function signup(username: string, email = `${username}@example.org`): Promise<ApiClient> {
-    const client = h.client();
-    const response = await client.post(
-      '/api/auth/signup',
-      { username, email, password: PASSWORD },
-      true,
-    );
-    expect(response.status, JSON.stringify(response.body)).toBe(201);
-    return client;
-  }
-
-  async function login(login: string, userAgent?: string): Promise<ApiClient> {
-    const client = h.client();
-    const response = await client.request('POST', '/api/auth/login', {
-      body: { login, password: PASSWORD },
-      humanCheck: true,
-      ...(userAgent ? { headers: { 'User-Agent': userAgent } } : {}),
-    });
-    expect(response.status).toBe(200);
-    return client;
-  }
 
   it('needs a session for every account endpoint', async () => {
     const anonymous = h.client();
@@ -57,7 +40,7 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
 
   describe('profile', () => {
     it('updates name, bio, links, emoji avatar and username, shown on the public profile', async () => {
-      const client = await signup('pat');
+      const client = await h.signup('pat');
       const response = await client.request('PATCH', '/api/account/profile', {
         body: {
           displayName: 'Pat Lee',
@@ -93,7 +76,7 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
       ['a reserved username', { username: 'explore' }, 'username'],
       ['an image avatar by URL', { avatar: { kind: 'image', url: '/api/uploads/x' } }, 'avatar'],
     ])('refuses %s with validation_failed and changes nothing', async (_what, body, field) => {
-      const client = await login('pat_lee');
+      const client = await h.login('pat_lee');
       const before = (await client.get('/api/account')).body;
       const response = await client.request('PATCH', '/api/account/profile', { body });
       expect(errorCode(response)).toBe('validation_failed');
@@ -104,8 +87,8 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
     });
 
     it('refuses a taken username', async () => {
-      await signup('quinn');
-      const client = await login('pat_lee');
+      await h.signup('quinn');
+      const client = await h.login('pat_lee');
       const response = await client.request('PATCH', '/api/account/profile', {
         body: { username: 'QUINN' },
       });
@@ -131,7 +114,7 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
     });
 
     it('re-encodes an uploaded image avatar to a 256 px WebP and serves it as an image', async () => {
-      const client = await login('pat_lee');
+      const client = await h.login('pat_lee');
       const png = await sharp({
         create: { width: 800, height: 400, channels: 3, background: '#ff8800' },
       })
@@ -173,7 +156,7 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
       ],
       ['a JSON body', 'application/json', Buffer.from('{}'), 'unsupported_media_type'],
     ])('refuses %s as an avatar', async (_what, type, body, code) => {
-      const client = await login('pat_lee');
+      const client = await h.login('pat_lee');
       const before = (await client.get('/api/account')).body;
       const response = await fetch(`${h.pipit.url}/api/account/avatar`, {
         method: 'POST',
@@ -185,7 +168,7 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
     });
 
     it('refuses an avatar over 5 MB before reading it', async () => {
-      const client = await login('pat_lee');
+      const client = await h.login('pat_lee');
       const response = await fetch(`${h.pipit.url}/api/account/avatar`, {
         method: 'POST',
         headers: { Origin: h.pipit.url, 'Content-Type': 'image/png', Cookie: client.cookie! },
@@ -197,13 +180,15 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
 
   describe('password and sessions', () => {
     it('lists sessions with their device, signs one out, then all the others', async () => {
-      await signup('rosa');
-      const phone = await login(
+      await h.signup('rosa');
+      const phone = await h.login(
         'rosa',
+        PASSWORD,
         'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
       );
-      const laptop = await login(
+      const laptop = await h.login(
         'rosa',
+        PASSWORD,
         'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
       );
       const { sessions } = sessionListSchema.parse(
@@ -222,7 +207,7 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
       ).toBe(204);
       expect((await phone.get('/api/auth/session')).body).toEqual({ account: null });
       // Someone else's session cannot be ended from here.
-      const other = await signup('sol');
+      const other = await h.signup('sol');
       const otherId = sessionListSchema.parse((await other.get('/api/account/sessions')).body)
         .sessions[0]!.id;
       expect(errorCode(await laptop.request('DELETE', `/api/account/sessions/${otherId}`))).toBe(
@@ -239,8 +224,8 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
     });
 
     it('changes the password with the current one, keeping this device and ending the others', async () => {
-      const here = await login('rosa');
-      const elsewhere = await login('rosa');
+      const here = await h.login('rosa');
+      const elsewhere = await h.login('rosa');
       const wrong = await here.post('/api/account/password', {
         currentPassword: 'not it',
         newPassword: 'a new long passphrase',
@@ -280,8 +265,8 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
     });
 
     it('ends a session idle for 14 days', async () => {
-      await signup('ivy');
-      const client = await login('ivy');
+      await h.signup('ivy');
+      const client = await h.login('ivy');
       offsetMs = 14 * DAY_MS + 1000;
       try {
         const response = await client.get('/api/auth/session');
@@ -295,7 +280,7 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
 
   describe('export and deletion', () => {
     it('exports the account as a JSON download', async () => {
-      const client = await signup('xavi');
+      const client = await h.signup('xavi');
       const response = await fetch(`${h.pipit.url}/api/account/export`, {
         headers: { Cookie: client.cookie! },
       });
@@ -312,8 +297,8 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
     });
 
     it('deletes with the password: sessions end, profile gone, email free, username held 30 days', async () => {
-      const client = await signup('yuri', 'yuri@example.org');
-      const other = await login('yuri');
+      const client = await h.signup('yuri', 'yuri@example.org');
+      const other = await h.login('yuri');
       const wrong = await client.request('DELETE', '/api/account', {
         body: { password: 'nope nope nope' },
       });
@@ -341,7 +326,7 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
       ).toBe('invalid_credentials');
 
       // The email is free at once; the username is held until 30 days have passed.
-      await signup('yuri_again', 'yuri@example.org');
+      await h.signup('yuri_again', 'yuri@example.org');
       const early = await h
         .client()
         .post(

@@ -1,10 +1,5 @@
 import { useNavigate } from '@tanstack/react-router';
-import {
-  accountSchema,
-  PASSWORD_MIN_LENGTH,
-  type SessionInfo,
-  sessionListSchema,
-} from '@pipit/protocol';
+import { accountSchema, type SessionInfo, sessionListSchema } from '@pipit/protocol';
 import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from 'react';
 import { z } from 'zod';
 import { Button } from '../../ui/button';
@@ -17,6 +12,7 @@ import { useOnlineStatus } from '../../ui/use-online-status';
 import { apiGet, apiSend, describeError } from '../api/request';
 import { useSubmit } from '../api/use-submit';
 import { THEME_OPTIONS, useThemePreference } from '../shell/theme-preference';
+import { NewPasswordField } from './new-password-field';
 import { setAccount, useSession } from './session';
 import './account-pages.css';
 
@@ -165,15 +161,12 @@ function PasswordSection({ onChanged }: { onChanged: () => void }) {
           onChange={(e) => setCurrent(e.target.value)}
           error={change.fields.currentPassword}
         />
-        <TextField
+        <NewPasswordField
           label="New password"
-          type="password"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN_LENGTH}
           value={newPassword}
-          onChange={(e) => setNew(e.target.value)}
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters. Changing it signs out your other devices.`}
+          onChange={setNew}
           error={change.fields.newPassword}
+          note="Changing it signs out your other devices."
         />
       </SettingsForm>
     </Section>

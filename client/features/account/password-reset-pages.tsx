@@ -1,5 +1,5 @@
 import { Link, useNavigate } from '@tanstack/react-router';
-import { PASSWORD_MIN_LENGTH, sessionResponseSchema } from '@pipit/protocol';
+import { sessionResponseSchema } from '@pipit/protocol';
 import { useState } from 'react';
 import { z } from 'zod';
 import { TextField } from '../../ui/field';
@@ -8,6 +8,7 @@ import { Page } from '../../ui/page';
 import { apiSend } from '../api/request';
 import { useSubmit } from '../api/use-submit';
 import { AuthPage } from './auth-page';
+import { NewPasswordField } from './new-password-field';
 import { setAccount } from './session';
 
 /** `/forgot-password`: request a reset link by email (the same answer whether or not it exists). */
@@ -109,16 +110,10 @@ export function ResetPasswordPage({ token }: { token: string | undefined }) {
         </p>
       }
     >
-      <TextField
+      <NewPasswordField
         label="New password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        minLength={PASSWORD_MIN_LENGTH}
-        required
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters. Not a common password, and not your username or email.`}
+        onChange={setPassword}
         error={fields.password}
       />
     </AuthPage>

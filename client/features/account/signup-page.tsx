@@ -1,10 +1,11 @@
 import { Link, useNavigate } from '@tanstack/react-router';
-import { PASSWORD_MIN_LENGTH, sessionResponseSchema } from '@pipit/protocol';
+import { sessionResponseSchema } from '@pipit/protocol';
 import { useState } from 'react';
 import { TextField } from '../../ui/field';
 import { apiSend } from '../api/request';
 import { useSubmit } from '../api/use-submit';
 import { AuthPage } from './auth-page';
+import { NewPasswordField } from './new-password-field';
 import { setAccount } from './session';
 import { useUsernameAvailability } from './use-username-availability';
 
@@ -74,16 +75,10 @@ export function SignupPage() {
         onChange={(e) => setEmail(e.target.value)}
         error={fields.email}
       />
-      <TextField
+      <NewPasswordField
         label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        minLength={PASSWORD_MIN_LENGTH}
-        required
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters. Not a common password, and not your username or email.`}
+        onChange={setPassword}
         error={fields.password}
       />
       <p className="field__hint">

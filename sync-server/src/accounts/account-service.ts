@@ -49,6 +49,9 @@ export interface AccountDependencies {
   usernameHoldMs: number;
 }
 
+/** How emails greet a person. */
+const nameOf = (user: UserRecord) => user.displayName || user.username;
+
 const invalidCredentials = () =>
   new ApiError(
     'invalid_credentials',
@@ -125,13 +128,7 @@ export function createAccountService(deps: AccountDependencies) {
 
   async function sendVerification(user: UserRecord): Promise<void> {
     const token = await issueToken('verify_email', user, user.email);
-    deliver(
-      verifyEmailMessage(
-        user.email,
-        user.displayName || user.username,
-        link('/verify-email', token),
-      ),
-    );
+    deliver(verifyEmailMessage(user.email, nameOf(user), link('/verify-email', token)));
   }
 
   async function signIn(user: UserRecord, meta: RequestMeta): Promise<SignedIn> {
@@ -222,13 +219,7 @@ export function createAccountService(deps: AccountDependencies) {
       const user = await storage.users.findByEmail(email);
       if (!user) return;
       const token = await issueToken('reset_password', user, user.email);
-      deliver(
-        resetPasswordMessage(
-          user.email,
-          user.displayName || user.username,
-          link('/reset-password', token),
-        ),
-      );
+      deliver(resetPasswordMessage(user.email, nameOf(user), link('/reset-password', token)));
     },
 
     /** A new password signs out every session; this browser gets a fresh one. */
@@ -272,7 +263,7 @@ export function createAccountService(deps: AccountDependencies) {
       }
       const user = await storage.users.update(auth.user.id, { pendingEmail: input.email });
       const token = await issueToken('change_email', user, input.email);
-      const name = user.displayName || user.username;
+      const name = nameOf(user);
       deliver(confirmEmailChangeMessage(input.email, name, link('/confirm-email-change', token)));
       deliver(emailChangeNoticeMessage(user.email, name, input.email));
       return user;
@@ -318,7 +309,7 @@ export function createAccountService(deps: AccountDependencies) {
         passwordHash: await hashPassword(input.newPassword),
       });
       await sessions.revokeAll(auth.user.id, auth.session.id);
-      deliver(passwordChangedMessage(auth.user.email, auth.user.displayName || auth.user.username));
+      deliver(passwordChangedMessage(auth.user.email, nameOf(auth.user)));
     },
 
     /** SPEC §6: sessions revoked, data removed, the username released after the hold. */

@@ -27,11 +27,18 @@ export async function openEngine(
   return { storage: await openPostgresStorage(database.url), cleanup: () => database.drop() };
 }
 
+/** The password the harness signs everyone up with. */
+export const TEST_PASSWORD = 'correct horse battery staple';
+
 export interface AccountsHarness {
   pipit: RunningPipit;
   smtp: TestSmtp;
   /** A fresh browser-like client (its own cookie jar). */
   client(): ApiClient;
+  /** Signs a new person up (email `{username}@example.org` unless given); their signed-in client. */
+  signup(username: string, email?: string): Promise<ApiClient>;
+  /** Signs in on a new client, optionally as a given browser. */
+  login(login: string, password?: string, userAgent?: string): Promise<ApiClient>;
   close(): Promise<void>;
 }
 
@@ -67,6 +74,28 @@ export async function startAccountsServer(
     pipit,
     smtp,
     client: () => new ApiClient(pipit.url),
+    async signup(username, email = `${username}@example.org`) {
+      const client = new ApiClient(pipit.url);
+      const response = await client.post(
+        '/api/auth/signup',
+        { username, email, password: TEST_PASSWORD },
+        true,
+      );
+      if (response.status !== 201)
+        throw new Error(`sign-up failed: ${JSON.stringify(response.body)}`);
+      return client;
+    },
+    async login(login, password = TEST_PASSWORD, userAgent) {
+      const client = new ApiClient(pipit.url);
+      const response = await client.request('POST', '/api/auth/login', {
+        body: { login, password },
+        humanCheck: true,
+        ...(userAgent ? { headers: { 'User-Agent': userAgent } } : {}),
+      });
+      if (response.status !== 200)
+        throw new Error(`sign-in failed: ${JSON.stringify(response.body)}`);
+      return client;
+    },
     async close() {
       await pipit.close();
       await smtp.close();
