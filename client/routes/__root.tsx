@@ -1,5 +1,6 @@
 import { createRootRoute, HeadContent, Outlet } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { useSession } from '../features/account/session';
 import { flushOutbox } from '../features/outbox/outbox';
 import '../features/outbox/senders';
 import { RouteError } from '../features/shell/route-error';
@@ -26,10 +27,12 @@ export const Route = createRootRoute({
 });
 
 function Root() {
-  // Writes queued while offline go out as soon as Pipit runs online again.
+  // Writes queued while offline go out as soon as Pipit runs online again, each under the
+  // account that wrote it (so also when that person signs back in).
+  const accountId = useSession().account?.id;
   useEffect(() => {
     if (navigator.onLine) void flushOutbox();
-  }, []);
+  }, [accountId]);
   return (
     <>
       <HeadContent />

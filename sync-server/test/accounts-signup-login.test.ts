@@ -187,6 +187,7 @@ describe.each(ENGINES)('sign-up and sign-in on %s', (engine) => {
         body: JSON.stringify({ login: 'ada', password: PASSWORD }),
       });
       expect(response.status).toBe(403);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('forbidden');
       expect(response.headers.get('set-cookie')).toBeNull();
     });
 

@@ -63,6 +63,11 @@ export function setAccount(account: Account | null): void {
   set({ status: 'ready', account, isOfflineCopy: false });
 }
 
+/** The account signed in now, outside React. */
+export function getAccount(): Account | null {
+  return state.account;
+}
+
 export function useSession(): SessionState {
   return useSyncExternalStore(
     (listener) => {

@@ -11,9 +11,17 @@ export interface QueuedWrite {
   kind: string;
   payload: unknown;
   queuedAt: number;
+  /** Who wrote it (account id, or null when signed out): only they send it, on a shared device. */
+  owner: string | null;
 }
 
 type Sender = (payload: unknown) => Promise<unknown>;
+
+/** The account signed in now (set by the session), to match queued writes with their writer. */
+let currentOwner: () => string | null = () => null;
+export function setOutboxOwner(owner: () => string | null): void {
+  currentOwner = owner;
+}
 
 const STORAGE_KEY = 'pipit:outbox';
 const senders = new Map<string, Sender>();
@@ -56,13 +64,17 @@ export function registerSender(kind: string, sender: Sender): void {
 }
 
 export function enqueue(kind: string, payload: unknown): void {
-  write([...read(), { id: crypto.randomUUID(), kind, payload, queuedAt: Date.now() }]);
+  write([
+    ...read(),
+    { id: crypto.randomUUID(), kind, payload, queuedAt: Date.now(), owner: currentOwner() },
+  ]);
 }
 
 async function sendQueued(): Promise<void> {
   for (const item of read()) {
     const sender = senders.get(item.kind);
-    if (!sender) continue;
+    // Another person's write waits for them; it is never sent under this session.
+    if (!sender || (item.owner ?? null) !== currentOwner()) continue;
     try {
       await sender(item.payload);
     } catch (error) {
@@ -93,6 +105,7 @@ export function flushOutbox(): Promise<void> {
   return flushing;
 }
 
+/** The writes of the person signed in now (optionally of one kind). */
 export function useOutbox(kind?: string): QueuedWrite[] {
   const all = useSyncExternalStore(
     (l) => {
@@ -102,7 +115,8 @@ export function useOutbox(kind?: string): QueuedWrite[] {
     () => snapshot,
     () => snapshot,
   );
-  return kind ? all.filter((item) => item.kind === kind) : all;
+  const mine = all.filter((item) => (item.owner ?? null) === currentOwner());
+  return kind ? mine.filter((item) => item.kind === kind) : mine;
 }
 
 if (typeof window !== 'undefined') {

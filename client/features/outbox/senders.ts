@@ -1,8 +1,10 @@
 import { accountSchema, type MessageRequest, type UpdateProfileRequest } from '@pipit/protocol';
 import { z } from 'zod';
-import { setAccount } from '../account/session';
+import { getAccount, setAccount } from '../account/session';
 import { apiSend } from '../api/request';
-import { registerSender } from './outbox';
+import { registerSender, setOutboxOwner } from './outbox';
+
+setOutboxOwner(() => getAccount()?.id ?? null);
 
 /** How each kind of queued write is sent once the device is online (loaded with the app). */
 export function sendMessage(message: MessageRequest) {

@@ -16,15 +16,23 @@ export const HUMAN_CHECK_SCRIPT_PATHS = [
   '/human-check/protect.js',
 ] as const;
 
-/** Abuse-prone writes: each needs a solved challenge bound to its path and method. */
+/**
+ * Abuse-prone writes: each needs a solved challenge bound to its path and method. `weight`
+ * multiplies the server's difficulty: creating an account or asking for a reset email, where the
+ * person waits anyway, costs a bot more.
+ */
 export const PROTECTED_ENDPOINTS = [
-  { method: 'POST', path: '/api/auth/signup' },
-  { method: 'POST', path: '/api/auth/login' },
-  { method: 'POST', path: '/api/auth/forgot-password' },
-  { method: 'POST', path: '/api/auth/resend-verification' },
-  { method: 'POST', path: '/api/messages' },
+  { method: 'POST', path: '/api/auth/signup', weight: 4 },
+  { method: 'POST', path: '/api/auth/login', weight: 1 },
+  { method: 'POST', path: '/api/auth/forgot-password', weight: 4 },
+  { method: 'POST', path: '/api/auth/resend-verification', weight: 1 },
+  { method: 'POST', path: '/api/messages', weight: 1 },
 ] as const;
 
+export function protectedEndpoint(method: string, path: string) {
+  return PROTECTED_ENDPOINTS.find((e) => e.method === method.toUpperCase() && e.path === path);
+}
+
 export function isProtectedEndpoint(method: string, path: string): boolean {
-  return PROTECTED_ENDPOINTS.some((e) => e.method === method.toUpperCase() && e.path === path);
+  return protectedEndpoint(method, path) !== undefined;
 }

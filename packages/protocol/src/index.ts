@@ -78,4 +78,5 @@ export {
   HUMAN_CHECK_SCRIPT_PATHS,
   PROTECTED_ENDPOINTS,
   isProtectedEndpoint,
+  protectedEndpoint,
 } from './human-check';

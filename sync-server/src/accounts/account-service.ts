@@ -116,6 +116,17 @@ export function createAccountService(deps: AccountDependencies) {
     return token;
   }
 
+  /**
+   * Ends every emailed link of an account and any pending email change: after a password reset or
+   * change (someone else may have had the account) and once an email change is confirmed.
+   */
+  async function revokeLinks(userId: string): Promise<void> {
+    const now = clock.now();
+    for (const kind of Object.keys(TOKEN_TTL_MS) as TokenKind[]) {
+      await storage.tokens.revokeForUser(userId, kind, now);
+    }
+  }
+
   async function consumeToken(kind: TokenKind, token: string) {
     const use = await storage.tokens.consume(sha256Hex(token), kind, clock.now());
     if (use.outcome !== 'consumed') throw tokenError(use.outcome);
@@ -141,7 +152,9 @@ export function createAccountService(deps: AccountDependencies) {
     return storage.users.releaseUsername(username, clock.now() - deps.usernameHoldMs);
   }
 
+  /** Confirms a signed-in person's password; guesses are limited like sign-ins. */
   async function requirePassword(user: UserRecord, password: string): Promise<void> {
+    await rateLimiter.enforce('passwordCheckPerAccount', user.id);
     if (!(await verifyPassword(user.passwordHash, password))) throw wrongPassword();
   }
 
@@ -182,12 +195,13 @@ export function createAccountService(deps: AccountDependencies) {
     },
 
     async login(input: { login: string; password: string }, meta: RequestMeta): Promise<SignedIn> {
-      // Both limits count every attempt, before the password is checked.
+      // Both limits count every attempt, before the password is checked. The account limit is
+      // keyed on the account, so its username and email share one count.
       if (meta.ip) await rateLimiter.enforce('loginPerIp', meta.ip);
-      await rateLimiter.enforce('loginPerAccount', input.login);
       const user = input.login.includes('@')
         ? await storage.users.findByEmail(input.login)
         : await storage.users.findByUsername(input.login);
+      await rateLimiter.enforce('loginPerAccount', user?.id ?? `unknown:${input.login.trim()}`);
       // Without an account, a decoy verification takes the same time: no enumeration by timing.
       if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
         throw invalidCredentials();
@@ -218,8 +232,15 @@ export function createAccountService(deps: AccountDependencies) {
       await rateLimiter.enforce('resetPerEmail', email);
       const user = await storage.users.findByEmail(email);
       if (!user) return;
-      const token = await issueToken('reset_password', user, user.email);
-      deliver(resetPasswordMessage(user.email, nameOf(user), link('/reset-password', token)));
+      // The link is made and sent after the answer, so a known address takes no longer to answer.
+      setImmediate(() => {
+        issueToken('reset_password', user, user.email).then(
+          (token) =>
+            deliver(resetPasswordMessage(user.email, nameOf(user), link('/reset-password', token))),
+          (error: unknown) =>
+            logger.error({ err: error, digest: createDigest() }, 'making a reset link failed'),
+        );
+      });
     },
 
     /** A new password signs out every session; this browser gets a fresh one. */
@@ -235,12 +256,17 @@ export function createAccountService(deps: AccountDependencies) {
         const problem = passwordProblem(input.password, owner);
         if (problem) throw weakPassword(problem, 'password');
       }
-      const { user } = await consumeToken('reset_password', input.token);
+      const { user, email } = await consumeToken('reset_password', input.token);
+      // A link sent to an address the account no longer uses proves nothing.
+      if (email !== user.email) throw tokenError('invalid');
       const updated = await storage.users.update(user.id, {
         passwordHash: await hashPassword(input.password),
         // The link proved the address is theirs.
         emailVerifiedAt: user.emailVerifiedAt ?? clock.now(),
+        // Someone else may have had the account: their pending email change ends here too.
+        pendingEmail: null,
       });
+      await revokeLinks(user.id);
       await sessions.revokeAll(user.id);
       return signIn(updated, meta);
     },
@@ -271,6 +297,14 @@ export function createAccountService(deps: AccountDependencies) {
 
     /** The new address takes effect and every session ends: sign in again with it. */
     async confirmEmailChange(token: string): Promise<UserRecord> {
+      const emailTaken = () =>
+        new ApiError('email_taken', 'Another account started using that email in the meantime.');
+      // Refuse an address someone else took before spending the link, so nothing changes.
+      const pending = await storage.tokens.find(sha256Hex(token));
+      if (pending?.kind === 'change_email' && pending.usedAt === null && pending.email) {
+        const holder = await storage.users.findByEmail(pending.email);
+        if (holder && holder.id !== pending.userId) throw emailTaken();
+      }
       const { user, email } = await consumeToken('change_email', token);
       if (!email || email !== user.pendingEmail) throw tokenError('used');
       let updated: UserRecord;
@@ -282,13 +316,14 @@ export function createAccountService(deps: AccountDependencies) {
         });
       } catch (error) {
         if (error instanceof ConflictError) {
-          throw new ApiError(
-            'email_taken',
-            'Another account started using that email in the meantime.',
-          );
+          // Taken between the check and the change: the request is over, say so.
+          await storage.users.update(user.id, { pendingEmail: null });
+          throw emailTaken();
         }
         throw error;
       }
+      // Links sent to the old address (a password reset) no longer prove anything.
+      await revokeLinks(user.id);
       await sessions.revokeAll(user.id);
       return updated;
     },
@@ -307,7 +342,9 @@ export function createAccountService(deps: AccountDependencies) {
       if (problem) throw weakPassword(problem, 'newPassword');
       await storage.users.update(auth.user.id, {
         passwordHash: await hashPassword(input.newPassword),
+        pendingEmail: null,
       });
+      await revokeLinks(auth.user.id);
       await sessions.revokeAll(auth.user.id, auth.session.id);
       deliver(passwordChangedMessage(auth.user.email, nameOf(auth.user)));
     },

@@ -6,6 +6,7 @@ import {
   HUMAN_CHECK_METHOD_HEADER,
   HUMAN_CHECK_PATH_HEADER,
   isProtectedEndpoint,
+  protectedEndpoint,
 } from '@pipit/protocol';
 import { ApiError } from '../http/api-error';
 import type { Storage } from '../storage/types';
@@ -69,10 +70,11 @@ export function createHumanCheck(options: {
   return {
     async createChallenge(path, method) {
       const { signature, key } = await getSecrets();
+      const size = difficulty * (protectedEndpoint(method, path)?.weight ?? 1);
       return createChallenge({
         algorithm: 'SHA-256',
         cost: 1,
-        counter: randomInt(Math.floor(difficulty / 2), difficulty),
+        counter: randomInt(Math.floor(size / 2), size),
         deriveKey,
         expiresAt: new Date(clock.now() + ttl),
         data: { path, method: method.toUpperCase() },

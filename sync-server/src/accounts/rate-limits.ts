@@ -19,6 +19,8 @@ export const DEFAULT_RATE_LIMITS = {
   resendVerificationPerAccount: { limit: 3, windowMs: HOUR_MS },
   emailChangePerAccount: { limit: 5, windowMs: HOUR_MS },
   messagesPerIp: { limit: 10, windowMs: HOUR_MS },
+  /** Confirming a password while signed in (email change, password change, deletion). */
+  passwordCheckPerAccount: { limit: 10, windowMs: HOUR_MS },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
@@ -30,6 +32,24 @@ export interface RateLimiter {
 }
 
 /**
+ * The address a per-address limit counts: an IPv6 address by its /64 (one household or server
+ * gets a whole /64, so counting each address would let it walk around the limit).
+ */
+export function addressKey(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::')
+    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/**
  * Fixed-window counters in the storage layer, so every instance sharing a database shares them.
  */
 export function createRateLimiter(storage: Storage, rules: RateLimits, clock: Clock): RateLimiter {
@@ -37,8 +57,9 @@ export function createRateLimiter(storage: Storage, rules: RateLimits, clock: Cl
     async enforce(name, key) {
       const rule = rules[name];
       const now = clock.now();
+      const subject = name.endsWith('PerIp') ? addressKey(key) : key.toLowerCase();
       const { count, resetAt } = await storage.rateLimits.hit(
-        `${name}:${key.toLowerCase()}`,
+        `${name}:${subject}`,
         rule.windowMs,
         now,
       );

@@ -30,14 +30,22 @@ export function clearSessionCookie(secure: boolean): string {
   return serializeSessionCookie('', 0, secure);
 }
 
-/** The session cookie's value from a Cookie header, under either name. */
-export function readSessionCookie(cookieHeader: string | null | undefined): string | null {
+/**
+ * The session cookie's value from a Cookie header. Over https only the `__Host-` cookie counts:
+ * accepting the plain name too would let anyone who can set a cookie for the domain (a sibling
+ * subdomain, a network attacker on http) plant their own session (session fixation).
+ */
+export function readSessionCookie(
+  cookieHeader: string | null | undefined,
+  secure: boolean,
+): string | null {
   if (!cookieHeader) return null;
+  const wanted = sessionCookieName(secure);
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim();
-    if (name === SECURE_COOKIE_NAME || name === PLAIN_COOKIE_NAME) {
+    if (name === wanted) {
       const value = part.slice(eq + 1).trim();
       return value || null;
     }

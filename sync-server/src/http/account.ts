@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import {
+  AVATAR_UPLOAD_MAX_BYTES,
   changeEmailRequestSchema,
   changePasswordRequestSchema,
   deleteAccountRequestSchema,
@@ -11,7 +12,7 @@ import { clearSessionCookie } from '../accounts/session-cookie';
 import { toAccount } from '../accounts/views';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api';
-import { readJsonBody } from './body';
+import { readBodyBytes, readJsonBody } from './body';
 import { type ApiEnv, requireAuth } from './context';
 
 /** The signed-in person's own account: profile, email, password, sessions, export, deletion. */
@@ -29,7 +30,7 @@ export function registerAccount(app: Hono<ApiEnv>, deps: ApiDependencies): void 
   app.post('/account/avatar', async (c) => {
     const auth = requireAuth(c);
     const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    const bytes = new Uint8Array(await readBodyBytes(c.req.raw, AVATAR_UPLOAD_MAX_BYTES));
     return c.json({ account: toAccount(await profiles.setAvatarImage(auth, type, bytes)) });
   });
 

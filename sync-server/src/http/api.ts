@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { isProtectedEndpoint } from '@pipit/protocol';
+import { AVATAR_UPLOAD_MAX_BYTES, isProtectedEndpoint } from '@pipit/protocol';
 import type { AccountService } from '../accounts/account-service';
 import { clientIp } from '../accounts/client-info';
 import type { HumanCheck } from '../accounts/human-check';
@@ -45,7 +45,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * that changes state sends JSON (a CSRF defence on top of the Origin check).
  */
 const RAW_BODY_ENDPOINTS: Record<string, { types: RegExp; limitBytes: number }> = {
-  '/api/account/avatar': { types: /^image\//, limitBytes: 5 * 1024 * 1024 },
+  '/api/account/avatar': { types: /^image\//, limitBytes: AVATAR_UPLOAD_MAX_BYTES },
 };
 
 /**
@@ -101,7 +101,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
 
   // Who is asking: the session cookie, checked against the database on every request.
   app.use(async (c, next) => {
-    const cookie = readSessionCookie(c.req.header('cookie'));
+    const cookie = readSessionCookie(c.req.header('cookie'), c.get('secure'));
     const auth = cookie ? await deps.sessions.authenticate(cookie) : null;
     c.set('auth', auth);
     if (cookie && !auth)

@@ -26,15 +26,13 @@ export function fieldsOf(error: z.ZodError): Record<string, string> {
 }
 
 /**
- * Reads a JSON request body with a size limit enforced while it streams (a chunked body declares
- * no length), then parses it with the endpoint's zod schema. Every failure is a product error:
- * payload_too_large, or validation_failed with the fields at fault.
+ * Reads a request body with its size limit enforced while it streams: a chunked body declares no
+ * length, and reading it all before checking would let one request fill the server's memory.
  */
-export async function readJsonBody<T extends z.ZodType>(
+export async function readBodyBytes(
   request: Request,
-  schema: T,
   limit = API_BODY_LIMIT_BYTES,
-): Promise<z.infer<T>> {
+): Promise<Buffer> {
   assertDeclaredSize(request.headers.get('content-length') ?? undefined, limit);
   const reader = request.body?.getReader();
   const chunks: Uint8Array[] = [];
@@ -46,15 +44,35 @@ export async function readJsonBody<T extends z.ZodType>(
       size += value.byteLength;
       if (size > limit) {
         await reader.cancel();
-        throw tooLarge();
+        throw limit === API_BODY_LIMIT_BYTES
+          ? tooLarge()
+          : new ApiError(
+              'payload_too_large',
+              `That is larger than ${Math.round(limit / 1024 / 1024)} MB. Send something smaller.`,
+            );
       }
       chunks.push(value);
     }
   }
-  if (size === 0) throw new ApiError('validation_failed', 'This request needs a JSON body.');
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads a JSON request body (size-limited as it streams) and parses it with the endpoint's zod
+ * schema. Every failure is a product error: payload_too_large, or validation_failed with the
+ * fields at fault.
+ */
+export async function readJsonBody<T extends z.ZodType>(
+  request: Request,
+  schema: T,
+  limit = API_BODY_LIMIT_BYTES,
+): Promise<z.infer<T>> {
+  const bytes = await readBodyBytes(request, limit);
+  if (bytes.byteLength === 0)
+    throw new ApiError('validation_failed', 'This request needs a JSON body.');
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    json = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw new ApiError('validation_failed', 'The request body is not valid JSON.');
   }

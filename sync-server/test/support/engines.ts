@@ -55,6 +55,7 @@ export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   resendVerificationPerAccount: ROOMY,
   emailChangePerAccount: ROOMY,
   messagesPerIp: ROOMY,
+  passwordCheckPerAccount: ROOMY,
 };
 
 /** The real server on `engine`, sending mail to a real local SMTP server. */
