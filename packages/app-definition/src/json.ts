@@ -1,0 +1,133 @@
+import * as Y from 'yjs';
+import { type AppDefinition, appDefinitionSchema } from './definition';
+import { appMap, metaMap, orderAt, plainMap, type Table, table, themeMap } from './document';
+import { migrateDefinition } from './migrations';
+import { DefinitionError, LOCAL_EDIT } from './operations';
+import type { ReadDefinition } from './reader';
+
+/** Marks a file as a Pipit app export. */
+export const EXPORT_FORMAT = 'pipit-app';
+
+export function exportDefinition(definition: ReadDefinition | AppDefinition): string {
+  return `${JSON.stringify({ format: EXPORT_FORMAT, definition }, null, 2)}\n`;
+}
+
+/** Where a definition is wrong, as `path: message` (for import errors and publish_invalid). */
+export function definitionProblems(value: unknown): Array<{ path: string; message: string }> {
+  const parsed = appDefinitionSchema.safeParse(value);
+  return parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({
+        path: issue.path.map(String).join('.'),
+        message: issue.message,
+      }));
+}
+
+/**
+ * Reads an exported file: JSON, the export format, an older schema brought forward, and every
+ * rule of SPEC §5. Anything wrong is a DefinitionError that says what and where.
+ */
+export function parseImport(text: string): AppDefinition {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new DefinitionError('This file is not JSON. Choose a file exported from Pipit.');
+  }
+  const wrapper = json as { format?: unknown; definition?: unknown } | null;
+  if (!wrapper || wrapper.format !== EXPORT_FORMAT) {
+    throw new DefinitionError('This JSON file is not a Pipit app export.');
+  }
+  const migrated = migrateDefinition(wrapper.definition);
+  const problems = definitionProblems(migrated);
+  if (problems.length > 0) {
+    const first = problems.slice(0, 3).map((p) => `${p.path || '(app)'}: ${p.message}`);
+    throw new DefinitionError(
+      `This app can’t be imported: ${first.join('; ')}${problems.length > 3 ? '; …' : ''}`,
+    );
+  }
+  return appDefinitionSchema.parse(migrated);
+}
+
+function put(
+  doc: Y.Doc,
+  name: Table,
+  id: string,
+  values: Record<string, unknown>,
+  siblings: string[],
+) {
+  const entity = new Y.Map<unknown>();
+  for (const [key, value] of Object.entries(values)) entity.set(key, value);
+  entity.set(
+    'order',
+    orderAt(
+      siblings.map((s) => ({
+        id: s,
+        order: (table(doc, name).get(s)?.get('order') as string) ?? '',
+        entity,
+      })),
+      siblings.length,
+    ),
+  );
+  table(doc, name).set(id, entity);
+  siblings.push(id);
+}
+
+/**
+ * Writes a whole definition into an empty document (a new app from an import or a template), in
+ * one transaction. Ids are kept: they are only unique within one app.
+ */
+export function writeDefinition(doc: Y.Doc, definition: AppDefinition): void {
+  doc.transact(() => {
+    if (appMap(doc).has('schemaVersion')) throw new DefinitionError('This app already exists.');
+    appMap(doc).set('schemaVersion', definition.schemaVersion);
+    for (const [key, value] of Object.entries(definition.meta)) metaMap(doc).set(key, value);
+    for (const [key, value] of Object.entries(definition.theme)) themeMap(doc).set(key, value);
+    const screens: string[] = [];
+    for (const screen of definition.screens) {
+      put(doc, 'screens', screen.id, { title: screen.title, icon: screen.icon }, screens);
+      const components: string[] = [];
+      for (const c of screen.components) {
+        put(
+          doc,
+          'components',
+          c.id,
+          { type: c.type, screenId: screen.id, props: plainMap(c.props) },
+          components,
+        );
+      }
+    }
+    const collections: string[] = [];
+    for (const collection of definition.collections) {
+      put(doc, 'collections', collection.id, { name: collection.name }, collections);
+      const fields: string[] = [];
+      for (const { id, ...field } of collection.fields)
+        put(doc, 'fields', id, { ...field, collectionId: collection.id }, fields);
+      const records: string[] = [];
+      for (const record of collection.records) {
+        put(
+          doc,
+          'records',
+          record.id,
+          { collectionId: collection.id, values: plainMap(record.values) },
+          records,
+        );
+      }
+    }
+    const actions: string[] = [];
+    for (const action of definition.actions) {
+      put(doc, 'actions', action.id, { name: action.name }, actions);
+      const steps: string[] = [];
+      for (const step of action.steps)
+        put(
+          doc,
+          'steps',
+          step.id,
+          { type: step.type, actionId: action.id, props: plainMap(step.props) },
+          steps,
+        );
+    }
+    const aiActions: string[] = [];
+    for (const { id, ...ai } of definition.aiActions) put(doc, 'aiActions', id, ai, aiActions);
+  }, LOCAL_EDIT);
+}

@@ -1,0 +1,575 @@
+import * as Y from 'yjs';
+import {
+  type AiAction,
+  aiActionSchema,
+  type ComponentType,
+  COMPONENT_PROPS,
+  type FieldType,
+  STEP_PROPS,
+  type StepType,
+} from './definition';
+import {
+  appMap,
+  cloneEntity,
+  type Entity,
+  metaMap,
+  ordered,
+  orderAt,
+  PARENT_FIELD,
+  plainMap,
+  type Table,
+  table,
+  themeMap,
+} from './document';
+import { LIMITS, SCHEMA_VERSION } from './limits';
+import type { AppMeta } from './meta';
+import type { Theme } from './theme';
+
+/**
+ * Every edit this device makes runs in a transaction with this origin, so an UndoManager that
+ * tracks it undoes this person's edits and never a collaborator's (which arrive with the
+ * provider's origin).
+ */
+export const LOCAL_EDIT = { source: 'pipit-local-edit' } as const;
+
+/** An edit that would break a rule of SPEC §5 (a limit, a missing parent). Nothing changed. */
+export class DefinitionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DefinitionError';
+  }
+}
+
+/** A new entity id: random, so ids made on different devices never collide. */
+export type IdFactory = () => string;
+
+const edit = <T>(doc: Y.Doc, fn: () => T): T => {
+  let result!: T;
+  doc.transact(() => {
+    result = fn();
+  }, LOCAL_EDIT);
+  return result;
+};
+
+function need(doc: Y.Doc, name: Table, id: string, what: string): Entity {
+  const entity = table(doc, name).get(id);
+  if (!(entity instanceof Y.Map)) throw new DefinitionError(`That ${what} no longer exists.`);
+  return entity;
+}
+
+function limit(count: number, max: number, message: string) {
+  if (count >= max) throw new DefinitionError(message);
+}
+
+function insert(
+  doc: Y.Doc,
+  name: Table,
+  id: string,
+  values: Record<string, unknown>,
+  parent: string | undefined,
+  index: number,
+) {
+  const siblings = ordered(doc, name, parent);
+  const entity = new Y.Map<unknown>();
+  for (const [key, value] of Object.entries(values)) entity.set(key, value);
+  entity.set('order', orderAt(siblings, index));
+  table(doc, name).set(id, entity);
+  return id;
+}
+
+function move(doc: Y.Doc, name: Table, id: string, index: number, parent?: string) {
+  const entity = need(doc, name, id, 'item');
+  const parentField = PARENT_FIELD[name];
+  const target = parent ?? (parentField ? (entity.get(parentField) as string) : undefined);
+  const siblings = ordered(doc, name, target).filter((s) => s.id !== id);
+  if (parentField && parent !== undefined) entity.set(parentField, parent);
+  entity.set('order', orderAt(siblings, index));
+}
+
+function removeChildren(doc: Y.Doc, name: Table, parent: string) {
+  for (const child of ordered(doc, name, parent)) table(doc, name).delete(child.id);
+}
+
+/**
+ * Creates a new app in an empty document: once, on the device that creates it (NOTES.md: never
+ * seed a document because it looks empty).
+ */
+export function createApp(
+  doc: Y.Doc,
+  newId: IdFactory,
+  meta: Partial<AppMeta> & { title: string },
+): string {
+  return edit(doc, () => {
+    if (appMap(doc).has('schemaVersion')) throw new DefinitionError('This app already exists.');
+    appMap(doc).set('schemaVersion', SCHEMA_VERSION);
+    setMetaIn(doc, {
+      description: '',
+      tags: [],
+      archived: false,
+      icon: { kind: 'emoji', emoji: '🐦', background: '#1a7f5a' },
+      ...meta,
+    });
+    const screenId = newId();
+    insert(doc, 'screens', screenId, { title: 'Home', icon: '🏠' }, undefined, 0);
+    return screenId;
+  });
+}
+
+function setMetaIn(doc: Y.Doc, patch: Partial<AppMeta>) {
+  for (const [key, value] of Object.entries(patch)) {
+    if (value !== undefined) metaMap(doc).set(key, JSON.parse(JSON.stringify(value)) as unknown);
+  }
+}
+
+export function setMeta(doc: Y.Doc, patch: Partial<AppMeta>): void {
+  edit(doc, () => setMetaIn(doc, patch));
+}
+
+export function setTheme(doc: Y.Doc, patch: Partial<Theme>): void {
+  edit(doc, () => {
+    for (const [key, value] of Object.entries(patch)) {
+      if (value !== undefined) themeMap(doc).set(key, JSON.parse(JSON.stringify(value)) as unknown);
+    }
+  });
+}
+
+// Screens
+
+export function addScreen(
+  doc: Y.Doc,
+  newId: IdFactory,
+  options: { title?: string; icon?: string; index?: number } = {},
+): string {
+  return edit(doc, () => {
+    limit(
+      table(doc, 'screens').size,
+      LIMITS.screens,
+      `An app can have at most ${LIMITS.screens} screens.`,
+    );
+    return insert(
+      doc,
+      'screens',
+      newId(),
+      { title: options.title ?? 'New screen', icon: options.icon ?? '📄' },
+      undefined,
+      options.index ?? Infinity,
+    );
+  });
+}
+
+/** Makes a real screen when there is none (after concurrent deletions); returns the first screen. */
+export function ensureScreen(doc: Y.Doc, newId: IdFactory): string {
+  return edit(doc, () => {
+    const first = ordered(doc, 'screens')[0];
+    return first
+      ? first.id
+      : insert(doc, 'screens', newId(), { title: 'Home', icon: '🏠' }, undefined, 0);
+  });
+}
+
+export function setScreen(
+  doc: Y.Doc,
+  screenId: string,
+  patch: { title?: string; icon?: string },
+): void {
+  edit(doc, () => {
+    const screen = need(doc, 'screens', screenId, 'screen');
+    if (patch.title !== undefined) screen.set('title', patch.title);
+    if (patch.icon !== undefined) screen.set('icon', patch.icon);
+  });
+}
+
+export function moveScreen(doc: Y.Doc, screenId: string, index: number): void {
+  edit(doc, () => move(doc, 'screens', screenId, index));
+}
+
+export function removeScreen(doc: Y.Doc, screenId: string): void {
+  edit(doc, () => {
+    need(doc, 'screens', screenId, 'screen');
+    removeChildren(doc, 'components', screenId);
+    table(doc, 'screens').delete(screenId);
+  });
+}
+
+/** A copy of a screen and its components, right after it. */
+export function duplicateScreen(doc: Y.Doc, newId: IdFactory, screenId: string): string {
+  return edit(doc, () => {
+    const screen = need(doc, 'screens', screenId, 'screen');
+    limit(
+      table(doc, 'screens').size,
+      LIMITS.screens,
+      `An app can have at most ${LIMITS.screens} screens.`,
+    );
+    const index = ordered(doc, 'screens').findIndex((s) => s.id === screenId) + 1;
+    const copyId = insert(
+      doc,
+      'screens',
+      newId(),
+      { title: `${String(screen.get('title') ?? 'Screen')} copy`, icon: screen.get('icon') },
+      undefined,
+      index,
+    );
+    for (const component of ordered(doc, 'components', screenId)) {
+      const copy = cloneEntity(component.entity);
+      copy.set('screenId', copyId);
+      table(doc, 'components').set(newId(), copy);
+    }
+    return copyId;
+  });
+}
+
+// Components
+
+export function addComponent(
+  doc: Y.Doc,
+  newId: IdFactory,
+  screenId: string,
+  type: ComponentType,
+  index = Infinity,
+  props: Record<string, unknown> = {},
+): string {
+  return edit(doc, () => {
+    need(doc, 'screens', screenId, 'screen');
+    limit(
+      ordered(doc, 'components', screenId).length,
+      LIMITS.componentsPerScreen,
+      `A screen can have at most ${LIMITS.componentsPerScreen} components.`,
+    );
+    const values = COMPONENT_PROPS[type].parse(props);
+    return insert(
+      doc,
+      'components',
+      newId(),
+      { type, screenId, props: plainMap(values) },
+      screenId,
+      index,
+    );
+  });
+}
+
+/** Sets some properties of a component, one key each (concurrent edits of other keys survive). */
+export function setComponentProps(
+  doc: Y.Doc,
+  componentId: string,
+  patch: Record<string, unknown>,
+): void {
+  edit(doc, () => {
+    const component = need(doc, 'components', componentId, 'component');
+    const type = component.get('type') as ComponentType;
+    const schema = COMPONENT_PROPS[type];
+    if (!schema) throw new DefinitionError('That component cannot be edited.');
+    const shape = schema.shape as Record<string, { parse(v: unknown): unknown }>;
+    let props = component.get('props');
+    if (!(props instanceof Y.Map)) {
+      props = new Y.Map<unknown>();
+      component.set('props', props);
+    }
+    for (const [key, value] of Object.entries(patch)) {
+      const field = shape[key];
+      if (!field) throw new DefinitionError(`A ${type} has no “${key}”.`);
+      (props as Y.Map<unknown>).set(key, JSON.parse(JSON.stringify(field.parse(value))) as unknown);
+    }
+  });
+}
+
+/** Moves a component within its screen, or to another screen (`screenId`). */
+export function moveComponent(
+  doc: Y.Doc,
+  componentId: string,
+  index: number,
+  screenId?: string,
+): void {
+  edit(doc, () => {
+    if (screenId !== undefined) {
+      need(doc, 'screens', screenId, 'screen');
+      const current = need(doc, 'components', componentId, 'component').get('screenId');
+      if (current !== screenId) {
+        limit(
+          ordered(doc, 'components', screenId).length,
+          LIMITS.componentsPerScreen,
+          `A screen can have at most ${LIMITS.componentsPerScreen} components.`,
+        );
+      }
+    }
+    move(doc, 'components', componentId, index, screenId);
+  });
+}
+
+export function duplicateComponent(doc: Y.Doc, newId: IdFactory, componentId: string): string {
+  return edit(doc, () => {
+    const component = need(doc, 'components', componentId, 'component');
+    const screenId = component.get('screenId') as string;
+    limit(
+      ordered(doc, 'components', screenId).length,
+      LIMITS.componentsPerScreen,
+      `A screen can have at most ${LIMITS.componentsPerScreen} components.`,
+    );
+    const siblings = ordered(doc, 'components', screenId);
+    const index = siblings.findIndex((s) => s.id === componentId) + 1;
+    const copy = cloneEntity(component);
+    copy.set('order', orderAt(siblings, index));
+    const id = newId();
+    table(doc, 'components').set(id, copy);
+    return id;
+  });
+}
+
+export function removeComponent(doc: Y.Doc, componentId: string): void {
+  edit(doc, () => {
+    need(doc, 'components', componentId, 'component');
+    table(doc, 'components').delete(componentId);
+  });
+}
+
+// Collections, fields, creator records
+
+export function addCollection(doc: Y.Doc, newId: IdFactory, name = 'New collection'): string {
+  return edit(doc, () => {
+    limit(
+      table(doc, 'collections').size,
+      LIMITS.collections,
+      `An app can have at most ${LIMITS.collections} collections.`,
+    );
+    return insert(doc, 'collections', newId(), { name }, undefined, Infinity);
+  });
+}
+
+export function renameCollection(doc: Y.Doc, collectionId: string, name: string): void {
+  edit(doc, () => need(doc, 'collections', collectionId, 'collection').set('name', name));
+}
+
+export function removeCollection(doc: Y.Doc, collectionId: string): void {
+  edit(doc, () => {
+    need(doc, 'collections', collectionId, 'collection');
+    removeChildren(doc, 'fields', collectionId);
+    removeChildren(doc, 'records', collectionId);
+    table(doc, 'collections').delete(collectionId);
+  });
+}
+
+export function addField(
+  doc: Y.Doc,
+  newId: IdFactory,
+  collectionId: string,
+  field: { name: string; type: FieldType; required?: boolean; options?: string[] },
+  index = Infinity,
+): string {
+  return edit(doc, () => {
+    need(doc, 'collections', collectionId, 'collection');
+    limit(
+      ordered(doc, 'fields', collectionId).length,
+      LIMITS.fieldsPerCollection,
+      `A collection can have at most ${LIMITS.fieldsPerCollection} fields.`,
+    );
+    return insert(
+      doc,
+      'fields',
+      newId(),
+      {
+        collectionId,
+        name: field.name,
+        type: field.type,
+        required: field.required ?? false,
+        default: null,
+        options: field.options ?? [],
+      },
+      collectionId,
+      index,
+    );
+  });
+}
+
+export function setField(
+  doc: Y.Doc,
+  fieldId: string,
+  patch: {
+    name?: string;
+    type?: FieldType;
+    required?: boolean;
+    default?: string | number | boolean | null;
+    options?: string[];
+  },
+): void {
+  edit(doc, () => {
+    const field = need(doc, 'fields', fieldId, 'field');
+    for (const [key, value] of Object.entries(patch)) {
+      if (value !== undefined) field.set(key, JSON.parse(JSON.stringify(value)) as unknown);
+    }
+  });
+}
+
+export function moveField(doc: Y.Doc, fieldId: string, index: number): void {
+  edit(doc, () => move(doc, 'fields', fieldId, index));
+}
+
+export function removeField(doc: Y.Doc, fieldId: string): void {
+  edit(doc, () => {
+    need(doc, 'fields', fieldId, 'field');
+    table(doc, 'fields').delete(fieldId);
+  });
+}
+
+export function addRecord(
+  doc: Y.Doc,
+  newId: IdFactory,
+  collectionId: string,
+  values: Record<string, string | number | boolean | null> = {},
+  index = Infinity,
+): string {
+  return edit(doc, () => {
+    need(doc, 'collections', collectionId, 'collection');
+    limit(
+      ordered(doc, 'records', collectionId).length,
+      LIMITS.creatorRecords,
+      `A collection can have at most ${LIMITS.creatorRecords} creator records.`,
+    );
+    return insert(
+      doc,
+      'records',
+      newId(),
+      { collectionId, values: plainMap(values) },
+      collectionId,
+      index,
+    );
+  });
+}
+
+export function setRecordValue(
+  doc: Y.Doc,
+  recordId: string,
+  fieldId: string,
+  value: string | number | boolean | null,
+): void {
+  edit(doc, () => {
+    const record = need(doc, 'records', recordId, 'record');
+    let values = record.get('values');
+    if (!(values instanceof Y.Map)) {
+      values = new Y.Map<unknown>();
+      record.set('values', values);
+    }
+    (values as Y.Map<unknown>).set(fieldId, value);
+  });
+}
+
+export function moveRecord(doc: Y.Doc, recordId: string, index: number): void {
+  edit(doc, () => move(doc, 'records', recordId, index));
+}
+
+export function removeRecord(doc: Y.Doc, recordId: string): void {
+  edit(doc, () => {
+    need(doc, 'records', recordId, 'record');
+    table(doc, 'records').delete(recordId);
+  });
+}
+
+// Actions and steps
+
+export function addAction(doc: Y.Doc, newId: IdFactory, name = 'New action'): string {
+  return edit(doc, () => {
+    limit(table(doc, 'actions').size, 100, 'An app can have at most 100 actions.');
+    return insert(doc, 'actions', newId(), { name }, undefined, Infinity);
+  });
+}
+
+export function renameAction(doc: Y.Doc, actionId: string, name: string): void {
+  edit(doc, () => need(doc, 'actions', actionId, 'action').set('name', name));
+}
+
+export function removeAction(doc: Y.Doc, actionId: string): void {
+  edit(doc, () => {
+    need(doc, 'actions', actionId, 'action');
+    removeChildren(doc, 'steps', actionId);
+    table(doc, 'actions').delete(actionId);
+  });
+}
+
+export function addStep(
+  doc: Y.Doc,
+  newId: IdFactory,
+  actionId: string,
+  type: StepType,
+  index = Infinity,
+  props: Record<string, unknown> = {},
+): string {
+  return edit(doc, () => {
+    need(doc, 'actions', actionId, 'action');
+    limit(ordered(doc, 'steps', actionId).length, 50, 'An action can have at most 50 steps.');
+    const values = STEP_PROPS[type].parse(props);
+    return insert(
+      doc,
+      'steps',
+      newId(),
+      { type, actionId, props: plainMap(values) },
+      actionId,
+      index,
+    );
+  });
+}
+
+export function setStepProps(doc: Y.Doc, stepId: string, patch: Record<string, unknown>): void {
+  edit(doc, () => {
+    const step = need(doc, 'steps', stepId, 'step');
+    const type = step.get('type') as StepType;
+    const shape = STEP_PROPS[type].shape as Record<string, { parse(v: unknown): unknown }>;
+    let props = step.get('props');
+    if (!(props instanceof Y.Map)) {
+      props = new Y.Map<unknown>();
+      step.set('props', props);
+    }
+    for (const [key, value] of Object.entries(patch)) {
+      const field = shape[key];
+      if (!field) throw new DefinitionError(`A ${type} step has no “${key}”.`);
+      (props as Y.Map<unknown>).set(key, JSON.parse(JSON.stringify(field.parse(value))) as unknown);
+    }
+  });
+}
+
+export function moveStep(doc: Y.Doc, stepId: string, index: number): void {
+  edit(doc, () => move(doc, 'steps', stepId, index));
+}
+
+export function removeStep(doc: Y.Doc, stepId: string): void {
+  edit(doc, () => {
+    need(doc, 'steps', stepId, 'step');
+    table(doc, 'steps').delete(stepId);
+  });
+}
+
+// AI actions
+
+export function addAiAction(doc: Y.Doc, newId: IdFactory, name = 'New AI action'): string {
+  return edit(doc, () => {
+    limit(table(doc, 'aiActions').size, 50, 'An app can have at most 50 AI actions.');
+    const values = aiActionSchema.parse({ id: 'new', name });
+    return insert(
+      doc,
+      'aiActions',
+      newId(),
+      { name: values.name, prompt: values.prompt, output: values.output, target: values.target },
+      undefined,
+      Infinity,
+    );
+  });
+}
+
+export function setAiAction(
+  doc: Y.Doc,
+  aiActionId: string,
+  patch: Partial<Pick<AiAction, 'name' | 'prompt' | 'output' | 'target'>>,
+): void {
+  edit(doc, () => {
+    const entity = need(doc, 'aiActions', aiActionId, 'AI action');
+    const shape = aiActionSchema.shape;
+    for (const [key, value] of Object.entries(patch) as Array<[keyof typeof patch, unknown]>) {
+      if (value === undefined) continue;
+      entity.set(key, JSON.parse(JSON.stringify(shape[key].parse(value))) as unknown);
+    }
+  });
+}
+
+export function removeAiAction(doc: Y.Doc, aiActionId: string): void {
+  edit(doc, () => {
+    need(doc, 'aiActions', aiActionId, 'AI action');
+    table(doc, 'aiActions').delete(aiActionId);
+  });
+}

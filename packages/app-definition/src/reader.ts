@@ -1,0 +1,275 @@
+import type * as Y from 'yjs';
+import {
+  type AiAction,
+  aiActionSchema,
+  type AppDefinition,
+  type Collection,
+  type Component,
+  COMPONENT_PROPS,
+  type ComponentType,
+  type Field,
+  fieldSchema,
+  type InvalidComponent,
+  type Step,
+  STEP_PROPS,
+  type StepType,
+} from './definition';
+import { appMap, metaMap, ordered, plainObject, themeMap } from './document';
+import { LIMITS, SCHEMA_VERSION } from './limits';
+import { type AppMeta, appMetaSchema } from './meta';
+import { type Theme, themeSchema } from './theme';
+
+export type ReadComponent = Component | InvalidComponent;
+export interface ReadScreen {
+  id: string;
+  title: string;
+  icon: string;
+  components: ReadComponent[];
+}
+/** A definition as read from a live document: valid, except components may be placeholders. */
+export type ReadDefinition = Omit<AppDefinition, 'screens'> & { screens: ReadScreen[] };
+
+/**
+ * When every screen was deleted (two devices can each delete the other's last one), the reader
+ * shows this empty screen, the same on every device; `ensureScreen` makes a real one.
+ */
+export const MISSING_SCREEN_ID = 'missing-screen';
+
+interface Shape {
+  safeParse(value: unknown): { success: boolean; data?: unknown };
+}
+
+/**
+ * Keeps each property that is valid on its own and drops the rest (their defaults apply), so one bad
+ * value never costs the others.
+ */
+function salvage(
+  shape: Record<string, Shape>,
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    if (!(key in values)) continue;
+    const parsed = schema.safeParse(values[key]);
+    if (parsed.success) kept[key] = parsed.data;
+  }
+  return kept;
+}
+
+interface Ids {
+  screens: Set<string>;
+  collections: Set<string>;
+  fields: Set<string>;
+  actions: Set<string>;
+  aiActions: Set<string>;
+}
+
+/** Which table a reference property points into. */
+function referenceTable(key: string): keyof Ids | null {
+  if (key === 'screenId' || key === 'detailScreenId') return 'screens';
+  if (key === 'collectionId') return 'collections';
+  if (key === 'actionId') return 'actions';
+  if (key === 'aiActionId') return 'aiActions';
+  if (key === 'fieldId' || key.endsWith('FieldId')) return 'fields';
+  return null;
+}
+
+/**
+ * Deterministic repair of references into things that no longer exist (deleted on another device
+ * while this one pointed at them): a dangling id becomes null, a list keeps the ids that exist.
+ */
+function repairReferences(props: Record<string, unknown>, ids: Ids): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(props)) {
+    const target = referenceTable(key);
+    if (target && typeof value === 'string') out[key] = ids[target].has(value) ? value : null;
+    else if (key === 'fieldIds' && Array.isArray(value))
+      out[key] = value.filter((v) => ids.fields.has(v as string));
+    else if ((key === 'filter' || key === 'sort') && value && typeof value === 'object') {
+      const fieldId = (value as { fieldId?: unknown }).fieldId;
+      out[key] = typeof fieldId === 'string' && ids.fields.has(fieldId) ? value : null;
+    } else if (key === 'values' && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(
+        Object.entries(value).filter(([fieldId]) => ids.fields.has(fieldId)),
+      );
+    } else out[key] = value;
+  }
+  return out;
+}
+
+function readMeta(doc: Y.Doc): AppMeta {
+  const kept = salvage(
+    appMetaSchema.shape as unknown as Record<string, Shape>,
+    plainObject(metaMap(doc)),
+  );
+  return appMetaSchema.parse({ title: 'Untitled app', ...kept });
+}
+
+function readTheme(doc: Y.Doc): Theme {
+  return themeSchema.parse(
+    salvage(themeSchema.shape as unknown as Record<string, Shape>, plainObject(themeMap(doc))),
+  );
+}
+
+function readFields(doc: Y.Doc, collectionId: string): Field[] {
+  return ordered(doc, 'fields', collectionId)
+    .slice(0, LIMITS.fieldsPerCollection)
+    .map(({ id, entity }) => {
+      const kept = salvage(
+        fieldSchema.shape as unknown as Record<string, Shape>,
+        plainObject(entity),
+      );
+      return fieldSchema.parse({
+        type: 'text',
+        ...kept,
+        name: typeof kept.name === 'string' && kept.name ? kept.name : 'Field',
+        id,
+      });
+    });
+}
+
+function readCollections(doc: Y.Doc): Collection[] {
+  return ordered(doc, 'collections')
+    .slice(0, LIMITS.collections)
+    .map(({ id, entity }) => {
+      const fields = readFields(doc, id);
+      const fieldIds = new Set(fields.map((f) => f.id));
+      const name = entity.get('name');
+      return {
+        id,
+        name: typeof name === 'string' && name.trim() ? name.slice(0, 60) : 'Collection',
+        fields,
+        records: ordered(doc, 'records', id)
+          .slice(0, LIMITS.creatorRecords)
+          .map((record) => ({
+            id: record.id,
+            values: Object.fromEntries(
+              Object.entries(plainObject(record.entity.get('values'))).filter(
+                ([fieldId, value]) =>
+                  fieldIds.has(fieldId) &&
+                  (value === null || ['string', 'number', 'boolean'].includes(typeof value)),
+              ),
+            ) as Record<string, string | number | boolean | null>,
+          })),
+      };
+    });
+}
+
+function readComponent(id: string, entity: Y.Map<unknown>, ids: Ids): ReadComponent {
+  const type = entity.get('type');
+  if (typeof type !== 'string' || !(type in COMPONENT_PROPS)) {
+    return {
+      id,
+      type: 'invalid',
+      originalType: String(type),
+      problem: 'This kind of component is not known.',
+    };
+  }
+  const schema = COMPONENT_PROPS[type as ComponentType];
+  const props = repairReferences(
+    salvage(schema.shape as unknown as Record<string, Shape>, plainObject(entity.get('props'))),
+    ids,
+  );
+  const parsed = schema.safeParse(props);
+  return parsed.success
+    ? ({ id, type, props: parsed.data } as Component)
+    : { id, type: 'invalid', originalType: type, problem: 'Its settings could not be read.' };
+}
+
+function readStep(id: string, entity: Y.Map<unknown>, ids: Ids): Step | null {
+  const type = entity.get('type');
+  if (typeof type !== 'string' || !(type in STEP_PROPS)) return null;
+  const schema = STEP_PROPS[type as StepType];
+  const props = repairReferences(
+    salvage(schema.shape as unknown as Record<string, Shape>, plainObject(entity.get('props'))),
+    ids,
+  );
+  const parsed = schema.safeParse(props);
+  return parsed.success ? ({ id, type, props: parsed.data } as Step) : null;
+}
+
+function readAiAction(id: string, entity: Y.Map<unknown>, ids: Ids): AiAction {
+  const kept = salvage(
+    aiActionSchema.shape as unknown as Record<string, Shape>,
+    plainObject(entity),
+  );
+  const action = aiActionSchema.parse({
+    ...kept,
+    id,
+    name: typeof kept.name === 'string' && kept.name ? kept.name : 'AI action',
+  });
+  const output =
+    action.output.kind === 'record' &&
+    action.output.collectionId &&
+    !ids.collections.has(action.output.collectionId)
+      ? { ...action.output, collectionId: null }
+      : action.output;
+  const target =
+    action.target.kind === 'field' &&
+    action.target.fieldId &&
+    !ids.fields.has(action.target.fieldId)
+      ? { ...action.target, fieldId: null }
+      : action.target.kind === 'createRecord' &&
+          action.target.collectionId &&
+          !ids.collections.has(action.target.collectionId)
+        ? { ...action.target, collectionId: null }
+        : action.target;
+  return { ...action, output, target };
+}
+
+/**
+ * Reads any merged `app/{id}` document as a valid definition, the same way on every device:
+ * entities in order, each capped at SPEC §5's limits, orphans (children of a deleted parent) left
+ * out, invalid values dropped for their defaults, dangling references repaired, and unknown
+ * components kept as placeholders the runtime renders as such.
+ */
+export function readDefinition(doc: Y.Doc): ReadDefinition {
+  const collections = readCollections(doc);
+  const screens = ordered(doc, 'screens').slice(0, LIMITS.screens);
+  const actions = ordered(doc, 'actions').slice(0, 100);
+  const aiActions = ordered(doc, 'aiActions').slice(0, 50);
+  const ids: Ids = {
+    screens: new Set(screens.map((s) => s.id)),
+    collections: new Set(collections.map((c) => c.id)),
+    fields: new Set(collections.flatMap((c) => c.fields.map((f) => f.id))),
+    actions: new Set(actions.map((a) => a.id)),
+    aiActions: new Set(aiActions.map((a) => a.id)),
+  };
+  const version = appMap(doc).get('schemaVersion');
+  const readScreens: ReadScreen[] = screens.map(({ id, entity }) => {
+    const title = entity.get('title');
+    const icon = entity.get('icon');
+    return {
+      id,
+      title: typeof title === 'string' && title.trim() ? title.slice(0, 60) : 'Untitled screen',
+      icon: typeof icon === 'string' && icon ? icon.slice(0, 16) : '📄',
+      components: ordered(doc, 'components', id)
+        .slice(0, LIMITS.componentsPerScreen)
+        .map((c) => readComponent(c.id, c.entity, ids)),
+    };
+  });
+  return {
+    schemaVersion: (typeof version === 'number'
+      ? version
+      : SCHEMA_VERSION) as typeof SCHEMA_VERSION,
+    meta: readMeta(doc),
+    theme: readTheme(doc),
+    screens:
+      readScreens.length > 0
+        ? readScreens
+        : [{ id: MISSING_SCREEN_ID, title: 'Home', icon: '🏠', components: [] }],
+    collections,
+    actions: actions.map(({ id, entity }) => {
+      const name = entity.get('name');
+      return {
+        id,
+        name: typeof name === 'string' && name.trim() ? name.slice(0, 60) : 'Action',
+        steps: ordered(doc, 'steps', id)
+          .slice(0, 50)
+          .map((s) => readStep(s.id, s.entity, ids))
+          .filter((s): s is Step => s !== null),
+      };
+    }),
+    aiActions: aiActions.map(({ id, entity }) => readAiAction(id, entity, ids)),
+  };
+}
