@@ -175,6 +175,10 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
         body: Buffer.alloc(5 * 1024 * 1024 + 1),
       });
       expect(response.status).toBe(413);
+      // The message names this endpoint's limit, not the 1 MB of JSON bodies.
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+        /larger than 5 MB/,
+      );
     });
   });
 

@@ -4,15 +4,20 @@ import { ApiError } from './api-error';
 /** The largest JSON body any endpoint accepts (SPEC §11 caps /monitoring envelopes at 1 MB too). */
 export const API_BODY_LIMIT_BYTES = 1024 * 1024;
 
-const tooLarge = () =>
-  new ApiError('payload_too_large', 'That request is larger than 1 MB. Send less at once.');
+const tooLarge = (limit: number) =>
+  limit === API_BODY_LIMIT_BYTES
+    ? new ApiError('payload_too_large', 'That request is larger than 1 MB. Send less at once.')
+    : new ApiError(
+        'payload_too_large',
+        `That is larger than ${Math.round(limit / 1024 / 1024)} MB. Send something smaller.`,
+      );
 
 /** Refuses at once a request that declares a body over the limit. */
 export function assertDeclaredSize(
   contentLength: string | undefined,
   limit = API_BODY_LIMIT_BYTES,
 ) {
-  if (contentLength !== undefined && Number(contentLength) > limit) throw tooLarge();
+  if (contentLength !== undefined && Number(contentLength) > limit) throw tooLarge(limit);
 }
 
 /** Turns zod issues into `fields`: each path, dotted, to its first message. */
@@ -44,12 +49,7 @@ export async function readBodyBytes(
       size += value.byteLength;
       if (size > limit) {
         await reader.cancel();
-        throw limit === API_BODY_LIMIT_BYTES
-          ? tooLarge()
-          : new ApiError(
-              'payload_too_large',
-              `That is larger than ${Math.round(limit / 1024 / 1024)} MB. Send something smaller.`,
-            );
+        throw tooLarge(limit);
       }
       chunks.push(value);
     }
