@@ -20,19 +20,16 @@ describe.each(ENGINES)('account hardening on %s', (engine) => {
 
   const tokenIn = async (to: string, subject: RegExp, page: string) =>
     linkIn(await h.smtp.waitFor(to, subject), page).searchParams.get('token')!;
+  /** Asks to move `client`'s account to `email`; the token of the confirmation link sent there. */
+  const changeEmail = async (client: ApiClient, email: string) => {
+    await client.post('/api/account/email', { email, password: TEST_PASSWORD });
+    return tokenIn(email, /Confirm your new email/, '/confirm-email-change');
+  };
 
   it('a password reset ends a pending email change, so an intruder cannot finish it', async () => {
     await h.signup('carol');
     const intruder = await h.login('carol');
-    await intruder.post('/api/account/email', {
-      email: 'intruder@example.org',
-      password: TEST_PASSWORD,
-    });
-    const changeToken = await tokenIn(
-      'intruder@example.org',
-      /Confirm your new email/,
-      '/confirm-email-change',
-    );
+    const changeToken = await changeEmail(intruder, 'intruder@example.org');
 
     await h.client().post('/api/auth/forgot-password', { email: 'carol@example.org' }, true);
     const resetToken = await tokenIn('carol@example.org', /Reset/, '/reset-password');
@@ -56,15 +53,7 @@ describe.each(ENGINES)('account hardening on %s', (engine) => {
 
   it('a password change ends pending links too', async () => {
     const dave = await h.signup('dave');
-    await dave.post('/api/account/email', {
-      email: 'dave.new@example.org',
-      password: TEST_PASSWORD,
-    });
-    const changeToken = await tokenIn(
-      'dave.new@example.org',
-      /Confirm your new email/,
-      '/confirm-email-change',
-    );
+    const changeToken = await changeEmail(dave, 'dave.new@example.org');
     await dave.post('/api/account/password', {
       currentPassword: TEST_PASSWORD,
       newPassword: 'dave changes his mind',
@@ -78,15 +67,7 @@ describe.each(ENGINES)('account hardening on %s', (engine) => {
     const erin = await h.signup('erin');
     await h.client().post('/api/auth/forgot-password', { email: 'erin@example.org' }, true);
     const resetToken = await tokenIn('erin@example.org', /Reset/, '/reset-password');
-    await erin.post('/api/account/email', {
-      email: 'erin.new@example.org',
-      password: TEST_PASSWORD,
-    });
-    const changeToken = await tokenIn(
-      'erin.new@example.org',
-      /Confirm your new email/,
-      '/confirm-email-change',
-    );
+    const changeToken = await changeEmail(erin, 'erin.new@example.org');
     expect(
       (await h.client().post('/api/auth/confirm-email-change', { token: changeToken })).status,
     ).toBe(200);
@@ -112,15 +93,7 @@ describe.each(ENGINES)('account hardening on %s', (engine) => {
 
   it('refuses to confirm an address someone else took meanwhile, changing nothing', async () => {
     const gus = await h.signup('gus');
-    await gus.post('/api/account/email', {
-      email: 'contested@example.org',
-      password: TEST_PASSWORD,
-    });
-    const token = await tokenIn(
-      'contested@example.org',
-      /Confirm your new email/,
-      '/confirm-email-change',
-    );
+    const token = await changeEmail(gus, 'contested@example.org');
     await h.signup('hal', 'contested@example.org');
     const refused = await h.client().post('/api/auth/confirm-email-change', { token });
     expect(errorCode(refused)).toBe('email_taken');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/accounts/random';
 import { errorCode } from './support/api-client';
+import { testClock } from './support/clock';
 import {
   type AccountsHarness,
   ENGINES,
@@ -14,8 +15,7 @@ const HOUR_MS = 60 * 60 * 1000;
 
 describe.each(ENGINES)('emailed links on %s', (engine) => {
   let h: AccountsHarness;
-  let offsetMs = 0;
-  const clock = { now: () => Date.now() + offsetMs };
+  const clock = testClock();
 
   beforeAll(async () => {
     h = await startAccountsServer(engine, { clock });
@@ -91,16 +91,13 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
         await h.smtp.waitFor('tim@example.org', /Reset/),
         '/reset-password',
       ).searchParams.get('token')!;
-      offsetMs = HOUR_MS + 1000;
-      try {
+      await clock.later(HOUR_MS + 1000, async () => {
         const expired = await h
           .client()
           .post('/api/auth/reset-password', { token, password: 'a brand new passphrase' });
         expect(expired.status).toBe(410);
         expect(errorCode(expired)).toBe('token_expired');
-      } finally {
-        offsetMs = 0;
-      }
+      });
       const forged = await h.client().post('/api/auth/reset-password', {
         token: 'A'.repeat(43),
         password: 'a brand new passphrase',
@@ -154,8 +151,7 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
           await client.post('/api/auth/verify-email', { token: first.searchParams.get('token') }),
         ),
       ).toBe('token_used');
-      offsetMs = 48 * HOUR_MS + 1000;
-      try {
+      await clock.later(48 * HOUR_MS + 1000, async () => {
         expect(
           errorCode(
             await client.post('/api/auth/verify-email', {
@@ -163,9 +159,7 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
             }),
           ),
         ).toBe('token_expired');
-      } finally {
-        offsetMs = 0;
-      }
+      });
     });
 
     it('needs a session to resend', async () => {
@@ -231,14 +225,11 @@ describe.each(ENGINES)('emailed links on %s', (engine) => {
         await h.smtp.waitFor('xena.new@example.org'),
         '/confirm-email-change',
       ).searchParams.get('token')!;
-      offsetMs = 24 * HOUR_MS + 1000;
-      try {
+      await clock.later(24 * HOUR_MS + 1000, async () => {
         expect(errorCode(await h.client().post('/api/auth/confirm-email-change', { token }))).toBe(
           'token_expired',
         );
-      } finally {
-        offsetMs = 0;
-      }
+      });
       expect((await client.get('/api/account')).body).toMatchObject({
         account: { email: 'xena@example.org' },
       });

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountSchema, publicProfileSchema, sessionListSchema } from '@pipit/protocol';
 import { errorCode } from './support/api-client';
+import { testClock } from './support/clock';
 import {
   type AccountsHarness,
   ENGINES,
@@ -14,8 +15,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe.each(ENGINES)('account settings on %s', (engine) => {
   let h: AccountsHarness;
-  let offsetMs = 0;
-  const clock = { now: () => Date.now() + offsetMs };
+  const clock = testClock();
 
   beforeAll(async () => {
     h = await startAccountsServer(engine, { clock });
@@ -271,14 +271,11 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
     it('ends a session idle for 14 days', async () => {
       await h.signup('ivy');
       const client = await h.login('ivy');
-      offsetMs = 14 * DAY_MS + 1000;
-      try {
+      await clock.later(14 * DAY_MS + 1000, async () => {
         const response = await client.get('/api/auth/session');
         expect(response.body).toEqual({ account: null });
         expect(response.headers.get('set-cookie')).toMatch(/Max-Age=0/);
-      } finally {
-        offsetMs = 0;
-      }
+      });
     });
   });
 
@@ -342,8 +339,7 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
       expect((await h.client().get('/api/usernames/yuri')).body).toMatchObject({
         available: false,
       });
-      offsetMs = 30 * DAY_MS + 1000;
-      try {
+      await clock.later(30 * DAY_MS + 1000, async () => {
         expect((await h.client().get('/api/usernames/yuri')).body).toMatchObject({
           available: true,
         });
@@ -355,9 +351,7 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
             true,
           );
         expect(later.status).toBe(201);
-      } finally {
-        offsetMs = 0;
-      }
+      });
     });
   });
 });

@@ -1,14 +1,14 @@
 import { useNavigate } from '@tanstack/react-router';
 import { accountSchema, type SessionInfo, sessionListSchema } from '@pipit/protocol';
-import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { z } from 'zod';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
+import { OnlineForm } from '../../ui/online-form';
 import { Page, Section } from '../../ui/page';
 import { Segmented } from '../../ui/segmented';
-import { useOnlineStatus } from '../../ui/use-online-status';
 import { apiGet, apiSend, describeError } from '../api/request';
 import { useSubmit } from '../api/use-submit';
 import { THEME_OPTIONS, useThemePreference } from '../shell/theme-preference';
@@ -18,6 +18,7 @@ import './account-pages.css';
 
 const timeFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
 
+/** A settings form: its error and its confirmation sit just above the button. */
 function SettingsForm(props: {
   legend: string;
   onSubmit: () => void;
@@ -28,32 +29,23 @@ function SettingsForm(props: {
   children: ReactNode;
   danger?: boolean;
 }) {
-  const online = useOnlineStatus();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    props.onSubmit();
-  };
   return (
-    <form noValidate onSubmit={submit}>
-      <fieldset className="form-fieldset" disabled={props.pending}>
-        <legend className="visually-hidden">{props.legend}</legend>
-        {props.children}
-        {props.error ? (
-          <p className="field__error" role="alert">
-            {props.error}
-          </p>
-        ) : null}
-        {props.done}
-        <Button
-          type="submit"
-          variant={props.danger ? 'danger' : 'primary'}
-          disabled={props.pending || !online}
-        >
-          {props.pending ? 'One moment…' : props.submitLabel}
-        </Button>
-        {online ? null : <p className="field__hint">This needs a connection; you’re offline.</p>}
-      </fieldset>
-    </form>
+    <OnlineForm
+      legend={props.legend}
+      submitLabel={props.submitLabel}
+      pending={props.pending}
+      onSubmit={props.onSubmit}
+      variant={props.danger ? 'danger' : 'primary'}
+      offlineHint
+    >
+      {props.children}
+      {props.error ? (
+        <p className="field__error" role="alert">
+          {props.error}
+        </p>
+      ) : null}
+      {props.done}
+    </OnlineForm>
   );
 }
 

@@ -1,6 +1,6 @@
-import type { FormEvent, ReactNode } from 'react';
-import { Button } from '../../ui/button';
+import type { ReactNode } from 'react';
 import { Notice } from '../../ui/notice';
+import { OnlineForm } from '../../ui/online-form';
 import { Page } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
 
@@ -23,10 +23,6 @@ interface AuthPageProps {
  */
 export function AuthPage(props: AuthPageProps) {
   const online = useOnlineStatus();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    props.onSubmit();
-  };
   return (
     <Page title={props.title} lead={props.lead} width="narrow">
       {online ? null : (
@@ -39,15 +35,14 @@ export function AuthPage(props: AuthPageProps) {
           {props.error}
         </Notice>
       ) : null}
-      <form noValidate onSubmit={submit} aria-busy={props.pending}>
-        <fieldset className="form-fieldset" disabled={props.pending}>
-          <legend className="visually-hidden">{props.title}</legend>
-          {props.children}
-          <Button type="submit" disabled={props.pending || !online}>
-            {props.pending ? 'One moment…' : props.submitLabel}
-          </Button>
-        </fieldset>
-      </form>
+      <OnlineForm
+        legend={props.title}
+        submitLabel={props.submitLabel}
+        pending={props.pending}
+        onSubmit={props.onSubmit}
+      >
+        {props.children}
+      </OnlineForm>
       {props.footer ? <div className="stack">{props.footer}</div> : null}
     </Page>
   );

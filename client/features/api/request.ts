@@ -44,6 +44,43 @@ export interface Fetched<T> {
 }
 
 /**
+ * The one way the client calls /api: same-origin credentials, JSON accepted; a request that never
+ * reaches the server is OfflineError (an abort stays an abort), an error answer is ApiRequestError.
+ */
+async function call(
+  path: string,
+  init: Omit<RequestInit, 'headers'> & { headers?: Record<string, string> } = {},
+): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      ...init,
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', ...init.headers },
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new OfflineError();
+  }
+  if (!response.ok) {
+    const body = apiErrorSchema.safeParse(await response.json().catch(() => null));
+    throw new ApiRequestError(
+      response.status,
+      body.success
+        ? body.data.error
+        : { code: 'internal', message: `The server answered ${response.status}.` },
+    );
+  }
+  return response;
+}
+
+/** The answer parsed with its protocol schema (an empty body is `{}`, e.g. 204). */
+async function parse<T extends z.ZodType>(response: Response, schema: T): Promise<z.infer<T>> {
+  const text = await response.text();
+  return schema.parse(text ? JSON.parse(text) : {});
+}
+
+/**
  * GET a JSON resource under /api and parse it with its protocol schema. A response that does not fit
  * the schema throws: that is a client-side exception, shown as the generic error page.
  */
@@ -61,32 +98,11 @@ export async function apiFetch<T extends z.ZodType>(
   schema: T,
   init?: { signal?: AbortSignal },
 ): Promise<Fetched<z.infer<T>>> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      headers: { Accept: 'application/json' },
-      credentials: 'same-origin',
-      ...(init?.signal ? { signal: init.signal } : {}),
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new OfflineError();
-  }
-  if (!response.ok) throw await errorFrom(response);
+  const response = await call(path, init?.signal ? { signal: init.signal } : {});
   return {
-    data: schema.parse(await response.json()),
+    data: await parse(response, schema),
     isCachedCopy: response.headers.get(CACHED_COPY_HEADER) === '1',
   };
-}
-
-async function errorFrom(response: Response): Promise<ApiRequestError> {
-  const body = apiErrorSchema.safeParse(await response.json().catch(() => null));
-  return new ApiRequestError(
-    response.status,
-    body.success
-      ? body.data.error
-      : { code: 'internal', message: `The server answered ${response.status}.` },
-  );
 }
 
 /**
@@ -100,23 +116,15 @@ export async function apiSend<T extends z.ZodType>(
   schema: T,
   options: { humanCheck?: boolean } = {},
 ): Promise<z.infer<T>> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.humanCheck) headers[HUMAN_CHECK_REQUEST_HEADER] = 'required';
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-  } catch {
-    throw new OfflineError();
-  }
-  if (!response.ok) throw await errorFrom(response);
-  const text = await response.text();
-  return schema.parse(text ? JSON.parse(text) : {});
+  const response = await call(path, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return parse(response, schema);
 }
 
 /** A raw upload (the avatar image), same rules otherwise. */
@@ -125,22 +133,12 @@ export async function apiUpload<T extends z.ZodType>(
   file: Blob,
   schema: T,
 ): Promise<z.infer<T>> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: {
-        Accept: 'application/json',
-        'Content-Type': file.type || 'application/octet-stream',
-      },
-      credentials: 'same-origin',
-      body: file,
-    });
-  } catch {
-    throw new OfflineError();
-  }
-  if (!response.ok) throw await errorFrom(response);
-  return schema.parse(await response.json());
+  const response = await call(path, {
+    method: 'POST',
+    headers: { 'Content-Type': file.type || 'application/octet-stream' },
+    body: file,
+  });
+  return parse(response, schema);
 }
 
 /** What to tell a person about a failed request: the server's words, or the offline message. */

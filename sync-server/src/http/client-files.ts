@@ -52,13 +52,14 @@ function pathnameOf(req: IncomingMessage): string {
  */
 export function createClientFiles(dir: string, logger: Logger): ClientHandler {
   let shell: Promise<Shell> | undefined;
-  if (!existsSync(dir)) {
+  const built = existsSync(dir);
+  if (!built) {
     logger.error(
       { clientDir: dir },
       'the client is not built; run `npm run build` (`npm start` does)',
     );
   }
-  const files: ReturnType<typeof sirv> = !existsSync(dir)
+  const files: ReturnType<typeof sirv> = !built
     ? (_req, _res, next) => void next?.()
     : sirv(dir, {
         etag: true,

@@ -10,3 +10,4 @@ export { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './post
 export { insertUser, testUser } from './users';
 export { startTestSmtp, linkIn, type TestSmtp, type ReceivedMail } from './smtp';
 export { ApiClient, solveHumanCheck, errorCode } from './api-client';
+export { testClock, type TestClock } from './clock';
