@@ -105,6 +105,34 @@ describe('accounts in the browser', () => {
     await stranger.close();
   });
 
+  it('says which account forms wait for a connection while offline, and wakes them after', async () => {
+    const visitor = await browser.newContext({ serviceWorkers: 'block' });
+    const login = await visitor.newPage();
+    await login.goto(`${url}/login`);
+    await expect.poll(() => login.locator('h1').textContent()).toBe('Sign in');
+    await visitor.setOffline(true);
+    await login.getByText('Signing in needs a connection').waitFor();
+    expect(await login.getByRole('button', { name: 'Sign in' }).isDisabled()).toBe(true);
+    await visitor.setOffline(false);
+    await expect.poll(() => login.getByRole('button', { name: 'Sign in' }).isEnabled()).toBe(true);
+    await visitor.close();
+
+    await page.goto(`${url}/account/settings`);
+    await expect.poll(heading).toBe('Settings');
+    await device.setOffline(true);
+    try {
+      await page.getByText('This needs a connection; you’re offline.').first().waitFor();
+      expect(await page.getByRole('button', { name: 'Change password' }).isDisabled()).toBe(true);
+      await axeClean(page);
+    } finally {
+      await device.setOffline(false);
+    }
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Change password' }).isEnabled())
+      .toBe(true);
+    expect(await page.getByText('This needs a connection; you’re offline.').count()).toBe(0);
+  });
+
   it('edits the profile, with an uploaded picture, and shows it publicly', async () => {
     await page.goto(`${url}/account/edit`);
     await expect.poll(heading).toBe('Edit profile');
