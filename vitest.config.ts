@@ -12,6 +12,9 @@ export default defineConfig({
           name: 'packages',
           include: ['packages/*/test/**/*.test.ts'],
           environment: 'node',
+          // A guard against hangs, not a speed test: the 300-seed convergence fuzz takes ~4 s alone
+          // and ~6 s beside the server suites on two cores, past vitest's default of 5 s.
+          testTimeout: 30_000,
         },
       },
       {
