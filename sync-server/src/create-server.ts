@@ -10,7 +10,7 @@ import { createMailer, type Mailer } from './accounts/mailer';
 import { createProfileService } from './accounts/profile-service';
 import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from './accounts/rate-limits';
 import { createSessionService } from './accounts/sessions';
-import { type DocumentAccess, denyAllDocuments } from './collab/access';
+import { createDocumentAccess, type DocumentAccess } from './collab/access';
 import { createCollab } from './collab/create-collab';
 import { createSyncSocket } from './collab/websocket';
 import type { Config } from './config';
@@ -25,7 +25,7 @@ export interface CreateServerOptions {
   logger?: Logger;
   /** Opened from `config` when not given. The server owns it either way and closes it. */
   storage?: Storage;
-  /** Who may open which Yjs document; refuses everything by default. */
+  /** Who may open which Yjs document; by default SPEC §8's roles from the session and the apps. */
   access?: DocumentAccess;
   /**
    * Serves everything outside /api. Default: the built client under `config.clientDir`. `npm run dev`
@@ -72,13 +72,6 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
   const { config } = options;
   const logger = options.logger ?? createLogger(config.logLevel);
   const storage = options.storage ?? (await openStorage(config, logger));
-  const { hocuspocus, persistence } = createCollab({
-    documents: storage.documents,
-    access: options.access ?? denyAllDocuments,
-    logger,
-    ...(options.storeDebounceMs !== undefined ? { debounceMs: options.storeDebounceMs } : {}),
-  });
-
   const clock = options.clock ?? systemClock;
   let listeningPort = config.port;
   const mailer = createMailer({
@@ -87,7 +80,39 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     dataDir: config.dataDir,
     logger,
   });
-  const sessions = createSessionService(storage, clock);
+  const baseSessions = createSessionService(storage, clock);
+  const collab = createCollab({
+    documents: storage.documents,
+    apps: storage.apps,
+    access:
+      options.access ??
+      createDocumentAccess({
+        storage,
+        sessions: baseSessions,
+        publicOrigin: config.publicOrigin,
+        trustProxy: config.trustProxy,
+      }),
+    logger,
+    ...(options.storeDebounceMs !== undefined ? { debounceMs: options.storeDebounceMs } : {}),
+  });
+  const { hocuspocus, persistence } = collab;
+  // A session that ends (sign-out, sign-out everywhere, password change) loses its documents too.
+  const endSessions = (ids: string[]) => {
+    const ended = new Set(ids);
+    if (ended.size > 0) collab.disconnect((context) => ended.has(context.sessionId), 'forbidden');
+  };
+  const sessions = {
+    ...baseSessions,
+    async revoke(sessionId: string) {
+      await baseSessions.revoke(sessionId);
+      endSessions([sessionId]);
+    },
+    async revokeAll(userId: string, exceptId?: string) {
+      const ended = await baseSessions.revokeAll(userId, exceptId);
+      endSessions(ended);
+      return ended;
+    },
+  };
   const rateLimiter = createRateLimiter(
     storage,
     { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
@@ -124,6 +149,19 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     }),
     rateLimiter,
     clock,
+    accessChanges: {
+      revoked: (appId, userId) =>
+        collab.disconnect(
+          (context, name) =>
+            name === `app/${appId}` && (userId === null || context.userId === userId),
+          'forbidden',
+        ),
+      roleChanged: (appId, userId) =>
+        collab.disconnect(
+          (context, name) => name === `app/${appId}` && context.userId === userId,
+          'role-changed',
+        ),
+    },
   });
   const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
   let client: ClientHandler | undefined = undefined;

@@ -15,7 +15,13 @@ const NAME = 'app/aaaaaaaaaaaaaaaaaaaaaaaaaa';
 
 function setUp(store: DocumentStore['store']) {
   const persistence = createPersistence(
-    { load: () => Promise.resolve(null), store, delete: () => Promise.resolve() },
+    {
+      load: () => Promise.resolve(null),
+      loadWithLog: () => Promise.resolve({ snapshot: null, log: [] }),
+      append: (entries) => Promise.resolve(entries.map((_, i) => i + 1)),
+      store,
+      delete: () => Promise.resolve(),
+    },
     createLogger('silent'),
   );
   const document = Object.assign(new Y.Doc(), {

@@ -172,10 +172,11 @@ describe('the sync websocket', () => {
     const name = `app/${createId()}`;
     pipit = await startPipit({
       access: {
-        roleFor: ({ request }) =>
-          Promise.resolve(
-            new URL(request.url).searchParams.get('as') === 'viewer' ? 'viewer' : 'editor',
-          ),
+        grantFor: ({ request }) => {
+          const role =
+            new URL(request.url).searchParams.get('as') === 'viewer' ? 'viewer' : 'editor';
+          return Promise.resolve({ role, userId: role, sessionId: role });
+        },
       },
     });
     const editor = connect({ url: pipit.url, name });
@@ -199,7 +200,8 @@ describe('the sync websocket', () => {
 
   it('tells the client the storage is unavailable (not "forbidden") when loading fails', async () => {
     pipit = await startPipit({ access: grantEveryone('editor') });
-    pipit.server.storage.documents.load = () => Promise.reject(new Error('connection reset'));
+    pipit.server.storage.documents.loadWithLog = () =>
+      Promise.reject(new Error('connection reset'));
     const client = connect({ url: pipit.url, name: `app/${createId()}` });
     const reason = new Promise<string>((resolve) =>
       client.provider.on('authenticationFailed', ({ reason }: { reason: string }) =>

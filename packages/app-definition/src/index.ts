@@ -94,3 +94,9 @@ export {
   writeDefinition,
   definitionProblems,
 } from './json';
+export {
+  APP_TEMPLATES,
+  blankDefinition,
+  type AppTemplate,
+  type EmojiIcon,
+} from './templates/index';

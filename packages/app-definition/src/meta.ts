@@ -1,16 +1,8 @@
-import { sameOriginPathSchema } from '@pipit/protocol';
+import { appIconSchema, type AppIcon } from '@pipit/protocol';
 import { z } from 'zod';
 import { LIMITS } from './limits';
 
-export const appIconSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('emoji'),
-    emoji: z.string().min(1).max(16),
-    background: z.string().regex(/^#[0-9a-f]{6}$/i),
-  }),
-  z.object({ kind: z.literal('image'), url: sameOriginPathSchema }),
-]);
-export type AppIcon = z.infer<typeof appIconSchema>;
+export { appIconSchema, type AppIcon };
 
 export const appMetaSchema = z.object({
   title: z

@@ -52,3 +52,18 @@ export function readSessionCookie(
   }
   return null;
 }
+
+/**
+ * Whether cookies may be Secure: the site is served over https (its public origin says so, or a
+ * trusted proxy in front of it does).
+ */
+export function isSecureRequest(
+  header: (name: string) => string | null | undefined,
+  publicOrigin: string | undefined,
+  trustProxy: boolean,
+): boolean {
+  return (
+    Boolean(publicOrigin?.startsWith('https:')) ||
+    (trustProxy && header('x-forwarded-proto') === 'https')
+  );
+}

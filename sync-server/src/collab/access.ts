@@ -1,19 +1,72 @@
 import type { DocumentName } from '@pipit/protocol';
+import type { SessionService } from '../accounts/sessions';
+import { isSecureRequest, readSessionCookie } from '../accounts/session-cookie';
+import type { Storage } from '../storage/types';
+import { SyncRefusal } from './refusal';
 
 export type DocumentRole = 'owner' | 'editor' | 'viewer';
 
-/**
- * Who may open which document (SPEC §8). The websocket is deny-by-default: a connection gets a
- * document only when the policy names a role, and a viewer's connection is read-only on the server.
- */
-export interface DocumentAccess {
-  roleFor(args: { document: DocumentName; request: Request }): Promise<DocumentRole | null>;
+/** Who a connection is and what it may do with one document. */
+export interface DocumentGrant {
+  role: DocumentRole;
+  userId: string;
+  sessionId: string;
 }
 
 /**
- * Until accounts and app ownership exist there is nobody to grant a document to, so every document
- * is refused. The accounts and authoring work replaces this with the real policy.
+ * Who may open which document (SPEC §8). The websocket is deny-by-default: a connection gets a
+ * document only when the policy grants a role, and a viewer's connection is read-only on the server.
+ * A policy may throw a SyncRefusal to say why (`not-found`: nobody created that app).
  */
+export interface DocumentAccess {
+  grantFor(args: { document: DocumentName; request: Request }): Promise<DocumentGrant | null>;
+}
+
+/**
+ * The real policy: the session cookie names the person; `app/{id}` gives the owner and editors
+ * write access and viewers read access; `user/{id}` is its person's alone; `data/{app}/{user}` is its
+ * visitor's alone, for an app that exists. Documents are created by `POST /api/apps`, never by the
+ * socket: a name nobody registered is refused.
+ */
+export function createDocumentAccess(options: {
+  storage: Storage;
+  sessions: SessionService;
+  publicOrigin: string | undefined;
+  trustProxy: boolean;
+}): DocumentAccess {
+  const { storage, sessions } = options;
+  return {
+    async grantFor({ document, request }) {
+      const secure = isSecureRequest(
+        (name) => request.headers.get(name),
+        options.publicOrigin,
+        options.trustProxy,
+      );
+      const auth = await sessions.authenticate(
+        readSessionCookie(request.headers.get('cookie'), secure),
+      );
+      if (!auth) return null;
+      const who = { userId: auth.user.id, sessionId: auth.session.id };
+      switch (document.kind) {
+        case 'app': {
+          const app = await storage.apps.get(document.appId);
+          if (!app) throw new SyncRefusal('not-found');
+          const role = await storage.apps.roleOf(document.appId, auth.user.id);
+          return role ? { role, ...who } : null;
+        }
+        case 'user':
+          return document.userId === auth.user.id ? { role: 'owner', ...who } : null;
+        case 'data': {
+          if (document.userId !== auth.user.id) return null;
+          if (!(await storage.apps.get(document.appId))) throw new SyncRefusal('not-found');
+          return { role: 'owner', ...who };
+        }
+      }
+    },
+  };
+}
+
+/** Refuses everything: for servers (and tests) that serve no documents. */
 export const denyAllDocuments: DocumentAccess = {
-  roleFor: () => Promise.resolve(null),
+  grantFor: () => Promise.resolve(null),
 };

@@ -5,18 +5,18 @@ import type {
 } from '@hocuspocus/server';
 import { parseDocumentName } from '@pipit/protocol';
 import type { Logger } from '../logger';
-import type { DocumentAccess, DocumentRole } from './access';
+import type { DocumentAccess, DocumentGrant } from './access';
 import { SyncRefusal } from './refusal';
 
-export interface ConnectionContext {
-  role: DocumentRole;
-}
+/** The context of an authenticated document connection. */
+export type ConnectionContext = DocumentGrant;
 
 /**
  * Deny by default (NOTES.md: Security): Hocuspocus serves any document name unless a hook throws.
- * Only the three document shapes of SPEC §2 exist, and only a role from the access policy opens one.
+ * Only the three document shapes of SPEC §2 exist, and only a grant from the access policy opens one.
  * A viewer's connection is read-only on the server — for document updates (Hocuspocus's readOnly)
  * and for awareness, which readOnly does not cover: a viewer cannot pose as someone else's cursor.
+ * (Viewers still see everyone's presence; they just publish none.)
  */
 export function createAuthentication(access: DocumentAccess, logger: Logger): Extension {
   return {
@@ -29,17 +29,23 @@ export function createAuthentication(access: DocumentAccess, logger: Logger): Ex
       socketId,
     }: onAuthenticatePayload): Promise<ConnectionContext> {
       const document = parseDocumentName(documentName);
-      const role = document ? await access.roleFor({ document, request }) : null;
-      if (!role) {
-        const reason = document ? 'forbidden' : 'unknown-document';
+      let grant: DocumentGrant | null = null;
+      let reason: SyncRefusal['reason'] = document ? 'forbidden' : 'unknown-document';
+      try {
+        grant = document ? await access.grantFor({ document, request }) : null;
+      } catch (error) {
+        if (!(error instanceof SyncRefusal)) throw error;
+        reason = error.reason;
+      }
+      if (!grant) {
         logger.info(
           { documentName: documentName.slice(0, 200), socketId, reason },
           'refused a document',
         );
         throw new SyncRefusal(reason);
       }
-      connectionConfig.readOnly = role === 'viewer';
-      return { role };
+      connectionConfig.readOnly = grant.role === 'viewer';
+      return grant;
     },
 
     // Throwing here would close the viewer's connection; emptying the update drops it instead.

@@ -1,32 +1,68 @@
 import { Hocuspocus } from '@hocuspocus/server';
 import type { Logger } from '../logger';
-import type { DocumentStore } from '../storage/types';
+import type { AppStore, DocumentStore } from '../storage/types';
 import type { DocumentAccess } from './access';
-import { createAuthentication } from './authenticate';
+import { type ConnectionContext, createAuthentication } from './authenticate';
 import { createPersistence, type Persistence } from './persistence';
 
 /** Stores are debounced: at most every 2 s while edits flow, and at least every 10 s. */
 export const STORE_DEBOUNCE_MS = 2_000;
 export const STORE_MAX_DEBOUNCE_MS = 10_000;
 
+/**
+ * One socket syncs all of a person's documents in the background (SPEC: sync resumes for apps that
+ * are not open): the free plan's 25 apps with their data documents, and room to spare. Hocuspocus's
+ * default of 100 pending documents would reset such a socket (NOTES.md).
+ */
+export const MAX_PENDING_DOCUMENTS = 500;
+/** Messages buffered per socket before authentication (the default is 1,000). */
+export const MAX_UNAUTHENTICATED_MESSAGES = 5_000;
+
 export interface Collab {
   hocuspocus: Hocuspocus;
   persistence: Persistence;
+  /**
+   * Closes the document connections matching `which` (a person lost access, their role changed,
+   * their session ended). Their provider is told `reason` and does not get the document again
+   * unless it authenticates anew.
+   */
+  disconnect(
+    which: (context: ConnectionContext, documentName: string) => boolean,
+    reason: 'forbidden' | 'role-changed',
+  ): number;
 }
 
 export function createCollab(options: {
   documents: DocumentStore;
+  apps?: AppStore;
   access: DocumentAccess;
   logger: Logger;
   debounceMs?: number;
 }): Collab {
-  const persistence = createPersistence(options.documents, options.logger);
+  const persistence = createPersistence(options.documents, options.logger, options.apps);
   const hocuspocus = new Hocuspocus({
     name: 'pipit',
     quiet: true,
     debounce: options.debounceMs ?? STORE_DEBOUNCE_MS,
     maxDebounce: Math.max(options.debounceMs ?? 0, STORE_MAX_DEBOUNCE_MS),
+    maxPendingDocuments: MAX_PENDING_DOCUMENTS,
+    maxUnauthenticatedQueueMessages: MAX_UNAUTHENTICATED_MESSAGES,
     extensions: [createAuthentication(options.access, options.logger), persistence],
   });
-  return { hocuspocus, persistence };
+  return {
+    hocuspocus,
+    persistence,
+    disconnect(which, reason) {
+      let closed = 0;
+      for (const document of hocuspocus.documents.values()) {
+        for (const connection of document.getConnections()) {
+          if (which(connection.context as ConnectionContext, document.name)) {
+            connection.close({ code: 4403, reason });
+            closed += 1;
+          }
+        }
+      }
+      return closed;
+    },
+  };
 }

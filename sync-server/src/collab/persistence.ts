@@ -1,19 +1,27 @@
 import type {
-  Extension,
+  afterHandleMessagePayload,
+  beforeHandleMessagePayload,
   beforeUnloadDocumentPayload,
+  Extension,
   onChangePayload,
   onLoadDocumentPayload,
   onStoreDocumentPayload,
 } from '@hocuspocus/server';
 import { shouldSkipStoreHooks } from '@hocuspocus/server';
+import { LIMITS, readDefinition } from '@pipit/app-definition';
+import { parseDocumentName } from '@pipit/protocol';
 import * as Y from 'yjs';
 import { createDigest } from '../digest';
 import type { Logger } from '../logger';
-import type { DocumentStore } from '../storage/types';
-import { SyncRefusal } from './refusal';
+import type { AppStore, DocumentStore } from '../storage/types';
+import { SyncRefusal, UpdateRefusal } from './refusal';
+import { updateInMessage } from './sync-message';
+import { UpdateLog } from './update-log';
 
 export const STORE_RETRY_INITIAL_DELAY_MS = 100;
 export const STORE_RETRY_MAX_DELAY_MS = 5_000;
+/** An update of at most this many bytes changes nothing (an empty sync step 2 is 2 bytes). */
+const EMPTY_UPDATE_BYTES = 2;
 
 export interface Persistence extends Extension {
   /** Documents with changes that are not in storage yet. */
@@ -24,27 +32,75 @@ export interface Persistence extends Extension {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Per loaded document: what is logged, applied and stored. */
+interface DocState {
+  /** Changes seen, and how many of those are in storage. */
+  changes: number;
+  stored: number;
+  /** Logged updates not applied to the live document yet (their seq). */
+  unapplied: Set<number>;
+  /** The highest logged seq applied to the live document. */
+  appliedThrough: number;
+  /** The document's size in bytes: its last encoded state plus the updates logged since. */
+  bytes: number;
+}
+
 /**
- * Yjs persistence through the storage interface. Hocuspocus 4.7 unloads a document whose last store
- * failed as soon as its last client leaves, losing the change (NOTES.md: Hocuspocus and Yjs). So a
- * store is retried, with backoff, until it succeeds, and a document with unsaved changes refuses to
- * unload (and gets an immediate store instead).
+ * Yjs persistence through the storage interface, with a durable update log (NOTES.md: Durability):
+ *
+ * - Every update a client sends is decoded and checked before it touches the live document (a
+ *   malformed one, or one that would take the document past 5 MB, closes only that connection),
+ *   then appended to the log — and only then does Hocuspocus apply and acknowledge it. An
+ *   acknowledged update survives `kill -9`, so the client's "saved" is true.
+ * - The debounced store writes a snapshot and drops the log entries it contains, in one transaction.
+ * - Hocuspocus 4.7 unloads a document whose last store failed as soon as its last client leaves;
+ *   a store is retried with backoff until it succeeds, and a dirty document refuses to unload.
+ * - App documents keep their listing fields (title, description, icon, tags) in the apps table.
  */
-export function createPersistence(store: DocumentStore, logger: Logger): Persistence {
-  /** Per document: how many changes it has seen, and how many of those are stored. */
-  const changes = new Map<string, number>();
-  const stored = new Map<string, number>();
+export function createPersistence(
+  store: DocumentStore,
+  logger: Logger,
+  apps?: AppStore,
+): Persistence {
+  const docs = new Map<string, DocState>();
+  const log = new UpdateLog(store);
+  /** The logged seq of the update a connection is handling now (one message at a time each). */
+  const inFlight = new WeakMap<object, { name: string; seq: number }>();
   let abandoned = false;
 
-  const isDirty = (name: string) => (changes.get(name) ?? 0) > (stored.get(name) ?? 0);
+  const stateOf = (name: string): DocState => {
+    let state = docs.get(name);
+    if (!state) {
+      state = { changes: 0, stored: 0, unapplied: new Set(), appliedThrough: 0, bytes: 0 };
+      docs.set(name, state);
+    }
+    return state;
+  };
+  const isDirty = (name: string) => {
+    const state = docs.get(name);
+    return !!state && state.changes > state.stored;
+  };
+
+  async function updateListing(documentName: string, document: Y.Doc) {
+    const parsed = parseDocumentName(documentName);
+    if (!apps || parsed?.kind !== 'app') return;
+    const { meta } = readDefinition(document);
+    await apps.updateListing(parsed.appId, {
+      title: meta.title,
+      description: meta.description,
+      icon: meta.icon,
+      tags: meta.tags,
+      updatedAt: Date.now(),
+    });
+  }
 
   return {
     extensionName: 'pipit-persistence',
 
     async onLoadDocument({ documentName, document }: onLoadDocumentPayload) {
-      let state: Uint8Array | null;
+      let loaded: Awaited<ReturnType<DocumentStore['loadWithLog']>>;
       try {
-        state = await store.load(documentName);
+        loaded = await store.loadWithLog(documentName);
       } catch (error) {
         // The provider is told the storage is unavailable (not "permission denied") and retries.
         logger.error(
@@ -53,21 +109,90 @@ export function createPersistence(store: DocumentStore, logger: Logger): Persist
         );
         throw new SyncRefusal('storage-unavailable');
       }
-      if (state) Y.applyUpdate(document, state);
+      if (loaded.snapshot) Y.applyUpdate(document, loaded.snapshot);
+      const state = stateOf(documentName);
+      for (const { seq, update } of loaded.log) {
+        try {
+          Y.applyUpdate(document, update);
+        } catch (error) {
+          logger.warn(
+            { err: error, documentName, seq },
+            'skipped a logged update that does not apply',
+          );
+        }
+        state.appliedThrough = seq;
+      }
+      // Logged updates are folded into the snapshot by the next store (at the latest on unload).
+      if (loaded.log.length > 0) state.changes += 1;
+      state.bytes = Y.encodeStateAsUpdate(document).byteLength;
+    },
+
+    async beforeHandleMessage({
+      documentName,
+      update: message,
+      connection,
+    }: beforeHandleMessagePayload) {
+      let update: Uint8Array | null;
+      try {
+        update = updateInMessage(message);
+        if (update) Y.decodeUpdate(update);
+      } catch (error) {
+        logger.warn({ err: error, documentName }, 'refused a malformed update');
+        throw new UpdateRefusal('update_rejected');
+      }
+      // A viewer's update is refused by Hocuspocus itself (read-only connection); not logged.
+      if (!update || update.byteLength <= EMPTY_UPDATE_BYTES || connection.readOnly) return;
+      const state = stateOf(documentName);
+      if (state.bytes + update.byteLength > LIMITS.documentBytes) {
+        logger.warn(
+          { documentName, bytes: state.bytes, updateBytes: update.byteLength },
+          'refused an update that would make the document too large',
+        );
+        throw new UpdateRefusal('document_too_large');
+      }
+      let seq: number;
+      try {
+        seq = await log.append(documentName, update);
+      } catch (error) {
+        logger.error(
+          { err: error, documentName, digest: createDigest() },
+          'appending an update to the log failed',
+        );
+        throw new SyncRefusal('storage-unavailable');
+      }
+      state.bytes += update.byteLength;
+      state.unapplied.add(seq);
+      inFlight.set(connection, { name: documentName, seq });
+    },
+
+    afterHandleMessage({ connection }: afterHandleMessagePayload) {
+      const handled = inFlight.get(connection);
+      if (!handled) return Promise.resolve();
+      inFlight.delete(connection);
+      const state = stateOf(handled.name);
+      state.unapplied.delete(handled.seq);
+      state.appliedThrough = Math.max(state.appliedThrough, handled.seq);
+      return Promise.resolve();
     },
 
     onChange({ documentName, transactionOrigin }: onChangePayload) {
       // Updates relayed from another instance (Redis) are stored by the instance that received them.
       if (shouldSkipStoreHooks(transactionOrigin)) return Promise.resolve();
-      changes.set(documentName, (changes.get(documentName) ?? 0) + 1);
+      stateOf(documentName).changes += 1;
       return Promise.resolve();
     },
 
     async onStoreDocument({ documentName, document }: onStoreDocumentPayload) {
-      const upTo = changes.get(documentName) ?? 0;
+      const state = stateOf(documentName);
+      const upTo = state.changes;
+      // Only log entries that are in the live document (and so in this snapshot) may be dropped.
+      const compactedThrough =
+        state.unapplied.size > 0 ? Math.min(...state.unapplied) - 1 : state.appliedThrough;
       for (let attempt = 1; ; attempt++) {
         try {
-          await store.store(documentName, Y.encodeStateAsUpdate(document));
+          const encoded = Y.encodeStateAsUpdate(document);
+          await store.store(documentName, encoded, compactedThrough);
+          state.bytes = encoded.byteLength;
           break;
         } catch (error) {
           if (abandoned) throw error;
@@ -82,7 +207,13 @@ export function createPersistence(store: DocumentStore, logger: Logger): Persist
           await sleep(delay);
         }
       }
-      stored.set(documentName, Math.max(stored.get(documentName) ?? 0, upTo));
+      state.stored = Math.max(state.stored, upTo);
+      try {
+        await updateListing(documentName, document);
+      } catch (error) {
+        // The listing catches up on the next store; the document itself is safe.
+        logger.warn({ err: error, documentName }, 'updating the app listing failed');
+      }
     },
 
     beforeUnloadDocument({ documentName, document, instance }: beforeUnloadDocumentPayload) {
@@ -103,12 +234,11 @@ export function createPersistence(store: DocumentStore, logger: Logger): Persist
     },
 
     afterUnloadDocument({ documentName }) {
-      changes.delete(documentName);
-      stored.delete(documentName);
+      docs.delete(documentName);
       return Promise.resolve();
     },
 
-    unsavedDocuments: () => [...changes.keys()].filter(isDirty),
+    unsavedDocuments: () => [...docs.keys()].filter(isDirty),
 
     abandonRetries() {
       abandoned = true;

@@ -5,13 +5,14 @@ import { clientIp } from '../accounts/client-info';
 import type { HumanCheck } from '../accounts/human-check';
 import type { ProfileService } from '../accounts/profile-service';
 import type { RateLimiter } from '../accounts/rate-limits';
-import { clearSessionCookie, readSessionCookie } from '../accounts/session-cookie';
+import { clearSessionCookie, isSecureRequest, readSessionCookie } from '../accounts/session-cookie';
 import type { SessionService } from '../accounts/sessions';
 import type { Clock } from '../accounts/clock';
 import { createDigest } from '../digest';
 import type { Logger } from '../logger';
 import type { Storage } from '../storage/types';
 import { registerAccount } from './account';
+import { type AccessChanges, registerApps } from './apps';
 import { ApiError } from './api-error';
 import { registerAuth } from './auth';
 import { API_BODY_LIMIT_BYTES, assertDeclaredSize } from './body';
@@ -36,6 +37,8 @@ export interface ApiDependencies {
   humanCheck: HumanCheck;
   rateLimiter: RateLimiter;
   clock: Clock;
+  /** Closes sync connections whose access an endpoint changed. */
+  accessChanges: AccessChanges;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -62,8 +65,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
     c.set('logger', deps.logger.child({ requestId }));
     c.set(
       'secure',
-      Boolean(deps.publicOrigin?.startsWith('https:')) ||
-        (deps.trustProxy && c.req.header('x-forwarded-proto') === 'https'),
+      isSecureRequest((name) => c.req.header(name), deps.publicOrigin, deps.trustProxy),
     );
     c.set('meta', {
       userAgent: c.req.header('user-agent') ?? null,
@@ -124,6 +126,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerProfiles(app, deps);
   registerUploads(app, deps);
   registerMessages(app, deps);
+  registerApps(app, deps);
 
   app.notFound(() => {
     throw new ApiError('not_found', 'There is no such API endpoint.');

@@ -106,6 +106,61 @@ const MIGRATIONS: Record<string, EngineMigration> = {
       await db.schema.createIndex('uploads_user_id').on('uploads').column('user_id').execute();
     },
   }),
+  '0003_apps_and_update_log': (engine) => ({
+    async up(db: Kysely<unknown>) {
+      const bytes = engine === 'postgres' ? sql`bytea` : sql`blob`;
+      await db.schema
+        .createTable('apps')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) =>
+          c.notNull().references('users.id').onDelete('cascade'),
+        )
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('icon', 'text')
+        .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('visibility', 'text', (c) => c.notNull().defaultTo('private'))
+        .addColumn('archived_at', 'bigint')
+        .addColumn('forked_from', 'text')
+        .addColumn('published_version', 'integer')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('apps_owner_id').on('apps').column('owner_id').execute();
+
+      await db.schema
+        .createTable('collaborators')
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('invited_by', 'text', (c) => c.notNull())
+        .addColumn('added_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('collaborators_pk', ['app_id', 'user_id'])
+        .execute();
+      await db.schema
+        .createIndex('collaborators_user_id')
+        .on('collaborators')
+        .column('user_id')
+        .execute();
+
+      // Every update the server acknowledges is appended here first (NOTES.md: Durability) and
+      // folded into `documents.state` by the debounced store.
+      await db.schema
+        .createTable('document_updates')
+        .addColumn('seq', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+          engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+        )
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('update', bytes, (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('document_updates_name_seq')
+        .on('document_updates')
+        .columns(['name', 'seq'])
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

@@ -61,4 +61,31 @@ export interface Database {
     size: number;
     created_at: number;
   };
+  apps: {
+    id: string;
+    owner_id: string;
+    title: string;
+    description: Generated<string>;
+    icon: string | null;
+    tags: Generated<string>;
+    visibility: Generated<string>;
+    archived_at: number | null;
+    forked_from: string | null;
+    published_version: number | null;
+    created_at: number;
+    updated_at: number;
+  };
+  collaborators: {
+    app_id: string;
+    user_id: string;
+    role: string;
+    invited_by: string;
+    added_at: number;
+  };
+  document_updates: {
+    seq: Generated<number>;
+    name: string;
+    update: Uint8Array;
+    created_at: number;
+  };
 }

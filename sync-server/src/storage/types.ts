@@ -1,4 +1,4 @@
-import type { Avatar, StorageEngine } from '@pipit/protocol';
+import type { AppIcon, AppRole, Avatar, CollaboratorRole, StorageEngine } from '@pipit/protocol';
 
 /** A person (SPEC §4). Times are epoch milliseconds. */
 export interface UserRecord {
@@ -38,11 +38,28 @@ export type UserPatch = Partial<
   >
 >;
 
+/** An update appended to a document's durable log, in the order the server applied it. */
+export interface LoggedUpdate {
+  seq: number;
+  update: Uint8Array;
+}
+
 export interface DocumentStore {
-  /** The stored Yjs state of a document, or null when it was never stored. */
+  /** The stored snapshot of a document (without its update log), or null when it has none. */
   load(name: string): Promise<Uint8Array | null>;
-  /** Replaces the stored state (a full Yjs state update). */
-  store(name: string, state: Uint8Array): Promise<void>;
+  /** The snapshot and every logged update after it, read together. */
+  loadWithLog(name: string): Promise<{ snapshot: Uint8Array | null; log: LoggedUpdate[] }>;
+  /**
+   * Appends updates to their documents' logs in one transaction (one commit for a group of
+   * updates) and returns their sequence numbers, in order. Durable when it resolves.
+   */
+  append(entries: Array<{ name: string; update: Uint8Array }>): Promise<number[]>;
+  /**
+   * Replaces the snapshot (a full Yjs state update) and, in the same transaction, drops the logged
+   * updates up to `compactedThrough` that the snapshot already contains.
+   */
+  store(name: string, state: Uint8Array, compactedThrough?: number): Promise<void>;
+  /** The snapshot and the log. */
   delete(name: string): Promise<void>;
 }
 
@@ -168,6 +185,63 @@ export interface UploadStore {
   totalBytesForUser(userId: string): Promise<number>;
 }
 
+/** An app's row (SPEC §4); its definition lives in the `app/{id}` document. */
+export interface AppRecord {
+  id: string;
+  ownerId: string;
+  title: string;
+  description: string;
+  icon: AppIcon | null;
+  tags: string[];
+  visibility: 'private' | 'unlisted' | 'public';
+  archivedAt: number | null;
+  forkedFrom: string | null;
+  publishedVersion: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type NewApp = Pick<AppRecord, 'id' | 'ownerId' | 'title' | 'description' | 'icon'> & {
+  createdAt: number;
+};
+
+export interface AppListing {
+  title: string;
+  description: string;
+  icon: AppIcon | null;
+  tags: string[];
+  updatedAt: number;
+}
+
+export interface CollaboratorRecord {
+  appId: string;
+  userId: string;
+  role: CollaboratorRole;
+  invitedBy: string;
+  addedAt: number;
+}
+
+export interface AppStore {
+  /** Inserts the app unless its id exists; returns the row either way and whether it was new. */
+  insert(app: NewApp): Promise<{ app: AppRecord; created: boolean }>;
+  get(id: string): Promise<AppRecord | null>;
+  /** Apps a person owns or collaborates on, with their role, newest change first. */
+  listForUser(userId: string): Promise<Array<AppRecord & { role: AppRole }>>;
+  countOwned(ownerId: string): Promise<number>;
+  /** The listing fields, as read from the stored document. */
+  updateListing(id: string, listing: AppListing): Promise<void>;
+  setArchived(id: string, archivedAt: number | null): Promise<void>;
+  /** The row and its collaborators (the caller deletes the document). */
+  delete(id: string): Promise<void>;
+  /** A person's role on an app, or null when they have none. */
+  roleOf(appId: string, userId: string): Promise<AppRole | null>;
+  collaborators(appId: string): Promise<CollaboratorRecord[]>;
+  /** Adds a collaborator or changes their role. */
+  putCollaborator(collaborator: CollaboratorRecord): Promise<void>;
+  /** Returns whether they were a collaborator. */
+  removeCollaborator(appId: string, userId: string): Promise<boolean>;
+}
+
 /**
  * The one storage interface (ENGINEERING.md: src/storage). Two adapters implement it, SQLite and
  * PostgreSQL, and one contract suite (test/storage-contract.ts) runs against both.
@@ -175,6 +249,7 @@ export interface UploadStore {
 export interface Storage {
   readonly engine: StorageEngine;
   readonly documents: DocumentStore;
+  readonly apps: AppStore;
   readonly users: UserStore;
   readonly sessions: SessionStore;
   readonly tokens: TokenStore;

@@ -21,11 +21,18 @@ export function connectProvider(options: {
   doc?: Y.Doc;
   /** Appended to the socket URL, e.g. "as=viewer", for access policies in tests. */
   query?: string;
+  /** The session cookie a signed-in browser would send (`ApiClient.cookie`). */
+  cookie?: string | null;
 }): TestProvider {
   const origin = options.origin === undefined ? options.url : options.origin;
   class BrowserLikeWebSocket extends WebSocket {
     constructor(address: string) {
-      super(address, origin ? { headers: { Origin: origin } } : {});
+      super(address, {
+        headers: {
+          ...(origin ? { Origin: origin } : {}),
+          ...(options.cookie ? { Cookie: options.cookie } : {}),
+        },
+      });
     }
   }
   const websocketProvider = new HocuspocusProviderWebsocket({

@@ -11,16 +11,63 @@ export function createDocumentStore(db: Db): DocumentStore {
         .executeTakeFirst();
       return row ? toUint8Array(row.state) : null;
     },
-    async store(name, state) {
-      const updatedAt = Date.now();
-      await db
-        .insertInto('documents')
-        .values({ name, state, updated_at: updatedAt })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ state, updated_at: updatedAt }))
-        .execute();
+
+    async loadWithLog(name) {
+      // One transaction: a compaction between the two reads cannot hide an update.
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('documents')
+          .select('state')
+          .where('name', '=', name)
+          .executeTakeFirst();
+        const log = await trx
+          .selectFrom('document_updates')
+          .select(['seq', 'update'])
+          .where('name', '=', name)
+          .orderBy('seq')
+          .execute();
+        return {
+          snapshot: row ? toUint8Array(row.state) : null,
+          log: log.map((entry) => ({ seq: Number(entry.seq), update: toUint8Array(entry.update) })),
+        };
+      });
     },
+
+    async append(entries) {
+      if (entries.length === 0) return [];
+      const createdAt = Date.now();
+      const rows = await db
+        .insertInto('document_updates')
+        .values(entries.map(({ name, update }) => ({ name, update, created_at: createdAt })))
+        .returning('seq')
+        .execute();
+      // Both engines assign a multi-row insert's keys in the order of its rows.
+      return rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
+    },
+
+    async store(name, state, compactedThrough) {
+      const updatedAt = Date.now();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('documents')
+          .values({ name, state, updated_at: updatedAt })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ state, updated_at: updatedAt }))
+          .execute();
+        if (compactedThrough !== undefined) {
+          await trx
+            .deleteFrom('document_updates')
+            .where('name', '=', name)
+            .where('seq', '<=', compactedThrough)
+            .execute();
+        }
+      });
+    },
+
     async delete(name) {
-      await db.deleteFrom('documents').where('name', '=', name).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('documents').where('name', '=', name).execute();
+        await trx.deleteFrom('document_updates').where('name', '=', name).execute();
+      });
     },
   };
 }

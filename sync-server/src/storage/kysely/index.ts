@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { appliedMigrations } from '../migrations';
 import type { Database } from '../schema';
 import type { Storage } from '../types';
+import { createAppStore } from './apps';
 import { createDocumentStore } from './documents';
 import { createSessionStore } from './sessions';
 import type { EngineSpecifics } from './shared';
@@ -25,6 +26,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
   return {
     engine: specifics.engine,
     documents: createDocumentStore(db),
+    apps: createAppStore(db),
     users: createUserStore(db, specifics),
     sessions: createSessionStore(db),
     tokens: createTokenStore(db),

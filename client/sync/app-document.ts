@@ -1,0 +1,237 @@
+import {
+  exportDefinition,
+  LOCAL_EDIT,
+  readDefinition,
+  type ReadDefinition,
+  TABLES,
+} from '@pipit/app-definition';
+import { documentName } from '@pipit/protocol';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import * as Y from 'yjs';
+import { type DocumentScope, type OpenDocument, openDocument } from './documents';
+import type { SyncState } from './sync-state';
+
+/** What a person has selected in the editor, shared with collaborators as presence. */
+export interface EditorSelection {
+  kind: 'screen' | 'component' | 'collection' | 'action' | 'theme' | 'settings';
+  id: string;
+  /** For a component: the screen it is on (collaborators' previews follow it). */
+  screenId?: string;
+}
+
+export interface Person {
+  name: string;
+  color: string;
+}
+
+/** Someone else in the document now. */
+export interface Peer extends Person {
+  clientId: number;
+  selection: EditorSelection | null;
+}
+
+export interface AppDocumentView {
+  /**
+   * `loading`: reading this device's copy; `waiting`: nothing here yet, the server's copy is on its
+   * way; `not-on-device`: nothing here and no connection to fetch it; `ready`: `definition` is set.
+   */
+  phase: 'loading' | 'waiting' | 'not-on-device' | 'ready';
+  definition: ReadDefinition | null;
+  sync: SyncState;
+  readOnly: boolean;
+  canUndo: boolean;
+  canRedo: boolean;
+  peers: Peer[];
+}
+
+/** Edits the document. Every operation comes from `@pipit/app-definition`. */
+export interface AppDocumentHandle {
+  /** Runs a typed operation on the live document (one undoable step). */
+  run<A extends unknown[], R>(operation: (doc: Y.Doc, ...args: A) => R, ...args: A): R;
+  /** Undoes this person's last edit here; never a collaborator's. */
+  undo(): void;
+  redo(): void;
+  setSelection(selection: EditorSelection | null): void;
+  /** The current definition as an export file (JSON). */
+  exportJson(): string;
+}
+
+/** Edits within this many milliseconds undo together (typing a word is one step). */
+const UNDO_CAPTURE_MS = 600;
+
+class AppDocumentStore {
+  private view: AppDocumentView;
+  private readonly listeners = new Set<() => void>();
+  private readonly undoManager: Y.UndoManager;
+  private localLoaded = false;
+  private disposed = false;
+
+  constructor(
+    private readonly opened: OpenDocument,
+    private readonly person: Person | null,
+  ) {
+    const doc = opened.doc;
+    this.undoManager = new Y.UndoManager(
+      [doc.getMap('meta'), doc.getMap('theme'), ...TABLES.map((name) => doc.getMap(name))],
+      { trackedOrigins: new Set([LOCAL_EDIT]), captureTimeout: UNDO_CAPTURE_MS },
+    );
+    this.view = this.compute();
+    doc.on('afterTransaction', this.update);
+    this.undoManager.on('stack-item-added', this.update);
+    this.undoManager.on('stack-item-popped', this.update);
+    this.unsubscribe = opened.subscribe(this.onSyncChange);
+    void opened.whenLocal.then(() => {
+      this.localLoaded = true;
+      this.update();
+    });
+  }
+
+  private readonly unsubscribe: () => void;
+  private awarenessBound: ReturnType<OpenDocument['awareness']> = null;
+
+  private readonly onSyncChange = () => {
+    const awareness = this.opened.awareness();
+    if (awareness && awareness !== this.awarenessBound) {
+      this.awarenessBound = awareness;
+      if (this.person) awareness.setLocalStateField('user', this.person);
+      awareness.on('change', this.update);
+    }
+    this.update();
+  };
+
+  private hasDefinition() {
+    return this.opened.doc.getMap('app').has('schemaVersion');
+  }
+
+  private compute(): AppDocumentView {
+    const sync = this.opened.sync();
+    const readOnly = this.opened.isReadOnly();
+    const ready = this.localLoaded && this.hasDefinition();
+    let phase: AppDocumentView['phase'] = 'loading';
+    if (ready) phase = 'ready';
+    else if (this.localLoaded) {
+      phase =
+        sync.kind === 'offline' || sync.kind === 'error' || sync.kind === 'local'
+          ? 'not-on-device'
+          : 'waiting';
+    }
+    return {
+      phase,
+      definition: ready ? readDefinition(this.opened.doc) : null,
+      sync,
+      readOnly,
+      canUndo: !readOnly && this.undoManager.canUndo(),
+      canRedo: !readOnly && this.undoManager.canRedo(),
+      peers: this.peers(),
+    };
+  }
+
+  private peers(): Peer[] {
+    const awareness = this.opened.awareness();
+    if (!awareness) return [];
+    const peers: Peer[] = [];
+    awareness.getStates().forEach((state, clientId) => {
+      if (clientId === this.opened.doc.clientID) return;
+      const user = (state as { user?: Partial<Person> }).user;
+      if (typeof user?.name !== 'string' || typeof user.color !== 'string') return;
+      const selection = (state as { selection?: EditorSelection | null }).selection ?? null;
+      peers.push({ clientId, name: user.name, color: user.color, selection });
+    });
+    return peers.sort((a, b) => a.clientId - b.clientId);
+  }
+
+  private readonly update = () => {
+    if (this.disposed) return;
+    this.view = this.compute();
+    this.listeners.forEach((listener) => listener());
+  };
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  getView = () => this.view;
+
+  readonly handle: AppDocumentHandle = {
+    run: (operation, ...args) => {
+      if (this.opened.isReadOnly()) {
+        throw new Error('You can view this app but not edit it.');
+      }
+      return operation(this.opened.doc, ...args);
+    },
+    undo: () => {
+      this.undoManager.undo();
+    },
+    redo: () => {
+      this.undoManager.redo();
+    },
+    setSelection: (selection) => {
+      this.opened.awareness()?.setLocalStateField('selection', selection);
+    },
+    exportJson: () => exportDefinition(readDefinition(this.opened.doc)),
+  };
+
+  dispose() {
+    this.disposed = true;
+    this.opened.doc.off('afterTransaction', this.update);
+    this.awarenessBound?.off('change', this.update);
+    this.unsubscribe();
+    this.undoManager.destroy();
+    this.opened.release();
+  }
+}
+
+/**
+ * The live `app/{id}` document for the editor: its definition (read tolerantly), sync state,
+ * presence and per-person undo. Opens the copy on this device first, then syncs when `connect`.
+ */
+export function useAppDocument(
+  appId: string,
+  options: { scope: DocumentScope; person: Person | null; connect: boolean },
+): { view: AppDocumentView; handle: AppDocumentHandle } {
+  const { scope, person, connect } = options;
+  const scopeId = scope.kind === 'demo' ? 'demo' : scope.accountId;
+  const personKey = person ? `${person.name}|${person.color}` : '';
+  const [store, setStore] = useState<AppDocumentStore | null>(null);
+  useEffect(() => {
+    const opened = openDocument(documentName({ kind: 'app', appId }), scope, { connect });
+    const created = new AppDocumentStore(opened, person);
+    setStore(created);
+    return () => created.dispose();
+    // `scope` and `person` are compared by their identity-free keys, not by object identity.
+  }, [appId, scopeId, personKey, connect]);
+  const fallback = useMemo(() => createLoadingStore(), []);
+  const active = store ?? fallback;
+  const view = useSyncExternalStore(active.subscribe, active.getView);
+  return { view, handle: active.handle };
+}
+
+const LOADING_VIEW: AppDocumentView = {
+  phase: 'loading',
+  definition: null,
+  sync: { kind: 'connecting', pending: 0 },
+  readOnly: true,
+  canUndo: false,
+  canRedo: false,
+  peers: [],
+};
+
+function createLoadingStore(): Pick<AppDocumentStore, 'subscribe' | 'getView' | 'handle'> {
+  const refuse = () => {
+    throw new Error('The app is still loading.');
+  };
+  return {
+    subscribe: () => () => undefined,
+    getView: () => LOADING_VIEW,
+    handle: {
+      run: refuse,
+      undo: () => undefined,
+      redo: () => undefined,
+      setSelection: () => undefined,
+      exportJson: refuse,
+    },
+  };
+}

@@ -1,0 +1,298 @@
+import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider';
+import { IndexeddbPersistence } from 'y-indexeddb';
+import type { Awareness } from 'y-protocols/awareness';
+import * as Y from 'yjs';
+import { appIconSchema } from '@pipit/protocol';
+import { type LocalApp, localAppKey, localDb } from './local-db';
+import { syncSocket } from './socket';
+import type { SyncErrorReason, SyncState } from './sync-state';
+
+/** Whose copy: a signed-in account's (synced), or the demo's (this device only). */
+export type DocumentScope = { kind: 'account'; accountId: string } | { kind: 'demo' };
+
+export interface OpenDocument {
+  readonly name: string;
+  readonly doc: Y.Doc;
+  /** Resolves once the copy on this device (IndexedDB) is loaded into `doc`. */
+  readonly whenLocal: Promise<void>;
+  awareness(): Awareness | null;
+  sync(): SyncState;
+  /** The server gave this connection read-only access (a viewer). */
+  isReadOnly(): boolean;
+  /** Notified on sync-state and awareness changes (not on document updates: observe `doc`). */
+  subscribe(listener: () => void): () => void;
+  release(): void;
+}
+
+/** A document stays open this long after its last user lets go, to finish sending its changes. */
+const LINGER_MS = 5_000;
+
+const scopeKey = (scope: DocumentScope) =>
+  scope.kind === 'demo' ? 'demo' : `account:${scope.accountId}`;
+
+/** The IndexedDB database of one document: per account, so a shared device keeps people apart. */
+export const localDatabaseName = (scope: DocumentScope, name: string) =>
+  `pipit:${scopeKey(scope)}:${name}`;
+
+/** The listing fields of an app document, when it has a definition. */
+function listingOf(doc: Y.Doc): Partial<LocalApp> {
+  const meta = doc.getMap<unknown>('meta');
+  const title = meta.get('title');
+  if (typeof title !== 'string') return {};
+  const description = meta.get('description');
+  const icon = appIconSchema.safeParse(meta.get('icon'));
+  return {
+    title,
+    description: typeof description === 'string' ? description : '',
+    icon: icon.success ? icon.data : null,
+    archived: meta.get('archived') === true,
+    updatedAt: Date.now(),
+  };
+}
+
+function appIdOf(name: string): string | null {
+  return name.startsWith('app/') ? name.slice(4) : null;
+}
+
+const ERROR_REASONS: Record<string, SyncErrorReason> = {
+  forbidden: 'forbidden',
+  'not-found': 'not-registered',
+  'storage-unavailable': 'storage-unavailable',
+  document_too_large: 'too-large',
+  update_rejected: 'rejected',
+};
+
+class Entry {
+  readonly doc = new Y.Doc();
+  readonly persistence: IndexeddbPersistence;
+  readonly whenLocal: Promise<void>;
+  provider: HocuspocusProvider | null = null;
+  refs = 0;
+  lingerTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Local changes the server has not acknowledged, kept on the device for the studio's list. */
+  pending = 0;
+  acknowledged = false;
+  error: SyncErrorReason | null = null;
+  readonly listeners = new Set<() => void>();
+  private snapshot: SyncState = { kind: 'connecting', pending: 0 };
+  private savePendingTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly scope: DocumentScope,
+    private readonly onIdle: () => void,
+  ) {
+    this.persistence = new IndexeddbPersistence(localDatabaseName(scope, name), this.doc);
+    this.whenLocal = this.persistence.whenSynced.then(() => undefined);
+    this.doc.on('update', (_update: Uint8Array, origin: unknown) => {
+      if (origin === this.persistence || (this.provider && origin === this.provider)) return;
+      this.setPending(this.pending + 1);
+    });
+    void this.loadPending();
+    window.addEventListener('online', this.notify);
+    window.addEventListener('offline', this.notify);
+  }
+
+  private localAppKey(): string | null {
+    const appId = appIdOf(this.name);
+    return appId && this.scope.kind === 'account' ? localAppKey(this.scope.accountId, appId) : null;
+  }
+
+  private async loadPending() {
+    const key = this.localAppKey();
+    if (!key) return;
+    const row = await localDb().apps.get(key);
+    if (row && row.pending > this.pending) this.setPending(row.pending, false);
+  }
+
+  private setPending(pending: number, persist = true) {
+    this.pending = pending;
+    this.notify();
+    const key = this.localAppKey();
+    if (!key || !persist) return;
+    clearTimeout(this.savePendingTimer);
+    // Written at once when it reaches 0 or leaves it, otherwise at most twice a second; the listing
+    // (title, icon) goes with it, so the studio shows an app's latest name offline.
+    const write = () =>
+      void localDb().apps.update(key, { pending: this.pending, ...listingOf(this.doc) });
+    if (pending <= 1) write();
+    else this.savePendingTimer = setTimeout(write, 500);
+  }
+
+  /** Starts syncing with the server (once the local copy is loaded). */
+  connect() {
+    if (this.scope.kind !== 'account' || this.provider) return;
+    const provider = new HocuspocusProvider({
+      websocketProvider: syncSocket(this.scope.accountId),
+      name: this.name,
+      document: this.doc,
+      // Bursts of edits (typing) travel as one message per 100 ms instead of one per keystroke.
+      flushDelay: 100,
+    });
+    this.provider = provider;
+    this.error = null;
+    provider.on('status', this.notify);
+    provider.on('authenticated', this.notify);
+    provider.on('authenticationFailed', ({ reason }: { reason: string }) => {
+      this.error = ERROR_REASONS[reason] ?? 'rejected';
+      this.notify();
+    });
+    provider.on('unsyncedChanges', ({ number }: { number: number }) => {
+      if (number === 0 && provider.isAuthenticated) {
+        this.acknowledged = true;
+        if (provider.authorizedScope !== 'readonly') this.setPending(0);
+      }
+      this.notify();
+    });
+    provider.on('close', ({ event }: { event: { reason?: string } }) => {
+      this.acknowledged = false;
+      const reason = event.reason ? ERROR_REASONS[event.reason] : undefined;
+      if (reason) {
+        // The server refused this document's connection: stop sending until the page reloads.
+        this.error = reason;
+        this.disconnect();
+      }
+      this.notify();
+    });
+    provider.on('awarenessChange', this.notify);
+    provider.attach();
+    this.notify();
+  }
+
+  disconnect() {
+    const provider = this.provider;
+    if (!provider) return;
+    this.provider = null;
+    provider.destroy();
+    this.notify();
+  }
+
+  /** Reconnects after the server was told about the app (registration), or after an error. */
+  retry() {
+    this.disconnect();
+    this.error = null;
+    this.connect();
+  }
+
+  readonly notify = () => {
+    const next = this.computeSync();
+    if (JSON.stringify(next) !== JSON.stringify(this.snapshot)) this.snapshot = next;
+    this.listeners.forEach((listener) => listener());
+  };
+
+  sync(): SyncState {
+    return this.snapshot;
+  }
+
+  private computeSync(): SyncState {
+    if (this.scope.kind === 'demo') return { kind: 'local' };
+    if (this.error) return { kind: 'error', why: this.error };
+    const provider = this.provider;
+    if (provider?.authorizedScope === 'readonly') return { kind: 'read-only' };
+    const online = navigator.onLine;
+    const socketUp = provider?.configuration.websocketProvider.status === WebSocketStatus.Connected;
+    if (!provider || !socketUp || !provider.isAuthenticated) {
+      return online
+        ? { kind: 'connecting', pending: this.pending }
+        : { kind: 'offline', pending: this.pending };
+    }
+    if (provider.unsyncedChanges > 0 || !this.acknowledged) {
+      return { kind: 'syncing', pending: Math.max(provider.unsyncedChanges, this.pending) };
+    }
+    return { kind: 'saved' };
+  }
+
+  isIdle() {
+    return this.refs === 0 && (this.pending === 0 || this.error !== null || !navigator.onLine);
+  }
+
+  acquire() {
+    this.refs += 1;
+    clearTimeout(this.lingerTimer);
+  }
+
+  releaseOne() {
+    this.refs -= 1;
+    if (this.refs > 0) return;
+    // Stay open while changes are still on their way to the server.
+    const check = () => {
+      if (this.refs > 0) return;
+      if (this.isIdle()) this.onIdle();
+      else this.lingerTimer = setTimeout(check, LINGER_MS);
+    };
+    this.lingerTimer = setTimeout(check, LINGER_MS);
+  }
+
+  destroy() {
+    clearTimeout(this.lingerTimer);
+    clearTimeout(this.savePendingTimer);
+    window.removeEventListener('online', this.notify);
+    window.removeEventListener('offline', this.notify);
+    this.disconnect();
+    void this.persistence.destroy();
+    this.doc.destroy();
+  }
+}
+
+const entries = new Map<string, Entry>();
+
+/**
+ * Opens a document: exactly one Y.Doc and one IndexedDB persistence per document in this tab,
+ * however many components ask (React StrictMode mounts twice; NOTES.md: y-indexeddb #25). Syncing
+ * with the server starts when `connect` is called on an account's document.
+ */
+export function openDocument(
+  name: string,
+  scope: DocumentScope,
+  options: { connect: boolean },
+): OpenDocument {
+  const key = `${scopeKey(scope)}|${name}`;
+  let entry = entries.get(key);
+  if (!entry) {
+    const created: Entry = new Entry(name, scope, () => {
+      entries.delete(key);
+      created.destroy();
+    });
+    entry = created;
+    entries.set(key, entry);
+  }
+  const opened = entry;
+  opened.acquire();
+  if (options.connect) void opened.whenLocal.then(() => opened.connect());
+  let released = false;
+  return {
+    name,
+    doc: opened.doc,
+    whenLocal: opened.whenLocal,
+    awareness: () => opened.provider?.awareness ?? null,
+    sync: () => opened.sync(),
+    isReadOnly: () => opened.provider?.authorizedScope === 'readonly',
+    subscribe(listener) {
+      opened.listeners.add(listener);
+      return () => {
+        opened.listeners.delete(listener);
+      };
+    },
+    release() {
+      if (released) return;
+      released = true;
+      opened.releaseOne();
+    },
+  };
+}
+
+/** Connects an open document now (its app was just registered), or retries after an error. */
+export function reconnectDocument(scope: DocumentScope, name: string): void {
+  const entry = entries.get(`${scopeKey(scope)}|${name}`);
+  if (entry) void entry.whenLocal.then(() => entry.retry());
+}
+
+/** Signing out: every document of that account in this tab stops syncing and closes. */
+export function closeAccountDocuments(accountId: string): void {
+  for (const [key, entry] of entries) {
+    if (entry.scope.kind === 'account' && entry.scope.accountId === accountId) {
+      entries.delete(key);
+      entry.destroy();
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import { type AppDefinition, writeDefinition } from '@pipit/app-definition';
+import { type AppSummary, createId, documentName } from '@pipit/protocol';
+import { liveQuery } from 'dexie';
+import { useEffect, useState } from 'react';
+import { clearDocument, IndexeddbPersistence } from 'y-indexeddb';
+import * as Y from 'yjs';
+import {
+  type DocumentScope,
+  localDatabaseName,
+  openDocument,
+  reconnectDocument,
+} from './documents';
+import { type LocalApp, localAppKey, localDb } from './local-db';
+
+export type { LocalApp };
+
+const DEMO = 'demo';
+const scopeOf = (accountId: string): DocumentScope =>
+  accountId === DEMO ? { kind: 'demo' } : { kind: 'account', accountId };
+
+/** Writes a document's state into this device's copy of `name` (IndexedDB), then lets go. */
+async function writeLocalCopy(scope: DocumentScope, name: string, state: Uint8Array) {
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, state);
+  // y-indexeddb stores the document's whole state when it opens; nothing else to do.
+  const persistence = new IndexeddbPersistence(localDatabaseName(scope, name), doc);
+  await persistence.whenSynced;
+  await persistence.destroy();
+  doc.destroy();
+}
+
+/**
+ * Creates an app on this device, offline too (SPEC §4: the id is made here). This is the one place
+ * an app document is seeded — once, by the device that creates it; nothing ever seeds it again.
+ * `accountId` is `'demo'` for the local-only demo.
+ */
+export async function createLocalApp(
+  accountId: string,
+  definition: AppDefinition,
+): Promise<string> {
+  const id = createId();
+  const seed = new Y.Doc();
+  writeDefinition(seed, definition);
+  await writeLocalCopy(
+    scopeOf(accountId),
+    documentName({ kind: 'app', appId: id }),
+    Y.encodeStateAsUpdate(seed),
+  );
+  seed.destroy();
+  const now = Date.now();
+  await localDb().apps.put({
+    key: localAppKey(accountId, id),
+    accountId,
+    id,
+    title: definition.meta.title,
+    description: definition.meta.description,
+    icon: definition.meta.icon,
+    role: 'owner',
+    archived: false,
+    published: false,
+    createdAt: now,
+    updatedAt: now,
+    registered: false,
+    pending: accountId === DEMO ? 0 : 1,
+  });
+  return id;
+}
+
+/** The demo's app becomes the new account's first app (SPEC §3: signing up keeps the draft). */
+export async function adoptDemoApps(accountId: string): Promise<string[]> {
+  const demoApps = await localDb().apps.where('accountId').equals(DEMO).toArray();
+  const adopted: string[] = [];
+  for (const app of demoApps) {
+    const name = documentName({ kind: 'app', appId: app.id });
+    const opened = openDocument(name, { kind: 'demo' }, { connect: false });
+    await opened.whenLocal;
+    const state = Y.encodeStateAsUpdate(opened.doc);
+    opened.release();
+    await writeLocalCopy(scopeOf(accountId), name, state);
+    await localDb().apps.put({
+      ...app,
+      key: localAppKey(accountId, app.id),
+      accountId,
+      registered: false,
+      pending: 1,
+    });
+    await localDb().apps.delete(app.key);
+    await clearDocument(localDatabaseName({ kind: 'demo' }, name));
+    adopted.push(app.id);
+  }
+  return adopted;
+}
+
+/** This device's apps for an account (or the demo), newest first; `undefined` while loading. */
+export function useLocalApps(accountId: string | null): LocalApp[] | undefined {
+  const [apps, setApps] = useState<LocalApp[] | undefined>(undefined);
+  useEffect(() => {
+    if (!accountId) return;
+    const subscription = liveQuery(() =>
+      localDb().apps.where('accountId').equals(accountId).toArray(),
+    ).subscribe({
+      next: (rows) => setApps(rows.sort((a, b) => b.updatedAt - a.updatedAt)),
+      error: (error: unknown) => {
+        console.warn('Could not read the apps on this device:', error);
+        setApps([]);
+      },
+    });
+    return () => subscription.unsubscribe();
+  }, [accountId]);
+  return accountId ? apps : [];
+}
+
+export function localApps(accountId: string): Promise<LocalApp[]> {
+  return localDb().apps.where('accountId').equals(accountId).toArray();
+}
+
+export function localApp(accountId: string, appId: string): Promise<LocalApp | undefined> {
+  return localDb().apps.get(localAppKey(accountId, appId));
+}
+
+/** The server now knows the app: its document can sync. */
+export async function markRegistered(accountId: string, appId: string): Promise<void> {
+  await localDb().apps.update(localAppKey(accountId, appId), { registered: true });
+  reconnectDocument(scopeOf(accountId), documentName({ kind: 'app', appId }));
+}
+
+/**
+ * Takes the server's list of my apps (owned and shared): listing fields follow the server, apps
+ * made elsewhere appear, and registered apps the server no longer lists (deleted, or my access was
+ * removed) leave this device.
+ */
+export async function mergeServerApps(accountId: string, apps: AppSummary[]): Promise<void> {
+  const db = localDb();
+  const serverIds = new Set(apps.map((app) => app.id));
+  const gone: string[] = [];
+  await db.transaction('rw', db.apps, async () => {
+    const local = await db.apps.where('accountId').equals(accountId).toArray();
+    const byId = new Map(local.map((row) => [row.id, row]));
+    for (const app of apps) {
+      const row = byId.get(app.id);
+      if (row?.deleting) continue;
+      await db.apps.put({
+        key: localAppKey(accountId, app.id),
+        accountId,
+        id: app.id,
+        // A change made here that the server has not stored yet is newer than its listing.
+        title: row && row.pending > 0 ? row.title : app.title,
+        description: row && row.pending > 0 ? row.description : app.description,
+        icon: row && row.pending > 0 ? row.icon : app.icon,
+        role: app.role,
+        archived: app.archived,
+        published: app.publishedVersion !== null,
+        createdAt: app.createdAt,
+        updatedAt: Math.max(app.updatedAt, row?.updatedAt ?? 0),
+        registered: true,
+        pending: row?.pending ?? 0,
+      });
+    }
+    for (const row of local) {
+      if (row.registered && !serverIds.has(row.id) && !row.deleting) {
+        await db.apps.delete(row.key);
+        gone.push(row.id);
+      }
+    }
+  });
+  for (const appId of gone) await forgetLocalCopy(accountId, appId);
+}
+
+export async function setLocalArchived(accountId: string, appId: string, archived: boolean) {
+  await localDb().apps.update(localAppKey(accountId, appId), { archived, updatedAt: Date.now() });
+}
+
+/** Marks an app for deletion on the server (when next online) and hides it here at once. */
+export async function markDeleting(accountId: string, appId: string) {
+  await localDb().apps.update(localAppKey(accountId, appId), { deleting: true });
+}
+
+/** Removes the app and its document from this device. */
+export async function forgetLocalCopy(accountId: string, appId: string): Promise<void> {
+  await localDb().apps.delete(localAppKey(accountId, appId));
+  await clearDocument(localDatabaseName(scopeOf(accountId), documentName({ kind: 'app', appId })));
+}
+
+/**
+ * Sends the changes of apps that are not open (SPEC: sync resumes by itself, also for apps that
+ * are not open): each is opened from this device, connected, and closes once the server has
+ * stored everything.
+ */
+export function syncInBackground(accountId: string, appIds: string[]): void {
+  for (const appId of appIds) {
+    const opened = openDocument(documentName({ kind: 'app', appId }), scopeOf(accountId), {
+      connect: true,
+    });
+    opened.release();
+  }
+}

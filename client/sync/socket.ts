@@ -1,0 +1,46 @@
+import { HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+
+/** The sync endpoint on this origin; the session cookie authenticates the websocket. */
+export const SYNC_PATH = '/api/sync';
+
+let socket: { accountId: string; websocket: HocuspocusProviderWebsocket } | undefined;
+
+/**
+ * One websocket per signed-in account carries every document this tab syncs (the open editor and
+ * the background sync of other apps), multiplexed by the Hocuspocus protocol.
+ */
+export function syncSocket(accountId: string): HocuspocusProviderWebsocket {
+  if (socket?.accountId === accountId) return socket.websocket;
+  closeSyncSocket();
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${SYNC_PATH}`;
+  const websocket = new HocuspocusProviderWebsocket({
+    url,
+    // Retry forever, backing off to 10 s: offline is a normal state, not a failure.
+    maxAttempts: 0,
+    delay: 500,
+    maxDelay: 10_000,
+  });
+  // Messages queued while the socket was down are stale once it opens again: every provider starts
+  // over with a state-vector exchange that carries all its changes. Replaying them as well would
+  // send one message per offline edit and can trip the server's pre-authentication queue limit
+  // (NOTES.md: Hocuspocus and Yjs).
+  websocket.on('open', () => {
+    (websocket as unknown as { messageQueue: unknown[] }).messageQueue = [];
+  });
+  // Coming back online is the moment to try at once, not after the back-off.
+  window.addEventListener('online', reconnectNow);
+  socket = { accountId, websocket };
+  return websocket;
+}
+
+function reconnectNow() {
+  void socket?.websocket.connect();
+}
+
+/** Signing out (or in as someone else): this account's documents stop syncing in this tab. */
+export function closeSyncSocket(): void {
+  if (!socket) return;
+  window.removeEventListener('online', reconnectNow);
+  socket.websocket.destroy();
+  socket = undefined;
+}

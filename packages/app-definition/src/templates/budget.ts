@@ -1,0 +1,240 @@
+import type { AppTemplate } from './app-template';
+import {
+  action,
+  back,
+  button,
+  collection,
+  component,
+  definition,
+  divider,
+  field,
+  heading,
+  ids,
+  navigate,
+  screen,
+  step,
+  text,
+  toast,
+} from './builders';
+
+const icon = { kind: 'emoji', emoji: '💰', background: '#3f5b2e' } as const;
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+const CATEGORIES: Array<[string, string]> = [
+  ['Housing', 'Rent or mortgage, home insurance, repairs and furniture.'],
+  ['Bills', 'Energy, water, phone, internet, subscriptions and council tax.'],
+  ['Groceries', 'Food and household supplies from the shops or delivered.'],
+  ['Transport', 'Fuel, fares, parking, bike repairs and car costs.'],
+  ['Eating out', 'Restaurants, cafés, takeaways and lunches bought at work.'],
+  ['Health', 'Prescriptions, dentist, glasses, gym and sports clubs.'],
+  ['Fun', 'Hobbies, outings, games, books, music and presents.'],
+  ['Other', 'Anything that does not fit above. If it keeps coming up, give it a category.'],
+];
+
+export const budget: AppTemplate = {
+  id: 'budget',
+  name: 'Budget',
+  summary: 'Track what you spend by category and by month, and see where the money goes.',
+  icon,
+  build() {
+    const s = ids(
+      'overview',
+      'expenses',
+      'bills',
+      'expense',
+      'addExpense',
+      'editExpense',
+      'categories',
+      'category',
+    );
+
+    const expenses = collection('Expenses', {
+      what: field('What', 'text', { required: true }),
+      amount: field('Amount', 'number', { required: true }),
+      category: field('Category', 'select', {
+        required: true,
+        default: 'Groceries',
+        options: CATEGORIES.map(([name]) => name),
+      }),
+      month: field('Month', 'select', { required: true, options: MONTHS }),
+      date: field('Date', 'date'),
+      paidWith: field('Paid with', 'select', {
+        default: 'Card',
+        options: ['Card', 'Cash', 'Bank transfer', 'Direct debit'],
+      }),
+      recurring: field('Repeats every month', 'boolean', { default: false }),
+      notes: field('Notes', 'longText'),
+    });
+    const categories = collection(
+      'Categories',
+      {
+        name: field('Category', 'text', { required: true }),
+        covers: field('What goes here', 'longText'),
+      },
+      CATEGORIES.map(([name, covers]) => ({ name, covers })),
+    );
+    const f = expenses.f;
+    const allFields = [
+      f.what,
+      f.amount,
+      f.category,
+      f.month,
+      f.date,
+      f.paidWith,
+      f.recurring,
+      f.notes,
+    ];
+
+    const goAdd = action('Open the expense form', navigate(s.addExpense));
+    const goEdit = action('Edit this expense', navigate(s.editExpense));
+    const goCategories = action('Explain the categories', navigate(s.categories));
+    const removeExpense = action(
+      'Delete expense',
+      step('deleteRecord', {}),
+      toast('Expense deleted'),
+      back(),
+    );
+    const afterAdd = action('After adding an expense', toast('Expense added'), back());
+    const afterEdit = action('After editing an expense', toast('Changes saved'), back());
+
+    const screens = [
+      screen(s.overview, 'Overview', '💰', [
+        heading('Where the money goes', 1),
+        button('Add an expense', goAdd),
+        component('stat', {
+          label: 'Spent in total',
+          collectionId: expenses.id,
+          aggregate: 'sum',
+          fieldId: f.amount,
+        }),
+        component('stat', { label: 'Expenses recorded', collectionId: expenses.id }),
+        component('stat', {
+          label: 'Average expense',
+          collectionId: expenses.id,
+          aggregate: 'average',
+          fieldId: f.amount,
+        }),
+        component('stat', {
+          label: 'Biggest single expense',
+          collectionId: expenses.id,
+          aggregate: 'max',
+          fieldId: f.amount,
+        }),
+        divider(),
+        heading('By category'),
+        component('chart', {
+          kind: 'pie',
+          collectionId: expenses.id,
+          labelFieldId: f.category,
+          valueFieldId: f.amount,
+          aggregate: 'sum',
+        }),
+        heading('By month'),
+        component('chart', {
+          kind: 'bar',
+          collectionId: expenses.id,
+          labelFieldId: f.month,
+          valueFieldId: f.amount,
+          aggregate: 'sum',
+        }),
+      ]),
+      screen(s.expenses, 'Expenses', '🧾', [
+        heading('Expenses', 1),
+        component('list', {
+          collectionId: expenses.id,
+          titleFieldId: f.what,
+          subtitleFieldId: f.amount,
+          sort: { fieldId: f.date, direction: 'desc' },
+          emptyText:
+            'Nothing spent yet. Add expenses as they happen, or once a week from your statement.',
+          detailScreenId: s.expense,
+        }),
+        button('Add an expense', goAdd),
+      ]),
+      screen(s.bills, 'Bills', '🔁', [
+        heading('Monthly bills', 1),
+        text(
+          'Expenses marked “Repeats every month”, biggest first. Worth checking once a year for a better deal.',
+        ),
+        component('list', {
+          collectionId: expenses.id,
+          titleFieldId: f.what,
+          subtitleFieldId: f.amount,
+          filter: { fieldId: f.recurring, op: 'isTrue', value: '' },
+          sort: { fieldId: f.amount, direction: 'desc' },
+          emptyText:
+            'No repeating bills yet. Tick “Repeats every month” when you add rent, phone or subscriptions.',
+          detailScreenId: s.expense,
+        }),
+      ]),
+      screen(s.expense, 'Expense', '🧾', [
+        component('detail', { fieldIds: allFields }),
+        button('Edit', goEdit, 'secondary'),
+        button('Delete expense', removeExpense, 'secondary'),
+      ]),
+      screen(s.addExpense, 'Add expense', '➕', [
+        heading('Add an expense', 1),
+        component('form', {
+          collectionId: expenses.id,
+          mode: 'create',
+          fieldIds: allFields,
+          submitLabel: 'Add expense',
+          actionId: afterAdd.id,
+        }),
+        button('Which category?', goCategories, 'secondary'),
+      ]),
+      screen(s.editExpense, 'Edit expense', '✏️', [
+        heading('Edit expense', 1),
+        component('form', {
+          collectionId: expenses.id,
+          mode: 'edit',
+          fieldIds: allFields,
+          submitLabel: 'Save changes',
+          actionId: afterEdit.id,
+        }),
+      ]),
+      screen(s.categories, 'Categories', '🏷️', [
+        heading('Categories', 1),
+        text(
+          'What belongs in each category, so the same kind of spending always lands in the same place.',
+        ),
+        component('list', {
+          collectionId: categories.id,
+          titleFieldId: categories.f.name,
+          subtitleFieldId: categories.f.covers,
+          emptyText: 'No categories described yet.',
+          detailScreenId: s.category,
+        }),
+      ]),
+      screen(s.category, 'Category', '🏷️', [
+        component('detail', { fieldIds: [categories.f.name, categories.f.covers] }),
+      ]),
+    ];
+
+    return definition({
+      title: 'Budget',
+      description:
+        'Write down what you spend, sorted into categories and months. Totals, averages and charts show where the money goes, and repeating bills are kept together.',
+      icon,
+      tags: ['money', 'budget', 'finance'],
+      preset: 'slate',
+      screens,
+      collections: [expenses, categories],
+      actions: [goAdd, goEdit, goCategories, removeExpense, afterAdd, afterEdit],
+    });
+  },
+};

@@ -1,0 +1,178 @@
+import type { AppTemplate } from './app-template';
+import {
+  action,
+  back,
+  button,
+  collection,
+  component,
+  definition,
+  divider,
+  field,
+  heading,
+  ids,
+  navigate,
+  screen,
+  step,
+  text,
+  toast,
+} from './builders';
+
+const icon = { kind: 'emoji', emoji: '💌', background: '#8a3b8f' } as const;
+
+const YES = 'Yes';
+const NO = 'No';
+const MAYBE = 'Maybe';
+const NOT_REPLIED = 'Not replied';
+
+export const guestList: AppTemplate = {
+  id: 'guest-list',
+  name: 'Guest list',
+  summary: 'Invitations, RSVPs, head counts and dietary needs for your party or wedding.',
+  icon,
+  build() {
+    const s = ids('overview', 'guests', 'invitations', 'guest', 'addGuest', 'editGuest');
+
+    const guests = collection('Guests', {
+      name: field('Name', 'text', { required: true }),
+      rsvp: field('RSVP', 'select', {
+        required: true,
+        default: NOT_REPLIED,
+        options: [NOT_REPLIED, YES, MAYBE, NO],
+      }),
+      partySize: field('Party size', 'number', { required: true, default: 1 }),
+      group: field('Group', 'select', { options: ['Family', 'Friends', 'Work', 'Neighbours'] }),
+      email: field('Email', 'email'),
+      phone: field('Phone', 'text'),
+      dietary: field('Dietary notes', 'longText'),
+      invited: field('Invitation sent', 'boolean', { default: false }),
+    });
+    const f = guests.f;
+
+    const reply = (answer: string, message: string) =>
+      action(
+        `RSVP ${answer}`,
+        step('updateRecord', { values: { [f.rsvp]: answer } }),
+        toast(message),
+      );
+    const replyYes = reply(YES, 'Marked as coming 🎉');
+    const replyMaybe = reply(MAYBE, 'Marked as maybe');
+    const replyNo = reply(NO, 'Marked as not coming');
+    const goAdd = action('Open the add-guest form', navigate(s.addGuest));
+    const goEdit = action('Edit this guest', navigate(s.editGuest));
+    const removeGuest = action(
+      'Remove guest',
+      step('deleteRecord', {}),
+      toast('Guest removed'),
+      back(),
+    );
+    const afterAdd = action('After adding a guest', toast('Guest added'), back());
+    const afterEdit = action('After editing a guest', toast('Changes saved'), back());
+
+    const guestList = (filter: { op: 'equals'; value: string } | null, emptyText: string) =>
+      component('list', {
+        collectionId: guests.id,
+        titleFieldId: f.name,
+        subtitleFieldId: filter ? f.partySize : f.rsvp,
+        filter: filter ? { fieldId: f.rsvp, ...filter } : null,
+        sort: { fieldId: f.name, direction: 'asc' },
+        emptyText,
+        detailScreenId: s.guest,
+      });
+
+    const screens = [
+      screen(s.overview, 'Overview', '🎉', [
+        heading('Who’s coming', 1),
+        component('stat', { label: 'Invitations', collectionId: guests.id }),
+        component('stat', {
+          label: 'People invited',
+          collectionId: guests.id,
+          aggregate: 'sum',
+          fieldId: f.partySize,
+        }),
+        heading('Replies'),
+        component('chart', {
+          kind: 'pie',
+          collectionId: guests.id,
+          labelFieldId: f.rsvp,
+          aggregate: 'count',
+        }),
+        heading('People by reply'),
+        component('chart', {
+          kind: 'bar',
+          collectionId: guests.id,
+          labelFieldId: f.rsvp,
+          valueFieldId: f.partySize,
+          aggregate: 'sum',
+        }),
+        divider(),
+        heading('Coming'),
+        guestList({ op: 'equals', value: YES }, 'No one has said yes yet.'),
+        heading('Maybe'),
+        guestList({ op: 'equals', value: MAYBE }, 'No maybes.'),
+        heading('Waiting to hear from'),
+        guestList({ op: 'equals', value: NOT_REPLIED }, 'Everyone has replied. 🎉'),
+      ]),
+      screen(s.guests, 'Guests', '👥', [
+        heading('Everyone', 1),
+        guestList(null, 'Your guest list is empty. Add the first person you want to invite.'),
+        button('Add a guest', goAdd),
+        heading('Can’t come'),
+        guestList({ op: 'equals', value: NO }, 'No one has declined.'),
+      ]),
+      screen(s.invitations, 'Invitations', '✉️', [
+        heading('Invitations', 1),
+        text('Tick each guest once their invitation is in the post or in their inbox.'),
+        component('checklist', {
+          collectionId: guests.id,
+          titleFieldId: f.name,
+          checkFieldId: f.invited,
+        }),
+      ]),
+      screen(s.guest, 'Guest', '🙂', [
+        component('detail', {
+          fieldIds: [f.name, f.rsvp, f.partySize, f.group, f.email, f.phone, f.dietary, f.invited],
+        }),
+        heading('Their reply', 3),
+        button('Coming', replyYes),
+        button('Maybe', replyMaybe, 'secondary'),
+        button('Not coming', replyNo, 'secondary'),
+        divider(),
+        button('Edit', goEdit, 'secondary'),
+        button('Remove from the list', removeGuest, 'secondary'),
+      ]),
+      screen(s.addGuest, 'Add guest', '➕', [
+        heading('Add a guest', 1),
+        text('Count everyone in their party, children included, so the head count is right.'),
+        component('form', {
+          collectionId: guests.id,
+          mode: 'create',
+          fieldIds: [f.name, f.partySize, f.group, f.email, f.phone, f.dietary],
+          submitLabel: 'Add guest',
+          actionId: afterAdd.id,
+        }),
+      ]),
+      screen(s.editGuest, 'Edit guest', '✏️', [
+        heading('Edit guest', 1),
+        component('form', {
+          collectionId: guests.id,
+          mode: 'edit',
+          fieldIds: [f.name, f.rsvp, f.partySize, f.group, f.email, f.phone, f.dietary, f.invited],
+          submitLabel: 'Save changes',
+          actionId: afterEdit.id,
+        }),
+      ]),
+    ];
+
+    return definition({
+      title: 'Guest list',
+      description:
+        'Plan a party, wedding or dinner: who is invited, who has replied, how many people are coming and what they can eat.',
+      icon,
+      tags: ['events', 'party', 'planning'],
+      preset: 'orchid',
+      screens,
+      collections: [guests],
+      actions: [replyYes, replyMaybe, replyNo, goAdd, goEdit, removeGuest, afterAdd, afterEdit],
+    });
+  },
+};

@@ -1,0 +1,270 @@
+import { createId } from '@pipit/protocol';
+import type { AiAction } from '../definition';
+import type { AppTemplate } from './app-template';
+import {
+  action,
+  back,
+  button,
+  collection,
+  component,
+  definition,
+  divider,
+  field,
+  fromRecord,
+  heading,
+  ids,
+  navigate,
+  screen,
+  step,
+  text,
+  toast,
+} from './builders';
+
+const icon = { kind: 'emoji', emoji: '🍲', background: '#b4441c' } as const;
+
+const DAL_INGREDIENTS = `- 250 g red lentils, rinsed
+- 1 onion, finely chopped
+- 3 cloves garlic, crushed
+- A thumb of fresh ginger, grated
+- 1 tsp ground cumin
+- 1 tsp ground turmeric
+- 400 g tin of chopped tomatoes
+- 800 ml vegetable stock
+- 2 tbsp oil
+- Juice of half a lemon, salt, fresh coriander`;
+
+const DAL_METHOD = `1. Soften the onion in the oil over a medium heat for about 8 minutes.
+2. Add the garlic, ginger, cumin and turmeric and stir for a minute.
+3. Tip in the lentils, tomatoes and stock. Simmer for 20–25 minutes, stirring now and then, until the lentils collapse.
+4. Season with salt and the lemon juice. Scatter with coriander and serve with rice or flatbread.`;
+
+const OATS_INGREDIENTS = `- 50 g rolled oats
+- 120 ml milk (any kind)
+- 2 tbsp plain yoghurt
+- 1 tsp honey or maple syrup
+- A pinch of cinnamon
+- A handful of berries, to serve`;
+
+const OATS_METHOD = `1. Stir the oats, milk, yoghurt, honey and cinnamon together in a jar.
+2. Cover and chill overnight, or for at least 4 hours.
+3. In the morning, loosen with a splash of milk and top with the berries.`;
+
+export const recipeBook: AppTemplate = {
+  id: 'recipe-book',
+  name: 'Recipe book',
+  summary: 'Your recipes with ingredients, method, timings and favourites, plus a kitchen timer.',
+  icon,
+  build() {
+    const s = ids(
+      'recipes',
+      'favourites',
+      'quick',
+      'recipe',
+      'addRecipe',
+      'editRecipe',
+      'overview',
+    );
+
+    const recipes = collection(
+      'Recipes',
+      {
+        name: field('Name', 'text', { required: true }),
+        summary: field('In a sentence', 'text'),
+        course: field('Course', 'select', {
+          required: true,
+          default: 'Dinner',
+          options: ['Breakfast', 'Lunch', 'Dinner', 'Dessert', 'Snack', 'Baking'],
+        }),
+        diet: field('Diet', 'select', {
+          default: 'Everything',
+          options: ['Everything', 'Vegetarian', 'Vegan', 'Gluten-free'],
+        }),
+        servings: field('Servings', 'number', { required: true, default: 4 }),
+        prep: field('Prep time (minutes)', 'number'),
+        cook: field('Cook time (minutes)', 'number'),
+        ingredients: field('Ingredients', 'longText', { required: true }),
+        method: field('Method', 'longText', { required: true }),
+        source: field('Source', 'url'),
+        favourite: field('Favourite', 'boolean', { default: false }),
+      },
+      [
+        {
+          name: 'Weeknight tomato dal',
+          summary: 'Red lentils simmered with tomato, garlic and warm spices.',
+          course: 'Dinner',
+          diet: 'Vegan',
+          servings: 4,
+          prep: 10,
+          cook: 25,
+          ingredients: DAL_INGREDIENTS,
+          method: DAL_METHOD,
+          favourite: false,
+        },
+        {
+          name: 'Overnight oats',
+          summary: 'Made in two minutes the night before, ready when you wake up.',
+          course: 'Breakfast',
+          diet: 'Vegetarian',
+          servings: 1,
+          prep: 5,
+          cook: 0,
+          ingredients: OATS_INGREDIENTS,
+          method: OATS_METHOD,
+          favourite: false,
+        },
+      ],
+    );
+    const f = recipes.f;
+
+    // The one AI action in the templates: it only shows text beside the recipe and writes nothing,
+    // so a server without AI configured just says so on tap.
+    const swaps: AiAction = {
+      id: createId(),
+      name: 'Suggest swaps',
+      prompt: `Suggest three ingredient swaps for the recipe "${fromRecord(f.name)}" that keep it tasty, for someone missing an ingredient or cooking for a different diet. One short line each.\n\nIngredients:\n${fromRecord(f.ingredients)}`,
+      output: { kind: 'text' },
+      target: { kind: 'component' },
+    };
+
+    const goAdd = action('Open the new-recipe form', navigate(s.addRecipe));
+    const goEdit = action('Edit this recipe', navigate(s.editRecipe));
+    const favourite = action(
+      'Add to favourites',
+      step('setField', { fieldId: f.favourite, value: 'true' }),
+      toast('Saved to your favourites'),
+    );
+    const removeRecipe = action(
+      'Delete recipe',
+      step('deleteRecord', {}),
+      toast('Recipe deleted'),
+      back(),
+    );
+    const afterAdd = action('After adding a recipe', toast('Recipe saved'), back());
+    const afterEdit = action('After editing a recipe', toast('Changes saved'), back());
+
+    const recipeFields = [
+      f.name,
+      f.summary,
+      f.course,
+      f.diet,
+      f.servings,
+      f.prep,
+      f.cook,
+      f.ingredients,
+      f.method,
+      f.source,
+    ];
+
+    const screens = [
+      screen(s.recipes, 'Recipes', '🍲', [
+        heading('Recipes', 1),
+        text(
+          'Everything you like to cook, in one place. Tap a recipe for the ingredients and method.',
+        ),
+        component('list', {
+          collectionId: recipes.id,
+          titleFieldId: f.name,
+          subtitleFieldId: f.summary,
+          sort: { fieldId: f.name, direction: 'asc' },
+          emptyText: 'No recipes yet. Add the dish you make most often.',
+          detailScreenId: s.recipe,
+        }),
+        button('Add a recipe', goAdd),
+      ]),
+      screen(s.favourites, 'Favourites', '⭐', [
+        heading('Favourites', 1),
+        component('list', {
+          collectionId: recipes.id,
+          titleFieldId: f.name,
+          subtitleFieldId: f.course,
+          filter: { fieldId: f.favourite, op: 'isTrue', value: '' },
+          sort: { fieldId: f.name, direction: 'asc' },
+          emptyText: 'Tap “Add to favourites” on a recipe to keep it here.',
+          detailScreenId: s.recipe,
+        }),
+      ]),
+      screen(s.quick, 'Quick', '⏱️', [
+        heading('Quick to prepare', 1),
+        text('Recipes with 15 minutes of prep or less, quickest first.'),
+        component('list', {
+          collectionId: recipes.id,
+          titleFieldId: f.name,
+          subtitleFieldId: f.prep,
+          filter: { fieldId: f.prep, op: 'lessThan', value: '16' },
+          sort: { fieldId: f.prep, direction: 'asc' },
+          emptyText: 'Add prep times to your recipes to see the quick ones here.',
+          detailScreenId: s.recipe,
+        }),
+      ]),
+      screen(s.recipe, 'Recipe', '📖', [
+        component('detail', { fieldIds: recipeFields }),
+        component('timer', { label: 'Kitchen timer', mode: 'countdown', seconds: 600 }),
+        button('Add to favourites', favourite),
+        button('Edit', goEdit, 'secondary'),
+        component('ai', { label: 'Suggest swaps', aiActionId: swaps.id }),
+        divider(),
+        component('link', {
+          label: 'Converting cups, ounces and grams',
+          url: 'https://en.wikipedia.org/wiki/Cooking_weights_and_measures',
+        }),
+        button('Delete recipe', removeRecipe, 'secondary'),
+      ]),
+      screen(s.addRecipe, 'New recipe', '➕', [
+        heading('New recipe', 1),
+        text('Put one ingredient per line and number the steps of the method.'),
+        component('form', {
+          collectionId: recipes.id,
+          mode: 'create',
+          fieldIds: recipeFields,
+          submitLabel: 'Save recipe',
+          actionId: afterAdd.id,
+        }),
+      ]),
+      screen(s.editRecipe, 'Edit recipe', '✏️', [
+        heading('Edit recipe', 1),
+        component('form', {
+          collectionId: recipes.id,
+          mode: 'edit',
+          fieldIds: [...recipeFields, f.favourite],
+          submitLabel: 'Save changes',
+          actionId: afterEdit.id,
+        }),
+      ]),
+      screen(s.overview, 'Overview', '📊', [
+        heading('Your cookbook', 1),
+        component('stat', { label: 'Recipes', collectionId: recipes.id }),
+        component('stat', {
+          label: 'Average prep (minutes)',
+          collectionId: recipes.id,
+          aggregate: 'average',
+          fieldId: f.prep,
+        }),
+        component('chart', {
+          kind: 'pie',
+          collectionId: recipes.id,
+          labelFieldId: f.course,
+          aggregate: 'count',
+        }),
+        component('chart', {
+          kind: 'bar',
+          collectionId: recipes.id,
+          labelFieldId: f.diet,
+          aggregate: 'count',
+        }),
+      ]),
+    ];
+
+    return definition({
+      title: 'Recipe book',
+      description:
+        'A personal cookbook: ingredients, method, servings and timings for every dish, favourites and quick meals at a glance, and a kitchen timer on every recipe.',
+      icon,
+      tags: ['food', 'cooking', 'recipes'],
+      preset: 'ember',
+      screens,
+      collections: [recipes],
+      actions: [goAdd, goEdit, favourite, removeRecipe, afterAdd, afterEdit],
+      aiActions: [swaps],
+    });
+  },
+};

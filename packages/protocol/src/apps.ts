@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { sameOriginPathSchema } from './api';
+import { ID_PATTERN } from './ids';
+import { usernameSchema } from './usernames';
+
+/** An app's icon (SPEC §5): an emoji on a colour, or an uploaded image on this server. */
+export const appIconSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('emoji'),
+    emoji: z.string().min(1).max(16),
+    background: z.string().regex(/^#[0-9a-f]{6}$/i),
+  }),
+  z.object({ kind: z.literal('image'), url: sameOriginPathSchema }),
+]);
+export type AppIcon = z.infer<typeof appIconSchema>;
+
+export const APP_ROLES = ['owner', 'editor', 'viewer'] as const;
+export type AppRole = (typeof APP_ROLES)[number];
+export const COLLABORATOR_ROLES = ['editor', 'viewer'] as const;
+export type CollaboratorRole = (typeof COLLABORATOR_ROLES)[number];
+
+export const appIdSchema = z.string().regex(ID_PATTERN, 'Not an app id.');
+
+/** An app as lists show it (SPEC §4); the server keeps the listing fields from the document. */
+export const appSummarySchema = z.object({
+  id: appIdSchema,
+  owner: z.object({ id: z.string(), username: z.string(), displayName: z.string() }),
+  role: z.enum(APP_ROLES),
+  title: z.string(),
+  description: z.string(),
+  icon: appIconSchema.nullable(),
+  visibility: z.enum(['private', 'unlisted', 'public']),
+  archived: z.boolean(),
+  publishedVersion: z.number().int().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type AppSummary = z.infer<typeof appSummarySchema>;
+
+/**
+ * `POST /api/apps`: registers an app made on a device (offline too). Idempotent: registering the
+ * same id again answers the same app. The title is a first listing until the document is stored.
+ */
+export const createAppRequestSchema = z.object({
+  id: appIdSchema,
+  title: z.string().trim().min(1).max(60),
+  description: z.string().max(500).default(''),
+  icon: appIconSchema.nullable().default(null),
+});
+export type CreateAppRequest = z.input<typeof createAppRequestSchema>;
+
+export const appResponseSchema = z.object({ app: appSummarySchema });
+export const appListResponseSchema = z.object({ apps: z.array(appSummarySchema) });
+
+/** `PATCH /api/apps/{id}`: archive or restore (owner only). */
+export const updateAppRequestSchema = z.object({ archived: z.boolean() });
+
+export const collaboratorSchema = z.object({
+  userId: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  role: z.enum(APP_ROLES),
+  addedAt: z.number(),
+});
+export type Collaborator = z.infer<typeof collaboratorSchema>;
+export const collaboratorListSchema = z.object({ people: z.array(collaboratorSchema) });
+
+/** `PUT /api/apps/{id}/collaborators/{username}`: invite, or change a role (owner only). */
+export const inviteRequestSchema = z.object({ role: z.enum(COLLABORATOR_ROLES) });
+export const collaboratorUsernameSchema = usernameSchema;
+
+/** The free plan's limits (SPEC §11). */
+export const PLAN_LIMITS = {
+  apps: 25,
+  collaboratorsPerApp: 5,
+} as const;

@@ -1,0 +1,77 @@
+import type { ComponentProps } from '@pipit/app-definition';
+import { aggregateRecords, findCollection, findField, formatNumber, formatValue } from '../records';
+import type { RenderContext } from '../render-context';
+import { SafeLink } from '../safe-link';
+import { SetupNote } from './setup-note';
+
+const AGGREGATE_WORDS: Record<ComponentProps<'stat'>['aggregate'], string> = {
+  count: 'count',
+  sum: 'total',
+  average: 'average',
+  min: 'lowest',
+  max: 'highest',
+};
+
+/** Until records are passed in (visitor data is a later issue), detail shows the first one. */
+export function DetailBlock({
+  props,
+  context,
+}: {
+  props: ComponentProps<'detail'>;
+  context: RenderContext;
+}) {
+  const firstFieldId = props.fieldIds[0];
+  const collection = context.definition.collections.find((c) =>
+    c.fields.some((f) => f.id === firstFieldId),
+  );
+  if (!collection) return <SetupNote>Choose the fields to show.</SetupNote>;
+  const record = collection.records[0];
+  if (!record) return <p className="rt-card rt-muted rt-empty">No record to show yet.</p>;
+  return (
+    <dl className="rt-card rt-detail">
+      {props.fieldIds.map((fieldId) => {
+        const field = findField(collection, fieldId);
+        if (!field) return null;
+        const value = record.values[field.id];
+        const text = formatValue(value, field);
+        return (
+          <div key={field.id} className="rt-detail-row">
+            <dt>{field.name}</dt>
+            <dd>
+              {!text ? (
+                <span className="rt-muted">—</span>
+              ) : field.type === 'url' ? (
+                <SafeLink url={text}>{text}</SafeLink>
+              ) : (
+                text
+              )}
+            </dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}
+
+export function StatBlock({
+  props,
+  context,
+}: {
+  props: ComponentProps<'stat'>;
+  context: RenderContext;
+}) {
+  const collection = findCollection(context.definition.collections, props.collectionId);
+  if (!collection) return <SetupNote>Choose a collection for this number.</SetupNote>;
+  const value = aggregateRecords(collection.records, props.aggregate, props.fieldId);
+  const field = findField(collection, props.fieldId);
+  const of = props.aggregate === 'count' ? collection.name : (field?.name ?? 'no field chosen');
+  return (
+    <div className="rt-card rt-stat">
+      <span className="rt-stat-label">{props.label}</span>
+      <span className="rt-stat-value">{formatNumber(value)}</span>
+      <span className="rt-stat-caption rt-muted">
+        {AGGREGATE_WORDS[props.aggregate]} of {of}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+/** Side-effect CSS imports are bundled by Vite; packages have no `vite/client` types. */
+declare module '*.css';

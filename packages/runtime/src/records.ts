@@ -1,0 +1,156 @@
+import type { Collection, ComponentProps, CreatorRecord, Field } from '@pipit/app-definition';
+
+export type RecordValue = CreatorRecord['values'][string] | undefined;
+export type ListFilter = NonNullable<ComponentProps<'list'>['filter']>;
+export type ListSort = NonNullable<ComponentProps<'list'>['sort']>;
+export type Aggregate = ComponentProps<'stat'>['aggregate'];
+
+export function findCollection(
+  collections: Collection[],
+  collectionId: string | null,
+): Collection | null {
+  return collections.find((c) => c.id === collectionId) ?? null;
+}
+
+export function findField(collection: Collection, fieldId: string | null): Field | null {
+  return collection.fields.find((f) => f.id === fieldId) ?? null;
+}
+
+function isEmpty(value: RecordValue): boolean {
+  return value === null || value === undefined || value === '';
+}
+
+/** A number from a number or a numeric string; null for anything else. */
+export function toNumber(value: RecordValue): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+/** Numbers compare as numbers, everything else as text (ISO dates sort correctly as text). */
+function compareValues(a: RecordValue, b: RecordValue): number {
+  const na = toNumber(a);
+  const nb = toNumber(b);
+  if (na !== null && nb !== null) return na - nb;
+  return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
+}
+
+export function matchesFilter(record: CreatorRecord, filter: ListFilter): boolean {
+  const value = record.values[filter.fieldId];
+  const text = isEmpty(value) ? '' : String(value).toLowerCase();
+  const wanted = filter.value.trim().toLowerCase();
+  switch (filter.op) {
+    case 'equals':
+      return text === wanted;
+    case 'notEquals':
+      return text !== wanted;
+    case 'contains':
+      return text.includes(wanted);
+    case 'greaterThan':
+      return !isEmpty(value) && compareValues(value, filter.value) > 0;
+    case 'lessThan':
+      return !isEmpty(value) && compareValues(value, filter.value) < 0;
+    case 'isTrue':
+      return value === true || text === 'true';
+    case 'isFalse':
+      return !(value === true || text === 'true');
+    case 'isEmpty':
+      return isEmpty(value);
+    case 'isNotEmpty':
+      return !isEmpty(value);
+  }
+}
+
+/** Sorted copy; empty values go last in either direction, ties keep their order. */
+export function sortRecords(records: CreatorRecord[], sort: ListSort): CreatorRecord[] {
+  const sign = sort.direction === 'desc' ? -1 : 1;
+  return [...records].sort((a, b) => {
+    const va = a.values[sort.fieldId];
+    const vb = b.values[sort.fieldId];
+    if (isEmpty(va) || isEmpty(vb)) return Number(isEmpty(va)) - Number(isEmpty(vb));
+    return sign * compareValues(va, vb);
+  });
+}
+
+/** The records a list shows: its filter, then its sort. */
+export function queryRecords(
+  records: CreatorRecord[],
+  options: { filter?: ListFilter | null; sort?: ListSort | null },
+): CreatorRecord[] {
+  const { filter, sort } = options;
+  const kept = filter ? records.filter((r) => matchesFilter(r, filter)) : records;
+  return sort ? sortRecords(kept, sort) : [...kept];
+}
+
+/**
+ * count is the number of records; the others use the field's numeric values and ignore the rest.
+ * null when there is nothing to compute (no field, or no numbers).
+ */
+export function aggregateRecords(
+  records: CreatorRecord[],
+  aggregate: Aggregate,
+  fieldId: string | null,
+): number | null {
+  if (aggregate === 'count') return records.length;
+  if (!fieldId) return null;
+  const numbers = records
+    .map((r) => toNumber(r.values[fieldId]))
+    .filter((n): n is number => n !== null);
+  if (numbers.length === 0) return aggregate === 'sum' ? 0 : null;
+  switch (aggregate) {
+    case 'sum':
+      return numbers.reduce((s, n) => s + n, 0);
+    case 'average':
+      return numbers.reduce((s, n) => s + n, 0) / numbers.length;
+    case 'min':
+      return Math.min(...numbers);
+    case 'max':
+      return Math.max(...numbers);
+  }
+}
+
+export function formatNumber(value: number | null): string {
+  if (value === null) return '—';
+  return new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }).format(value);
+}
+
+/** A value as text for display; '' when empty. */
+export function formatValue(value: RecordValue, field: Field | null): string {
+  if (isEmpty(value)) return '';
+  if (typeof value === 'boolean' || field?.type === 'boolean')
+    return value === true || value === 'true' ? 'Yes' : 'No';
+  if (typeof value === 'number') return formatNumber(value);
+  return String(value);
+}
+
+export interface ChartPoint {
+  label: string;
+  value: number;
+}
+
+/** The most groups a chart draws; more would not be readable on a phone. */
+export const CHART_MAX_GROUPS = 12;
+
+/** Records grouped by the label field's value, each group reduced by count/sum/average. */
+export function chartSeries(
+  collection: Collection,
+  props: Pick<ComponentProps<'chart'>, 'labelFieldId' | 'valueFieldId' | 'aggregate'>,
+): ChartPoint[] {
+  const labelField = findField(collection, props.labelFieldId);
+  const groups = new Map<string, CreatorRecord[]>();
+  for (const record of collection.records) {
+    const label = labelField
+      ? formatValue(record.values[labelField.id], labelField) || '(empty)'
+      : 'All';
+    const group = groups.get(label);
+    if (group) group.push(record);
+    else if (groups.size < CHART_MAX_GROUPS) groups.set(label, [record]);
+  }
+  return [...groups].map(([label, records]) => ({
+    label,
+    value: aggregateRecords(records, props.aggregate, props.valueFieldId) ?? 0,
+  }));
+}

@@ -1,0 +1,67 @@
+import type { ReadComponent } from '@pipit/app-definition';
+import {
+  AiBlock,
+  ButtonBlock,
+  CounterBlock,
+  DividerBlock,
+  HeadingBlock,
+  ImageBlock,
+  LinkBlock,
+  TextBlock,
+  TimerBlock,
+} from './blocks/basic-blocks';
+import { ChartBlock } from './blocks/chart-block';
+import { FormBlock } from './blocks/form-block';
+import { ChecklistBlock, ListBlock } from './blocks/list-blocks';
+import { DetailBlock, StatBlock } from './blocks/record-blocks';
+import { InvalidPlaceholder } from './invalid-placeholder';
+import type { RenderContext } from './render-context';
+
+/** One component of a screen by its type; an unreadable one is a placeholder. */
+export function RenderComponent({
+  component,
+  context,
+}: {
+  component: ReadComponent;
+  context: RenderContext;
+}) {
+  switch (component.type) {
+    case 'heading':
+      return <HeadingBlock props={component.props} />;
+    case 'text':
+      return <TextBlock props={component.props} />;
+    case 'image':
+      return <ImageBlock props={component.props} />;
+    case 'button':
+      return <ButtonBlock props={component.props} context={context} />;
+    case 'list':
+      return <ListBlock props={component.props} context={context} />;
+    case 'detail':
+      return <DetailBlock props={component.props} context={context} />;
+    case 'form':
+      return <FormBlock props={component.props} context={context} />;
+    case 'checklist':
+      return <ChecklistBlock props={component.props} context={context} />;
+    case 'counter':
+      return <CounterBlock props={component.props} />;
+    case 'stat':
+      return <StatBlock props={component.props} context={context} />;
+    case 'chart':
+      return <ChartBlock props={component.props} context={context} />;
+    case 'timer':
+      return <TimerBlock props={component.props} />;
+    case 'divider':
+      return <DividerBlock />;
+    case 'link':
+      return <LinkBlock props={component.props} />;
+    case 'ai':
+      return <AiBlock props={component.props} />;
+    case 'invalid':
+      return (
+        <InvalidPlaceholder problem={component.problem} originalType={component.originalType} />
+      );
+    default:
+      // A type this build does not know (a newer schema): a placeholder, never a crash.
+      return <InvalidPlaceholder problem="this kind of component is not known." />;
+  }
+}

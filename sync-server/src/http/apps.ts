@@ -1,0 +1,224 @@
+import type { Hono } from 'hono';
+import {
+  type AppRole,
+  type AppSummary,
+  appIdSchema,
+  collaboratorUsernameSchema,
+  createAppRequestSchema,
+  documentName,
+  inviteRequestSchema,
+  PLAN_LIMITS,
+  updateAppRequestSchema,
+} from '@pipit/protocol';
+import type { AppRecord, Storage } from '../storage/types';
+import { ApiError } from './api-error';
+import type { ApiDependencies } from './api';
+import { readJsonBody } from './body';
+import { type ApiContext, type ApiEnv, requireAuth } from './context';
+
+/** What the sync server must do when access to an app changes under open connections. */
+export interface AccessChanges {
+  /** A person lost access to an app (removed, or the app was deleted). */
+  revoked(appId: string, userId: string | null): void;
+  /** A person's role changed: their connection authenticates again with the new one. */
+  roleChanged(appId: string, userId: string): void;
+}
+
+const notFound = () =>
+  new ApiError('not_found', 'That app does not exist, or it is not shared with you.');
+
+async function summarize(storage: Storage, app: AppRecord, role: AppRole): Promise<AppSummary> {
+  const owner = await storage.users.findById(app.ownerId);
+  return {
+    id: app.id,
+    owner: {
+      id: app.ownerId,
+      username: owner?.username ?? '',
+      displayName: owner?.displayName || owner?.username || '',
+    },
+    role,
+    title: app.title,
+    description: app.description,
+    icon: app.icon,
+    visibility: app.visibility,
+    archived: app.archivedAt !== null,
+    publishedVersion: app.publishedVersion,
+    createdAt: app.createdAt,
+    updatedAt: app.updatedAt,
+  };
+}
+
+/** The app in the path and the caller's role on it; not found for anyone without a role. */
+async function appFor(c: ApiContext, storage: Storage) {
+  const auth = requireAuth(c);
+  const id = appIdSchema.safeParse(c.req.param('id'));
+  if (!id.success) throw notFound();
+  const app = await storage.apps.get(id.data);
+  const role = app ? await storage.apps.roleOf(app.id, auth.user.id) : null;
+  if (!app || !role) throw notFound();
+  return { auth, app, role };
+}
+
+function requireOwner(role: AppRole, what: string) {
+  if (role !== 'owner') throw new ApiError('forbidden', `Only the app’s owner can ${what}.`);
+}
+
+/**
+ * Apps (SPEC §4, §8): registration of an app made on a device (idempotent, so an app made offline
+ * registers itself when back online), my list, archive and restore, delete forever, collaborators.
+ */
+export function registerApps(
+  app: Hono<ApiEnv>,
+  { storage, clock, accessChanges }: ApiDependencies,
+): void {
+  app.get('/apps', async (c) => {
+    const auth = requireAuth(c);
+    const apps = await storage.apps.listForUser(auth.user.id);
+    return c.json({ apps: await Promise.all(apps.map((a) => summarize(storage, a, a.role))) });
+  });
+
+  app.post('/apps', async (c) => {
+    const auth = requireAuth(c);
+    const input = await readJsonBody(c.req.raw, createAppRequestSchema);
+    const existing = await storage.apps.get(input.id);
+    if (existing) {
+      // The same device asking again (a retry after a lost answer) gets the same app.
+      if (existing.ownerId !== auth.user.id) {
+        throw new ApiError('forbidden', 'That app id belongs to someone else.');
+      }
+      return c.json({ app: await summarize(storage, existing, 'owner') }, 200);
+    }
+    if ((await storage.apps.countOwned(auth.user.id)) >= PLAN_LIMITS.apps) {
+      throw new ApiError(
+        'limit_reached',
+        `You have ${PLAN_LIMITS.apps} apps, the most the free plan allows. Delete an archived app to make room.`,
+      );
+    }
+    const { app: created, created: isNew } = await storage.apps.insert({
+      id: input.id,
+      ownerId: auth.user.id,
+      title: input.title,
+      description: input.description,
+      icon: input.icon,
+      createdAt: clock.now(),
+    });
+    if (created.ownerId !== auth.user.id) {
+      throw new ApiError('forbidden', 'That app id belongs to someone else.');
+    }
+    return c.json({ app: await summarize(storage, created, 'owner') }, isNew ? 201 : 200);
+  });
+
+  app.get('/apps/:id', async (c) => {
+    const { app: found, role } = await appFor(c, storage);
+    return c.json({ app: await summarize(storage, found, role) });
+  });
+
+  app.patch('/apps/:id', async (c) => {
+    const { app: found, role } = await appFor(c, storage);
+    requireOwner(role, 'archive or restore it');
+    const input = await readJsonBody(c.req.raw, updateAppRequestSchema);
+    await storage.apps.setArchived(found.id, input.archived ? clock.now() : null);
+    const updated = await storage.apps.get(found.id);
+    return c.json({ app: await summarize(storage, updated ?? found, role) });
+  });
+
+  app.delete('/apps/:id', async (c) => {
+    const { app: found, role } = await appFor(c, storage);
+    requireOwner(role, 'delete it');
+    if (found.archivedAt === null) {
+      throw new ApiError('forbidden', 'Archive the app first; only archived apps can be deleted.');
+    }
+    accessChanges.revoked(found.id, null);
+    await storage.apps.delete(found.id);
+    await storage.documents.delete(documentName({ kind: 'app', appId: found.id }));
+    return c.json({ deleted: true });
+  });
+
+  app.get('/apps/:id/collaborators', async (c) => {
+    const { app: found } = await appFor(c, storage);
+    const owner = await storage.users.findById(found.ownerId);
+    const people = [];
+    if (owner) {
+      people.push({
+        userId: owner.id,
+        username: owner.username,
+        displayName: owner.displayName || owner.username,
+        role: 'owner' as const,
+        addedAt: found.createdAt,
+      });
+    }
+    for (const collaborator of await storage.apps.collaborators(found.id)) {
+      const user = await storage.users.findById(collaborator.userId);
+      if (!user) continue;
+      people.push({
+        userId: user.id,
+        username: user.username,
+        displayName: user.displayName || user.username,
+        role: collaborator.role,
+        addedAt: collaborator.addedAt,
+      });
+    }
+    return c.json({ people });
+  });
+
+  app.put('/apps/:id/collaborators/:username', async (c) => {
+    const { auth, app: found, role } = await appFor(c, storage);
+    requireOwner(role, 'invite people');
+    const input = await readJsonBody(c.req.raw, inviteRequestSchema);
+    if (auth.user.emailVerifiedAt === null) {
+      throw new ApiError(
+        'email_not_verified',
+        'Confirm your email address before inviting people. The link is in the email we sent you.',
+      );
+    }
+    const username = collaboratorUsernameSchema.safeParse(c.req.param('username'));
+    const invitee = username.success ? await storage.users.findByUsername(username.data) : null;
+    if (!invitee) {
+      throw new ApiError('not_found', 'No one goes by that username. Check the spelling.');
+    }
+    if (invitee.id === found.ownerId) {
+      throw new ApiError('validation_failed', 'That is the app’s owner; they can already edit it.');
+    }
+    const current = await storage.apps.collaborators(found.id);
+    const already = current.find((p) => p.userId === invitee.id);
+    if (!already && current.length >= PLAN_LIMITS.collaboratorsPerApp) {
+      throw new ApiError(
+        'limit_reached',
+        `An app can have ${PLAN_LIMITS.collaboratorsPerApp} collaborators on the free plan. Remove someone first.`,
+      );
+    }
+    await storage.apps.putCollaborator({
+      appId: found.id,
+      userId: invitee.id,
+      role: input.role,
+      invitedBy: auth.user.id,
+      addedAt: already?.addedAt ?? clock.now(),
+    });
+    if (already && already.role !== input.role) accessChanges.roleChanged(found.id, invitee.id);
+    return c.json(
+      {
+        person: {
+          userId: invitee.id,
+          username: invitee.username,
+          displayName: invitee.displayName || invitee.username,
+          role: input.role,
+          addedAt: already?.addedAt ?? clock.now(),
+        },
+      },
+      already ? 200 : 201,
+    );
+  });
+
+  app.delete('/apps/:id/collaborators/:username', async (c) => {
+    const { auth, app: found, role } = await appFor(c, storage);
+    const username = collaboratorUsernameSchema.safeParse(c.req.param('username'));
+    const person = username.success ? await storage.users.findByUsername(username.data) : null;
+    // The owner removes anyone; a collaborator may leave.
+    if (role !== 'owner' && person?.id !== auth.user.id) requireOwner(role, 'remove people');
+    if (!person || !(await storage.apps.removeCollaborator(found.id, person.id))) {
+      throw new ApiError('not_found', 'That person is not a collaborator on this app.');
+    }
+    accessChanges.revoked(found.id, person.id);
+    return c.json({ removed: true });
+  });
+}

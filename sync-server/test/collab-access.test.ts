@@ -1,0 +1,173 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as Y from 'yjs';
+import { createApp, readDefinition, setMeta } from '@pipit/app-definition';
+import { createId } from '@pipit/protocol';
+import type { ApiClient } from './support/api-client';
+import { type AccountsHarness, startAccountsServer } from './support/engines';
+import { acknowledged, connectProvider, type TestProvider } from './support/provider';
+
+/** What the server holds for a document: its snapshot plus the logged updates after it. */
+async function storedTitle(h: AccountsHarness, name: string): Promise<string | undefined> {
+  const { snapshot, log } = await h.pipit.server.storage.documents.loadWithLog(name);
+  const doc = new Y.Doc();
+  if (snapshot) Y.applyUpdate(doc, snapshot);
+  for (const entry of log) Y.applyUpdate(doc, entry.update);
+  return doc.getMap('meta').get('title') as string | undefined;
+}
+
+const refusal = (client: TestProvider) =>
+  new Promise<string>((resolve) =>
+    client.provider.on('authenticationFailed', ({ reason }: { reason: string }) => resolve(reason)),
+  );
+
+const closed = (client: TestProvider) =>
+  new Promise<string>((resolve) =>
+    client.provider.on('close', ({ event }: { event: { reason: string } }) =>
+      resolve(event.reason),
+    ),
+  );
+
+describe('who may open which document over the socket (SPEC §8)', () => {
+  let h: AccountsHarness;
+  let owner: ApiClient;
+  let editor: ApiClient;
+  let viewer: ApiClient;
+  let stranger: ApiClient;
+  const providers: TestProvider[] = [];
+  const connect = (client: ApiClient | null, name: string, origin?: string) => {
+    const p = connectProvider({
+      url: h.pipit.url,
+      name,
+      cookie: client?.cookie ?? null,
+      ...(origin ? { origin } : {}),
+    });
+    providers.push(p);
+    return p;
+  };
+
+  /** A new app of the owner's with the editor and the viewer invited, seeded by the owner. */
+  async function sharedApp(title: string) {
+    const id = createId();
+    await owner.post('/api/apps', { id, title });
+    for (const [who, role] of [
+      ['editor_1', 'editor'],
+      ['viewer_1', 'viewer'],
+    ]) {
+      const r = await owner.request('PUT', `/api/apps/${id}/collaborators/${who}`, {
+        body: { role },
+      });
+      expect(r.status).toBe(201);
+    }
+    const name = `app/${id}`;
+    const ownerSide = connect(owner, name);
+    expect(await ownerSide.ready).toBe(true);
+    createApp(ownerSide.doc, createId, { title });
+    await acknowledged(ownerSide.provider);
+    return { id, name, ownerSide };
+  }
+
+  beforeAll(async () => {
+    h = await startAccountsServer('sqlite', { storeDebounceMs: 50 });
+    owner = await h.signup('owner_1');
+    editor = await h.signup('editor_1');
+    viewer = await h.signup('viewer_1');
+    stranger = await h.signup('stranger_1');
+    const me = await owner.get<{ account: { id: string } }>('/api/auth/session');
+    await h.pipit.server.storage.users.update(me.body.account.id, { emailVerifiedAt: Date.now() });
+  });
+  afterEach(() => providers.splice(0).forEach((p) => p.destroy()));
+  afterAll(() => h.close());
+
+  it('lets the owner and an editor write, and each sees the other’s edit', async () => {
+    const { name, ownerSide } = await sharedApp('Guest list');
+    const editorSide = connect(editor, name);
+    expect(await editorSide.ready).toBe(true);
+    expect(editorSide.provider.authorizedScope).toBe('read-write');
+    setMeta(editorSide.doc, { title: 'Wedding guests' });
+    await acknowledged(editorSide.provider);
+    await vi.waitFor(() => expect(readDefinition(ownerSide.doc).meta.title).toBe('Wedding guests'));
+    expect(await storedTitle(h, name)).toBe('Wedding guests');
+  });
+
+  it('keeps a viewer’s write out of the stored document, though it reached the server', async () => {
+    const { name } = await sharedApp('Budget');
+    const viewerSide = connect(viewer, name);
+    expect(await viewerSide.ready).toBe(true);
+    expect(viewerSide.provider.authorizedScope).toBe('readonly');
+    const sent = vi.fn();
+    viewerSide.provider.on('outgoingMessage', sent);
+    setMeta(viewerSide.doc, { title: 'Hacked by a viewer' });
+    await vi.waitFor(() => expect(sent).toHaveBeenCalled());
+    // The server answers the update (refused), and the server's copy never changes.
+    await vi.waitFor(() => expect(viewerSide.provider.unsyncedChanges).toBe(1));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.pipit.server.hocuspocus.documents.get(name)?.getMap('meta').get('title')).toBe(
+      'Budget',
+    );
+    expect(await storedTitle(h, name)).toBe('Budget');
+  });
+
+  it('gives nothing to a stranger, to no session, or to a foreign origin', async () => {
+    const { name } = await sharedApp('Recipes');
+    const strangerSide = connect(stranger, name);
+    const strangerRefused = refusal(strangerSide);
+    expect(await strangerSide.ready).toBe(false);
+    expect(await strangerRefused).toBe('forbidden');
+    expect(strangerSide.doc.getMap('meta').size).toBe(0);
+
+    const anonymous = connect(null, name);
+    expect(await anonymous.ready).toBe(false);
+    expect(anonymous.doc.getMap('meta').size).toBe(0);
+
+    const foreign = connect(owner, name, 'https://evil.example');
+    expect(await foreign.ready).toBe(false);
+    expect(foreign.doc.getMap('meta').size).toBe(0);
+  });
+
+  it('refuses a document name nobody created, and someone else’s private index', async () => {
+    const unknown = connect(owner, `app/${createId()}`);
+    const reason = refusal(unknown);
+    expect(await unknown.ready).toBe(false);
+    expect(await reason).toBe('not-found');
+
+    const me = await editor.get<{ account: { id: string } }>('/api/auth/session');
+    const theirs = connect(owner, `user/${me.body.account.id}`);
+    expect(await theirs.ready).toBe(false);
+    const mine = connect(editor, `user/${me.body.account.id}`);
+    expect(await mine.ready).toBe(true);
+  });
+
+  it('closes a removed collaborator’s connection at once, and their later edits go nowhere', async () => {
+    const { id, name } = await sharedApp('Reading list');
+    const editorSide = connect(editor, name);
+    expect(await editorSide.ready).toBe(true);
+    const why = closed(editorSide);
+    await owner.request('DELETE', `/api/apps/${id}/collaborators/editor_1`);
+    expect(await why).toBe('forbidden');
+    setMeta(editorSide.doc, { title: 'Written after removal' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await storedTitle(h, name)).toBe('Reading list');
+  });
+
+  it('closes the connections of a session that signs out', async () => {
+    const { name } = await sharedApp('Packing list');
+    const session = await h.login('editor_1');
+    const side = connect(session, name);
+    expect(await side.ready).toBe(true);
+    const why = closed(side);
+    await session.post('/api/auth/logout');
+    expect(await why).toBe('forbidden');
+  });
+
+  it('keeps the listing (title, description) from the stored document', async () => {
+    const { id, ownerSide } = await sharedApp('Workout log');
+    setMeta(ownerSide.doc, { title: 'Morning runs', description: 'Every run this year' });
+    await acknowledged(ownerSide.provider);
+    await vi.waitFor(async () => {
+      const { body } = await owner.get<{ app: { title: string; description: string } }>(
+        `/api/apps/${id}`,
+      );
+      expect(body.app).toMatchObject({ title: 'Morning runs', description: 'Every run this year' });
+    });
+  });
+});
