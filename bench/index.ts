@@ -6,3 +6,6 @@ console.log(
 console.log(
   '  npm run bench -- human-check   human-check solve time in Chromium, CPU at 1×, 4×, 6×',
 );
+console.log(
+  '  npm run bench -- sync          edit propagation, Pipit vs bare Hocuspocus; opening a big app',
+);

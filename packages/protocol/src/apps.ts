@@ -52,9 +52,6 @@ export type CreateAppRequest = z.input<typeof createAppRequestSchema>;
 export const appResponseSchema = z.object({ app: appSummarySchema });
 export const appListResponseSchema = z.object({ apps: z.array(appSummarySchema) });
 
-/** `PATCH /api/apps/{id}`: archive or restore (owner only). */
-export const updateAppRequestSchema = z.object({ archived: z.boolean() });
-
 export const collaboratorSchema = z.object({
   userId: z.string(),
   username: z.string(),

@@ -87,7 +87,6 @@ export {
   createAppRequestSchema,
   appResponseSchema,
   appListResponseSchema,
-  updateAppRequestSchema,
   collaboratorSchema,
   collaboratorListSchema,
   inviteRequestSchema,

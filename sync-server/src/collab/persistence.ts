@@ -86,6 +86,7 @@ export function createPersistence(
     if (!apps || parsed?.kind !== 'app') return;
     const { meta } = readDefinition(document);
     await apps.updateListing(parsed.appId, {
+      archived: meta.archived,
       title: meta.title,
       description: meta.description,
       icon: meta.icon,

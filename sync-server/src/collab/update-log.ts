@@ -22,12 +22,15 @@ export class UpdateLog {
   append(name: string, update: Uint8Array): Promise<number> {
     return new Promise((resolve, reject) => {
       this.queue.push({ name, update, resolve, reject });
-      if (!this.writing) void this.drain();
+      if (this.writing) return;
+      this.writing = true;
+      // SQLite commits synchronously: started at once, every write would go alone. Waiting for the
+      // check phase lets the updates read from other sockets in the same I/O phase join it.
+      setImmediate(() => void this.drain());
     });
   }
 
   private async drain() {
-    this.writing = true;
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];

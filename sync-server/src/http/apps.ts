@@ -8,7 +8,6 @@ import {
   documentName,
   inviteRequestSchema,
   PLAN_LIMITS,
-  updateAppRequestSchema,
 } from '@pipit/protocol';
 import type { AppRecord, Storage } from '../storage/types';
 import { ApiError } from './api-error';
@@ -65,7 +64,8 @@ function requireOwner(role: AppRole, what: string) {
 
 /**
  * Apps (SPEC §4, §8): registration of an app made on a device (idempotent, so an app made offline
- * registers itself when back online), my list, archive and restore, delete forever, collaborators.
+ * registers itself when back online), my list, delete forever, collaborators. Archiving is an edit
+ * of the document's `meta.archived` (so it works offline); the listing follows the stored document.
  */
 export function registerApps(
   app: Hono<ApiEnv>,
@@ -111,15 +111,6 @@ export function registerApps(
   app.get('/apps/:id', async (c) => {
     const { app: found, role } = await appFor(c, storage);
     return c.json({ app: await summarize(storage, found, role) });
-  });
-
-  app.patch('/apps/:id', async (c) => {
-    const { app: found, role } = await appFor(c, storage);
-    requireOwner(role, 'archive or restore it');
-    const input = await readJsonBody(c.req.raw, updateAppRequestSchema);
-    await storage.apps.setArchived(found.id, input.archived ? clock.now() : null);
-    const updated = await storage.apps.get(found.id);
-    return c.json({ app: await summarize(storage, updated ?? found, role) });
   });
 
   app.delete('/apps/:id', async (c) => {

@@ -206,6 +206,8 @@ export type NewApp = Pick<AppRecord, 'id' | 'ownerId' | 'title' | 'description' 
 };
 
 export interface AppListing {
+  /** From the document's `meta.archived`: archiving works offline, like every other edit. */
+  archived: boolean;
   title: string;
   description: string;
   icon: AppIcon | null;

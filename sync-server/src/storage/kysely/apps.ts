@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { type AppRole, appIconSchema, type CollaboratorRole } from '@pipit/protocol';
 import type { Database } from '../schema';
 import type { AppRecord, AppStore } from '../types';
@@ -91,6 +91,9 @@ export function createAppStore(db: Db): AppStore {
           icon: listing.icon ? JSON.stringify(listing.icon) : null,
           tags: JSON.stringify(listing.tags),
           updated_at: listing.updatedAt,
+          archived_at: listing.archived
+            ? sql<number>`COALESCE(${sql.ref('archived_at')}, ${listing.updatedAt})`
+            : null,
         })
         .where('id', '=', id)
         .execute();
