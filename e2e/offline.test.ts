@@ -3,19 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createId, STATIC_ROUTES } from '@pipit/protocol';
 import { insertUser, type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { launchPersistent } from './support/browser';
+import { untilControlled } from './support/service-worker';
 
 const APP_ID = createId();
-
-/** Waits until this page is controlled by Pipit's service worker (the first visit never is). */
-async function untilControlled(page: Page) {
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) {
-    await page.reload();
-  }
-  await expect
-    .poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)))
-    .toBe(true);
-}
 
 describe('offline, after one visit', () => {
   let pipit: RunningPipit;

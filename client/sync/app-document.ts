@@ -51,6 +51,12 @@ export interface AppDocumentHandle {
   /** Undoes this person's last edit here; never a collaborator's. */
   undo(): void;
   redo(): void;
+  /**
+   * Ends the current undo step: the next edit starts a new one even within the capture time.
+   * The editor calls it before every edit but the next keystroke in the same text field, so a
+   * quick series of separate actions never undoes as one.
+   */
+  stopCapturing(): void;
   setSelection(selection: EditorSelection | null): void;
   /** The current definition as an export file (JSON). */
   exportJson(): string;
@@ -168,6 +174,9 @@ class AppDocumentStore {
     redo: () => {
       this.undoManager.redo();
     },
+    stopCapturing: () => {
+      this.undoManager.stopCapturing();
+    },
     setSelection: (selection) => {
       this.opened.awareness()?.setLocalStateField('selection', selection);
     },
@@ -230,6 +239,7 @@ function createLoadingStore(): Pick<AppDocumentStore, 'subscribe' | 'getView' | 
       run: refuse,
       undo: () => undefined,
       redo: () => undefined,
+      stopCapturing: () => undefined,
       setSelection: () => undefined,
       exportJson: refuse,
     },

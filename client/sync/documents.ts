@@ -89,6 +89,7 @@ class Entry {
       this.setPending(this.pending + 1);
     });
     void this.loadPending();
+    this.snapshot = this.computeSync();
     window.addEventListener('online', this.notify);
     window.addEventListener('offline', this.notify);
   }

@@ -1,4 +1,4 @@
-import { type AppDefinition, writeDefinition } from '@pipit/app-definition';
+import { type AppDefinition, setMeta, writeDefinition } from '@pipit/app-definition';
 import { type AppSummary, createId, documentName } from '@pipit/protocol';
 import { liveQuery } from 'dexie';
 import { useEffect, useState } from 'react';
@@ -166,7 +166,20 @@ export async function mergeServerApps(accountId: string, apps: AppSummary[]): Pr
   for (const appId of gone) await forgetLocalCopy(accountId, appId);
 }
 
-export async function setLocalArchived(accountId: string, appId: string, archived: boolean) {
+/**
+ * Archives or restores an app: an edit of its document (`meta.archived`), so it works offline and
+ * syncs like any other; the list on this device changes at once.
+ */
+export async function setAppArchived(accountId: string, appId: string, archived: boolean) {
+  const opened = openDocument(documentName({ kind: 'app', appId }), scopeOf(accountId), {
+    connect: accountId !== DEMO,
+  });
+  try {
+    await opened.whenLocal;
+    setMeta(opened.doc, { archived });
+  } finally {
+    opened.release();
+  }
   await localDb().apps.update(localAppKey(accountId, appId), { archived, updatedAt: Date.now() });
 }
 

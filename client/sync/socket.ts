@@ -1,4 +1,4 @@
-import { HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
 
 /** The sync endpoint on this origin; the session cookie authenticates the websocket. */
 export const SYNC_PATH = '/api/sync';
@@ -15,9 +15,11 @@ export function syncSocket(accountId: string): HocuspocusProviderWebsocket {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${SYNC_PATH}`;
   const websocket = new HocuspocusProviderWebsocket({
     url,
-    // Retry forever, backing off to 10 s: offline is a normal state, not a failure.
+    // Retry forever, backing off to 10 s: offline is a normal state, not a failure. (The retry
+    // library refuses a `delay` below `minDelay` — silently, through the provider — so both are set.)
     maxAttempts: 0,
-    delay: 500,
+    delay: 1_000,
+    minDelay: 250,
     maxDelay: 10_000,
   });
   // Messages queued while the socket was down are stale once it opens again: every provider starts
@@ -27,20 +29,36 @@ export function syncSocket(accountId: string): HocuspocusProviderWebsocket {
   websocket.on('open', () => {
     (websocket as unknown as { messageQueue: unknown[] }).messageQueue = [];
   });
-  // Coming back online is the moment to try at once, not after the back-off.
+  // Coming back online is the moment to try at once, not after the back-off; going offline ends
+  // the socket at once, rather than leaving a dead one that claims to be connected for minutes.
   window.addEventListener('online', reconnectNow);
+  window.addEventListener('offline', disconnectNow);
   socket = { accountId, websocket };
+  if (!navigator.onLine) websocket.disconnect();
   return websocket;
 }
 
 function reconnectNow() {
-  void socket?.websocket.connect();
+  const websocket = socket?.websocket;
+  if (!websocket) return;
+  if (websocket.status === WebSocketStatus.Connected) {
+    // The close asked for when the network went away may not have landed yet (the provider still
+    // says connected, and `connect` would do nothing): let the socket reconnect when it does.
+    websocket.shouldConnect = true;
+    return;
+  }
+  void websocket.connect();
+}
+
+function disconnectNow() {
+  socket?.websocket.disconnect();
 }
 
 /** Signing out (or in as someone else): this account's documents stop syncing in this tab. */
 export function closeSyncSocket(): void {
   if (!socket) return;
   window.removeEventListener('online', reconnectNow);
+  window.removeEventListener('offline', disconnectNow);
   socket.websocket.destroy();
   socket = undefined;
 }

@@ -38,9 +38,18 @@ export function launchBrowser(): Promise<Browser> {
  */
 export async function launchPersistent(
   viewport = { width: 1280, height: 800 },
-): Promise<{ context: BrowserContext; userDataDir: string; close(): Promise<void> }> {
+  /** Reopen this profile (a browser restart) instead of making a new one. */
+  existingDir?: string,
+): Promise<{
+  context: BrowserContext;
+  userDataDir: string;
+  /** Closes the browser and deletes the profile. */
+  close(): Promise<void>;
+  /** Closes the browser and keeps the profile, as quitting a browser does. */
+  quit(): Promise<void>;
+}> {
   assertChromium();
-  const userDataDir = mkdtempSync(path.join(tmpdir(), 'pipit-profile-'));
+  const userDataDir = existingDir ?? mkdtempSync(path.join(tmpdir(), 'pipit-profile-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
@@ -53,6 +62,7 @@ export async function launchPersistent(
       await context.close();
       rmSync(userDataDir, { recursive: true, force: true });
     },
+    quit: () => context.close(),
   };
 }
 

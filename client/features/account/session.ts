@@ -1,6 +1,8 @@
 import { redirect } from '@tanstack/react-router';
 import { useSyncExternalStore } from 'react';
 import { type Account, accountSchema, sessionResponseSchema } from '@pipit/protocol';
+import { closeAccountDocuments } from '../../sync/documents';
+import { closeSyncSocket } from '../../sync/socket';
 import { apiGet, OfflineError } from '../api/request';
 
 /**
@@ -29,6 +31,12 @@ function readCached(): Account | null {
 }
 
 function set(next: SessionState) {
+  const previous = state.account?.id;
+  // Signed out, or in as someone else: the previous account's documents stop syncing here.
+  if (previous && previous !== next.account?.id) {
+    closeAccountDocuments(previous);
+    closeSyncSocket();
+  }
   state = next;
   try {
     if (next.account) localStorage.setItem(STORAGE_KEY, JSON.stringify(next.account));

@@ -2,7 +2,9 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { sessionResponseSchema } from '@pipit/protocol';
 import { useState } from 'react';
 import { TextField } from '../../ui/field';
+import { adoptDemoApps } from '../../sync/local-apps';
 import { apiSend } from '../api/request';
+import { reconcileApps } from '../apps/app-registry';
 import { useSubmit } from '../api/use-submit';
 import { AuthPage } from './auth-page';
 import { NewPasswordField } from './new-password-field';
@@ -26,7 +28,18 @@ export function SignupPage() {
     const result = await submit();
     if (!result?.account) return;
     setAccount(result.account);
-    await navigate({ to: '/home' });
+    // SPEC §3: the demo's draft becomes the new account's first app (it registers and syncs next).
+    const adopted = await adoptDemoApps(result.account.id).catch((error: unknown) => {
+      console.warn('Could not keep the demo app:', error);
+      return [];
+    });
+    const [first] = adopted;
+    if (first) {
+      void reconcileApps(result.account.id);
+      await navigate({ to: '/apps/$id/edit', params: { id: first } });
+    } else {
+      await navigate({ to: '/home' });
+    }
   };
 
   const usernameHint = availability

@@ -110,7 +110,7 @@ export async function apiFetch<T extends z.ZodType>(
  * (public/human-check/protect.js) to attach a solved challenge for this exact request.
  */
 export async function apiSend<T extends z.ZodType>(
-  method: 'POST' | 'PATCH' | 'DELETE',
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   body: unknown,
   schema: T,

@@ -1,18 +1,97 @@
 import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { type LocalApp, markDeleting, setAppArchived, useLocalApps } from '../../sync/local-apps';
+import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
+import { Loading } from '../../ui/loading';
+import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
+import { useOnlineStatus } from '../../ui/use-online-status';
+import { useSession } from '../account/session';
+import { AppList } from './app-list';
+import { reconcileApps } from './app-registry';
 
-/** `/archive`: archived apps — restore them, or delete them forever. */
+/** `/archive`: archived apps — restore them, or delete them forever (after confirming). */
 export function ArchivePage() {
+  const { account } = useSession();
+  const online = useOnlineStatus();
+  const apps = useLocalApps(account?.id ?? null);
+  const [confirming, setConfirming] = useState<LocalApp | null>(null);
+  const archived = apps?.filter((app) => app.archived && !app.deleting);
+
+  async function deleteForever(app: LocalApp) {
+    if (!account) return;
+    setConfirming(null);
+    // Gone from this device at once; the server deletes it now, or when the device is next online.
+    await markDeleting(account.id, app.id);
+    if (navigator.onLine) await reconcileApps(account.id);
+  }
+
   return (
     <Page
       title="Archive"
       lead="Archived apps leave your profile and Explore. Installed copies keep working until you delete an app for good."
     >
-      <EmptyState icon="🗄️" title="Nothing archived">
-        Archive an app from its menu in the <Link to="/studio">studio</Link>. From here you can
-        restore it, or delete it forever after confirming.
-      </EmptyState>
+      <div className="stack">
+        {!online ? (
+          <Notice tone="offline" title="You’re offline">
+            <p>
+              Restoring works now. Deleting forever happens on the server when you’re back online.
+            </p>
+          </Notice>
+        ) : null}
+        {confirming ? (
+          <Notice tone="danger" title={`Delete “${confirming.title}” forever?`} live="alert">
+            <p>
+              The app, its versions and every collaborator’s access are removed for good, and
+              installed copies stop working. This cannot be undone.
+            </p>
+            <div className="row">
+              <Button variant="danger" onClick={() => void deleteForever(confirming)}>
+                Delete forever
+              </Button>
+              <Button variant="secondary" onClick={() => setConfirming(null)}>
+                Keep it
+              </Button>
+            </div>
+          </Notice>
+        ) : null}
+        {archived === undefined ? (
+          <Loading label="Loading archived apps…" />
+        ) : archived.length === 0 ? (
+          <EmptyState icon="🗄️" title="Nothing archived">
+            Archive an app from the <Link to="/studio">studio</Link>. From here you can restore it,
+            or delete it forever after confirming.
+          </EmptyState>
+        ) : (
+          <AppList
+            apps={archived}
+            online={online}
+            actions={(app) =>
+              app.role === 'owner' && account ? (
+                <>
+                  <Button
+                    variant="secondary"
+                    size="small"
+                    aria-label={`Restore ${app.title}`}
+                    onClick={() => void setAppArchived(account.id, app.id, false)}
+                  >
+                    Restore
+                  </Button>
+                  <Button
+                    variant="danger"
+                    size="small"
+                    aria-label={`Delete ${app.title} forever`}
+                    onClick={() => setConfirming(app)}
+                  >
+                    Delete forever…
+                  </Button>
+                </>
+              ) : null
+            }
+          />
+        )}
+      </div>
     </Page>
   );
 }

@@ -1,67 +1,152 @@
-import { Link } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
+import {
+  type AppDefinition,
+  APP_TEMPLATES,
+  blankDefinition,
+  DefinitionError,
+  parseImport,
+} from '@pipit/app-definition';
+import { type FormEvent, useState } from 'react';
+import { createLocalApp } from '../../sync/local-apps';
 import { Button } from '../../ui/button';
 import { Card } from '../../ui/card';
+import { TextField } from '../../ui/field';
 import { Notice } from '../../ui/notice';
-import { Page } from '../../ui/page';
+import { Page, Section } from '../../ui/page';
+import { useOnlineStatus } from '../../ui/use-online-status';
+import { useSession } from '../account/session';
+import { reconcileApps } from './app-registry';
+import './create-page.css';
 
-const WAYS = [
-  {
-    icon: '📄',
-    title: 'Blank app',
-    body: 'One empty screen and the default theme. Build it your way.',
-    action: 'Start blank',
-  },
-  {
-    icon: '🧩',
-    title: 'From a template',
-    body: 'A habit tracker, a reading list, a recipe book, a workout log, a guest list or a budget — complete and ready to change.',
-    action: 'Choose a template',
-  },
-  {
-    icon: '✨',
-    title: 'From a prompt',
-    body: 'Describe the app you want and get a first draft to edit. Needs a connection and an AI provider on the server.',
-    action: 'Describe an app',
-  },
-  {
-    icon: '📥',
-    title: 'Import JSON',
-    body: 'Bring in an app exported from Pipit, from this server or another one.',
-    action: 'Import a file',
-  },
-] as const;
-
-/** `/create`: the four ways to start an app; all but the prompt work offline. */
+/**
+ * `/create`: a blank app, a template, or an exported file. The app is made on this device (its id
+ * too), so creating works offline; it registers itself with the server when the device is online.
+ */
 export function CreatePage() {
+  const { account } = useSession();
+  const online = useOnlineStatus();
+  const navigate = useNavigate();
+  const [title, setTitle] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function create(key: string, build: () => AppDefinition) {
+    if (!account || busy) return;
+    setBusy(key);
+    setProblem(null);
+    try {
+      const id = await createLocalApp(account.id, build());
+      if (navigator.onLine) void reconcileApps(account.id);
+      await navigate({ to: '/apps/$id/edit', params: { id } });
+    } catch (error) {
+      setProblem(
+        error instanceof DefinitionError
+          ? error.message
+          : 'The app could not be saved on this device. Check that the browser allows site storage, then try again.',
+      );
+      setBusy(null);
+    }
+  }
+
+  const onBlank = (event: FormEvent) => {
+    event.preventDefault();
+    void create('blank', () => blankDefinition(title.trim() || undefined));
+  };
+
+  const onImport = async (file: File | undefined) => {
+    if (!file) return;
+    if (file.size > 5 * 1024 * 1024) {
+      setProblem('That file is over 5 MB, the most an app can be. Choose a Pipit export.');
+      return;
+    }
+    const text = await file.text();
+    void create('import', () => parseImport(text));
+  };
+
   return (
     <Page
       title="Create an app"
-      lead="New apps are made on your device, so you can start one offline and it syncs later."
+      lead="New apps are made on your device, so you can start one offline and it syncs when you’re back."
       width="content"
     >
-      <Notice tone="info" title="Creating apps is not switched on here yet">
+      {!online ? (
+        <Notice tone="offline" title="You’re offline">
+          <p>
+            You can still create and edit apps. They stay on this device and sync to your account
+            when you’re back online.
+          </p>
+        </Notice>
+      ) : null}
+      {problem ? (
+        <Notice tone="danger" title="That didn’t work" live="alert">
+          <p>{problem}</p>
+        </Notice>
+      ) : null}
+
+      <Section title="Start blank" id="blank">
+        <form className="create-blank" onSubmit={onBlank}>
+          <TextField
+            label="App name"
+            hint="You can change it any time."
+            value={title}
+            maxLength={60}
+            placeholder="My app"
+            onChange={(e) => setTitle(e.target.value)}
+          />
+          <Button type="submit" disabled={busy !== null}>
+            {busy === 'blank' ? 'Creating…' : 'Create blank app'}
+          </Button>
+        </form>
+      </Section>
+
+      <Section title="From a template" id="templates">
+        <div className="grid">
+          {APP_TEMPLATES.map((template) => (
+            <Card
+              key={template.id}
+              icon={template.icon.emoji}
+              title={template.name}
+              footer={
+                <Button
+                  variant="secondary"
+                  disabled={busy !== null}
+                  aria-label={`Use the ${template.name} template`}
+                  onClick={() => void create(template.id, () => template.build())}
+                >
+                  {busy === template.id ? 'Creating…' : 'Use this template'}
+                </Button>
+              }
+            >
+              {template.summary}
+            </Card>
+          ))}
+        </div>
+      </Section>
+
+      <Section title="Import JSON" id="import">
         <p>
-          This Pipit server does not have the editor enabled yet, so these buttons are inactive.
-          Read <Link to="/docs/platform">how apps are made</Link> in the meantime.
+          Bring in an app exported from Pipit (the editor’s “Export JSON”), from this server or
+          another.
         </p>
-      </Notice>
-      <div className="grid">
-        {WAYS.map((way) => (
-          <Card
-            key={way.title}
-            icon={way.icon}
-            title={way.title}
-            level={2}
-            footer={
-              <Button variant="secondary" disabled>
-                {way.action}
-              </Button>
-            }
-          >
-            {way.body}
-          </Card>
-        ))}
-      </div>
+        <label className="create-import">
+          <span className="create-import__label">Choose an exported file</span>
+          <input
+            type="file"
+            accept="application/json,.json"
+            disabled={busy !== null}
+            onChange={(e) => void onImport(e.target.files?.[0])}
+          />
+        </label>
+      </Section>
+
+      <Section title="From a prompt" id="prompt">
+        <Notice tone="info" title="AI is not configured on this server">
+          <p>
+            Describing an app to get a first draft needs an AI provider, which this server’s
+            operator has not connected. Start from a template instead.
+          </p>
+        </Notice>
+      </Section>
     </Page>
   );
 }

@@ -1,8 +1,14 @@
 import { useState } from 'react';
-import { ButtonLink } from '../../ui/button';
+import { type LocalApp, setAppArchived, useLocalApps } from '../../sync/local-apps';
+import { Button, ButtonLink } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
+import { Loading } from '../../ui/loading';
+import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { Segmented } from '../../ui/segmented';
+import { useOnlineStatus } from '../../ui/use-online-status';
+import { useSession } from '../account/session';
+import { AppList } from './app-list';
 
 const FILTERS = [
   { value: 'all', label: 'All' },
@@ -19,9 +25,22 @@ const EMPTY_TEXT: Record<Filter, string> = {
   shared: 'No one has shared an app with you yet.',
 };
 
+const MATCHES: Record<Filter, (app: LocalApp) => boolean> = {
+  all: () => true,
+  draft: (app) => app.role === 'owner' && !app.published,
+  published: (app) => app.published,
+  shared: (app) => app.role !== 'owner',
+};
+
 /** `/studio`: the creator's workspace — own and shared apps, their sync state, filters. */
 export function StudioPage() {
+  const { account } = useSession();
+  const online = useOnlineStatus();
   const [filter, setFilter] = useState<Filter>('all');
+  const apps = useLocalApps(account?.id ?? null);
+  const shown = apps?.filter((app) => !app.archived && !app.deleting && MATCHES[filter](app));
+  const waiting = apps?.filter((a) => !a.deleting && (a.pending > 0 || !a.registered)).length ?? 0;
+
   return (
     <Page
       title="Studio"
@@ -29,20 +48,51 @@ export function StudioPage() {
       actions={<ButtonLink to="/create">New app</ButtonLink>}
     >
       <div className="stack">
+        {!online ? (
+          <Notice tone="offline" title="You’re offline">
+            <p>
+              Your apps open and edit as usual.{' '}
+              {waiting > 0
+                ? `${waiting} ${waiting === 1 ? 'app has' : 'apps have'} changes on this device that will sync when you’re back online.`
+                : 'Everything here was saved to your account before you went offline.'}
+            </p>
+          </Notice>
+        ) : null}
         <Segmented label="Show" options={FILTERS} value={filter} onChange={setFilter} />
-        <EmptyState
-          icon="🛠️"
-          title="No apps here yet"
-          action={
-            filter === 'all' || filter === 'draft' ? (
-              <ButtonLink to="/create" variant="secondary">
-                Create your first app
-              </ButtonLink>
-            ) : null
-          }
-        >
-          {EMPTY_TEXT[filter]}
-        </EmptyState>
+        {shown === undefined ? (
+          <Loading label="Loading your apps…" />
+        ) : shown.length === 0 ? (
+          <EmptyState
+            icon="🛠️"
+            title="No apps here yet"
+            action={
+              filter === 'all' || filter === 'draft' ? (
+                <ButtonLink to="/create" variant="secondary">
+                  Create your first app
+                </ButtonLink>
+              ) : null
+            }
+          >
+            {EMPTY_TEXT[filter]}
+          </EmptyState>
+        ) : (
+          <AppList
+            apps={shown}
+            online={online}
+            actions={(app) =>
+              app.role === 'owner' && account ? (
+                <Button
+                  variant="ghost"
+                  size="small"
+                  aria-label={`Archive ${app.title}`}
+                  onClick={() => void setAppArchived(account.id, app.id, true)}
+                >
+                  Archive
+                </Button>
+              ) : null
+            }
+          />
+        )}
       </div>
     </Page>
   );

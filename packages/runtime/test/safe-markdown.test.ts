@@ -42,8 +42,12 @@ describe('SafeMarkdown', () => {
   it('renders paragraphs, breaks, emphasis, code, bullets and headings', () => {
     const { tree } = md('# Title\n### Small\nOne **bold** *it* `a*b*`\nnext\n\n- x\n- **y**');
     const tags = (tag: string) => findAll(tree, (n) => n.tag === tag).map((n) => textOf([n]));
-    expect(tags('h3')).toEqual(['Title']);
-    expect(tags('h5')).toEqual(['Small']);
+    // Every heading is h3 in the outline (no skipped levels), sized by its markdown level.
+    expect(tags('h3')).toEqual(['Title', 'Small']);
+    expect(findAll(tree, (n) => n.tag === 'h3').map((n) => n.props.className)).toEqual([
+      'rt-heading rt-heading-1',
+      'rt-heading rt-heading-3',
+    ]);
     expect(tags('strong')).toEqual(['bold', 'y']);
     expect(tags('em')).toEqual(['it']);
     expect(tags('code')).toEqual(['a*b*']);

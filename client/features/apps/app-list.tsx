@@ -1,0 +1,57 @@
+import { Link } from '@tanstack/react-router';
+import type { LocalApp } from '../../sync/local-apps';
+import type { SyncState } from '../../sync/sync-state';
+import { SyncBadge } from '../editor/sync-badge';
+import './app-list.css';
+
+/**
+ * An app's sync state in a list, from what this device knows without opening it: changes the
+ * server has not acknowledged are counted on the device; none means the server has them all.
+ */
+export function listedSync(app: LocalApp, online: boolean): SyncState {
+  if (!app.registered || app.pending > 0) {
+    const pending = Math.max(app.pending, app.registered ? 0 : 1);
+    return online ? { kind: 'syncing', pending } : { kind: 'offline', pending };
+  }
+  return { kind: 'saved' };
+}
+
+const ROLE_LABEL = { owner: 'Yours', editor: 'Shared · can edit', viewer: 'Shared · can view' };
+
+/** Apps as rows: icon, name (opens the editor), role, publication, sync state and actions. */
+export function AppList({
+  apps,
+  online,
+  actions,
+}: {
+  apps: LocalApp[];
+  online: boolean;
+  actions: (app: LocalApp) => React.ReactNode;
+}) {
+  return (
+    <ul className="app-list">
+      {apps.map((app) => (
+        <li key={app.key} className="app-list__row">
+          <span
+            className="app-list__icon"
+            aria-hidden="true"
+            style={app.icon?.kind === 'emoji' ? { background: app.icon.background } : undefined}
+          >
+            {app.icon?.kind === 'emoji' ? app.icon.emoji : '🐦'}
+          </span>
+          <div className="app-list__main">
+            <Link className="app-list__title" to="/apps/$id/edit" params={{ id: app.id }}>
+              {app.title || 'Untitled app'}
+            </Link>
+            <p className="app-list__meta">
+              {ROLE_LABEL[app.role]} · {app.published ? 'Published' : 'Draft'} · Changed{' '}
+              {new Date(app.updatedAt).toLocaleDateString(undefined, { dateStyle: 'medium' })}
+            </p>
+            <SyncBadge state={listedSync(app, online)} />
+          </div>
+          <div className="app-list__actions">{actions(app)}</div>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,89 @@
+import { appListResponseSchema, appResponseSchema, createAppRequestSchema } from '@pipit/protocol';
+import { useEffect } from 'react';
+import { z } from 'zod';
+import {
+  forgetLocalCopy,
+  type LocalApp,
+  localApps,
+  markRegistered,
+  mergeServerApps,
+  syncInBackground,
+} from '../../sync/local-apps';
+import { apiGet, apiSend, ApiRequestError, OfflineError } from '../api/request';
+
+/**
+ * Keeps this device's apps and the server in step for the signed-in account: apps made here
+ * (offline too) register themselves, apps made or shared elsewhere appear, deletions made offline
+ * reach the server, and apps with unsent changes sync in the background without being opened.
+ */
+
+/** Registers one app made on this device (idempotent on the server). */
+export async function registerApp(accountId: string, app: LocalApp): Promise<void> {
+  const request = createAppRequestSchema.parse({
+    id: app.id,
+    title: app.title.trim() || 'Untitled app',
+    description: app.description.slice(0, 500),
+    icon: app.icon,
+  });
+  await apiSend('POST', '/api/apps', request, appResponseSchema);
+  await markRegistered(accountId, app.id);
+}
+
+async function deleteOnServer(accountId: string, appId: string): Promise<void> {
+  try {
+    await apiSend('DELETE', `/api/apps/${appId}`, undefined, z.object({ deleted: z.boolean() }));
+  } catch (error) {
+    // Already gone (deleted from another device) is the outcome we wanted.
+    if (!(error instanceof ApiRequestError && error.code === 'not_found')) throw error;
+  }
+  await forgetLocalCopy(accountId, appId);
+}
+
+let running: Promise<void> | undefined;
+
+/** One round of reconciliation; rounds never overlap. Offline, it quietly does nothing. */
+export function reconcileApps(accountId: string): Promise<void> {
+  running ??= (async () => {
+    try {
+      const before = await localApps(accountId);
+      for (const app of before.filter((a) => a.deleting)) await deleteOnServer(accountId, app.id);
+      for (const app of before.filter((a) => !a.registered && !a.deleting)) {
+        await registerApp(accountId, app);
+      }
+      const { apps } = await apiGet('/api/apps', appListResponseSchema);
+      await mergeServerApps(accountId, apps);
+      const after = await localApps(accountId);
+      syncInBackground(
+        accountId,
+        after.filter((a) => a.registered && a.pending > 0 && !a.deleting).map((a) => a.id),
+      );
+    } catch (error) {
+      if (!(error instanceof OfflineError)) console.warn('Could not sync the list of apps:', error);
+    } finally {
+      running = undefined;
+    }
+  })();
+  return running;
+}
+
+/** While this account is signed in: reconcile now, when back online, on focus, every minute. */
+export function useAppReconciliation(accountId: string | null): void {
+  useEffect(() => {
+    if (!accountId) return;
+    const run = () => {
+      if (navigator.onLine) void reconcileApps(accountId);
+    };
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') run();
+    };
+    run();
+    window.addEventListener('online', run);
+    document.addEventListener('visibilitychange', onVisible);
+    const timer = setInterval(run, 60_000);
+    return () => {
+      window.removeEventListener('online', run);
+      document.removeEventListener('visibilitychange', onVisible);
+      clearInterval(timer);
+    };
+  }, [accountId]);
+}

@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'react';
+import { type LocalApp, localApp } from '../../sync/local-apps';
+import { Loading } from '../../ui/loading';
+import { useSession } from '../account/session';
+import { AppEditor } from '../editor/app-editor';
+import { ShareButton } from './share-button';
+
+/** A colour per person for presence, the same on every device. */
+const PRESENCE_COLORS = ['#1a7f5a', '#1f5fa8', '#b3361e', '#8a2f9e', '#8a5a00', '#0b7a86'];
+export function personColor(id: string): string {
+  let hash = 0;
+  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return PRESENCE_COLORS[hash % PRESENCE_COLORS.length] ?? '#1a7f5a';
+}
+
+/**
+ * `/apps/{id}/edit`: the editor on the synced `app/{id}` document. It opens from this device's
+ * copy at once; syncing starts when the server knows the app (an app made offline registers itself
+ * first, see app-registry.ts).
+ */
+export function EditPage({ appId }: { appId: string }) {
+  const { account } = useSession();
+  const [row, setRow] = useState<LocalApp | null | undefined>(undefined);
+  useEffect(() => {
+    if (!account) return;
+    let live = true;
+    const read = () =>
+      void localApp(account.id, appId).then((found) => {
+        if (live) setRow(found ?? null);
+      });
+    read();
+    // Registration may finish while the editor is open: check again until it has.
+    const timer = setInterval(read, 2_000);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [account, appId]);
+
+  if (!account || row === undefined) return <Loading label="Opening the app…" />;
+  return (
+    <AppEditor
+      appId={appId}
+      scope={{ kind: 'account', accountId: account.id }}
+      person={{ name: account.displayName || account.username, color: personColor(account.id) }}
+      // An app this device has never listed (shared a moment ago) is asked of the server anyway.
+      connect={row === null || row.registered}
+      backTo={{ to: '/studio', label: 'Studio' }}
+      tools={<ShareButton appId={appId} isOwner={row?.role === 'owner'} />}
+    />
+  );
+}

@@ -1,0 +1,157 @@
+import { Link } from '@tanstack/react-router';
+import { type ReactNode, useMemo } from 'react';
+import { type AppDocumentView, type Person, useAppDocument } from '../../sync/app-document';
+import type { DocumentScope } from '../../sync/documents';
+import { forgetLocalCopy } from '../../sync/local-apps';
+import { SYNC_ERROR_MESSAGES } from '../../sync/sync-state';
+import { Button } from '../../ui/button';
+import { Loading } from '../../ui/loading';
+import { EditorWorkspace } from './editor-workspace';
+import './app-editor.css';
+
+export interface AppEditorProps {
+  appId: string;
+  /** Whose copy: an account's (synced when `connect`) or the demo's (this device only). */
+  scope: DocumentScope;
+  /** Who I am to collaborators (presence); null shows no presence of mine. */
+  person: Person | null;
+  connect: boolean;
+  /** A link back to where the person came from, shown before the title. */
+  backTo?: { to: string; label: string };
+  /** Shown above the workspace, e.g. the demo's "this app lives only in this browser". */
+  banner?: ReactNode;
+  /** More tools for the top bar (the synced editor's Share button). */
+  tools?: ReactNode;
+}
+
+/**
+ * The visual editor of one app (SPEC §5): screens and components, live preview, properties,
+ * collections, actions, theme and settings, with per-person undo and collaborators' presence.
+ * Works offline on this device's copy and syncs when `connect` is set.
+ */
+export function AppEditor({
+  appId,
+  scope,
+  person,
+  connect,
+  backTo,
+  banner,
+  tools,
+}: AppEditorProps) {
+  const document = useAppDocument(appId, { scope, person, connect });
+  const { handle } = document;
+  const isDemo = scope.kind === 'demo';
+  const view = useMemo(
+    () => (isDemo ? demoView(document.view) : document.view),
+    [isDemo, document.view],
+  );
+  if (view.phase !== 'ready' || !view.definition) {
+    return (
+      <EditorState
+        view={view}
+        backTo={backTo}
+        banner={banner}
+        onStartOver={isDemo ? () => void forgetLocalCopy('demo', appId) : undefined}
+      />
+    );
+  }
+  return (
+    <EditorWorkspace
+      // A different app starts with a fresh selection and fresh panels.
+      key={appId}
+      view={view}
+      definition={view.definition}
+      handle={handle}
+      backTo={backTo}
+      banner={banner}
+      tools={tools}
+    />
+  );
+}
+
+/**
+ * The demo's app is on this device only: it never syncs (the document layer reports "connecting"
+ * until its first local change) and is never fetched from a server.
+ */
+function demoView(view: AppDocumentView): AppDocumentView {
+  return {
+    ...view,
+    sync: { kind: 'local' },
+    phase: view.phase === 'waiting' ? 'not-on-device' : view.phase,
+  };
+}
+
+/** Everything before the app can be shown: each says what happens next or what to do. */
+function EditorState({
+  view,
+  backTo,
+  banner,
+  onStartOver,
+}: {
+  view: AppDocumentView;
+  backTo?: { to: string; label: string } | undefined;
+  banner?: ReactNode;
+  /** The demo only: its app's storage was cleared, so it starts a new one. */
+  onStartOver?: (() => void) | undefined;
+}) {
+  const back = backTo ? (
+    // A caller's destination (studio, app page): not a route literal the router can check.
+    <Link to={backTo.to as '/'}>{backTo.label}</Link>
+  ) : null;
+  let title: string;
+  let body: ReactNode;
+  if (view.phase === 'loading') {
+    title = 'Opening the app';
+    body = <Loading label="Opening the app on this device…" />;
+  } else if (view.phase === 'waiting') {
+    title = 'Fetching this app from the server…';
+    body = (
+      <>
+        <Loading label="Fetching this app from the server…" />
+        <p className="editor-muted">
+          It opens here as soon as it arrives, and stays on this device for offline use.
+        </p>
+      </>
+    );
+  } else if (view.sync.kind === 'error') {
+    title = 'This app can’t be opened';
+    body = (
+      <>
+        <p>{SYNC_ERROR_MESSAGES[view.sync.why]}</p>
+        <div className="row">
+          <Button variant="secondary" onClick={() => window.location.reload()}>
+            Try again
+          </Button>
+          {back}
+        </div>
+      </>
+    );
+  } else if (onStartOver) {
+    title = 'This browser no longer has the demo app';
+    body = (
+      <>
+        <p>Its storage was cleared (by the browser or a privacy setting). Start a new one.</p>
+        <Button onClick={onStartOver}>Start a new demo app</Button>
+      </>
+    );
+  } else {
+    title = "This app isn't on this device yet.";
+    body = (
+      <>
+        <p>Connect to the internet to open it. It stays on this device from then on.</p>
+        {back}
+      </>
+    );
+  }
+  return (
+    <div className="app-editor app-editor--state">
+      {banner ? <div className="app-editor__notices">{banner}</div> : null}
+      <div className="editor-state">
+        <h1 className={`editor-state__title${view.phase === 'loading' ? ' visually-hidden' : ''}`}>
+          {title}
+        </h1>
+        {body}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import type { ReadComponent, ReadDefinition, ReadScreen } from '@pipit/app-definition';
+import { createId } from '@pipit/protocol';
+import { createContext, useContext } from 'react';
+import type { AppDocumentHandle, Peer } from '../../sync/app-document';
+
+/** Right-hand panel tabs. */
+export type PropertiesTab = 'inspector' | 'collections' | 'actions' | 'theme' | 'settings';
+
+export interface EditorContextValue {
+  definition: ReadDefinition;
+  handle: AppDocumentHandle;
+  readOnly: boolean;
+  peers: Peer[];
+  /** The screen shown in the tree and the preview (always one of the definition's). */
+  screen: ReadScreen;
+  component: ReadComponent | null;
+  selectScreen(screenId: string): void;
+  selectComponent(componentId: string | null): void;
+  propertiesTab: PropertiesTab;
+  setPropertiesTab(tab: PropertiesTab): void;
+  /**
+   * Runs an edit; a refused one (a `DefinitionError`: a limit, something a collaborator just
+   * deleted) is shown to the person and returns undefined. Nothing changed in that case.
+   */
+  edit<R>(change: () => R): R | undefined;
+  /** Asks before something is deleted; `onConfirm` runs only if the person agrees. */
+  confirm(request: { title: string; body: string; confirmLabel: string; onConfirm(): void }): void;
+}
+
+export const EditorContext = createContext<EditorContextValue | null>(null);
+
+export function useEditor(): EditorContextValue {
+  const value = useContext(EditorContext);
+  if (!value) throw new Error('useEditor is used outside the editor.');
+  return value;
+}
+
+/** New entity ids: random, so ids made on different devices never collide. */
+export const newId = (): string => createId();

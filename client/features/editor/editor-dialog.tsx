@@ -1,0 +1,122 @@
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { Button } from '../../ui/button';
+
+interface EditorDialogProps {
+  title: string;
+  children: ReactNode;
+  onClose(): void;
+  /** Buttons at the bottom; a Close button when absent. */
+  actions?: ReactNode;
+}
+
+/**
+ * A modal dialog (the native `<dialog>`: focus is trapped, Escape closes, focus returns to what
+ * opened it). Rendered only while open.
+ */
+export function EditorDialog({ title, children, onClose, actions }: EditorDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    return () => {
+      if (dialog.open) dialog.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="editor-dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 className="editor-dialog__title" id={titleId}>
+        {title}
+      </h2>
+      <div className="editor-dialog__body">{children}</div>
+      <div className="editor-dialog__actions">
+        {actions ?? (
+          <Button variant="secondary" onClick={onClose} autoFocus>
+            Close
+          </Button>
+        )}
+      </div>
+    </dialog>
+  );
+}
+
+export interface ConfirmRequest {
+  title: string;
+  body: string;
+  confirmLabel: string;
+  onConfirm(): void;
+}
+
+export function ConfirmDialog({ request, onClose }: { request: ConfirmRequest; onClose(): void }) {
+  return (
+    <EditorDialog
+      title={request.title}
+      onClose={onClose}
+      actions={
+        <>
+          <Button variant="secondary" onClick={onClose} autoFocus>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            onClick={() => {
+              onClose();
+              request.onConfirm();
+            }}
+          >
+            {request.confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      <p>{request.body}</p>
+    </EditorDialog>
+  );
+}
+
+const SHORTCUTS: Array<{ keys: string; what: string }> = [
+  { keys: 'Ctrl / ⌘ + Z', what: 'Undo your last change' },
+  { keys: 'Ctrl / ⌘ + Shift + Z, Ctrl + Y', what: 'Redo' },
+  { keys: 'Ctrl / ⌘ + D', what: 'Duplicate the selected component' },
+  { keys: 'Delete, Backspace', what: 'Delete the selected component (in the component list)' },
+  { keys: 'Alt + ↑ / ↓', what: 'Move the selected component (or the focused row) up or down' },
+  { keys: 'Space, then ↑ / ↓, then Space', what: 'Drag a row with the keyboard from its handle' },
+  { keys: '?', what: 'Show these shortcuts' },
+];
+
+export function ShortcutsDialog({ onClose }: { onClose(): void }) {
+  return (
+    <EditorDialog title="Keyboard shortcuts" onClose={onClose}>
+      <p>Shortcuts don’t apply while you type in a field, where Ctrl+Z undoes your typing.</p>
+      <table className="editor-shortcuts">
+        <thead>
+          <tr>
+            <th scope="col">Keys</th>
+            <th scope="col">What they do</th>
+          </tr>
+        </thead>
+        <tbody>
+          {SHORTCUTS.map((s) => (
+            <tr key={s.keys}>
+              <td>
+                <kbd>{s.keys}</kbd>
+              </td>
+              <td>{s.what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </EditorDialog>
+  );
+}

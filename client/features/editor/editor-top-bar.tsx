@@ -1,0 +1,96 @@
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import type { AppDocumentView } from '../../sync/app-document';
+import { Button } from '../../ui/button';
+import { PresenceAvatars } from './presence';
+import { SyncBadge } from './sync-badge';
+import { Icon } from './icons';
+
+interface EditorTopBarProps {
+  view: AppDocumentView;
+  title: string;
+  icon: string | null;
+  onUndo(): void;
+  onRedo(): void;
+  onExport(): void;
+  onShortcuts(): void;
+  backTo?: { to: string; label: string } | undefined;
+  /** More tools from the host page (the synced editor's Share button). */
+  tools?: ReactNode;
+}
+
+const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform);
+
+/** The app's name (the page's h1), its sync state, undo/redo, who else is here, export. */
+export function EditorTopBar({
+  view,
+  title,
+  icon,
+  onUndo,
+  onRedo,
+  onExport,
+  onShortcuts,
+  backTo,
+  tools,
+}: EditorTopBarProps) {
+  const mod = isMac() ? '⌘' : 'Ctrl+';
+  return (
+    <div className="editor-top-bar">
+      <div className="editor-top-bar__title">
+        {backTo ? (
+          // A caller's destination (studio, app page): not a route literal the router can check.
+          <Link to={backTo.to as '/'} className="editor-top-bar__back">
+            <span aria-hidden="true">←</span> {backTo.label}
+          </Link>
+        ) : null}
+        <h1 className="editor-top-bar__heading">
+          {icon ? (
+            <span className="editor-top-bar__icon" aria-hidden="true">
+              {icon}
+            </span>
+          ) : null}
+          <span>{title}</span>
+        </h1>
+        <SyncBadge state={view.sync} />
+      </div>
+      <div className="editor-top-bar__tools">
+        <PresenceAvatars peers={view.peers} />
+        {tools}
+        {view.readOnly ? null : (
+          <div className="editor-top-bar__group" role="group" aria-label="History">
+            <Button
+              variant="secondary"
+              size="small"
+              onClick={onUndo}
+              disabled={!view.canUndo}
+              title={`Undo (${mod}Z)`}
+            >
+              <Icon name="undo" /> Undo
+            </Button>
+            <Button
+              variant="secondary"
+              size="small"
+              onClick={onRedo}
+              disabled={!view.canRedo}
+              title={`Redo (${mod}Shift+Z)`}
+            >
+              <Icon name="redo" /> Redo
+            </Button>
+          </div>
+        )}
+        <Button variant="secondary" size="small" onClick={onExport}>
+          <Icon name="download" /> Export JSON
+        </Button>
+        <Button
+          variant="ghost"
+          size="small"
+          onClick={onShortcuts}
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+        >
+          <Icon name="keyboard" />
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,294 @@
+import { duplicateComponent, moveComponent, type ReadDefinition } from '@pipit/app-definition';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { AppDocumentHandle, AppDocumentView } from '../../sync/app-document';
+import { SYNC_ERROR_MESSAGES } from '../../sync/sync-state';
+import { Button } from '../../ui/button';
+import { Notice } from '../../ui/notice';
+import { ActionsPanel } from './actions-panel';
+import { CollectionsPanel } from './collections-panel';
+import { ComponentTree } from './component-tree';
+import { downloadText, exportFileName } from './download';
+import { ConfirmDialog, type ConfirmRequest, ShortcutsDialog } from './editor-dialog';
+import {
+  EditorContext,
+  type EditorContextValue,
+  newId,
+  type PropertiesTab,
+} from './editor-context';
+import { EditorTopBar } from './editor-top-bar';
+import { InspectorPanel } from './inspector-panel';
+import { PreviewPanel } from './preview-panel';
+import { ScreensPanel } from './screens-panel';
+import { SettingsPanel } from './settings-panel';
+import { Tabs } from './tabs';
+import { ThemePanel } from './theme-panel';
+import { groupsTyping } from './typing';
+import { useEditorShortcuts } from './use-editor-shortcuts';
+import { useMediaQuery } from './use-media-query';
+import './editor-panels.css';
+
+const PROPERTIES_TABS: ReadonlyArray<{ value: PropertiesTab; label: string }> = [
+  { value: 'inspector', label: 'Inspector' },
+  { value: 'collections', label: 'Collections' },
+  { value: 'actions', label: 'Actions' },
+  { value: 'theme', label: 'Theme' },
+  { value: 'settings', label: 'Settings' },
+];
+
+type LayoutTab = 'structure' | 'preview' | 'properties';
+
+/** Three panels from 75rem (1200 px), a side panel beside the preview from 45rem, else one. */
+function useLayout(): 'wide' | 'medium' | 'narrow' {
+  const wide = useMediaQuery('(min-width: 75rem)');
+  const medium = useMediaQuery('(min-width: 45rem)');
+  return wide ? 'wide' : medium ? 'medium' : 'narrow';
+}
+
+interface EditorWorkspaceProps {
+  view: AppDocumentView;
+  definition: ReadDefinition;
+  handle: AppDocumentHandle;
+  backTo?: { to: string; label: string } | undefined;
+  banner?: ReactNode;
+  tools?: ReactNode;
+}
+
+/** The editor on a loaded app: top bar, structure, preview and properties. */
+export function EditorWorkspace({
+  view,
+  definition,
+  handle,
+  backTo,
+  banner,
+  tools,
+}: EditorWorkspaceProps) {
+  const layout = useLayout();
+  const [screenId, setScreenId] = useState<string | null>(null);
+  const [componentId, setComponentId] = useState<string | null>(null);
+  const [propertiesTab, setPropertiesTab] = useState<PropertiesTab>('inspector');
+  const [layoutTab, setLayoutTab] = useState<LayoutTab>('structure');
+  const [confirmRequest, setConfirmRequest] = useState<ConfirmRequest | null>(null);
+  const [showShortcuts, setShowShortcuts] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const readOnly = view.readOnly;
+
+  // The selection falls back to what exists (a collaborator or an undo may remove it).
+  const screen = definition.screens.find((s) => s.id === screenId) ?? definition.screens[0]!;
+  const component = screen.components.find((c) => c.id === componentId) ?? null;
+
+  // Shared with collaborators when it changes (not on every edit of the selected component).
+  const selectedId = component?.id ?? null;
+  useEffect(() => {
+    handle.setSelection(
+      selectedId
+        ? { kind: 'component', id: selectedId, screenId: screen.id }
+        : { kind: 'screen', id: screen.id },
+    );
+  }, [handle, screen.id, selectedId]);
+
+  // Keystrokes in one text field (and a colour picker's drag) make one undo step; anything else
+  // is a step of its own, however quickly it follows.
+  const typingIn = useRef<Element | null>(null);
+  const edit = useCallback(
+    <R,>(change: () => R): R | undefined => {
+      const active = groupsTyping(document.activeElement) ? document.activeElement : null;
+      if (!active || active !== typingIn.current) handle.stopCapturing();
+      typingIn.current = active;
+      try {
+        const result = change();
+        setProblem(null);
+        return result;
+      } catch (error) {
+        if (!(error instanceof Error)) throw error;
+        setProblem(error.message);
+        return undefined;
+      }
+    },
+    [handle],
+  );
+
+  const selectComponent = useCallback((id: string | null) => {
+    setComponentId(id);
+    if (id) setPropertiesTab('inspector');
+  }, []);
+
+  const context = useMemo<EditorContextValue>(
+    () => ({
+      definition,
+      handle,
+      readOnly,
+      peers: view.peers,
+      screen,
+      component,
+      selectScreen: (id) => {
+        setScreenId(id);
+        setComponentId(null);
+      },
+      selectComponent,
+      propertiesTab,
+      setPropertiesTab,
+      edit,
+      confirm: setConfirmRequest,
+    }),
+    [
+      definition,
+      handle,
+      readOnly,
+      view.peers,
+      screen,
+      component,
+      selectComponent,
+      propertiesTab,
+      edit,
+    ],
+  );
+
+  useEditorShortcuts(
+    {
+      undo: () => handle.undo(),
+      redo: () => handle.redo(),
+      duplicate: () => {
+        if (!component || readOnly) return false;
+        const id = edit(() => handle.run(duplicateComponent, newId, component.id));
+        if (id) selectComponent(id);
+        return true;
+      },
+      move: (delta) => {
+        if (!component || readOnly) return false;
+        const index = screen.components.findIndex((c) => c.id === component.id) + delta;
+        if (index >= 0 && index < screen.components.length) {
+          edit(() => handle.run(moveComponent, component.id, index));
+        }
+        return true;
+      },
+      help: () => setShowShortcuts(true),
+    },
+    true,
+  );
+
+  const structure = (
+    <div className="editor-panel editor-panel--structure">
+      <ScreensPanel />
+      <ComponentTree />
+    </div>
+  );
+  const preview = (
+    <div className="editor-panel editor-panel--preview">
+      <PreviewPanel
+        fitHeight={layout !== 'narrow'}
+        // Beside the preview, a click on a component shows its properties.
+        onComponentClick={layout === 'medium' ? () => setLayoutTab('properties') : undefined}
+      />
+    </div>
+  );
+  const properties = (
+    <div className="editor-panel editor-panel--properties">
+      <Tabs<PropertiesTab>
+        label="Edit"
+        tabs={PROPERTIES_TABS}
+        value={propertiesTab}
+        onChange={setPropertiesTab}
+      >
+        {propertiesTab === 'inspector' ? <InspectorPanel /> : null}
+        {propertiesTab === 'collections' ? <CollectionsPanel /> : null}
+        {propertiesTab === 'actions' ? <ActionsPanel /> : null}
+        {propertiesTab === 'theme' ? <ThemePanel /> : null}
+        {propertiesTab === 'settings' ? <SettingsPanel /> : null}
+      </Tabs>
+    </div>
+  );
+
+  let workspace: ReactNode;
+  if (layout === 'wide') {
+    workspace = (
+      <>
+        {structure}
+        {preview}
+        {properties}
+      </>
+    );
+  } else if (layout === 'medium') {
+    const side = layoutTab === 'properties' ? 'properties' : 'structure';
+    workspace = (
+      <>
+        <Tabs<LayoutTab>
+          label="Panels"
+          variant="bar"
+          className="editor-side"
+          tabs={[
+            { value: 'structure', label: 'Structure' },
+            { value: 'properties', label: 'Properties' },
+          ]}
+          value={side}
+          onChange={setLayoutTab}
+        >
+          {side === 'structure' ? structure : properties}
+        </Tabs>
+        {preview}
+      </>
+    );
+  } else {
+    workspace = (
+      <Tabs<LayoutTab>
+        label="Panels"
+        variant="bar"
+        className="editor-single"
+        tabs={[
+          { value: 'structure', label: 'Structure' },
+          { value: 'preview', label: 'Preview' },
+          { value: 'properties', label: 'Properties' },
+        ]}
+        value={layoutTab}
+        onChange={setLayoutTab}
+      >
+        {layoutTab === 'structure' ? structure : layoutTab === 'preview' ? preview : properties}
+      </Tabs>
+    );
+  }
+
+  return (
+    <EditorContext.Provider value={context}>
+      <div className={`app-editor app-editor--${layout}`}>
+        <EditorTopBar
+          view={view}
+          title={definition.meta.title}
+          icon={definition.meta.icon.kind === 'emoji' ? definition.meta.icon.emoji : null}
+          backTo={backTo}
+          tools={tools}
+          onUndo={() => handle.undo()}
+          onRedo={() => handle.redo()}
+          onShortcuts={() => setShowShortcuts(true)}
+          onExport={() => downloadText(exportFileName(definition.meta.title), handle.exportJson())}
+        />
+        <div className="app-editor__notices">
+          {banner}
+          {readOnly ? (
+            <Notice tone="info" live="off">
+              You can view this app but not edit it.
+            </Notice>
+          ) : null}
+          {view.sync.kind === 'error' ? (
+            <Notice tone="danger" title="Changes aren’t syncing" live="off">
+              {SYNC_ERROR_MESSAGES[view.sync.why]}
+            </Notice>
+          ) : null}
+          {problem ? (
+            <div className="editor-problem">
+              <Notice tone="danger" live="alert">
+                {problem}
+              </Notice>
+              <Button size="small" variant="ghost" onClick={() => setProblem(null)}>
+                Dismiss
+              </Button>
+            </div>
+          ) : null}
+        </div>
+        <div className="app-editor__workspace">{workspace}</div>
+        {confirmRequest ? (
+          <ConfirmDialog request={confirmRequest} onClose={() => setConfirmRequest(null)} />
+        ) : null}
+        {showShortcuts ? <ShortcutsDialog onClose={() => setShowShortcuts(false)} /> : null}
+      </div>
+    </EditorContext.Provider>
+  );
+}

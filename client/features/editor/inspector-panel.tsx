@@ -1,0 +1,127 @@
+import {
+  COMPONENT_PROPS,
+  duplicateComponent,
+  MISSING_SCREEN_ID,
+  removeComponent,
+  setComponentProps,
+  setScreen,
+} from '@pipit/app-definition';
+import { Button } from '../../ui/button';
+import { Notice } from '../../ui/notice';
+import { DraftText } from './draft-fields';
+import { newId, useEditor } from './editor-context';
+import { COMPONENT_LABELS } from './labels';
+import { PropFields } from './prop-fields';
+import type { PropSchema } from './prop-schema';
+
+const SCREEN_TITLE_MAX = 60;
+const SCREEN_ICON_MAX = 16;
+
+/** The selected component's properties, or the screen's when no component is selected. */
+export function InspectorPanel() {
+  const { component } = useEditor();
+  return component ? <ComponentInspector /> : <ScreenInspector />;
+}
+
+function ComponentInspector() {
+  const { component, screen, handle, edit, readOnly, selectComponent } = useEditor();
+  if (!component) return null;
+  if (component.type === 'invalid') {
+    return (
+      <div className="inspector">
+        <h2 className="editor-section__title">Unreadable component</h2>
+        <Notice tone="warning" live="off">
+          This component (“{component.originalType}”) can’t be read: {component.problem} It shows as
+          a placeholder in the app. Delete it, or open the app in a newer version of Pipit.
+        </Notice>
+        {readOnly ? null : (
+          <Button
+            variant="danger"
+            size="small"
+            onClick={() => {
+              edit(() => handle.run(removeComponent, component.id));
+              selectComponent(null);
+            }}
+          >
+            Delete component
+          </Button>
+        )}
+      </div>
+    );
+  }
+  const shape = COMPONENT_PROPS[component.type].shape as unknown as Record<string, PropSchema>;
+  const label = COMPONENT_LABELS[component.type].name;
+  return (
+    <div className="inspector">
+      <div className="editor-section__header">
+        <h2 className="editor-section__title">
+          {label} <span className="editor-muted">on {screen.title}</span>
+        </h2>
+        {readOnly ? null : (
+          <span className="row">
+            <Button
+              size="small"
+              variant="secondary"
+              onClick={() => {
+                const id = edit(() => handle.run(duplicateComponent, newId, component.id));
+                if (id) selectComponent(id);
+              }}
+            >
+              Duplicate
+            </Button>
+            <Button size="small" variant="ghost" onClick={() => selectComponent(null)}>
+              Done
+            </Button>
+          </span>
+        )}
+      </div>
+      <PropFields
+        // A fresh form per component: drafts and errors belong to the one being edited.
+        key={component.id}
+        shape={shape}
+        values={component.props as Record<string, unknown>}
+        onPatch={(patch) => edit(() => handle.run(setComponentProps, component.id, patch))}
+      />
+    </div>
+  );
+}
+
+function ScreenInspector() {
+  const { screen, handle, edit, readOnly } = useEditor();
+  if (screen.id === MISSING_SCREEN_ID) {
+    return <p className="editor-muted">Add a screen to start building.</p>;
+  }
+  return (
+    <div className="inspector" key={screen.id}>
+      <h2 className="editor-section__title">Screen: {screen.title}</h2>
+      <p className="editor-muted">Select a component in the list or in the preview to change it.</p>
+      <DraftText
+        label="Screen title"
+        value={screen.title}
+        disabled={readOnly}
+        validate={(v) =>
+          v.trim() === ''
+            ? 'Give the screen a title.'
+            : v.length > SCREEN_TITLE_MAX
+              ? `Keep the title to ${SCREEN_TITLE_MAX} characters.`
+              : null
+        }
+        onCommit={(title) => edit(() => handle.run(setScreen, screen.id, { title }))}
+      />
+      <DraftText
+        label="Screen icon"
+        hint="An emoji shown beside the title."
+        value={screen.icon}
+        disabled={readOnly}
+        validate={(v) =>
+          v.trim() === ''
+            ? 'Choose an icon (an emoji).'
+            : v.length > SCREEN_ICON_MAX
+              ? 'Use one emoji (or a few characters).'
+              : null
+        }
+        onCommit={(icon) => edit(() => handle.run(setScreen, screen.id, { icon }))}
+      />
+    </div>
+  );
+}

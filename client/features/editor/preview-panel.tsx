@@ -1,0 +1,135 @@
+import { AppScreen, type PresenceMark } from '@pipit/runtime';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { Segmented } from '../../ui/segmented';
+import { useThemePreference } from '../shell/theme-preference';
+import { useEditor } from './editor-context';
+import { peerColor } from './presence';
+import { useMediaQuery } from './use-media-query';
+import './preview-panel.css';
+
+/** A phone's viewport, in CSS pixels: the preview is drawn at this size, then scaled to fit. */
+const PHONE_WIDTH_PX = 390;
+const PHONE_HEIGHT_PX = 780;
+const MIN_SCALE = 0.4;
+
+/** Follows the width (and height, when it is bounded) of the panel. */
+function useFitScale(element: HTMLElement | null) {
+  const [scale, setScale] = useState(1);
+  useLayoutEffect(() => {
+    if (!element) return;
+    const measure = () => {
+      const style = getComputedStyle(element);
+      const width =
+        element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const height =
+        element.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+      const byWidth = width / PHONE_WIDTH_PX;
+      // An unbounded panel (one panel at a time, on a phone) grows with its content: width only.
+      const byHeight = element.dataset.fit === 'both' ? height / PHONE_HEIGHT_PX : Infinity;
+      const next = Math.max(MIN_SCALE, Math.min(1, byWidth, byHeight));
+      setScale((current) => (Math.abs(current - next) < 0.005 ? current : next));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [element]);
+  return scale;
+}
+
+/** The selected screen as it looks in the app, in a phone frame; clicking a component selects it. */
+export function PreviewPanel({
+  fitHeight,
+  onComponentClick,
+}: {
+  /** Scale the phone to the panel's height too (side by side), not only its width. */
+  fitHeight: boolean;
+  onComponentClick?: (() => void) | undefined;
+}) {
+  const { definition, screen, component, selectComponent, selectScreen, peers } = useEditor();
+  const [stage, setStage] = useState<HTMLDivElement | null>(null);
+  const scale = useFitScale(stage);
+  const mode = usePreviewMode();
+  const presence: PresenceMark[] = peers.flatMap((peer) =>
+    peer.selection?.kind === 'component' && peer.selection.screenId === screen.id
+      ? [{ componentId: peer.selection.id, name: peer.name, color: peerColor(peer) }]
+      : [],
+  );
+  const scrollRef = useRef<HTMLDivElement>(null);
+  return (
+    <section className="editor-preview" aria-labelledby="editor-preview-title">
+      <div className="editor-section__header editor-preview__header">
+        <h2 className="editor-section__title" id="editor-preview-title">
+          Preview
+        </h2>
+        {mode.choosable ? (
+          <Segmented
+            label="Preview colours"
+            options={[
+              { value: 'light', label: 'Light' },
+              { value: 'dark', label: 'Dark' },
+            ]}
+            value={mode.value}
+            onChange={mode.set}
+          />
+        ) : (
+          <p className="editor-muted editor-preview__mode">Always {mode.value} (set in Theme)</p>
+        )}
+      </div>
+      <div className="editor-preview__stage" ref={setStage} data-fit={fitHeight ? 'both' : 'width'}>
+        <div
+          className="phone-frame"
+          style={{ width: PHONE_WIDTH_PX * scale + 20, height: PHONE_HEIGHT_PX * scale + 20 }}
+        >
+          <div
+            className="phone-frame__screen"
+            ref={scrollRef}
+            role="region"
+            aria-label={`Preview of ${screen.title}`}
+            tabIndex={0}
+            style={{
+              width: PHONE_WIDTH_PX,
+              height: PHONE_HEIGHT_PX,
+              transform: `scale(${scale})`,
+            }}
+          >
+            <AppScreen
+              definition={definition}
+              screenId={screen.id}
+              colorMode={mode.value}
+              selectedComponentId={component?.id ?? null}
+              onSelectComponent={(id) => {
+                selectComponent(id);
+                onComponentClick?.();
+              }}
+              presence={presence}
+              onNavigate={(id) => {
+                selectScreen(id);
+                scrollRef.current?.scrollTo({ top: 0 });
+              }}
+            />
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The preview's colours: the theme's mode when it is fixed; when it is `auto` (the app follows the
+ * device), the person may look at either, starting from what Pipit itself shows now.
+ */
+function usePreviewMode(): {
+  value: 'light' | 'dark';
+  choosable: boolean;
+  set(value: 'light' | 'dark'): void;
+} {
+  const { definition } = useEditor();
+  const [preference] = useThemePreference();
+  const systemDark = useMediaQuery('(prefers-color-scheme: dark)');
+  const siteMode = preference === 'system' ? (systemDark ? 'dark' : 'light') : preference;
+  const [chosen, setChosen] = useState<'light' | 'dark' | null>(null);
+  const themeMode = definition.theme.mode;
+  if (themeMode !== 'auto') return { value: themeMode, choosable: false, set: setChosen };
+  return { value: chosen ?? siteMode, choosable: true, set: setChosen };
+}

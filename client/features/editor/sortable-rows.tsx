@@ -1,0 +1,210 @@
+import {
+  closestCenter,
+  DndContext,
+  type DragEndEvent,
+  KeyboardSensor,
+  PointerSensor,
+  TouchSensor,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import {
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { type KeyboardEvent, type ReactNode, useState } from 'react';
+import { isTyping } from './typing';
+import { Icon } from './icons';
+
+interface SortableRowsProps<T extends { id: string }> {
+  items: readonly T[];
+  /** The list's accessible name, e.g. "Components on Home". */
+  label: string;
+  /** An item's name in buttons and announcements, e.g. "Heading: Welcome". */
+  nameOf(item: T): string;
+  /** Moves an item to its new index (its position once moved). */
+  onMove(id: string, index: number): void;
+  disabled: boolean;
+  renderItem(item: T, index: number): ReactNode;
+  rowClassName?(item: T): string;
+  className?: string;
+}
+
+/**
+ * An ordered list whose rows move by drag (pointer and touch, from the handle), by the handle's
+ * keyboard drag (Space, arrows, Space), by "Move up/down" buttons, and by Alt+↑/↓ on any focused
+ * part of a row.
+ */
+export function SortableRows<T extends { id: string }>({
+  items,
+  label,
+  nameOf,
+  onMove,
+  disabled,
+  renderItem,
+  rowClassName,
+  className,
+}: SortableRowsProps<T>) {
+  const [announcer, setAnnouncer] = useState<HTMLDivElement | null>(null);
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 150, tolerance: 6 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const byId = (id: unknown) => items.find((item) => item.id === id);
+  const name = (id: unknown) => {
+    const item = byId(id);
+    return item ? nameOf(item) : 'The item';
+  };
+  const position = (id: unknown) => items.findIndex((item) => item.id === id) + 1;
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (!over || active.id === over.id) return;
+    const index = items.findIndex((item) => item.id === over.id);
+    if (index >= 0) onMove(String(active.id), index);
+  };
+  return (
+    <div className={className} ref={setAnnouncer}>
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        onDragEnd={onDragEnd}
+        accessibility={{
+          container: announcer ?? undefined,
+          screenReaderInstructions: {
+            draggable:
+              'To move this row, press Space. Use the up and down arrow keys to move it, Space to drop it here, or Escape to cancel.',
+          },
+          announcements: {
+            onDragStart: ({ active }) => `Picked up ${name(active.id)}.`,
+            onDragOver: ({ active, over }) =>
+              over
+                ? `${name(active.id)} is at position ${position(over.id)} of ${items.length}.`
+                : undefined,
+            onDragEnd: ({ active, over }) =>
+              over
+                ? `${name(active.id)} dropped at position ${position(over.id)} of ${items.length}.`
+                : `${name(active.id)} dropped.`,
+            onDragCancel: ({ active }) => `Moving ${name(active.id)} was cancelled.`,
+          },
+        }}
+      >
+        <SortableContext
+          items={items.map((item) => item.id)}
+          strategy={verticalListSortingStrategy}
+          disabled={disabled}
+        >
+          <ul className="sortable-rows" aria-label={label}>
+            {items.map((item, index) => (
+              <SortableRow
+                key={item.id}
+                id={item.id}
+                name={nameOf(item)}
+                index={index}
+                count={items.length}
+                disabled={disabled}
+                onMove={onMove}
+                className={rowClassName?.(item)}
+              >
+                {renderItem(item, index)}
+              </SortableRow>
+            ))}
+          </ul>
+        </SortableContext>
+      </DndContext>
+    </div>
+  );
+}
+
+interface SortableRowProps {
+  id: string;
+  name: string;
+  index: number;
+  count: number;
+  disabled: boolean;
+  onMove(id: string, index: number): void;
+  className?: string | undefined;
+  children: ReactNode;
+}
+
+function SortableRow({
+  id,
+  name,
+  index,
+  count,
+  disabled,
+  onMove,
+  className,
+  children,
+}: SortableRowProps) {
+  const {
+    attributes,
+    listeners,
+    setNodeRef,
+    setActivatorNodeRef,
+    transform,
+    transition,
+    isDragging,
+  } = useSortable({ id, disabled });
+  const move = (to: number) => {
+    if (disabled || to < 0 || to >= count || to === index) return;
+    onMove(id, to);
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!event.altKey || isTyping(event.target)) return;
+    if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
+    // Handled here: the editor-wide Alt+↑/↓ (which moves the selected component) stays out.
+    event.preventDefault();
+    event.stopPropagation();
+    move(event.key === 'ArrowUp' ? index - 1 : index + 1);
+  };
+  return (
+    <li
+      ref={setNodeRef}
+      className={`sortable-row${isDragging ? ' sortable-row--dragging' : ''}${className ? ` ${className}` : ''}`}
+      style={{ transform: CSS.Translate.toString(transform), transition }}
+      onKeyDown={onKeyDown}
+      data-row-id={id}
+    >
+      {disabled ? null : (
+        <button
+          type="button"
+          ref={setActivatorNodeRef}
+          className="sortable-row__handle"
+          {...attributes}
+          {...listeners}
+          aria-label={`Reorder ${name}`}
+        >
+          <Icon name="grip" />
+        </button>
+      )}
+      <div className="sortable-row__content">{children}</div>
+      {disabled ? null : (
+        <span className="sortable-row__moves">
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Move ${name} up`}
+            title="Move up (Alt+↑)"
+            disabled={index === 0}
+            onClick={() => move(index - 1)}
+          >
+            <Icon name="up" />
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Move ${name} down`}
+            title="Move down (Alt+↓)"
+            disabled={index === count - 1}
+            onClick={() => move(index + 1)}
+          >
+            <Icon name="down" />
+          </button>
+        </span>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,227 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { collectPageErrors, launchBrowser, launchPersistent } from './support/browser';
+import { deviceOf, type Person, signInContext, signUp } from './support/people';
+import { untilControlled } from './support/service-worker';
+
+/**
+ * Issue 4's "done when", as people do it: an owner makes an app and invites a collaborator and a
+ * viewer by username; owner and collaborator see each other's edits live, concurrent edits to the
+ * same screen both survive, each sees the other here, and the viewer can change nothing. Then the
+ * owner works with the server gone, reloads, restarts the browser, and the collaborator gets every
+ * offline edit once the server is back.
+ */
+/** Sync crosses a websocket, a durable log and another browser: allow it a few seconds. */
+const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 15_000 });
+
+describe('co-editing and offline work', () => {
+  let dataDir: string;
+  let pipit: RunningPipit;
+  let port: number;
+  let browser: Browser;
+  let owner: Person;
+  let collaborator: Person;
+  let viewer: Person;
+  let ownerDevice: BrowserContext;
+  let collaboratorDevice: BrowserContext;
+  let ownerPage: Page;
+  let collaboratorPage: Page;
+  let appId: string;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'pipit-collab-'));
+    pipit = await startPipit({ dataDir });
+    port = pipit.port;
+    browser = await launchBrowser();
+    owner = await signUp(pipit, 'olive');
+    collaborator = await signUp(pipit, 'cole');
+    viewer = await signUp(pipit, 'vera');
+    const desk = { viewport: { width: 1440, height: 900 } };
+    ownerDevice = await deviceOf(browser, pipit, owner, desk);
+    collaboratorDevice = await deviceOf(browser, pipit, collaborator, desk);
+    ownerPage = await ownerDevice.newPage();
+    collaboratorPage = await collaboratorDevice.newPage();
+    errors.push(...[ownerPage, collaboratorPage].flatMap((p) => collectPageErrors(p)));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await pipit?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const badge = (page: Page) => page.locator('.editor-top-bar .sync-badge');
+  const tree = (page: Page) => page.getByRole('list', { name: /^Components on / });
+  const treeRows = (page: Page) =>
+    tree(page)
+      .locator('.tree-row__name')
+      .evaluateAll((rows) => rows.map((row) => row.textContent?.trim() ?? ''));
+  async function addComponent(page: Page, type: string) {
+    await page.getByRole('button', { name: '+ Add component' }).click();
+    await page
+      .getByRole('list', { name: 'Component types' })
+      .getByRole('button', { name: type, exact: true })
+      .click();
+  }
+  const editUrl = () => `${pipit.url}/apps/${appId}/edit`;
+
+  it('creates an app on the device; it registers itself and says Saved only once stored', async () => {
+    await ownerPage.goto(`${pipit.url}/create`);
+    await ownerPage.getByLabel('App name').fill('Field guide');
+    await ownerPage.getByRole('button', { name: 'Create blank app' }).click();
+    await ownerPage.waitForURL(/\/apps\/[a-z2-7]{26}\/edit$/);
+    appId = /\/apps\/([a-z2-7]{26})\/edit$/.exec(ownerPage.url())![1]!;
+    await ownerPage.getByRole('heading', { level: 1, name: 'Field guide' }).waitFor();
+    await poll(() => badge(ownerPage).textContent()).toBe('Saved');
+    // Saved means stored: the server has the app and its document.
+    expect((await pipit.server.storage.apps.get(appId))?.ownerId).toBe(owner.id);
+    const stored = await pipit.server.storage.documents.loadWithLog(`app/${appId}`);
+    expect(stored.snapshot !== null || stored.log.length > 0).toBe(true);
+
+    await ownerPage.goto(`${pipit.url}/studio`);
+    await ownerPage.getByRole('link', { name: 'Field guide' }).waitFor();
+  });
+
+  it('invites a collaborator and a viewer by username from the Share dialog', async () => {
+    await ownerPage.goto(editUrl());
+    await ownerPage.getByRole('button', { name: 'Share' }).click();
+    const dialog = ownerPage.getByRole('dialog', { name: 'Share this app' });
+    await dialog.getByLabel('Username').fill('cole');
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await dialog.getByText('can now edit this app').waitFor();
+    await dialog.getByLabel('Username').fill('nobody_here');
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await dialog.getByText('No one goes by that username').waitFor();
+    await dialog.getByLabel('Username').fill('vera');
+    await dialog.getByLabel('Role').selectOption('viewer');
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    await dialog.getByText('can now view this app').waitFor();
+    await dialog.getByText('@cole').waitFor();
+    const axe = await new AxeBuilder({ page: ownerPage }).include('dialog').analyze();
+    expect(axe.violations.map((v) => v.id)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('shows each person’s edits to the other, live, with presence', async () => {
+    await collaboratorPage.goto(`${pipit.url}/studio`);
+    await collaboratorPage.getByRole('link', { name: 'Field guide' }).click();
+    await collaboratorPage.getByRole('heading', { level: 1, name: 'Field guide' }).waitFor();
+    // Each sees the other here.
+    await ownerPage.getByRole('img', { name: 'cole' }).waitFor();
+    await collaboratorPage.getByRole('img', { name: 'olive' }).waitFor();
+
+    await addComponent(ownerPage, 'List');
+    await poll(() => treeRows(collaboratorPage)).toContain('List');
+    await addComponent(collaboratorPage, 'Form');
+    await poll(() => treeRows(ownerPage)).toContain('Form');
+
+    // What the collaborator selects shows on the owner's tree with their name.
+    await tree(collaboratorPage).locator('.tree-row__select').filter({ hasText: 'Form' }).click();
+    await tree(ownerPage).locator('.peer-marks__name', { hasText: 'cole' }).waitFor();
+    await poll(() => badge(collaboratorPage).textContent()).toBe('Saved');
+  });
+
+  it('keeps both of two concurrent edits to the same screen', async () => {
+    // Both offline at once: neither sees the other's edit before making their own.
+    await ownerDevice.setOffline(true);
+    await collaboratorDevice.setOffline(true);
+    try {
+      await poll(() => badge(ownerPage).textContent()).toMatch(/^Offline/);
+      await addComponent(ownerPage, 'Divider');
+      await addComponent(collaboratorPage, 'Counter');
+      await poll(() => badge(ownerPage).textContent()).toMatch(/^Offline · \d+ change/);
+      expect(await treeRows(ownerPage)).not.toContain('Counter');
+    } finally {
+      await ownerDevice.setOffline(false);
+      await collaboratorDevice.setOffline(false);
+    }
+    for (const page of [ownerPage, collaboratorPage]) {
+      await poll(() => treeRows(page)).toEqual(
+        expect.arrayContaining([
+          'List',
+          'Form',
+          expect.stringContaining('Divider'),
+          expect.stringContaining('Counter'),
+        ]),
+      );
+      await poll(() => badge(page).textContent()).toBe('Saved');
+    }
+    expect(await treeRows(ownerPage)).toEqual(await treeRows(collaboratorPage));
+  });
+
+  it('shows the viewer the live app read-only, with nothing to change', async () => {
+    const viewerDevice = await deviceOf(browser, pipit, viewer);
+    const viewerPage = await viewerDevice.newPage();
+    await viewerPage.goto(editUrl());
+    await viewerPage.getByText('You can view this app but not edit it.').waitFor();
+    await poll(() => badge(viewerPage).textContent()).toBe('Read-only');
+    expect(await viewerPage.getByRole('button', { name: '+ Add component' }).count()).toBe(0);
+    expect(await viewerPage.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    // The owner's next edit reaches the viewer live.
+    await addComponent(ownerPage, 'Timer');
+    await poll(() => treeRows(viewerPage)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Timer')]),
+    );
+    // The viewer is not shown as editing.
+    await viewerPage.waitForTimeout(300);
+    expect(await ownerPage.getByRole('img', { name: 'vera' }).count()).toBe(0);
+    await viewerDevice.close();
+  });
+
+  it('edits with the server gone, survives reload and browser restart, and syncs after', async () => {
+    const profile = await launchPersistent({ width: 1440, height: 900 });
+    let device = profile.context;
+    await signInContext(device, pipit, owner);
+    let page = device.pages()[0] ?? (await device.newPage());
+    await page.goto(`${pipit.url}/studio`);
+    await untilControlled(page);
+    await page.goto(editUrl());
+    await page.getByRole('heading', { level: 1, name: 'Field guide' }).waitFor();
+    await poll(() => badge(page).textContent()).toBe('Saved');
+
+    await pipit.close();
+    await poll(() => badge(page).textContent()).not.toBe('Saved');
+    await addComponent(page, 'Stat');
+    await addComponent(page, 'Link');
+    await poll(() => treeRows(page)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Stat'), expect.stringContaining('Link')]),
+    );
+    expect(await badge(page).textContent()).not.toBe('Saved');
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Field guide' }).waitFor();
+    await poll(() => treeRows(page)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Stat'), expect.stringContaining('Link')]),
+    );
+
+    await profile.quit();
+    const restarted = await launchPersistent({ width: 1440, height: 900 }, profile.userDataDir);
+    device = restarted.context;
+    page = device.pages()[0] ?? (await device.newPage());
+    await page.goto(editUrl());
+    await page.getByRole('heading', { level: 1, name: 'Field guide' }).waitFor();
+    await poll(() => treeRows(page)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Stat'), expect.stringContaining('Link')]),
+    );
+    await page
+      .getByText(/change/)
+      .first()
+      .waitFor();
+
+    pipit = await startPipit({ dataDir, port });
+    await poll(() => badge(page).textContent()).toBe('Saved');
+    await collaboratorPage.goto(editUrl());
+    await poll(() => treeRows(collaboratorPage)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Stat'), expect.stringContaining('Link')]),
+    );
+    await restarted.close();
+    expect(
+      errors.filter((e) => !/WebSocket|ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e)),
+    ).toEqual([]);
+  });
+});
