@@ -224,4 +224,38 @@ describe('co-editing and offline work', () => {
       errors.filter((e) => !/WebSocket|ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e)),
     ).toEqual([]);
   });
+
+  it('syncs an app made offline, without reopening it, and shows it on my other device', async () => {
+    // Loaded once online (no service worker in this context): the page's code is all here.
+    await ownerPage.goto(editUrl());
+    await ownerPage.locator('.editor-top-bar__back').click();
+    await ownerPage.getByRole('link', { name: 'New app' }).click();
+    await ownerPage.getByLabel('App name').waitFor();
+    await ownerDevice.setOffline(true);
+    try {
+      await ownerPage.getByText('You’re offline').first().waitFor();
+      await ownerPage.getByLabel('App name').fill('Offline notes');
+      await ownerPage.getByRole('button', { name: 'Create blank app' }).click();
+      await ownerPage.getByRole('heading', { level: 1, name: 'Offline notes' }).waitFor();
+      await addComponent(ownerPage, 'Chart');
+      await poll(() => badge(ownerPage).textContent()).toMatch(/^Offline · \d+ change/);
+      // Close the editor: the app is not open anywhere when the network returns.
+      await ownerPage.locator('.editor-top-bar__back').click();
+      await ownerPage.getByRole('link', { name: 'Offline notes' }).waitFor();
+    } finally {
+      await ownerDevice.setOffline(false);
+    }
+    const otherDevice = await deviceOf(browser, pipit, owner);
+    const other = await otherDevice.newPage();
+    await poll(async () => {
+      await other.goto(`${pipit.url}/studio`);
+      return other.getByRole('link', { name: 'Offline notes' }).count();
+    }).toBe(1);
+    await other.getByRole('link', { name: 'Offline notes' }).click();
+    await poll(() => treeRows(other)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Chart')]),
+    );
+    await poll(() => badge(other).textContent()).toBe('Saved');
+    await otherDevice.close();
+  });
 });

@@ -39,10 +39,14 @@ async function deleteOnServer(accountId: string, appId: string): Promise<void> {
   await forgetLocalCopy(accountId, appId);
 }
 
-let running: Promise<void> | undefined;
+let running: Promise<boolean> | undefined;
+const ONLINE_SETTLE_MS = 1_500;
 
-/** One round of reconciliation; rounds never overlap. Offline, it quietly does nothing. */
-export function reconcileApps(accountId: string): Promise<void> {
+/**
+ * One round of reconciliation; rounds never overlap. Resolves whether it got through (offline, or
+ * with the server unreachable, it quietly stops and says so).
+ */
+export function reconcileApps(accountId: string): Promise<boolean> {
   running ??= (async () => {
     try {
       const before = await localApps(accountId);
@@ -57,8 +61,10 @@ export function reconcileApps(accountId: string): Promise<void> {
         accountId,
         after.filter((a) => a.registered && a.pending > 0 && !a.deleting).map((a) => a.id),
       );
+      return true;
     } catch (error) {
       if (!(error instanceof OfflineError)) console.warn('Could not sync the list of apps:', error);
+      return false;
     } finally {
       running = undefined;
     }
@@ -70,18 +76,32 @@ export function reconcileApps(accountId: string): Promise<void> {
 export function useAppReconciliation(accountId: string | null): void {
   useEffect(() => {
     if (!accountId) return;
+    // The network is often not usable for a moment after `online` fires, and a server may be
+    // restarting: a round that did not get through is tried again, backing off to a minute.
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
     const run = () => {
-      if (navigator.onLine) void reconcileApps(accountId);
+      clearTimeout(retry);
+      if (!navigator.onLine) return;
+      void reconcileApps(accountId).then((ok) => {
+        failures = ok ? 0 : failures + 1;
+        if (!ok) retry = setTimeout(run, Math.min(60_000, 1_000 * 2 ** failures));
+      });
+    };
+    const runSoon = () => {
+      clearTimeout(retry);
+      retry = setTimeout(run, ONLINE_SETTLE_MS);
     };
     const onVisible = () => {
       if (document.visibilityState === 'visible') run();
     };
     run();
-    window.addEventListener('online', run);
+    window.addEventListener('online', runSoon);
     document.addEventListener('visibilitychange', onVisible);
     const timer = setInterval(run, 60_000);
     return () => {
-      window.removeEventListener('online', run);
+      clearTimeout(retry);
+      window.removeEventListener('online', runSoon);
       document.removeEventListener('visibilitychange', onVisible);
       clearInterval(timer);
     };

@@ -24,6 +24,7 @@ import type { PropSchema } from './prop-schema';
 import { SortableRows } from './sortable-rows';
 import { nameProblem } from './validation';
 import { Icon } from './icons';
+import { ChipPicker } from './chip-picker';
 
 const MAX_ACTIONS = 100;
 const MAX_STEPS = 50;
@@ -52,27 +53,13 @@ export function ActionsPanel() {
           </Button>
         )}
       </div>
-      {actions.length === 0 ? (
-        <p className="editor-muted">
-          An action is a few steps a button or a form runs: go to a screen, create a record, show a
-          message…
-        </p>
-      ) : (
-        <ul className="chip-list" aria-label="Actions">
-          {actions.map((a) => (
-            <li key={a.id}>
-              <button
-                type="button"
-                className="chip"
-                aria-current={a.id === selected?.id ? 'true' : undefined}
-                onClick={() => setSelectedId(a.id)}
-              >
-                {a.name}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ChipPicker
+        label="Actions"
+        items={actions}
+        selectedId={selected?.id}
+        onSelect={setSelectedId}
+        empty="An action is a few steps a button or a form runs: go to a screen, create a record, show a message…"
+      />
       {selected ? <ActionEditor key={selected.id} action={selected} /> : null}
       <AiActionsEditor />
     </div>

@@ -15,6 +15,7 @@ import { newId, useEditor } from './editor-context';
 import { FieldsEditor } from './fields-editor';
 import { nameProblem } from './validation';
 import { ValueInput } from './value-input';
+import { ChipPicker } from './chip-picker';
 
 const RECORDS_PAGE = 25;
 
@@ -48,27 +49,13 @@ export function CollectionsPanel() {
           </Button>
         )}
       </div>
-      {collections.length === 0 ? (
-        <p className="editor-muted">
-          A collection holds records, like a table: tasks, recipes, guests. Lists, forms and charts
-          show and collect them.
-        </p>
-      ) : (
-        <ul className="chip-list" aria-label="Collections">
-          {collections.map((c) => (
-            <li key={c.id}>
-              <button
-                type="button"
-                className="chip"
-                aria-current={c.id === selected?.id ? 'true' : undefined}
-                onClick={() => setSelectedId(c.id)}
-              >
-                {c.name}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ChipPicker
+        label="Collections"
+        items={collections}
+        selectedId={selected?.id}
+        onSelect={setSelectedId}
+        empty="A collection holds records, like a table: tasks, recipes, guests. Lists, forms and charts show and collect them."
+      />
       {selected ? <CollectionEditor key={selected.id} collection={selected} /> : null}
     </div>
   );

@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requireAccount } from '../../../../features/account/session';
-import { EditPage } from '../../../../features/apps/edit-page';
+import { AppNotFound } from '../../../../features/apps/app-not-found';
+import { EditPage, loadEditTarget } from '../../../../features/apps/edit-page';
 import { pageHead } from '../../../../features/shell/head';
 import { requireAppId } from '../-components/require-app-id';
 
@@ -9,9 +10,12 @@ export const Route = createFileRoute('/_site/apps/$id/edit')({
     requireAppId(context);
     await requireAccount(context.location.href);
   },
-  head: () => pageHead('Editor'),
+  loader: ({ params }) => loadEditTarget(params.id),
+  head: ({ loaderData }) =>
+    pageHead(loaderData?.found === false ? 'App not found' : (loaderData?.title ?? 'Editor')),
   component: function EditRoute() {
     const { id } = Route.useParams();
-    return <EditPage appId={id} />;
+    const { found } = Route.useLoaderData();
+    return found ? <EditPage appId={id} /> : <AppNotFound />;
   },
 });
