@@ -154,6 +154,24 @@ describe('co-editing and offline work', () => {
     expect(await treeRows(ownerPage)).toEqual(await treeRows(collaboratorPage));
   });
 
+  it('undoes only my own edit, never the collaborator’s', async () => {
+    await addComponent(ownerPage, 'Image');
+    await poll(() => treeRows(collaboratorPage)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Image')]),
+    );
+    await addComponent(collaboratorPage, 'Button');
+    await poll(() => treeRows(ownerPage)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Button')]),
+    );
+    // The collaborator's Button is the latest change in the document; the owner's undo skips it.
+    await ownerPage.getByRole('button', { name: 'Undo' }).click();
+    for (const page of [ownerPage, collaboratorPage]) {
+      await poll(async () => (await treeRows(page)).some((r) => r.includes('Image'))).toBe(false);
+      expect((await treeRows(page)).some((r) => r.includes('Button'))).toBe(true);
+    }
+    await poll(() => badge(ownerPage).textContent()).toBe('Saved');
+  });
+
   it('shows the viewer the live app read-only, with nothing to change', async () => {
     const viewerDevice = await deviceOf(browser, pipit, viewer);
     const viewerPage = await viewerDevice.newPage();
@@ -257,5 +275,37 @@ describe('co-editing and offline work', () => {
     );
     await poll(() => badge(other).textContent()).toBe('Saved');
     await otherDevice.close();
+  });
+
+  it('keeps the demo app as the new account’s first app on sign-up', async () => {
+    const visitorDevice = await browser.newContext({ serviceWorkers: 'block' });
+    const visitor = await visitorDevice.newPage();
+    await visitor.goto(`${pipit.url}/demo`);
+    await visitor.getByRole('heading', { level: 1, name: 'My first app' }).waitFor();
+    await addComponent(visitor, 'Checklist');
+    await poll(() => treeRows(visitor)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Checklist')]),
+    );
+    await visitor.getByRole('link', { name: 'Sign up' }).first().click();
+    await visitor.getByLabel('Username').fill('dana');
+    await visitor.getByText('✓ /dana is yours if you want it.').waitFor();
+    await visitor.getByLabel('Email').fill('dana@example.org');
+    await visitor.getByLabel('Password').fill('a long and unusual passphrase');
+    await visitor.getByRole('button', { name: 'Create account' }).click();
+    await visitor.waitForURL(/\/apps\/[a-z2-7]{26}\/edit$/, { timeout: 60_000 });
+    await visitor.getByRole('heading', { level: 1, name: 'My first app' }).waitFor();
+    await poll(() => treeRows(visitor)).toEqual(
+      expect.arrayContaining([expect.stringContaining('Checklist')]),
+    );
+    await poll(() => badge(visitor).textContent()).toBe('Saved');
+    const keptId = /\/apps\/([a-z2-7]{26})\/edit$/.exec(visitor.url())![1]!;
+    const kept = await pipit.server.storage.apps.get(keptId);
+    const dana = await pipit.server.storage.users.findByUsername('dana');
+    expect(kept?.ownerId).toBe(dana?.id);
+    // The demo itself starts over: its app moved to the account.
+    await visitor.goto(`${pipit.url}/demo`);
+    await visitor.getByRole('heading', { level: 1, name: 'My first app' }).waitFor();
+    expect((await treeRows(visitor)).some((r) => r.includes('Checklist'))).toBe(false);
+    await visitorDevice.close();
   });
 });

@@ -40,35 +40,46 @@ async function deleteOnServer(accountId: string, appId: string): Promise<void> {
 }
 
 let running: Promise<boolean> | undefined;
+let queued: Promise<boolean> | undefined;
 const ONLINE_SETTLE_MS = 1_500;
 
+async function reconcileRound(accountId: string): Promise<boolean> {
+  try {
+    const before = await localApps(accountId);
+    for (const app of before.filter((a) => a.deleting)) await deleteOnServer(accountId, app.id);
+    for (const app of before.filter((a) => !a.registered && !a.deleting)) {
+      await registerApp(accountId, app);
+    }
+    const { apps } = await apiGet('/api/apps', appListResponseSchema);
+    await mergeServerApps(accountId, apps);
+    const after = await localApps(accountId);
+    syncInBackground(
+      accountId,
+      after.filter((a) => a.registered && a.pending > 0 && !a.deleting).map((a) => a.id),
+    );
+    return true;
+  } catch (error) {
+    if (!(error instanceof OfflineError)) console.warn('Could not sync the list of apps:', error);
+    return false;
+  }
+}
+
 /**
- * One round of reconciliation; rounds never overlap. Resolves whether it got through (offline, or
- * with the server unreachable, it quietly stops and says so).
+ * Reconciles this device's apps with the server. Rounds never overlap; asking during a round
+ * queues one more after it, so an app created (or adopted) meanwhile is not missed. Resolves
+ * whether the round got through (offline, or with the server unreachable, it quietly stops).
  */
 export function reconcileApps(accountId: string): Promise<boolean> {
-  running ??= (async () => {
-    try {
-      const before = await localApps(accountId);
-      for (const app of before.filter((a) => a.deleting)) await deleteOnServer(accountId, app.id);
-      for (const app of before.filter((a) => !a.registered && !a.deleting)) {
-        await registerApp(accountId, app);
-      }
-      const { apps } = await apiGet('/api/apps', appListResponseSchema);
-      await mergeServerApps(accountId, apps);
-      const after = await localApps(accountId);
-      syncInBackground(
-        accountId,
-        after.filter((a) => a.registered && a.pending > 0 && !a.deleting).map((a) => a.id),
-      );
-      return true;
-    } catch (error) {
-      if (!(error instanceof OfflineError)) console.warn('Could not sync the list of apps:', error);
-      return false;
-    } finally {
-      running = undefined;
-    }
-  })();
+  if (running) {
+    queued ??= running.then(() => {
+      queued = undefined;
+      return reconcileApps(accountId);
+    });
+    return queued;
+  }
+  running = reconcileRound(accountId).finally(() => {
+    running = undefined;
+  });
   return running;
 }
 
