@@ -35,6 +35,8 @@ function NavList({ onNavigate, signedIn }: { onNavigate?: () => void; signedIn: 
             to={link.to}
             className="site-nav__link"
             activeProps={{ 'aria-current': 'page' }}
+            // The library is /apps itself; an app's pages (/apps/{id}/…) are not the library.
+            activeOptions={{ exact: link.to === '/apps' }}
             onClick={onNavigate}
           >
             {link.label}
