@@ -123,6 +123,11 @@ describe('co-editing and offline work', () => {
     // What the collaborator selects shows on the owner's tree with their name.
     await tree(collaboratorPage).locator('.tree-row__select').filter({ hasText: 'Form' }).click();
     await tree(ownerPage).locator('.peer-marks__name', { hasText: 'cole' }).waitFor();
+    // … and in the owner's preview, on the component itself.
+    await ownerPage
+      .getByRole('region', { name: /^Preview of / })
+      .locator('[aria-label="Select form component, selected by cole"]')
+      .waitFor();
     await poll(() => badge(collaboratorPage).textContent()).toBe('Saved');
   });
 
