@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import type { Duplex } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type { Hocuspocus } from '@hocuspocus/server';
+import { documentName } from '@pipit/protocol';
 import { getRequestListener } from '@hono/node-server';
 import { createAccountService } from './accounts/account-service';
 import { type Clock, systemClock } from './accounts/clock';
@@ -80,7 +81,11 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     dataDir: config.dataDir,
     logger,
   });
-  const baseSessions = createSessionService(storage, clock);
+  // A session that ends (sign-out, sign-out everywhere, password change) loses its documents too.
+  const sessions = createSessionService(storage, clock, (ids) => {
+    const ended = new Set(ids);
+    collab.disconnect('forbidden', (context) => ended.has(context.sessionId));
+  });
   const collab = createCollab({
     documents: storage.documents,
     apps: storage.apps,
@@ -88,7 +93,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
       options.access ??
       createDocumentAccess({
         storage,
-        sessions: baseSessions,
+        sessions,
         publicOrigin: config.publicOrigin,
         trustProxy: config.trustProxy,
       }),
@@ -96,23 +101,6 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     ...(options.storeDebounceMs !== undefined ? { debounceMs: options.storeDebounceMs } : {}),
   });
   const { hocuspocus, persistence } = collab;
-  // A session that ends (sign-out, sign-out everywhere, password change) loses its documents too.
-  const endSessions = (ids: string[]) => {
-    const ended = new Set(ids);
-    if (ended.size > 0) collab.disconnect((context) => ended.has(context.sessionId), 'forbidden');
-  };
-  const sessions = {
-    ...baseSessions,
-    async revoke(sessionId: string) {
-      await baseSessions.revoke(sessionId);
-      endSessions([sessionId]);
-    },
-    async revokeAll(userId: string, exceptId?: string) {
-      const ended = await baseSessions.revokeAll(userId, exceptId);
-      endSessions(ended);
-      return ended;
-    },
-  };
   const rateLimiter = createRateLimiter(
     storage,
     { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
@@ -152,14 +140,15 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     accessChanges: {
       revoked: (appId, userId) =>
         collab.disconnect(
-          (context, name) =>
-            name === `app/${appId}` && (userId === null || context.userId === userId),
           'forbidden',
+          (context) => userId === null || context.userId === userId,
+          documentName({ kind: 'app', appId }),
         ),
       roleChanged: (appId, userId) =>
         collab.disconnect(
-          (context, name) => name === `app/${appId}` && context.userId === userId,
           'role-changed',
+          (context) => context.userId === userId,
+          documentName({ kind: 'app', appId }),
         ),
     },
   });

@@ -11,10 +11,6 @@ export const HUMAN_CHECK_METHOD_HEADER = 'X-Human-Check-Method';
 export const HUMAN_CHECK_REQUEST_HEADER = 'X-Human-Check-Request';
 
 export const HUMAN_CHECK_CHALLENGE_PATH = '/api/human-check/challenge';
-export const HUMAN_CHECK_SCRIPT_PATHS = [
-  '/human-check/challenge.js',
-  '/human-check/protect.js',
-] as const;
 
 /**
  * Abuse-prone writes: each needs a solved challenge bound to its path and method. `weight`

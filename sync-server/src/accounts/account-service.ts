@@ -16,6 +16,7 @@ import { hashPassword, needsRehash, passwordProblem, verifyPassword } from './pa
 import { randomToken, sha256Hex } from './random';
 import type { RateLimiter } from './rate-limits';
 import type { Authenticated, SessionService } from './sessions';
+import { nameOf } from './views';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** How long each emailed link works (issue 3). */
@@ -50,7 +51,6 @@ export interface AccountDependencies {
 }
 
 /** How emails greet a person. */
-const nameOf = (user: UserRecord) => user.displayName || user.username;
 
 const invalidCredentials = () =>
   new ApiError(
@@ -121,10 +121,7 @@ export function createAccountService(deps: AccountDependencies) {
    * change (someone else may have had the account) and once an email change is confirmed.
    */
   async function revokeLinks(userId: string): Promise<void> {
-    const now = clock.now();
-    for (const kind of Object.keys(TOKEN_TTL_MS) as TokenKind[]) {
-      await storage.tokens.revokeForUser(userId, kind, now);
-    }
+    await storage.tokens.revokeForUser(userId, null, clock.now());
   }
 
   async function consumeToken(kind: TokenKind, token: string) {

@@ -27,7 +27,15 @@ export interface SessionService {
   revokeAll(userId: string, exceptId?: string): Promise<string[]>;
 }
 
-export function createSessionService(storage: Storage, clock: Clock): SessionService {
+/**
+ * `onEnded` hears of every session that sign-out, sign-out everywhere or a password change ends,
+ * so what else it opened (sync connections) ends with it.
+ */
+export function createSessionService(
+  storage: Storage,
+  clock: Clock,
+  onEnded: (sessionIds: string[]) => void = () => undefined,
+): SessionService {
   return {
     async create(userId, meta) {
       const now = clock.now();
@@ -69,7 +77,14 @@ export function createSessionService(storage: Storage, clock: Clock): SessionSer
       return { session, user };
     },
 
-    revoke: (sessionId) => storage.sessions.delete(sessionId),
-    revokeAll: (userId, exceptId) => storage.sessions.deleteForUser(userId, exceptId),
+    async revoke(sessionId) {
+      await storage.sessions.delete(sessionId);
+      onEnded([sessionId]);
+    },
+    async revokeAll(userId, exceptId) {
+      const ended = await storage.sessions.deleteForUser(userId, exceptId);
+      if (ended.length > 0) onEnded(ended);
+      return ended;
+    },
   };
 }

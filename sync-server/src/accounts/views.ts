@@ -1,4 +1,4 @@
-import type { Account, PublicProfile } from '@pipit/protocol';
+import type { Account, AppRole, Collaborator, PublicProfile } from '@pipit/protocol';
 import type { UserRecord } from '../storage/types';
 
 /** What a signed-in person sees of their own account. */
@@ -27,4 +27,12 @@ export function toPublicProfile(user: UserRecord): PublicProfile {
     links: user.links,
     joinedAt: new Date(user.createdAt).toISOString(),
   };
+}
+
+/** How a person is named to others: their display name, or their username without one. */
+export const nameOf = (user: UserRecord): string => user.displayName || user.username;
+
+/** A person with access to an app, as its Share list shows them. */
+export function toPerson(user: UserRecord, role: AppRole, addedAt: number): Collaborator {
+  return { userId: user.id, username: user.username, displayName: nameOf(user), role, addedAt };
 }

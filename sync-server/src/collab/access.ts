@@ -49,10 +49,9 @@ export function createDocumentAccess(options: {
       const who = { userId: auth.user.id, sessionId: auth.session.id };
       switch (document.kind) {
         case 'app': {
-          const app = await storage.apps.get(document.appId);
-          if (!app) throw new SyncRefusal('not-found');
-          const role = await storage.apps.roleOf(document.appId, auth.user.id);
-          return role ? { role, ...who } : null;
+          const found = await storage.apps.getWithRole(document.appId, auth.user.id);
+          if (!found) throw new SyncRefusal('not-found');
+          return found.role ? { role: found.role, ...who } : null;
         }
         case 'user':
           return document.userId === auth.user.id ? { role: 'owner', ...who } : null;

@@ -23,12 +23,13 @@ export interface Collab {
   persistence: Persistence;
   /**
    * Closes the document connections matching `which` (a person lost access, their role changed,
-   * their session ended). Their provider is told `reason` and does not get the document again
-   * unless it authenticates anew.
+   * their session ended), on one document when `documentName` is given, else on all. Their provider
+   * is told `reason` and does not get the document again unless it authenticates anew.
    */
   disconnect(
-    which: (context: ConnectionContext, documentName: string) => boolean,
     reason: 'forbidden' | 'role-changed',
+    which: (context: ConnectionContext) => boolean,
+    documentName?: string,
   ): number;
 }
 
@@ -52,11 +53,15 @@ export function createCollab(options: {
   return {
     hocuspocus,
     persistence,
-    disconnect(which, reason) {
+    disconnect(reason, which, documentName) {
       let closed = 0;
-      for (const document of hocuspocus.documents.values()) {
+      const documents =
+        documentName === undefined
+          ? [...hocuspocus.documents.values()]
+          : [hocuspocus.documents.get(documentName)].filter((d) => d !== undefined);
+      for (const document of documents) {
         for (const connection of document.getConnections()) {
-          if (which(connection.context as ConnectionContext, document.name)) {
+          if (which(connection.context as ConnectionContext)) {
             connection.close({ code: 4403, reason });
             closed += 1;
           }

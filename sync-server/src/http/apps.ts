@@ -9,7 +9,8 @@ import {
   inviteRequestSchema,
   PLAN_LIMITS,
 } from '@pipit/protocol';
-import type { AppRecord, Storage } from '../storage/types';
+import { nameOf, toPerson } from '../accounts/views';
+import type { AppRecord, Storage, UserRecord } from '../storage/types';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api';
 import { readJsonBody } from './body';
@@ -26,14 +27,14 @@ export interface AccessChanges {
 const notFound = () =>
   new ApiError('not_found', 'That app does not exist, or it is not shared with you.');
 
-async function summarize(storage: Storage, app: AppRecord, role: AppRole): Promise<AppSummary> {
-  const owner = await storage.users.findById(app.ownerId);
+/** An app as lists show it; `owner` is read by the caller (one query for a whole list). */
+function summarize(app: AppRecord, role: AppRole, owner: UserRecord | undefined): AppSummary {
   return {
     id: app.id,
     owner: {
       id: app.ownerId,
       username: owner?.username ?? '',
-      displayName: owner?.displayName || owner?.username || '',
+      displayName: owner ? nameOf(owner) : '',
     },
     role,
     title: app.title,
@@ -52,10 +53,9 @@ async function appFor(c: ApiContext, storage: Storage) {
   const auth = requireAuth(c);
   const id = appIdSchema.safeParse(c.req.param('id'));
   if (!id.success) throw notFound();
-  const app = await storage.apps.get(id.data);
-  const role = app ? await storage.apps.roleOf(app.id, auth.user.id) : null;
-  if (!app || !role) throw notFound();
-  return { auth, app, role };
+  const found = await storage.apps.getWithRole(id.data, auth.user.id);
+  if (!found?.role) throw notFound();
+  return { auth, app: found.app, role: found.role };
 }
 
 function requireOwner(role: AppRole, what: string) {
@@ -74,7 +74,8 @@ export function registerApps(
   app.get('/apps', async (c) => {
     const auth = requireAuth(c);
     const apps = await storage.apps.listForUser(auth.user.id);
-    return c.json({ apps: await Promise.all(apps.map((a) => summarize(storage, a, a.role))) });
+    const owners = await storage.users.findByIds(apps.map((a) => a.ownerId));
+    return c.json({ apps: apps.map((a) => summarize(a, a.role, owners.get(a.ownerId))) });
   });
 
   app.post('/apps', async (c) => {
@@ -86,7 +87,7 @@ export function registerApps(
       if (existing.ownerId !== auth.user.id) {
         throw new ApiError('forbidden', 'That app id belongs to someone else.');
       }
-      return c.json({ app: await summarize(storage, existing, 'owner') }, 200);
+      return c.json({ app: summarize(existing, 'owner', auth.user) }, 200);
     }
     if ((await storage.apps.countOwned(auth.user.id)) >= PLAN_LIMITS.apps) {
       throw new ApiError(
@@ -105,12 +106,13 @@ export function registerApps(
     if (created.ownerId !== auth.user.id) {
       throw new ApiError('forbidden', 'That app id belongs to someone else.');
     }
-    return c.json({ app: await summarize(storage, created, 'owner') }, isNew ? 201 : 200);
+    return c.json({ app: summarize(created, 'owner', auth.user) }, isNew ? 201 : 200);
   });
 
   app.get('/apps/:id', async (c) => {
-    const { app: found, role } = await appFor(c, storage);
-    return c.json({ app: await summarize(storage, found, role) });
+    const { auth, app: found, role } = await appFor(c, storage);
+    const owner = role === 'owner' ? auth.user : await storage.users.findById(found.ownerId);
+    return c.json({ app: summarize(found, role, owner ?? undefined) });
   });
 
   app.delete('/apps/:id', async (c) => {
@@ -127,28 +129,19 @@ export function registerApps(
 
   app.get('/apps/:id/collaborators', async (c) => {
     const { app: found } = await appFor(c, storage);
-    const owner = await storage.users.findById(found.ownerId);
-    const people = [];
-    if (owner) {
-      people.push({
-        userId: owner.id,
-        username: owner.username,
-        displayName: owner.displayName || owner.username,
-        role: 'owner' as const,
-        addedAt: found.createdAt,
-      });
-    }
-    for (const collaborator of await storage.apps.collaborators(found.id)) {
-      const user = await storage.users.findById(collaborator.userId);
-      if (!user) continue;
-      people.push({
-        userId: user.id,
-        username: user.username,
-        displayName: user.displayName || user.username,
-        role: collaborator.role,
-        addedAt: collaborator.addedAt,
-      });
-    }
+    const collaborators = await storage.apps.collaborators(found.id);
+    const users = await storage.users.findByIds([
+      found.ownerId,
+      ...collaborators.map((p) => p.userId),
+    ]);
+    const owner = users.get(found.ownerId);
+    const people = [
+      ...(owner ? [toPerson(owner, 'owner', found.createdAt)] : []),
+      ...collaborators.flatMap((p) => {
+        const user = users.get(p.userId);
+        return user ? [toPerson(user, p.role, p.addedAt)] : [];
+      }),
+    ];
     return c.json({ people });
   });
 
@@ -178,26 +171,16 @@ export function registerApps(
         `An app can have ${PLAN_LIMITS.collaboratorsPerApp} collaborators on the free plan. Remove someone first.`,
       );
     }
+    const addedAt = already?.addedAt ?? clock.now();
     await storage.apps.putCollaborator({
       appId: found.id,
       userId: invitee.id,
       role: input.role,
       invitedBy: auth.user.id,
-      addedAt: already?.addedAt ?? clock.now(),
+      addedAt,
     });
     if (already && already.role !== input.role) accessChanges.roleChanged(found.id, invitee.id);
-    return c.json(
-      {
-        person: {
-          userId: invitee.id,
-          username: invitee.username,
-          displayName: invitee.displayName || invitee.username,
-          role: input.role,
-          addedAt: already?.addedAt ?? clock.now(),
-        },
-      },
-      already ? 200 : 201,
-    );
+    return c.json({ person: toPerson(invitee, input.role, addedAt) }, already ? 200 : 201);
   });
 
   app.delete('/apps/:id/collaborators/:username', async (c) => {

@@ -70,6 +70,8 @@ export interface UserStore {
   findByUsername(username: string): Promise<UserRecord | null>;
   findByEmail(email: string): Promise<UserRecord | null>;
   findById(id: string): Promise<UserRecord | null>;
+  /** The live accounts among `ids`, by id (one query for a list of people). */
+  findByIds(ids: string[]): Promise<Map<string, UserRecord>>;
   /** Changes the given fields of a live account; ConflictError when a username or email is taken. */
   update(id: string, patch: UserPatch): Promise<UserRecord>;
   /**
@@ -132,8 +134,11 @@ export interface TokenStore {
    * the first one consumes it, every other one is told it was used.
    */
   consume(hash: string, kind: TokenKind, now: number): Promise<TokenUse>;
-  /** Makes every unused token of that kind for the user unusable (a new link replaces old ones). */
-  revokeForUser(userId: string, kind: TokenKind, now: number): Promise<void>;
+  /**
+   * Makes every unused token of that kind for the user unusable (a new link replaces old ones);
+   * every kind when `kind` is null.
+   */
+  revokeForUser(userId: string, kind: TokenKind | null, now: number): Promise<void>;
 }
 
 export interface RateLimitStore {
@@ -145,7 +150,7 @@ export interface RateLimitStore {
 }
 
 export interface HumanCheckStore {
-  /** Records a challenge as used; false when it already was (a replay). Prunes expired entries. */
+  /** Records a challenge as used; false when it already was (a replay). Prunes expired entries now and then. */
   consume(signature: string, expiresAt: number, now: number): Promise<boolean>;
 }
 
@@ -232,11 +237,10 @@ export interface AppStore {
   countOwned(ownerId: string): Promise<number>;
   /** The listing fields, as read from the stored document. */
   updateListing(id: string, listing: AppListing): Promise<void>;
-  setArchived(id: string, archivedAt: number | null): Promise<void>;
   /** The row and its collaborators (the caller deletes the document). */
   delete(id: string): Promise<void>;
-  /** A person's role on an app, or null when they have none. */
-  roleOf(appId: string, userId: string): Promise<AppRole | null>;
+  /** The app and a person's role on it (null when they have none), in one read. */
+  getWithRole(id: string, userId: string): Promise<{ app: AppRecord; role: AppRole | null } | null>;
   collaborators(appId: string): Promise<CollaboratorRecord[]>;
   /** Adds a collaborator or changes their role. */
   putCollaborator(collaborator: CollaboratorRecord): Promise<void>;

@@ -42,11 +42,12 @@ export function createAppStore(db: Db): AppStore {
           updated_at: app.createdAt,
         })
         .onConflict((oc) => oc.column('id').doNothing())
-        .returning('id')
+        .returningAll()
         .executeTakeFirst();
-      const row = await get(app.id);
-      if (!row) throw new Error(`App ${app.id} vanished right after its insert.`);
-      return { app: row, created: inserted !== undefined };
+      if (inserted) return { app: toApp(inserted), created: true };
+      const existing = await get(app.id);
+      if (!existing) throw new Error(`App ${app.id} vanished right after its insert.`);
+      return { app: existing, created: false };
     },
 
     get,
@@ -99,10 +100,6 @@ export function createAppStore(db: Db): AppStore {
         .execute();
     },
 
-    async setArchived(id, archivedAt) {
-      await db.updateTable('apps').set({ archived_at: archivedAt }).where('id', '=', id).execute();
-    },
-
     async delete(id) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('collaborators').where('app_id', '=', id).execute();
@@ -110,21 +107,23 @@ export function createAppStore(db: Db): AppStore {
       });
     },
 
-    async roleOf(appId, userId) {
-      const app = await db
-        .selectFrom('apps')
-        .select('owner_id')
-        .where('id', '=', appId)
-        .executeTakeFirst();
-      if (!app) return null;
-      if (app.owner_id === userId) return 'owner';
+    async getWithRole(id, userId) {
       const row = await db
-        .selectFrom('collaborators')
-        .select('role')
-        .where('app_id', '=', appId)
-        .where('user_id', '=', userId)
+        .selectFrom('apps')
+        .leftJoin('collaborators', (join) =>
+          join
+            .onRef('collaborators.app_id', '=', 'apps.id')
+            .on('collaborators.user_id', '=', userId),
+        )
+        .selectAll('apps')
+        .select('collaborators.role as collaborator_role')
+        .where('apps.id', '=', id)
         .executeTakeFirst();
-      return row ? (row.role as AppRole) : null;
+      if (!row) return null;
+      const { collaborator_role, ...app } = row;
+      const role: AppRole | null =
+        app.owner_id === userId ? 'owner' : ((collaborator_role as AppRole | null) ?? null);
+      return { app: toApp(app), role };
     },
 
     async collaborators(appId) {

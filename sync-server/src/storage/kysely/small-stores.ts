@@ -43,7 +43,11 @@ export function createRateLimitStore(db: Db): RateLimitStore {
 export function createHumanCheckStore(db: Db): HumanCheckStore {
   return {
     async consume(signature, expiresAt, now) {
-      await db.deleteFrom('human_check_uses').where('expires_at', '<', now).execute();
+      // Expired uses are pruned now and then, like rate-limit rows: an expired challenge is refused
+      // before it gets here, so a stale row never decides anything.
+      if (Math.random() < 0.01) {
+        await db.deleteFrom('human_check_uses').where('expires_at', '<', now).execute();
+      }
       const inserted = await db
         .insertInto('human_check_uses')
         .values({ signature, expires_at: expiresAt })

@@ -56,13 +56,13 @@ export function createTokenStore(db: Db): TokenStore {
       return { outcome: existing.used_at !== null ? 'used' : 'expired' };
     },
     async revokeForUser(userId, kind, now) {
-      await db
+      let update = db
         .updateTable('tokens')
         .set({ used_at: now })
         .where('user_id', '=', userId)
-        .where('kind', '=', kind)
-        .where('used_at', 'is', null)
-        .execute();
+        .where('used_at', 'is', null);
+      if (kind !== null) update = update.where('kind', '=', kind);
+      await update.execute();
     },
   };
 }

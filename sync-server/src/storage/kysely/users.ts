@@ -92,6 +92,13 @@ export function createUserStore(db: Db, specifics: EngineSpecifics): UserStore {
       const row = await live().where('email', '=', email.toLowerCase()).executeTakeFirst();
       return row ? toUser(row) : null;
     },
+    async findByIds(ids) {
+      if (ids.length === 0) return new Map();
+      const rows = await live()
+        .where('id', 'in', [...new Set(ids)])
+        .execute();
+      return new Map(rows.map((row) => [row.id, toUser(row)]));
+    },
     async findById(id) {
       const row = await live().where('id', '=', id).executeTakeFirst();
       return row ? toUser(row) : null;
