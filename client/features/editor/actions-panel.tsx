@@ -2,6 +2,7 @@ import {
   type Action,
   addAction,
   addStep,
+  LIMITS,
   moveStep,
   removeAction,
   removeStep,
@@ -25,9 +26,7 @@ import { SortableRows } from './sortable-rows';
 import { nameProblem } from './validation';
 import { Icon } from './icons';
 import { ChipPicker } from './chip-picker';
-
-const MAX_ACTIONS = 100;
-const MAX_STEPS = 50;
+import { ConfirmDeleteButton } from './confirm-delete-button';
 
 /** Actions (ordered steps that buttons and forms run) and AI actions. */
 export function ActionsPanel() {
@@ -43,7 +42,7 @@ export function ActionsPanel() {
           <Button
             size="small"
             variant="secondary"
-            disabled={actions.length >= MAX_ACTIONS}
+            disabled={actions.length >= LIMITS.actions}
             onClick={() => {
               const id = edit(() => handle.run(addAction, newId, `Action ${actions.length + 1}`));
               if (id) setSelectedId(id);
@@ -67,7 +66,7 @@ export function ActionsPanel() {
 }
 
 function ActionEditor({ action }: { action: Action }) {
-  const { handle, edit, readOnly, confirm } = useEditor();
+  const { handle, edit, readOnly } = useEditor();
   const [newType, setNewType] = useState<StepType>('navigate');
   const [open, setOpen] = useState<string | null>(null);
   return (
@@ -79,23 +78,13 @@ function ActionEditor({ action }: { action: Action }) {
         validate={(v) => nameProblem(v, 'action')}
         onCommit={(name) => edit(() => handle.run(renameAction, action.id, name))}
       />
-      {readOnly ? null : (
-        <Button
-          size="small"
-          variant="ghost"
-          className="danger-text"
-          onClick={() =>
-            confirm({
-              title: `Delete “${action.name}”?`,
-              body: 'Its steps go with it, and buttons and forms that run it will do nothing. You can undo this.',
-              confirmLabel: 'Delete action',
-              onConfirm: () => edit(() => handle.run(removeAction, action.id)),
-            })
-          }
-        >
-          Delete action
-        </Button>
-      )}
+      <ConfirmDeleteButton
+        label="Delete action"
+        title={`Delete “${action.name}”?`}
+        body="Its steps go with it, and buttons and forms that run it will do nothing. You can undo this."
+        confirmLabel="Delete action"
+        onConfirm={() => edit(() => handle.run(removeAction, action.id))}
+      />
       <section className="properties-section" aria-labelledby={`steps-${action.id}`}>
         <h3 className="properties-section__title" id={`steps-${action.id}`}>
           Steps
@@ -132,7 +121,7 @@ function ActionEditor({ action }: { action: Action }) {
             <Button
               size="small"
               variant="secondary"
-              disabled={action.steps.length >= MAX_STEPS}
+              disabled={action.steps.length >= LIMITS.stepsPerAction}
               onClick={() => {
                 const id = edit(() => handle.run(addStep, newId, action.id, newType));
                 if (id) setOpen(id);

@@ -1,12 +1,16 @@
-import { type AiAction, addAiAction, removeAiAction, setAiAction } from '@pipit/app-definition';
+import {
+  type AiAction,
+  addAiAction,
+  LIMITS,
+  removeAiAction,
+  setAiAction,
+} from '@pipit/app-definition';
 import { Button } from '../../ui/button';
 import { SelectField } from '../../ui/field';
+import { ConfirmDeleteButton } from './confirm-delete-button';
 import { DraftText } from './draft-fields';
 import { newId, useEditor } from './editor-context';
 import { nameProblem } from './validation';
-
-const MAX_AI_ACTIONS = 50;
-const PROMPT_MAX = 4000;
 
 /** AI actions: a prompt template, what it returns, and where the result goes. */
 export function AiActionsEditor() {
@@ -22,7 +26,7 @@ export function AiActionsEditor() {
           <Button
             size="small"
             variant="secondary"
-            disabled={aiActions.length >= MAX_AI_ACTIONS}
+            disabled={aiActions.length >= LIMITS.aiActions}
             onClick={() =>
               edit(() => handle.run(addAiAction, newId, `AI action ${aiActions.length + 1}`))
             }
@@ -43,7 +47,7 @@ export function AiActionsEditor() {
 }
 
 function AiActionEditor({ ai }: { ai: AiAction }) {
-  const { definition, handle, edit, readOnly, confirm } = useEditor();
+  const { definition, handle, edit, readOnly } = useEditor();
   const set = (patch: Parameters<typeof setAiAction>[2]) =>
     edit(() => handle.run(setAiAction, ai.id, patch));
   const collections = definition.collections;
@@ -66,7 +70,9 @@ function AiActionEditor({ ai }: { ai: AiAction }) {
         value={ai.prompt}
         disabled={readOnly}
         validate={(v) =>
-          v.length > PROMPT_MAX ? `Keep the prompt to ${PROMPT_MAX} characters.` : null
+          v.length > LIMITS.promptLength
+            ? `Keep the prompt to ${LIMITS.promptLength} characters.`
+            : null
         }
         onCommit={(prompt) => set({ prompt })}
       />
@@ -134,23 +140,13 @@ function AiActionEditor({ ai }: { ai: AiAction }) {
           </option>
         ))}
       </SelectField>
-      {readOnly ? null : (
-        <Button
-          size="small"
-          variant="ghost"
-          className="danger-text"
-          onClick={() =>
-            confirm({
-              title: `Delete “${ai.name}”?`,
-              body: 'Components and steps that run it will do nothing. You can undo this.',
-              confirmLabel: 'Delete AI action',
-              onConfirm: () => edit(() => handle.run(removeAiAction, ai.id)),
-            })
-          }
-        >
-          Delete AI action
-        </Button>
-      )}
+      <ConfirmDeleteButton
+        label="Delete AI action"
+        title={`Delete “${ai.name}”?`}
+        body="Components and steps that run it will do nothing. You can undo this."
+        confirmLabel="Delete AI action"
+        onConfirm={() => edit(() => handle.run(removeAiAction, ai.id))}
+      />
     </fieldset>
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { type ReactNode, useMemo } from 'react';
+import type { ReactNode } from 'react';
 import { type AppDocumentView, type Person, useAppDocument } from '../../sync/app-document';
 import type { DocumentScope } from '../../sync/documents';
 import { forgetLocalCopy } from '../../sync/local-apps';
@@ -38,13 +38,8 @@ export function AppEditor({
   banner,
   tools,
 }: AppEditorProps) {
-  const document = useAppDocument(appId, { scope, person, connect });
-  const { handle } = document;
+  const { view, handle } = useAppDocument(appId, { scope, person, connect });
   const isDemo = scope.kind === 'demo';
-  const view = useMemo(
-    () => (isDemo ? demoView(document.view) : document.view),
-    [isDemo, document.view],
-  );
   if (view.phase !== 'ready' || !view.definition) {
     return (
       <EditorState
@@ -67,18 +62,6 @@ export function AppEditor({
       tools={tools}
     />
   );
-}
-
-/**
- * The demo's app is on this device only: it never syncs (the document layer reports "connecting"
- * until its first local change) and is never fetched from a server.
- */
-function demoView(view: AppDocumentView): AppDocumentView {
-  return {
-    ...view,
-    sync: { kind: 'local' },
-    phase: view.phase === 'waiting' ? 'not-on-device' : view.phase,
-  };
 }
 
 /** Everything before the app can be shown: each says what happens next or what to do. */

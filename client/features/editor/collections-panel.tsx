@@ -10,6 +10,7 @@ import {
 } from '@pipit/app-definition';
 import { useState } from 'react';
 import { Button } from '../../ui/button';
+import { ConfirmDeleteButton } from './confirm-delete-button';
 import { DraftText } from './draft-fields';
 import { newId, useEditor } from './editor-context';
 import { FieldsEditor } from './fields-editor';
@@ -62,7 +63,7 @@ export function CollectionsPanel() {
 }
 
 function CollectionEditor({ collection }: { collection: Collection }) {
-  const { handle, edit, readOnly, confirm } = useEditor();
+  const { handle, edit, readOnly } = useEditor();
   return (
     <div className="collection-editor">
       <DraftText
@@ -72,23 +73,13 @@ function CollectionEditor({ collection }: { collection: Collection }) {
         validate={(v) => nameProblem(v, 'collection')}
         onCommit={(name) => edit(() => handle.run(renameCollection, collection.id, name))}
       />
-      {readOnly ? null : (
-        <Button
-          size="small"
-          variant="ghost"
-          className="danger-text"
-          onClick={() =>
-            confirm({
-              title: `Delete “${collection.name}”?`,
-              body: `Its ${collection.fields.length} fields and ${collection.records.length} records will be deleted, and components that show it will show nothing. You can undo this.`,
-              confirmLabel: 'Delete collection',
-              onConfirm: () => edit(() => handle.run(removeCollection, collection.id)),
-            })
-          }
-        >
-          Delete collection
-        </Button>
-      )}
+      <ConfirmDeleteButton
+        label="Delete collection"
+        title={`Delete “${collection.name}”?`}
+        body={`Its ${collection.fields.length} fields and ${collection.records.length} records will be deleted, and components that show it will show nothing. You can undo this.`}
+        confirmLabel="Delete collection"
+        onConfirm={() => edit(() => handle.run(removeCollection, collection.id))}
+      />
       <FieldsEditor collection={collection} />
       <RecordsEditor collection={collection} />
     </div>

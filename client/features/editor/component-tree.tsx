@@ -2,7 +2,6 @@ import {
   addComponent,
   COMPONENT_TYPES,
   type ComponentType,
-  duplicateComponent,
   LIMITS,
   moveComponent,
   type ReadComponent,
@@ -29,14 +28,15 @@ function focusRow(container: HTMLElement | null, index: number) {
   });
 }
 
-export function componentName(component: ReadComponent): string {
+function componentName(component: ReadComponent): string {
   const { name, detail } = componentSummary(component);
   return detail ? `${name}: ${detail}` : name;
 }
 
 /** The selected screen's components: add, select, reorder, duplicate, delete. */
 export function ComponentTree() {
-  const { screen, component, selectComponent, readOnly, edit, handle } = useEditor();
+  const { screen, component, selectComponent, duplicateComponent, readOnly, edit, handle } =
+    useEditor();
   const treeRef = useRef<HTMLElement>(null);
   const components = screen.components;
 
@@ -45,10 +45,6 @@ export function ComponentTree() {
     edit(() => handle.run(removeComponent, target.id));
     if (component?.id === target.id) selectComponent(null);
     focusRow(treeRef.current, index);
-  };
-  const duplicate = (target: ReadComponent) => {
-    const id = edit(() => handle.run(duplicateComponent, newId, target.id));
-    if (id) selectComponent(id);
   };
   // Delete and Backspace act on the selected component only while focus is in this list.
   const onKeyDown = (event: KeyboardEvent) => {
@@ -85,7 +81,7 @@ export function ComponentTree() {
         renderItem={(item) => (
           <ComponentRow
             component={item}
-            onDuplicate={() => duplicate(item)}
+            onDuplicate={() => duplicateComponent(item.id)}
             onDelete={() => remove(item)}
           />
         )}
@@ -164,8 +160,8 @@ function AddComponentMenu() {
     // After the selected component, or at the end.
     const after = component ? screen.components.findIndex((c) => c.id === component.id) : -1;
     const index = after >= 0 ? after + 1 : Infinity;
-    // A new heading is a screen's main heading (the largest): a smaller one right under the
-    // screen's title would skip a heading level.
+    // A new heading starts at the largest size (level 1). The runtime renders every heading as
+    // an h3 under the screen's title, so the level picks the size, not the outline.
     const props = type === 'heading' ? { level: 1 } : {};
     const id = edit(() => handle.run(addComponent, newId, screen.id, type, index, props));
     setOpen(false);

@@ -16,6 +16,8 @@ export interface EditorContextValue {
   component: ReadComponent | null;
   selectScreen(screenId: string): void;
   selectComponent(componentId: string | null): void;
+  /** Duplicates a component (right after it) and selects the copy. */
+  duplicateComponent(componentId: string): void;
   propertiesTab: PropertiesTab;
   setPropertiesTab(tab: PropertiesTab): void;
   /**

@@ -112,6 +112,14 @@ export function EditorWorkspace({
     if (id) setPropertiesTab('inspector');
   }, []);
 
+  const duplicate = useCallback(
+    (id: string) => {
+      const copyId = edit(() => handle.run(duplicateComponent, newId, id));
+      if (copyId) selectComponent(copyId);
+    },
+    [edit, handle, selectComponent],
+  );
+
   const context = useMemo<EditorContextValue>(
     () => ({
       definition,
@@ -125,6 +133,7 @@ export function EditorWorkspace({
         setComponentId(null);
       },
       selectComponent,
+      duplicateComponent: duplicate,
       propertiesTab,
       setPropertiesTab,
       edit,
@@ -138,33 +147,30 @@ export function EditorWorkspace({
       screen,
       component,
       selectComponent,
+      duplicate,
       propertiesTab,
       edit,
     ],
   );
 
-  useEditorShortcuts(
-    {
-      undo: () => handle.undo(),
-      redo: () => handle.redo(),
-      duplicate: () => {
-        if (!component || readOnly) return false;
-        const id = edit(() => handle.run(duplicateComponent, newId, component.id));
-        if (id) selectComponent(id);
-        return true;
-      },
-      move: (delta) => {
-        if (!component || readOnly) return false;
-        const index = screen.components.findIndex((c) => c.id === component.id) + delta;
-        if (index >= 0 && index < screen.components.length) {
-          edit(() => handle.run(moveComponent, component.id, index));
-        }
-        return true;
-      },
-      help: () => setShowShortcuts(true),
+  useEditorShortcuts({
+    undo: () => handle.undo(),
+    redo: () => handle.redo(),
+    duplicate: () => {
+      if (!component || readOnly) return false;
+      duplicate(component.id);
+      return true;
     },
-    true,
-  );
+    move: (delta) => {
+      if (!component || readOnly) return false;
+      const index = screen.components.findIndex((c) => c.id === component.id) + delta;
+      if (index >= 0 && index < screen.components.length) {
+        edit(() => handle.run(moveComponent, component.id, index));
+      }
+      return true;
+    },
+    help: () => setShowShortcuts(true),
+  });
 
   const structure = (
     <div className="editor-panel editor-panel--structure">

@@ -12,15 +12,13 @@ import {
 import { useState } from 'react';
 import { Button } from '../../ui/button';
 import { SelectField } from '../../ui/field';
+import { ConfirmDeleteButton } from './confirm-delete-button';
 import { DraftText } from './draft-fields';
 import { newId, useEditor } from './editor-context';
 import { FIELD_TYPE_LABELS } from './labels';
 import { SortableRows } from './sortable-rows';
 import { nameProblem } from './validation';
 import { ValueInput } from './value-input';
-
-const MAX_OPTIONS = 50;
-const OPTION_MAX = 60;
 
 function optionsOf(text: string): string[] {
   return text
@@ -31,9 +29,11 @@ function optionsOf(text: string): string[] {
 
 function optionsProblem(text: string): string | null {
   const options = optionsOf(text);
-  if (options.length > MAX_OPTIONS) return `Use at most ${MAX_OPTIONS} choices.`;
-  const long = options.find((o) => o.length > OPTION_MAX);
-  return long ? `Keep each choice to ${OPTION_MAX} characters (“${long.slice(0, 20)}…”).` : null;
+  if (options.length > LIMITS.choices) return `Use at most ${LIMITS.choices} choices.`;
+  const long = options.find((o) => o.length > LIMITS.choiceLength);
+  return long
+    ? `Keep each choice to ${LIMITS.choiceLength} characters (“${long.slice(0, 20)}…”).`
+    : null;
 }
 
 /** A collection's fields: add, reorder, rename, type, required, default, choices, delete. */
@@ -104,7 +104,7 @@ export function FieldsEditor({ collection }: { collection: Collection }) {
 }
 
 function FieldEditor({ field }: { field: Field }) {
-  const { handle, edit, readOnly, confirm } = useEditor();
+  const { handle, edit, readOnly } = useEditor();
   const set = (patch: Parameters<typeof setField>[2]) =>
     edit(() => handle.run(setField, field.id, patch));
   return (
@@ -156,23 +156,13 @@ function FieldEditor({ field }: { field: Field }) {
         disabled={readOnly}
         onChange={(value) => set({ default: value })}
       />
-      {readOnly ? null : (
-        <Button
-          size="small"
-          variant="ghost"
-          className="danger-text"
-          onClick={() =>
-            confirm({
-              title: `Delete the field “${field.name}”?`,
-              body: 'Its values in every record go with it, and components that use it stop showing it. You can undo this.',
-              confirmLabel: 'Delete field',
-              onConfirm: () => edit(() => handle.run(removeField, field.id)),
-            })
-          }
-        >
-          Delete field
-        </Button>
-      )}
+      <ConfirmDeleteButton
+        label="Delete field"
+        title={`Delete the field “${field.name}”?`}
+        body="Its values in every record go with it, and components that use it stop showing it. You can undo this."
+        confirmLabel="Delete field"
+        onConfirm={() => edit(() => handle.run(removeField, field.id))}
+      />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import {
   COMPONENT_PROPS,
-  duplicateComponent,
+  LIMITS,
   MISSING_SCREEN_ID,
   removeComponent,
   setComponentProps,
@@ -9,13 +9,11 @@ import {
 import { Button } from '../../ui/button';
 import { Notice } from '../../ui/notice';
 import { DraftText } from './draft-fields';
-import { newId, useEditor } from './editor-context';
+import { useEditor } from './editor-context';
 import { COMPONENT_LABELS } from './labels';
 import { PropFields } from './prop-fields';
 import type { PropSchema } from './prop-schema';
-
-const SCREEN_TITLE_MAX = 60;
-const SCREEN_ICON_MAX = 16;
+import { screenTitleProblem } from './validation';
 
 /** The selected component's properties, or the screen's when no component is selected. */
 export function InspectorPanel() {
@@ -24,7 +22,8 @@ export function InspectorPanel() {
 }
 
 function ComponentInspector() {
-  const { component, screen, handle, edit, readOnly, selectComponent } = useEditor();
+  const { component, screen, handle, edit, readOnly, selectComponent, duplicateComponent } =
+    useEditor();
   if (!component) return null;
   if (component.type === 'invalid') {
     return (
@@ -62,10 +61,7 @@ function ComponentInspector() {
             <Button
               size="small"
               variant="secondary"
-              onClick={() => {
-                const id = edit(() => handle.run(duplicateComponent, newId, component.id));
-                if (id) selectComponent(id);
-              }}
+              onClick={() => duplicateComponent(component.id)}
             >
               Duplicate
             </Button>
@@ -99,13 +95,7 @@ function ScreenInspector() {
         label="Screen title"
         value={screen.title}
         disabled={readOnly}
-        validate={(v) =>
-          v.trim() === ''
-            ? 'Give the screen a title.'
-            : v.length > SCREEN_TITLE_MAX
-              ? `Keep the title to ${SCREEN_TITLE_MAX} characters.`
-              : null
-        }
+        validate={screenTitleProblem}
         onCommit={(title) => edit(() => handle.run(setScreen, screen.id, { title }))}
       />
       <DraftText
@@ -116,7 +106,7 @@ function ScreenInspector() {
         validate={(v) =>
           v.trim() === ''
             ? 'Choose an icon (an emoji).'
-            : v.length > SCREEN_ICON_MAX
+            : v.length > LIMITS.screenIconLength
               ? 'Use one emoji (or a few characters).'
               : null
         }

@@ -1,3 +1,4 @@
+import { FILTER_OPS, type FilterOp, LIMITS } from '@pipit/app-definition';
 import { useId } from 'react';
 import { SelectField } from '../../ui/field';
 import { DraftText } from './draft-fields';
@@ -5,22 +6,8 @@ import { useEditor } from './editor-context';
 import { optionLabel } from './labels';
 import type { FieldGroup } from './prop-fields';
 
-const FILTER_OPS = [
-  'equals',
-  'notEquals',
-  'contains',
-  'greaterThan',
-  'lessThan',
-  'isTrue',
-  'isFalse',
-  'isEmpty',
-  'isNotEmpty',
-] as const;
-type FilterOp = (typeof FILTER_OPS)[number];
 /** These compare with nothing: no value to enter. */
 const VALUELESS: ReadonlySet<FilterOp> = new Set(['isTrue', 'isFalse', 'isEmpty', 'isNotEmpty']);
-const FILTER_VALUE_MAX = 200;
-const TEMPLATE_MAX = 2000;
 
 interface Filter {
   fieldId: string;
@@ -32,7 +19,8 @@ interface Sort {
   direction: 'asc' | 'desc';
 }
 
-function FieldOptions({ groups }: { groups: FieldGroup[] }) {
+/** The fields of `groups` as options: flat for one group, else in an optgroup each. */
+export function FieldOptions({ groups }: { groups: FieldGroup[] }) {
   if (groups.length === 1) {
     return groups[0]!.fields.map((f) => (
       <option key={f.id} value={f.id}>
@@ -169,7 +157,9 @@ export function FilterEditor({
               value={filter.value}
               disabled={readOnly}
               validate={(v) =>
-                v.length > FILTER_VALUE_MAX ? `Keep it to ${FILTER_VALUE_MAX} characters.` : null
+                v.length > LIMITS.filterValueLength
+                  ? `Keep it to ${LIMITS.filterValueLength} characters.`
+                  : null
               }
               onCommit={(v) => onChange({ ...filter, value: v })}
             />
@@ -277,7 +267,9 @@ export function TemplateValuesEditor({
             value={value[field.id] ?? ''}
             disabled={readOnly}
             validate={(v) =>
-              v.length > TEMPLATE_MAX ? `Keep it to ${TEMPLATE_MAX} characters.` : null
+              v.length > LIMITS.templateLength
+                ? `Keep it to ${LIMITS.templateLength} characters.`
+                : null
             }
             onCommit={(v) => set(field.id, v)}
           />

@@ -1,21 +1,17 @@
-import { type Field, MISSING_SCREEN_ID, safeUrlSchema } from '@pipit/app-definition';
+import { type Field, MISSING_SCREEN_ID, referenceTable } from '@pipit/app-definition';
 import { SelectField } from '../../ui/field';
 import { DraftNumber, DraftText } from './draft-fields';
 import { useEditor } from './editor-context';
 import { optionLabel, propLabel } from './labels';
-import {
-  describeProp,
-  problemOf,
-  type PropKind,
-  type PropSchema,
-  referenceTable,
-} from './prop-schema';
+import { describeProp, problemOf, type PropKind, type PropSchema } from './prop-schema';
 import {
   FieldChecklist,
+  FieldOptions,
   FilterEditor,
   SortEditor,
   TemplateValuesEditor,
 } from './prop-fields-records';
+import { urlProblem } from './validation';
 
 const TEMPLATE_HINT = 'You can use {{record.field}}, {{input.field}} and {{user.name}}.';
 const TEMPLATE_KEYS = new Set(['message', 'value']);
@@ -36,7 +32,7 @@ export interface FieldGroup {
 }
 
 /** Fields of the chosen collection, or of every collection when none is chosen (by group). */
-export function fieldGroups(
+function fieldGroups(
   collections: ReadonlyArray<{ id: string; name: string; fields: Field[] }>,
   collectionId: unknown,
 ): FieldGroup[] {
@@ -117,13 +113,7 @@ function PropField({
           value={typeof value === 'string' ? value : ''}
           disabled={readOnly}
           placeholder="https://"
-          validate={(v) => {
-            if (v.trim() === '') return null;
-            const parsed = safeUrlSchema.safeParse(v);
-            return parsed.success
-              ? null
-              : (parsed.error.issues[0]?.message ?? 'Check the address.');
-          }}
+          validate={urlProblem}
           onCommit={(v) => onPatch({ [propKey]: v.trim() })}
         />
       );
@@ -270,29 +260,15 @@ function ReferenceSelect({
       onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
     >
       {kind.nullable || value === null ? <option value="">None</option> : null}
-      {kind.table === 'fields'
-        ? groups.map((group) =>
-            groups.length === 1 ? (
-              group.fields.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.name}
-                </option>
-              ))
-            ) : (
-              <optgroup key={group.id} label={group.label}>
-                {group.fields.map((f) => (
-                  <option key={f.id} value={f.id}>
-                    {f.name}
-                  </option>
-                ))}
-              </optgroup>
-            ),
-          )
-        : flat.map((item) => (
-            <option key={item.id} value={item.id}>
-              {item.name}
-            </option>
-          ))}
+      {kind.table === 'fields' ? (
+        <FieldOptions groups={groups} />
+      ) : (
+        flat.map((item) => (
+          <option key={item.id} value={item.id}>
+            {item.name}
+          </option>
+        ))
+      )}
     </SelectField>
   );
 }

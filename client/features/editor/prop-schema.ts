@@ -2,6 +2,7 @@
  * Reads a component's or step's property schema (zod, from `COMPONENT_PROPS` / `STEP_PROPS`) into
  * the kind of input that edits it, so a new property gets an input without new editor code.
  */
+import { type ReferenceTable, referenceTable } from '@pipit/app-definition';
 
 /** The parts of a zod 4 schema the editor reads. */
 export interface PropSchema {
@@ -25,8 +26,6 @@ export interface PropSchema {
     | { success: false; error: { issues: Array<{ message: string }> } };
 }
 
-export type ReferenceTable = 'screens' | 'collections' | 'fields' | 'actions' | 'aiActions';
-
 export type PropKind =
   | { kind: 'text'; max: number | null; multiline: boolean; allowEmpty: boolean }
   | { kind: 'url' }
@@ -39,16 +38,6 @@ export type PropKind =
   | { kind: 'sort' }
   | { kind: 'template-values' }
   | { kind: 'unsupported' };
-
-/** Which table a reference property points into (the same rule as the definition's reader). */
-export function referenceTable(key: string): ReferenceTable | null {
-  if (key === 'screenId' || key === 'detailScreenId') return 'screens';
-  if (key === 'collectionId') return 'collections';
-  if (key === 'actionId') return 'actions';
-  if (key === 'aiActionId') return 'aiActions';
-  if (key === 'fieldId' || key.endsWith('FieldId')) return 'fields';
-  return null;
-}
 
 function unwrap(schema: PropSchema): { inner: PropSchema; nullable: boolean } {
   let inner = schema;
@@ -127,7 +116,13 @@ export function problemOf(schema: PropSchema, value: unknown, kind?: PropKind): 
       return `Use a ${kind.integer ? 'whole ' : ''}number${range}.`;
     }
   }
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return null;
-  return parsed.error.issues[0]?.message ?? 'This value can’t be used.';
+  return firstProblem(schema.safeParse(value));
+}
+
+/** The first issue of a zod parse result, in words; null when it succeeded. */
+export function firstProblem(result: {
+  success: boolean;
+  error?: { issues: Array<{ message: string }> };
+}): string | null {
+  return result.success ? null : (result.error?.issues[0]?.message ?? 'This value can’t be used.');
 }

@@ -14,14 +14,7 @@ import { newId, useEditor } from './editor-context';
 import { PeerMarks } from './presence';
 import { SortableRows } from './sortable-rows';
 import { Icon } from './icons';
-
-const TITLE_MAX = 60;
-
-function titleProblem(title: string): string | null {
-  if (title.trim() === '') return 'Give the screen a title.';
-  if (title.length > TITLE_MAX) return `Keep the title to ${TITLE_MAX} characters.`;
-  return null;
-}
+import { screenTitleProblem } from './validation';
 
 /** The app's screens: select, add, rename, reorder, duplicate, delete (with confirmation). */
 export function ScreensPanel() {
@@ -162,9 +155,11 @@ function RenameScreen({ screen, onDone }: { screen: ReadScreen; onDone(): void }
   const { handle, edit } = useEditor();
   const [title, setTitle] = useState(screen.title);
   const [icon, setIcon] = useState(screen.icon);
-  const problem = titleProblem(title);
+  const problem = screenTitleProblem(title);
   const iconProblem =
-    icon.trim() === '' || icon.length > 16 ? 'Use one emoji (or a few characters).' : null;
+    icon.trim() === '' || icon.length > LIMITS.screenIconLength
+      ? 'Use one emoji (or a few characters).'
+      : null;
   const save = () => {
     if (problem || iconProblem) return;
     edit(() => handle.run(setScreen, screen.id, { title: title.trim(), icon: icon.trim() }));

@@ -1,17 +1,12 @@
-import { appMetaSchema, LIMITS, setMeta } from '@pipit/app-definition';
+import { appMetaSchema, DEFAULT_APP_ICON, LIMITS, setMeta } from '@pipit/app-definition';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { DraftText } from './draft-fields';
 import { useEditor } from './editor-context';
+import { firstProblem } from './prop-schema';
 
 const EMOJI_MAX = 16;
-const DEFAULT_BACKGROUND = '#1a7f5a';
-
-const firstProblem = (result: {
-  success: boolean;
-  error?: { issues: Array<{ message: string }> };
-}) => (result.success ? null : (result.error?.issues[0]?.message ?? 'This value can’t be used.'));
 
 /** The app's listing: title, description, icon and tags. */
 export function SettingsPanel() {
@@ -19,7 +14,7 @@ export function SettingsPanel() {
   const meta = definition.meta;
   const icon = meta.icon;
   const emoji = icon.kind === 'emoji' ? icon.emoji : '';
-  const background = icon.kind === 'emoji' ? icon.background : DEFAULT_BACKGROUND;
+  const background = icon.kind === 'emoji' ? icon.background : DEFAULT_APP_ICON.background;
   const save = (patch: Parameters<typeof setMeta>[1]) => edit(() => handle.run(setMeta, patch));
   return (
     <div className="properties-panel">
@@ -80,7 +75,11 @@ export function SettingsPanel() {
               onChange={(e) => {
                 if (/^#[0-9a-f]{6}$/i.test(e.target.value)) {
                   save({
-                    icon: { kind: 'emoji', emoji: emoji || '🐦', background: e.target.value },
+                    icon: {
+                      kind: 'emoji',
+                      emoji: emoji || DEFAULT_APP_ICON.emoji,
+                      background: e.target.value,
+                    },
                   });
                 }
               }}

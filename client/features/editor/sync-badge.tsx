@@ -9,7 +9,7 @@ const changes = (n: number) => `${n} ${n === 1 ? 'change' : 'changes'}`;
  * A document's sync state in words (SPEC §6). "Saved" appears only when the server acknowledged
  * every local change (`saved`); every other state says what is true instead.
  */
-export function describeSync(state: SyncState): { text: string; tone: Tone } {
+function describeSync(state: SyncState): { text: string; tone: Tone } {
   switch (state.kind) {
     case 'saved':
       return { text: 'Saved', tone: 'ok' };

@@ -16,13 +16,12 @@ export interface ShortcutHandlers {
  * in a field: there Ctrl+Z is the browser's own text undo. Delete and Backspace belong to the
  * component list (component-tree.tsx), since outside it they would surprise.
  */
-export function useEditorShortcuts(handlers: ShortcutHandlers, enabled: boolean): void {
+export function useEditorShortcuts(handlers: ShortcutHandlers): void {
   const latest = useRef(handlers);
   useEffect(() => {
     latest.current = handlers;
   });
   useEffect(() => {
-    if (!enabled) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.isComposing || isTyping(event.target)) return;
       // A modal dialog is open: its own keys only.
@@ -48,5 +47,5 @@ export function useEditorShortcuts(handlers: ShortcutHandlers, enabled: boolean)
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [enabled]);
+  }, []);
 }

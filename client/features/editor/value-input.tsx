@@ -1,15 +1,17 @@
-import { type Field, safeUrlSchema } from '@pipit/app-definition';
+import { type Field, LIMITS } from '@pipit/app-definition';
 import { z } from 'zod';
 import { SelectField } from '../../ui/field';
 import { DraftNumber, DraftText } from './draft-fields';
+import { urlProblem } from './validation';
 
 type Value = string | number | boolean | null;
 
-const TEXT_MAX = 10_000;
 const emailSchema = z.email();
 
 function textProblem(value: string): string | null {
-  return value.length > TEXT_MAX ? `Keep it to ${TEXT_MAX.toLocaleString('en')} characters.` : null;
+  return value.length > LIMITS.textLength
+    ? `Keep it to ${LIMITS.textLength.toLocaleString('en')} characters.`
+    : null;
 }
 
 /** Edits one value of a field's type (a record's value, a field's default); empty means none. */
@@ -87,13 +89,7 @@ export function ValueInput({
           value={text}
           disabled={disabled}
           placeholder="https://"
-          validate={(v) => {
-            if (v.trim() === '') return null;
-            const parsed = safeUrlSchema.safeParse(v);
-            return parsed.success
-              ? null
-              : (parsed.error.issues[0]?.message ?? 'Check the address.');
-          }}
+          validate={urlProblem}
           onCommit={(v) => onChange(orNull(v.trim()))}
         />
       );

@@ -32,12 +32,12 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const fieldSchema = z.object({
   id,
-  name: label(60).min(1, 'Name the field.'),
+  name: label(LIMITS.nameLength).min(1, 'Name the field.'),
   type: z.enum(FIELD_TYPES),
   required: z.boolean().default(false),
   default: z.union([z.string(), z.number(), z.boolean(), z.null()]).default(null),
   /** The choices of a `select` field. */
-  options: z.array(label(60)).max(50).default([]),
+  options: z.array(label(LIMITS.choiceLength)).max(LIMITS.choices).default([]),
 });
 export type Field = z.infer<typeof fieldSchema>;
 
@@ -52,7 +52,7 @@ export type CreatorRecord = z.infer<typeof creatorRecordSchema>;
 
 export const collectionSchema = z.object({
   id,
-  name: label(60).min(1, 'Name the collection.'),
+  name: label(LIMITS.nameLength).min(1, 'Name the collection.'),
   fields: z
     .array(fieldSchema)
     .max(LIMITS.fieldsPerCollection, `Use at most ${LIMITS.fieldsPerCollection} fields.`),
@@ -63,20 +63,24 @@ export const collectionSchema = z.object({
 });
 export type Collection = z.infer<typeof collectionSchema>;
 
+/** How a list compares a field with a value (SPEC §5 list filter). */
+export const FILTER_OPS = [
+  'equals',
+  'notEquals',
+  'contains',
+  'greaterThan',
+  'lessThan',
+  'isTrue',
+  'isFalse',
+  'isEmpty',
+  'isNotEmpty',
+] as const;
+export type FilterOp = (typeof FILTER_OPS)[number];
+
 const filterSchema = z.object({
   fieldId: id,
-  op: z.enum([
-    'equals',
-    'notEquals',
-    'contains',
-    'greaterThan',
-    'lessThan',
-    'isTrue',
-    'isFalse',
-    'isEmpty',
-    'isNotEmpty',
-  ]),
-  value: z.string().max(200).default(''),
+  op: z.enum(FILTER_OPS),
+  value: z.string().max(LIMITS.filterValueLength).default(''),
 });
 const sortSchema = z.object({ fieldId: id, direction: z.enum(['asc', 'desc']).default('asc') });
 
@@ -86,7 +90,7 @@ export const COMPONENT_PROPS = {
     text: label(200).default('Heading'),
     level: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(2),
   }),
-  text: z.object({ markdown: z.string().max(10_000).default('') }),
+  text: z.object({ markdown: z.string().max(LIMITS.textLength).default('') }),
   image: z.object({
     src: z.union([safeUrlSchema, z.literal('')]).default(''),
     alt: label(300).default(''),
@@ -182,8 +186,8 @@ export const componentSchema = z.discriminatedUnion(
 
 export const screenSchema = z.object({
   id,
-  title: label(60).min(1, 'Give the screen a title.'),
-  icon: label(16).default('📄'),
+  title: label(LIMITS.screenTitleLength).min(1, 'Give the screen a title.'),
+  icon: label(LIMITS.screenIconLength).default('📄'),
   components: z
     .array(componentSchema)
     .max(
@@ -194,7 +198,7 @@ export const screenSchema = z.object({
 export type Screen = z.infer<typeof screenSchema>;
 
 /** Step values may use `{{record.field}}`, `{{input.field}}`, `{{user.name}}` (no code runs). */
-const template = z.string().max(2000);
+const template = z.string().max(LIMITS.templateLength);
 
 export const STEP_PROPS = {
   navigate: z.object({ screenId: id.nullable().default(null) }),
@@ -228,16 +232,18 @@ export const stepSchema = z.discriminatedUnion(
 
 export const actionSchema = z.object({
   id,
-  name: label(60).min(1, 'Name the action.'),
-  steps: z.array(stepSchema).max(50, 'Use at most 50 steps in one action.'),
+  name: label(LIMITS.nameLength).min(1, 'Name the action.'),
+  steps: z
+    .array(stepSchema)
+    .max(LIMITS.stepsPerAction, `Use at most ${LIMITS.stepsPerAction} steps in one action.`),
 });
 export type Action = z.infer<typeof actionSchema>;
 
 export const aiActionSchema = z.object({
   id,
-  name: label(60).min(1, 'Name the AI action.'),
+  name: label(LIMITS.nameLength).min(1, 'Name the AI action.'),
   /** A template: `{{record.field}}`, `{{input.field}}`, `{{user.name}}` are replaced, nothing runs. */
-  prompt: z.string().max(4000).default(''),
+  prompt: z.string().max(LIMITS.promptLength).default(''),
   output: z
     .discriminatedUnion('kind', [
       z.object({ kind: z.literal('text') }),
@@ -266,7 +272,7 @@ export const appDefinitionSchema = z.object({
   collections: z
     .array(collectionSchema)
     .max(LIMITS.collections, `Use at most ${LIMITS.collections} collections.`),
-  actions: z.array(actionSchema).max(100),
-  aiActions: z.array(aiActionSchema).max(50),
+  actions: z.array(actionSchema).max(LIMITS.actions),
+  aiActions: z.array(aiActionSchema).max(LIMITS.aiActions),
 });
 export type AppDefinition = z.infer<typeof appDefinitionSchema>;

@@ -48,12 +48,39 @@ export function ordered(doc: Y.Doc, name: Table, parent?: string): Ordered[] {
   table(doc, name).forEach((entity, id) => {
     if (!(entity instanceof Y.Map)) return;
     if (parent !== undefined && parentField && entity.get(parentField) !== parent) return;
-    const order = entity.get('order');
-    rows.push({ id, order: typeof order === 'string' ? order : '', entity });
+    rows.push(row(id, entity));
   });
-  return rows.sort((a, b) =>
-    a.order < b.order ? -1 : a.order > b.order ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
-  );
+  return rows.sort(byOrder);
+}
+
+/**
+ * The entities of a child table grouped by parent id, each group in the order `ordered` gives: one
+ * pass over the table instead of one per parent. Rows without a parent id are left out.
+ */
+export function orderedByParent(doc: Y.Doc, name: Table): Map<string, Ordered[]> {
+  const parentField = PARENT_FIELD[name];
+  const groups = new Map<string, Ordered[]>();
+  if (!parentField) return groups;
+  table(doc, name).forEach((entity, id) => {
+    if (!(entity instanceof Y.Map)) return;
+    const parent = entity.get(parentField);
+    if (typeof parent !== 'string') return;
+    const group = groups.get(parent);
+    if (group) group.push(row(id, entity));
+    else groups.set(parent, [row(id, entity)]);
+  });
+  for (const group of groups.values()) group.sort(byOrder);
+  return groups;
+}
+
+function row(id: string, entity: Entity): Ordered {
+  const order = entity.get('order');
+  return { id, order: typeof order === 'string' ? order : '', entity };
+}
+
+/** By fractional key, then by id. */
+function byOrder(a: Ordered, b: Ordered): number {
+  return a.order < b.order ? -1 : a.order > b.order ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** A key between two keys that tolerates equal or malformed neighbours (a merged document can have both). */

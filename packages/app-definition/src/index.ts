@@ -7,7 +7,7 @@ export {
   type ThemePreset,
   type ThemeTokens,
 } from './theme';
-export { appMetaSchema, appIconSchema, type AppMeta, type AppIcon } from './meta';
+export { appMetaSchema, appIconSchema, DEFAULT_APP_ICON, type AppMeta, type AppIcon } from './meta';
 export {
   appDefinitionSchema,
   screenSchema,
@@ -19,6 +19,7 @@ export {
   aiActionSchema,
   safeUrlSchema,
   COMPONENT_PROPS,
+  FILTER_OPS,
   COMPONENT_TYPES,
   STEP_PROPS,
   STEP_TYPES,
@@ -27,6 +28,7 @@ export {
   type Screen,
   type Component,
   type ComponentType,
+  type FilterOp,
   type ComponentProps,
   type InvalidComponent,
   type Collection,
@@ -82,6 +84,8 @@ export {
 export {
   readDefinition,
   MISSING_SCREEN_ID,
+  referenceTable,
+  type ReferenceTable,
   type ReadDefinition,
   type ReadScreen,
   type ReadComponent,

@@ -10,6 +10,22 @@ export const LIMITS = {
   descriptionLength: 500,
   tags: 5,
   tagLength: 24,
+  actions: 100,
+  aiActions: 50,
+  stepsPerAction: 50,
+  promptLength: 4_000,
+  screenTitleLength: 60,
+  screenIconLength: 16,
+  /** A collection's, field's, action's or AI action's name. */
+  nameLength: 60,
+  /** A select field's choices, and the length of each. */
+  choices: 50,
+  choiceLength: 60,
+  filterValueLength: 200,
+  /** A step's template value (`{{record.field}}`, …). */
+  templateLength: 2_000,
+  /** A text component's markdown, and a text value entered in the editor. */
+  textLength: 10_000,
 } as const;
 
 /** Stored in every definition; newer definitions are migrated forward (SPEC §5). */

@@ -4,6 +4,13 @@ import { LIMITS } from './limits';
 
 export { appIconSchema, type AppIcon };
 
+/** A new app's icon, until its creator chooses one (the meta schema's default too). */
+export const DEFAULT_APP_ICON: Readonly<Extract<AppIcon, { kind: 'emoji' }>> = Object.freeze({
+  kind: 'emoji',
+  emoji: '🐦',
+  background: '#1a7f5a',
+});
+
 export const appMetaSchema = z.object({
   title: z
     .string()
@@ -17,7 +24,7 @@ export const appMetaSchema = z.object({
       `Keep the description to ${LIMITS.descriptionLength} characters.`,
     )
     .default(''),
-  icon: appIconSchema.default({ kind: 'emoji', emoji: '🐦', background: '#1a7f5a' }),
+  icon: appIconSchema.default(DEFAULT_APP_ICON),
   tags: z
     .array(z.string().trim().toLowerCase().min(1).max(LIMITS.tagLength))
     .max(LIMITS.tags, `Use at most ${LIMITS.tags} tags.`)

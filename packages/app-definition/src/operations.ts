@@ -22,7 +22,7 @@ import {
   themeMap,
 } from './document';
 import { LIMITS, SCHEMA_VERSION } from './limits';
-import type { AppMeta } from './meta';
+import { type AppMeta, DEFAULT_APP_ICON } from './meta';
 import type { Theme } from './theme';
 
 /**
@@ -106,7 +106,7 @@ export function createApp(
       description: '',
       tags: [],
       archived: false,
-      icon: { kind: 'emoji', emoji: '🐦', background: '#1a7f5a' },
+      icon: DEFAULT_APP_ICON,
       ...meta,
     });
     const screenId = newId();
@@ -466,7 +466,11 @@ export function removeRecord(doc: Y.Doc, recordId: string): void {
 
 export function addAction(doc: Y.Doc, newId: IdFactory, name = 'New action'): string {
   return edit(doc, () => {
-    limit(table(doc, 'actions').size, 100, 'An app can have at most 100 actions.');
+    limit(
+      table(doc, 'actions').size,
+      LIMITS.actions,
+      `An app can have at most ${LIMITS.actions} actions.`,
+    );
     return insert(doc, 'actions', newId(), { name }, undefined, Infinity);
   });
 }
@@ -493,7 +497,11 @@ export function addStep(
 ): string {
   return edit(doc, () => {
     need(doc, 'actions', actionId, 'action');
-    limit(ordered(doc, 'steps', actionId).length, 50, 'An action can have at most 50 steps.');
+    limit(
+      ordered(doc, 'steps', actionId).length,
+      LIMITS.stepsPerAction,
+      `An action can have at most ${LIMITS.stepsPerAction} steps.`,
+    );
     const values = STEP_PROPS[type].parse(props);
     return insert(
       doc,
@@ -539,7 +547,11 @@ export function removeStep(doc: Y.Doc, stepId: string): void {
 
 export function addAiAction(doc: Y.Doc, newId: IdFactory, name = 'New AI action'): string {
   return edit(doc, () => {
-    limit(table(doc, 'aiActions').size, 50, 'An app can have at most 50 AI actions.');
+    limit(
+      table(doc, 'aiActions').size,
+      LIMITS.aiActions,
+      `An app can have at most ${LIMITS.aiActions} AI actions.`,
+    );
     const values = aiActionSchema.parse({ id: 'new', name });
     return insert(
       doc,

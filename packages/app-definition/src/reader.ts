@@ -14,7 +14,15 @@ import {
   STEP_PROPS,
   type StepType,
 } from './definition';
-import { appMap, metaMap, ordered, plainObject, themeMap } from './document';
+import {
+  appMap,
+  metaMap,
+  type Ordered,
+  ordered,
+  orderedByParent,
+  plainObject,
+  themeMap,
+} from './document';
 import { LIMITS, SCHEMA_VERSION } from './limits';
 import { type AppMeta, appMetaSchema } from './meta';
 import { type Theme, themeSchema } from './theme';
@@ -64,8 +72,14 @@ interface Ids {
   aiActions: Set<string>;
 }
 
-/** Which table a reference property points into. */
-function referenceTable(key: string): keyof Ids | null {
+/** The tables a component's or step's property can point into. */
+export type ReferenceTable = keyof Ids;
+
+/**
+ * Which table a reference property points into, by its name (`screenId`, `…FieldId`, …): the one
+ * rule the reader repairs by and the editor offers choices by.
+ */
+export function referenceTable(key: string): ReferenceTable | null {
   if (key === 'screenId' || key === 'detailScreenId') return 'screens';
   if (key === 'collectionId') return 'collections';
   if (key === 'actionId') return 'actions';
@@ -111,46 +125,45 @@ function readTheme(doc: Y.Doc): Theme {
   );
 }
 
-function readFields(doc: Y.Doc, collectionId: string): Field[] {
-  return ordered(doc, 'fields', collectionId)
-    .slice(0, LIMITS.fieldsPerCollection)
-    .map(({ id, entity }) => {
-      const kept = salvage(
-        fieldSchema.shape as unknown as Record<string, Shape>,
-        plainObject(entity),
-      );
-      return fieldSchema.parse({
-        type: 'text',
-        ...kept,
-        name: typeof kept.name === 'string' && kept.name ? kept.name : 'Field',
-        id,
-      });
+function readFields(rows: Ordered[]): Field[] {
+  return rows.slice(0, LIMITS.fieldsPerCollection).map(({ id, entity }) => {
+    const kept = salvage(
+      fieldSchema.shape as unknown as Record<string, Shape>,
+      plainObject(entity),
+    );
+    return fieldSchema.parse({
+      type: 'text',
+      ...kept,
+      name: typeof kept.name === 'string' && kept.name ? kept.name : 'Field',
+      id,
     });
+  });
 }
 
 function readCollections(doc: Y.Doc): Collection[] {
+  const fieldsOf = orderedByParent(doc, 'fields');
+  const recordsOf = orderedByParent(doc, 'records');
   return ordered(doc, 'collections')
     .slice(0, LIMITS.collections)
     .map(({ id, entity }) => {
-      const fields = readFields(doc, id);
+      const fields = readFields(fieldsOf.get(id) ?? []);
       const fieldIds = new Set(fields.map((f) => f.id));
       const name = entity.get('name');
       return {
         id,
-        name: typeof name === 'string' && name.trim() ? name.slice(0, 60) : 'Collection',
+        name:
+          typeof name === 'string' && name.trim() ? name.slice(0, LIMITS.nameLength) : 'Collection',
         fields,
-        records: ordered(doc, 'records', id)
-          .slice(0, LIMITS.creatorRecords)
-          .map((record) => ({
-            id: record.id,
-            values: Object.fromEntries(
-              Object.entries(plainObject(record.entity.get('values'))).filter(
-                ([fieldId, value]) =>
-                  fieldIds.has(fieldId) &&
-                  (value === null || ['string', 'number', 'boolean'].includes(typeof value)),
-              ),
-            ) as Record<string, string | number | boolean | null>,
-          })),
+        records: (recordsOf.get(id) ?? []).slice(0, LIMITS.creatorRecords).map((record) => ({
+          id: record.id,
+          values: Object.fromEntries(
+            Object.entries(plainObject(record.entity.get('values'))).filter(
+              ([fieldId, value]) =>
+                fieldIds.has(fieldId) &&
+                (value === null || ['string', 'number', 'boolean'].includes(typeof value)),
+            ),
+          ) as Record<string, string | number | boolean | null>,
+        })),
       };
     });
 }
@@ -226,8 +239,10 @@ function readAiAction(id: string, entity: Y.Map<unknown>, ids: Ids): AiAction {
 export function readDefinition(doc: Y.Doc): ReadDefinition {
   const collections = readCollections(doc);
   const screens = ordered(doc, 'screens').slice(0, LIMITS.screens);
-  const actions = ordered(doc, 'actions').slice(0, 100);
-  const aiActions = ordered(doc, 'aiActions').slice(0, 50);
+  const componentsOf = orderedByParent(doc, 'components');
+  const stepsOf = orderedByParent(doc, 'steps');
+  const actions = ordered(doc, 'actions').slice(0, LIMITS.actions);
+  const aiActions = ordered(doc, 'aiActions').slice(0, LIMITS.aiActions);
   const ids: Ids = {
     screens: new Set(screens.map((s) => s.id)),
     collections: new Set(collections.map((c) => c.id)),
@@ -241,9 +256,12 @@ export function readDefinition(doc: Y.Doc): ReadDefinition {
     const icon = entity.get('icon');
     return {
       id,
-      title: typeof title === 'string' && title.trim() ? title.slice(0, 60) : 'Untitled screen',
-      icon: typeof icon === 'string' && icon ? icon.slice(0, 16) : '📄',
-      components: ordered(doc, 'components', id)
+      title:
+        typeof title === 'string' && title.trim()
+          ? title.slice(0, LIMITS.screenTitleLength)
+          : 'Untitled screen',
+      icon: typeof icon === 'string' && icon ? icon.slice(0, LIMITS.screenIconLength) : '📄',
+      components: (componentsOf.get(id) ?? [])
         .slice(0, LIMITS.componentsPerScreen)
         .map((c) => readComponent(c.id, c.entity, ids)),
     };
@@ -263,9 +281,9 @@ export function readDefinition(doc: Y.Doc): ReadDefinition {
       const name = entity.get('name');
       return {
         id,
-        name: typeof name === 'string' && name.trim() ? name.slice(0, 60) : 'Action',
-        steps: ordered(doc, 'steps', id)
-          .slice(0, 50)
+        name: typeof name === 'string' && name.trim() ? name.slice(0, LIMITS.nameLength) : 'Action',
+        steps: (stepsOf.get(id) ?? [])
+          .slice(0, LIMITS.stepsPerAction)
           .map((s) => readStep(s.id, s.entity, ids))
           .filter((s): s is Step => s !== null),
       };

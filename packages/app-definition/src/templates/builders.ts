@@ -17,7 +17,7 @@ import {
 } from '../definition';
 import { SCHEMA_VERSION } from '../limits';
 import type { AppIcon } from '../meta';
-import type { Theme, ThemePreset } from '../theme';
+import { type Theme, type ThemePreset, themeSchema } from '../theme';
 
 /*
  * Small helpers that keep each template readable. Every id comes from `createId`: a template is
@@ -156,15 +156,7 @@ export function definition(parts: DefinitionParts): AppDefinition {
       tags: [...parts.tags],
       archived: false,
     },
-    theme: {
-      preset: parts.preset,
-      custom: {},
-      radius: 'medium',
-      font: 'system',
-      density: 'comfortable',
-      mode: 'auto',
-      ...parts.theme,
-    },
+    theme: themeSchema.parse({ preset: parts.preset, ...parts.theme }),
     screens: parts.screens,
     collections: parts.collections.map((c) => c.collection),
     actions: parts.actions,

@@ -1,5 +1,6 @@
 import type { AppDefinition } from '../definition';
 import { LIMITS } from '../limits';
+import { DEFAULT_APP_ICON } from '../meta';
 import type { AppTemplate } from './app-template';
 import { definition, heading, ids, screen } from './builders';
 import { budget } from './budget';
@@ -37,7 +38,7 @@ export function blankDefinition(title?: string): AppDefinition {
     title: name,
     description: '',
     // The same default icon as `createApp` and the meta schema.
-    icon: { kind: 'emoji', emoji: '🐦', background: '#1a7f5a' },
+    icon: DEFAULT_APP_ICON,
     tags: [],
     preset: 'meadow',
     screens: [screen(home, 'Home', '🏠', [heading(name, 1)])],

@@ -1,6 +1,6 @@
 import type { ComponentProps, Field } from '@pipit/app-definition';
 import type { FormEvent, ReactNode } from 'react';
-import { findCollection, type RecordValue } from '../records';
+import { findCollection, findField, type RecordValue } from '../records';
 import type { RenderContext } from '../render-context';
 import { SetupNote } from './setup-note';
 
@@ -85,9 +85,7 @@ export function FormBlock({
   if (!collection) return <SetupNote>Choose a collection for this form.</SetupNote>;
   const fields =
     props.fieldIds.length > 0
-      ? props.fieldIds
-          .map((id) => collection.fields.find((f) => f.id === id))
-          .filter((f): f is Field => f !== undefined)
+      ? props.fieldIds.map((id) => findField(collection, id)).filter((f): f is Field => f !== null)
       : collection.fields;
   const record = props.mode === 'edit' ? collection.records[0] : undefined;
   return (
