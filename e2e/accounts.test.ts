@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,12 +8,13 @@ import {
   startTestSmtp,
   type TestSmtp,
 } from '@pipit/sync-server/testing';
+import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
+import { PERSON_PASSWORD as PASSWORD } from './support/people';
 
 const USERNAME = 'ada_e2e';
 const FIRST_EMAIL = 'ada.e2e@example.org';
 const NEW_EMAIL = 'ada.new@example.org';
-const PASSWORD = 'a long and unusual passphrase';
 const RESET_PASSWORD = 'another unusual passphrase';
 
 /**
@@ -49,10 +49,7 @@ describe('accounts in the browser', () => {
 
   const heading = () => page.locator('h1').first().textContent();
   async function axeClean(p: Page) {
-    const result = await new AxeBuilder({ page: p }).analyze();
-    expect(
-      result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    ).toEqual([]);
+    expect(await axeViolations(p)).toEqual([]);
   }
   async function signIn(p: Page, login: string, password: string) {
     await p.goto(`${url}/login`);

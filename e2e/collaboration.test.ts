@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser, launchPersistent } from './support/browser';
 import { deviceOf, type Person, signInContext, signUp } from './support/people';
 import { untilControlled } from './support/service-worker';
@@ -102,8 +102,7 @@ describe('co-editing and offline work', () => {
     await dialog.getByRole('button', { name: 'Invite' }).click();
     await dialog.getByText('can now view this app').waitFor();
     await dialog.getByText('@cole').waitFor();
-    const axe = await new AxeBuilder({ page: ownerPage }).include('dialog').analyze();
-    expect(axe.violations.map((v) => v.id)).toEqual([]);
+    expect(await axeViolations(ownerPage, 'dialog')).toEqual([]);
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 

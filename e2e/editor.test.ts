@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
 
 /**
@@ -60,11 +60,7 @@ describe('the editor on /demo', () => {
   }
 
   async function axeClean(label: string) {
-    const result = await new AxeBuilder({ page: creator }).analyze();
-    expect(
-      result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      label,
-    ).toEqual([]);
+    expect(await axeViolations(creator), label).toEqual([]);
   }
 
   it('opens a first app that lives only in this browser', async () => {

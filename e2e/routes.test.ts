@@ -1,9 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createId, STATIC_ROUTES } from '@pipit/protocol';
 import { ApiClient, insertUser, type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
+import { sessionCookieOf } from './support/people';
 
 const APP_ID = createId();
 
@@ -79,8 +80,7 @@ describe('every route', () => {
       { username: 'member', email: 'member@example.org', password: 'a long unusual passphrase' },
       true,
     );
-    const [name = '', value = ''] = member.cookie!.split('=');
-    sessionCookie = { name, value };
+    sessionCookie = sessionCookieOf(member);
     await insertUser(pipit.server.storage, {
       username: 'ada',
       displayName: 'Ada Lovelace',
@@ -145,11 +145,7 @@ describe('every route', () => {
             );
             expect(overflow, 'content wider than the screen').toBeLessThanOrEqual(0);
 
-            const axe = await new AxeBuilder({ page }).analyze();
-            const violations = axe.violations.map(
-              (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-            );
-            expect(violations).toEqual([]);
+            expect(await axeViolations(page)).toEqual([]);
             expect(errors.filter((e) => !route.expectedConsole?.test(e))).toEqual([]);
           } finally {
             await context.close();

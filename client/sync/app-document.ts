@@ -9,7 +9,7 @@ import { documentName } from '@pipit/protocol';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import * as Y from 'yjs';
 import { type DocumentScope, type OpenDocument, openDocument } from './documents';
-import type { SyncState } from './sync-state';
+import { sameSync, type SyncState } from './sync-state';
 
 /** What a person has selected in the editor, shared with collaborators as presence. */
 export interface EditorSelection {
@@ -62,6 +62,30 @@ export interface AppDocumentHandle {
   exportJson(): string;
 }
 
+function sameView(a: AppDocumentView, b: AppDocumentView): boolean {
+  return (
+    a.phase === b.phase &&
+    a.definition === b.definition &&
+    sameSync(a.sync, b.sync) &&
+    a.readOnly === b.readOnly &&
+    a.canUndo === b.canUndo &&
+    a.canRedo === b.canRedo &&
+    a.peers.length === b.peers.length &&
+    a.peers.every((peer, i) => {
+      const other = b.peers[i];
+      return (
+        other !== undefined &&
+        peer.clientId === other.clientId &&
+        peer.name === other.name &&
+        peer.color === other.color &&
+        peer.selection?.kind === other.selection?.kind &&
+        peer.selection?.id === other.selection?.id &&
+        peer.selection?.screenId === other.selection?.screenId
+      );
+    })
+  );
+}
+
 /** Edits within this many milliseconds undo together (typing a word is one step). */
 const UNDO_CAPTURE_MS = 600;
 
@@ -71,6 +95,9 @@ class AppDocumentStore {
   private readonly undoManager: Y.UndoManager;
   private localLoaded = false;
   private disposed = false;
+  /** The last definition read, and whether the document changed since (reading is a full walk). */
+  private definition: ReadDefinition | null = null;
+  private stale = true;
 
   constructor(
     private readonly opened: OpenDocument,
@@ -82,7 +109,7 @@ class AppDocumentStore {
       { trackedOrigins: new Set([LOCAL_EDIT]), captureTimeout: UNDO_CAPTURE_MS },
     );
     this.view = this.compute();
-    doc.on('afterTransaction', this.update);
+    doc.on('afterTransaction', this.onTransaction);
     this.undoManager.on('stack-item-added', this.update);
     this.undoManager.on('stack-item-popped', this.update);
     this.unsubscribe = opened.subscribe(this.onSyncChange);
@@ -95,12 +122,17 @@ class AppDocumentStore {
   private readonly unsubscribe: () => void;
   private awarenessBound: ReturnType<OpenDocument['awareness']> = null;
 
+  private readonly onTransaction = (transaction: Y.Transaction) => {
+    if (transaction.changed.size > 0) this.stale = true;
+    this.update();
+  };
+
+  /** Sync state and presence changes (the provider's awareness events arrive here too). */
   private readonly onSyncChange = () => {
     const awareness = this.opened.awareness();
     if (awareness && awareness !== this.awarenessBound) {
       this.awarenessBound = awareness;
       if (this.person) awareness.setLocalStateField('user', this.person);
-      awareness.on('change', this.update);
     }
     this.update();
   };
@@ -121,9 +153,13 @@ class AppDocumentStore {
           ? 'not-on-device'
           : 'waiting';
     }
+    if (ready && (this.stale || !this.definition)) {
+      this.definition = readDefinition(this.opened.doc);
+      this.stale = false;
+    }
     return {
       phase,
-      definition: ready ? readDefinition(this.opened.doc) : null,
+      definition: ready ? this.definition : null,
       sync,
       readOnly,
       canUndo: !readOnly && this.undoManager.canUndo(),
@@ -148,7 +184,10 @@ class AppDocumentStore {
 
   private readonly update = () => {
     if (this.disposed) return;
-    this.view = this.compute();
+    const next = this.compute();
+    // A transaction and the sync notice it causes arrive together: render once, not twice.
+    if (sameView(next, this.view)) return;
+    this.view = next;
     this.listeners.forEach((listener) => listener());
   };
 
@@ -180,13 +219,16 @@ class AppDocumentStore {
     setSelection: (selection) => {
       this.opened.awareness()?.setLocalStateField('selection', selection);
     },
-    exportJson: () => exportDefinition(readDefinition(this.opened.doc)),
+    exportJson: () => exportDefinition(this.view.definition ?? readDefinition(this.opened.doc)),
   };
+
+  connect() {
+    this.opened.connect();
+  }
 
   dispose() {
     this.disposed = true;
-    this.opened.doc.off('afterTransaction', this.update);
-    this.awarenessBound?.off('change', this.update);
+    this.opened.doc.off('afterTransaction', this.onTransaction);
     this.unsubscribe();
     this.undoManager.destroy();
     this.opened.release();
@@ -206,12 +248,17 @@ export function useAppDocument(
   const personKey = person ? `${person.name}|${person.color}` : '';
   const [store, setStore] = useState<AppDocumentStore | null>(null);
   useEffect(() => {
-    const opened = openDocument(documentName({ kind: 'app', appId }), scope, { connect });
+    const opened = openDocument(documentName({ kind: 'app', appId }), scope, { connect: false });
     const created = new AppDocumentStore(opened, person);
     setStore(created);
     return () => created.dispose();
     // `scope` and `person` are compared by their identity-free keys, not by object identity.
-  }, [appId, scopeId, personKey, connect]);
+  }, [appId, scopeId, personKey]);
+  // Connecting later (an app made offline that has just registered) keeps the same store, and so
+  // this person's undo history.
+  useEffect(() => {
+    if (store && connect) store.connect();
+  }, [store, connect]);
   const fallback = useMemo(() => createLoadingStore(), []);
   const active = store ?? fallback;
   const view = useSyncExternalStore(active.subscribe, active.getView);

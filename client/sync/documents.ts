@@ -2,10 +2,10 @@ import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
-import { appIconSchema } from '@pipit/protocol';
+import { appIconSchema, parseDocumentName } from '@pipit/protocol';
 import { type LocalApp, localAppKey, localDb } from './local-db';
 import { syncSocket } from './socket';
-import type { SyncErrorReason, SyncState } from './sync-state';
+import { sameSync, type SyncErrorReason, type SyncState } from './sync-state';
 
 /** Whose copy: a signed-in account's (synced), or the demo's (this device only). */
 export type DocumentScope = { kind: 'account'; accountId: string } | { kind: 'demo' };
@@ -21,6 +21,8 @@ export interface OpenDocument {
   isReadOnly(): boolean;
   /** Notified on sync-state and awareness changes (not on document updates: observe `doc`). */
   subscribe(listener: () => void): () => void;
+  /** Starts syncing with the server once this device's copy is loaded (an account's only). */
+  connect(): void;
   release(): void;
 }
 
@@ -50,10 +52,6 @@ function listingOf(doc: Y.Doc): Partial<LocalApp> {
   };
 }
 
-function appIdOf(name: string): string | null {
-  return name.startsWith('app/') ? name.slice(4) : null;
-}
-
 const ERROR_REASONS: Record<string, SyncErrorReason> = {
   forbidden: 'forbidden',
   'not-found': 'not-registered',
@@ -66,6 +64,8 @@ class Entry {
   readonly doc = new Y.Doc();
   readonly persistence: IndexeddbPersistence;
   readonly whenLocal: Promise<void>;
+  /** This app's row in the device's list (app documents of an account only). */
+  private readonly appKey: string | null;
   provider: HocuspocusProvider | null = null;
   refs = 0;
   lingerTimer: ReturnType<typeof setTimeout> | undefined;
@@ -82,6 +82,11 @@ class Entry {
     readonly scope: DocumentScope,
     private readonly onIdle: () => void,
   ) {
+    const parsed = parseDocumentName(name);
+    this.appKey =
+      parsed?.kind === 'app' && scope.kind === 'account'
+        ? localAppKey(scope.accountId, parsed.appId)
+        : null;
     this.persistence = new IndexeddbPersistence(localDatabaseName(scope, name), this.doc);
     this.whenLocal = this.persistence.whenSynced.then(() => undefined);
     this.doc.on('update', (_update: Uint8Array, origin: unknown) => {
@@ -94,13 +99,8 @@ class Entry {
     window.addEventListener('offline', this.notify);
   }
 
-  private localAppKey(): string | null {
-    const appId = appIdOf(this.name);
-    return appId && this.scope.kind === 'account' ? localAppKey(this.scope.accountId, appId) : null;
-  }
-
   private async loadPending() {
-    const key = this.localAppKey();
+    const key = this.appKey;
     if (!key) return;
     const row = await localDb().apps.get(key);
     if (row && row.pending > this.pending) this.setPending(row.pending, false);
@@ -109,7 +109,7 @@ class Entry {
   private setPending(pending: number, persist = true) {
     this.pending = pending;
     this.notify();
-    const key = this.localAppKey();
+    const key = this.appKey;
     if (!key || !persist) return;
     clearTimeout(this.savePendingTimer);
     // Written at once when it reaches 0 or leaves it, otherwise at most twice a second; the listing
@@ -177,7 +177,7 @@ class Entry {
 
   readonly notify = () => {
     const next = this.computeSync();
-    if (JSON.stringify(next) !== JSON.stringify(this.snapshot)) this.snapshot = next;
+    if (!sameSync(next, this.snapshot)) this.snapshot = next;
     this.listeners.forEach((listener) => listener());
   };
 
@@ -259,9 +259,11 @@ export function openDocument(
   }
   const opened = entry;
   opened.acquire();
-  if (options.connect) void opened.whenLocal.then(() => opened.connect());
+  const connect = () => void opened.whenLocal.then(() => opened.connect());
+  if (options.connect) connect();
   let released = false;
   return {
+    connect,
     name,
     doc: opened.doc,
     whenLocal: opened.whenLocal,

@@ -68,7 +68,7 @@ export async function createLocalApp(
 
 /** The demo's app becomes the new account's first app (SPEC §3: signing up keeps the draft). */
 export async function adoptDemoApps(accountId: string): Promise<string[]> {
-  const demoApps = await localDb().apps.where('accountId').equals(DEMO).toArray();
+  const demoApps = await localApps(DEMO);
   const adopted: string[] = [];
   for (const app of demoApps) {
     const name = documentName({ kind: 'app', appId: app.id });
@@ -91,23 +91,46 @@ export async function adoptDemoApps(accountId: string): Promise<string[]> {
   return adopted;
 }
 
-/** This device's apps for an account (or the demo), newest first; `undefined` while loading. */
-export function useLocalApps(accountId: string | null): LocalApp[] | undefined {
-  const [apps, setApps] = useState<LocalApp[] | undefined>(undefined);
+/**
+ * A query on this device's list that follows every change to it (Dexie's live queries);
+ * `undefined` while the first answer is on its way, `fallback` when the list cannot be read.
+ */
+function useLiveList<T>(query: (() => Promise<T>) | null, key: string, fallback: T): T | undefined {
+  const [state, setState] = useState<{ key: string; value: T } | undefined>(undefined);
   useEffect(() => {
-    if (!accountId) return;
-    const subscription = liveQuery(() =>
-      localDb().apps.where('accountId').equals(accountId).toArray(),
-    ).subscribe({
-      next: (rows) => setApps(rows.sort((a, b) => b.updatedAt - a.updatedAt)),
+    if (!query) return;
+    const subscription = liveQuery(query).subscribe({
+      next: (value) => setState({ key, value }),
       error: (error: unknown) => {
         console.warn('Could not read the apps on this device:', error);
-        setApps([]);
+        setState({ key, value: fallback });
       },
     });
     return () => subscription.unsubscribe();
-  }, [accountId]);
+    // `key` names the query: a new key is a new query.
+  }, [key]);
+  return state?.key === key ? state.value : undefined;
+}
+
+/** This device's apps for an account (or the demo), newest first; `undefined` while loading. */
+export function useLocalApps(accountId: string | null): LocalApp[] | undefined {
+  const apps = useLiveList(
+    accountId
+      ? async () => (await localApps(accountId)).sort((a, b) => b.updatedAt - a.updatedAt)
+      : null,
+    `apps:${accountId}`,
+    [],
+  );
   return accountId ? apps : [];
+}
+
+/** One app's row on this device, following changes (registration); null when it has none. */
+export function useLocalApp(accountId: string, appId: string): LocalApp | null | undefined {
+  return useLiveList(
+    async () => (await localApp(accountId, appId)) ?? null,
+    `app:${accountId}:${appId}`,
+    null,
+  );
 }
 
 export function localApps(accountId: string): Promise<LocalApp[]> {

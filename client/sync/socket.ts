@@ -1,7 +1,7 @@
 import { HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
 
 /** The sync endpoint on this origin; the session cookie authenticates the websocket. */
-export const SYNC_PATH = '/api/sync';
+const SYNC_PATH = '/api/sync';
 
 let socket: { accountId: string; websocket: HocuspocusProviderWebsocket } | undefined;
 

@@ -31,3 +31,12 @@ export const SYNC_ERROR_MESSAGES: Record<SyncErrorReason, string> = {
     'The server cannot store changes right now. Pipit keeps trying; your edits are safe on this device.',
   rejected: 'The server refused a change from this device. Reload the page to sync again.',
 };
+
+/** Whether two sync states say the same thing (they are rebuilt on every notice). */
+export function sameSync(a: SyncState, b: SyncState): boolean {
+  return (
+    a.kind === b.kind &&
+    ('pending' in a ? a.pending : 0) === ('pending' in b ? b.pending : 0) &&
+    ('why' in a ? a.why : null) === ('why' in b ? b.why : null)
+  );
+}

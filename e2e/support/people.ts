@@ -51,11 +51,18 @@ export async function signInContext(
     body: { login: person.username, password: PERSON_PASSWORD },
     humanCheck: true,
   });
-  if (login.status !== 200 || !fresh.cookie) throw new Error('sign-in failed');
-  const [name = '', value = ''] = fresh.cookie.split('=');
+  if (login.status !== 200) throw new Error('sign-in failed');
+  const { name, value } = sessionCookieOf(fresh);
   // With an expiry, as the server sets it: the cookie outlives a browser restart.
   const expires = Math.floor(Date.now() / 1000) + 24 * 60 * 60;
   await context.addCookies([
     { name, value, url: pipit.url, httpOnly: true, sameSite: 'Lax', expires },
   ]);
+}
+
+/** The session cookie an API client holds, as a browser context takes it. */
+export function sessionCookieOf(api: ApiClient): { name: string; value: string } {
+  if (!api.cookie) throw new Error('This client is not signed in.');
+  const [name = '', value = ''] = api.cookie.split('=');
+  return { name, value };
 }

@@ -1,6 +1,8 @@
 import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import type { LocalApp } from '../../sync/local-apps';
 import type { SyncState } from '../../sync/sync-state';
+import { Loading } from '../../ui/loading';
 import { SyncBadge } from '../editor/sync-badge';
 import './app-list.css';
 
@@ -26,7 +28,7 @@ export function AppList({
 }: {
   apps: LocalApp[];
   online: boolean;
-  actions: (app: LocalApp) => React.ReactNode;
+  actions: (app: LocalApp) => ReactNode;
 }) {
   return (
     <ul className="app-list">
@@ -54,4 +56,22 @@ export function AppList({
       ))}
     </ul>
   );
+}
+
+/** A list of apps with its loading and empty states (`apps` is undefined while loading). */
+export function AppListOrEmpty({
+  apps,
+  loadingLabel,
+  empty,
+  ...list
+}: {
+  apps: LocalApp[] | undefined;
+  online: boolean;
+  loadingLabel: string;
+  empty: ReactNode;
+  actions: (app: LocalApp) => ReactNode;
+}) {
+  if (apps === undefined) return <Loading label={loadingLabel} />;
+  if (apps.length === 0) return <>{empty}</>;
+  return <AppList apps={apps} {...list} />;
 }

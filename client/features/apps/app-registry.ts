@@ -18,7 +18,7 @@ import { apiGet, apiSend, ApiRequestError, OfflineError } from '../api/request';
  */
 
 /** Registers one app made on this device (idempotent on the server). */
-export async function registerApp(accountId: string, app: LocalApp): Promise<void> {
+async function registerApp(accountId: string, app: LocalApp): Promise<void> {
   const request = createAppRequestSchema.parse({
     id: app.id,
     title: app.title.trim() || 'Untitled app',

@@ -3,12 +3,11 @@ import { useState } from 'react';
 import { type LocalApp, markDeleting, setAppArchived, useLocalApps } from '../../sync/local-apps';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
-import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { useSession } from '../account/session';
-import { AppList } from './app-list';
+import { AppListOrEmpty } from './app-list';
 import { reconcileApps } from './app-registry';
 
 /** `/archive`: archived apps — restore them, or delete them forever (after confirming). */
@@ -56,41 +55,39 @@ export function ArchivePage() {
             </div>
           </Notice>
         ) : null}
-        {archived === undefined ? (
-          <Loading label="Loading archived apps…" />
-        ) : archived.length === 0 ? (
-          <EmptyState icon="🗄️" title="Nothing archived">
-            Archive an app from the <Link to="/studio">studio</Link>. From here you can restore it,
-            or delete it forever after confirming.
-          </EmptyState>
-        ) : (
-          <AppList
-            apps={archived}
-            online={online}
-            actions={(app) =>
-              app.role === 'owner' && account ? (
-                <>
-                  <Button
-                    variant="secondary"
-                    size="small"
-                    aria-label={`Restore ${app.title}`}
-                    onClick={() => void setAppArchived(account.id, app.id, false)}
-                  >
-                    Restore
-                  </Button>
-                  <Button
-                    variant="danger"
-                    size="small"
-                    aria-label={`Delete ${app.title} forever`}
-                    onClick={() => setConfirming(app)}
-                  >
-                    Delete forever…
-                  </Button>
-                </>
-              ) : null
-            }
-          />
-        )}
+        <AppListOrEmpty
+          apps={archived}
+          online={online}
+          loadingLabel="Loading archived apps…"
+          empty={
+            <EmptyState icon="🗄️" title="Nothing archived">
+              Archive an app from the <Link to="/studio">studio</Link>. From here you can restore
+              it, or delete it forever after confirming.
+            </EmptyState>
+          }
+          actions={(app) =>
+            app.role === 'owner' && account ? (
+              <>
+                <Button
+                  variant="secondary"
+                  size="small"
+                  aria-label={`Restore ${app.title}`}
+                  onClick={() => void setAppArchived(account.id, app.id, false)}
+                >
+                  Restore
+                </Button>
+                <Button
+                  variant="danger"
+                  size="small"
+                  aria-label={`Delete ${app.title} forever`}
+                  onClick={() => setConfirming(app)}
+                >
+                  Delete forever…
+                </Button>
+              </>
+            ) : null
+          }
+        />
       </div>
     </Page>
   );

@@ -1,6 +1,5 @@
-import { appResponseSchema } from '@pipit/protocol';
-import { useEffect, useState } from 'react';
-import { type LocalApp, localApp } from '../../sync/local-apps';
+import { type Account, appResponseSchema } from '@pipit/protocol';
+import { localApp, useLocalApp } from '../../sync/local-apps';
 import { Loading } from '../../ui/loading';
 import { getAccount, useSession } from '../account/session';
 import { apiGet, ApiRequestError } from '../api/request';
@@ -9,7 +8,7 @@ import { ShareButton } from './share-button';
 
 /** A colour per person for presence, the same on every device. */
 const PRESENCE_COLORS = ['#1a7f5a', '#1f5fa8', '#b3361e', '#8a2f9e', '#8a5a00', '#0b7a86'];
-export function personColor(id: string): string {
+function personColor(id: string): string {
   let hash = 0;
   for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   return PRESENCE_COLORS[hash % PRESENCE_COLORS.length] ?? '#1a7f5a';
@@ -44,24 +43,14 @@ export async function loadEditTarget(
  */
 export function EditPage({ appId }: { appId: string }) {
   const { account } = useSession();
-  const [row, setRow] = useState<LocalApp | null | undefined>(undefined);
-  useEffect(() => {
-    if (!account) return;
-    let live = true;
-    const read = () =>
-      void localApp(account.id, appId).then((found) => {
-        if (live) setRow(found ?? null);
-      });
-    read();
-    // Registration may finish while the editor is open: check again until it has.
-    const timer = setInterval(read, 2_000);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [account, appId]);
+  if (!account) return <Loading label="Opening the app…" />;
+  return <AccountEditor appId={appId} account={account} />;
+}
 
-  if (!account || row === undefined) return <Loading label="Opening the app…" />;
+function AccountEditor({ appId, account }: { appId: string; account: Account }) {
+  // Follows the row, so an app made offline starts syncing the moment it has registered.
+  const row = useLocalApp(account.id, appId);
+  if (row === undefined) return <Loading label="Opening the app…" />;
   return (
     <AppEditor
       appId={appId}

@@ -2,13 +2,12 @@ import { useState } from 'react';
 import { type LocalApp, setAppArchived, useLocalApps } from '../../sync/local-apps';
 import { Button, ButtonLink } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
-import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { Segmented } from '../../ui/segmented';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { useSession } from '../account/session';
-import { AppList } from './app-list';
+import { AppListOrEmpty, listedSync } from './app-list';
 
 const FILTERS = [
   { value: 'all', label: 'All' },
@@ -39,7 +38,8 @@ export function StudioPage() {
   const [filter, setFilter] = useState<Filter>('all');
   const apps = useLocalApps(account?.id ?? null);
   const shown = apps?.filter((app) => !app.archived && !app.deleting && MATCHES[filter](app));
-  const waiting = apps?.filter((a) => !a.deleting && (a.pending > 0 || !a.registered)).length ?? 0;
+  const waiting =
+    apps?.filter((a) => !a.deleting && listedSync(a, online).kind !== 'saved').length ?? 0;
 
   return (
     <Page
@@ -59,40 +59,38 @@ export function StudioPage() {
           </Notice>
         ) : null}
         <Segmented label="Show" options={FILTERS} value={filter} onChange={setFilter} />
-        {shown === undefined ? (
-          <Loading label="Loading your apps…" />
-        ) : shown.length === 0 ? (
-          <EmptyState
-            icon="🛠️"
-            title="No apps here yet"
-            action={
-              filter === 'all' || filter === 'draft' ? (
-                <ButtonLink to="/create" variant="secondary">
-                  Create your first app
-                </ButtonLink>
-              ) : null
-            }
-          >
-            {EMPTY_TEXT[filter]}
-          </EmptyState>
-        ) : (
-          <AppList
-            apps={shown}
-            online={online}
-            actions={(app) =>
-              app.role === 'owner' && account ? (
-                <Button
-                  variant="ghost"
-                  size="small"
-                  aria-label={`Archive ${app.title}`}
-                  onClick={() => void setAppArchived(account.id, app.id, true)}
-                >
-                  Archive
-                </Button>
-              ) : null
-            }
-          />
-        )}
+        <AppListOrEmpty
+          apps={shown}
+          online={online}
+          loadingLabel="Loading your apps…"
+          empty={
+            <EmptyState
+              icon="🛠️"
+              title="No apps here yet"
+              action={
+                filter === 'all' || filter === 'draft' ? (
+                  <ButtonLink to="/create" variant="secondary">
+                    Create your first app
+                  </ButtonLink>
+                ) : null
+              }
+            >
+              {EMPTY_TEXT[filter]}
+            </EmptyState>
+          }
+          actions={(app) =>
+            app.role === 'owner' && account ? (
+              <Button
+                variant="ghost"
+                size="small"
+                aria-label={`Archive ${app.title}`}
+                onClick={() => void setAppArchived(account.id, app.id, true)}
+              >
+                Archive
+              </Button>
+            ) : null
+          }
+        />
       </div>
     </Page>
   );

@@ -60,11 +60,10 @@ export function DemoPage() {
     };
   }, [apps]);
 
-  const appId = existing;
-  if (appId) {
+  if (existing) {
     return (
       <AppEditor
-        appId={appId}
+        appId={existing}
         scope={{ kind: 'demo' }}
         person={null}
         connect={false}

@@ -6,7 +6,7 @@ import { apiSend } from '../api/request';
 import { setAccount } from '../account/session';
 
 /** Signs out on the server, then everywhere in this tab. */
-export async function signOut(): Promise<void> {
+async function signOut(): Promise<void> {
   await apiSend('POST', '/api/auth/logout', undefined, sessionResponseSchema.partial()).catch(
     () => {},
   );
@@ -15,24 +15,22 @@ export async function signOut(): Promise<void> {
 
 /** The signed-in person's menu: their profile, settings, signing out. Escape or a click away closes it. */
 export function AccountMenu({ account }: { account: Account }) {
-  const [open, setOpen] = useState(false);
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  const [openOn, setOpenOn] = useState(pathname);
-  if (openOn !== pathname) {
-    setOpenOn(pathname);
-    setOpen(false);
-  }
+  // The menu belongs to the page it was opened on: navigating anywhere closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const setOpen = (value: boolean) => setOpenOn(value ? pathname : null);
 
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
+      if (e.key === 'Escape') setOpenOn(null);
     };
     const onClick = (e: MouseEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
+      if (!root.current?.contains(e.target as Node)) setOpenOn(null);
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('click', onClick);
