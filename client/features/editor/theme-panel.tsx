@@ -1,11 +1,12 @@
 import {
+  PRESET_TOKENS,
+  resolveThemeTokens,
   setTheme,
   type Theme,
   THEME_PRESETS,
   type ThemeTokens,
   themeSchema,
 } from '@pipit/app-definition';
-import { PRESET_TOKENS, resolveThemeTokens } from '@pipit/runtime';
 import { Button } from '../../ui/button';
 import { SelectField } from '../../ui/field';
 import { useEditor } from './editor-context';

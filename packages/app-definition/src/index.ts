@@ -7,6 +7,8 @@ export {
   type ThemePreset,
   type ThemeTokens,
 } from './theme';
+export { PRESET_TOKENS, resolveThemeTokens, manifestColors } from './theme-presets';
+export { contrastRatio, relativeLuminance } from './contrast';
 export { appMetaSchema, appIconSchema, DEFAULT_APP_ICON, type AppMeta, type AppIcon } from './meta';
 export {
   appDefinitionSchema,
@@ -98,6 +100,12 @@ export {
   writeDefinition,
   definitionProblems,
 } from './json';
+export {
+  checkForPublish,
+  rawDefinition,
+  type PublishCheck,
+  type PublishProblem,
+} from './publish-check';
 export {
   APP_TEMPLATES,
   blankDefinition,

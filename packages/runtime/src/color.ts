@@ -1,4 +1,4 @@
-import { contrastRatio } from './contrast';
+import { contrastRatio } from '@pipit/app-definition';
 
 const HEX_COLOR = /^#[0-9a-f]{6}$/i;
 

@@ -1,5 +1,3 @@
-export { contrastRatio, relativeLuminance } from './contrast';
-export { PRESET_TOKENS, resolveThemeTokens, manifestColors } from './presets';
 export { AppScreen, type AppScreenProps } from './app-screen';
 export { type PresenceMark } from './component-frame';
 export { SafeMarkdown } from './safe-markdown';

@@ -1,8 +1,6 @@
-import type { Theme } from '@pipit/app-definition';
+import { contrastRatio, resolveThemeTokens, type Theme } from '@pipit/app-definition';
 import type { CSSProperties } from 'react';
 import { faintestReadable, mixColors, readableOn } from './color';
-import { contrastRatio } from './contrast';
-import { resolveThemeTokens } from './presets';
 
 const RADIUS_PX: Record<Theme['radius'], number> = { none: 0, small: 6, medium: 12, large: 20 };
 

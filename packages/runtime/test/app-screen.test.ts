@@ -1,7 +1,7 @@
-import { type Component, COMPONENT_TYPES } from '@pipit/app-definition';
+import { type Component, COMPONENT_TYPES, PRESET_TOKENS } from '@pipit/app-definition';
 import { createElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { AppScreen, type AppScreenProps, PRESET_TOKENS } from '../src/index';
+import { AppScreen, type AppScreenProps } from '../src/index';
 import { component, definitionWith, EVERY_TYPE } from './support/fixture';
 import { findAll, type HostNode, renderStatic, textOf } from './support/render-static';
 

@@ -1,6 +1,7 @@
 import { THEME_PRESETS, themeSchema } from '@pipit/app-definition';
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, themeStyle } from '../src/index';
+import { contrastRatio } from '@pipit/app-definition';
+import { themeStyle } from '../src/index';
 
 const vars = (style: object) => style as Record<string, string>;
 

@@ -1,6 +1,12 @@
-import { THEME_PRESETS, themeSchema } from '@pipit/app-definition';
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, manifestColors, PRESET_TOKENS, resolveThemeTokens } from '../src/index';
+import {
+  contrastRatio,
+  manifestColors,
+  PRESET_TOKENS,
+  resolveThemeTokens,
+  THEME_PRESETS,
+  themeSchema,
+} from '../src/index';
 
 describe('contrastRatio', () => {
   it('matches the WCAG reference values', () => {

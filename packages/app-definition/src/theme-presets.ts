@@ -1,4 +1,4 @@
-import type { Theme, ThemePreset, ThemeTokens } from '@pipit/app-definition';
+import type { Theme, ThemePreset, ThemeTokens } from './theme';
 
 /** Light and dark colours for each preset. Contrast of text on background and surface is tested. */
 export const PRESET_TOKENS: Record<ThemePreset, { light: ThemeTokens; dark: ThemeTokens }> = {
