@@ -16,8 +16,10 @@ import { createCollab } from './collab/create-collab';
 import { createSyncSocket } from './collab/websocket';
 import type { Config } from './config';
 import { createApi } from './http/api';
+import { createAppPwaRoutes, isAppPwaAssetPath } from './http/app-pwa';
 import { type ClientHandler, createClientFiles } from './http/client-files';
 import { createLogger, type Logger } from './logger';
+import { closeRefusedVisitors } from './publishing/visitor-connections';
 import { openStorage } from './storage/open-storage';
 import type { Storage } from './storage/types';
 
@@ -137,6 +139,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     }),
     rateLimiter,
     clock,
+    liveDocuments: hocuspocus.documents,
     accessChanges: {
       revoked: (appId, userId) =>
         collab.disconnect(
@@ -150,9 +153,23 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
           (context) => context.userId === userId,
           documentName({ kind: 'app', appId }),
         ),
+      visitorsChanged: (appId) =>
+        closeRefusedVisitors(appId, {
+          storage,
+          openDocuments: () => hocuspocus.documents.keys(),
+          close: (name) => collab.disconnect('forbidden', () => true, name),
+          logger,
+        }),
     },
   });
   const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
+  const appPwa = createAppPwaRoutes({
+    storage,
+    sessions,
+    logger,
+    publicOrigin: config.publicOrigin,
+    trustProxy: config.trustProxy,
+  });
   let client: ClientHandler | undefined = undefined;
 
   let shuttingDown = false;
@@ -163,6 +180,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     if (shuttingDown) res.shouldKeepAlive = false;
     try {
       if (isApiPath(req.url)) void apiListener(req, res);
+      else if (isAppPwaAssetPath(req.url)) appPwa.handle(req, res);
       else if (client) client(req, res);
       else res.writeHead(503).end();
     } catch (error) {

@@ -1,5 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicProfileSchema } from '@pipit/protocol';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { setMeta } from '@pipit/app-definition';
+import { createId, type PublicProfile, publicProfileSchema } from '@pipit/protocol';
+import type { ApiClient } from './support/api-client';
+import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
+import { createApp, createPublishedApp, editDocument, verifyEmail } from './support/publishing';
 import { insertUser } from './support/users';
 import { type RunningPipit, startPipit } from './support/start-server';
 
@@ -28,9 +32,10 @@ describe('GET /api/profiles/{username}', () => {
       avatar: { kind: 'emoji', emoji: '🐦', color: '#1a7f5a' },
       links: [{ label: 'Notes', url: 'https://example.org/notes' }],
       joinedAt: '2026-01-15T00:00:00.000Z',
+      apps: [],
     });
     expect(Object.keys(body).sort()).toEqual(
-      ['avatar', 'bio', 'displayName', 'joinedAt', 'links', 'username'].sort(),
+      ['apps', 'avatar', 'bio', 'displayName', 'joinedAt', 'links', 'username'].sort(),
     );
     expect(JSON.stringify(body)).not.toMatch(/email|password|hash/i);
   });
@@ -43,4 +48,74 @@ describe('GET /api/profiles/{username}', () => {
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('not_found');
     },
   );
+});
+
+describe.each(ENGINES)('a profile’s apps (%s)', (engine) => {
+  let h: AccountsHarness;
+  let ada: ApiClient;
+  let adaId: string;
+  const profileApps = async () => {
+    const response = await h.client().get<PublicProfile>(`/api/profiles/ada_${engine}`);
+    return publicProfileSchema.parse(response.body).apps.map((a) => a.title);
+  };
+
+  beforeAll(async () => {
+    h = await startAccountsServer(engine, { storeDebounceMs: 50 });
+    ada = await h.signup(`ada_${engine}`);
+    adaId = await verifyEmail(h, ada);
+  });
+  afterAll(() => h.close());
+
+  it('lists public published apps, pinned first in their order, then the newest', async () => {
+    const first = await createPublishedApp(h, ada, { title: 'First' });
+    await createPublishedApp(h, ada, { title: 'Second' });
+    const third = await createPublishedApp(h, ada, { title: 'Third' });
+    const hidden = await createPublishedApp(h, ada, { title: 'Unlisted' }, 'unlisted');
+    await createPublishedApp(h, ada, { title: 'Private' }, 'private');
+    await createApp(h, ada);
+    const gone = await createPublishedApp(h, ada, { title: 'Unpublished' });
+    await ada.request('DELETE', `/api/apps/${gone}/publication`);
+    expect(await profileApps()).toEqual(['Third', 'Second', 'First']);
+
+    const pinned = await ada.request('PATCH', '/api/account/profile', {
+      body: { pinnedAppIds: [hidden, first, third, first] },
+    });
+    expect(pinned.status).toBe(200);
+    expect(pinned.body).toMatchObject({ account: { pinnedAppIds: [hidden, first, third] } });
+    expect(await profileApps()).toEqual(['First', 'Third', 'Second']);
+  });
+
+  it('pins only the person’s own apps, and changes nothing otherwise', async () => {
+    const bea = await h.signup(`bea_${engine}`);
+    await verifyEmail(h, bea);
+    const theirs = await createPublishedApp(h, bea, { title: 'Bea’s' });
+    const mine = await createPublishedApp(h, ada, { title: 'Mine' });
+    const before = (await h.pipit.server.storage.users.findById(adaId))?.pinnedAppIds;
+
+    const refused = await ada.request('PATCH', '/api/account/profile', {
+      body: { pinnedAppIds: [mine, theirs] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      error: { code: 'validation_failed', fields: { pinnedAppIds: expect.any(String) } },
+    });
+    const malformed = await ada.request('PATCH', '/api/account/profile', {
+      body: { pinnedAppIds: ['not an id'] },
+    });
+    expect(malformed.status).toBe(400);
+    const tooMany = await ada.request('PATCH', '/api/account/profile', {
+      body: { pinnedAppIds: Array.from({ length: 7 }, () => createId()) },
+    });
+    expect(tooMany.status).toBe(400);
+    expect((await h.pipit.server.storage.users.findById(adaId))?.pinnedAppIds).toEqual(before);
+  });
+
+  it('drops an app once it is archived', async () => {
+    const id = await createPublishedApp(h, ada, { title: 'Archived soon' });
+    expect(await profileApps()).toContain('Archived soon');
+    await editDocument(h, ada, id, (doc) => setMeta(doc, { archived: true }));
+    await vi.waitFor(async () => expect(await profileApps()).not.toContain('Archived soon'), {
+      timeout: 10_000,
+    });
+  });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createId, genericErrorMessage } from '@pipit/protocol';
+import { appPwaPaths, createId, genericErrorMessage } from '@pipit/protocol';
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from '../src/http/client-files';
 import { rawRequest } from './support/raw-http';
 import { type RunningPipit, startPipit } from './support/start-server';
@@ -82,7 +82,7 @@ describe('serving the built client', () => {
     '/docs/platform',
     '/ada_lovelace',
     `/apps/${createId()}`,
-    `/apps/${createId()}/pwa`,
+    `/apps/${createId()}/edit`,
     '/Explore/',
   ])('serves the HTML shell with status 200 and no-cache for the route %s', async (route) => {
     const response = await get(route, { Accept: 'text/html' });
@@ -176,6 +176,83 @@ describe('serving the built client', () => {
       expect(answer, target).toMatch(/^HTTP\/1\.1 (400|404) /);
       expect(answer, target).not.toContain(OUTSIDE_SECRET);
     }
+  });
+});
+
+/** The shell as the build writes it: vite-plugin-pwa adds Pipit's manifest link. */
+const PWA_SHELL = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta name="theme-color" content="#1a6e4c" media="(prefers-color-scheme: light)" />
+    <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
+    <title>Pipit</title>
+  <link rel="manifest" href="/manifest.webmanifest"></head>
+  <body><div id="root"></div></body>
+</html>`;
+
+describe('the shell of an app’s own pages (/apps/{id}/pwa and /apps/{id}/install)', () => {
+  let pipit: RunningPipit;
+  let dir: string;
+  const manifestLinks = (html: string) => html.match(/<link rel="manifest"[^>]*>/g);
+  const get = (p: string, headers: Record<string, string> = {}) =>
+    fetch(`${pipit.url}${p}`, { headers: { Accept: 'text/html', ...headers } });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pipit-client-'));
+    writeFileSync(path.join(dir, 'index.html'), PWA_SHELL);
+    pipit = await startPipit({ clientDir: dir });
+  });
+  afterAll(async () => {
+    await pipit.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['pwa', 'install'])(
+    'links /apps/{id}/%s to the app’s manifest (with credentials) and its apple-touch-icon',
+    async (page) => {
+      const id = createId();
+      const response = await get(`/apps/${id}/${page}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe(REVALIDATE_CACHE);
+      expect(response.headers.get('content-security-policy')).toContain("manifest-src 'self'");
+      const html = await response.text();
+      expect(manifestLinks(html)).toEqual([
+        `<link rel="manifest" href="${appPwaPaths(id).manifest}" crossorigin="use-credentials">`,
+      ]);
+      expect(html).toContain(`href="${appPwaPaths(id).appleTouch180}"`);
+      expect(html).not.toContain('/icons/apple-touch-icon.png');
+      expect(html).not.toContain('theme-color');
+    },
+  );
+
+  it.each(['/', '/about', `/apps/{id}`, `/apps/{id}/edit`, '/no/such/page'])(
+    'keeps Pipit’s manifest on %s',
+    async (route) => {
+      const html = await (await get(route.replace('{id}', createId()))).text();
+      expect(html).toBe(PWA_SHELL);
+    },
+  );
+
+  it('gives each app’s shell its own ETag, and revalidates each against its own', async () => {
+    const [a, b] = [createId(), createId()];
+    const pipitTag = (await get('/about')).headers.get('etag')!;
+    const aTag = (await get(`/apps/${a}/pwa`)).headers.get('etag')!;
+    const bTag = (await get(`/apps/${b}/pwa`)).headers.get('etag')!;
+    expect(new Set([pipitTag, aTag, bTag]).size).toBe(3);
+    expect((await get(`/apps/${a}/pwa`, { 'If-None-Match': aTag })).status).toBe(304);
+    const crossed = await get(`/apps/${b}/pwa`, { 'If-None-Match': aTag });
+    expect(crossed.status).toBe(200);
+    expect(manifestLinks(await crossed.text())?.[0]).toContain(b);
+    expect((await get(`/apps/${a}/install`)).headers.get('etag')).toBe(aTag);
+  });
+
+  it('compresses an app’s shell like Pipit’s', async () => {
+    const id = createId();
+    const response = await fetch(`${pipit.url}/apps/${id}/pwa`, {
+      headers: { 'Accept-Encoding': 'br' },
+    });
+    expect(response.headers.get('content-encoding')).toBe('br');
+    expect(manifestLinks(await response.text())?.[0]).toContain(id);
   });
 });
 

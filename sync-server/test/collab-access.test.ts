@@ -159,6 +159,54 @@ describe('who may open which document over the socket (SPEC §8)', () => {
     expect(await why).toBe('forbidden');
   });
 
+  it('gives a visitor their own data document for an app they may see, and no one else', async () => {
+    const { id } = await sharedApp('Habit tracker');
+    const visitorId = (await stranger.get<{ account: { id: string } }>('/api/auth/session')).body
+      .account.id;
+    const ownerId = (await owner.get<{ account: { id: string } }>('/api/auth/session')).body.account
+      .id;
+    const visitorData = `data/${id}/${visitorId}`;
+
+    // A draft is no one's to visit: the visitor is refused; the owner keeps their own data.
+    const early = connect(stranger, visitorData);
+    const earlyReason = refusal(early);
+    expect(await early.ready).toBe(false);
+    expect(await earlyReason).toBe('forbidden');
+    expect(await connect(owner, `data/${id}/${ownerId}`).ready).toBe(true);
+
+    expect((await owner.post(`/api/apps/${id}/versions`, {})).status).toBe(201);
+    const mine = connect(stranger, visitorData);
+    expect(await mine.ready).toBe(true);
+    mine.doc.getMap('records').set('r1', 'mine alone');
+    await acknowledged(mine.provider);
+
+    // The app's creator cannot open the visitor's data, nor can anyone signed out.
+    const creator = connect(owner, visitorData);
+    const creatorReason = refusal(creator);
+    expect(await creator.ready).toBe(false);
+    expect(await creatorReason).toBe('forbidden');
+    expect(creator.doc.getMap('records').size).toBe(0);
+    expect(await connect(null, visitorData).ready).toBe(false);
+
+    // Once the app is private, the visitor's open connection is closed and refused from then on;
+    // the owner's own data connection stays.
+    const ownData = connect(owner, `data/${id}/${ownerId}`);
+    expect(await ownData.ready).toBe(true);
+    const why = closed(mine);
+    await owner.request('PUT', `/api/apps/${id}/visibility`, { body: { visibility: 'private' } });
+    expect(await why).toBe('forbidden');
+    ownData.doc.getMap('records').set('o1', 'still syncing');
+    await acknowledged(ownData.provider);
+    const later = connect(stranger, visitorData);
+    expect(await later.ready).toBe(false);
+    expect(later.doc.getMap('records').size).toBe(0);
+
+    const unknown = connect(stranger, `data/${createId()}/${visitorId}`);
+    const unknownReason = refusal(unknown);
+    expect(await unknown.ready).toBe(false);
+    expect(await unknownReason).toBe('not-found');
+  });
+
   it('keeps the listing (title, description) from the stored document', async () => {
     const { id, ownerSide } = await sharedApp('Workout log');
     setMeta(ownerSide.doc, { title: 'Morning runs', description: 'Every run this year' });

@@ -3,6 +3,7 @@ import * as Y from 'yjs';
 import { createId } from '@pipit/protocol';
 import { MIGRATION_NAMES } from '../src/storage/migrations';
 import { ConflictError, NotFoundError, type Storage } from '../src/storage/types';
+import { describePublishingContract } from './storage-contract-publishing';
 import { testUser } from './support/users';
 
 export interface StorageFactory {
@@ -396,6 +397,8 @@ export function describeStorageContract(
         expect(await storage.secrets.getOrCreate(name, () => 'another')).toBe(values[0]);
       });
     });
+
+    describePublishingContract(() => storage);
 
     describe('messages and uploads', () => {
       it('keeps messages, newest first', async () => {

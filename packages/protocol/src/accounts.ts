@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { avatarSchema, profileLinkSchema } from './api';
+import { ID_PATTERN } from './ids';
 import { usernameSchema } from './usernames';
 
 /** SPEC §7: RFC-valid, at most 254 characters. Stored and compared lowercase. */
@@ -37,6 +38,8 @@ export const accountSchema = z.object({
   bio: z.string(),
   avatar: avatarSchema,
   links: z.array(profileLinkSchema),
+  /** Apps shown first on the profile, in this order (only the person's public published ones show). */
+  pinnedAppIds: z.array(z.string()).default([]),
   createdAt: z.iso.datetime(),
 });
 export type Account = z.infer<typeof accountSchema>;
@@ -93,6 +96,9 @@ export const deleteAccountRequestSchema = z.object({
 });
 
 /** `PATCH /api/account/profile`: any subset. An image avatar is set by uploading one. */
+/** How many apps a profile can pin above the others. */
+export const MAX_PINNED_APPS = 6;
+
 export const updateProfileRequestSchema = z
   .object({
     username: usernameSchema,
@@ -100,6 +106,9 @@ export const updateProfileRequestSchema = z
     bio: bioSchema,
     links: profileLinksSchema,
     avatar: avatarSchema.refine((a) => a.kind === 'emoji', 'Upload an image to use one.'),
+    pinnedAppIds: z
+      .array(z.string().regex(ID_PATTERN, 'Not an app id.'))
+      .max(MAX_PINNED_APPS, `Pin at most ${MAX_PINNED_APPS} apps.`),
   })
   .partial();
 export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;

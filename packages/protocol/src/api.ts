@@ -35,14 +35,3 @@ export const avatarSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('image'), url: sameOriginPathSchema }),
 ]);
 export type Avatar = z.infer<typeof avatarSchema>;
-
-/** `GET /api/profiles/{username}`: what anyone may see of a person. */
-export const publicProfileSchema = z.object({
-  username: z.string(),
-  displayName: z.string(),
-  bio: z.string(),
-  avatar: avatarSchema,
-  links: z.array(profileLinkSchema).max(5),
-  joinedAt: z.iso.datetime(),
-});
-export type PublicProfile = z.infer<typeof publicProfileSchema>;

@@ -46,6 +46,8 @@ export const createAppRequestSchema = z.object({
   title: z.string().trim().min(1).max(60),
   description: z.string().max(500).default(''),
   icon: appIconSchema.nullable().default(null),
+  /** A remix: the published version it copies (the creator must be able to see it). */
+  forkedFrom: z.object({ appId: appIdSchema, version: z.number().int().min(1) }).optional(),
 });
 export type CreateAppRequest = z.input<typeof createAppRequestSchema>;
 
@@ -69,5 +71,6 @@ export const collaboratorUsernameSchema = usernameSchema;
 /** The free plan's limits (SPEC §11). */
 export const PLAN_LIMITS = {
   apps: 25,
+  publishedApps: 10,
   collaboratorsPerApp: 5,
 } as const;

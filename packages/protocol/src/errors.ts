@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { publishProblemSchema } from './publishing';
 
 /** The product error codes of SPEC §10 (and `internal` for the generic fallback with a digest). */
 export const ERROR_CODES = [
@@ -38,6 +39,8 @@ export const apiErrorSchema = z.object({
     digest: z.string().optional(),
     /** Seconds, for rate_limited. */
     retryAfter: z.number().int().nonnegative().optional(),
+    /** publish_invalid: each problem with the entity it is in (`fields` has the same paths). */
+    problems: z.array(publishProblemSchema).optional(),
   }),
 });
 

@@ -33,13 +33,29 @@ export function createProfileService(deps: {
     if (match?.[1]) await storage.uploads.delete(match[1]);
   }
 
+  /** Pinned apps must be the person's own (repeats dropped); anything else changes nothing. */
+  async function ownApps(auth: Authenticated, patch: UpdateProfileRequest): Promise<string[]> {
+    const ids = [...new Set(patch.pinnedAppIds)];
+    const apps = await Promise.all(ids.map((id) => storage.apps.get(id)));
+    if (apps.some((app) => app?.ownerId !== auth.user.id)) {
+      throw new ApiError('validation_failed', 'You can pin only apps you made.', {
+        fields: { pinnedAppIds: 'You can pin only apps you made.' },
+      });
+    }
+    return ids;
+  }
+
   return {
     async updateProfile(auth: Authenticated, patch: UpdateProfileRequest): Promise<UserRecord> {
       if (patch.username && patch.username !== auth.user.username) {
         await deps.releaseHeldUsername(patch.username);
       }
+      const pinnedAppIds = patch.pinnedAppIds ? await ownApps(auth, patch) : undefined;
       try {
-        const updated = await storage.users.update(auth.user.id, patch);
+        const updated = await storage.users.update(
+          auth.user.id,
+          pinnedAppIds ? { ...patch, pinnedAppIds } : patch,
+        );
         if (patch.avatar) await removeImageAvatar(auth.user);
         return updated;
       } catch (error) {
@@ -114,7 +130,7 @@ export function createProfileService(deps: {
         format: 'pipit-export',
         version: 1,
         exportedAt: new Date(clock.now()).toISOString(),
-        account: { ...toAccount(auth.user), pinnedAppIds: auth.user.pinnedAppIds },
+        account: toAccount(auth.user),
         sessions: sessions.map((s) => ({
           device: describeDevice(s.userAgent),
           ip: s.ip,

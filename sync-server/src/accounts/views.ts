@@ -13,12 +13,13 @@ export function toAccount(user: UserRecord): Account {
     bio: user.bio,
     avatar: user.avatar,
     links: user.links,
+    pinnedAppIds: user.pinnedAppIds,
     createdAt: new Date(user.createdAt).toISOString(),
   };
 }
 
-/** What anyone may see of a person. */
-export function toPublicProfile(user: UserRecord): PublicProfile {
+/** What anyone may see of a person (their apps are added by the profile endpoint). */
+export function toPublicProfile(user: UserRecord): Omit<PublicProfile, 'apps'> {
   return {
     username: user.username,
     displayName: user.displayName,

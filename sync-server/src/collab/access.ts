@@ -1,6 +1,7 @@
 import type { DocumentName } from '@pipit/protocol';
 import type { SessionService } from '../accounts/sessions';
 import { isSecureRequest, readSessionCookie } from '../accounts/session-cookie';
+import { canSeePublished } from '../publishing/visibility';
 import type { Storage } from '../storage/types';
 import { SyncRefusal } from './refusal';
 
@@ -25,8 +26,9 @@ export interface DocumentAccess {
 /**
  * The real policy: the session cookie names the person; `app/{id}` gives the owner and editors
  * write access and viewers read access; `user/{id}` is its person's alone; `data/{app}/{user}` is its
- * visitor's alone, for an app that exists. Documents are created by `POST /api/apps`, never by the
- * socket: a name nobody registered is refused.
+ * visitor's alone, for an app that exists and that they may see (publishing/visibility.ts).
+ * Documents are created by `POST /api/apps`, never by the socket: a name nobody registered is
+ * refused.
  */
 export function createDocumentAccess(options: {
   storage: Storage;
@@ -56,9 +58,12 @@ export function createDocumentAccess(options: {
         case 'user':
           return document.userId === auth.user.id ? { role: 'owner', ...who } : null;
         case 'data': {
+          // A visitor's data is theirs alone: the app's creator is refused like anyone else.
           if (document.userId !== auth.user.id) return null;
-          if (!(await storage.apps.get(document.appId))) throw new SyncRefusal('not-found');
-          return { role: 'owner', ...who };
+          const found = await storage.apps.getWithRole(document.appId, auth.user.id);
+          if (!found) throw new SyncRefusal('not-found');
+          // Only for an app they may see: published public or unlisted, or one they work on.
+          return canSeePublished(found.app, found.role) ? { role: 'owner', ...who } : null;
         }
       }
     },

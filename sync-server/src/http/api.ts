@@ -10,6 +10,7 @@ import type { SessionService } from '../accounts/sessions';
 import type { Clock } from '../accounts/clock';
 import { createDigest } from '../digest';
 import type { Logger } from '../logger';
+import type { LiveDocuments } from '../publishing/app-document';
 import type { Storage } from '../storage/types';
 import { registerAccount } from './account';
 import { type AccessChanges, registerApps } from './apps';
@@ -17,11 +18,14 @@ import { ApiError } from './api-error';
 import { registerAuth } from './auth';
 import { API_BODY_LIMIT_BYTES, assertDeclaredSize } from './body';
 import type { ApiEnv } from './context';
+import { registerExplore } from './explore';
 import { registerHealth } from './health';
 import { registerHumanCheck } from './human-check';
 import { registerMessages } from './messages';
 import { isSameOriginRequest } from './origin';
 import { registerProfiles } from './profiles';
+import { registerPublished } from './published';
+import { registerPublishing } from './publishing';
 import { registerUploads } from './uploads';
 
 export type { ApiEnv } from './context';
@@ -39,6 +43,8 @@ export interface ApiDependencies {
   clock: Clock;
   /** Closes sync connections whose access an endpoint changed. */
   accessChanges: AccessChanges;
+  /** The app documents this instance has loaded, so publishing reads their newest state. */
+  liveDocuments?: LiveDocuments;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -127,6 +133,9 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerUploads(app, deps);
   registerMessages(app, deps);
   registerApps(app, deps);
+  registerPublishing(app, deps);
+  registerPublished(app, deps);
+  registerExplore(app, deps);
 
   app.notFound(() => {
     throw new ApiError('not_found', 'There is no such API endpoint.');

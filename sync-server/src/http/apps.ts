@@ -10,6 +10,7 @@ import {
   PLAN_LIMITS,
 } from '@pipit/protocol';
 import { nameOf, toPerson } from '../accounts/views';
+import { findVisibleApp } from '../publishing/visibility';
 import type { AppRecord, Storage, UserRecord } from '../storage/types';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api';
@@ -22,6 +23,11 @@ export interface AccessChanges {
   revoked(appId: string, userId: string | null): void;
   /** A person's role changed: their connection authenticates again with the new one. */
   roleChanged(appId: string, userId: string): void;
+  /**
+   * Who may visit the app changed (visibility, unpublished): the visitors' data connections of
+   * those who may no longer see it are closed.
+   */
+  visitorsChanged(appId: string): Promise<void>;
 }
 
 const notFound = () =>
@@ -49,7 +55,7 @@ function summarize(app: AppRecord, role: AppRole, owner: UserRecord | undefined)
 }
 
 /** The app in the path and the caller's role on it; not found for anyone without a role. */
-async function appFor(c: ApiContext, storage: Storage) {
+export async function appFor(c: ApiContext, storage: Storage) {
   const auth = requireAuth(c);
   const id = appIdSchema.safeParse(c.req.param('id'));
   if (!id.success) throw notFound();
@@ -58,7 +64,7 @@ async function appFor(c: ApiContext, storage: Storage) {
   return { auth, app: found.app, role: found.role };
 }
 
-function requireOwner(role: AppRole, what: string) {
+export function requireOwner(role: AppRole, what: string) {
   if (role !== 'owner') throw new ApiError('forbidden', `Only the app’s owner can ${what}.`);
 }
 
@@ -95,6 +101,19 @@ export function registerApps(
         `You have ${PLAN_LIMITS.apps} apps, the most the free plan allows. Delete an archived app to make room.`,
       );
     }
+    // A remix names the version it copied; the creator must be able to see it (SPEC §8).
+    if (input.forkedFrom) {
+      const source = await findVisibleApp(storage, input.forkedFrom.appId, auth.user.id);
+      const version = source
+        ? await storage.publishing.version(source.app.id, input.forkedFrom.version)
+        : null;
+      if (!version) {
+        throw new ApiError(
+          'not_found',
+          'The app you are remixing is not available any more, so nothing was made. Open its page again.',
+        );
+      }
+    }
     const { app: created, created: isNew } = await storage.apps.insert({
       id: input.id,
       ownerId: auth.user.id,
@@ -102,6 +121,7 @@ export function registerApps(
       description: input.description,
       icon: input.icon,
       createdAt: clock.now(),
+      forkedFrom: input.forkedFrom ?? null,
     });
     if (created.ownerId !== auth.user.id) {
       throw new ApiError('forbidden', 'That app id belongs to someone else.');
@@ -124,6 +144,8 @@ export function registerApps(
     accessChanges.revoked(found.id, null);
     await storage.apps.delete(found.id);
     await storage.documents.delete(documentName({ kind: 'app', appId: found.id }));
+    // Installs keep working until the app is deleted (SPEC §6): now its visitors' syncing ends.
+    await accessChanges.visitorsChanged(found.id);
     return c.json({ deleted: true });
   });
 

@@ -5,9 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
-import { matchRoute } from '@pipit/protocol';
+import { appShellAppId, appShellHtml, matchRoute } from '@pipit/protocol';
 import type { Logger } from '../logger';
 import { createDigest } from '../digest';
+import { Lru } from '../pwa/lru';
 import { ERROR_PAGE_CSP, renderServerErrorPage } from './error-page';
 import { contentSecurityPolicy, preferredEncoding } from './security-headers';
 
@@ -18,6 +19,8 @@ export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 /** Everything else (HTML, the service worker, manifests, icons) is revalidated on every use. */
 export const REVALIDATE_CACHE = 'no-cache';
 const SHELL_CSP = contentSecurityPolicy();
+/** Shells rewritten for one app each (SPEC §3 `/apps/{id}/pwa`), kept for the apps opened lately. */
+const APP_SHELLS_CACHED = 200;
 
 interface Shell {
   etag: string;
@@ -26,14 +29,18 @@ interface Shell {
   brotli: Buffer;
 }
 
-async function loadShell(dir: string): Promise<Shell> {
-  const identity = await readFile(path.join(dir, 'index.html'));
+function shellOf(identity: Buffer): Shell {
   return {
+    // Each variant's own bytes make its ETag: an app's shell never revalidates as Pipit's.
     etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
     identity,
     gzip: gzipSync(identity),
     brotli: brotliCompressSync(identity),
   };
+}
+
+async function loadShell(dir: string): Promise<Shell> {
+  return shellOf(await readFile(path.join(dir, 'index.html')));
 }
 
 function pathnameOf(req: IncomingMessage): string {
@@ -52,6 +59,7 @@ function pathnameOf(req: IncomingMessage): string {
  */
 export function createClientFiles(dir: string, logger: Logger): ClientHandler {
   let shell: Promise<Shell> | undefined;
+  const appShells = new Lru<string, Shell>(APP_SHELLS_CACHED);
   const built = existsSync(dir);
   if (!built) {
     logger.error(
@@ -76,10 +84,30 @@ export function createClientFiles(dir: string, logger: Logger): ClientHandler {
         },
       });
 
-  function sendShell(req: IncomingMessage, res: ServerResponse, status: 200 | 404): void {
+  /**
+   * The shell for a page: Pipit's, or for `/apps/{id}/pwa` and `/apps/{id}/install` the app's own
+   * (its manifest link and icons, the same rewrite the service worker applies offline).
+   */
+  function shellFor(base: Shell, appId: string | null): Shell {
+    if (!appId) return base;
+    let variant = appShells.get(appId);
+    if (!variant) {
+      variant = shellOf(Buffer.from(appShellHtml(base.identity.toString('utf8'), appId)));
+      appShells.set(appId, variant);
+    }
+    return variant;
+  }
+
+  function sendShell(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: 200 | 404,
+    appId: string | null = null,
+  ): void {
     shell ??= loadShell(dir);
     shell.then(
-      (s) => {
+      (base) => {
+        const s = shellFor(base, appId);
         res.setHeader('Cache-Control', REVALIDATE_CACHE);
         res.setHeader('Vary', 'Accept-Encoding');
         res.setHeader('ETag', s.etag);
@@ -123,7 +151,7 @@ export function createClientFiles(dir: string, logger: Logger): ClientHandler {
     }
     const pathname = pathnameOf(req);
     if (matchRoute(pathname)) {
-      sendShell(req, res, 200);
+      sendShell(req, res, 200, appShellAppId(pathname));
       return;
     }
     files(req, res, () => {

@@ -161,6 +161,76 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0004_publishing': () => ({
+    async up(db: Kysely<unknown>) {
+      // `published_version` (0003) is the version visitors are served; `published_at` says since
+      // when, and both are null while the app is not published (a draft, or unpublished).
+      await db.schema.alterTable('apps').addColumn('published_at', 'bigint').execute();
+      await db.schema.alterTable('apps').addColumn('forked_from_version', 'integer').execute();
+      // Popularity, counted once per visitor and kind when app_events gains a row.
+      await db.schema
+        .alterTable('apps')
+        .addColumn('opens', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('apps')
+        .addColumn('installs', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createIndex('apps_explore')
+        .on('apps')
+        .columns(['visibility', 'published_at'])
+        .execute();
+      await db.schema.createIndex('apps_forked_from').on('apps').column('forked_from').execute();
+
+      // Immutable published versions. The listing fields are copied out of the definition so that
+      // cards and search show what visitors are served, never the live document.
+      await db.schema
+        .createTable('app_versions')
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('number', 'integer', (c) => c.notNull())
+        .addColumn('definition', 'text', (c) => c.notNull())
+        .addColumn('publisher_id', 'text', (c) => c.notNull())
+        .addColumn('published_at', 'bigint', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('icon', 'text')
+        .addColumn('tags', 'text', (c) => c.notNull())
+        // Lowercased in JavaScript (SQLite's lower() knows only ASCII): title, description, tags.
+        .addColumn('search_text', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('app_versions_pk', ['app_id', 'number'])
+        .execute();
+      await db.schema
+        .createTable('app_version_tags')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('number', 'integer', (c) => c.notNull())
+        .addColumn('tag', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('app_version_tags_pk', ['app_id', 'number', 'tag'])
+        .addForeignKeyConstraint(
+          'app_version_tags_version',
+          ['app_id', 'number'],
+          'app_versions',
+          ['app_id', 'number'],
+          (fk) => fk.onDelete('cascade'),
+        )
+        .execute();
+      await db.schema
+        .createIndex('app_version_tags_tag')
+        .on('app_version_tags')
+        .column('tag')
+        .execute();
+
+      await db.schema
+        .createTable('app_events')
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        // A signed-in person's id, or a keyed hash of an anonymous browser: never a raw address.
+        .addColumn('visitor', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('app_events_pk', ['app_id', 'kind', 'visitor'])
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

@@ -71,10 +71,28 @@ export interface Database {
     visibility: Generated<string>;
     archived_at: number | null;
     forked_from: string | null;
+    forked_from_version: number | null;
     published_version: number | null;
+    published_at: number | null;
+    opens: Generated<number>;
+    installs: Generated<number>;
     created_at: number;
     updated_at: number;
   };
+  app_versions: {
+    app_id: string;
+    number: number;
+    definition: string;
+    publisher_id: string;
+    published_at: number;
+    title: string;
+    description: string;
+    icon: string | null;
+    tags: string;
+    search_text: string;
+  };
+  app_version_tags: { app_id: string; number: number; tag: string };
+  app_events: { app_id: string; kind: string; visitor: string; created_at: number };
   collaborators: {
     app_id: string;
     user_id: string;

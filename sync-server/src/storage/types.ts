@@ -1,4 +1,11 @@
-import type { AppIcon, AppRole, Avatar, CollaboratorRole, StorageEngine } from '@pipit/protocol';
+import type {
+  AppIcon,
+  AppRole,
+  Avatar,
+  CollaboratorRole,
+  StorageEngine,
+  Visibility,
+} from '@pipit/protocol';
 
 /** A person (SPEC §4). Times are epoch milliseconds. */
 export interface UserRecord {
@@ -200,14 +207,22 @@ export interface AppRecord {
   tags: string[];
   visibility: 'private' | 'unlisted' | 'public';
   archivedAt: number | null;
+  /** A remix: the app and the published version it copied. */
   forkedFrom: string | null;
+  forkedFromVersion: number | null;
+  /** The version visitors are served, and since when; both null while not published. */
   publishedVersion: number | null;
+  publishedAt: number | null;
+  /** Distinct visitors who opened / installed it (app_events). */
+  opens: number;
+  installs: number;
   createdAt: number;
   updatedAt: number;
 }
 
 export type NewApp = Pick<AppRecord, 'id' | 'ownerId' | 'title' | 'description' | 'icon'> & {
   createdAt: number;
+  forkedFrom?: { appId: string; version: number } | null;
 };
 
 export interface AppListing {
@@ -248,6 +263,96 @@ export interface AppStore {
   removeCollaborator(appId: string, userId: string): Promise<boolean>;
 }
 
+/** The listing fields of a published version, as cards and search show them. */
+export interface VersionListing {
+  title: string;
+  description: string;
+  icon: AppIcon | null;
+  tags: string[];
+}
+
+/** An immutable published version (SPEC §4). */
+export interface AppVersionRecord extends VersionListing {
+  appId: string;
+  number: number;
+  /** The validated definition, as JSON text. */
+  definitionJson: string;
+  publisherId: string;
+  publishedAt: number;
+}
+
+export interface NewAppVersion {
+  appId: string;
+  definitionJson: string;
+  listing: VersionListing;
+  publisherId: string;
+  publishedAt: number;
+  /** Set in the same transaction as the version. */
+  visibility: Visibility;
+}
+
+/** A published app as cards show it: its served version's listing, its author and popularity. */
+export interface AppCardRecord extends VersionListing {
+  id: string;
+  version: number;
+  publishedAt: number;
+  opens: number;
+  installs: number;
+  author: { id: string; username: string; displayName: string; avatar: Avatar };
+}
+
+export interface ExploreSearch {
+  /** Matched case-insensitively against title, description, tags and the author's names. */
+  q: string;
+  tag?: string | undefined;
+  /** Only this author's apps, by username. */
+  author?: string | undefined;
+  sort: 'new' | 'popular';
+  page: number;
+  pageSize: number;
+}
+
+export type AppEventKind = 'open' | 'install';
+
+/**
+ * Published versions, visibility, discovery and popularity (SPEC §3, §6). "Listed" below means
+ * public, published, not archived, by a live account.
+ */
+export interface PublishingStore {
+  /**
+   * Stores the next version (1, 2, …; numbers never repeat, even after unpublishing) and makes it
+   * the published one with the given visibility, in one transaction.
+   */
+  publish(version: NewAppVersion): Promise<{ number: number }>;
+  version(appId: string, number: number): Promise<AppVersionRecord | null>;
+  /** Newest first; `publisher` is null once their account is deleted. */
+  versions(appId: string): Promise<
+    Array<{
+      number: number;
+      publishedAt: number;
+      publisher: { username: string; displayName: string } | null;
+    }>
+  >;
+  /** Returns whether it was published. Versions are kept. */
+  unpublish(appId: string): Promise<boolean>;
+  setVisibility(appId: string, visibility: Visibility): Promise<void>;
+  /** Apps of an owner that are published now (archived ones too: their installs still work). */
+  countPublished(ownerId: string): Promise<number>;
+  /** Listed apps matching the search, one page of them, their total, and the 20 most used tags. */
+  explore(search: ExploreSearch): Promise<{
+    apps: AppCardRecord[];
+    total: number;
+    tags: Array<{ tag: string; count: number }>;
+  }>;
+  /** A person's listed apps: pinned ones first in their pinned order, then the newest. */
+  listPublicForOwner(ownerId: string): Promise<AppCardRecord[]>;
+  /** Listed apps remixed from this one, newest first. */
+  remixes(appId: string): Promise<AppCardRecord[]>;
+  /** Counts a visitor once per app and kind; returns whether this was their first time. */
+  recordEvent(appId: string, kind: AppEventKind, visitor: string, at: number): Promise<boolean>;
+  eventCounts(appId: string): Promise<{ opens: number; installs: number }>;
+}
+
 /**
  * The one storage interface (ENGINEERING.md: src/storage). Two adapters implement it, SQLite and
  * PostgreSQL, and one contract suite (test/storage-contract.ts) runs against both.
@@ -256,6 +361,7 @@ export interface Storage {
   readonly engine: StorageEngine;
   readonly documents: DocumentStore;
   readonly apps: AppStore;
+  readonly publishing: PublishingStore;
   readonly users: UserStore;
   readonly sessions: SessionStore;
   readonly tokens: TokenStore;

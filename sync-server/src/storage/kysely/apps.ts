@@ -4,7 +4,7 @@ import type { Database } from '../schema';
 import type { AppRecord, AppStore } from '../types';
 import type { Db } from './shared';
 
-function toApp(row: Selectable<Database['apps']>): AppRecord {
+export function toApp(row: Selectable<Database['apps']>): AppRecord {
   const icon = row.icon ? appIconSchema.safeParse(JSON.parse(row.icon)) : null;
   return {
     id: row.id,
@@ -16,7 +16,11 @@ function toApp(row: Selectable<Database['apps']>): AppRecord {
     visibility: row.visibility as AppRecord['visibility'],
     archivedAt: row.archived_at === null ? null : Number(row.archived_at),
     forkedFrom: row.forked_from,
+    forkedFromVersion: row.forked_from_version,
     publishedVersion: row.published_version,
+    publishedAt: row.published_at === null ? null : Number(row.published_at),
+    opens: Number(row.opens),
+    installs: Number(row.installs),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -38,6 +42,8 @@ export function createAppStore(db: Db): AppStore {
           title: app.title,
           description: app.description,
           icon: app.icon ? JSON.stringify(app.icon) : null,
+          forked_from: app.forkedFrom?.appId ?? null,
+          forked_from_version: app.forkedFrom?.version ?? null,
           created_at: app.createdAt,
           updated_at: app.createdAt,
         })

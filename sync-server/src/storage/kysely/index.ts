@@ -4,6 +4,7 @@ import type { Database } from '../schema';
 import type { Storage } from '../types';
 import { createAppStore } from './apps';
 import { createDocumentStore } from './documents';
+import { createPublishingStore } from './publishing';
 import { createSessionStore } from './sessions';
 import type { EngineSpecifics } from './shared';
 import {
@@ -27,6 +28,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     engine: specifics.engine,
     documents: createDocumentStore(db),
     apps: createAppStore(db),
+    publishing: createPublishingStore(db),
     users: createUserStore(db, specifics),
     sessions: createSessionStore(db),
     tokens: createTokenStore(db),

@@ -1,0 +1,88 @@
+import { isId } from './ids';
+
+/**
+ * The HTML shell of an app's own pages (SPEC §3 `/apps/{id}/pwa` and `/apps/{id}/install`) carries
+ * that app's manifest, not Pipit's. Browsers read `<link rel="manifest">` when they parse the HTML:
+ * swapping it from script during load is racy (NOTES.md: PWA — Chromium kept the platform manifest
+ * in 5 of 12 loads), so the server rewrites the shell it sends and the service worker rewrites its
+ * precached copy, both with this one function.
+ */
+
+/** The per-app web app manifest and icons (SPEC §3 /apps/{id}/pwa), served by the server. */
+export const appPwaPaths = (appId: string) => ({
+  page: `/apps/${appId}/pwa`,
+  manifest: `/apps/${appId}/manifest.webmanifest`,
+  icon192: `/apps/${appId}/icons/192.png`,
+  icon512: `/apps/${appId}/icons/512.png`,
+  maskable512: `/apps/${appId}/icons/maskable-512.png`,
+  appleTouch180: `/apps/${appId}/icons/apple-touch-180.png`,
+});
+
+/** Exactly the paths whose shell is rewritten (lowercase, as the manifest's scope is written). */
+const APP_SHELL_PATH = /^\/apps\/([a-z2-7]{26})\/(?:pwa|install)\/?$/;
+const HEX_COLOR = /^#[0-9a-f]{6}$/i;
+/** A whole tag, with the blanks before it and the line break after it (so no empty lines remain). */
+const LINK_OR_META = /[ \t]*<(link|meta)\b[^>]*>[ \t]*(\r?\n)?/gi;
+const ATTRIBUTE = (name: string) =>
+  new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'=<>\`]+))`, 'i');
+
+/** The app whose shell a pathname asks for, or null when its shell is Pipit's own. */
+export function appShellAppId(pathname: string): string | null {
+  const id = APP_SHELL_PATH.exec(pathname)?.[1];
+  return id && isId(id) ? id : null;
+}
+
+function attribute(tag: string, name: string): string | null {
+  const match = ATTRIBUTE(name).exec(tag);
+  return match ? (match[1] ?? match[2] ?? match[3] ?? '') : null;
+}
+
+/** The tags that say which app this page is: Pipit's versions of them are dropped. */
+function isReplaced(kind: string, tag: string): boolean {
+  if (kind.toLowerCase() === 'meta') {
+    return attribute(tag, 'name')?.trim().toLowerCase() === 'theme-color';
+  }
+  const rel = (attribute(tag, 'rel') ?? '').toLowerCase().split(/\s+/);
+  return rel.some(
+    (token) =>
+      token === 'manifest' ||
+      token === 'apple-touch-icon' ||
+      token === 'apple-touch-icon-precomposed',
+  );
+}
+
+export interface AppShellOptions {
+  /**
+   * The app's theme colour, when the caller knows it. Without one, Pipit's theme-color metas are
+   * dropped all the same, so an installed window takes the manifest's `theme_color` (a page's meta
+   * outranks the manifest in Chromium).
+   */
+  themeColor?: string;
+}
+
+/**
+ * Pipit's shell turned into one app's: its manifest link (with `crossorigin="use-credentials"`, so
+ * the session cookie goes along for private apps), its 180 px apple-touch-icon, and no Pipit theme
+ * colour. Everything else is left byte for byte. Throws on an id that is not an id (it is written
+ * into the HTML).
+ */
+export function appShellHtml(html: string, appId: string, options: AppShellOptions = {}): string {
+  if (!isId(appId)) throw new Error(`Not an app id: ${JSON.stringify(appId)}`);
+  const paths = appPwaPaths(appId);
+  const tags = [
+    `<link rel="manifest" href="${paths.manifest}" crossorigin="use-credentials">`,
+    `<link rel="apple-touch-icon" sizes="180x180" href="${paths.appleTouch180}">`,
+  ];
+  if (options.themeColor !== undefined) {
+    if (!HEX_COLOR.test(options.themeColor)) {
+      throw new Error(`Not a colour: ${JSON.stringify(options.themeColor)}`);
+    }
+    tags.push(`<meta name="theme-color" content="${options.themeColor.toLowerCase()}">`);
+  }
+  const stripped = html.replace(LINK_OR_META, (whole, kind: string) =>
+    isReplaced(kind, whole) ? '' : whole,
+  );
+  const headEnd = /<\/head\s*>/i.exec(stripped);
+  if (!headEnd) return `${tags.join('')}${stripped}`;
+  return `${stripped.slice(0, headEnd.index)}${tags.join('')}${stripped.slice(headEnd.index)}`;
+}

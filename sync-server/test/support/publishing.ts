@@ -1,0 +1,85 @@
+import {
+  APP_TEMPLATES,
+  type AppDefinition,
+  type AppMeta,
+  writeDefinition,
+} from '@pipit/app-definition';
+import { createId, type Publication, type Visibility } from '@pipit/protocol';
+import type * as Y from 'yjs';
+import type { ApiClient, ApiResponse } from './api-client';
+import type { AccountsHarness } from './engines';
+import { acknowledged, connectProvider } from './provider';
+
+/** Marks a person's email verified (publishing and inviting need it). */
+export async function verifyEmail(h: AccountsHarness, client: ApiClient): Promise<string> {
+  const me = await client.get<{ account: { id: string } }>('/api/auth/session');
+  await h.pipit.server.storage.users.update(me.body.account.id, { emailVerifiedAt: Date.now() });
+  return me.body.account.id;
+}
+
+/** A template's definition (the habit tracker unless named) with some meta replaced. */
+export function definitionOf(
+  meta: Partial<AppMeta> = {},
+  template = 'habit-tracker',
+): AppDefinition {
+  const found = APP_TEMPLATES.find((t) => t.id === template) ?? APP_TEMPLATES[0]!;
+  const definition = found.build();
+  return { ...definition, meta: { ...definition.meta, ...meta } };
+}
+
+/**
+ * Edits an app's document as its editor does: a real provider with the person's session, the
+ * change made in one transaction, and the server's acknowledgement awaited (so it is stored).
+ */
+export async function editDocument(
+  h: AccountsHarness,
+  client: ApiClient,
+  appId: string,
+  edit: (doc: Y.Doc) => void,
+): Promise<void> {
+  const side = connectProvider({ url: h.pipit.url, name: `app/${appId}`, cookie: client.cookie });
+  try {
+    if (!(await side.ready)) throw new Error(`the server refused app/${appId}`);
+    edit(side.doc);
+    await acknowledged(side.provider);
+  } finally {
+    side.destroy();
+  }
+}
+
+/** Registers an app over REST and writes a whole definition into its document. */
+export async function createApp(
+  h: AccountsHarness,
+  client: ApiClient,
+  definition: AppDefinition = definitionOf(),
+  extra: { forkedFrom?: { appId: string; version: number } } = {},
+): Promise<string> {
+  const id = createId();
+  const created = await client.post('/api/apps', { id, title: definition.meta.title, ...extra });
+  if (created.status !== 201) throw new Error(`register: ${JSON.stringify(created.body)}`);
+  await editDocument(h, client, id, (doc) => writeDefinition(doc, definition));
+  return id;
+}
+
+export function publish(
+  client: ApiClient,
+  appId: string,
+  visibility?: Visibility,
+): Promise<ApiResponse<Publication>> {
+  return client.request<Publication>('POST', `/api/apps/${appId}/versions`, {
+    body: visibility ? { visibility } : {},
+  });
+}
+
+/** Registers, fills and publishes an app; its id. */
+export async function createPublishedApp(
+  h: AccountsHarness,
+  client: ApiClient,
+  meta: Partial<AppMeta> = {},
+  visibility?: Visibility,
+): Promise<string> {
+  const id = await createApp(h, client, definitionOf(meta));
+  const published = await publish(client, id, visibility);
+  if (published.status !== 201) throw new Error(`publish: ${JSON.stringify(published.body)}`);
+  return id;
+}
