@@ -112,3 +112,35 @@ export {
   type AppTemplate,
   type EmojiIcon,
 } from './templates/index';
+export {
+  coerceFieldValue,
+  checkFieldValues,
+  isIsoDate,
+  VALUE_LIMITS,
+  type FieldValue,
+  type CoercedValue,
+  type CheckedValues,
+} from './field-values';
+export {
+  renderTemplate,
+  resolveExpression,
+  hasTemplate,
+  type TemplateRecord,
+  type TemplateScope,
+  type TemplateOptions,
+} from './template';
+export {
+  VISITOR_RECORD_LIMIT,
+  prepareVisitorRecord,
+  prepareVisitorUpdate,
+  recordLimitMessage,
+  createVisitorRecord,
+  updateVisitorRecord,
+  removeVisitorRecord,
+  setCounter,
+  readVisitorData,
+  mergeVisitorData,
+  type VisitorRecord,
+  type VisitorData,
+  type RecordCollection,
+} from './visitor-data';

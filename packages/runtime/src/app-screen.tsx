@@ -1,8 +1,10 @@
 import type { ReadDefinition } from '@pipit/app-definition';
+import type { Ref } from 'react';
 import { ComponentErrorBoundary } from './component-error-boundary';
 import { ComponentFrame, type PresenceMark } from './component-frame';
+import { fillText } from './fill-text';
 import { RenderComponent } from './render-component';
-import type { RenderContext } from './render-context';
+import type { RenderContext, RunContext } from './render-context';
 import { themeStyle } from './theme-style';
 import './runtime.css';
 
@@ -16,14 +18,20 @@ export interface AppScreenProps {
   onSelectComponent?: (componentId: string) => void;
   /** Other people's selections. */
   presence?: PresenceMark[];
-  /** Called by buttons whose action navigates and by list items with a detail screen. */
+  /** Called by buttons whose action navigates and by list items with a detail screen (preview). */
   onNavigate?: (screenId: string) => void;
+  /** The running app (AppRuntime passes it): components use the visitor's data and run actions. */
+  run?: RunContext;
+  /** When given, the header has a Back button. */
+  onBack?: () => void;
+  /** The screen's title, focused after navigation (it has tabIndex -1 when this is given). */
+  headingRef?: Ref<HTMLHeadingElement>;
 }
 
 /**
- * One screen of an app definition, rendered read-only from the definition alone (its creator
- * records; visitor data comes later). Every component is isolated: an unreadable one or one that
- * throws shows a placeholder and the rest of the screen still renders.
+ * One screen of an app definition. Without `run` it is the editor's read-only preview (creator
+ * records only, nothing saves); AppRuntime passes `run` to make it live. Every component is
+ * isolated: an unreadable one or one that throws shows a placeholder and the rest still renders.
  */
 export function AppScreen({
   definition,
@@ -33,9 +41,12 @@ export function AppScreen({
   onSelectComponent,
   presence = [],
   onNavigate,
+  run,
+  onBack,
+  headingRef,
 }: AppScreenProps) {
   const screen = definition.screens.find((s) => s.id === screenId);
-  const context: RenderContext = { definition, onNavigate };
+  const context: RenderContext = { definition, onNavigate, run };
   return (
     <div
       className="rt-screen"
@@ -43,12 +54,19 @@ export function AppScreen({
       data-color-mode={colorMode}
     >
       <div className="rt-header">
+        {onBack && (
+          <button type="button" className="rt-back" onClick={onBack}>
+            <span aria-hidden="true">‹ </span>Back
+          </button>
+        )}
         {screen && (
           <span className="rt-header-icon" aria-hidden="true">
             {screen.icon}
           </span>
         )}
-        <h2 className="rt-header-title">{screen ? screen.title : 'Screen not found'}</h2>
+        <h2 className="rt-header-title" ref={headingRef} tabIndex={headingRef ? -1 : undefined}>
+          {screen ? fillText(context, screen.title) : 'Screen not found'}
+        </h2>
       </div>
       <div className="rt-body">
         {!screen && <p className="rt-card rt-muted">This screen no longer exists.</p>}

@@ -1,5 +1,35 @@
 export { AppScreen, type AppScreenProps } from './app-screen';
+export { AppRuntime, type AppRuntimeProps } from './app-runtime';
 export { type PresenceMark } from './component-frame';
+export {
+  type RuntimeData,
+  type RuntimeRecord,
+  type RuntimeUser,
+  type RunAi,
+  type AiRunScope,
+} from './runtime-data';
+export { createMemoryDataStore, useMemoryRuntimeData, type MemoryDataStore } from './memory-data';
+export {
+  runAction,
+  runAiAction,
+  templateScope,
+  ACTION_MESSAGES,
+  type ActionEnv,
+  type ActionInput,
+  type ActionResult,
+} from './actions';
+export {
+  navigationReducer,
+  initialNavigation,
+  currentEntry,
+  tabScreens,
+  MAX_STACK_DEPTH,
+  type NavAction,
+  type NavEntry,
+  type NavState,
+} from './navigation';
+export { indexRecords, type RecordIndex } from './runtime-records';
+export { initialFormInput, validateForm, type FormInput } from './form-state';
 export { SafeMarkdown } from './safe-markdown';
 export { safeHref } from './safe-url';
 export { themeStyle } from './theme-style';

@@ -1,6 +1,13 @@
-import type { Collection, ComponentProps, CreatorRecord, Field } from '@pipit/app-definition';
+import type { Collection, ComponentProps, Field, FieldValue } from '@pipit/app-definition';
 
-export type RecordValue = CreatorRecord['values'][string] | undefined;
+export type RecordValue = FieldValue | undefined;
+/**
+ * Anything with values by field id: a creator record, a visitor record, or the runtime's view of
+ * either (which also says whose it is). The functions below keep the type they are given.
+ */
+export interface ValuesRecord {
+  values: Readonly<Record<string, RecordValue>>;
+}
 export type ListFilter = NonNullable<ComponentProps<'list'>['filter']>;
 export type ListSort = NonNullable<ComponentProps<'list'>['sort']>;
 export type Aggregate = ComponentProps<'stat'>['aggregate'];
@@ -38,7 +45,7 @@ function compareValues(a: RecordValue, b: RecordValue): number {
   return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
 }
 
-export function matchesFilter(record: CreatorRecord, filter: ListFilter): boolean {
+export function matchesFilter(record: ValuesRecord, filter: ListFilter): boolean {
   const value = record.values[filter.fieldId];
   const text = isEmpty(value) ? '' : String(value).toLowerCase();
   const wanted = filter.value.trim().toLowerCase();
@@ -65,7 +72,7 @@ export function matchesFilter(record: CreatorRecord, filter: ListFilter): boolea
 }
 
 /** Sorted copy; empty values go last in either direction, ties keep their order. */
-export function sortRecords(records: CreatorRecord[], sort: ListSort): CreatorRecord[] {
+export function sortRecords<R extends ValuesRecord>(records: readonly R[], sort: ListSort): R[] {
   const sign = sort.direction === 'desc' ? -1 : 1;
   return [...records].sort((a, b) => {
     const va = a.values[sort.fieldId];
@@ -76,10 +83,10 @@ export function sortRecords(records: CreatorRecord[], sort: ListSort): CreatorRe
 }
 
 /** The records a list shows: its filter, then its sort. */
-export function queryRecords(
-  records: CreatorRecord[],
+export function queryRecords<R extends ValuesRecord>(
+  records: readonly R[],
   options: { filter?: ListFilter | null; sort?: ListSort | null },
-): CreatorRecord[] {
+): R[] {
   const { filter, sort } = options;
   const kept = filter ? records.filter((r) => matchesFilter(r, filter)) : records;
   return sort ? sortRecords(kept, sort) : [...kept];
@@ -90,7 +97,7 @@ export function queryRecords(
  * null when there is nothing to compute (no field, or no numbers).
  */
 export function aggregateRecords(
-  records: CreatorRecord[],
+  records: readonly ValuesRecord[],
   aggregate: Aggregate,
   fieldId: string | null,
 ): number | null {
@@ -117,11 +124,16 @@ export function formatNumber(value: number | null): string {
   return new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }).format(value);
 }
 
+/** A yes/no value is ticked when it is true (or the text `true`, from an older import). */
+export function isChecked(value: RecordValue): boolean {
+  return value === true || value === 'true';
+}
+
 /** A value as text for display; '' when empty. */
 export function formatValue(value: RecordValue, field: Field | null): string {
   if (isEmpty(value)) return '';
   if (typeof value === 'boolean' || field?.type === 'boolean')
-    return value === true || value === 'true' ? 'Yes' : 'No';
+    return isChecked(value) ? 'Yes' : 'No';
   if (typeof value === 'number') return formatNumber(value);
   return String(value);
 }
@@ -134,14 +146,18 @@ export interface ChartPoint {
 /** The most groups a chart draws; more would not be readable on a phone. */
 export const CHART_MAX_GROUPS = 12;
 
-/** Records grouped by the label field's value, each group reduced by count/sum/average. */
+/**
+ * Records grouped by the label field's value, each group reduced by count/sum/average. The records
+ * are the collection's creator records unless others are given (a running app adds the visitor's).
+ */
 export function chartSeries(
   collection: Collection,
   props: Pick<ComponentProps<'chart'>, 'labelFieldId' | 'valueFieldId' | 'aggregate'>,
+  records: readonly ValuesRecord[] = collection.records,
 ): ChartPoint[] {
   const labelField = findField(collection, props.labelFieldId);
-  const groups = new Map<string, CreatorRecord[]>();
-  for (const record of collection.records) {
+  const groups = new Map<string, ValuesRecord[]>();
+  for (const record of records) {
     const label = labelField
       ? formatValue(record.values[labelField.id], labelField) || '(empty)'
       : 'All';
@@ -149,8 +165,8 @@ export function chartSeries(
     if (group) group.push(record);
     else if (groups.size < CHART_MAX_GROUPS) groups.set(label, [record]);
   }
-  return [...groups].map(([label, records]) => ({
+  return [...groups].map(([label, group]) => ({
     label,
-    value: aggregateRecords(records, props.aggregate, props.valueFieldId) ?? 0,
+    value: aggregateRecords(group, props.aggregate, props.valueFieldId) ?? 0,
   }));
 }

@@ -1,19 +1,19 @@
 import type { ReadComponent } from '@pipit/app-definition';
+import { AiBlock } from './blocks/ai-block';
 import {
-  AiBlock,
-  ButtonBlock,
-  CounterBlock,
   DividerBlock,
   HeadingBlock,
   ImageBlock,
   LinkBlock,
   TextBlock,
-  TimerBlock,
 } from './blocks/basic-blocks';
+import { ButtonBlock } from './blocks/button-block';
 import { ChartBlock } from './blocks/chart-block';
+import { CounterBlock } from './blocks/counter-block';
 import { FormBlock } from './blocks/form-block';
 import { ChecklistBlock, ListBlock } from './blocks/list-blocks';
 import { DetailBlock, StatBlock } from './blocks/record-blocks';
+import { TimerBlock } from './blocks/timer-block';
 import { InvalidPlaceholder } from './invalid-placeholder';
 import type { RenderContext } from './render-context';
 
@@ -27,9 +27,9 @@ export function RenderComponent({
 }) {
   switch (component.type) {
     case 'heading':
-      return <HeadingBlock props={component.props} />;
+      return <HeadingBlock props={component.props} context={context} />;
     case 'text':
-      return <TextBlock props={component.props} />;
+      return <TextBlock props={component.props} context={context} />;
     case 'image':
       return <ImageBlock props={component.props} />;
     case 'button':
@@ -39,23 +39,23 @@ export function RenderComponent({
     case 'detail':
       return <DetailBlock props={component.props} context={context} />;
     case 'form':
-      return <FormBlock props={component.props} context={context} />;
+      return <FormBlock props={component.props} context={context} componentId={component.id} />;
     case 'checklist':
       return <ChecklistBlock props={component.props} context={context} />;
     case 'counter':
-      return <CounterBlock props={component.props} />;
+      return <CounterBlock props={component.props} context={context} componentId={component.id} />;
     case 'stat':
       return <StatBlock props={component.props} context={context} />;
     case 'chart':
       return <ChartBlock props={component.props} context={context} />;
     case 'timer':
-      return <TimerBlock props={component.props} />;
+      return <TimerBlock props={component.props} context={context} componentId={component.id} />;
     case 'divider':
       return <DividerBlock />;
     case 'link':
       return <LinkBlock props={component.props} />;
     case 'ai':
-      return <AiBlock props={component.props} />;
+      return <AiBlock props={component.props} context={context} />;
     case 'invalid':
       return (
         <InvalidPlaceholder problem={component.problem} originalType={component.originalType} />

@@ -1,7 +1,43 @@
-import type { ReadDefinition } from '@pipit/app-definition';
+import type { Collection, ReadDefinition } from '@pipit/app-definition';
+import type { ActionInput, ActionResult } from './actions';
+import type { RuntimeData, RuntimeRecord, RuntimeUser } from './runtime-data';
+import type { TimerState } from './timer-state';
 
 /** What every component renderer may read besides its own props. */
 export interface RenderContext {
   definition: ReadDefinition;
+  /** The editor preview's navigation (buttons whose action navigates, list items). */
   onNavigate?: ((screenId: string) => void) | undefined;
+  /**
+   * Present when the app runs (AppRuntime): components use the visitor's data and run actions.
+   * Absent in the editor's preview, where they show the creator records and change nothing.
+   */
+  run?: RunContext | undefined;
+}
+
+/** The running app, as components see it. Every method reports its own problems as a toast. */
+export interface RunContext {
+  /** A collection's creator records (read-only) then the visitor's own. */
+  recordsOf(collectionId: string | null): RuntimeRecord[];
+  /** The record the current screen shows (opened from a list), or null. */
+  current: RuntimeRecord | null;
+  data: RuntimeData;
+  user: RuntimeUser | null;
+  /** Whether AI actions can run here (the server has a provider configured). */
+  aiAvailable: boolean;
+  runAction(actionId: string | null, input?: ActionInput | null): Promise<ActionResult>;
+  runAi(
+    aiActionId: string | null,
+  ): Promise<{ ok: true; text: string } | { ok: false; problem: string }>;
+  openRecord(screenId: string, recordId: string): void;
+  /** Changes a visitor record; false after a toast saying why not. */
+  update(
+    collection: Collection,
+    recordId: string,
+    values: Readonly<Record<string, unknown>>,
+  ): boolean;
+  setCounter(counterId: string, value: number): void;
+  toast(message: string): void;
+  /** Timers keep counting while their screen is not shown: their state lives with the app. */
+  timers: Map<string, TimerState>;
 }

@@ -20,6 +20,8 @@ const SPACING_PX: Record<Theme['density'], { gap: number; pad: number }> = {
 const TEXT_CONTRAST = 4.6;
 /** WCAG 1.4.11 for input borders and focus rings. */
 const UI_CONTRAST = 3;
+/** Error text: a dark red on light surfaces, a light red on dark ones (the theme has no such token). */
+const DANGER_COLORS = ['#b42318', '#ff8a80'] as const;
 
 /**
  * The theme as CSS custom properties on the screen's root. React sets them through the CSSOM, which
@@ -44,6 +46,7 @@ export function themeStyle(theme: Theme, mode: 'light' | 'dark'): CSSProperties 
     '--rt-on-primary': readableOn(t.primary),
     '--rt-link': readsOnAll(t.primary, TEXT_CONTRAST) ? t.primary : t.text,
     '--rt-focus': readsOnAll(t.primary, UI_CONTRAST) ? t.primary : t.text,
+    '--rt-danger': DANGER_COLORS.find((c) => readsOnAll(c, TEXT_CONTRAST)) ?? t.text,
     '--rt-border': mixColors(t.text, t.surface, 0.14),
     '--rt-input-border': faintestReadable(t.text, t.surface, surfaces, UI_CONTRAST),
     '--rt-chart-0': t.primary,

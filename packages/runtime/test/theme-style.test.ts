@@ -7,13 +7,14 @@ const vars = (style: object) => style as Record<string, string>;
 
 describe('themeStyle', () => {
   it.each(THEME_PRESETS.flatMap((p) => [[p, 'light'] as const, [p, 'dark'] as const]))(
-    '%s (%s): muted text, links and button text reach WCAG AA',
+    '%s (%s): muted text, links, error text and button text reach WCAG AA',
     (preset, mode) => {
       const s = vars(themeStyle(themeSchema.parse({ preset }), mode));
       for (const bg of ['--rt-background', '--rt-surface', '--rt-surface-muted']) {
         expect(contrastRatio(s['--rt-muted']!, s[bg]!)).toBeGreaterThanOrEqual(4.5);
         expect(contrastRatio(s['--rt-link']!, s[bg]!)).toBeGreaterThanOrEqual(4.5);
         expect(contrastRatio(s['--rt-input-border']!, s[bg]!)).toBeGreaterThanOrEqual(3);
+        expect(contrastRatio(s['--rt-danger']!, s[bg]!)).toBeGreaterThanOrEqual(4.5);
       }
       expect(contrastRatio(s['--rt-on-primary']!, s['--rt-primary']!)).toBeGreaterThanOrEqual(4.5);
       // Muted is actually fainter than the text, not just the text again.

@@ -2,6 +2,7 @@ import type { ComponentProps } from '@pipit/app-definition';
 import { barShapes, CHART_HEIGHT, CHART_WIDTH, linePoints, pieSlices } from '../chart-geometry';
 import { type ChartPoint, chartSeries, findCollection, formatNumber } from '../records';
 import type { RenderContext } from '../render-context';
+import { recordsFor } from './list-blocks';
 import { SetupNote } from './setup-note';
 
 const KIND_NAMES = { bar: 'Bar chart', line: 'Line chart', pie: 'Pie chart' } as const;
@@ -76,7 +77,7 @@ export function ChartBlock({
 }) {
   const collection = findCollection(context.definition.collections, props.collectionId);
   if (!collection) return <SetupNote>Choose a collection for this chart.</SetupNote>;
-  const points = chartSeries(collection, props);
+  const points = chartSeries(collection, props, recordsFor(context, collection));
   if (points.length === 0)
     return <p className="rt-card rt-muted rt-empty">No data to chart yet.</p>;
   return (

@@ -1,7 +1,14 @@
-import type { ComponentProps, Field } from '@pipit/app-definition';
-import type { FormEvent, ReactNode } from 'react';
-import { findCollection, findField, type RecordValue } from '../records';
-import type { RenderContext } from '../render-context';
+import {
+  type Collection,
+  type ComponentProps,
+  DefinitionError,
+  type Field,
+} from '@pipit/app-definition';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type FormInput, initialFormInput, validateForm } from '../form-state';
+import { focusFirst, inputChecked, inputValue } from '../host';
+import { findCollection, findField } from '../records';
+import type { RenderContext, RunContext } from '../render-context';
 import { SetupNote } from './setup-note';
 
 const INPUT_TYPES: Partial<Record<Field['type'], string>> = {
@@ -12,32 +19,73 @@ const INPUT_TYPES: Partial<Record<Field['type'], string>> = {
   email: 'email',
 };
 
-function asText(value: RecordValue): string {
-  return value === null || value === undefined ? '' : String(value);
+const SAVE_FAILED = 'This couldn’t be saved. Try again.';
+
+interface ControlProps {
+  field: Field;
+  /** Unique on the page: the error message's id is made from it. */
+  id: string;
+  value: string | boolean;
+  error: string | undefined;
+  /** Absent in the editor's preview: the control is shown disabled. */
+  onChange?: ((value: string | boolean) => void) | undefined;
 }
 
-/** One labelled control per field type, disabled: the preview shows the form, it never saves. */
-function FormField({ field, value }: { field: Field; value: RecordValue }) {
-  const text = asText(value);
+/**
+ * One control per field type inside its label; its error, if any, follows the label and is tied to
+ * the control (aria-invalid, aria-describedby) so a screen reader reads it with the field.
+ */
+function FormControl({ field, id, value, error, onChange }: ControlProps) {
+  const errorId = `${id}-error`;
+  const live = onChange !== undefined;
+  const a11y = {
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? errorId : undefined,
+  } as const;
+  const errorText = error ? (
+    <p className="rt-field-error" id={errorId}>
+      <span aria-hidden="true">⚠️ </span>
+      {error}
+    </p>
+  ) : null;
   if (field.type === 'boolean') {
     return (
-      <label className="rt-check">
-        <input
-          type="checkbox"
-          className="rt-checkbox"
-          disabled
-          defaultChecked={value === true || value === 'true'}
-        />
-        <span>{field.name}</span>
-      </label>
+      <div className="rt-field-group">
+        <label className="rt-check">
+          <input
+            type="checkbox"
+            className="rt-checkbox"
+            {...a11y}
+            disabled={!live}
+            {...(live
+              ? { checked: value === true, onChange: (e) => onChange(inputChecked(e)) }
+              : { defaultChecked: value === true })}
+          />
+          <span>{field.name}</span>
+        </label>
+        {errorText}
+      </div>
     );
   }
+  const text = typeof value === 'string' ? value : '';
+  const common = {
+    ...a11y,
+    className: 'rt-input',
+    disabled: !live,
+    required: field.required,
+    ...(live
+      ? {
+          value: text,
+          onChange: (e: { currentTarget: unknown }) => onChange(inputValue(e)),
+        }
+      : { defaultValue: text }),
+  };
   let control: ReactNode;
   if (field.type === 'longText') {
-    control = <textarea className="rt-input" rows={3} disabled defaultValue={text} />;
+    control = <textarea rows={3} {...common} />;
   } else if (field.type === 'select') {
     control = (
-      <select className="rt-input" disabled defaultValue={text}>
+      <select {...common}>
         <option value="">Choose…</option>
         {field.options.map((option) => (
           <option key={option} value={option}>
@@ -47,26 +95,126 @@ function FormField({ field, value }: { field: Field; value: RecordValue }) {
       </select>
     );
   } else {
-    // A date input only takes `yyyy-mm-dd`; anything else would be dropped with a console warning.
-    const shown = field.type === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(text) ? '' : text;
     control = (
       <input
-        className="rt-input"
         type={INPUT_TYPES[field.type] ?? 'text'}
-        disabled
-        required={field.required}
-        defaultValue={shown}
+        {...(field.type === 'number' ? { inputMode: 'decimal' as const, step: 'any' } : {})}
+        {...(field.type === 'email' ? { autoComplete: 'email' } : {})}
+        {...common}
       />
     );
   }
   return (
-    <label className="rt-field">
-      <span className="rt-field-label">
-        {field.name}
-        {field.required && <span className="rt-muted"> (required)</span>}
-      </span>
-      {control}
-    </label>
+    <div className="rt-field-group">
+      <label className="rt-field">
+        <span className="rt-field-label">
+          {field.name}
+          {field.required && <span className="rt-muted"> (required)</span>}
+        </span>
+        {control}
+      </label>
+      {errorText}
+    </div>
+  );
+}
+
+interface FormParts {
+  props: ComponentProps<'form'>;
+  collection: Collection;
+  fields: Field[];
+}
+
+/** The form of a running app: checks each field, saves to the visitor's data, runs its action. */
+function LiveForm({ props, collection, fields, run }: FormParts & { run: RunContext }) {
+  const idPrefix = useId();
+  const editing = props.mode === 'edit';
+  const target = editing && run.current?.collectionId === collection.id ? run.current : null;
+  const [input, setInput] = useState<FormInput>(() =>
+    initialFormInput(fields, target ? target.values : null),
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // After a refused submit, focus goes to the first field to fix (its message is read with it).
+  useEffect(() => {
+    if (attempt > 0) focusFirst(formRef.current, '[aria-invalid="true"]');
+  }, [attempt]);
+
+  if (editing && !target) {
+    return (
+      <SetupNote>{`Open an item from a list of ${collection.name} to edit it here.`}</SetupNote>
+    );
+  }
+  if (target && !target.isOwn) {
+    return <SetupNote>This item is part of the app and can’t be changed.</SetupNote>;
+  }
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const checked = validateForm(fields, input);
+    setErrors(checked.errors);
+    if (Object.keys(checked.errors).length > 0) {
+      setFormError(null);
+      setAttempt((n) => n + 1);
+      return;
+    }
+    try {
+      if (target) run.data.update(collection, target.id, checked.values);
+      else run.data.create(collection, checked.values);
+    } catch (error) {
+      setFormError(error instanceof DefinitionError ? error.message : SAVE_FAILED);
+      return;
+    }
+    setFormError(null);
+    if (!target) setInput(initialFormInput(fields, null));
+    if (!props.actionId) {
+      run.toast(target ? 'Changes saved.' : 'Saved.');
+      return;
+    }
+    setBusy(true);
+    try {
+      await run.runAction(props.actionId, { collection, values: checked.values });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      ref={formRef}
+      className="rt-card rt-form"
+      aria-label={`${target ? 'Edit' : 'New'} ${collection.name}`}
+      onSubmit={onSubmit}
+      noValidate
+    >
+      {fields.length === 0 && <p className="rt-muted">This collection has no fields yet.</p>}
+      {fields.map((field, i) => (
+        <FormControl
+          key={field.id}
+          field={field}
+          id={`${idPrefix}-f${i}`}
+          value={input[field.id] ?? ''}
+          error={errors[field.id]}
+          onChange={(value) => setInput((current) => ({ ...current, [field.id]: value }))}
+        />
+      ))}
+      {formError && (
+        <p className="rt-form-error" role="alert">
+          {formError}
+        </p>
+      )}
+      <button
+        type="submit"
+        className="rt-button rt-button-primary"
+        aria-disabled={busy || undefined}
+      >
+        {props.submitLabel || 'Save'}
+      </button>
+    </form>
   );
 }
 
@@ -77,9 +225,11 @@ function preventSubmit(event: FormEvent) {
 export function FormBlock({
   props,
   context,
+  componentId,
 }: {
   props: ComponentProps<'form'>;
   context: RenderContext;
+  componentId: string;
 }) {
   const collection = findCollection(context.definition.collections, props.collectionId);
   if (!collection) return <SetupNote>Choose a collection for this form.</SetupNote>;
@@ -87,7 +237,12 @@ export function FormBlock({
     props.fieldIds.length > 0
       ? props.fieldIds.map((id) => findField(collection, id)).filter((f): f is Field => f !== null)
       : collection.fields;
+  if (context.run) {
+    return <LiveForm props={props} collection={collection} fields={fields} run={context.run} />;
+  }
+  // The editor's preview shows the form as it will look, disabled: it never saves.
   const record = props.mode === 'edit' ? collection.records[0] : undefined;
+  const input = initialFormInput(fields, record ? record.values : null);
   return (
     <form
       className="rt-card rt-form"
@@ -96,11 +251,13 @@ export function FormBlock({
       noValidate
     >
       {fields.length === 0 && <p className="rt-muted">This collection has no fields yet.</p>}
-      {fields.map((field) => (
-        <FormField
+      {fields.map((field, i) => (
+        <FormControl
           key={field.id}
           field={field}
-          value={record ? record.values[field.id] : field.default}
+          id={`${componentId}-f${i}`}
+          value={input[field.id] ?? ''}
+          error={undefined}
         />
       ))}
       <button type="button" className="rt-button rt-button-primary">

@@ -2,6 +2,7 @@ import type { ComponentProps } from '@pipit/app-definition';
 import { aggregateRecords, findCollection, findField, formatNumber, formatValue } from '../records';
 import type { RenderContext } from '../render-context';
 import { SafeLink } from '../safe-link';
+import { recordsFor } from './list-blocks';
 import { SetupNote } from './setup-note';
 
 const AGGREGATE_WORDS: Record<ComponentProps<'stat'>['aggregate'], string> = {
@@ -12,7 +13,10 @@ const AGGREGATE_WORDS: Record<ComponentProps<'stat'>['aggregate'], string> = {
   max: 'highest',
 };
 
-/** Until records are passed in (visitor data is a later issue), detail shows the first one. */
+/**
+ * The fields of the current record (the one a list item opened). The editor's preview has no
+ * current record and shows the collection's first creator record.
+ */
 export function DetailBlock({
   props,
   context,
@@ -25,8 +29,21 @@ export function DetailBlock({
     c.fields.some((f) => f.id === firstFieldId),
   );
   if (!collection) return <SetupNote>Choose the fields to show.</SetupNote>;
-  const record = collection.records[0];
-  if (!record) return <p className="rt-card rt-muted rt-empty">No record to show yet.</p>;
+  const { run } = context;
+  const record = run
+    ? run.current?.collectionId === collection.id
+      ? run.current
+      : undefined
+    : collection.records[0];
+  if (!record) {
+    return (
+      <p className="rt-card rt-muted rt-empty">
+        {run
+          ? `Open an item from a list of ${collection.name} to see it here.`
+          : 'No record to show yet.'}
+      </p>
+    );
+  }
   return (
     <dl className="rt-card rt-detail">
       {props.fieldIds.map((fieldId) => {
@@ -62,7 +79,7 @@ export function StatBlock({
 }) {
   const collection = findCollection(context.definition.collections, props.collectionId);
   if (!collection) return <SetupNote>Choose a collection for this number.</SetupNote>;
-  const value = aggregateRecords(collection.records, props.aggregate, props.fieldId);
+  const value = aggregateRecords(recordsFor(context, collection), props.aggregate, props.fieldId);
   const field = findField(collection, props.fieldId);
   const of = props.aggregate === 'count' ? collection.name : (field?.name ?? 'no field chosen');
   return (

@@ -1,0 +1,183 @@
+import * as Y from 'yjs';
+import type { z } from 'zod';
+import { type AppDefinition, appDefinitionSchema } from './definition';
+import {
+  appMap,
+  metaMap,
+  type Ordered,
+  ordered,
+  orderedByParent,
+  type Table,
+  themeMap,
+} from './document';
+import { migrateDefinition } from './migrations';
+import { DefinitionError } from './operations';
+import { referenceProblems } from './publish-references';
+
+/**
+ * One problem that keeps a document from being published: a dotted path into the definition JSON,
+ * a message for its creator, and the entity it is in (null for meta, theme and the whole app).
+ */
+export interface PublishProblem {
+  path: string;
+  message: string;
+  entity: { table: Table; id: string } | null;
+}
+
+export type PublishCheck =
+  { ok: true; definition: AppDefinition } | { ok: false; problems: PublishProblem[] };
+
+/** A Y value as plain JSON: a map's entries, an array's items, anything else as it is. */
+function plain(value: unknown): unknown {
+  if (value instanceof Y.Map || value instanceof Y.Array) return value.toJSON() as unknown;
+  if (value instanceof Y.AbstractType) return String(value.toJSON());
+  return value;
+}
+
+/** An entity's own values, without the bookkeeping keys the document adds (order, parent). */
+function values(entity: Y.Map<unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (entity.has(key)) out[key] = plain(entity.get(key));
+  return out;
+}
+
+const children = (groups: Map<string, Ordered[]>, parent: string) => groups.get(parent) ?? [];
+
+/**
+ * The document's definition exactly as stored: entities in order and orphans (children of a
+ * deleted parent) left out, as every reader does, but nothing salvaged, repaired or dropped — an
+ * unknown component, a `javascript:` link or a dangling reference stays, for the checks to find.
+ */
+export function rawDefinition(doc: Y.Doc): Record<string, unknown> {
+  const componentsOf = orderedByParent(doc, 'components');
+  const fieldsOf = orderedByParent(doc, 'fields');
+  const recordsOf = orderedByParent(doc, 'records');
+  const stepsOf = orderedByParent(doc, 'steps');
+  return {
+    schemaVersion: appMap(doc).get('schemaVersion'),
+    meta: plain(metaMap(doc)),
+    theme: plain(themeMap(doc)),
+    screens: ordered(doc, 'screens').map(({ id, entity }) => ({
+      id,
+      ...values(entity, ['title', 'icon']),
+      components: children(componentsOf, id).map((c) => ({
+        id: c.id,
+        ...values(c.entity, ['type', 'props']),
+      })),
+    })),
+    collections: ordered(doc, 'collections').map(({ id, entity }) => ({
+      id,
+      ...values(entity, ['name']),
+      fields: children(fieldsOf, id).map((f) => ({
+        id: f.id,
+        ...values(f.entity, ['name', 'type', 'required', 'default', 'options']),
+      })),
+      records: children(recordsOf, id).map((r) => ({ id: r.id, ...values(r.entity, ['values']) })),
+    })),
+    actions: ordered(doc, 'actions').map(({ id, entity }) => ({
+      id,
+      ...values(entity, ['name']),
+      steps: children(stepsOf, id).map((s) => ({
+        id: s.id,
+        ...values(s.entity, ['type', 'props']),
+      })),
+    })),
+    aiActions: ordered(doc, 'aiActions').map(({ id, entity }) => ({
+      id,
+      ...values(entity, ['name', 'prompt', 'output', 'target']),
+    })),
+  };
+}
+
+/** The tables a path walks through, by the key that holds each one's array. */
+const PATH_TABLES = new Set<string>([
+  'screens',
+  'components',
+  'collections',
+  'fields',
+  'records',
+  'actions',
+  'steps',
+  'aiActions',
+]);
+
+/** The innermost entity a path points into (`screens.0.components.2.props.url` → that component). */
+function entityAt(raw: unknown, path: ReadonlyArray<PropertyKey>): PublishProblem['entity'] {
+  let node: unknown = raw;
+  let found: PublishProblem['entity'] = null;
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i];
+    if (node === null || typeof node !== 'object') break;
+    node = (node as Record<PropertyKey, unknown>)[key as string];
+    const index = path[i + 1];
+    if (typeof key === 'string' && PATH_TABLES.has(key) && typeof index === 'number') {
+      const item = Array.isArray(node) ? (node[index] as { id?: unknown } | undefined) : undefined;
+      if (typeof item?.id === 'string') found = { table: key as Table, id: item.id };
+    }
+  }
+  return found;
+}
+
+/** zod's messages for structural mistakes, in the product's voice (the schema's own stay). */
+function messageOf(issue: z.core.$ZodIssue, path: ReadonlyArray<PropertyKey>): string {
+  const last = path.at(-1);
+  if (issue.code === 'invalid_union' && last === 'type') {
+    return path.includes('steps')
+      ? 'This kind of step is not known. Remove it, or replace it with another step.'
+      : 'This kind of component is not known. Remove it, or replace it with another component.';
+  }
+  if (issue.code === 'invalid_value' && 'values' in issue) {
+    return `Choose one of: ${issue.values.map(String).join(', ')}.`;
+  }
+  if (issue.code === 'invalid_type') return 'This setting is missing or not of the right kind.';
+  if (issue.code === 'unrecognized_keys') return 'This setting is not known here.';
+  return issue.message;
+}
+
+const toPath = (path: ReadonlyArray<PropertyKey>) => path.map(String).join('.');
+
+/**
+ * What the server checks before it stores a published version (SPEC §5, §7): the document read
+ * raw (rawDefinition), brought forward to today's schema, parsed strictly by appDefinitionSchema,
+ * and every reference checked. Either the definition to publish or every problem found.
+ */
+export function checkForPublish(doc: Y.Doc): PublishCheck {
+  const raw = rawDefinition(doc);
+  if (raw.schemaVersion === undefined) {
+    return {
+      ok: false,
+      problems: [
+        {
+          path: '',
+          message: 'This app has no content yet. Open it in the editor first.',
+          entity: null,
+        },
+      ],
+    };
+  }
+  let migrated: unknown;
+  try {
+    migrated = migrateDefinition(raw);
+  } catch (error) {
+    if (!(error instanceof DefinitionError)) throw error;
+    return {
+      ok: false,
+      problems: [{ path: 'schemaVersion', message: error.message, entity: null }],
+    };
+  }
+  const parsed = appDefinitionSchema.safeParse(migrated);
+  const problems: PublishProblem[] = (parsed.error?.issues ?? []).map((issue) => ({
+    path: toPath(issue.path),
+    message: messageOf(issue, issue.path),
+    entity: entityAt(raw, issue.path),
+  }));
+  // Every problem at once, so the creator fixes them in one round; one message per path.
+  const seen = new Set(problems.map((p) => p.path));
+  for (const { path, segments, message } of referenceProblems(migrated)) {
+    if (seen.has(path)) continue;
+    seen.add(path);
+    problems.push({ path, message, entity: entityAt(raw, segments) });
+  }
+  if (!parsed.success || problems.length > 0) return { ok: false, problems };
+  return { ok: true, definition: parsed.data };
+}

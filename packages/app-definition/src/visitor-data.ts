@@ -1,0 +1,224 @@
+import { createId } from '@pipit/protocol';
+import * as Y from 'yjs';
+import type { Collection } from './definition';
+import { plainMap, plainObject } from './document';
+import { checkFieldValues, type FieldValue } from './field-values';
+import { DefinitionError, LOCAL_EDIT } from './operations';
+
+/*
+ * A visitor's private data for one app: the document `data/{appId}/{userId}` (SPEC §2, §5), or
+ * `data/{appId}` kept on the device by an anonymous visitor. Layout:
+ *
+ *   doc.getMap('records')  id → Y.Map { collectionId, values: Y.Map (field id → value),
+ *                                        createdAt, updatedAt }
+ *   doc.getMap('counters') component id → number
+ *
+ * Records are entities keyed by random ids, so two documents (an anonymous one merged into the
+ * account's on sign-in, or two offline devices) merge into the union of their records, and
+ * concurrent edits of different fields of one record both survive. Every edit runs with the origin
+ * LOCAL_EDIT, as definition edits do, so an UndoManager can follow this device's changes.
+ */
+
+/** The most records one visitor keeps in one app (all collections together). */
+export const VISITOR_RECORD_LIMIT = 5_000;
+const MAX_COUNTER = 1_000_000_000;
+const MAX_KEY_LENGTH = 64;
+
+export interface VisitorRecord {
+  id: string;
+  collectionId: string;
+  /** By field id. */
+  values: Record<string, FieldValue>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface VisitorData {
+  /** In creation order (then by id, the same on every device). */
+  records: VisitorRecord[];
+  /** Counter components' values, by component id. */
+  counters: Record<string, number>;
+}
+
+/** The collection a record is checked against: its id and fields are enough. */
+export type RecordCollection = Pick<Collection, 'id' | 'name' | 'fields'>;
+
+const recordsMap = (doc: Y.Doc) => doc.getMap<Y.Map<unknown>>('records');
+const countersMap = (doc: Y.Doc) => doc.getMap<unknown>('counters');
+
+function firstProblem(errors: Record<string, string>): string | null {
+  const first = Object.values(errors)[0];
+  return first ?? null;
+}
+
+/**
+ * A new record, checked against its collection (defaults fill the fields not given; an invalid or
+ * missing required value is a DefinitionError that says which). Pure: a memory store and the Yjs
+ * document share it.
+ */
+export function prepareVisitorRecord(
+  collection: RecordCollection,
+  values: Readonly<Record<string, unknown>>,
+  options: { id?: string; now?: number } = {},
+): VisitorRecord {
+  const checked = checkFieldValues(collection.fields, values, { complete: true });
+  const problem = firstProblem(checked.errors);
+  if (problem) throw new DefinitionError(problem);
+  const now = options.now ?? Date.now();
+  return {
+    id: options.id ?? createId(),
+    collectionId: collection.id,
+    values: checked.values,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The checked values of an update (only the fields given); a DefinitionError when one is wrong. */
+export function prepareVisitorUpdate(
+  collection: RecordCollection,
+  patch: Readonly<Record<string, unknown>>,
+): Record<string, FieldValue> {
+  const checked = checkFieldValues(collection.fields, patch, { complete: false });
+  const problem = firstProblem(checked.errors);
+  if (problem) throw new DefinitionError(problem);
+  return checked.values;
+}
+
+export function recordLimitMessage(): string {
+  return `You can keep at most ${VISITOR_RECORD_LIMIT.toLocaleString('en-US')} items in one app. Delete some to add more.`;
+}
+
+/** Adds a record to the visitor's document; returns its id. */
+export function createVisitorRecord(
+  doc: Y.Doc,
+  collection: RecordCollection,
+  values: Readonly<Record<string, unknown>>,
+  options: { id?: string; now?: number } = {},
+): string {
+  // Everything is checked before the transaction: a throw inside one would keep its partial edits.
+  const record = prepareVisitorRecord(collection, values, options);
+  const records = recordsMap(doc);
+  if (records.size >= VISITOR_RECORD_LIMIT) throw new DefinitionError(recordLimitMessage());
+  if (records.has(record.id)) throw new DefinitionError('That record already exists.');
+  doc.transact(() => {
+    const entity = new Y.Map<unknown>();
+    entity.set('collectionId', record.collectionId);
+    entity.set('values', plainMap(record.values));
+    entity.set('createdAt', record.createdAt);
+    entity.set('updatedAt', record.updatedAt);
+    records.set(record.id, entity);
+  }, LOCAL_EDIT);
+  return record.id;
+}
+
+function needRecord(doc: Y.Doc, recordId: string): Y.Map<unknown> {
+  const entity = recordsMap(doc).get(recordId);
+  if (!(entity instanceof Y.Map)) {
+    throw new DefinitionError(
+      'That item no longer exists. It may have been deleted on another device.',
+    );
+  }
+  return entity;
+}
+
+/** Sets the given fields of one of the visitor's records (one key per field, so edits merge). */
+export function updateVisitorRecord(
+  doc: Y.Doc,
+  collection: RecordCollection,
+  recordId: string,
+  patch: Readonly<Record<string, unknown>>,
+  options: { now?: number } = {},
+): void {
+  const entity = needRecord(doc, recordId);
+  if (entity.get('collectionId') !== collection.id) {
+    throw new DefinitionError('That item belongs to another collection.');
+  }
+  const values = prepareVisitorUpdate(collection, patch);
+  doc.transact(() => {
+    let map = entity.get('values');
+    if (!(map instanceof Y.Map)) {
+      map = new Y.Map<unknown>();
+      entity.set('values', map);
+    }
+    for (const [fieldId, value] of Object.entries(values))
+      (map as Y.Map<unknown>).set(fieldId, value);
+    entity.set('updatedAt', options.now ?? Date.now());
+  }, LOCAL_EDIT);
+}
+
+/** Deletes a record; false when it was already gone (deleted on another device). */
+export function removeVisitorRecord(doc: Y.Doc, recordId: string): boolean {
+  if (!recordsMap(doc).has(recordId)) return false;
+  doc.transact(() => recordsMap(doc).delete(recordId), LOCAL_EDIT);
+  return true;
+}
+
+/** A counter component's value (whole numbers, within ±1,000,000,000). */
+export function setCounter(doc: Y.Doc, counterId: string, value: number): void {
+  if (!counterId || counterId.length > MAX_KEY_LENGTH) {
+    throw new DefinitionError('That counter cannot be saved.');
+  }
+  if (!Number.isFinite(value)) throw new DefinitionError('A counter holds a number.');
+  const clamped = Math.max(-MAX_COUNTER, Math.min(MAX_COUNTER, Math.round(value)));
+  doc.transact(() => countersMap(doc).set(counterId, clamped), LOCAL_EDIT);
+}
+
+function isValue(value: unknown): value is FieldValue {
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
+}
+
+/**
+ * The visitor's data as plain values, read tolerantly: entries that are not records (no collection
+ * id) and values that are not plain are left out, the same way on every device.
+ */
+export function readVisitorData(doc: Y.Doc): VisitorData {
+  const records: VisitorRecord[] = [];
+  recordsMap(doc).forEach((entity, id) => {
+    if (!(entity instanceof Y.Map)) return;
+    const collectionId = entity.get('collectionId');
+    if (typeof collectionId !== 'string' || !collectionId) return;
+    const createdAt = entity.get('createdAt');
+    const updatedAt = entity.get('updatedAt');
+    const values: Record<string, FieldValue> = {};
+    for (const [fieldId, value] of Object.entries(plainObject(entity.get('values')))) {
+      if (fieldId !== '__proto__' && isValue(value)) values[fieldId] = value;
+    }
+    const created = typeof createdAt === 'number' && Number.isFinite(createdAt) ? createdAt : 0;
+    records.push({
+      id,
+      collectionId,
+      values,
+      createdAt: created,
+      updatedAt: typeof updatedAt === 'number' && Number.isFinite(updatedAt) ? updatedAt : created,
+    });
+  });
+  records.sort((a, b) =>
+    a.createdAt !== b.createdAt
+      ? a.createdAt - b.createdAt
+      : a.id < b.id
+        ? -1
+        : a.id > b.id
+          ? 1
+          : 0,
+  );
+  const counters: Record<string, number> = {};
+  countersMap(doc).forEach((value, key) => {
+    if (key !== '__proto__' && typeof value === 'number' && Number.isFinite(value))
+      counters[key] = value;
+  });
+  return { records, counters };
+}
+
+/**
+ * Brings everything of `from` (an anonymous visitor's local document) into `into` (their account's):
+ * both sides' records are kept; a counter both sides set keeps one of the two values.
+ */
+export function mergeVisitorData(into: Y.Doc, from: Y.Doc): void {
+  Y.applyUpdate(into, Y.encodeStateAsUpdate(from, Y.encodeStateVector(into)), LOCAL_EDIT);
+}

@@ -1,0 +1,169 @@
+import { DefinitionError, type ReadDefinition } from '@pipit/app-definition';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { type ActionEnv, type ActionInput, runAction, runAiAction } from './actions';
+import { AppScreen } from './app-screen';
+import { focusElement, host } from './host';
+import {
+  currentEntry,
+  initialNavigation,
+  type NavAction,
+  navigationReducer,
+  tabScreens,
+} from './navigation';
+import type { RunContext } from './render-context';
+import type { RunAi, RuntimeData, RuntimeUser } from './runtime-data';
+import { indexRecords } from './runtime-records';
+import { isAbsoluteUrl } from './safe-url';
+import { TabBar } from './tab-bar';
+import { themeStyle } from './theme-style';
+import type { TimerState } from './timer-state';
+import { ToastRegion, useToast } from './toast';
+
+export interface AppRuntimeProps {
+  definition: ReadDefinition;
+  /** The visitor's records and counters (a Yjs document in the client, memory elsewhere). */
+  data: RuntimeData;
+  /** The theme's `mode: 'auto'` is resolved by the caller (prefers-color-scheme). */
+  colorMode: 'light' | 'dark';
+  /** The signed-in visitor, for `{{user.name}}`; null when anonymous. */
+  user: RuntimeUser | null;
+  /**
+   * Opens an address from an openUrl step (already checked by safeHref). Default: a new window
+   * without opener for http(s), this window for a path on the site.
+   */
+  onOpenUrl?: (href: string) => void;
+  /** Runs an AI action on the server; absent → "AI is not configured on this server". */
+  runAi?: RunAi;
+  /** Where the app opens (the first screen when absent or unknown). */
+  initialScreenId?: string;
+  /**
+   * `full`: the whole page (/apps/{id}/pwa, /demo1), with a visually hidden h1 of the app's title
+   * and the tab bar and messages fixed to the viewport. `preview`: inside another page (which has
+   * its own h1), everything contained in the runtime's box.
+   */
+  chrome?: 'full' | 'preview';
+}
+
+function defaultOpenUrl(href: string): void {
+  if (isAbsoluteUrl(href)) host.open?.(href, '_blank', 'noopener,noreferrer');
+  else host.location?.assign(href);
+}
+
+function problemText(error: unknown): string {
+  return error instanceof DefinitionError
+    ? error.message
+    : 'That change couldn’t be saved. Try again.';
+}
+
+/**
+ * A whole running app (SPEC §5): screens with a tab bar and a back stack carrying the current
+ * record, the visitor's data, actions, toasts and focus management. It renders each screen through
+ * AppScreen, as the editor's preview does, so both show the same thing.
+ */
+export function AppRuntime({
+  definition,
+  data,
+  colorMode,
+  user,
+  onOpenUrl,
+  runAi,
+  initialScreenId,
+  chrome = 'full',
+}: AppRuntimeProps) {
+  const [nav, dispatch] = useReducer(navigationReducer, undefined, () =>
+    initialNavigation(definition, initialScreenId),
+  );
+  const [toast, showToast] = useToast();
+  // Timers keep counting while their screen is not shown (their display is computed from this).
+  const [timers] = useState(() => new Map<string, TimerState>());
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const records = useMemo(() => indexRecords(definition, data.records), [definition, data.records]);
+  const tabs = useMemo(() => tabScreens(definition), [definition]);
+  const style = useMemo(
+    () => themeStyle(definition.theme, colorMode),
+    [definition.theme, colorMode],
+  );
+  const entry = currentEntry(nav, definition);
+  const current = records.byId(entry.recordId);
+
+  // After every navigation (never on first render), focus moves to the new screen's title, so
+  // keyboard and screen-reader users start at the top of what changed.
+  const entryKey = `${nav.stack.length}:${entry.screenId}:${entry.recordId ?? ''}`;
+  const shownKey = useRef(entryKey);
+  useEffect(() => {
+    if (shownKey.current === entryKey) return;
+    shownKey.current = entryKey;
+    focusElement(headingRef.current);
+  }, [entryKey]);
+
+  const go = (action: NavAction) => dispatch(action);
+  const env = (input?: ActionInput | null): ActionEnv => ({
+    definition,
+    data,
+    record: current,
+    input: input ?? null,
+    user,
+    navigate: (screenId, recordId) => go({ type: 'navigate', screenId, recordId }),
+    back: () => go({ type: 'back' }),
+    toast: showToast,
+    openUrl: onOpenUrl ?? defaultOpenUrl,
+    runAi,
+  });
+  const run: RunContext = {
+    recordsOf: records.of,
+    current,
+    data,
+    user,
+    aiAvailable: runAi !== undefined,
+    runAction: (actionId, input) =>
+      runAction(
+        definition.actions.find((a) => a.id === actionId),
+        env(input),
+      ),
+    runAi: (aiActionId) => runAiAction(aiActionId, env()),
+    openRecord: (screenId, recordId) => go({ type: 'navigate', screenId, recordId }),
+    update(collection, recordId, values) {
+      try {
+        data.update(collection, recordId, values);
+        return true;
+      } catch (error) {
+        showToast(problemText(error));
+        return false;
+      }
+    },
+    setCounter(counterId, value) {
+      try {
+        data.setCounter(counterId, value);
+      } catch (error) {
+        showToast(problemText(error));
+      }
+    },
+    toast: showToast,
+    timers,
+  };
+
+  return (
+    <div className={`rt-app rt-app-${chrome}`} style={style} data-color-mode={colorMode}>
+      {chrome === 'full' && <h1 className="rt-visually-hidden">{definition.meta.title}</h1>}
+      <div className="rt-app-main">
+        <AppScreen
+          key={`${entry.screenId}:${entry.recordId ?? ''}`}
+          definition={definition}
+          screenId={entry.screenId}
+          colorMode={colorMode}
+          run={run}
+          onBack={nav.stack.length > 1 ? () => go({ type: 'back' }) : undefined}
+          headingRef={headingRef}
+        />
+      </div>
+      {tabs.length >= 2 && (
+        <TabBar
+          tabs={tabs}
+          activeScreenId={nav.stack[0]?.screenId ?? null}
+          onSelect={(screenId) => go({ type: 'tab', screenId })}
+        />
+      )}
+      <ToastRegion toast={toast} />
+    </div>
+  );
+}
