@@ -9,3 +9,6 @@ console.log(
 console.log(
   '  npm run bench -- sync          edit propagation, Pipit vs bare Hocuspocus; opening a big app',
 );
+console.log(
+  '  npm run bench -- pwa           /apps/{id}/pwa: gzip JS, offline render time; Lighthouse scores',
+);

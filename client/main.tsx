@@ -1,6 +1,10 @@
+// First of all: it configures zod before any module parses with it.
+import './zod-config';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+// First: the browser's install prompt can fire before the app has rendered (see the module).
+import './features/app-page/install-prompt';
 import { router } from './router';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';

@@ -1,13 +1,15 @@
 /// <reference lib="webworker" />
+import { appPwaPaths, appShellAppId, appShellHtml } from '@pipit/protocol';
 import { ExpirationPlugin } from 'workbox-expiration';
 import {
   cleanupOutdatedCaches,
   createHandlerBoundToURL,
+  matchPrecache,
   precacheAndRoute,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { NetworkFirst } from 'workbox-strategies';
-import type { WorkboxPlugin } from 'workbox-core';
+import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
+import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core';
 import { CACHED_COPY_HEADER } from './features/api/cached-copy';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -19,6 +21,93 @@ declare const self: ServiceWorkerGlobalScope;
  */
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+
+const SHELL_URL = '/index.html';
+const DAY_SECONDS = 24 * 60 * 60;
+const sameOriginGet = (url: URL, request: Request) =>
+  request.method === 'GET' && url.origin === self.location.origin;
+
+/** Drops a cached copy once the server says it is gone (a deleted app, a private one). */
+function forgetWhenGone(cacheName: string): WorkboxPlugin {
+  return {
+    fetchDidSucceed: async ({ request, response }) => {
+      if (response.status === 404) await (await caches.open(cacheName)).delete(request);
+      return response;
+    },
+  };
+}
+
+/**
+ * Every installed app's manifest and icons (SPEC §3 `/apps/{id}/pwa`): the copy at hand at once,
+ * refreshed in the background, so the app keeps its name and icon offline. Bounded: five files an
+ * app, the apps opened lately.
+ */
+const APP_ASSETS_CACHE = 'pipit-app-assets';
+const APP_ASSET_PATH = /^\/apps\/[a-z2-7]{26}\/(?:manifest\.webmanifest|icons\/[a-z0-9-]+\.png)$/;
+const appAssets = new StaleWhileRevalidate({
+  cacheName: APP_ASSETS_CACHE,
+  plugins: [
+    // No age limit: installs keep working until the app is deleted (SPEC §6), however rarely used.
+    new ExpirationPlugin({ maxEntries: 250, purgeOnQuotaError: true }),
+    forgetWhenGone(APP_ASSETS_CACHE),
+  ],
+});
+registerRoute(
+  ({ url, request }) => sameOriginGet(url, request) && APP_ASSET_PATH.test(url.pathname),
+  appAssets,
+);
+
+/**
+ * The first controlled open of an app's page also keeps its manifest and icons, even those the
+ * browser has not asked for yet (it fetches icons only when it needs them), so the app installs and
+ * keeps its icon offline.
+ */
+async function keepAppAssets(appId: string, event: ExtendableEvent): Promise<void> {
+  const paths = appPwaPaths(appId);
+  const cache = await caches.open(APP_ASSETS_CACHE);
+  const wanted = [
+    paths.manifest,
+    paths.icon192,
+    paths.icon512,
+    paths.maskable512,
+    paths.appleTouch180,
+  ];
+  await Promise.all(
+    wanted.map(async (path) => {
+      const request = new Request(path, { credentials: 'include' });
+      if (await cache.match(request)) return;
+      await appAssets.handle({ request, event }).catch(() => undefined);
+    }),
+  );
+}
+
+/**
+ * `/apps/{id}/pwa` and `/apps/{id}/install`: the precached shell rewritten by the same function the
+ * server uses, so offline the page still links the app's own manifest (NOTES.md: PWA).
+ */
+async function appShell({ url, request, event }: RouteHandlerCallbackOptions): Promise<Response> {
+  const appId = appShellAppId(url.pathname);
+  const shell = await matchPrecache(SHELL_URL);
+  if (!appId || !shell) return fetch(request);
+  if (event instanceof ExtendableEvent) event.waitUntil(keepAppAssets(appId, event));
+  const headers = new Headers(shell.headers);
+  // The body is rewritten: the stored length and validator describe the old one.
+  for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified']) {
+    headers.delete(name);
+  }
+  return new Response(appShellHtml(await shell.text(), appId), {
+    status: 200,
+    statusText: 'OK',
+    headers,
+  });
+}
+registerRoute(
+  ({ url, request }) =>
+    request.mode === 'navigate' &&
+    url.origin === self.location.origin &&
+    appShellAppId(url.pathname) !== null,
+  appShell,
+);
 
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), {
@@ -58,6 +147,50 @@ registerRoute(
       new ExpirationPlugin({ maxEntries: 100, maxAgeSeconds: 30 * 24 * 60 * 60 }),
       markCachedCopy,
     ],
+  }),
+);
+
+/**
+ * A published app (`GET /api/published/{id}`: its definition and page): fresh when the network
+ * answers quickly, else the copy last seen, so an installed app opens offline.
+ */
+const PUBLISHED_CACHE = 'pipit-published';
+registerRoute(
+  ({ url, request }) => sameOriginGet(url, request) && url.pathname.startsWith('/api/published/'),
+  new NetworkFirst({
+    cacheName: PUBLISHED_CACHE,
+    networkTimeoutSeconds: 3,
+    plugins: [
+      new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true }),
+      forgetWhenGone(PUBLISHED_CACHE),
+      markCachedCopy,
+    ],
+  }),
+);
+
+/** Explore (SPEC §3: "cached results with a banner"): each search's last answer, for offline. */
+registerRoute(
+  ({ url, request }) => sameOriginGet(url, request) && url.pathname === '/api/explore',
+  new NetworkFirst({
+    cacheName: 'pipit-explore',
+    networkTimeoutSeconds: 4,
+    plugins: [
+      new ExpirationPlugin({
+        maxEntries: 50,
+        maxAgeSeconds: 30 * DAY_SECONDS,
+        purgeOnQuotaError: true,
+      }),
+      markCachedCopy,
+    ],
+  }),
+);
+
+/** Uploaded images never change (random ids): kept once seen, for apps and profiles offline. */
+registerRoute(
+  ({ url, request }) => sameOriginGet(url, request) && url.pathname.startsWith('/api/uploads/'),
+  new CacheFirst({
+    cacheName: 'pipit-uploads',
+    plugins: [new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true })],
   }),
 );
 

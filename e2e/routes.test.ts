@@ -24,6 +24,8 @@ const ROUTES: Array<{
     title: 'App not found · Pipit',
     heading: /isn’t available/,
     chrome: true,
+    // The page asks the server, which answers 404 for an app nobody published.
+    expectedConsole: /status of 404/,
   },
   {
     path: `/apps/${APP_ID}/edit`,
@@ -37,12 +39,16 @@ const ROUTES: Array<{
     title: 'App not found · Pipit',
     heading: /isn’t available/,
     chrome: true,
+    // The page asks the server, which answers 404 for an app nobody published.
+    expectedConsole: /status of 404/,
   },
   {
     path: `/apps/${APP_ID}/pwa`,
     title: 'App not available · Pipit',
     heading: /isn’t available/,
     chrome: false,
+    // The page asks the server, which answers 404 for an app nobody published.
+    expectedConsole: /status of 404/,
   },
 ];
 

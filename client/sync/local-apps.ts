@@ -32,11 +32,13 @@ async function writeLocalCopy(scope: DocumentScope, name: string, state: Uint8Ar
 /**
  * Creates an app on this device, offline too (SPEC §4: the id is made here). This is the one place
  * an app document is seeded — once, by the device that creates it; nothing ever seeds it again.
- * `accountId` is `'demo'` for the local-only demo.
+ * `accountId` is `'demo'` for the local-only demo. A remix names the published version it copies
+ * (`forkedFrom`); its registration tells the server, which keeps the lineage.
  */
 export async function createLocalApp(
   accountId: string,
   definition: AppDefinition,
+  options: { forkedFrom?: LocalApp['forkedFrom'] } = {},
 ): Promise<string> {
   const id = createId();
   const seed = new Y.Doc();
@@ -62,6 +64,7 @@ export async function createLocalApp(
     updatedAt: now,
     registered: false,
     pending: accountId === DEMO ? 0 : 1,
+    ...(options.forkedFrom ? { forkedFrom: options.forkedFrom } : {}),
   });
   return id;
 }

@@ -1,4 +1,4 @@
-import type { AppIcon } from '@pipit/protocol';
+import type { AppIcon, LibraryEntry, PublishedApp } from '@pipit/protocol';
 import { Dexie, type EntityTable } from 'dexie';
 
 /**
@@ -26,13 +26,60 @@ export interface LocalApp {
   pending: number;
   /** The owner deleted it forever on this device while offline: the server delete is still due. */
   deleting?: boolean;
+  /** A remix: the published version it copies, sent with its registration (kept until then). */
+  forkedFrom?: { appId: string; version: number };
+}
+
+/** Whose library, and whose copy of a published app, on this device when nobody is signed in. */
+export const ANONYMOUS_OWNER = 'anonymous';
+
+/**
+ * One app in a library on this device: `owner` is the account id, or `anonymous` for someone not
+ * signed in (merged into their account's library when they sign in).
+ */
+export interface LocalLibraryEntry extends LibraryEntry {
+  /** `${owner}:${appId}` */
+  key: string;
+  owner: string;
+}
+
+/**
+ * The published app last fetched for `/apps/{id}/pwa`, so an installed app opens at once and with
+ * no network. Published definitions are what any permitted visitor gets; `viewer` and `visibility`
+ * keep a private app's copy from showing to someone else on a shared device.
+ */
+export interface CachedPublishedApp {
+  appId: string;
+  /** The account that fetched it, or `anonymous`. */
+  viewer: string;
+  app: PublishedApp;
+  fetchedAt: number;
+}
+
+/**
+ * An app whose anonymous visitor data (`data/{appId}`) is on this device: merged into the account's
+ * data document when the person signs in, at the next chance (the app need not be open then).
+ */
+export interface AnonymousData {
+  appId: string;
+  createdAt: number;
 }
 
 class LocalDatabase extends Dexie {
   apps!: EntityTable<LocalApp, 'key'>;
+  library!: EntityTable<LocalLibraryEntry, 'key'>;
+  published!: EntityTable<CachedPublishedApp, 'appId'>;
+  anonymousData!: EntityTable<AnonymousData, 'appId'>;
   constructor() {
     super('pipit-local');
     this.version(1).stores({ apps: 'key, accountId, [accountId+id]' });
+    // Version 2 adds tables and keeps `apps` as it is (Dexie upgrades in place, no data moves).
+    this.version(2).stores({
+      apps: 'key, accountId, [accountId+id]',
+      library: 'key, owner',
+      published: 'appId',
+      anonymousData: 'appId',
+    });
   }
 }
 

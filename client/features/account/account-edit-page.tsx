@@ -16,6 +16,7 @@ import { useOnlineStatus } from '../../ui/use-online-status';
 import { apiSend, apiUpload, describeError } from '../api/request';
 import { useSubmit } from '../api/use-submit';
 import { enqueue, useOutbox } from '../outbox/outbox';
+import { PinnedAppsField } from './pinned-apps-field';
 import { setAccount, useSession } from './session';
 import { useUsernameAvailability } from './use-username-availability';
 import './account-pages.css';
@@ -41,6 +42,9 @@ function changes(
   if (form.username.trim().toLowerCase() !== account.username) patch.username = form.username;
   if (form.bio !== account.bio) patch.bio = form.bio;
   if (JSON.stringify(form.links) !== JSON.stringify(account.links)) patch.links = form.links;
+  if (JSON.stringify(form.pinnedAppIds) !== JSON.stringify(account.pinnedAppIds)) {
+    patch.pinnedAppIds = form.pinnedAppIds;
+  }
   if (avatar && JSON.stringify(avatar) !== JSON.stringify(account.avatar)) patch.avatar = avatar;
   return patch;
 }
@@ -112,6 +116,7 @@ export function AccountEditPage() {
           username: account.username,
           bio: account.bio,
           links: account.links,
+          pinnedAppIds: account.pinnedAppIds,
         }
       : null);
   const availability = useUsernameAvailability(current?.username ?? '', account?.username);
@@ -283,6 +288,11 @@ export function AccountEditPage() {
             )}
             {save.fields.links ? <p className="field__error">{save.fields.links}</p> : null}
           </fieldset>
+          <PinnedAppsField
+            value={current.pinnedAppIds}
+            onChange={(pinnedAppIds) => update({ pinnedAppIds })}
+            error={save.fields.pinnedAppIds}
+          />
           <Button type="submit" disabled={save.pending || Object.keys(patch).length === 0}>
             {save.pending ? 'Saving…' : online ? 'Save profile' : 'Save on this device'}
           </Button>

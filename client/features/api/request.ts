@@ -3,6 +3,7 @@ import {
   type ApiErrorBody,
   type ErrorCode,
   HUMAN_CHECK_REQUEST_HEADER,
+  type PublishProblem,
 } from '@pipit/protocol';
 import type { z } from 'zod';
 import { CACHED_COPY_HEADER } from './cached-copy';
@@ -14,6 +15,8 @@ export class ApiRequestError extends Error {
   readonly digest: string | undefined;
   readonly fields: Record<string, string> | undefined;
   readonly retryAfter: number | undefined;
+  /** publish_invalid: each problem with the entity it is in. */
+  readonly problems: PublishProblem[] | undefined;
 
   constructor(status: number, body: ApiErrorBody['error']) {
     super(body.message);
@@ -23,6 +26,7 @@ export class ApiRequestError extends Error {
     this.digest = body.digest;
     this.fields = body.fields;
     this.retryAfter = body.retryAfter;
+    this.problems = body.problems;
   }
 }
 
@@ -41,6 +45,8 @@ export interface Fetched<T> {
   data: T;
   /** The service worker answered from its cache: the server could not be reached. */
   isCachedCopy: boolean;
+  /** When the server sent the answer (its Date header), for "showing results from …". */
+  sentAt: number | null;
 }
 
 /**
@@ -99,9 +105,11 @@ export async function apiFetch<T extends z.ZodType>(
   init?: { signal?: AbortSignal },
 ): Promise<Fetched<z.infer<T>>> {
   const response = await call(path, init?.signal ? { signal: init.signal } : {});
+  const sentAt = Date.parse(response.headers.get('Date') ?? '');
   return {
     data: await parse(response, schema),
     isCachedCopy: response.headers.get(CACHED_COPY_HEADER) === '1',
+    sentAt: Number.isNaN(sentAt) ? null : sentAt,
   };
 }
 

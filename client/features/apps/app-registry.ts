@@ -1,7 +1,9 @@
 import { appListResponseSchema, appResponseSchema, createAppRequestSchema } from '@pipit/protocol';
 import { useEffect } from 'react';
 import { z } from 'zod';
+import type { AppDefinition } from '@pipit/app-definition';
 import {
+  createLocalApp,
   forgetLocalCopy,
   type LocalApp,
   localApps,
@@ -24,8 +26,19 @@ async function registerApp(accountId: string, app: LocalApp): Promise<void> {
     title: app.title.trim() || 'Untitled app',
     description: app.description.slice(0, 500),
     icon: app.icon,
+    ...(app.forkedFrom ? { forkedFrom: app.forkedFrom } : {}),
   });
-  await apiSend('POST', '/api/apps', request, appResponseSchema);
+  try {
+    await apiSend('POST', '/api/apps', request, appResponseSchema);
+  } catch (error) {
+    // The app a remix copied was unpublished or deleted before the copy reached the server: the
+    // copy is still mine, so it registers without its lineage instead of never syncing.
+    if (!(request.forkedFrom && error instanceof ApiRequestError && error.code === 'not_found')) {
+      throw error;
+    }
+    const { forkedFrom: _lost, ...withoutLineage } = request;
+    await apiSend('POST', '/api/apps', withoutLineage, appResponseSchema);
+  }
   await markRegistered(accountId, app.id);
 }
 
@@ -62,6 +75,20 @@ async function reconcileRound(accountId: string): Promise<boolean> {
     if (!(error instanceof OfflineError)) console.warn('Could not sync the list of apps:', error);
     return false;
   }
+}
+
+/**
+ * Makes a new app on this device (offline too) and, when online, registers it at once so it starts
+ * syncing; offline, the next reconciliation after coming back registers it.
+ */
+export async function createApp(
+  accountId: string,
+  definition: AppDefinition,
+  options: Parameters<typeof createLocalApp>[2] = {},
+): Promise<string> {
+  const id = await createLocalApp(accountId, definition, options);
+  if (navigator.onLine) void reconcileApps(accountId);
+  return id;
 }
 
 /**

@@ -7,7 +7,6 @@ import {
   parseImport,
 } from '@pipit/app-definition';
 import { type FormEvent, useState } from 'react';
-import { createLocalApp } from '../../sync/local-apps';
 import { Button } from '../../ui/button';
 import { Card } from '../../ui/card';
 import { TextField } from '../../ui/field';
@@ -15,7 +14,7 @@ import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { useSession } from '../account/session';
-import { reconcileApps } from './app-registry';
+import { createApp } from './app-registry';
 import './create-page.css';
 
 /**
@@ -35,8 +34,7 @@ export function CreatePage() {
     setBusy(key);
     setProblem(null);
     try {
-      const id = await createLocalApp(account.id, build());
-      if (navigator.onLine) void reconcileApps(account.id);
+      const id = await createApp(account.id, build());
       await navigate({ to: '/apps/$id/edit', params: { id } });
     } catch (error) {
       setProblem(

@@ -1,8 +1,7 @@
-import { type Account, appResponseSchema } from '@pipit/protocol';
-import { localApp, useLocalApp } from '../../sync/local-apps';
+import type { Account } from '@pipit/protocol';
+import { useLocalApp } from '../../sync/local-apps';
 import { Loading } from '../../ui/loading';
-import { getAccount, useSession } from '../account/session';
-import { apiGet, ApiRequestError } from '../api/request';
+import { useSession } from '../account/session';
 import { AppEditor } from '../editor/app-editor';
 import { ShareButton } from './share-button';
 
@@ -12,28 +11,6 @@ function personColor(id: string): string {
   let hash = 0;
   for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   return PRESENCE_COLORS[hash % PRESENCE_COLORS.length] ?? '#1a7f5a';
-}
-
-/**
- * What the editor route knows before it renders: the app's title for the page title, or that no
- * such app exists for this person (on this device or on the server). Offline, the editor opens on
- * whatever this device has.
- */
-export async function loadEditTarget(
-  appId: string,
-): Promise<{ found: boolean; title: string | null }> {
-  const account = getAccount();
-  const local = account ? await localApp(account.id, appId) : undefined;
-  if (local) return { found: true, title: local.title };
-  try {
-    const { app } = await apiGet(`/api/apps/${appId}`, appResponseSchema);
-    return { found: true, title: app.title };
-  } catch (error) {
-    if (error instanceof ApiRequestError && error.code === 'not_found') {
-      return { found: false, title: null };
-    }
-    return { found: true, title: null };
-  }
 }
 
 /**

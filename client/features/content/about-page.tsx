@@ -191,6 +191,17 @@ export function AboutPage() {
           </ButtonLink>
         </div>
       </Section>
+
+      <Section title="Credits" id="credits">
+        <Prose>
+          <p>
+            Icons of installed apps made from an emoji use{' '}
+            <a href="https://github.com/jdecked/twemoji">Twemoji</a> graphics, © Twitter, Inc. and
+            other contributors, licensed under{' '}
+            <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>.
+          </p>
+        </Prose>
+      </Section>
     </Page>
   );
 }

@@ -1,8 +1,9 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { AppDocumentView } from '../../sync/app-document';
 import { Button } from '../../ui/button';
 import { PresenceAvatars } from './presence';
+import { PublishButton } from './publish-button';
 import { SyncBadge } from './sync-badge';
 import { Icon } from './icons';
 
@@ -34,6 +35,8 @@ export function EditorTopBar({
   tools,
 }: EditorTopBarProps) {
   const mod = isMac() ? '⌘' : 'Ctrl+';
+  // A synced app's editor (/apps/{id}/edit) can publish; the demo's local app (/demo) cannot.
+  const appId = useParams({ strict: false }).id;
   return (
     <div className="editor-top-bar">
       <div className="editor-top-bar__title">
@@ -55,6 +58,7 @@ export function EditorTopBar({
       </div>
       <div className="editor-top-bar__tools">
         <PresenceAvatars peers={view.peers} />
+        {appId ? <PublishButton appId={appId} sync={view.sync} /> : null}
         {tools}
         {view.readOnly ? null : (
           <div className="editor-top-bar__group" role="group" aria-label="History">

@@ -1,12 +1,22 @@
+import { Link } from '@tanstack/react-router';
+import { useLocalApps } from '../../sync/local-apps';
 import { ButtonLink } from '../../ui/button';
 import { Notice } from '../../ui/notice';
-import { useSession } from '../account/session';
-import { EmptyState } from '../../ui/empty-state';
 import { Page, Section } from '../../ui/page';
+import { useOnlineStatus } from '../../ui/use-online-status';
+import { useSession } from '../account/session';
+import {
+  CollaboratorActivity,
+  ContinueEditing,
+  LibraryPreview,
+  Suggestions,
+} from './home-sections';
 
 /** `/home`: where a signed-in person lands — continue editing, library, activity, suggestions. */
 export function HomePage({ notice }: { notice?: 'password-reset' | undefined }) {
   const { account } = useSession();
+  const online = useOnlineStatus();
+  const apps = useLocalApps(account?.id ?? null);
   return (
     <Page
       title={account ? `Welcome, ${account.displayName || account.username}` : 'Home'}
@@ -18,25 +28,17 @@ export function HomePage({ notice }: { notice?: 'password-reset' | undefined }) 
           Every other device was signed out. You are signed in here.
         </Notice>
       ) : null}
-      <Section title="Continue editing" id="recent">
-        <EmptyState icon="✏️" title="Nothing to continue yet" level={3}>
-          Apps you edit recently appear here, on every device you sign in on.
-        </EmptyState>
+      <Section title="Continue editing" id="recent" aside={<Link to="/studio">All your apps</Link>}>
+        <ContinueEditing apps={apps} online={online} />
       </Section>
-      <Section title="Your library" id="library">
-        <EmptyState icon="📚" title="Your library is empty" level={3}>
-          Apps you open, save or install from other people are kept here and work offline.
-        </EmptyState>
+      <Section title="Your library" id="library" aside={<Link to="/apps">Open your library</Link>}>
+        {account ? <LibraryPreview accountId={account.id} /> : null}
       </Section>
       <Section title="Collaborators’ activity" id="activity">
-        <EmptyState icon="🤝" title="No recent activity" level={3}>
-          When people you build with change an app you share, you will see it here.
-        </EmptyState>
+        <CollaboratorActivity localApps={apps} />
       </Section>
-      <Section title="Suggestions" id="suggestions">
-        <EmptyState icon="🌱" title="Nothing to suggest yet" level={3}>
-          Suggestions are drawn from public apps similar to the ones you build and use.
-        </EmptyState>
+      <Section title="Suggestions" id="suggestions" aside={<Link to="/explore">Explore</Link>}>
+        {account ? <Suggestions username={account.username} localApps={apps} /> : null}
       </Section>
     </Page>
   );

@@ -1,8 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import { ButtonLink } from '../../ui/button';
 import { Card } from '../../ui/card';
-import { EmptyState } from '../../ui/empty-state';
 import { Section } from '../../ui/page';
+import { FeaturedApps } from './featured-apps';
 import './landing-page.css';
 
 const STEPS = [
@@ -121,10 +121,7 @@ export function LandingPage() {
           id="featured"
           aside={<Link to="/explore">Explore all apps</Link>}
         >
-          <EmptyState icon="🪺" title="No featured apps yet" level={3}>
-            Public apps that people install and use the most are featured here. Publish one and it
-            could be the first.
-          </EmptyState>
+          <FeaturedApps />
         </Section>
 
         <Section title="Run it yourself" id="self-host">

@@ -1,3 +1,4 @@
+import { AppCardGrid } from '../../ui/app-card';
 import { Avatar } from '../../ui/avatar';
 import { ButtonLink } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
@@ -57,10 +58,15 @@ export function ProfilePage({ profile, isLastSeenCopy }: LoadedProfile) {
           </div>
         </div>
         <Section title="Apps" id="apps">
-          <EmptyState icon="🪺" title="No published apps yet" level={3}>
-            When {profile.displayName || profile.username} publishes an app publicly, it shows up
-            here.
-          </EmptyState>
+          {profile.apps.length > 0 ? (
+            // Pinned apps come first, in the order their author pinned them (the server's order).
+            <AppCardGrid apps={profile.apps} />
+          ) : (
+            <EmptyState icon="🪺" title="No published apps yet" level={3}>
+              When {profile.displayName || profile.username} publishes an app publicly, it shows up
+              here.
+            </EmptyState>
+          )}
         </Section>
       </div>
     </Page>

@@ -6,6 +6,7 @@ import { pageHead } from '../../features/shell/head';
 const searchSchema = z.object({
   q: z.string().max(100).default('').catch(''),
   tag: z.string().max(24).optional().catch(undefined),
+  author: z.string().max(30).optional().catch(undefined),
   sort: z.enum(['new', 'popular']).default('new').catch('new'),
   page: z.coerce.number().int().min(1).max(1000).default(1).catch(1),
 });

@@ -1,7 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requireAccount } from '../../../../features/account/session';
 import { AppNotFound } from '../../../../features/apps/app-not-found';
-import { EditPage, loadEditTarget } from '../../../../features/apps/edit-page';
+import { EditPage } from '../../../../features/apps/edit-page';
+import { loadEditTarget } from '../../../../features/apps/load-edit-target';
 import { pageHead } from '../../../../features/shell/head';
 import { requireAppId } from '../-components/require-app-id';
 

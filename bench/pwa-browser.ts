@@ -1,0 +1,230 @@
+/**
+ * The two browser figures of the PWA benchmark, in Chromium driven by playwright-core: the
+ * JavaScript a first visit to `/apps/{id}/pwa` transfers, and how fast the app renders offline from
+ * the service worker.
+ */
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+// The flags the browser tests use (without them Chromium floods this machine's closed network).
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/browser';
+
+const RENDER_TIMEOUT_MS = 20_000;
+const RENDERED = '__pipitBenchRendered';
+
+export { CHROMIUM_PATH };
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Runs in every document before the page's scripts: notes `performance.now()` (ms since the
+ * navigation started) at the first animation frame after a heading whose text is `title` is laid
+ * out with a size, i.e. the frame that paints the app's first screen. Checked on every DOM change
+ * and every frame (a stylesheet can make it visible without a DOM change). Plain JavaScript in a
+ * string: a function would be serialized as tsx compiled it, with helpers the page does not have.
+ */
+function headingWatcher(title: string): string {
+  return `(() => {
+    const title = ${JSON.stringify(title)};
+    const key = ${JSON.stringify(RENDERED)};
+    let found = false;
+    function visible() {
+      for (const el of document.querySelectorAll('h1, h2, h3')) {
+        if (!el.textContent || el.textContent.trim() !== title) continue;
+        const box = el.getBoundingClientRect();
+        if (box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden') {
+          return true;
+        }
+      }
+      return false;
+    }
+    function done() {
+      found = true;
+      observer.disconnect();
+      requestAnimationFrame(() => { window[key] = performance.now(); });
+    }
+    const observer = new MutationObserver(() => { if (!found && visible()) done(); });
+    observer.observe(document, { childList: true, subtree: true, characterData: true });
+    function frame() {
+      if (found) return;
+      if (visible()) done();
+      else requestAnimationFrame(frame);
+    }
+    requestAnimationFrame(frame);
+  })();`;
+}
+
+async function renderedAt(page: Page): Promise<number> {
+  try {
+    const handle = await page.waitForFunction((key) => (window as never)[key], RENDERED, {
+      timeout: RENDER_TIMEOUT_MS,
+      polling: 50,
+    });
+    return (await handle.jsonValue()) as number;
+  } catch (error) {
+    const headings = await page
+      .locator('h1, h2')
+      .allTextContents()
+      .catch(() => []);
+    throw new Error(
+      `the first screen did not render within ${RENDER_TIMEOUT_MS / 1000} s (headings: ${JSON.stringify(headings)})`,
+      { cause: error },
+    );
+  }
+}
+
+export interface JsResponse {
+  url: string;
+  /** Bytes on the wire for the body, as Chromium counted them (CDP dataReceived). */
+  bodyBytes: number;
+  /** Body and headers (CDP loadingFinished.encodedDataLength). */
+  transferBytes: number;
+  /** What the server answered with: gzip expected. */
+  encoding: string;
+}
+
+export interface FirstVisit {
+  js: JsResponse[];
+  /** Null when the first screen never rendered: `error` says what the page showed instead. */
+  renderMs: number | null;
+  error: string | null;
+  /** The page reached network idle (no request for 500 ms) after rendering. */
+  idle: boolean;
+}
+
+interface Tracked {
+  url: string;
+  isJs: boolean;
+  body: number;
+  encoding: string;
+  transfer: number | null;
+}
+
+/**
+ * A first visit in a fresh context (empty HTTP cache, no service worker), every request sent with
+ * `Accept-Encoding: gzip` only, so what is counted is the gzip transfer the target is stated in.
+ * Every JavaScript response of the page up to network idle after the app rendered is summed; the
+ * service worker's own downloads (its precache, in the background) are not the page's and are not
+ * seen by the page's CDP session.
+ */
+export async function measureFirstVisit(
+  browser: Browser,
+  url: string,
+  firstScreenTitle: string,
+): Promise<FirstVisit> {
+  const context = await browser.newContext({ extraHTTPHeaders: { 'Accept-Encoding': 'gzip' } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript({ content: headingWatcher(firstScreenTitle) });
+    const cdp = await context.newCDPSession(page);
+    const requests = new Map<string, Tracked>();
+    cdp.on('Network.responseReceived', ({ requestId, response, type }) => {
+      const isJs = type === 'Script' || /javascript/.test(response.mimeType);
+      const headers = Object.fromEntries(
+        Object.entries(response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]),
+      );
+      requests.set(requestId, {
+        url: response.url,
+        isJs,
+        body: 0,
+        encoding: headers['content-encoding'] ?? 'identity',
+        transfer: null,
+      });
+    });
+    cdp.on('Network.dataReceived', ({ requestId, encodedDataLength }) => {
+      const request = requests.get(requestId);
+      if (request) request.body += encodedDataLength;
+    });
+    cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
+      const request = requests.get(requestId);
+      if (request) request.transfer = encodedDataLength;
+    });
+    await cdp.send('Network.enable');
+    await page.goto(url);
+    let renderMs: number | null = null;
+    let error: string | null = null;
+    try {
+      renderMs = await renderedAt(page);
+    } catch (failure) {
+      error = failure instanceof Error ? failure.message : String(failure);
+    }
+    const idle = await page
+      .waitForLoadState('networkidle', { timeout: 10_000 })
+      .then(() => true)
+      .catch(() => false);
+    await cdp.detach();
+    const js = [...requests.values()]
+      .filter((r) => r.isJs)
+      .map((r) => ({
+        url: r.url,
+        bodyBytes: r.body,
+        transferBytes: r.transfer ?? r.body,
+        encoding: r.encoding,
+      }));
+    return { js, renderMs, error, idle };
+  } finally {
+    await context.close();
+  }
+}
+
+async function untilControlled(page: Page) {
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) {
+    await page.reload();
+  }
+  await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller), undefined, {
+    timeout: RENDER_TIMEOUT_MS,
+  });
+}
+
+export interface OfflineReload {
+  /** Navigation start → the first screen's heading painted. */
+  renderMs: number;
+  /** Navigation start → the HTML's last byte (from the service worker). */
+  htmlMs: number;
+  domContentLoadedMs: number;
+  fromServiceWorker: boolean;
+}
+
+/**
+ * One online visit until the service worker controls the page and the app has rendered (and the
+ * network is idle, so the app's own offline copy is written), then `runs` reloads offline after
+ * one unmeasured warm-up reload.
+ */
+export async function measureOffline(
+  browser: Browser,
+  url: string,
+  firstScreenTitle: string,
+  runs: number,
+): Promise<OfflineReload[]> {
+  const context: BrowserContext = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.addInitScript({ content: headingWatcher(firstScreenTitle) });
+    await page.goto(url);
+    await untilControlled(page);
+    await renderedAt(page);
+    await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+    await context.setOffline(true);
+    const reloads: OfflineReload[] = [];
+    for (let i = 0; i <= runs; i++) {
+      const response = await page.reload({ waitUntil: 'commit' });
+      const renderMs = await renderedAt(page);
+      await page.waitForLoadState('load');
+      const timing = await page.evaluate(() => {
+        const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+        return { htmlMs: nav?.responseEnd ?? NaN, dcl: nav?.domContentLoadedEventEnd ?? NaN };
+      });
+      if (i === 0) continue;
+      reloads.push({
+        renderMs,
+        htmlMs: timing.htmlMs,
+        domContentLoadedMs: timing.dcl,
+        fromServiceWorker: response?.fromServiceWorker() ?? false,
+      });
+    }
+    return reloads;
+  } finally {
+    await context.close();
+  }
+}

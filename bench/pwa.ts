@@ -1,0 +1,274 @@
+/**
+ * The PWA figures of issue 5, on the production build and a freshly started production server
+ * (its own process, SQLite in a temporary data directory) seeded with a person and their published
+ * public apps: the gzip JavaScript a first visit to `/apps/{id}/pwa` transfers, the time to the
+ * first render of `/apps/{id}/pwa` offline from the service worker, and Lighthouse (desktop)
+ * scores of the pages people find apps on. Prints figures; not a pass/fail test.
+ * Run: npm run bench -- pwa   (needs the built client: node scripts/pipit.mjs build)
+ *   --runs=N              offline reloads measured (default 10)
+ *   --lighthouse-runs=N   Lighthouse runs per page, the median by performance is shown (default 1)
+ *   --no-lighthouse       skip the Lighthouse part
+ *   --modules             attribute the page's JavaScript to packages and files (a second build,
+ *                         with source maps, into a temporary directory; ~10–20 s)
+ * CLIENT_DIR=… measures another build, as it configures the server.
+ */
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { buildIsCurrent, precachedJs } from './pwa-build';
+import {
+  CHROMIUM_PATH,
+  type FirstVisit,
+  launchChromium,
+  measureFirstVisit,
+  measureOffline,
+} from './pwa-browser';
+import {
+  auditPageMedian,
+  CATEGORIES,
+  launchForLighthouse,
+  LIGHTHOUSE_VERSION,
+  TARGETS,
+} from './pwa-lighthouse';
+import { attributeModules } from './pwa-modules';
+import { type BenchServer, type SeededApp, seed, startServer } from './pwa-server';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CLIENT_DIR = path.resolve(ROOT, process.env.CLIENT_DIR ?? 'dist/client');
+const TARGET_JS_KB = 150;
+const TARGET_OFFLINE_MS = 1000;
+
+const flag = (name: string) => process.argv.includes(`--${name}`);
+function option(name: string, fallback: number): number {
+  const given = process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const value = Number(given ?? fallback);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+const RUNS = option('runs', 10);
+const LIGHTHOUSE_RUNS = option('lighthouse-runs', 1);
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+/** Nearest rank: p95 of 10 values is the 10th. */
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[
+    Math.min(values.length - 1, Math.max(0, Math.ceil((p / 100) * values.length) - 1))
+  ] ?? NaN;
+const verdict = (ok: boolean) => (ok ? 'within target' : 'OVER TARGET');
+const message = (error: unknown) =>
+  error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+
+async function reportModules(visit: FirstVisit) {
+  const files = visit.js
+    .map((r) => new URL(r.url).pathname.slice(1))
+    .filter((file) => existsSync(path.join(CLIENT_DIR, file)));
+  try {
+    const report = await attributeModules(CLIENT_DIR, files);
+    const bundled = report.matched + report.unmatched.length;
+    console.log(
+      `   By source (a build with source maps, ${(report.buildMs / 1000).toFixed(1)} s; ` +
+        `${report.matched}/${bundled} chunks reproduced exactly${report.matched < bundled ? ', the others matched by name: sources changed since the build' : ''}):`,
+    );
+    console.log('   gzip share   minified  package or folder');
+    for (const g of report.groups.slice(0, 12)) {
+      console.log(`   ${kb(g.gzipShare).padStart(10)} ${kb(g.minified).padStart(10)}  ${g.name}`);
+    }
+    console.log('   largest files:');
+    for (const f of report.files.slice(0, 12)) {
+      console.log(`   ${kb(f.gzipShare).padStart(10)} ${kb(f.minified).padStart(10)}  ${f.name}`);
+    }
+    console.log('   what each chunk holds (gzip share):');
+    for (const c of report.chunks.filter((c) => c.gzip >= 2048)) {
+      const parts = c.groups.slice(0, 5).map((g) => `${g.name} ${kb(g.gzipShare)}`);
+      console.log(`   ${kb(c.gzip).padStart(10)}  ${path.basename(c.file)}: ${parts.join(', ')}`);
+    }
+  } catch (error) {
+    // Build errors span lines and carry colours: the start of it, plain.
+    const text = error instanceof Error ? error.message : String(error);
+    // eslint-disable-next-line no-control-regex -- ANSI colour codes
+    const plain = text.replace(/\x1b\[[0-9;]*m/g, '').replace(/\s+/g, ' ');
+    console.log(`   ! the source-map build failed: ${plain.slice(0, 400)}`);
+  }
+}
+
+async function reportFirstVisit(browser: Browser, url: string, app: SeededApp) {
+  const visit = await measureFirstVisit(browser, url, app.firstScreenTitle);
+  const body = visit.js.reduce((sum, r) => sum + r.bodyBytes, 0);
+  const transfer = visit.js.reduce((sum, r) => sum + r.transferBytes, 0);
+  // The build precompresses files of 1 KiB and more; smaller ones are sent as they are.
+  const notGzip = visit.js.filter((r) => r.encoding !== 'gzip' && r.bodyBytes >= 1024);
+  const rendered =
+    visit.renderMs === null
+      ? `; ! ${visit.error}`
+      : ` (rendered at ${visit.renderMs.toFixed(0)} ms)`;
+  console.log(
+    '\n1. JavaScript transferred by a first visit to /apps/{id}/pwa (fresh context, empty cache, every\n' +
+      '   request sent with "Accept-Encoding: gzip" only; body bytes on the wire as Chromium counts them\n' +
+      `   (CDP Network.dataReceived), until network idle after the app rendered${rendered}${visit.idle ? '' : '; no network idle within 10 s'};
+` +
+      '   KB = 1,024 bytes):',
+  );
+  console.log(
+    `   ${visit.js.length} JS responses: ${kb(body)} gzip (${kb(transfer)} with headers) — ` +
+      `target ≤ ${TARGET_JS_KB} KB: ${verdict(body <= TARGET_JS_KB * 1024)}`,
+  );
+  if (notGzip.length > 0) {
+    const list = notGzip.map((r) => `${new URL(r.url).pathname} (${r.encoding})`).join(', ');
+    console.log(`   ! not gzip: ${list}`);
+  }
+  console.log('   largest:');
+  for (const r of [...visit.js].sort((a, b) => b.bodyBytes - a.bodyBytes).slice(0, 10)) {
+    console.log(`   ${kb(r.bodyBytes).padStart(10)}  ${new URL(r.url).pathname}`);
+  }
+  const precache = precachedJs(CLIENT_DIR);
+  console.log(
+    '   Not counted: the service worker then precaches the whole client in the background, ' +
+      `${precache.files} JS files, ${kb(precache.gzipBytes)} gzip.`,
+  );
+  if (flag('modules')) await reportModules(visit);
+  return visit;
+}
+
+async function reportOffline(browser: Browser, url: string, app: SeededApp, online: FirstVisit) {
+  console.log(
+    '\n2. Time to first render of /apps/{id}/pwa offline from the service worker: one online visit until\n' +
+      '   the service worker controls the page and the app rendered, then offline (context.setOffline),\n' +
+      `   ${RUNS} reloads after 1 warm-up; navigation start → the frame after the first screen's heading\n` +
+      `   "${app.firstScreenTitle}" is laid out, ms:`,
+  );
+  try {
+    if (online.renderMs === null) throw new Error('the app did not render online either (see 1.)');
+    const reloads = await measureOffline(browser, url, app.firstScreenTitle, RUNS);
+    const row = (label: string, values: number[]) =>
+      console.log(
+        `   ${label.padEnd(34)} ${[50, 95, 100].map((p) => percentile(values, p).toFixed(0).padStart(6)).join(' ')}`,
+      );
+    console.log(`   ${''.padEnd(34)}    p50    p95    max`);
+    row(
+      'first screen heading painted',
+      reloads.map((r) => r.renderMs),
+    );
+    row(
+      'HTML from the service worker',
+      reloads.map((r) => r.htmlMs),
+    );
+    row(
+      'DOMContentLoaded',
+      reloads.map((r) => r.domContentLoadedMs),
+    );
+    const p95 = percentile(
+      reloads.map((r) => r.renderMs),
+      95,
+    );
+    const fromSw = reloads.filter((r) => r.fromServiceWorker).length;
+    console.log(
+      `   target ≤ ${TARGET_OFFLINE_MS} ms (p95): ${verdict(p95 <= TARGET_OFFLINE_MS)}; ` +
+        `documents served by the service worker: ${fromSw}/${reloads.length}`,
+    );
+  } catch (error) {
+    console.log(`   ! not measured: ${message(error)}`);
+  }
+}
+
+async function reportLighthouse(server: BenchServer, username: string, app: SeededApp) {
+  const paths = ['/', '/explore', `/${username}`, `/apps/${app.id}`, `/apps/${app.id}/pwa`];
+  const label = (p: string) => p.replace(app.id, '{id}').replace(username, '{username}');
+  const runs = LIGHTHOUSE_RUNS === 1 ? 'one cold run' : `median of ${LIGHTHOUSE_RUNS} cold runs`;
+  console.log(
+    `\n3. Lighthouse ${LIGHTHOUSE_VERSION}, ` +
+      `desktop configuration, ${runs} per page; targets: performance ≥ ${TARGETS.performance}, ` +
+      `accessibility ≥ ${TARGETS.accessibility}, best practices ≥ ${TARGETS['best-practices']}:`,
+  );
+  console.log(`   ${'page'.padEnd(24)}  perf  a11y  best  FCP     LCP     TBT     CLS     SI`);
+  const browser = await launchForLighthouse();
+  const results = [];
+  try {
+    for (const pagePath of paths) {
+      const died = server.exitReport();
+      if (died) throw new Error(`the server stopped: ${died}`);
+      const result = await auditPageMedian(browser.port, server.url, pagePath, LIGHTHOUSE_RUNS);
+      results.push(result);
+      const score = (s: number | null) => (s === null ? '–' : s.toFixed(2)).padStart(5);
+      const spread =
+        result.performanceRuns.length > 1
+          ? `  (perf runs: ${result.performanceRuns.join(', ')})`
+          : '';
+      console.log(
+        `   ${label(pagePath).padEnd(24)} ${CATEGORIES.map((c) => score(result.scores[c])).join(' ')}  ` +
+          `${result.metrics.map((m) => m.value.padEnd(7)).join(' ')}${spread}`,
+      );
+    }
+  } finally {
+    await browser.close();
+  }
+  for (const result of results) {
+    if (result.error) console.log(`\n   ${label(result.path)}: ! ${result.error}`);
+    for (const category of CATEGORIES) {
+      const shortfalls = result.shortfalls[category];
+      if (!shortfalls || result.error) continue;
+      const score = result.scores[category]?.toFixed(2) ?? '–';
+      console.log(`\n   ${label(result.path)} — ${category} ${score} < ${TARGETS[category]}:`);
+      if (shortfalls.length === 0) console.log('     (no single audit failed)');
+      for (const s of shortfalls.slice(0, 10)) {
+        const weight = s.weight > 0 ? `, weight ${s.weight}` : '';
+        const value = s.value ? ` (${s.value})` : '';
+        console.log(
+          `     ${s.id} — ${s.title}${value}; score ${s.score?.toFixed(2) ?? '–'}${weight}`,
+        );
+        for (const example of s.examples) console.log(`         ${example}`);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+if (
+  !existsSync(path.join(CLIENT_DIR, 'index.html')) ||
+  !existsSync(path.join(CLIENT_DIR, 'sw.js'))
+) {
+  console.error(
+    `The client is not built (${CLIENT_DIR}). Run "node scripts/pipit.mjs build" first.`,
+  );
+  process.exit(1);
+}
+const cpus = os.cpus();
+console.log(
+  `PWA benchmark: Node ${process.version}, ${os.availableParallelism()} cores ` +
+    `(${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${CHROMIUM_PATH}; the production server in its own ` +
+    `process on SQLite, serving ${path.relative(ROOT, CLIENT_DIR) || CLIENT_DIR}.`,
+);
+if (buildIsCurrent(ROOT, CLIENT_DIR) === false) {
+  console.log(
+    'Note: the client was built from older sources; rebuild (node scripts/pipit.mjs build) for current figures.',
+  );
+}
+
+const started = performance.now();
+const server = await startServer(CLIENT_DIR);
+try {
+  const seeded = await seed(server);
+  const [app] = seeded.apps;
+  if (!app) throw new Error('no app was seeded');
+  console.log(
+    `Seed: @${seeded.username}, ${seeded.apps.length} public apps from templates (${seeded.apps.map((a) => a.title).join(', ')}); ` +
+      `measured: ${app.title}, first screen "${app.firstScreenTitle}".`,
+  );
+  for (const a of seeded.apps.filter((x) => x.publishError)) {
+    console.log(
+      `  ! ${a.title} is not published (${a.publishError}): visitors see it as not found.`,
+    );
+  }
+  const url = `${server.url}/apps/${app.id}/pwa`;
+  const browser = await launchChromium();
+  try {
+    const visit = await reportFirstVisit(browser, url, app);
+    await reportOffline(browser, url, app, visit);
+  } finally {
+    await browser.close();
+  }
+  if (!flag('no-lighthouse')) await reportLighthouse(server, seeded.username, app);
+} finally {
+  await server.stop();
+}
+console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s)`);

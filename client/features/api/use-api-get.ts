@@ -1,0 +1,52 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { z } from 'zod';
+import { apiFetch, describeError, type Fetched } from './request';
+
+export type ApiResource<T> =
+  | { status: 'loading'; previous: Fetched<T> | undefined }
+  | ({ status: 'ready' } & Fetched<T>)
+  | { status: 'error'; error: unknown; message: string };
+
+type Settled<T> =
+  ({ status: 'ready' } & Fetched<T>) | { status: 'error'; error: unknown; message: string };
+
+/**
+ * GETs a resource under /api for a component, again whenever `path` changes (null: nothing to
+ * ask). While a new path loads, the last answer stays available as `previous`, so a list does not
+ * blank out between pages. `retry` asks again.
+ */
+export function useApiGet<T extends z.ZodType>(
+  path: string | null,
+  schema: T,
+): ApiResource<z.infer<T>> & { retry(): void } {
+  const [attempt, setAttempt] = useState(0);
+  const key = `${attempt}:${path}`;
+  /** The last settled answer, and the request (path and attempt) it answers. */
+  const [settled, setSettled] = useState<{ key: string; value: Settled<z.infer<T>> } | null>(null);
+  const [lastReady, setLastReady] = useState<Fetched<z.infer<T>> | undefined>(undefined);
+
+  useEffect(() => {
+    if (path === null) return;
+    const controller = new AbortController();
+    apiFetch(path, schema, { signal: controller.signal }).then(
+      (fetched) => {
+        setSettled({ key, value: { status: 'ready', ...fetched } });
+        setLastReady(fetched);
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        setSettled({
+          key,
+          value: { status: 'error', error, message: describeError(error).message },
+        });
+      },
+    );
+    return () => controller.abort();
+    // The schema is a module constant at every call site; the key names the request.
+  }, [key]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const resource: ApiResource<z.infer<T>> =
+    settled?.key === key ? settled.value : { status: 'loading', previous: lastReady };
+  return { ...resource, retry };
+}

@@ -1,0 +1,52 @@
+import { type AppDefinition, appDefinitionSchema, migrateDefinition } from '@pipit/app-definition';
+import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
+import { loadSession } from '../account/session';
+import { ApiRequestError, apiFetch } from '../api/request';
+
+export type LoadedPublishedApp =
+  | {
+      found: true;
+      app: PublishedApp;
+      /** The server could not be reached; the service worker answered with the copy last seen. */
+      isLastSeenCopy: boolean;
+      /** When that copy was sent (null when the answer is fresh or has no date). */
+      seenAt: number | null;
+    }
+  | { found: false };
+
+/**
+ * The app page's data (`GET /api/published/{id}`). Not found, private or unpublished for this
+ * reader all answer the same not-found page, so it reveals nothing (SPEC §8). The page keeps its
+ * 200 status: the server cannot know in advance what a client-rendered page will find.
+ */
+export async function loadPublishedApp(
+  appId: string,
+  signal?: AbortSignal,
+): Promise<LoadedPublishedApp> {
+  try {
+    // Who is signed in decides Remix and Edit: asked alongside, never after (it never fails).
+    const [{ data, isCachedCopy, sentAt }] = await Promise.all([
+      apiFetch(`/api/published/${appId}`, publishedAppSchema, signal ? { signal } : undefined),
+      loadSession(),
+    ]);
+    return {
+      found: true,
+      app: data,
+      isLastSeenCopy: isCachedCopy,
+      seenAt: isCachedCopy ? sentAt : null,
+    };
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.code === 'not_found') return { found: false };
+    throw error;
+  }
+}
+
+/**
+ * A published version's definition, brought forward to this client's schema. Versions were
+ * validated when they were published, so null means one this client cannot read (a newer schema).
+ */
+export function publishedDefinition(app: PublishedApp): AppDefinition | null {
+  if (app.definition === null || app.definition === undefined) return null;
+  const parsed = appDefinitionSchema.safeParse(migrateDefinition(app.definition));
+  return parsed.success ? parsed.data : null;
+}

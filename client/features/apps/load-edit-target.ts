@@ -1,0 +1,29 @@
+import { appResponseSchema } from '@pipit/protocol';
+import { localApp } from '../../sync/local-apps';
+import { getAccount } from '../account/session';
+import { apiGet, ApiRequestError } from '../api/request';
+
+/**
+ * What the editor route knows before it renders: the app's title for the page title, or that no
+ * such app exists for this person (on this device or on the server). Offline, the editor opens on
+ * whatever this device has.
+ *
+ * Kept apart from the editor: route loaders stay in the entry chunk (only components are split), and
+ * importing this from edit-page.tsx put the whole editor and dnd-kit in every page's JavaScript.
+ */
+export async function loadEditTarget(
+  appId: string,
+): Promise<{ found: boolean; title: string | null }> {
+  const account = getAccount();
+  const local = account ? await localApp(account.id, appId) : undefined;
+  if (local) return { found: true, title: local.title };
+  try {
+    const { app } = await apiGet(`/api/apps/${appId}`, appResponseSchema);
+    return { found: true, title: app.title };
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.code === 'not_found') {
+      return { found: false, title: null };
+    }
+    return { found: true, title: null };
+  }
+}

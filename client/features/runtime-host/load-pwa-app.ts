@@ -1,0 +1,64 @@
+import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
+import {
+  cachedPublishedApp,
+  forgetPublishedApp,
+  storePublishedApp,
+} from '../../sync/published-cache';
+import { ANONYMOUS_OWNER } from '../../sync/local-db';
+import { getAccount } from '../account/session';
+import { ApiRequestError, apiFetch, OfflineError } from '../api/request';
+
+/** What `/apps/{id}/pwa` can show. */
+export type PwaLoad =
+  /** `fromDevice`: the copy kept on this device (the server is asked next, in the background). */
+  | { kind: 'ready'; app: PublishedApp; fromDevice: boolean }
+  /** Never opened on this device, and the server cannot be reached. */
+  | { kind: 'offline' }
+  /** Deleted, private, unpublished, or never published: not found for this person. */
+  | { kind: 'not-found' };
+
+/** The account this device is signed in as (the copy last seen, so offline works), or anonymous. */
+export const currentViewer = () => getAccount()?.id ?? ANONYMOUS_OWNER;
+
+/**
+ * Asks the server for the app; a copy answered by the service worker's cache counts as offline
+ * (null), so a stale answer never replaces the newer one on this device.
+ */
+export async function fetchPublishedApp(
+  appId: string,
+  signal?: AbortSignal,
+): Promise<{ kind: 'found'; app: PublishedApp; isLastSeenCopy: boolean } | { kind: 'not-found' }> {
+  try {
+    const { data, isCachedCopy } = await apiFetch(
+      `/api/published/${appId}`,
+      publishedAppSchema,
+      signal ? { signal } : undefined,
+    );
+    if (!isCachedCopy) await storePublishedApp(data, currentViewer());
+    return { kind: 'found', app: data, isLastSeenCopy: isCachedCopy };
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.code === 'not_found') {
+      await forgetPublishedApp(appId);
+      return { kind: 'not-found' };
+    }
+    throw error;
+  }
+}
+
+/**
+ * The route's loader: this device's copy when there is one (an installed app opens at once and
+ * offline; the server is asked afterwards), else the server's answer.
+ */
+export async function loadPwaApp(appId: string, signal?: AbortSignal): Promise<PwaLoad> {
+  const cached = await cachedPublishedApp(appId, currentViewer());
+  if (cached) return { kind: 'ready', app: cached, fromDevice: true };
+  try {
+    const fetched = await fetchPublishedApp(appId, signal);
+    if (fetched.kind === 'not-found') return fetched;
+    return { kind: 'ready', app: fetched.app, fromDevice: fetched.isLastSeenCopy };
+  } catch (error) {
+    if (error instanceof OfflineError) return { kind: 'offline' };
+    // The server answered with an error it could not explain: the route's error page says so.
+    throw error;
+  }
+}

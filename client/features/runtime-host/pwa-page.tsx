@@ -1,0 +1,74 @@
+import type { PublishedApp } from '@pipit/protocol';
+import { useEffect, useState } from 'react';
+import { recordAppOpened } from '../../sync/library';
+import { useVisitorData } from '../../sync/visitor-data';
+import { loadSession, useSession } from '../account/session';
+import { PwaNotFound } from '../apps/pwa-not-found';
+import { AppHost } from './app-host';
+import type { PwaLoad } from './load-pwa-app';
+import { readPublishedDefinition } from './published-definition';
+import { UpdateBanner } from './update-banner';
+import { useAppUpdates } from './use-app-updates';
+import { askPersistentStorage, recordOpen } from './visit-effects';
+
+/** `/apps/{id}/pwa`: the installed app itself (SPEC §3), or why it cannot run. */
+export function PwaPage({ load }: { load: PwaLoad }) {
+  if (load.kind === 'offline') return <PwaNotFound problem="offline" />;
+  if (load.kind === 'not-found') return <PwaNotFound />;
+  return <RunningApp key={load.app.id} initial={load.app} fromDevice={load.fromDevice} />;
+}
+
+function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice: boolean }) {
+  const appId = initial.id;
+  const { account } = useSession();
+  const accountId = account?.id ?? null;
+  const [showing, setShowing] = useState(initial);
+  const updates = useAppUpdates(appId, showing, { checkNow: fromDevice });
+  const definition = readPublishedDefinition(showing);
+  const visitorData = useVisitorData({ kind: 'app', appId, accountId });
+
+  useEffect(() => {
+    // Outside the site's layout nothing else asks who is signed in: the copy last seen on this
+    // device answers at once (offline too), the server's answer follows.
+    void loadSession();
+    recordOpen(appId);
+    askPersistentStorage();
+  }, [appId]);
+
+  useEffect(() => {
+    if (showing.version === null) return;
+    recordAppOpened(accountId, {
+      appId,
+      title: showing.title,
+      icon: showing.icon,
+      author: showing.author.username,
+      version: showing.version,
+    }).catch((error: unknown) => console.warn('Could not add the app to your library:', error));
+  }, [appId, accountId, showing]);
+
+  useEffect(() => {
+    // The route titled the window with the version it loaded; an update may have renamed the app.
+    if (showing !== initial) document.title = showing.title || 'Untitled app';
+  }, [showing, initial]);
+
+  if (updates.gone) return <PwaNotFound />;
+  if (showing.version === null) return <PwaNotFound problem="draft" />;
+  if (!definition) return <PwaNotFound problem="unreadable" />;
+  const newer = updates.newer;
+  return (
+    <AppHost
+      definition={definition}
+      visitorData={visitorData}
+      user={account ? { name: account.displayName || account.username } : null}
+      notice={
+        newer ? (
+          <UpdateBanner
+            version={newer.version}
+            onUpdate={() => setShowing(newer)}
+            onDismiss={updates.dismiss}
+          />
+        ) : null
+      }
+    />
+  );
+}

@@ -1,0 +1,36 @@
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const dateFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600_000],
+  ['month', 30 * 24 * 3600_000],
+  ['week', 7 * 24 * 3600_000],
+  ['day', 24 * 3600_000],
+  ['hour', 3600_000],
+  ['minute', 60_000],
+];
+
+/** "2 hours ago", "yesterday", "just now" for a past moment (epoch milliseconds). */
+export function timeAgo(at: number, now = Date.now()): string {
+  const elapsed = now - at;
+  for (const [unit, ms] of UNITS) {
+    if (Math.abs(elapsed) >= ms) return relative.format(-Math.round(elapsed / ms), unit);
+  }
+  return 'just now';
+}
+
+/** "2 Nov 2026". */
+export function formatDate(at: number): string {
+  return dateFormat.format(at);
+}
+
+/** "14:05" today, "2 Nov 2026, 14:05" on another day: when a copy was made. */
+export function formatMoment(at: number, now = Date.now()): string {
+  const sameDay = new Date(at).toDateString() === new Date(now).toDateString();
+  return sameDay ? timeFormat.format(at) : `${dateFormat.format(at)}, ${timeFormat.format(at)}`;
+}

@@ -1,0 +1,198 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { collectPageErrors, launchBrowser, launchPersistent } from './support/browser';
+import { untilManifest } from './support/installability';
+import { deviceOf, type Person, signUp } from './support/people';
+import { untilControlled } from './support/service-worker';
+import { openInstalledApp, poll, publishHabitTracker } from './support/visitor';
+
+/**
+ * Publishing as people do it (SPEC §3, §6, §8): the creator publishes from the editor, anyone can
+ * install each published app as its own PWA, a remix keeps its lineage on both pages, a private app
+ * is not found for a stranger, and explore finds apps by tag and by author.
+ */
+describe('publishing and finding apps', () => {
+  let pipit: RunningPipit;
+  let browser: Browser;
+  let creator: Person;
+  let remixer: Person;
+  let stranger: Person;
+  let habitsId: string;
+  const errors: string[] = [];
+
+  const watch = (page: Page) => {
+    errors.push(...collectPageErrors(page));
+    return page;
+  };
+
+  beforeAll(async () => {
+    pipit = await startPipit();
+    browser = await launchBrowser();
+    creator = await signUp(pipit, 'maya');
+    remixer = await signUp(pipit, 'remy');
+    stranger = await signUp(pipit, 'sol');
+    // A draft with a tag: what the creator publishes from the editor below.
+    habitsId = await publishHabitTracker(pipit, creator, {
+      title: 'Tiny habits',
+      tags: ['wellbeing'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await pipit?.close();
+  });
+
+  it('publishes the next version from the editor, and its page shows it', async () => {
+    const context = await deviceOf(browser, pipit, creator);
+    try {
+      const page = watch(await context.newPage());
+      await page.goto(`${pipit.url}/apps/${habitsId}/edit`);
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Publish' });
+      await expect
+        .poll(() => dialog.getByTestId('publish-status').innerText())
+        .toMatch(/version 1/);
+      await dialog.getByRole('button', { name: 'Publish version 2' }).click();
+      await dialog.getByText('Version 2 is live').waitFor({ timeout: 15_000 });
+
+      await page.goto(`${pipit.url}/apps/${habitsId}`);
+      await page.getByRole('heading', { level: 1, name: 'Tiny habits' }).waitFor();
+      expect(await page.getByText(/Version 2 · published/).count()).toBe(1);
+      await page.getByRole('link', { name: 'Open', exact: true }).waitFor();
+      await page.getByRole('link', { name: 'Install', exact: true }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('makes each published app installable on its own, online and offline', async () => {
+    const secondId = await publishHabitTracker(pipit, creator, { title: 'Water log' });
+    const device = await launchPersistent({ width: 390, height: 844 });
+    try {
+      const page = watch(await device.context.newPage());
+      for (const [id, name] of [
+        [habitsId, 'Tiny habits'],
+        [secondId, 'Water log'],
+      ] as const) {
+        await openInstalledApp(page, pipit.url, id);
+        const report = await untilManifest(page, `${pipit.url}/apps/${id}/manifest.webmanifest`);
+        expect(report.manifestErrors).toEqual([]);
+        expect(report.installabilityErrors).toEqual([]);
+        expect(report.manifest).toMatchObject({
+          name,
+          id: `/apps/${id}/pwa`,
+          start_url: `/apps/${id}/pwa`,
+          scope: `/apps/${id}/pwa`,
+          display: 'standalone',
+        });
+      }
+      await untilControlled(page);
+      await openInstalledApp(page, pipit.url, secondId);
+      await device.context.setOffline(true);
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+      const offline = await untilManifest(
+        page,
+        `${pipit.url}/apps/${secondId}/manifest.webmanifest`,
+      );
+      expect(offline.installabilityErrors).toEqual([]);
+      await device.context.setOffline(false);
+    } finally {
+      await device.close();
+    }
+  });
+
+  it('remixes a published app into an editable copy, with lineage on both pages', async () => {
+    const context = await deviceOf(browser, pipit, remixer);
+    try {
+      const page = watch(await context.newPage());
+      await page.goto(`${pipit.url}/apps/${habitsId}`);
+      await page.getByRole('button', { name: 'Remix' }).click();
+      await page.waitForURL(/\/apps\/[a-z2-7]+\/edit$/, { timeout: 15_000 });
+      const remixId = /\/apps\/([a-z2-7]+)\/edit$/.exec(page.url())?.[1] ?? '';
+      expect(remixId).not.toBe(habitsId);
+      // The copy is theirs to edit: the editor is not read-only and the server lists it as theirs.
+      await page.getByRole('button', { name: '+ Add component' }).waitFor();
+      await poll(async () => {
+        const apps = await remixer.api.get<{ apps: Array<{ id: string; role: string }> }>(
+          '/api/apps',
+        );
+        return apps.body.apps.find((a) => a.id === remixId)?.role;
+      }).toBe('owner');
+
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Publish' });
+      await dialog.getByRole('button', { name: 'Publish version 1' }).click();
+      await dialog.getByText('Version 1 is live').waitFor({ timeout: 15_000 });
+
+      await page.goto(`${pipit.url}/apps/${remixId}`);
+      await page.getByText(/Remixed from/).waitFor();
+      expect(await page.getByRole('link', { name: 'Tiny habits' }).count()).toBeGreaterThan(0);
+      await page.goto(`${pipit.url}/apps/${habitsId}`);
+      await page.getByRole('heading', { name: 'Remixes' }).waitFor();
+      expect(await page.getByRole('link', { name: /Tiny habits \(remix\)/ }).count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a private app to nobody but its people', async () => {
+    const hidden = await publishHabitTracker(pipit, creator, { title: 'Secret diary' });
+    const made = await creator.api.request('PUT', `/api/apps/${hidden}/visibility`, {
+      body: { visibility: 'private' },
+    });
+    expect(made.status).toBe(200);
+    const context = await deviceOf(browser, pipit, stranger);
+    try {
+      const page = await context.newPage();
+      for (const path of [`/apps/${hidden}`, `/apps/${hidden}/pwa`]) {
+        await page.goto(`${pipit.url}${path}`);
+        await page.getByRole('heading', { name: /isn’t available/ }).waitFor();
+        expect(await page.getByText('Secret diary').count()).toBe(0);
+      }
+    } finally {
+      await context.close();
+    }
+    const owner = await deviceOf(browser, pipit, creator);
+    try {
+      const page = watch(await owner.newPage());
+      await page.goto(`${pipit.url}/apps/${hidden}`);
+      await page.getByRole('heading', { level: 1, name: 'Secret diary' }).waitFor();
+    } finally {
+      await owner.close();
+    }
+  });
+
+  it('finds apps in explore by tag and by author', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    try {
+      const page = watch(await context.newPage());
+      await page.goto(`${pipit.url}/explore`);
+      await page.getByRole('button', { name: '#wellbeing' }).click();
+      // The remix keeps the original's tags; the untagged Water log is left out.
+      await poll(async () =>
+        (await page.locator('article.app-card h2').allInnerTexts()).sort(),
+      ).toEqual(['Tiny habits', 'Tiny habits (remix)']);
+
+      await page.goto(`${pipit.url}/explore`);
+      await page.getByRole('searchbox', { name: 'Search apps' }).fill('maya');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await poll(async () =>
+        (await page.locator('article.app-card h2').allInnerTexts()).sort(),
+      ).toEqual(['Tiny habits', 'Water log']);
+      // The remix is remy's: searching for its author finds it, not maya's originals.
+      await page.getByRole('searchbox', { name: 'Search apps' }).fill('remy');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await poll(() => page.locator('article.app-card h2').allInnerTexts()).toEqual([
+        'Tiny habits (remix)',
+      ]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('logged no console error', () => {
+    expect(errors).toEqual([]);
+  });
+});

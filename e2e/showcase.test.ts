@@ -1,0 +1,62 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { axeViolations } from './support/axe';
+import { collectPageErrors, launchBrowser } from './support/browser';
+import { addHabit, habitNames } from './support/visitor';
+
+/** `/demo1` (SPEC §3): the habit tracker showcase, usable by anyone, its data on the device. */
+describe('the showcase', () => {
+  let pipit: RunningPipit;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    pipit = await startPipit();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await pipit?.close();
+  });
+
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 375, height: 800 },
+  ]) {
+    it(`runs the habit tracker with data kept across reloads (${viewport.width} px)`, async () => {
+      const context = await browser.newContext({ viewport, serviceWorkers: 'block' });
+      const page = await context.newPage();
+      const errors = collectPageErrors(page);
+      try {
+        await page.goto(`${pipit.url}/demo1`);
+        await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+        expect(await page.locator('h1').count()).toBe(1);
+        expect(await page.title()).toBe('Habit tracker showcase · Pipit');
+        await addHabit(page, 'Stretch for five minutes');
+        await page.reload();
+        await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+        expect(await habitNames(page)).toEqual(['Stretch for five minutes']);
+        // Ticking it off on Today.
+        await page
+          .getByRole('navigation', { name: 'Screens' })
+          .getByRole('button', { name: /Today/ })
+          .click();
+        const tick = page.getByRole('checkbox', { name: 'Stretch for five minutes' });
+        await tick.check();
+        await page.reload();
+        await page.getByRole('checkbox', { name: 'Stretch for five minutes' }).waitFor();
+        expect(
+          await page.getByRole('checkbox', { name: 'Stretch for five minutes' }).isChecked(),
+        ).toBe(true);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        expect(overflow, 'content wider than the screen').toBeLessThanOrEqual(0);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

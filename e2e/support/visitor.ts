@@ -1,0 +1,118 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { RunningPipit } from '@pipit/sync-server/testing';
+// The server's own test helpers write a definition into an app's document and publish it the way
+// the editor and the Publish button do; e2e has no Yjs of its own, so it borrows theirs.
+import type { AccountsHarness } from '../../sync-server/test/support/engines';
+import {
+  createApp,
+  definitionOf,
+  editDocument,
+  publish,
+} from '../../sync-server/test/support/publishing';
+import type { Person } from './people';
+
+/** Sync crosses a websocket, a durable log and another browser: allow it a few seconds. */
+export const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 15_000 });
+
+const harness = (pipit: RunningPipit) => ({ pipit }) as unknown as AccountsHarness;
+
+/**
+ * The creator publishes the habit-tracker template (SPEC §5) as a public app: registered over REST,
+ * its definition written through a real provider, then `POST /api/apps/{id}/versions`. Returns its
+ * id. The creator's email must be verified (people.ts signUp does it).
+ */
+export async function publishHabitTracker(
+  pipit: RunningPipit,
+  creator: Person,
+  meta: { title?: string; tags?: string[] } = {},
+): Promise<string> {
+  const appId = await createApp(harness(pipit), creator.api, definitionOf(meta));
+  const published = await publish(creator.api, appId, 'public');
+  if (published.status !== 201) throw new Error(`publish: ${JSON.stringify(published.body)}`);
+  return appId;
+}
+
+/** Renames the app in its live document and publishes the next version (a republish). */
+export async function republishWithTitle(
+  pipit: RunningPipit,
+  creator: Person,
+  appId: string,
+  title: string,
+): Promise<number> {
+  await editDocument(harness(pipit), creator.api, appId, (doc) => {
+    doc.getMap('meta').set('title', title);
+  });
+  const published = await publish(creator.api, appId);
+  if (published.status !== 201) throw new Error(`publish: ${JSON.stringify(published.body)}`);
+  return published.body.latestVersion ?? 0;
+}
+
+/** Opens the installed app's page and waits until the app (not a loading state) is on screen. */
+export async function openInstalledApp(page: Page, url: string, appId: string): Promise<void> {
+  await page.goto(`${url}/apps/${appId}/pwa`);
+  await appScreens(page).waitFor();
+}
+
+/** The running app's tab bar. */
+export const appScreens = (page: Page) => page.getByRole('navigation', { name: 'Screens' });
+
+/** Where the visitor's data is, as the installed app says it ("Saved", "Syncing 2", …). */
+export const syncNote = (page: Page) => page.locator('.sync-indicator__label');
+
+/** Adds a habit through the app's own screens, as a visitor does. */
+export async function addHabit(page: Page, name: string): Promise<void> {
+  await appScreens(page)
+    .getByRole('button', { name: /Habits/ })
+    .click();
+  await page.getByRole('button', { name: 'Add a habit' }).click();
+  const form = page.getByRole('form', { name: /^New / });
+  await form.getByLabel(/^Habit/).fill(name);
+  await form.getByRole('button', { name: 'Add habit' }).click();
+  await appScreens(page)
+    .getByRole('button', { name: /Habits/ })
+    .click();
+  await habitList(page).getByText(name, { exact: true }).waitFor();
+}
+
+/** The habits the visitor sees on the app's Habits screen. */
+export function habitList(page: Page) {
+  return page.getByRole('list', { name: 'Habits' });
+}
+
+/** The names listed on the Habits screen (it opens that screen first); [] when it has none. */
+export async function habitNames(page: Page): Promise<string[]> {
+  await appScreens(page)
+    .getByRole('button', { name: /Habits/ })
+    .click();
+  await page.getByRole('button', { name: 'Add a habit' }).waitFor();
+  const items = await habitList(page).getByRole('listitem').allInnerTexts();
+  return items.map((text) => text.split('\n')[0]!.trim());
+}
+
+/**
+ * Offline as the browser sees it (requests fail). An open websocket survives this (NOTES.md), so a
+ * test about sync partitions stops the server instead.
+ */
+export async function goOffline(context: BrowserContext, page: Page): Promise<void> {
+  await context.setOffline(true);
+  await page.evaluate(() => window.dispatchEvent(new Event('offline')));
+}
+
+export async function goOnline(context: BrowserContext, page: Page): Promise<void> {
+  await context.setOffline(false);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+}
+
+/** The "New version available" offer of an open installed app. */
+export const updateOffer = (page: Page) =>
+  page.getByRole('status').filter({ hasText: 'New version available' });
+
+/** Makes the open app check for a new version now (as returning to it or coming online does). */
+export async function checkForUpdate(page: Page): Promise<void> {
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+}
+
+/** An app's row title in the library (`/apps`), a link to its page. */
+export const libraryEntry = (page: Page, title: string) =>
+  page.getByRole('link', { name: title, exact: true });

@@ -1,0 +1,136 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { collectPageErrors, launchBrowser, launchPersistent } from './support/browser';
+import { deviceOf, type Person, signInContext, signUp } from './support/people';
+import { untilControlled } from './support/service-worker';
+import {
+  addHabit,
+  checkForUpdate,
+  goOffline,
+  goOnline,
+  habitNames,
+  libraryEntry,
+  openInstalledApp,
+  poll,
+  publishHabitTracker,
+  republishWithTitle,
+  syncNote,
+  updateOffer,
+} from './support/visitor';
+
+/**
+ * What a visitor runs (SPEC §3 `/apps/{id}/pwa`): the installed app keeps an anonymous visitor's
+ * records on the device and works offline; signing in merges them into the account; a signed-in
+ * visitor's records reach their other device; a republish is offered, never forced.
+ */
+describe('a visitor’s installed app', () => {
+  let pipit: RunningPipit;
+  let browser: Browser;
+  let creator: Person;
+  let visitor: Person;
+  let appId: string;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    pipit = await startPipit();
+    browser = await launchBrowser();
+    creator = await signUp(pipit, 'cleo');
+    visitor = await signUp(pipit, 'vince');
+    appId = await publishHabitTracker(pipit, creator, { title: 'Morning habits' });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await pipit?.close();
+  });
+
+  it('keeps an anonymous visitor’s records offline, across reloads, then merges them on sign-in', async () => {
+    const device = await launchPersistent({ width: 390, height: 844 });
+    try {
+      const page = await device.context.newPage();
+      errors.push(...collectPageErrors(page));
+      await openInstalledApp(page, pipit.url, appId);
+      expect(await page.title()).toBe('Morning habits');
+      await untilControlled(page);
+      await openInstalledApp(page, pipit.url, appId);
+      await addHabit(page, 'Stretch');
+      expect(await syncNote(page).innerText()).toBe('Saved on this device');
+
+      await goOffline(device.context, page);
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+      expect(await habitNames(page)).toEqual(['Stretch']);
+      await addHabit(page, 'Water');
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+      expect(await habitNames(page)).toEqual(['Stretch', 'Water']);
+
+      // The library lists it, offline too.
+      await page.goto(`${pipit.url}/apps`);
+      await libraryEntry(page, 'Morning habits').waitFor();
+      await goOnline(device.context, page);
+
+      // Signing in: the anonymous records join the account's (on the next open at the latest).
+      await signInContext(device.context, pipit, visitor);
+      await openInstalledApp(page, pipit.url, appId);
+      await poll(() => habitNames(page)).toEqual(['Stretch', 'Water']);
+      await poll(() => syncNote(page).innerText()).toBe('Saved');
+      await page.close();
+    } finally {
+      await device.close();
+    }
+  });
+
+  it('brings a signed-in visitor’s records to their second device', async () => {
+    const laptop = await deviceOf(browser, pipit, visitor);
+    const phone = await deviceOf(browser, pipit, visitor, {
+      viewport: { width: 390, height: 844 },
+    });
+    try {
+      const laptopPage = await laptop.newPage();
+      const phonePage = await phone.newPage();
+      errors.push(...collectPageErrors(laptopPage), ...collectPageErrors(phonePage));
+      await openInstalledApp(laptopPage, pipit.url, appId);
+      // What was merged from the anonymous device is already in the account.
+      await poll(() => habitNames(laptopPage)).toEqual(['Stretch', 'Water']);
+      await addHabit(laptopPage, 'Read ten pages');
+      await poll(() => syncNote(laptopPage).innerText()).toBe('Saved');
+
+      await openInstalledApp(phonePage, pipit.url, appId);
+      await poll(() => habitNames(phonePage)).toEqual(['Read ten pages', 'Stretch', 'Water']);
+
+      // The library follows the person: the phone's /apps lists the app opened on both devices.
+      await phonePage.goto(`${pipit.url}/apps`);
+      await libraryEntry(phonePage, 'Morning habits').waitFor();
+    } finally {
+      await laptop.close();
+      await phone.close();
+    }
+  });
+
+  it('offers a republished version without switching by itself, and keeps the data', async () => {
+    const device = await deviceOf(browser, pipit, visitor);
+    try {
+      const page: Page = await device.newPage();
+      errors.push(...collectPageErrors(page));
+      await openInstalledApp(page, pipit.url, appId);
+      const version = await republishWithTitle(pipit, creator, appId, 'Evening habits');
+      expect(version).toBe(2);
+      await page.waitForTimeout(2_100);
+      await checkForUpdate(page);
+      await updateOffer(page).waitFor();
+      // Offered, not applied: the app still shows version 1 until the person chooses.
+      expect(await page.locator('h1').innerText()).toBe('Morning habits');
+      await updateOffer(page).getByRole('button', { name: 'Update' }).click();
+      await poll(() => page.locator('h1').innerText()).toBe('Evening habits');
+      expect(await page.title()).toBe('Evening habits');
+      expect(await habitNames(page)).toEqual(['Read ten pages', 'Stretch', 'Water']);
+    } finally {
+      await device.close();
+    }
+  });
+
+  it('logged no console error', () => {
+    expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+});
