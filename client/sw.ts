@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { appPwaPaths, appShellAppId, appShellHtml } from '@pipit/protocol';
+import { appPwaPaths, appShellHtml, appShellTarget } from '@pipit/protocol';
 import { ExpirationPlugin } from 'workbox-expiration';
 import {
   cleanupOutdatedCaches,
@@ -82,20 +82,23 @@ async function keepAppAssets(appId: string, event: ExtendableEvent): Promise<voi
 }
 
 /**
- * `/apps/{id}/pwa` and `/apps/{id}/install`: the precached shell rewritten by the same function the
- * server uses, so offline the page still links the app's own manifest (NOTES.md: PWA).
+ * `/apps/{id}/pwa`, `/apps/{id}/install` and `/demo1`: the precached shell rewritten by the same
+ * function the server uses, so offline the page still links the app's own manifest (NOTES.md: PWA).
+ * The showcase's manifest and icons are files of the build, precached with it.
  */
 async function appShell({ url, request, event }: RouteHandlerCallbackOptions): Promise<Response> {
-  const appId = appShellAppId(url.pathname);
+  const target = appShellTarget(url.pathname);
   const shell = await matchPrecache(SHELL_URL);
-  if (!appId || !shell) return fetch(request);
-  if (event instanceof ExtendableEvent) event.waitUntil(keepAppAssets(appId, event));
+  if (!target || !shell) return fetch(request);
+  if (target.kind === 'app' && event instanceof ExtendableEvent) {
+    event.waitUntil(keepAppAssets(target.appId, event));
+  }
   const headers = new Headers(shell.headers);
   // The body is rewritten: the stored length and validator describe the old one.
   for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified']) {
     headers.delete(name);
   }
-  return new Response(appShellHtml(await shell.text(), appId), {
+  return new Response(appShellHtml(await shell.text(), target), {
     status: 200,
     statusText: 'OK',
     headers,
@@ -105,7 +108,7 @@ registerRoute(
   ({ url, request }) =>
     request.mode === 'navigate' &&
     url.origin === self.location.origin &&
-    appShellAppId(url.pathname) !== null,
+    appShellTarget(url.pathname) !== null,
   appShell,
 );
 

@@ -1,8 +1,11 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHOWCASE_PWA } from '@pipit/protocol';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { axeViolations } from './support/axe';
-import { collectPageErrors, launchBrowser } from './support/browser';
+import { collectPageErrors, launchBrowser, launchPersistent } from './support/browser';
+import { untilManifest } from './support/installability';
+import { untilControlled } from './support/service-worker';
 import { addHabit, habitNames } from './support/visitor';
 
 /** `/demo1` (SPEC §3): the habit tracker showcase, usable by anyone, its data on the device. */
@@ -59,4 +62,34 @@ describe('the showcase', () => {
       }
     });
   }
+
+  it('installs as its own app, online and offline', async () => {
+    const device = await launchPersistent({ width: 390, height: 844 });
+    try {
+      const page = await device.context.newPage();
+      const errors = collectPageErrors(page);
+      const manifestUrl = `${pipit.url}${SHOWCASE_PWA.manifest}`;
+      await page.goto(`${pipit.url}/demo1`);
+      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+      const online = await untilManifest(page, manifestUrl);
+      expect(online.manifestErrors).toEqual([]);
+      expect(online.installabilityErrors).toEqual([]);
+      expect(online.manifest).toMatchObject({
+        id: '/demo1',
+        start_url: '/demo1',
+        scope: '/demo1',
+        display: 'standalone',
+      });
+      // Offline, the service worker's copy of the shell links the showcase's manifest too.
+      await untilControlled(page);
+      await device.context.setOffline(true);
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+      expect((await untilManifest(page, manifestUrl)).installabilityErrors).toEqual([]);
+      await device.context.setOffline(false);
+      expect(errors).toEqual([]);
+    } finally {
+      await device.close();
+    }
+  });
 });

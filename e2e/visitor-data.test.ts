@@ -1,6 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+// The server's own test helper opens a document over a real websocket (e2e has no Yjs of its own).
+import { readDataDocumentAs } from '../sync-server/test/support/visitor-data';
 import { collectPageErrors, launchBrowser, launchPersistent } from './support/browser';
 import { deviceOf, type Person, signInContext, signUp } from './support/people';
 import { untilControlled } from './support/service-worker';
@@ -98,6 +100,18 @@ describe('a visitor’s installed app', () => {
 
       await openInstalledApp(phonePage, pipit.url, appId);
       await poll(() => habitNames(phonePage)).toEqual(['Read ten pages', 'Stretch', 'Water']);
+
+      // The data is the visitor's alone: the server gives it to their own session and refuses the
+      // app's creator, who receives nothing.
+      const data = { appId, userId: visitor.id };
+      expect(await readDataDocumentAs(pipit.url, data, visitor.api.cookie)).toEqual({
+        opened: true,
+        records: 3,
+      });
+      expect(await readDataDocumentAs(pipit.url, data, creator.api.cookie)).toEqual({
+        opened: false,
+        records: 0,
+      });
 
       // The library follows the person: the phone's /apps lists the app opened on both devices.
       await phonePage.goto(`${pipit.url}/apps`);

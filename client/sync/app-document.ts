@@ -8,7 +8,8 @@ import {
 import { documentName } from '@pipit/protocol';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import * as Y from 'yjs';
-import { type DocumentScope, type OpenDocument, openDocument } from './documents';
+import type { DocumentScope } from './document-scope';
+import { type OpenDocument, openDocument } from './documents';
 import { sameSync, type SyncState } from './sync-state';
 
 /** What a person has selected in the editor, shared with collaborators as presence. */

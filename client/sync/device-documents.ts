@@ -1,6 +1,6 @@
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
-import { type DocumentScope, localDatabaseName } from './documents';
+import { type DocumentScope, localDatabaseName } from './document-scope';
 
 /**
  * Documents that live on this device only and never sync: an anonymous visitor's data for an app
@@ -14,6 +14,9 @@ import { type DocumentScope, localDatabaseName } from './documents';
 const DEVICE_SCOPE: DocumentScope = { kind: 'demo' };
 
 export const deviceDatabaseName = (name: string) => localDatabaseName(DEVICE_SCOPE, name);
+
+/** An anonymous visitor's document for one app, kept on this device. */
+export const anonymousDataName = (appId: string) => `data/${appId}`;
 
 export interface DeviceDocument {
   readonly name: string;

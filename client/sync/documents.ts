@@ -3,12 +3,11 @@ import { IndexeddbPersistence } from 'y-indexeddb';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { appIconSchema, parseDocumentName } from '@pipit/protocol';
+import { onAccountEnd } from './account-end';
+import { type DocumentScope, localDatabaseName, scopeKey } from './document-scope';
 import { type LocalApp, localAppKey, localDb } from './local-db';
-import { syncSocket } from './socket';
+import { closeSyncSocket, syncSocket } from './socket';
 import { sameSync, type SyncErrorReason, type SyncState } from './sync-state';
-
-/** Whose copy: a signed-in account's (synced), or the demo's (this device only). */
-export type DocumentScope = { kind: 'account'; accountId: string } | { kind: 'demo' };
 
 export interface OpenDocument {
   readonly name: string;
@@ -28,13 +27,6 @@ export interface OpenDocument {
 
 /** A document stays open this long after its last user lets go, to finish sending its changes. */
 const LINGER_MS = 5_000;
-
-const scopeKey = (scope: DocumentScope) =>
-  scope.kind === 'demo' ? 'demo' : `account:${scope.accountId}`;
-
-/** The IndexedDB database of one document: per account, so a shared device keeps people apart. */
-export const localDatabaseName = (scope: DocumentScope, name: string) =>
-  `pipit:${scopeKey(scope)}:${name}`;
 
 /** The listing fields of an app document, when it has a definition. */
 function listingOf(doc: Y.Doc): Partial<LocalApp> {
@@ -299,3 +291,9 @@ export function closeAccountDocuments(accountId: string): void {
     }
   }
 }
+
+// Signing out (or in as someone else): that account's documents, then its socket, close here.
+onAccountEnd((accountId) => {
+  closeAccountDocuments(accountId);
+  closeSyncSocket();
+});

@@ -1,6 +1,4 @@
 import {
-  documentName,
-  LIBRARY_MAP,
   type LibraryEntry,
   listLibrary,
   mergeLibraryEntry,
@@ -10,17 +8,15 @@ import {
 } from '@pipit/protocol';
 import { liveQuery } from 'dexie';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import type * as Y from 'yjs';
-import { openDocument, type OpenDocument } from './documents';
 import { ANONYMOUS_OWNER, localDb, type LocalLibraryEntry } from './local-db';
-import { mergeAnonymousVisitorData } from './visitor-data-merge';
 
 /**
  * The library (SPEC §3 `/apps`): apps a person opened, saved or installed. This device keeps it in
  * IndexedDB per account (`anonymous` for someone not signed in), so it works offline; a signed-in
  * person's is also in their `user/{userId}` document (a Y.Map `library`), so it follows them to
  * their other devices. Both copies merge entry by entry with @pipit/protocol's mergeLibraryEntry,
- * in both directions, until they agree.
+ * in both directions, until they agree. That half is library-sync.ts, loaded only for someone
+ * signed in: an anonymous visitor never syncs, so never downloads the sync layer.
  */
 
 export { ANONYMOUS_OWNER };
@@ -31,25 +27,13 @@ function toRow(owner: string, entry: LibraryEntry): LocalLibraryEntry {
   return { ...normalizeLibraryEntry(entry), key: rowKey(owner, entry.appId), owner };
 }
 
-function fromRow(row: LocalLibraryEntry): LibraryEntry | null {
+export function fromRow(row: LocalLibraryEntry): LibraryEntry | null {
   const { key: _key, owner: _owner, ...entry } = row;
   return parseLibraryEntry(entry);
 }
 
-function libraryMap(doc: Y.Doc): Y.Map<unknown> {
-  return doc.getMap<unknown>(LIBRARY_MAP);
-}
-
-function openUserDocument(accountId: string): OpenDocument {
-  return openDocument(
-    documentName({ kind: 'user', userId: accountId }),
-    { kind: 'account', accountId },
-    { connect: true },
-  );
-}
-
 /** Merges `entry` into this device's copy for `owner`; resolves with the merged entry. */
-async function mergeIntoDevice(owner: string, entry: LibraryEntry): Promise<LibraryEntry> {
+export async function mergeIntoDevice(owner: string, entry: LibraryEntry): Promise<LibraryEntry> {
   const db = localDb();
   return db.transaction('rw', db.library, async () => {
     const row = await db.library.get(rowKey(owner, entry.appId));
@@ -60,27 +44,12 @@ async function mergeIntoDevice(owner: string, entry: LibraryEntry): Promise<Libr
   });
 }
 
-/** Merges `entry` into the document's map; writes only when that changes something. */
-function mergeIntoDocument(doc: Y.Doc, entry: LibraryEntry): LibraryEntry {
-  const map = libraryMap(doc);
-  const known = parseLibraryEntry(map.get(entry.appId));
-  const merged = known ? mergeLibraryEntry(known, entry) : normalizeLibraryEntry(entry);
-  if (!sameLibraryEntry(known, merged)) map.set(entry.appId, merged);
-  return merged;
-}
-
 /** A change to one app's entry, on this device and (signed in) in the person's document. */
 async function changeEntry(accountId: string | null, entry: LibraryEntry): Promise<void> {
   const merged = await mergeIntoDevice(accountId ?? ANONYMOUS_OWNER, entry);
   if (!accountId) return;
-  const opened = openUserDocument(accountId);
-  try {
-    await opened.whenLocal;
-    mergeIntoDocument(opened.doc, merged);
-  } finally {
-    // It stays open (and connected) until the server has the change, then closes by itself.
-    opened.release();
-  }
+  const { mergeIntoUserDocument } = await import('./library-sync');
+  await mergeIntoUserDocument(accountId, merged);
 }
 
 /** What an app page or the installed app knows about an app, to list it in the library. */
@@ -112,74 +81,20 @@ export async function restoreToLibrary(accountId: string | null, entry: LibraryE
   await changeEntry(accountId, { ...entry, savedAt: Date.now() });
 }
 
-/**
- * While a signed-in person's library is on screen: the anonymous library of this device joins the
- * account's (signing in keeps it), and the device's copy and the document's merge both ways, now
- * and whenever another device changes the document. Returns the function that stops it.
- */
-function startLibrarySync(accountId: string): () => void {
-  const opened = openUserDocument(accountId);
+/** Starts the library's sync once its code is loaded; returns the function that stops it. */
+function startLibrarySyncSoon(accountId: string): () => void {
+  let stop: (() => void) | undefined;
   let stopped = false;
-  const map = libraryMap(opened.doc);
-
-  async function reconcile(onlyIds?: ReadonlySet<string>) {
-    const db = localDb();
-    const rows = await db.library.where('owner').equals(accountId).toArray();
-    const device = new Map<string, LibraryEntry>();
-    for (const row of rows) {
-      const entry = fromRow(row);
-      if (entry) device.set(entry.appId, entry);
-    }
-    const ids = onlyIds ?? new Set([...device.keys(), ...map.keys()]);
-    if (stopped) return;
-    opened.doc.transact(() => {
-      for (const id of ids) {
-        const local = device.get(id);
-        if (local) mergeIntoDocument(opened.doc, local);
-      }
-    });
-    for (const id of ids) {
-      const shared = parseLibraryEntry(map.get(id));
-      if (shared) await mergeIntoDevice(accountId, shared);
-    }
-  }
-
-  /** Signing in keeps what was opened anonymously on this device: the library and the data. */
-  async function adoptAnonymous() {
-    const db = localDb();
-    const rows = await db.library.where('owner').equals(ANONYMOUS_OWNER).toArray();
-    for (const row of rows) {
-      const entry = fromRow(row);
-      if (entry) await mergeIntoDevice(accountId, entry);
-      await db.library.delete(row.key);
-    }
-    await mergeAnonymousVisitorData(accountId);
-  }
-
-  const onRemoteChange = (event: Y.YMapEvent<unknown>) => {
-    if (event.transaction.local) return;
-    void reconcile(new Set(event.keysChanged)).catch(warn);
-  };
-
-  void opened.whenLocal
-    .then(async () => {
-      if (stopped) return;
-      await adoptAnonymous();
-      if (stopped) return;
-      map.observe(onRemoteChange);
-      await reconcile();
-    })
-    .catch(warn);
-
+  import('./library-sync').then(
+    ({ startLibrarySync }) => {
+      if (!stopped) stop = startLibrarySync(accountId);
+    },
+    (error: unknown) => console.warn('Could not bring your library up to date:', error),
+  );
   return () => {
     stopped = true;
-    map.unobserve(onRemoteChange);
-    opened.release();
+    stop?.();
   };
-}
-
-function warn(error: unknown) {
-  console.warn('Could not bring your library up to date on this device:', error);
 }
 
 /** One sync per account in this tab, however many components show the library. */
@@ -188,7 +103,7 @@ const syncs = new Map<string, { refs: number; stop: () => void }>();
 function acquireLibrarySync(accountId: string): () => void {
   let sync = syncs.get(accountId);
   if (!sync) {
-    sync = { refs: 0, stop: startLibrarySync(accountId) };
+    sync = { refs: 0, stop: startLibrarySyncSoon(accountId) };
     syncs.set(accountId, sync);
   }
   const held = sync;

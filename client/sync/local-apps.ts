@@ -2,14 +2,10 @@ import { type AppDefinition, setMeta, writeDefinition } from '@pipit/app-definit
 import { type AppSummary, createId, documentName } from '@pipit/protocol';
 import { liveQuery } from 'dexie';
 import { useEffect, useState } from 'react';
-import { clearDocument, IndexeddbPersistence } from 'y-indexeddb';
+import { clearDocument } from 'y-indexeddb';
 import * as Y from 'yjs';
-import {
-  type DocumentScope,
-  localDatabaseName,
-  openDocument,
-  reconnectDocument,
-} from './documents';
+import { type DocumentScope, localDatabaseName, writeLocalCopy } from './document-scope';
+import { openDocument, reconnectDocument } from './documents';
 import { type LocalApp, localAppKey, localDb } from './local-db';
 
 export type { LocalApp };
@@ -17,17 +13,6 @@ export type { LocalApp };
 const DEMO = 'demo';
 const scopeOf = (accountId: string): DocumentScope =>
   accountId === DEMO ? { kind: 'demo' } : { kind: 'account', accountId };
-
-/** Writes a document's state into this device's copy of `name` (IndexedDB), then lets go. */
-async function writeLocalCopy(scope: DocumentScope, name: string, state: Uint8Array) {
-  const doc = new Y.Doc();
-  Y.applyUpdate(doc, state);
-  // y-indexeddb stores the document's whole state when it opens; nothing else to do.
-  const persistence = new IndexeddbPersistence(localDatabaseName(scope, name), doc);
-  await persistence.whenSynced;
-  await persistence.destroy();
-  doc.destroy();
-}
 
 /**
  * Creates an app on this device, offline too (SPEC §4: the id is made here). This is the one place

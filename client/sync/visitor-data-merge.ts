@@ -1,9 +1,15 @@
 import { mergeVisitorData } from '@pipit/app-definition';
 import { documentName } from '@pipit/protocol';
-import { clearDocument, IndexeddbPersistence } from 'y-indexeddb';
+import { clearDocument } from 'y-indexeddb';
 import * as Y from 'yjs';
-import { deviceDatabaseName, isDeviceDocumentOpen, openDeviceDocument } from './device-documents';
-import { type DocumentScope, localDatabaseName, openDocument } from './documents';
+import {
+  anonymousDataName,
+  deviceDatabaseName,
+  isDeviceDocumentOpen,
+  openDeviceDocument,
+} from './device-documents';
+import { type DocumentScope, writeLocalCopy } from './document-scope';
+import { openDocument, type OpenDocument } from './documents';
 import { localDb } from './local-db';
 
 /**
@@ -11,31 +17,9 @@ import { localDb } from './local-db';
  * signing in merges it into their account's `data/{appId}/{userId}`. The merge is a Yjs state merge
  * (records are keyed by random ids, so nothing is lost or doubled), it is written to the account's
  * copy on this device before the anonymous copy is deleted, and it runs again harmlessly if it was
- * interrupted (merging the same state twice changes nothing).
+ * interrupted (merging the same state twice changes nothing). This device's anonymous copies are
+ * noted by anonymous-data.ts.
  */
-
-/** An anonymous visitor's document for one app, kept on this device. */
-export const anonymousDataName = (appId: string) => `data/${appId}`;
-
-/** Notes that this device holds anonymous data for the app, for the merge at the next sign-in. */
-export async function markAnonymousData(appId: string): Promise<void> {
-  const db = localDb();
-  if (!(await db.anonymousData.get(appId))) {
-    await db.anonymousData.put({ appId, createdAt: Date.now() });
-  }
-}
-
-/** Writes `state` into this device's copy of a document and waits until it is stored. */
-async function storeLocally(scope: DocumentScope, name: string, state: Uint8Array) {
-  const doc = new Y.Doc();
-  Y.applyUpdate(doc, state);
-  // y-indexeddb writes the document's whole state when it opens, in the transaction `whenSynced`
-  // waits for: once it resolves, the state is on disk, whatever happens to the page next.
-  const persistence = new IndexeddbPersistence(localDatabaseName(scope, name), doc);
-  await persistence.whenSynced;
-  await persistence.destroy();
-  doc.destroy();
-}
 
 const running = new Map<string, Promise<boolean>>();
 
@@ -56,7 +40,7 @@ async function mergeOne(accountId: string, appId: string): Promise<boolean> {
     mergeVisitorData(account.doc, anonymous.doc);
     // The open document's own persistence stores the merge too, but without telling us when: this
     // write is the one waited for before the anonymous copy goes.
-    await storeLocally(scope, name, state);
+    await writeLocalCopy(scope, name, state);
   } finally {
     anonymous.release();
     account.release();
@@ -91,4 +75,19 @@ export async function mergeAnonymousVisitorData(
     }
   }
   return merged;
+}
+
+/**
+ * A signed-in visitor's data for an app: the account's `data/{appId}/{userId}`, synced. Maybe
+ * signed in for the first time since using the app anonymously on this device: the anonymous
+ * records join the account's (a no-op when there are none).
+ */
+export function openAccountVisitorData(appId: string, accountId: string): OpenDocument {
+  const opened = openDocument(
+    documentName({ kind: 'data', appId, userId: accountId }),
+    { kind: 'account', accountId },
+    { connect: true },
+  );
+  void opened.whenLocal.then(() => mergeAnonymousVisitorData(accountId, appId));
+  return opened;
 }

@@ -6,24 +6,19 @@ import {
   updateVisitorRecord,
   type VisitorData,
 } from '@pipit/app-definition';
-import { documentName } from '@pipit/protocol';
 import type { RuntimeData } from '@pipit/runtime';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type * as Y from 'yjs';
-import { openDeviceDocument } from './device-documents';
-import { openDocument, type OpenDocument } from './documents';
+import { anonymousDataName, openDeviceDocument } from './device-documents';
+import type { OpenDocument } from './documents';
 import { sameSync, type SyncState } from './sync-state';
-import {
-  anonymousDataName,
-  markAnonymousData,
-  mergeAnonymousVisitorData,
-} from './visitor-data-merge';
 
 /**
  * A visitor's data for one app as the runtime uses it (SPEC §2, §5): signed in, the document
  * `data/{appId}/{userId}` on this device (IndexedDB, named after the document, so apps installed
  * side by side never share data), synced through the account's websocket; anonymous, `data/{appId}`
- * on this device only, merged into the account when the person signs in.
+ * on this device only, merged into the account when the person signs in. An anonymous visitor never
+ * syncs, so the sync layer (the websocket provider) loads only for a signed-in visitor.
  */
 
 export type VisitorDataSource =
@@ -45,6 +40,8 @@ interface Backing {
   whenLocal: Promise<void>;
   sync(): SyncState;
   subscribe(listener: () => void): () => void;
+  /** Called before each of the visitor's own changes. */
+  beforeWrite?(): void;
   release(): void;
 }
 
@@ -71,22 +68,30 @@ function accountBacking(opened: OpenDocument): Backing {
   };
 }
 
-function backingFor(source: VisitorDataSource): Backing {
+/** Anonymous data is noted for the merge at sign-in once there is some (at the first write). */
+function anonymousBacking(appId: string): Backing {
+  let marked = false;
+  return {
+    ...deviceBacking(anonymousDataName(appId)),
+    beforeWrite() {
+      if (marked) return;
+      marked = true;
+      import('./anonymous-data')
+        .then(({ markAnonymousData }) => markAnonymousData(appId))
+        .catch((error: unknown) => {
+          marked = false; // the next change tries again
+          console.warn('Could not note the data kept on this device for your account:', error);
+        });
+    },
+  };
+}
+
+async function backingFor(source: VisitorDataSource): Promise<Backing> {
   if (source.kind === 'device') return deviceBacking(source.name);
   const { appId, accountId } = source;
-  if (!accountId) {
-    void markAnonymousData(appId);
-    return deviceBacking(anonymousDataName(appId));
-  }
-  const opened = openDocument(
-    documentName({ kind: 'data', appId, userId: accountId }),
-    { kind: 'account', accountId },
-    { connect: true },
-  );
-  // Signed in now, maybe for the first time since using the app anonymously on this device: the
-  // anonymous records join the account's (it is a no-op when there are none).
-  void opened.whenLocal.then(() => mergeAnonymousVisitorData(accountId, appId));
-  return accountBacking(opened);
+  if (!accountId) return anonymousBacking(appId);
+  const { openAccountVisitorData } = await import('./visitor-data-merge');
+  return accountBacking(openAccountVisitorData(appId, accountId));
 }
 
 class VisitorDataStore {
@@ -121,13 +126,22 @@ class VisitorDataStore {
   }
 
   private readonly operations: Omit<RuntimeData, keyof VisitorData> = {
-    create: (collection, values) => createVisitorRecord(this.backing.doc, collection, values),
-    update: (collection, recordId, values) =>
-      updateVisitorRecord(this.backing.doc, collection, recordId, values),
+    create: (collection, values) => {
+      this.backing.beforeWrite?.();
+      return createVisitorRecord(this.backing.doc, collection, values);
+    },
+    update: (collection, recordId, values) => {
+      this.backing.beforeWrite?.();
+      return updateVisitorRecord(this.backing.doc, collection, recordId, values);
+    },
     remove: (recordId) => {
+      this.backing.beforeWrite?.();
       removeVisitorRecord(this.backing.doc, recordId);
     },
-    setCounter: (counterId, value) => setCounter(this.backing.doc, counterId, value),
+    setCounter: (counterId, value) => {
+      this.backing.beforeWrite?.();
+      return setCounter(this.backing.doc, counterId, value);
+    },
   };
 
   private update(changed: boolean) {
@@ -200,11 +214,25 @@ export function useVisitorData(source: VisitorDataSource | null): VisitorDataVie
   const [store, setStore] = useState<VisitorDataStore | null>(null);
   useEffect(() => {
     if (!source) return;
-    const created = new VisitorDataStore(backingFor(source));
-    setStore(created);
+    let created: VisitorDataStore | null = null;
+    let cancelled = false;
+    backingFor(source).then(
+      (backing) => {
+        if (cancelled) {
+          backing.release();
+          return;
+        }
+        created = new VisitorDataStore(backing);
+        setStore(created);
+      },
+      (error: unknown) => console.error('Could not open your data for this app:', error),
+    );
     return () => {
-      created.dispose();
-      setStore((current) => (current === created ? null : current));
+      cancelled = true;
+      const mine = created;
+      if (!mine) return;
+      mine.dispose();
+      setStore((current) => (current === mine ? null : current));
     };
     // `source` is compared by its key, not by object identity.
   }, [key]);

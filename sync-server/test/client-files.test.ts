@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appPwaPaths, createId, genericErrorMessage } from '@pipit/protocol';
+import { appPwaPaths, createId, genericErrorMessage, SHOWCASE_PWA } from '@pipit/protocol';
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from '../src/http/client-files';
 import { rawRequest } from './support/raw-http';
 import { type RunningPipit, startPipit } from './support/start-server';
@@ -190,7 +190,7 @@ const PWA_SHELL = `<!doctype html>
   <body><div id="root"></div></body>
 </html>`;
 
-describe('the shell of an app’s own pages (/apps/{id}/pwa and /apps/{id}/install)', () => {
+describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install, /demo1)', () => {
   let pipit: RunningPipit;
   let dir: string;
   const manifestLinks = (html: string) => html.match(/<link rel="manifest"[^>]*>/g);
@@ -225,7 +225,26 @@ describe('the shell of an app’s own pages (/apps/{id}/pwa and /apps/{id}/insta
     },
   );
 
-  it.each(['/', '/about', `/apps/{id}`, `/apps/{id}/edit`, '/no/such/page'])(
+  it.each(['/demo1', '/demo1/'])(
+    'links %s to the showcase’s own manifest, apple-touch-icon and theme colour',
+    async (route) => {
+      const response = await get(route);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(manifestLinks(html)).toEqual([
+        `<link rel="manifest" href="${SHOWCASE_PWA.manifest}">`,
+      ]);
+      expect(html).toContain(`href="${SHOWCASE_PWA.appleTouch180}"`);
+      expect(html).not.toContain('/icons/apple-touch-icon.png');
+      expect(html.match(/<meta name="theme-color"[^>]*>/g)).toEqual([
+        `<meta name="theme-color" content="${SHOWCASE_PWA.themeColor}">`,
+      ]);
+      const etag = response.headers.get('etag')!;
+      expect((await get('/demo1', { 'If-None-Match': etag })).status).toBe(304);
+    },
+  );
+
+  it.each(['/', '/about', '/demo', `/apps/{id}`, `/apps/{id}/edit`, '/no/such/page'])(
     'keeps Pipit’s manifest on %s',
     async (route) => {
       const html = await (await get(route.replace('{id}', createId()))).text();

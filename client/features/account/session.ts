@@ -1,8 +1,7 @@
 import { redirect } from '@tanstack/react-router';
 import { useSyncExternalStore } from 'react';
 import { type Account, accountSchema, sessionResponseSchema } from '@pipit/protocol';
-import { closeAccountDocuments } from '../../sync/documents';
-import { closeSyncSocket } from '../../sync/socket';
+import { endAccount } from '../../sync/account-end';
 import { apiGet, OfflineError } from '../api/request';
 
 /**
@@ -33,10 +32,7 @@ function readCached(): Account | null {
 function set(next: SessionState) {
   const previous = state.account?.id;
   // Signed out, or in as someone else: the previous account's documents stop syncing here.
-  if (previous && previous !== next.account?.id) {
-    closeAccountDocuments(previous);
-    closeSyncSocket();
-  }
+  if (previous && previous !== next.account?.id) endAccount(previous);
   state = next;
   try {
     if (next.account) localStorage.setItem(STORAGE_KEY, JSON.stringify(next.account));

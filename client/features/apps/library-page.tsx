@@ -119,7 +119,7 @@ function LibraryRow({ entry, onRemove }: { entry: LibraryEntry; onRemove: () => 
         </p>
       </div>
       <div className="app-list__actions">
-        {/* A full page load: the installed app's page comes with its own manifest. */}
+        {/* Full page loads: the server sends these pages with the app's own manifest. */}
         <a
           className={buttonClass('primary', 'small')}
           href={appPwaPaths(entry.appId).page}
@@ -127,15 +127,13 @@ function LibraryRow({ entry, onRemove }: { entry: LibraryEntry; onRemove: () => 
         >
           Open
         </a>
-        <ButtonLink
-          to="/apps/$id/install"
-          params={{ id: entry.appId }}
-          variant="secondary"
-          size="small"
+        <a
+          className={buttonClass('secondary', 'small')}
+          href={`/apps/${entry.appId}/install`}
           aria-label={`Install ${title}`}
         >
           Install
-        </ButtonLink>
+        </a>
         <Button variant="ghost" size="small" onClick={onRemove} aria-label={`Remove ${title}`}>
           Remove
         </Button>

@@ -1,5 +1,4 @@
 import { appResponseSchema } from '@pipit/protocol';
-import { localApp } from '../../sync/local-apps';
 import { getAccount } from '../account/session';
 import { apiGet, ApiRequestError } from '../api/request';
 
@@ -10,12 +9,15 @@ import { apiGet, ApiRequestError } from '../api/request';
  *
  * Kept apart from the editor: route loaders stay in the entry chunk (only components are split), and
  * importing this from edit-page.tsx put the whole editor and dnd-kit in every page's JavaScript.
+ * For the same reason the device's list (and with it the sync layer) is imported when needed.
  */
 export async function loadEditTarget(
   appId: string,
 ): Promise<{ found: boolean; title: string | null }> {
   const account = getAccount();
-  const local = account ? await localApp(account.id, appId) : undefined;
+  const local = account
+    ? await import('../../sync/local-apps').then(({ localApp }) => localApp(account.id, appId))
+    : undefined;
   if (local) return { found: true, title: local.title };
   try {
     const { app } = await apiGet(`/api/apps/${appId}`, appResponseSchema);

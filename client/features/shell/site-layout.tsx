@@ -6,7 +6,6 @@ import { Segmented } from '../../ui/segmented';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { z } from 'zod';
 import { useSession } from '../account/session';
-import { useAppReconciliation } from '../apps/app-registry';
 import { apiSend } from '../api/request';
 import { useSubmit } from '../api/use-submit';
 import { AccountMenu } from './account-menu';
@@ -62,7 +61,6 @@ function AccountLinks() {
 
 function SiteHeader() {
   const { account } = useSession();
-  useAppReconciliation(account?.id ?? null);
   const menuId = useId();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   // The menu belongs to the page it was opened on: navigating anywhere closes it.

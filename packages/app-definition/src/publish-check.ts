@@ -8,6 +8,7 @@ import {
   ordered,
   orderedByParent,
   type Table,
+  TABLES,
   themeMap,
 } from './document';
 import { migrateDefinition } from './migrations';
@@ -90,16 +91,7 @@ export function rawDefinition(doc: Y.Doc): Record<string, unknown> {
 }
 
 /** The tables a path walks through, by the key that holds each one's array. */
-const PATH_TABLES = new Set<string>([
-  'screens',
-  'components',
-  'collections',
-  'fields',
-  'records',
-  'actions',
-  'steps',
-  'aiActions',
-]);
+const PATH_TABLES = new Set<string>(TABLES);
 
 /** The innermost entity a path points into (`screens.0.components.2.props.url` → that component). */
 function entityAt(raw: unknown, path: ReadonlyArray<PropertyKey>): PublishProblem['entity'] {

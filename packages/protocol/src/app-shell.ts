@@ -1,11 +1,13 @@
 import { isId } from './ids';
+import { SHOWCASE_PWA } from './showcase';
 
 /**
- * The HTML shell of an app's own pages (SPEC §3 `/apps/{id}/pwa` and `/apps/{id}/install`) carries
- * that app's manifest, not Pipit's. Browsers read `<link rel="manifest">` when they parse the HTML:
- * swapping it from script during load is racy (NOTES.md: PWA — Chromium kept the platform manifest
- * in 5 of 12 loads), so the server rewrites the shell it sends and the service worker rewrites its
- * precached copy, both with this one function.
+ * The HTML shell of a page that installs as its own app carries that app's manifest, not Pipit's:
+ * an app's own pages (SPEC §3 `/apps/{id}/pwa` and `/apps/{id}/install`) and the `/demo1`
+ * showcase. Browsers read `<link rel="manifest">` when they parse the HTML: swapping it from script
+ * during load is racy (NOTES.md: PWA — Chromium kept the platform manifest in 5 of 12 loads), so
+ * the server rewrites the shell it sends and the service worker rewrites its precached copy, both
+ * with this one function.
  */
 
 /** The per-app web app manifest and icons (SPEC §3 /apps/{id}/pwa), served by the server. */
@@ -18,18 +20,23 @@ export const appPwaPaths = (appId: string) => ({
   appleTouch180: `/apps/${appId}/icons/apple-touch-180.png`,
 });
 
-/** Exactly the paths whose shell is rewritten (lowercase, as the manifest's scope is written). */
+/** Exactly the paths whose shell is rewritten (lowercase, as the manifests' scopes are written). */
 const APP_SHELL_PATH = /^\/apps\/([a-z2-7]{26})\/(?:pwa|install)\/?$/;
+const SHOWCASE_SHELL_PATH = /^\/demo1\/?$/;
 const HEX_COLOR = /^#[0-9a-f]{6}$/i;
 /** A whole tag, with the blanks before it and the line break after it (so no empty lines remain). */
 const LINK_OR_META = /[ \t]*<(link|meta)\b[^>]*>[ \t]*(\r?\n)?/gi;
 const ATTRIBUTE = (name: string) =>
   new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'=<>\`]+))`, 'i');
 
+/** Whose shell a page gets instead of Pipit's: a published app's, or the showcase's. */
+export type AppShellTarget = { kind: 'app'; appId: string } | { kind: 'showcase' };
+
 /** The app whose shell a pathname asks for, or null when its shell is Pipit's own. */
-export function appShellAppId(pathname: string): string | null {
+export function appShellTarget(pathname: string): AppShellTarget | null {
+  if (SHOWCASE_SHELL_PATH.test(pathname)) return { kind: 'showcase' };
   const id = APP_SHELL_PATH.exec(pathname)?.[1];
-  return id && isId(id) ? id : null;
+  return id && isId(id) ? { kind: 'app', appId: id } : null;
 }
 
 function attribute(tag: string, name: string): string | null {
@@ -53,31 +60,55 @@ function isReplaced(kind: string, tag: string): boolean {
 
 export interface AppShellOptions {
   /**
-   * The app's theme colour, when the caller knows it. Without one, Pipit's theme-color metas are
-   * dropped all the same, so an installed window takes the manifest's `theme_color` (a page's meta
-   * outranks the manifest in Chromium).
+   * The app's theme colour, when the caller knows it (the showcase's is known here). Without one,
+   * Pipit's theme-color metas are dropped all the same, so an installed window takes the manifest's
+   * `theme_color` (a page's meta outranks the manifest in Chromium).
    */
   themeColor?: string;
 }
 
-/**
- * Pipit's shell turned into one app's: its manifest link (with `crossorigin="use-credentials"`, so
- * the session cookie goes along for private apps), its 180 px apple-touch-icon, and no Pipit theme
- * colour. Everything else is left byte for byte. Throws on an id that is not an id (it is written
- * into the HTML).
- */
-export function appShellHtml(html: string, appId: string, options: AppShellOptions = {}): string {
+/** The tags that make a page a published app's (its manifest is per person for private apps). */
+function appTags(appId: string): { tags: string[]; themeColor?: string } {
   if (!isId(appId)) throw new Error(`Not an app id: ${JSON.stringify(appId)}`);
   const paths = appPwaPaths(appId);
-  const tags = [
-    `<link rel="manifest" href="${paths.manifest}" crossorigin="use-credentials">`,
-    `<link rel="apple-touch-icon" sizes="180x180" href="${paths.appleTouch180}">`,
-  ];
-  if (options.themeColor !== undefined) {
-    if (!HEX_COLOR.test(options.themeColor)) {
-      throw new Error(`Not a colour: ${JSON.stringify(options.themeColor)}`);
+  return {
+    tags: [
+      `<link rel="manifest" href="${paths.manifest}" crossorigin="use-credentials">`,
+      `<link rel="apple-touch-icon" sizes="180x180" href="${paths.appleTouch180}">`,
+    ],
+  };
+}
+
+/** The showcase's: static files of the build, the same for everyone, in its theme's colour. */
+function showcaseTags(): { tags: string[]; themeColor?: string } {
+  return {
+    tags: [
+      `<link rel="manifest" href="${SHOWCASE_PWA.manifest}">`,
+      `<link rel="apple-touch-icon" sizes="180x180" href="${SHOWCASE_PWA.appleTouch180}">`,
+    ],
+    themeColor: SHOWCASE_PWA.themeColor,
+  };
+}
+
+/**
+ * Pipit's shell turned into one app's: its manifest link (an app's with
+ * `crossorigin="use-credentials"`, so the session cookie goes along for private apps), its 180 px
+ * apple-touch-icon, and its theme colour when known, never Pipit's. Everything else is left byte
+ * for byte. Throws on an id that is not an id (it is written into the HTML).
+ */
+export function appShellHtml(
+  html: string,
+  target: AppShellTarget,
+  options: AppShellOptions = {},
+): string {
+  const own = target.kind === 'app' ? appTags(target.appId) : showcaseTags();
+  const tags = [...own.tags];
+  const themeColor = options.themeColor ?? own.themeColor;
+  if (themeColor !== undefined) {
+    if (!HEX_COLOR.test(themeColor)) {
+      throw new Error(`Not a colour: ${JSON.stringify(themeColor)}`);
     }
-    tags.push(`<meta name="theme-color" content="${options.themeColor.toLowerCase()}">`);
+    tags.push(`<meta name="theme-color" content="${themeColor.toLowerCase()}">`);
   }
   const stripped = html.replace(LINK_OR_META, (whole, kind: string) =>
     isReplaced(kind, whole) ? '' : whole,

@@ -117,7 +117,12 @@ export {
   type ExploreQuery,
   type ExploreResponse,
 } from './publishing';
-export { appShellHtml, appShellAppId, type AppShellOptions } from './app-shell';
+export {
+  appShellHtml,
+  appShellTarget,
+  type AppShellOptions,
+  type AppShellTarget,
+} from './app-shell';
 export {
   LIBRARY_MAP,
   libraryEntrySchema,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appPwaPaths, appShellAppId, appShellHtml, createId } from '../src/index';
+import { appPwaPaths, appShellHtml, appShellTarget, createId, SHOWCASE_PWA } from '../src/index';
 
 /** The head of the built shell as Vite and vite-plugin-pwa write it (dist/client/index.html). */
 const BUILT_SHELL = `<!doctype html>
@@ -30,6 +30,8 @@ const BUILT_SHELL = `<!doctype html>
 
 const id = createId();
 const paths = appPwaPaths(id);
+const app = { kind: 'app', appId: id } as const;
+const showcase = { kind: 'showcase' } as const;
 
 function linksIn(html: string, rel: string): string[] {
   return [...html.matchAll(/<link\b[^>]*>/g)]
@@ -39,7 +41,7 @@ function linksIn(html: string, rel: string): string[] {
 
 describe('appShellHtml', () => {
   it('replaces Pipit’s manifest link with the app’s, sent with credentials', () => {
-    const html = appShellHtml(BUILT_SHELL, id);
+    const html = appShellHtml(BUILT_SHELL, app);
     expect(linksIn(html, 'manifest')).toEqual([
       `<link rel="manifest" href="${paths.manifest}" crossorigin="use-credentials">`,
     ]);
@@ -47,27 +49,27 @@ describe('appShellHtml', () => {
   });
 
   it('replaces the apple-touch-icon with the app’s 180 px icon', () => {
-    const html = appShellHtml(BUILT_SHELL, id);
+    const html = appShellHtml(BUILT_SHELL, app);
     expect(linksIn(html, 'apple-touch-icon')).toEqual([
       `<link rel="apple-touch-icon" sizes="180x180" href="${paths.appleTouch180}">`,
     ]);
   });
 
   it('drops Pipit’s theme colours, so the installed window takes the manifest’s', () => {
-    const html = appShellHtml(BUILT_SHELL, id);
+    const html = appShellHtml(BUILT_SHELL, app);
     expect(html).not.toMatch(/name="theme-color"/);
   });
 
   it('writes the app’s theme colour when the caller knows it', () => {
-    const html = appShellHtml(BUILT_SHELL, id, { themeColor: '#3B3FB5' });
+    const html = appShellHtml(BUILT_SHELL, app, { themeColor: '#3B3FB5' });
     expect(html.match(/<meta name="theme-color"[^>]*>/g)).toEqual([
       '<meta name="theme-color" content="#3b3fb5">',
     ]);
-    expect(() => appShellHtml(BUILT_SHELL, id, { themeColor: 'red"><script>' })).toThrow();
+    expect(() => appShellHtml(BUILT_SHELL, app, { themeColor: 'red"><script>' })).toThrow();
   });
 
   it('keeps everything else byte for byte, inside the head', () => {
-    const html = appShellHtml(BUILT_SHELL, id);
+    const html = appShellHtml(BUILT_SHELL, app);
     const keptLines = BUILT_SHELL.split('\n').filter(
       (line) => !/theme-color|apple-touch-icon|rel="manifest"/.test(line),
     );
@@ -80,7 +82,7 @@ describe('appShellHtml', () => {
   });
 
   it('adds the links to a shell that has none (the development server’s)', () => {
-    const html = appShellHtml('<html><head><title>Pipit</title></head><body></body></html>', id);
+    const html = appShellHtml('<html><head><title>Pipit</title></head><body></body></html>', app);
     expect(html).toBe(
       `<html><head><title>Pipit</title><link rel="manifest" href="${paths.manifest}" crossorigin="use-credentials"><link rel="apple-touch-icon" sizes="180x180" href="${paths.appleTouch180}"></head><body></body></html>`,
     );
@@ -89,7 +91,7 @@ describe('appShellHtml', () => {
   it('recognises the tags however their attributes are quoted, ordered or cased', () => {
     const html = appShellHtml(
       `<HEAD><LINK HREF='/m.json' REL='manifest'><link href=/a.png rel=apple-touch-icon-precomposed><meta content="#000" NAME="Theme-Color"><link rel="icon" href="/i.svg"></HEAD>`,
-      id,
+      app,
     );
     expect(html).not.toContain('/m.json');
     expect(html).not.toContain('/a.png');
@@ -99,21 +101,41 @@ describe('appShellHtml', () => {
   });
 
   it('gives the same result when applied twice (the service worker may see a rewritten copy)', () => {
-    const once = appShellHtml(BUILT_SHELL, id);
-    expect(appShellHtml(once, id)).toBe(once);
+    const once = appShellHtml(BUILT_SHELL, app);
+    expect(appShellHtml(once, app)).toBe(once);
   });
 
   it('refuses an id that is not an id: it is written into the HTML', () => {
-    expect(() => appShellHtml(BUILT_SHELL, '"><script>alert(1)</script>')).toThrow();
-    expect(() => appShellHtml(BUILT_SHELL, id.toUpperCase())).toThrow();
+    const forged = (appId: string) => ({ kind: 'app', appId }) as const;
+    expect(() => appShellHtml(BUILT_SHELL, forged('"><script>alert(1)</script>'))).toThrow();
+    expect(() => appShellHtml(BUILT_SHELL, forged(id.toUpperCase()))).toThrow();
+  });
+
+  it('gives the showcase its own manifest, apple-touch-icon and theme colour', () => {
+    const html = appShellHtml(BUILT_SHELL, showcase);
+    expect(linksIn(html, 'manifest')).toEqual([
+      `<link rel="manifest" href="${SHOWCASE_PWA.manifest}">`,
+    ]);
+    expect(linksIn(html, 'apple-touch-icon')).toEqual([
+      `<link rel="apple-touch-icon" sizes="180x180" href="${SHOWCASE_PWA.appleTouch180}">`,
+    ]);
+    expect(html.match(/<meta name="theme-color"[^>]*>/g)).toEqual([
+      `<meta name="theme-color" content="${SHOWCASE_PWA.themeColor}">`,
+    ]);
+    expect(appShellHtml(html, showcase)).toBe(html);
   });
 });
 
-describe('appShellAppId', () => {
+describe('appShellTarget', () => {
   it('names the app for its installed page and its install page', () => {
-    expect(appShellAppId(`/apps/${id}/pwa`)).toBe(id);
-    expect(appShellAppId(`/apps/${id}/install`)).toBe(id);
-    expect(appShellAppId(`/apps/${id}/pwa/`)).toBe(id);
+    expect(appShellTarget(`/apps/${id}/pwa`)).toEqual(app);
+    expect(appShellTarget(`/apps/${id}/install`)).toEqual(app);
+    expect(appShellTarget(`/apps/${id}/pwa/`)).toEqual(app);
+  });
+
+  it('names the showcase for /demo1', () => {
+    expect(appShellTarget('/demo1')).toEqual(showcase);
+    expect(appShellTarget('/demo1/')).toEqual(showcase);
   });
 
   it('leaves every other page with Pipit’s shell', () => {
@@ -127,8 +149,12 @@ describe('appShellAppId', () => {
       `/apps/${id.toUpperCase()}/pwa`,
       '/apps/not-an-id/pwa',
       `/x/apps/${id}/pwa`,
+      '/demo',
+      '/demo1/extra',
+      '/DEMO1',
+      '/demo12',
     ]) {
-      expect(appShellAppId(path), path).toBeNull();
+      expect(appShellTarget(path), path).toBeNull();
     }
   });
 });

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
-import { appShellAppId, appShellHtml, matchRoute } from '@pipit/protocol';
+import { type AppShellTarget, appShellHtml, appShellTarget, matchRoute } from '@pipit/protocol';
 import type { Logger } from '../logger';
 import { createDigest } from '../digest';
 import { Lru } from '../pwa/lru';
@@ -19,7 +19,10 @@ export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 /** Everything else (HTML, the service worker, manifests, icons) is revalidated on every use. */
 export const REVALIDATE_CACHE = 'no-cache';
 const SHELL_CSP = contentSecurityPolicy();
-/** Shells rewritten for one app each (SPEC §3 `/apps/{id}/pwa`), kept for the apps opened lately. */
+/**
+ * Shells rewritten for one app each (SPEC §3 `/apps/{id}/pwa`, and `/demo1`), kept for the apps
+ * opened lately.
+ */
 const APP_SHELLS_CACHED = 200;
 
 interface Shell {
@@ -85,15 +88,17 @@ export function createClientFiles(dir: string, logger: Logger): ClientHandler {
       });
 
   /**
-   * The shell for a page: Pipit's, or for `/apps/{id}/pwa` and `/apps/{id}/install` the app's own
-   * (its manifest link and icons, the same rewrite the service worker applies offline).
+   * The shell for a page: Pipit's, or for `/apps/{id}/pwa`, `/apps/{id}/install` and `/demo1` the
+   * app's own (its manifest link and icons, the same rewrite the service worker applies offline).
    */
-  function shellFor(base: Shell, appId: string | null): Shell {
-    if (!appId) return base;
-    let variant = appShells.get(appId);
+  function shellFor(base: Shell, target: AppShellTarget | null): Shell {
+    if (!target) return base;
+    // An app id is 26 base32 characters: it never reads `demo1`.
+    const key = target.kind === 'app' ? target.appId : 'demo1';
+    let variant = appShells.get(key);
     if (!variant) {
-      variant = shellOf(Buffer.from(appShellHtml(base.identity.toString('utf8'), appId)));
-      appShells.set(appId, variant);
+      variant = shellOf(Buffer.from(appShellHtml(base.identity.toString('utf8'), target)));
+      appShells.set(key, variant);
     }
     return variant;
   }
@@ -102,12 +107,12 @@ export function createClientFiles(dir: string, logger: Logger): ClientHandler {
     req: IncomingMessage,
     res: ServerResponse,
     status: 200 | 404,
-    appId: string | null = null,
+    target: AppShellTarget | null = null,
   ): void {
     shell ??= loadShell(dir);
     shell.then(
       (base) => {
-        const s = shellFor(base, appId);
+        const s = shellFor(base, target);
         res.setHeader('Cache-Control', REVALIDATE_CACHE);
         res.setHeader('Vary', 'Accept-Encoding');
         res.setHeader('ETag', s.etag);
@@ -151,7 +156,7 @@ export function createClientFiles(dir: string, logger: Logger): ClientHandler {
     }
     const pathname = pathnameOf(req);
     if (matchRoute(pathname)) {
-      sendShell(req, res, 200, appShellAppId(pathname));
+      sendShell(req, res, 200, appShellTarget(pathname));
       return;
     }
     files(req, res, () => {
