@@ -1,5 +1,3 @@
-// First of all: it configures zod before any module parses with it.
-import './zod-config';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
