@@ -269,10 +269,20 @@ describe('co-editing and offline work', () => {
     }
     const otherDevice = await deviceOf(browser, pipit, owner);
     const other = await otherDevice.newPage();
+    // The other device learns of the app when its studio reconciles with the server, a moment after
+    // each load; until the first device has registered it, a load finds nothing. So: load, give that
+    // load's reconciliation time to land, and load again if it is not there yet. (Counting at once
+    // after each reload raced that reconciliation, and the next reload cut it short.)
     await poll(async () => {
       await other.goto(`${pipit.url}/studio`);
-      return other.getByRole('link', { name: 'Offline notes' }).count();
-    }).toBe(1);
+      return other
+        .getByRole('link', { name: 'Offline notes' })
+        .waitFor({ timeout: 3_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+    }).toBe(true);
     await other.getByRole('link', { name: 'Offline notes' }).click();
     await poll(() => treeRows(other)).toEqual(
       expect.arrayContaining([expect.stringContaining('Chart')]),
