@@ -11,6 +11,7 @@ import * as Y from 'yjs';
 import type { DocumentScope } from './document-scope';
 import { type OpenDocument, openDocument } from './documents';
 import { sameSync, type SyncState } from './sync-state';
+import { ViewStore } from './view-store';
 
 /** What a person has selected in the editor, shared with collaborators as presence. */
 export interface EditorSelection {
@@ -90,9 +91,7 @@ function sameView(a: AppDocumentView, b: AppDocumentView): boolean {
 /** Edits within this many milliseconds undo together (typing a word is one step). */
 const UNDO_CAPTURE_MS = 600;
 
-class AppDocumentStore {
-  private view: AppDocumentView;
-  private readonly listeners = new Set<() => void>();
+class AppDocumentStore extends ViewStore<AppDocumentView> {
   private readonly undoManager: Y.UndoManager;
   private localLoaded = false;
   private disposed = false;
@@ -104,6 +103,7 @@ class AppDocumentStore {
     private readonly opened: OpenDocument,
     private readonly person: Person | null,
   ) {
+    super();
     const doc = opened.doc;
     this.undoManager = new Y.UndoManager(
       [doc.getMap('meta'), doc.getMap('theme'), ...TABLES.map((name) => doc.getMap(name))],
@@ -188,18 +188,8 @@ class AppDocumentStore {
     const next = this.compute();
     // A transaction and the sync notice it causes arrive together: render once, not twice.
     if (sameView(next, this.view)) return;
-    this.view = next;
-    this.listeners.forEach((listener) => listener());
+    this.publish(next);
   };
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
-
-  getView = () => this.view;
 
   readonly handle: AppDocumentHandle = {
     run: (operation, ...args) => {

@@ -12,6 +12,7 @@ import type * as Y from 'yjs';
 import { anonymousDataName, openDeviceDocument } from './device-documents';
 import type { OpenDocument } from './documents';
 import { sameSync, type SyncState } from './sync-state';
+import { ViewStore } from './view-store';
 
 /**
  * A visitor's data for one app as the runtime uses it (SPEC §2, §5): signed in, the document
@@ -94,14 +95,13 @@ async function backingFor(source: VisitorDataSource): Promise<Backing> {
   return accountBacking(openAccountVisitorData(appId, accountId));
 }
 
-class VisitorDataStore {
-  private view: VisitorDataView;
-  private readonly listeners = new Set<() => void>();
+class VisitorDataStore extends ViewStore<VisitorDataView> {
   private loaded = false;
   private disposed = false;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly backing: Backing) {
+    super();
     this.view = this.compute(null);
     backing.doc.on('afterTransaction', this.onTransaction);
     this.unsubscribe = backing.subscribe(this.onSync);
@@ -154,18 +154,8 @@ class VisitorDataStore {
     ) {
       return;
     }
-    this.view = next;
-    this.listeners.forEach((listener) => listener());
+    this.publish(next);
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
-
-  getView = () => this.view;
 
   dispose() {
     this.disposed = true;

@@ -6,8 +6,8 @@ import { ButtonLink, buttonClass } from '../../ui/button';
 import { formatDate, formatMoment } from '../../ui/format-time';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
+import { readPublishedDefinition } from '../runtime-host/published-definition';
 import { AppPreview } from './app-preview';
-import { publishedDefinition } from './load-published-app';
 import { RemixButton } from './remix-button';
 import { SaveButton } from './save-button';
 import { ShareLink } from './share-link';
@@ -30,7 +30,7 @@ export function AppPage({
   isLastSeenCopy: boolean;
   seenAt: number | null;
 }) {
-  const definition = publishedDefinition(app);
+  const definition = readPublishedDefinition(app);
   const canEdit = app.role === 'owner' || app.role === 'editor';
   const isDraft = app.version === null;
   const title = app.title || 'Untitled app';

@@ -1,4 +1,3 @@
-import { type AppDefinition, appDefinitionSchema, migrateDefinition } from '@pipit/app-definition';
 import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
 import { loadSession } from '../account/session';
 import { ApiRequestError, apiFetch } from '../api/request';
@@ -39,14 +38,4 @@ export async function loadPublishedApp(
     if (error instanceof ApiRequestError && error.code === 'not_found') return { found: false };
     throw error;
   }
-}
-
-/**
- * A published version's definition, brought forward to this client's schema. Versions were
- * validated when they were published, so null means one this client cannot read (a newer schema).
- */
-export function publishedDefinition(app: PublishedApp): AppDefinition | null {
-  if (app.definition === null || app.definition === undefined) return null;
-  const parsed = appDefinitionSchema.safeParse(migrateDefinition(app.definition));
-  return parsed.success ? parsed.data : null;
 }
