@@ -50,6 +50,13 @@ export default defineConfig({
     outDir: OUT_DIR,
     emptyOutDir: true,
     target: 'es2022',
+    rollupOptions: {
+      // The site, and the installed app on its own (`/apps/{id}/pwa`: no router, no site shell).
+      input: {
+        index: path.resolve(import.meta.dirname, 'client/index.html'),
+        app: path.resolve(import.meta.dirname, 'client/app.html'),
+      },
+    },
   },
   plugins: [
     // Before react() (NOTES.md: TanStack Router).

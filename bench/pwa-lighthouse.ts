@@ -44,7 +44,8 @@ export async function launchForLighthouse(): Promise<LighthouseBrowser> {
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's helper processes can still be writing the cache when the main one has exited.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   };
   try {
     const port = await new Promise<number>((resolve, reject) => {

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 // First: the browser's install prompt can fire before the app has rendered (see the module).
 import './features/app-page/install-prompt';
+import { rootErrorOptions, startErrorReporting } from './features/monitoring/error-reporting';
 import { router } from './router';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';
@@ -10,7 +11,9 @@ import './ui/styles/base.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
+startErrorReporting('when-idle');
+
+createRoot(root, rootErrorOptions).render(
   <StrictMode>
     <RouterProvider router={router} />
   </StrictMode>,

@@ -13,6 +13,7 @@ import { Route as SiteRouteImport } from './routes/_site'
 import { Route as SiteIndexRouteImport } from './routes/_site/index'
 import { Route as SiteUsernameRouteImport } from './routes/_site/$username'
 import { Route as SiteAboutRouteImport } from './routes/_site/about'
+import { Route as SiteAdminRouteImport } from './routes/_site/admin'
 import { Route as SiteArchiveRouteImport } from './routes/_site/archive'
 import { Route as SiteConfirmEmailChangeRouteImport } from './routes/_site/confirm-email-change'
 import { Route as SiteContactRouteImport } from './routes/_site/contact'
@@ -61,6 +62,11 @@ const SiteUsernameRoute = SiteUsernameRouteImport.update({
 const SiteAboutRoute = SiteAboutRouteImport.update({
   id: '/about',
   path: '/about',
+  getParentRoute: () => SiteRoute,
+} as any)
+const SiteAdminRoute = SiteAdminRouteImport.update({
+  id: '/admin',
+  path: '/admin',
   getParentRoute: () => SiteRoute,
 } as any)
 const SiteArchiveRoute = SiteArchiveRouteImport.update({
@@ -218,6 +224,7 @@ export interface FileRoutesByFullPath {
   '/': typeof SiteIndexRoute
   '/$username': typeof SiteUsernameRoute
   '/about': typeof SiteAboutRoute
+  '/admin': typeof SiteAdminRoute
   '/archive': typeof SiteArchiveRoute
   '/confirm-email-change': typeof SiteConfirmEmailChangeRoute
   '/contact': typeof SiteContactRoute
@@ -252,6 +259,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/$username': typeof SiteUsernameRoute
   '/about': typeof SiteAboutRoute
+  '/admin': typeof SiteAdminRoute
   '/archive': typeof SiteArchiveRoute
   '/confirm-email-change': typeof SiteConfirmEmailChangeRoute
   '/contact': typeof SiteContactRoute
@@ -289,6 +297,7 @@ export interface FileRoutesById {
   '/_site': typeof SiteRouteWithChildren
   '/_site/$username': typeof SiteUsernameRoute
   '/_site/about': typeof SiteAboutRoute
+  '/_site/admin': typeof SiteAdminRoute
   '/_site/archive': typeof SiteArchiveRoute
   '/_site/confirm-email-change': typeof SiteConfirmEmailChangeRoute
   '/_site/contact': typeof SiteContactRoute
@@ -327,6 +336,7 @@ export interface FileRouteTypes {
     | '/'
     | '/$username'
     | '/about'
+    | '/admin'
     | '/archive'
     | '/confirm-email-change'
     | '/contact'
@@ -361,6 +371,7 @@ export interface FileRouteTypes {
   to:
     | '/$username'
     | '/about'
+    | '/admin'
     | '/archive'
     | '/confirm-email-change'
     | '/contact'
@@ -397,6 +408,7 @@ export interface FileRouteTypes {
     | '/_site'
     | '/_site/$username'
     | '/_site/about'
+    | '/_site/admin'
     | '/_site/archive'
     | '/_site/confirm-email-change'
     | '/_site/contact'
@@ -463,6 +475,13 @@ declare module '@tanstack/react-router' {
       path: '/about'
       fullPath: '/about'
       preLoaderRoute: typeof SiteAboutRouteImport
+      parentRoute: typeof SiteRoute
+    }
+    '/_site/admin': {
+      id: '/_site/admin'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof SiteAdminRouteImport
       parentRoute: typeof SiteRoute
     }
     '/_site/archive': {
@@ -681,6 +700,7 @@ declare module '@tanstack/react-router' {
 interface SiteRouteChildren {
   SiteUsernameRoute: typeof SiteUsernameRoute
   SiteAboutRoute: typeof SiteAboutRoute
+  SiteAdminRoute: typeof SiteAdminRoute
   SiteArchiveRoute: typeof SiteArchiveRoute
   SiteConfirmEmailChangeRoute: typeof SiteConfirmEmailChangeRoute
   SiteContactRoute: typeof SiteContactRoute
@@ -716,6 +736,7 @@ interface SiteRouteChildren {
 const SiteRouteChildren: SiteRouteChildren = {
   SiteUsernameRoute: SiteUsernameRoute,
   SiteAboutRoute: SiteAboutRoute,
+  SiteAdminRoute: SiteAdminRoute,
   SiteArchiveRoute: SiteArchiveRoute,
   SiteConfirmEmailChangeRoute: SiteConfirmEmailChangeRoute,
   SiteContactRoute: SiteContactRoute,

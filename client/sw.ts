@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { appPwaPaths, appShellHtml, appShellTarget } from '@pipit/protocol';
+import { appPwaPaths, appShellHtml, appShellTarget, shellDocument } from '@pipit/protocol';
 import { ExpirationPlugin } from 'workbox-expiration';
 import {
   cleanupOutdatedCaches,
@@ -11,6 +11,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core';
 import { CACHED_COPY_HEADER } from './features/api/cached-copy';
+import { PUBLISHED_CACHE } from './sync/published-cache';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -22,7 +23,6 @@ declare const self: ServiceWorkerGlobalScope;
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-const SHELL_URL = '/index.html';
 const DAY_SECONDS = 24 * 60 * 60;
 const sameOriginGet = (url: URL, request: Request) =>
   request.method === 'GET' && url.origin === self.location.origin;
@@ -82,13 +82,14 @@ async function keepAppAssets(appId: string, event: ExtendableEvent): Promise<voi
 }
 
 /**
- * `/apps/{id}/pwa`, `/apps/{id}/install` and `/demo1`: the precached shell rewritten by the same
- * function the server uses, so offline the page still links the app's own manifest (NOTES.md: PWA).
- * The showcase's manifest and icons are files of the build, precached with it.
+ * `/apps/{id}/pwa`, `/apps/{id}/install` and `/demo1`: the precached shell (the installed app's own
+ * entry for `/pwa`, the site's for the others) rewritten by the same function the server uses, so
+ * offline the page still links the app's own manifest (NOTES.md: PWA). The showcase's manifest and
+ * icons are files of the build, precached with it.
  */
 async function appShell({ url, request, event }: RouteHandlerCallbackOptions): Promise<Response> {
   const target = appShellTarget(url.pathname);
-  const shell = await matchPrecache(SHELL_URL);
+  const shell = await matchPrecache(shellDocument(target));
   if (!target || !shell) return fetch(request);
   if (target.kind === 'app' && event instanceof ExtendableEvent) {
     event.waitUntil(keepAppAssets(target.appId, event));
@@ -155,9 +156,9 @@ registerRoute(
 
 /**
  * A published app (`GET /api/published/{id}`: its definition and page): fresh when the network
- * answers quickly, else the copy last seen, so an installed app opens offline.
+ * answers quickly, else the copy last seen, so an installed app opens offline. The installed app
+ * also reads and fills this cache itself (client/sync/published-cache.ts).
  */
-const PUBLISHED_CACHE = 'pipit-published';
 registerRoute(
   ({ url, request }) => sameOriginGet(url, request) && url.pathname.startsWith('/api/published/'),
   new NetworkFirst({

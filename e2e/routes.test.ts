@@ -17,7 +17,20 @@ const ROUTES: Array<{
   /** A console message the page causes on purpose (the server's 404 for an unknown app). */
   expectedConsole?: RegExp;
 }> = [
-  ...STATIC_ROUTES.map((path) => ({ path, title: '', heading: /./, chrome: true })),
+  ...STATIC_ROUTES.filter((path) => path !== '/admin').map((path) => ({
+    path,
+    title: '',
+    heading: /./,
+    chrome: true,
+  })),
+  {
+    // The operator's inbox: for anyone else, the server's not found and the 404 page.
+    path: '/admin',
+    title: 'Page not found · Pipit',
+    heading: /Page not found/,
+    chrome: true,
+    expectedConsole: /status of 404/,
+  },
   { path: '/ada', title: 'Ada Lovelace (@ada) · Pipit', heading: /Ada Lovelace/, chrome: true },
   {
     path: `/apps/${APP_ID}`,
@@ -125,8 +138,19 @@ describe('every route', () => {
           }
           const page = await context.newPage();
           const errors = collectPageErrors(page);
+          // Every Content-Security-Policy violation the page causes, as the browser reports it.
+          await page.addInitScript(() => {
+            const seen: string[] = [];
+            (window as unknown as { __csp: string[] }).__csp = seen;
+            document.addEventListener('securitypolicyviolation', (event) => {
+              seen.push(`${event.violatedDirective} ${event.blockedURI}`);
+            });
+          });
           try {
             const response = await visit(page, route.path);
+            expect(response?.headers()['content-security-policy']).toContain(
+              "frame-ancestors 'none'",
+            );
             expect(response?.status()).toBe(200);
 
             const title = await page.title();
@@ -153,6 +177,10 @@ describe('every route', () => {
 
             expect(await axeViolations(page)).toEqual([]);
             expect(errors.filter((e) => !route.expectedConsole?.test(e))).toEqual([]);
+            const violations = await page.evaluate(
+              () => (window as unknown as { __csp: string[] }).__csp,
+            );
+            expect(violations, 'Content-Security-Policy violations').toEqual([]);
           } finally {
             await context.close();
           }

@@ -6,7 +6,10 @@ import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser, launchPersistent } from './support/browser';
 import { untilManifest } from './support/installability';
 import { untilControlled } from './support/service-worker';
-import { addHabit, habitNames } from './support/visitor';
+import { addHabit, habitNames, poll, storedUpdates } from './support/visitor';
+
+/** Where this device keeps the showcase's data (client/sync/device-documents.ts). */
+const SHOWCASE_DATABASE = 'pipit:demo:data/demo1';
 
 /** `/demo1` (SPEC §3): the habit tracker showcase, usable by anyone, its data on the device. */
 describe('the showcase', () => {
@@ -45,7 +48,10 @@ describe('the showcase', () => {
           .getByRole('button', { name: /Today/ })
           .click();
         const tick = page.getByRole('checkbox', { name: 'Stretch for five minutes' });
+        const stored = await storedUpdates(page, SHOWCASE_DATABASE);
         await tick.check();
+        // On disk before the reload, as it is long before any person could reload.
+        await poll(() => storedUpdates(page, SHOWCASE_DATABASE)).toBeGreaterThan(stored);
         await page.reload();
         await page.getByRole('checkbox', { name: 'Stretch for five minutes' }).waitFor();
         expect(

@@ -9,7 +9,7 @@ import {
 } from '@pipit/protocol';
 import type * as Y from 'yjs';
 import { openDocument, type OpenDocument } from './documents';
-import { fromRow, mergeIntoDevice } from './library';
+import { drainLibraryInbox, fromRow, mergeIntoDevice } from './library';
 import { ANONYMOUS_OWNER, localDb } from './local-db';
 import { mergeAnonymousVisitorData } from './visitor-data-merge';
 
@@ -104,6 +104,8 @@ export function startLibrarySync(accountId: string): () => void {
   void opened.whenLocal
     .then(async () => {
       if (stopped) return;
+      // Apps opened in an installed app since (library-inbox.ts), then the anonymous library.
+      await drainLibraryInbox(accountId);
       await adoptAnonymous();
       if (stopped) return;
       map.observe(onRemoteChange);

@@ -8,6 +8,7 @@ import {
 } from '@pipit/protocol';
 import { liveQuery } from 'dexie';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { libraryInbox, removeFromLibraryInbox } from './library-inbox';
 import { ANONYMOUS_OWNER, localDb, type LocalLibraryEntry } from './local-db';
 
 /**
@@ -52,13 +53,23 @@ async function changeEntry(accountId: string | null, entry: LibraryEntry): Promi
   await mergeIntoUserDocument(accountId, merged);
 }
 
+/**
+ * Moves the entries noted where the library was not loaded (library-inbox.ts: the installed app)
+ * into this device's library; the signed-in person's also into their document, so they follow
+ * them to their other devices. Anyone else's wait on this device for their next sign-in.
+ */
+export async function drainLibraryInbox(accountId: string | null): Promise<void> {
+  const waiting = libraryInbox();
+  if (waiting.length === 0) return;
+  for (const { owner, entry } of waiting) {
+    if (owner === (accountId ?? ANONYMOUS_OWNER)) await changeEntry(accountId, entry);
+    else await mergeIntoDevice(owner, entry);
+  }
+  removeFromLibraryInbox(waiting);
+}
+
 /** What an app page or the installed app knows about an app, to list it in the library. */
 export type LibraryListing = Pick<LibraryEntry, 'appId' | 'title' | 'icon' | 'author' | 'version'>;
-
-/** The person opened the app (the installed app calls this each time it starts). */
-export function recordAppOpened(accountId: string | null, listing: LibraryListing) {
-  return changeEntry(accountId, { ...listing, openedAt: Date.now() });
-}
 
 /** The person saved the app to their library without opening it. */
 export function saveToLibrary(accountId: string | null, listing: LibraryListing) {
@@ -157,6 +168,13 @@ function createLibraryStore(owner: string) {
 export function useLibrary(accountId: string | null): LibraryEntry[] | undefined {
   const owner = accountId ?? ANONYMOUS_OWNER;
   const store = useMemo(() => createLibraryStore(owner), [owner]);
+  useEffect(() => {
+    // Signed in, the library's sync moves them in first thing (library-sync.ts).
+    if (accountId) return;
+    drainLibraryInbox(null).catch((error: unknown) =>
+      console.warn('Could not add the apps opened lately to your library:', error),
+    );
+  }, [accountId]);
   useEffect(() => (accountId ? acquireLibrarySync(accountId) : undefined), [accountId]);
   return useSyncExternalStore(store.subscribe, store.get, store.get);
 }

@@ -1,4 +1,4 @@
-import type { AppIcon, LibraryEntry, PublishedApp } from '@pipit/protocol';
+import { ANONYMOUS_VIEWER, type AppIcon, type LibraryEntry } from '@pipit/protocol';
 import { Dexie, type EntityTable } from 'dexie';
 
 /**
@@ -30,8 +30,8 @@ export interface LocalApp {
   forkedFrom?: { appId: string; version: number };
 }
 
-/** Whose library, and whose copy of a published app, on this device when nobody is signed in. */
-export const ANONYMOUS_OWNER = 'anonymous';
+/** Whose library on this device when nobody is signed in (the same word as a published copy's). */
+export const ANONYMOUS_OWNER = ANONYMOUS_VIEWER;
 
 /**
  * One app in a library on this device: `owner` is the account id, or `anonymous` for someone not
@@ -41,19 +41,6 @@ export interface LocalLibraryEntry extends LibraryEntry {
   /** `${owner}:${appId}` */
   key: string;
   owner: string;
-}
-
-/**
- * The published app last fetched for `/apps/{id}/pwa`, so an installed app opens at once and with
- * no network. Published definitions are what any permitted visitor gets; `viewer` and `visibility`
- * keep a private app's copy from showing to someone else on a shared device.
- */
-export interface CachedPublishedApp {
-  appId: string;
-  /** The account that fetched it, or `anonymous`. */
-  viewer: string;
-  app: PublishedApp;
-  fetchedAt: number;
 }
 
 /**
@@ -68,7 +55,6 @@ export interface AnonymousData {
 class LocalDatabase extends Dexie {
   apps!: EntityTable<LocalApp, 'key'>;
   library!: EntityTable<LocalLibraryEntry, 'key'>;
-  published!: EntityTable<CachedPublishedApp, 'appId'>;
   anonymousData!: EntityTable<AnonymousData, 'appId'>;
   constructor() {
     super('pipit-local');
@@ -80,6 +66,9 @@ class LocalDatabase extends Dexie {
       published: 'appId',
       anonymousData: 'appId',
     });
+    // Version 3 drops `published`: the copy of each app run here is the service worker's cached
+    // answer now (published-cache.ts), one copy instead of two.
+    this.version(3).stores({ published: null });
   }
 }
 

@@ -1,27 +1,45 @@
-import type { PublishedApp } from '@pipit/protocol';
-import { localDb } from './local-db';
+import { PUBLISHED_VIEWER_HEADER, type PublishedApp, publishedAppSchema } from '@pipit/protocol';
 
 /**
  * The published apps this device has run (`/apps/{id}/pwa`), so an installed app opens at once and
- * offline: its definition, listing and version as last fetched.
+ * offline: the answer of `GET /api/published/{id}` as last fetched. It is the service worker's
+ * cache of that request (one copy on the device, not two): the worker refreshes it whenever the
+ * site asks online, and the installed app reads it directly — and fills it itself on a first
+ * visit, before the worker controls the page.
  */
+
+/** The service worker's cache of `GET /api/published/{id}` (client/sw.ts uses it by this name). */
+export const PUBLISHED_CACHE = 'pipit-published';
 
 /** Who is asking: an account id, or `anonymous`. */
 export type Viewer = string;
 
+const publishedPath = (appId: string) => `/api/published/${appId}`;
+
+async function openCache(): Promise<Cache | null> {
+  // No Cache Storage (an insecure origin, some private modes): the app loads from the network.
+  if (typeof caches === 'undefined') return null;
+  return caches.open(PUBLISHED_CACHE);
+}
+
 /**
  * The copy of an app last fetched on this device, if this viewer may see it: a private app's copy
- * (shared with collaborators only) shows only to the account that fetched it.
+ * (shared with collaborators only) shows only to the account it was fetched for.
  */
 export async function cachedPublishedApp(
   appId: string,
   viewer: Viewer,
 ): Promise<PublishedApp | null> {
   try {
-    const row = await localDb().published.get(appId);
-    if (!row) return null;
-    if (row.app.visibility === 'private' && row.viewer !== viewer) return null;
-    return row.app;
+    const response = await (await openCache())?.match(publishedPath(appId));
+    if (!response?.ok) return null;
+    const parsed = publishedAppSchema.safeParse(await response.json());
+    if (!parsed.success) return null;
+    const app = parsed.data;
+    if (app.visibility === 'private' && response.headers.get(PUBLISHED_VIEWER_HEADER) !== viewer) {
+      return null;
+    }
+    return app;
   } catch (error) {
     // Storage unavailable (private mode, quota): the app still loads from the network.
     console.warn('Could not read the copy of this app kept on this device:', error);
@@ -32,12 +50,16 @@ export async function cachedPublishedApp(
 /** Keeps the newest copy fetched; an older version never replaces a newer one. */
 export async function storePublishedApp(app: PublishedApp, viewer: Viewer): Promise<void> {
   try {
-    const db = localDb();
-    await db.transaction('rw', db.published, async () => {
-      const known = await db.published.get(app.id);
-      if (known && (known.app.version ?? 0) > (app.version ?? 0)) return;
-      await db.published.put({ appId: app.id, viewer, app, fetchedAt: Date.now() });
-    });
+    const cache = await openCache();
+    if (!cache) return;
+    const known = await cachedPublishedApp(app.id, viewer);
+    if (known && (known.version ?? 0) > (app.version ?? 0)) return;
+    const headers = {
+      'Content-Type': 'application/json',
+      [PUBLISHED_VIEWER_HEADER]: viewer,
+      Date: new Date().toUTCString(),
+    };
+    await cache.put(publishedPath(app.id), new Response(JSON.stringify(app), { headers }));
   } catch (error) {
     console.warn('Could not keep a copy of this app on this device:', error);
   }
@@ -46,7 +68,7 @@ export async function storePublishedApp(app: PublishedApp, viewer: Viewer): Prom
 /** The app is gone (deleted, unpublished or made private): its copy goes too. */
 export async function forgetPublishedApp(appId: string): Promise<void> {
   try {
-    await localDb().published.delete(appId);
+    await (await openCache())?.delete(publishedPath(appId));
   } catch {
     // Nothing to forget, or storage unavailable: either way nothing is shown from it.
   }

@@ -1,4 +1,3 @@
-import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import type { ButtonHTMLAttributes } from 'react';
 import './button.css';
 
@@ -25,11 +24,4 @@ export function Button({ variant, size, className, type = 'button', ...props }: 
       {...props}
     />
   );
-}
-
-type ButtonLinkProps = LinkComponentProps<'a'> & { variant?: ButtonVariant; size?: ButtonSize };
-
-/** A link that looks like a button, for navigation (never for actions). */
-export function ButtonLink({ variant, size, ...props }: ButtonLinkProps) {
-  return <Link {...props} className={buttonClass(variant, size)} />;
 }

@@ -116,3 +116,33 @@ export async function checkForUpdate(page: Page): Promise<void> {
 /** An app's row title in the library (`/apps`), a link to its page. */
 export const libraryEntry = (page: Page, title: string) =>
   page.getByRole('link', { name: title, exact: true });
+
+/**
+ * How many updates this device has stored for a document (y-indexeddb's `updates` store), to wait
+ * until an edit is on disk before a reload: the write is asynchronous, and a reload within the same
+ * few milliseconds would abort it.
+ */
+export function storedUpdates(page: Page, databaseName: string): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('updates')) {
+            db.close();
+            resolve(0);
+            return;
+          }
+          const count = db.transaction('updates').objectStore('updates').count();
+          count.onsuccess = () => {
+            db.close();
+            resolve(count.result);
+          };
+          count.onerror = () => reject(count.error);
+        };
+      }),
+    databaseName,
+  );
+}

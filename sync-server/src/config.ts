@@ -1,5 +1,20 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { type Dsn, parseDsn } from './monitoring/dsn';
+
+const dsnSchema = z.string().transform((text, ctx): Dsn => {
+  const dsn = parseDsn(text);
+  if (!dsn) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'Use a DSN such as https://publickey@errors.example.org/42.',
+    });
+    return z.NEVER;
+  }
+  return dsn;
+});
+/** An organisation or region as the `/monitoring` query carries it. */
+const slugSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'Use letters, digits, - _ or .');
 
 /**
  * Every setting comes from the environment (README: Configuration). Parsed once at start-up; a bad
@@ -28,6 +43,20 @@ const envSchema = z.object({
   HUMAN_CHECK_DIFFICULTY: z.coerce.number().int().min(10).max(10_000_000).default(5_000),
   TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
   USERNAME_HOLD_DAYS: z.coerce.number().min(0).max(3650).default(30),
+  METRICS_TOKEN: z
+    .string()
+    .regex(
+      /^[\x21-\x7e]{16,}$/,
+      'Use at least 16 printable characters, e.g. `openssl rand -hex 32`.',
+    )
+    .optional(),
+  MONITORING_DSN: dsnSchema.optional(),
+  MONITORING_ORG: slugSchema.default('pipit'),
+  MONITORING_REGION: slugSchema.optional(),
+  MONITORING_UPSTREAM_DSN: dsnSchema.optional(),
+  MONITORING_RETENTION_DAYS: z.coerce.number().min(1).max(3650).default(30),
+  MONITORING_ENVIRONMENT: slugSchema.default('production'),
+  OPERATORS: z.string().default(''),
 });
 
 export interface Config {
@@ -55,9 +84,42 @@ export interface Config {
   trustProxy: boolean;
   /** How long a deleted account's username stays unavailable (SPEC §6). */
   usernameHoldDays: number;
+  /** Bearer token for Prometheus at /metrics; unset, /metrics does not exist (404). */
+  metricsToken: string | undefined;
+  /** Error reporting through `/monitoring` (issue 6). */
+  monitoring: MonitoringConfig;
+  /** Usernames (lowercase) that see the operator's inbox. */
+  operators: string[];
+}
+
+export interface MonitoringConfig {
+  /** The DSN browsers report with; `/monitoring` accepts envelopes for exactly this one. */
+  dsn: Dsn;
+  /** The tunnel's `o` query parameter. */
+  org: string;
+  /** The tunnel's `r` query parameter; unset, requests carry none. */
+  region: string | undefined;
+  /** Where accepted envelopes are forwarded too; the only address reports ever go to. */
+  upstream: Dsn | undefined;
+  /** Stored reports older than this are pruned. */
+  retentionDays: number;
+  /** The environment reports are marked with (`production`, `staging`, …). */
+  environment: string;
 }
 
 export class ConfigError extends Error {}
+
+/** With no MONITORING_DSN, reports are kept here and go nowhere else: no setup needed. */
+function localDsn(publicOrigin: string | undefined): Dsn {
+  const origin = new URL(publicOrigin ?? 'http://localhost');
+  return {
+    protocol: origin.protocol === 'https:' ? 'https:' : 'http:',
+    publicKey: 'pipit',
+    host: origin.host.toLowerCase(),
+    pathPrefix: '',
+    projectId: '1',
+  };
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   // `PORT=` (set but empty) means unset, not 0.
@@ -82,5 +144,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     humanCheckDifficulty: e.HUMAN_CHECK_DIFFICULTY,
     trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     usernameHoldDays: e.USERNAME_HOLD_DAYS,
+    metricsToken: e.METRICS_TOKEN,
+    monitoring: {
+      dsn: e.MONITORING_DSN ?? localDsn(e.PUBLIC_ORIGIN),
+      org: e.MONITORING_ORG,
+      region: e.MONITORING_REGION,
+      upstream: e.MONITORING_UPSTREAM_DSN,
+      retentionDays: e.MONITORING_RETENTION_DAYS,
+      environment: e.MONITORING_ENVIRONMENT,
+    },
+    operators: e.OPERATORS.split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => name !== ''),
   };
 }

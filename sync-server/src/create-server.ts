@@ -15,11 +15,23 @@ import { createDocumentAccess, type DocumentAccess } from './collab/access';
 import { createCollab } from './collab/create-collab';
 import { createSyncSocket } from './collab/websocket';
 import type { Config } from './config';
+import { createDigest } from './digest';
 import { createApi } from './http/api';
+import { createMetricsEndpoint } from './http/metrics-endpoint';
+import {
+  contentSecurityPolicy,
+  RESOURCE_CSP,
+  setSecurityHeaders,
+  wantsHsts,
+} from './http/security-headers';
 import { createAppPwaRoutes, isAppPwaAssetPath } from './http/app-pwa';
 import { type ClientHandler, createClientFiles } from './http/client-files';
+import { createMonitoringRoute, isMonitoringPath } from './http/monitoring';
 import { createLogger, type Logger } from './logger';
+import { createMonitoring } from './monitoring/create-monitoring';
+import { createMetrics, type Metrics, routeOf } from './metrics';
 import { closeRefusedVisitors } from './publishing/visitor-connections';
+import { type RequestContext, requestIdFor, runInRequest } from './request-context';
 import { openStorage } from './storage/open-storage';
 import type { Storage } from './storage/types';
 
@@ -43,6 +55,8 @@ export interface CreateServerOptions {
   rateLimits?: Partial<RateLimits>;
   /** How long a human-check challenge stays valid (tests shorten it). */
   humanCheckTtlMs?: number;
+  /** Prometheus metrics; a registry of this server's own by default. */
+  metrics?: Metrics;
 }
 
 export interface CloseReport {
@@ -56,6 +70,7 @@ export interface PipitServer {
   readonly hocuspocus: Hocuspocus;
   readonly logger: Logger;
   readonly mailer: Mailer;
+  readonly metrics: Metrics;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   /**
    * Graceful shutdown: stop accepting, close sync connections, flush every pending document store
@@ -76,6 +91,9 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
   const logger = options.logger ?? createLogger(config.logLevel);
   const storage = options.storage ?? (await openStorage(config, logger));
   const clock = options.clock ?? systemClock;
+  const metrics =
+    options.metrics ?? createMetrics({ processMetrics: config.metricsToken !== undefined });
+  let shuttingDown = false;
   let listeningPort = config.port;
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -100,6 +118,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
         trustProxy: config.trustProxy,
       }),
     logger,
+    timings: metrics.collab,
     ...(options.storeDebounceMs !== undefined ? { debounceMs: options.storeDebounceMs } : {}),
   });
   const { hocuspocus, persistence } = collab;
@@ -108,6 +127,13 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     clock,
   );
+  // Error reports from browsers (/monitoring) and from this server's own failures (issue 6).
+  const monitoring = createMonitoring({
+    config: config.monitoring,
+    store: storage.monitoring,
+    clock,
+    logger,
+  });
   const accounts = createAccountService({
     storage,
     sessions,
@@ -140,6 +166,10 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     rateLimiter,
     clock,
     liveDocuments: hocuspocus.documents,
+    reportServerError: monitoring.reportServerError,
+    monitoring: config.monitoring,
+    operators: config.operators,
+    shuttingDown: () => shuttingDown,
     accessChanges: {
       revoked: (appId, userId) =>
         collab.disconnect(
@@ -170,43 +200,88 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     publicOrigin: config.publicOrigin,
     trustProxy: config.trustProxy,
   });
+  const monitoringRoute = createMonitoringRoute({
+    monitoring,
+    rateLimiter,
+    logger,
+    publicOrigin: config.publicOrigin,
+    trustProxy: config.trustProxy,
+    onOutcome: (outcome) => metrics.monitoringReport(outcome),
+  });
   let client: ClientHandler | undefined = undefined;
 
-  let shuttingDown = false;
+  const serveMetrics = createMetricsEndpoint({
+    registry: metrics.registry,
+    token: config.metricsToken,
+    logger,
+  });
+  // The built client's files share the shell's policy (the service worker runs under it); Vite's
+  // dev pages need inline script, so in dev the client sets none.
+  const clientCsp = options.client ? undefined : contentSecurityPolicy();
+
   const httpServer = createHttpServer((req, res) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    const request: RequestContext = {
+      requestId: requestIdFor(req.headers['x-request-id']),
+      route: routeOf(req.url),
+    };
+    res.setHeader('X-Request-Id', request.requestId);
+    setSecurityHeaders(res, {
+      csp: request.route === 'client' ? clientCsp : RESOURCE_CSP,
+      hsts: wantsHsts(req, config.publicOrigin, config.trustProxy),
+    });
+    metrics.observeResponse(req, res, request);
     // While shutting down, finish this request but keep no connection open for another one.
     if (shuttingDown) res.shouldKeepAlive = false;
-    try {
-      if (isApiPath(req.url)) void apiListener(req, res);
-      else if (isAppPwaAssetPath(req.url)) appPwa.handle(req, res);
-      else if (client) client(req, res);
-      else res.writeHead(503).end();
-    } catch (error) {
-      logger.error({ err: error, path: req.url }, 'request handler threw');
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    }
+    // A request under way when the shutdown began was answered keep-alive: close its connection now
+    // rather than when the client's keep-alive timer ends (seconds the shutdown would wait for).
+    res.once('finish', () => {
+      if (shuttingDown) setImmediate(() => httpServer.closeIdleConnections());
+    });
+    runInRequest(request, () => {
+      try {
+        if (request.route === '/metrics') serveMetrics(req, res);
+        else if (isApiPath(req.url)) void apiListener(req, res);
+        else if (isAppPwaAssetPath(req.url)) appPwa.handle(req, res);
+        else if (isMonitoringPath(req.url)) monitoringRoute.handle(req, res);
+        else if (client) client(req, res);
+        else res.writeHead(503).end();
+      } catch (error) {
+        const digest = createDigest();
+        logger.error({ err: error, digest, path: req.url }, 'request handler threw');
+        monitoring.reportServerError({ error, digest, method: req.method, path: req.url });
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      }
+    });
   });
 
   const sync = createSyncSocket(hocuspocus, { publicOrigin: config.publicOrigin, logger });
+  metrics.observeCollab({
+    websocketConnections: () => sync.openConnections(),
+    documentsLoaded: () => hocuspocus.documents.size,
+  });
   const customClient = options.client !== undefined;
   httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    try {
-      if (sync.handleUpgrade(req, socket, head)) return;
-    } catch (error) {
-      logger.warn({ err: error }, 'upgrade request failed');
-      socket.destroy();
-      return;
-    }
-    // With a custom client (Vite in dev), its hot-reload socket listens on this server too.
-    if (!customClient) socket.destroy();
+    const request = {
+      requestId: requestIdFor(req.headers['x-request-id']),
+      route: routeOf(req.url),
+    };
+    runInRequest(request, () => {
+      try {
+        if (sync.handleUpgrade(req, socket, head)) return;
+      } catch (error) {
+        logger.warn({ err: error }, 'upgrade request failed');
+        socket.destroy();
+        return;
+      }
+      // With a custom client (Vite in dev), its hot-reload socket listens on this server too.
+      if (!customClient) socket.destroy();
+    });
   });
 
   client = options.client
     ? await options.client(httpServer)
-    : createClientFiles(config.clientDir, logger);
+    : createClientFiles(config.clientDir, logger, monitoring.reportServerError);
 
   let closing: Promise<CloseReport> | undefined;
 
@@ -241,6 +316,8 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
       persistence.abandonRetries();
       logger.error({ unsaved }, 'shutting down with documents whose last changes are not stored');
     }
+    // Reports being recorded are kept; an unreachable database holds nothing past the deadline.
+    await Promise.race([monitoring.close(), sleep(remaining())]);
     // A store stuck on an unreachable database must not hold the process past its deadline.
     await Promise.race([
       storage
@@ -257,6 +334,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     hocuspocus,
     logger,
     mailer,
+    metrics,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);

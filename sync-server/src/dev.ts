@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createServer as createViteServer } from 'vite';
+import { appShellTarget, shellDocument } from '@pipit/protocol';
 import { ConfigError, loadConfig } from './config';
 import { runServer } from './run-server';
 
@@ -18,11 +19,16 @@ try {
         server: { middlewareMode: true, hmr: { server: httpServer } },
         appType: 'spa',
       });
-      return (req, res) =>
+      return (req, res) => {
+        // The installed app's page starts from its own entry, as the built server serves it (the
+        // app's manifest link is the production server's and service worker's rewrite only).
+        const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+        if (shellDocument(appShellTarget(pathname)) === '/app.html') req.url = '/app.html';
         vite.middlewares(req, res, () => {
           res.statusCode = 404;
           res.end('Not found');
         });
+      };
     },
   });
 } catch (error) {

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setMeta } from '@pipit/app-definition';
-import { createId, type PublishedApp, publishedAppSchema } from '@pipit/protocol';
+import {
+  ANONYMOUS_VIEWER,
+  createId,
+  PUBLISHED_VIEWER_HEADER,
+  type PublishedApp,
+  publishedAppSchema,
+} from '@pipit/protocol';
 import { type ApiClient, errorCode } from './support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
 import {
@@ -64,6 +70,16 @@ describe.each(ENGINES)('GET /api/published/{id} and popularity (%s)', (engine) =
       definition: { meta: { title: 'Plant care' } },
     });
     expect((await read(ada, id)).body.role).toBe('owner');
+  });
+
+  it('says whom each answer was for, so a device keeps a private app’s copy for that person only', async () => {
+    const id = await createPublishedApp(h, ada, {}, 'private');
+    const own = await read(ada, id);
+    const account = (await ada.get<{ account: { id: string } }>('/api/auth/session')).body.account;
+    expect(own.headers.get(PUBLISHED_VIEWER_HEADER)).toBe(account.id);
+    const publicId = await createPublishedApp(h, ada);
+    const anonymous = await read(h.client(), publicId);
+    expect(anonymous.headers.get(PUBLISHED_VIEWER_HEADER)).toBe(ANONYMOUS_VIEWER);
   });
 
   it('hides private, unpublished and draft apps from everyone but the owner and collaborators', async () => {

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appPwaPaths, createId, genericErrorMessage, SHOWCASE_PWA } from '@pipit/protocol';
+import {
+  appPwaPaths,
+  appShellHtml,
+  appShellTarget,
+  createId,
+  genericErrorMessage,
+  SHOWCASE_PWA,
+} from '@pipit/protocol';
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from '../src/http/client-files';
 import { rawRequest } from './support/raw-http';
 import { type RunningPipit, startPipit } from './support/start-server';
@@ -96,7 +103,7 @@ describe('serving the built client', () => {
   it.each([
     '/no/such/page',
     '/docs/nope',
-    '/admin',
+    '/www',
     `/apps/${createId()}/settings`,
     '/apps/not-an-id',
   ])(
@@ -190,6 +197,12 @@ const PWA_SHELL = `<!doctype html>
   <body><div id="root"></div></body>
 </html>`;
 
+/** The installed app's own entry (client/app.html as built): no router, no site. */
+const APP_ENTRY_SHELL = PWA_SHELL.replace(
+  '<title>Pipit</title>',
+  '<title>App · Pipit</title>',
+).replace('</body>', '<script type="module" src="/assets/app-x.js"></script></body>');
+
 describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install, /demo1)', () => {
   let pipit: RunningPipit;
   let dir: string;
@@ -200,11 +213,22 @@ describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install,
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pipit-client-'));
     writeFileSync(path.join(dir, 'index.html'), PWA_SHELL);
+    writeFileSync(path.join(dir, 'app.html'), APP_ENTRY_SHELL);
     pipit = await startPipit({ clientDir: dir });
   });
   afterAll(async () => {
     await pipit.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts /apps/{id}/pwa from the installed app’s own entry and /install from the site’s', async () => {
+    const id = createId();
+    const installed = await (await get(`/apps/${id}/pwa`)).text();
+    expect(installed).toContain('/assets/app-x.js');
+    expect(installed).toBe(appShellHtml(APP_ENTRY_SHELL, appShellTarget(`/apps/${id}/pwa`)!));
+    const install = await (await get(`/apps/${id}/install`)).text();
+    expect(install).not.toContain('/assets/app-x.js');
+    expect(install).toBe(appShellHtml(PWA_SHELL, appShellTarget(`/apps/${id}/install`)!));
   });
 
   it.each(['pwa', 'install'])(
@@ -262,7 +286,10 @@ describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install,
     const crossed = await get(`/apps/${b}/pwa`, { 'If-None-Match': aTag });
     expect(crossed.status).toBe(200);
     expect(manifestLinks(await crossed.text())?.[0]).toContain(b);
-    expect((await get(`/apps/${a}/install`)).headers.get('etag')).toBe(aTag);
+    // The install page is the site's shell with the same app's manifest: a shell of its own.
+    const installTag = (await get(`/apps/${a}/install`)).headers.get('etag')!;
+    expect(installTag).not.toBe(aTag);
+    expect((await get(`/apps/${a}/install`, { 'If-None-Match': installTag })).status).toBe(304);
   });
 
   it('compresses an app’s shell like Pipit’s', async () => {

@@ -39,6 +39,13 @@ describe('loadConfig', () => {
         HUMAN_CHECK_DIFFICULTY: '20000',
         TRUST_PROXY: 'true',
         USERNAME_HOLD_DAYS: '7',
+        MONITORING_DSN: 'https://5f3c9a@errors.example.org/42',
+        MONITORING_ORG: 'acme',
+        MONITORING_REGION: 'eu',
+        MONITORING_UPSTREAM_DSN: 'https://abc123@o1.ingest.example.com:8443/sentry/7',
+        MONITORING_RETENTION_DAYS: '14',
+        MONITORING_ENVIRONMENT: 'staging',
+        OPERATORS: ' Ada, grace ,,',
       },
       '/srv',
     );
@@ -56,6 +63,56 @@ describe('loadConfig', () => {
       humanCheckDifficulty: 20000,
       trustProxy: true,
       usernameHoldDays: 7,
+      monitoring: {
+        dsn: {
+          protocol: 'https:',
+          publicKey: '5f3c9a',
+          host: 'errors.example.org',
+          pathPrefix: '',
+          projectId: '42',
+        },
+        org: 'acme',
+        region: 'eu',
+        upstream: {
+          protocol: 'https:',
+          publicKey: 'abc123',
+          host: 'o1.ingest.example.com:8443',
+          pathPrefix: '/sentry',
+          projectId: '7',
+        },
+        retentionDays: 14,
+        environment: 'staging',
+      },
+      operators: ['ada', 'grace'],
+    });
+  });
+
+  it('reports errors to itself with no setup: a local DSN, org pipit, no upstream, 30 days', () => {
+    expect(loadConfig({}, '/srv')).toMatchObject({
+      monitoring: {
+        dsn: {
+          protocol: 'http:',
+          publicKey: 'pipit',
+          host: 'localhost',
+          pathPrefix: '',
+          projectId: '1',
+        },
+        org: 'pipit',
+        region: undefined,
+        upstream: undefined,
+        retentionDays: 30,
+        environment: 'production',
+      },
+      operators: [],
+    });
+    expect(
+      loadConfig({ PUBLIC_ORIGIN: 'https://pipit.example.org:8443' }, '/srv').monitoring.dsn,
+    ).toEqual({
+      protocol: 'https:',
+      publicKey: 'pipit',
+      host: 'pipit.example.org:8443',
+      pathPrefix: '',
+      projectId: '1',
     });
   });
 
@@ -67,6 +124,12 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ HUMAN_CHECK_DIFFICULTY: '1' }, 'HUMAN_CHECK_DIFFICULTY'],
+    [{ MONITORING_DSN: 'https://errors.example.org/42' }, 'MONITORING_DSN'],
+    [{ MONITORING_DSN: 'ftp://key@errors.example.org/42' }, 'MONITORING_DSN'],
+    [{ MONITORING_UPSTREAM_DSN: 'https://key@errors.example.org/' }, 'MONITORING_UPSTREAM_DSN'],
+    [{ MONITORING_ORG: 'a b' }, 'MONITORING_ORG'],
+    [{ MONITORING_RETENTION_DAYS: '0' }, 'MONITORING_RETENTION_DAYS'],
+    [{ MONITORING_ENVIRONMENT: 'two words' }, 'MONITORING_ENVIRONMENT'],
   ])('stops with a message naming the variable for %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(name));

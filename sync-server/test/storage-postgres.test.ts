@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { MIGRATION_NAMES } from '../src/storage/migrations';
 import { openPostgresStorage } from '../src/storage/postgres';
 import { describeStorageContract } from './storage-contract';
+import { describeMonitoringContract } from './storage-contract-monitoring';
 import { createTestDatabase } from './support/postgres';
 
 describeStorageContract('postgres', async () => {
   const database = await createTestDatabase();
   return { open: () => openPostgresStorage(database.url), destroy: () => database.drop() };
 });
+describeMonitoringContract('postgres');
 
 describe('postgres adapter', () => {
   it('fails to open with a clear error when the server is unreachable', async () => {

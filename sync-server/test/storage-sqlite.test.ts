@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStorage, SQLITE_FILE_NAME } from '../src/storage/sqlite';
 import { describeStorageContract } from './storage-contract';
+import { describeMonitoringContract } from './storage-contract-monitoring';
 
 describeStorageContract('sqlite', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'pipit-sqlite-'));
@@ -13,6 +14,7 @@ describeStorageContract('sqlite', async () => {
     destroy: async () => rmSync(dir, { recursive: true, force: true }),
   };
 });
+describeMonitoringContract('sqlite');
 
 describe('sqlite adapter', () => {
   it('creates the data directory and uses WAL with full synchronous commits', async () => {

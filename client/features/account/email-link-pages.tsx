@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { accountSchema } from '@pipit/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
-import { ButtonLink } from '../../ui/button';
+import { ButtonLink } from '../../ui/button-link';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
@@ -64,7 +64,7 @@ function Failure({
   );
 }
 
-const verifyResponse = z.object({ verified: z.boolean(), account: accountSchema.nullable() });
+const verifyResponse = z.object({ verified: z.boolean(), account: z.nullable(accountSchema) });
 
 /** `/verify-email?token=…` */
 export function VerifyEmailPage({ token }: { token: string | undefined }) {

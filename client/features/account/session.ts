@@ -1,4 +1,3 @@
-import { redirect } from '@tanstack/react-router';
 import { useSyncExternalStore } from 'react';
 import { type Account, accountSchema, sessionResponseSchema } from '@pipit/protocol';
 import { endAccount } from '../../sync/account-end';
@@ -81,22 +80,6 @@ export function useSession(): SessionState {
     () => state,
     () => state,
   );
-}
-
-/**
- * For `beforeLoad` of pages that belong to a signed-in person: anyone else is sent to sign in,
- * and brought back here afterwards.
- */
-export async function requireAccount(href: string): Promise<Account> {
-  const { account } = await loadSession();
-  if (!account) throw redirect({ to: '/login', search: { redirect: href } });
-  return account;
-}
-
-/** For sign-in and sign-up: someone already signed in goes home instead. */
-export async function redirectIfSignedIn(): Promise<void> {
-  const { account } = await loadSession();
-  if (account) throw redirect({ to: '/home' });
 }
 
 /** Only same-site paths are followed after signing in (never another site). */

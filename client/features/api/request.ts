@@ -5,7 +5,8 @@ import {
   HUMAN_CHECK_REQUEST_HEADER,
   type PublishProblem,
 } from '@pipit/protocol';
-import type { z } from 'zod';
+import { parse as parseWith } from 'zod/mini';
+import type { $ZodType, output } from 'zod/v4/core';
 import { CACHED_COPY_HEADER } from './cached-copy';
 
 /** A product error the server answered with (SPEC §10). */
@@ -81,29 +82,29 @@ async function call(
 }
 
 /** The answer parsed with its protocol schema (an empty body is `{}`, e.g. 204). */
-async function parse<T extends z.ZodType>(response: Response, schema: T): Promise<z.infer<T>> {
+async function parse<T extends $ZodType>(response: Response, schema: T): Promise<output<T>> {
   const text = await response.text();
-  return schema.parse(text ? JSON.parse(text) : {});
+  return parseWith(schema, text ? JSON.parse(text) : {});
 }
 
 /**
  * GET a JSON resource under /api and parse it with its protocol schema. A response that does not fit
  * the schema throws: that is a client-side exception, shown as the generic error page.
  */
-export async function apiGet<T extends z.ZodType>(
+export async function apiGet<T extends $ZodType>(
   path: string,
   schema: T,
   init?: { signal?: AbortSignal },
-): Promise<z.infer<T>> {
+): Promise<output<T>> {
   return (await apiFetch(path, schema, init)).data;
 }
 
 /** {@link apiGet}, also saying whether the answer is a cached copy. */
-export async function apiFetch<T extends z.ZodType>(
+export async function apiFetch<T extends $ZodType>(
   path: string,
   schema: T,
   init?: { signal?: AbortSignal },
-): Promise<Fetched<z.infer<T>>> {
+): Promise<Fetched<output<T>>> {
   const response = await call(path, init?.signal ? { signal: init.signal } : {});
   const sentAt = Date.parse(response.headers.get('Date') ?? '');
   return {
@@ -117,13 +118,13 @@ export async function apiFetch<T extends z.ZodType>(
  * A state-changing request under /api with a JSON body. `humanCheck` asks the protection script
  * (public/human-check/protect.js) to attach a solved challenge for this exact request.
  */
-export async function apiSend<T extends z.ZodType>(
+export async function apiSend<T extends $ZodType>(
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   body: unknown,
   schema: T,
   options: { humanCheck?: boolean } = {},
-): Promise<z.infer<T>> {
+): Promise<output<T>> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.humanCheck) headers[HUMAN_CHECK_REQUEST_HEADER] = 'required';
@@ -136,11 +137,11 @@ export async function apiSend<T extends z.ZodType>(
 }
 
 /** A raw upload (the avatar image), same rules otherwise. */
-export async function apiUpload<T extends z.ZodType>(
+export async function apiUpload<T extends $ZodType>(
   path: string,
   file: Blob,
   schema: T,
-): Promise<z.infer<T>> {
+): Promise<output<T>> {
   const response = await call(path, {
     method: 'POST',
     headers: { 'Content-Type': file.type || 'application/octet-stream' },

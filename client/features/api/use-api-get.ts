@@ -18,7 +18,11 @@ type Settled<T> =
 export function useApiGet<T extends z.ZodType>(
   path: string | null,
   schema: T,
-): ApiResource<z.infer<T>> & { retry(): void } {
+): ApiResource<z.infer<T>> & {
+  /** The answer to show: this request's once ready, the previous one while it loads. */
+  shown: Fetched<z.infer<T>> | undefined;
+  retry(): void;
+} {
   const [attempt, setAttempt] = useState(0);
   const key = `${attempt}:${path}`;
   /** The last settled answer, and the request (path and attempt) it answers. */
@@ -48,5 +52,11 @@ export function useApiGet<T extends z.ZodType>(
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   const resource: ApiResource<z.infer<T>> =
     settled?.key === key ? settled.value : { status: 'loading', previous: lastReady };
-  return { ...resource, retry };
+  const shown =
+    resource.status === 'ready'
+      ? resource
+      : resource.status === 'loading'
+        ? resource.previous
+        : undefined;
+  return { ...resource, shown, retry };
 }

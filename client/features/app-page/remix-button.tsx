@@ -1,7 +1,8 @@
 import type { AppDefinition } from '@pipit/app-definition';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { Button, ButtonLink } from '../../ui/button';
+import { Button } from '../../ui/button';
+import { ButtonLink } from '../../ui/button-link';
 import { Notice } from '../../ui/notice';
 import { useSession } from '../account/session';
 import { remixApp } from './remix';

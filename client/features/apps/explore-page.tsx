@@ -47,8 +47,7 @@ export function ExplorePage({
   onSearchChange: (next: ExploreSearch) => void;
 }) {
   const result = useApiGet(explorePath(search), exploreResponseSchema);
-  const shown =
-    result.status === 'ready' ? result : result.status === 'loading' ? result.previous : undefined;
+  const shown = result.shown;
 
   const filtered = Boolean(search.q || search.tag || search.author);
 

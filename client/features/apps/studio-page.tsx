@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type LocalApp, setAppArchived, useLocalApps } from '../../sync/local-apps';
-import { Button, ButtonLink } from '../../ui/button';
+import { Button } from '../../ui/button';
+import { ButtonLink } from '../../ui/button-link';
 import { EmptyState } from '../../ui/empty-state';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';

@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useLocalApps } from '../../sync/local-apps';
-import { ButtonLink } from '../../ui/button';
+import { ButtonLink } from '../../ui/button-link';
 import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { ButtonLink } from '../../ui/button';
+import { ButtonLink } from '../../ui/button-link';
 import { Card } from '../../ui/card';
 import { Section } from '../../ui/page';
 import { FeaturedApps } from './featured-apps';

@@ -1,6 +1,6 @@
 import { AppCardGrid } from '../../ui/app-card';
 import { Avatar } from '../../ui/avatar';
-import { ButtonLink } from '../../ui/button';
+import { ButtonLink } from '../../ui/button-link';
 import { EmptyState } from '../../ui/empty-state';
 import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';

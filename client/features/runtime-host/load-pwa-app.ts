@@ -1,10 +1,9 @@
-import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
 import {
   cachedPublishedApp,
   forgetPublishedApp,
   storePublishedApp,
 } from '../../sync/published-cache';
-import { ANONYMOUS_OWNER } from '../../sync/local-db';
+import { ANONYMOUS_VIEWER, type PublishedApp, publishedAppSchema } from '@pipit/protocol';
 import { getAccount } from '../account/session';
 import { ApiRequestError, apiFetch, OfflineError } from '../api/request';
 
@@ -18,7 +17,13 @@ export type PwaLoad =
   | { kind: 'not-found' };
 
 /** The account this device is signed in as (the copy last seen, so offline works), or anonymous. */
-export const currentViewer = () => getAccount()?.id ?? ANONYMOUS_OWNER;
+export const currentViewer = () => getAccount()?.id ?? ANONYMOUS_VIEWER;
+
+/**
+ * Under the service worker, its cache is the device's copy and it keeps it (stores each answer,
+ * drops a gone app's); before it controls the page — a first visit — the page does.
+ */
+const underServiceWorker = () => Boolean(navigator.serviceWorker?.controller);
 
 /**
  * Asks the server for the app; a copy answered by the service worker's cache counts as offline
@@ -34,11 +39,11 @@ export async function fetchPublishedApp(
       publishedAppSchema,
       signal ? { signal } : undefined,
     );
-    if (!isCachedCopy) await storePublishedApp(data, currentViewer());
+    if (!isCachedCopy && !underServiceWorker()) await storePublishedApp(data, currentViewer());
     return { kind: 'found', app: data, isLastSeenCopy: isCachedCopy };
   } catch (error) {
     if (error instanceof ApiRequestError && error.code === 'not_found') {
-      await forgetPublishedApp(appId);
+      if (!underServiceWorker()) await forgetPublishedApp(appId);
       return { kind: 'not-found' };
     }
     throw error;
@@ -46,7 +51,7 @@ export async function fetchPublishedApp(
 }
 
 /**
- * The route's loader: this device's copy when there is one (an installed app opens at once and
+ * What the installed app opens with: this device's copy when there is one (an installed app opens at once and
  * offline; the server is asked afterwards), else the server's answer.
  */
 export async function loadPwaApp(appId: string, signal?: AbortSignal): Promise<PwaLoad> {

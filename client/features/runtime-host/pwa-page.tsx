@@ -1,6 +1,6 @@
-import type { PublishedApp } from '@pipit/protocol';
 import { useEffect, useState } from 'react';
-import { recordAppOpened } from '../../sync/library';
+import { ANONYMOUS_VIEWER, type PublishedApp } from '@pipit/protocol';
+import { queueLibraryEntry } from '../../sync/library-inbox';
 import { useVisitorData } from '../../sync/visitor-data';
 import { loadSession, useSession } from '../account/session';
 import { PwaNotFound } from '../apps/pwa-not-found';
@@ -37,13 +37,20 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
 
   useEffect(() => {
     if (showing.version === null) return;
-    recordAppOpened(accountId, {
+    // Into the library (SPEC §3 `/apps`) by way of its inbox: an anonymous visitor's first visit
+    // loads no database code; someone signed in syncs anyway, so their entry moves in at once.
+    queueLibraryEntry(accountId ?? ANONYMOUS_VIEWER, {
       appId,
       title: showing.title,
       icon: showing.icon,
       author: showing.author.username,
       version: showing.version,
-    }).catch((error: unknown) => console.warn('Could not add the app to your library:', error));
+      openedAt: Date.now(),
+    });
+    if (!accountId) return;
+    import('../../sync/library')
+      .then(({ drainLibraryInbox }) => drainLibraryInbox(accountId))
+      .catch((error: unknown) => console.warn('Could not add the app to your library:', error));
   }, [appId, accountId, showing]);
 
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiSend, OfflineError } from '../api/request';
 
 const OPENED_KEY = (appId: string) => `pipit:opened:${appId}`;

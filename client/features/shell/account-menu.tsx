@@ -1,13 +1,14 @@
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import { type Account, sessionResponseSchema } from '@pipit/protocol';
 import { useEffect, useId, useRef, useState } from 'react';
+import { partial } from 'zod/mini';
 import { Avatar } from '../../ui/avatar';
 import { apiSend } from '../api/request';
 import { setAccount } from '../account/session';
 
 /** Signs out on the server, then everywhere in this tab. */
 async function signOut(): Promise<void> {
-  await apiSend('POST', '/api/auth/logout', undefined, sessionResponseSchema.partial()).catch(
+  await apiSend('POST', '/api/auth/logout', undefined, partial(sessionResponseSchema)).catch(
     () => {},
   );
   setAccount(null);

@@ -1,5 +1,5 @@
 import { Link, useRouterState } from '@tanstack/react-router';
-import { ButtonLink } from '../../ui/button';
+import { ButtonLink } from '../../ui/button-link';
 import { Page } from '../../ui/page';
 
 /** Unknown paths (SPEC §3): what happened and where to go instead. */

@@ -1,6 +1,7 @@
 import { Link, useRouterState } from '@tanstack/react-router';
 import { type ReactNode, useId, useState } from 'react';
-import { Button, ButtonLink } from '../../ui/button';
+import { Button } from '../../ui/button';
+import { ButtonLink } from '../../ui/button-link';
 import { Notice } from '../../ui/notice';
 import { Segmented } from '../../ui/segmented';
 import { useOnlineStatus } from '../../ui/use-online-status';

@@ -1,19 +1,8 @@
 import { z } from 'zod';
 import { LIMITS, SCHEMA_VERSION } from './limits';
+import { safeUrlSchema } from './safe-url';
 import { appMetaSchema } from './meta';
 import { themeSchema } from './theme';
-
-/** Links in apps are http(s) or a path on this server: never `javascript:` or `data:` (SPEC §7). */
-export const safeUrlSchema = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine(
-    // A path on this site, or http(s) with a host: the scheme is checked before anything else,
-    // so `javascript:`, `data:` and `//host` never pass.
-    (url) => /^\/(?![/\\])\S*$/.test(url) || /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/i.test(url),
-    'Use an address starting with https:// (or a path on this site).',
-  );
 
 const id = z.string().min(1).max(64);
 const label = (max = 120) => z.string().max(max);

@@ -1,5 +1,6 @@
-import { z } from 'zod';
-import { type Field, safeUrlSchema } from './definition';
+import * as zm from 'zod/mini';
+import type { Field } from './definition';
+import { safeUrlSchema } from './safe-url';
 import { LIMITS } from './limits';
 
 /** One value of a record, by field id: what creator and visitor records hold. */
@@ -22,7 +23,7 @@ const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TRUE_WORDS = new Set(['true', 'yes', 'on', '1']);
 const FALSE_WORDS = new Set(['false', 'no', 'off', '0']);
-const emailSchema = z.email().max(VALUE_LIMITS.emailLength);
+const emailSchema = zm.email().check(zm.maxLength(VALUE_LIMITS.emailLength));
 
 /** A real calendar day written `YYYY-MM-DD` (so `2025-02-30` is refused). */
 export function isIsoDate(text: string): boolean {

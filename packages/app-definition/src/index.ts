@@ -19,7 +19,6 @@ export {
   actionSchema,
   stepSchema,
   aiActionSchema,
-  safeUrlSchema,
   COMPONENT_PROPS,
   FILTER_OPS,
   COMPONENT_TYPES,
@@ -43,9 +42,9 @@ export {
   type AiAction,
 } from './definition';
 export { TABLES, type Table } from './document';
+export { LOCAL_EDIT, DefinitionError } from './edit-rules';
+export { safeUrlSchema } from './safe-url';
 export {
-  LOCAL_EDIT,
-  DefinitionError,
   createApp,
   setMeta,
   setTheme,

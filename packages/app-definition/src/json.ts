@@ -2,7 +2,7 @@ import * as Y from 'yjs';
 import { type AppDefinition, appDefinitionSchema } from './definition';
 import { appMap, metaMap, orderAt, plainMap, type Table, table, themeMap } from './document';
 import { migrateDefinition } from './migrations';
-import { DefinitionError, LOCAL_EDIT } from './operations';
+import { DefinitionError, LOCAL_EDIT } from './edit-rules';
 import type { ReadDefinition } from './reader';
 
 /** Marks a file as a Pipit app export. */

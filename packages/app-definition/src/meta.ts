@@ -24,7 +24,7 @@ export const appMetaSchema = z.object({
       `Keep the description to ${LIMITS.descriptionLength} characters.`,
     )
     .default(''),
-  icon: appIconSchema.default(DEFAULT_APP_ICON),
+  icon: z._default(appIconSchema, DEFAULT_APP_ICON),
   tags: z
     .array(z.string().trim().toLowerCase().min(1).max(LIMITS.tagLength))
     .max(LIMITS.tags, `Use at most ${LIMITS.tags} tags.`)

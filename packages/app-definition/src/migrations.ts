@@ -1,10 +1,12 @@
 import { SCHEMA_VERSION } from './limits';
-import { DefinitionError } from './operations';
+import { DefinitionError } from './edit-rules';
 
 /**
  * Steps that bring a definition JSON from one schemaVersion to the next, keyed by the version they
  * start from. Version 1 is the first; when the schema changes, add `1: (d) => …` here and raise
- * SCHEMA_VERSION, and the document migration beside it.
+ * SCHEMA_VERSION, and the document migration beside it. A step must give the next version's whole
+ * shape, defaults filled in: the installed app runs a published version's migrated JSON without
+ * parsing it again (client/features/runtime-host/published-definition.ts).
  */
 const DEFINITION_STEPS: Record<
   number,

@@ -21,24 +21,10 @@ import {
   table,
   themeMap,
 } from './document';
+import { DefinitionError, LOCAL_EDIT } from './edit-rules';
 import { LIMITS, SCHEMA_VERSION } from './limits';
 import { type AppMeta, DEFAULT_APP_ICON } from './meta';
 import type { Theme } from './theme';
-
-/**
- * Every edit this device makes runs in a transaction with this origin, so an UndoManager that
- * tracks it undoes this person's edits and never a collaborator's (which arrive with the
- * provider's origin).
- */
-export const LOCAL_EDIT = { source: 'pipit-local-edit' } as const;
-
-/** An edit that would break a rule of SPEC §5 (a limit, a missing parent). Nothing changed. */
-export class DefinitionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DefinitionError';
-  }
-}
 
 /** A new entity id: random, so ids made on different devices never collide. */
 export type IdFactory = () => string;

@@ -12,7 +12,7 @@ import {
   themeMap,
 } from './document';
 import { migrateDefinition } from './migrations';
-import { DefinitionError } from './operations';
+import { DefinitionError } from './edit-rules';
 import { referenceProblems } from './publish-references';
 
 /**

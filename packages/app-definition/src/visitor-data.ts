@@ -3,7 +3,7 @@ import * as Y from 'yjs';
 import type { Collection } from './definition';
 import { plainMap, plainObject } from './document';
 import { checkFieldValues, type FieldValue } from './field-values';
-import { DefinitionError, LOCAL_EDIT } from './operations';
+import { DefinitionError, LOCAL_EDIT } from './edit-rules';
 
 /*
  * A visitor's private data for one app: the document `data/{appId}/{userId}` (SPEC §2, §5), or

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { avatarSchema, profileLinkSchema } from './api';
+import * as zm from 'zod/mini';
+import { avatarSchema, profileLinkSchema } from './profile-parts';
 import { ID_PATTERN } from './ids';
 import { usernameSchema } from './usernames';
 
@@ -26,27 +27,6 @@ export const passwordSchema = z
 export const displayNameSchema = z.string().trim().max(60, 'Keep your name to 60 characters.');
 export const bioSchema = z.string().trim().max(280, 'Keep your bio to 280 characters.');
 export const profileLinksSchema = z.array(profileLinkSchema).max(5, 'Add at most 5 links.');
-
-/** What a signed-in person knows about their own account. */
-export const accountSchema = z.object({
-  id: z.string(),
-  username: z.string(),
-  email: z.string(),
-  emailVerified: z.boolean(),
-  pendingEmail: z.string().nullable(),
-  displayName: z.string(),
-  bio: z.string(),
-  avatar: avatarSchema,
-  links: z.array(profileLinkSchema),
-  /** Apps shown first on the profile, in this order (only the person's public published ones show). */
-  pinnedAppIds: z.array(z.string()).default([]),
-  createdAt: z.iso.datetime(),
-});
-export type Account = z.infer<typeof accountSchema>;
-
-/** `GET /api/auth/session` */
-export const sessionResponseSchema = z.object({ account: accountSchema.nullable() });
-export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 /** `POST /api/auth/signup` */
 export const signupRequestSchema = z.object({
@@ -105,7 +85,7 @@ export const updateProfileRequestSchema = z
     displayName: displayNameSchema,
     bio: bioSchema,
     links: profileLinksSchema,
-    avatar: avatarSchema.refine((a) => a.kind === 'emoji', 'Upload an image to use one.'),
+    avatar: avatarSchema.check(zm.refine((a) => a.kind === 'emoji', 'Upload an image to use one.')),
     pinnedAppIds: z
       .array(z.string().regex(ID_PATTERN, 'Not an app id.'))
       .max(MAX_PINNED_APPS, `Pin at most ${MAX_PINNED_APPS} apps.`),

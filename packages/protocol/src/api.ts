@@ -11,27 +11,26 @@ export const healthResponseSchema = z.object({
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
-/**
- * A path on this server, for uploaded images: "/…" but never "//host/…" or "/\\host/…", which
- * browsers treat as another origin.
- */
-export const sameOriginPathSchema = z
-  .string()
-  .max(2048)
-  .regex(/^\/(?![/\\])/, 'Use a path on this server, starting with a single “/”.');
+/** Why `GET /api/ready` says the instance should get no traffic yet (or any more). */
+export const NOT_READY_REASONS = [
+  'storage_unreachable',
+  'storage_timeout',
+  'migrations_pending',
+  'shutting_down',
+] as const;
+export type NotReadyReason = (typeof NOT_READY_REASONS)[number];
 
-/** A link on a profile: http(s) only (SPEC §7). */
-export const profileLinkSchema = z.object({
-  label: z.string().max(40),
-  url: z.url({ protocol: /^https?$/ }),
+/** `GET /api/ready`, 200: storage answers and every migration this version knows is applied. */
+export const readyResponseSchema = z.object({
+  status: z.literal('ready'),
+  storage: z.enum(STORAGE_ENGINES),
+  migrations: z.number().int().min(0),
 });
+export type ReadyResponse = z.infer<typeof readyResponseSchema>;
 
-export const avatarSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('emoji'),
-    emoji: z.string().min(1).max(16),
-    color: z.string().regex(/^#[0-9a-f]{6}$/i),
-  }),
-  z.object({ kind: z.literal('image'), url: sameOriginPathSchema }),
-]);
-export type Avatar = z.infer<typeof avatarSchema>;
+/** `GET /api/ready`, 503. */
+export const notReadyResponseSchema = z.object({
+  status: z.literal('not_ready'),
+  reason: z.enum(NOT_READY_REASONS),
+});
+export type NotReadyResponse = z.infer<typeof notReadyResponseSchema>;

@@ -21,7 +21,7 @@ export const appPwaPaths = (appId: string) => ({
 });
 
 /** Exactly the paths whose shell is rewritten (lowercase, as the manifests' scopes are written). */
-const APP_SHELL_PATH = /^\/apps\/([a-z2-7]{26})\/(?:pwa|install)\/?$/;
+const APP_SHELL_PATH = /^\/apps\/([a-z2-7]{26})\/(pwa|install)\/?$/;
 const SHOWCASE_SHELL_PATH = /^\/demo1\/?$/;
 const HEX_COLOR = /^#[0-9a-f]{6}$/i;
 /** A whole tag, with the blanks before it and the line break after it (so no empty lines remain). */
@@ -30,13 +30,25 @@ const ATTRIBUTE = (name: string) =>
   new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'=<>\`]+))`, 'i');
 
 /** Whose shell a page gets instead of Pipit's: a published app's, or the showcase's. */
-export type AppShellTarget = { kind: 'app'; appId: string } | { kind: 'showcase' };
+export type AppShellTarget =
+  { kind: 'app'; appId: string; page: 'pwa' | 'install' } | { kind: 'showcase' };
 
 /** The app whose shell a pathname asks for, or null when its shell is Pipit's own. */
 export function appShellTarget(pathname: string): AppShellTarget | null {
   if (SHOWCASE_SHELL_PATH.test(pathname)) return { kind: 'showcase' };
-  const id = APP_SHELL_PATH.exec(pathname)?.[1];
-  return id && isId(id) ? { kind: 'app', appId: id } : null;
+  const match = APP_SHELL_PATH.exec(pathname);
+  const id = match?.[1];
+  if (!id || !isId(id)) return null;
+  return { kind: 'app', appId: id, page: match[2] === 'pwa' ? 'pwa' : 'install' };
+}
+
+/**
+ * The build's HTML a page starts from: the installed app (`/apps/{id}/pwa`) has its own entry,
+ * without Pipit's site (client/app.html); every other page is the site's (client/index.html).
+ */
+export type ShellDocument = '/index.html' | '/app.html';
+export function shellDocument(target: AppShellTarget | null): ShellDocument {
+  return target?.kind === 'app' && target.page === 'pwa' ? '/app.html' : '/index.html';
 }
 
 function attribute(tag: string, name: string): string | null {

@@ -1,25 +1,6 @@
 import { z } from 'zod';
-import { sameOriginPathSchema } from './api';
-import { ID_PATTERN } from './ids';
+import { APP_ROLES, appIconSchema, appIdSchema, COLLABORATOR_ROLES } from './app-basics';
 import { usernameSchema } from './usernames';
-
-/** An app's icon (SPEC §5): an emoji on a colour, or an uploaded image on this server. */
-export const appIconSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('emoji'),
-    emoji: z.string().min(1).max(16),
-    background: z.string().regex(/^#[0-9a-f]{6}$/i),
-  }),
-  z.object({ kind: z.literal('image'), url: sameOriginPathSchema }),
-]);
-export type AppIcon = z.infer<typeof appIconSchema>;
-
-export const APP_ROLES = ['owner', 'editor', 'viewer'] as const;
-export type AppRole = (typeof APP_ROLES)[number];
-export const COLLABORATOR_ROLES = ['editor', 'viewer'] as const;
-export type CollaboratorRole = (typeof COLLABORATOR_ROLES)[number];
-
-export const appIdSchema = z.string().regex(ID_PATTERN, 'Not an app id.');
 
 /** An app as lists show it (SPEC §4); the server keeps the listing fields from the document. */
 export const appSummarySchema = z.object({
@@ -28,7 +9,7 @@ export const appSummarySchema = z.object({
   role: z.enum(APP_ROLES),
   title: z.string(),
   description: z.string(),
-  icon: appIconSchema.nullable(),
+  icon: z.nullable(appIconSchema),
   visibility: z.enum(['private', 'unlisted', 'public']),
   archived: z.boolean(),
   publishedVersion: z.number().int().nullable(),
@@ -45,7 +26,7 @@ export const createAppRequestSchema = z.object({
   id: appIdSchema,
   title: z.string().trim().min(1).max(60),
   description: z.string().max(500).default(''),
-  icon: appIconSchema.nullable().default(null),
+  icon: z.nullable(appIconSchema).default(null),
   /** A remix: the published version it copies (the creator must be able to see it). */
   forkedFrom: z.object({ appId: appIdSchema, version: z.number().int().min(1) }).optional(),
 });

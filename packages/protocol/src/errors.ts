@@ -1,5 +1,6 @@
-import { z } from 'zod';
-import { publishProblemSchema } from './publishing';
+import type { z } from 'zod';
+import * as zm from 'zod/mini';
+import { publishProblemSchema } from './published-app';
 
 /** The product error codes of SPEC §10 (and `internal` for the generic fallback with a digest). */
 export const ERROR_CODES = [
@@ -29,18 +30,18 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export const apiErrorSchema = z.object({
-  error: z.object({
-    code: z.enum(ERROR_CODES),
-    message: z.string(),
+export const apiErrorSchema = zm.object({
+  error: zm.object({
+    code: zm.enum(ERROR_CODES),
+    message: zm.string(),
     /** Field path → what is wrong with it (validation_failed, publish_invalid). */
-    fields: z.record(z.string(), z.string()).optional(),
+    fields: zm.optional(zm.record(zm.string(), zm.string())),
     /** Set on server-side failures: the same digest is in the server log. */
-    digest: z.string().optional(),
+    digest: zm.optional(zm.string()),
     /** Seconds, for rate_limited. */
-    retryAfter: z.number().int().nonnegative().optional(),
+    retryAfter: zm.optional(zm.int().check(zm.nonnegative())),
     /** publish_invalid: each problem with the entity it is in (`fields` has the same paths). */
-    problems: z.array(publishProblemSchema).optional(),
+    problems: zm.optional(zm.array(publishProblemSchema)),
   }),
 });
 

@@ -25,18 +25,24 @@ export { documentName, parseDocumentName, type DocumentName } from './documents'
 export {
   STORAGE_ENGINES,
   healthResponseSchema,
+  readyResponseSchema,
+  notReadyResponseSchema,
+  NOT_READY_REASONS,
+  type StorageEngine,
+  type HealthResponse,
+  type ReadyResponse,
+  type NotReadyResponse,
+  type NotReadyReason,
+} from './api';
+export {
   profileLinkSchema,
   avatarSchema,
   sameOriginPathSchema,
-  type StorageEngine,
-  type HealthResponse,
   type Avatar,
-} from './api';
+} from './profile-parts';
 export { publicProfileSchema, type PublicProfile } from './profiles';
 export {
   emailSchema,
-  accountSchema,
-  sessionResponseSchema,
   signupRequestSchema,
   loginRequestSchema,
   forgotPasswordRequestSchema,
@@ -53,7 +59,6 @@ export {
   MAX_PINNED_APPS,
   AVATAR_UPLOAD_TYPES,
   AVATAR_UPLOAD_MAX_BYTES,
-  type Account,
   type SignupRequest,
   type UpdateProfileRequest,
   type UsernameAvailability,
@@ -71,8 +76,6 @@ export {
   protectedEndpoint,
 } from './human-check';
 export {
-  appIconSchema,
-  appIdSchema,
   createAppRequestSchema,
   appResponseSchema,
   appListResponseSchema,
@@ -81,39 +84,23 @@ export {
   inviteRequestSchema,
   collaboratorUsernameSchema,
   PLAN_LIMITS,
-  type AppIcon,
-  type AppRole,
-  type CollaboratorRole,
   type AppSummary,
   type Collaborator,
 } from './apps';
 export {
-  VISIBILITIES,
   EXPLORE_PAGE_SIZE,
   EXPLORE_SORTS,
   APP_EVENT_KINDS,
-  appAuthorSchema,
   appVersionSchema,
   publishRequestSchema,
-  publishProblemSchema,
   publicationSchema,
   visibilityRequestSchema,
-  appLineageSchema,
-  appCardSchema,
-  publishedAppSchema,
   exploreQuerySchema,
   exploreResponseSchema,
   appEventRequestSchema,
-  appPwaPaths,
-  type Visibility,
-  type AppAuthor,
   type AppVersion,
   type PublishRequest,
-  type PublishProblem,
   type Publication,
-  type AppLineage,
-  type AppCard,
-  type PublishedApp,
   type ExploreQuery,
   type ExploreResponse,
 } from './publishing';
@@ -122,6 +109,8 @@ export {
   appShellTarget,
   type AppShellOptions,
   type AppShellTarget,
+  shellDocument,
+  type ShellDocument,
 } from './app-shell';
 export {
   LIBRARY_MAP,
@@ -138,3 +127,53 @@ export {
   type LibraryEntry,
 } from './library';
 export { SHOWCASE_PWA } from './showcase';
+export { accountSchema, sessionResponseSchema, type Account } from './session';
+export {
+  appIconSchema,
+  appIdSchema,
+  type AppIcon,
+  type AppRole,
+  type CollaboratorRole,
+} from './app-basics';
+export {
+  VISIBILITIES,
+  appAuthorSchema,
+  publishProblemSchema,
+  appLineageSchema,
+  appCardSchema,
+  publishedAppSchema,
+  type Visibility,
+  type AppAuthor,
+  type PublishProblem,
+  type AppLineage,
+  type AppCard,
+  type PublishedApp,
+  PUBLISHED_VIEWER_HEADER,
+  ANONYMOUS_VIEWER,
+} from './published-app';
+export { appPwaPaths } from './app-shell';
+export {
+  clientConfigSchema,
+  errorReportingConfigSchema,
+  monitoringTunnel,
+  type ClientConfig,
+  type ErrorReportingConfig,
+} from './client-config';
+export { redactReport, redactUrl } from './report-privacy';
+export {
+  adminMessageSchema,
+  adminMessagesResponseSchema,
+  DIGEST_PATTERN,
+  ERROR_GROUPS_PAGE_SIZE,
+  errorDetailSchema,
+  errorEventSchema,
+  errorGroupSchema,
+  errorGroupsQuerySchema,
+  errorGroupsResponseSchema,
+  MESSAGES_PAGE_SIZE,
+  type AdminMessage,
+  type ErrorDetail,
+  type ErrorEvent,
+  type ErrorGroup,
+  type ErrorGroupsResponse,
+} from './admin';

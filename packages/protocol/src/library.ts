@@ -1,5 +1,6 @@
-import { z } from 'zod';
-import { appIconSchema, appIdSchema } from './apps';
+import type { z } from 'zod';
+import * as zm from 'zod/mini';
+import { appIconSchema, appIdSchema } from './app-basics';
 
 /**
  * A person's library (SPEC §3 `/apps`): the apps they opened, saved or installed. Each device keeps
@@ -14,21 +15,21 @@ import { appIconSchema, appIdSchema } from './apps';
 /** The document map that holds a signed-in person's library. */
 export const LIBRARY_MAP = 'library';
 
-const timeSchema = z.number().int().nonnegative();
+const timeSchema = zm.int().check(zm.nonnegative());
 
-export const libraryEntrySchema = z.object({
+export const libraryEntrySchema = zm.object({
   appId: appIdSchema,
-  title: z.string().max(200),
-  icon: appIconSchema.nullable(),
+  title: zm.string().check(zm.maxLength(200)),
+  icon: zm.nullable(appIconSchema),
   /** The author's username (cards link to their profile). */
-  author: z.string().max(60),
+  author: zm.string().check(zm.maxLength(60)),
   /** The published version last opened (null: never opened, only saved). */
-  version: z.number().int().min(1).nullable(),
+  version: zm.nullable(zm.int().check(zm.gte(1))),
   openedAt: timeSchema,
-  installedAt: timeSchema.optional(),
-  savedAt: timeSchema.optional(),
+  installedAt: zm.optional(timeSchema),
+  savedAt: zm.optional(timeSchema),
   /** Removed from the library at this time; any later open, save or install brings it back. */
-  removedAt: timeSchema.optional(),
+  removedAt: zm.optional(timeSchema),
 });
 export type LibraryEntry = z.infer<typeof libraryEntrySchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { avatarSchema, profileLinkSchema } from './api';
-import { appCardSchema } from './publishing';
+import { avatarSchema, profileLinkSchema } from './profile-parts';
+import { appCardSchema } from './published-app';
 
 /**
  * `GET /api/profiles/{username}`: what anyone may see of a person, with their public, published,

@@ -1,22 +1,10 @@
 import { z } from 'zod';
-import { avatarSchema } from './api';
-import { appIconSchema, appIdSchema, APP_ROLES } from './apps';
+import { appCardSchema, VISIBILITIES } from './published-app';
 
 /**
  * Publishing, the app page, explore and popularity (SPEC §3, §4, §6, §8). A published version is an
  * immutable, validated snapshot of the definition; visitors are only ever served one of those.
  */
-
-export const VISIBILITIES = ['private', 'unlisted', 'public'] as const;
-export type Visibility = (typeof VISIBILITIES)[number];
-
-/** The person an app page or a card credits. */
-export const appAuthorSchema = z.object({
-  username: z.string(),
-  displayName: z.string(),
-  avatar: avatarSchema.nullable(),
-});
-export type AppAuthor = z.infer<typeof appAuthorSchema>;
 
 /** One published version, as the version list shows it (the definition is not repeated here). */
 export const appVersionSchema = z.object({
@@ -40,23 +28,6 @@ export const publishRequestSchema = z.object({
 });
 export type PublishRequest = z.infer<typeof publishRequestSchema>;
 
-/**
- * One problem that keeps an app from being published. `path` is dotted into the definition JSON as
- * exported (`screens.0.components.2.props.url`; `meta.title`; `collections.1.fields.0.name`), with
- * the indexes of the document as the server read it: ordered entities, orphans (children of a
- * deleted parent) left out, nothing repaired or dropped. Indexes can differ from what the editor
- * shows (its reader drops unreadable steps, another device may have moved things), so `entity`
- * names the innermost entity the problem is in, by table (`screens`, `components`, `collections`,
- * `fields`, `records`, `actions`, `steps`, `aiActions`) and id; null for `meta`, `theme` and the
- * app as a whole (path '').
- */
-export const publishProblemSchema = z.object({
-  path: z.string(),
-  message: z.string(),
-  entity: z.object({ table: z.string(), id: z.string() }).nullable(),
-});
-export type PublishProblem = z.infer<typeof publishProblemSchema>;
-
 /** The publishing state of an app, for its owner and collaborators (the editor's Publish panel). */
 export const publicationSchema = z.object({
   visibility: z.enum(VISIBILITIES),
@@ -74,54 +45,6 @@ export type Publication = z.infer<typeof publicationSchema>;
  * publication gets the next number) answer it too.
  */
 export const visibilityRequestSchema = z.object({ visibility: z.enum(VISIBILITIES) });
-
-/** Where a remix came from, when its source is still visible to the reader. */
-export const appLineageSchema = z.object({
-  appId: appIdSchema,
-  version: z.number().int().min(1),
-  title: z.string(),
-  author: appAuthorSchema,
-});
-export type AppLineage = z.infer<typeof appLineageSchema>;
-
-/** An app as cards show it: explore, profiles, the landing page, suggestions. */
-export const appCardSchema = z.object({
-  id: appIdSchema,
-  title: z.string(),
-  description: z.string(),
-  icon: appIconSchema.nullable(),
-  tags: z.array(z.string()),
-  author: appAuthorSchema,
-  version: z.number().int().min(1),
-  publishedAt: z.number(),
-  opens: z.number().int().nonnegative(),
-  installs: z.number().int().nonnegative(),
-});
-export type AppCard = z.infer<typeof appCardSchema>;
-
-/**
- * `GET /api/published/{id}`: the app page and the runtime's source. Anyone gets a public or unlisted
- * published app (archived ones too: installs keep working until the app is deleted); owner and
- * collaborators also get private, unpublished and draft apps (`version` and `definition` null for a
- * draft). Everyone else: `not_found`. `definition` is the version's JSON (parse it tolerantly).
- */
-export const publishedAppSchema = appCardSchema.extend({
-  version: z.number().int().min(1).nullable(),
-  publishedAt: z.number().nullable(),
-  visibility: z.enum(VISIBILITIES),
-  published: z.boolean(),
-  archived: z.boolean(),
-  /** The reader's role on the app; null for visitors. */
-  role: z.enum(APP_ROLES).nullable(),
-  remixedFrom: appLineageSchema.nullable(),
-  /**
-   * Remixes anyone may discover: public, published and not archived (an unlisted remix is shared by
-   * link only, so it is not listed here).
-   */
-  remixes: z.array(appCardSchema.pick({ id: true, title: true, author: true })),
-  definition: z.unknown(),
-});
-export type PublishedApp = z.infer<typeof publishedAppSchema>;
 
 export const EXPLORE_PAGE_SIZE = 24;
 export const EXPLORE_SORTS = ['new', 'popular'] as const;

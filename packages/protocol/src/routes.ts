@@ -31,6 +31,8 @@ export const STATIC_ROUTES = [
   '/legal/terms',
   '/demo',
   '/demo1',
+  // Not in SPEC §3: the operator's inbox (issue 6), not found for everyone but operators.
+  '/admin',
 ] as const;
 
 /** The dynamic routes of SPEC §3, in TanStack Router's `$param` notation. */

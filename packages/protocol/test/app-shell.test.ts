@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { appPwaPaths, appShellHtml, appShellTarget, createId, SHOWCASE_PWA } from '../src/index';
+import {
+  appPwaPaths,
+  appShellHtml,
+  appShellTarget,
+  createId,
+  SHOWCASE_PWA,
+  shellDocument,
+} from '../src/index';
 
 /** The head of the built shell as Vite and vite-plugin-pwa write it (dist/client/index.html). */
 const BUILT_SHELL = `<!doctype html>
@@ -30,7 +37,8 @@ const BUILT_SHELL = `<!doctype html>
 
 const id = createId();
 const paths = appPwaPaths(id);
-const app = { kind: 'app', appId: id } as const;
+const app = { kind: 'app', appId: id, page: 'pwa' } as const;
+const installPage = { kind: 'app', appId: id, page: 'install' } as const;
 const showcase = { kind: 'showcase' } as const;
 
 function linksIn(html: string, rel: string): string[] {
@@ -106,7 +114,7 @@ describe('appShellHtml', () => {
   });
 
   it('refuses an id that is not an id: it is written into the HTML', () => {
-    const forged = (appId: string) => ({ kind: 'app', appId }) as const;
+    const forged = (appId: string) => ({ kind: 'app', appId, page: 'pwa' }) as const;
     expect(() => appShellHtml(BUILT_SHELL, forged('"><script>alert(1)</script>'))).toThrow();
     expect(() => appShellHtml(BUILT_SHELL, forged(id.toUpperCase()))).toThrow();
   });
@@ -129,7 +137,7 @@ describe('appShellHtml', () => {
 describe('appShellTarget', () => {
   it('names the app for its installed page and its install page', () => {
     expect(appShellTarget(`/apps/${id}/pwa`)).toEqual(app);
-    expect(appShellTarget(`/apps/${id}/install`)).toEqual(app);
+    expect(appShellTarget(`/apps/${id}/install`)).toEqual(installPage);
     expect(appShellTarget(`/apps/${id}/pwa/`)).toEqual(app);
   });
 
@@ -156,5 +164,15 @@ describe('appShellTarget', () => {
     ]) {
       expect(appShellTarget(path), path).toBeNull();
     }
+  });
+});
+
+describe('shellDocument', () => {
+  it('starts the installed app from its own entry and every other page from the site’s', () => {
+    expect(shellDocument(appShellTarget(`/apps/${id}/pwa`))).toBe('/app.html');
+    expect(shellDocument(appShellTarget(`/apps/${id}/install`))).toBe('/index.html');
+    expect(shellDocument(appShellTarget('/demo1'))).toBe('/index.html');
+    expect(shellDocument(appShellTarget(`/apps/${id}`))).toBe('/index.html');
+    expect(shellDocument(null)).toBe('/index.html');
   });
 });

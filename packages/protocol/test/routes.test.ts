@@ -37,7 +37,7 @@ describe('matchRoute', () => {
 
   it('answers no match for reserved and malformed usernames', () => {
     for (const path of [
-      '/admin',
+      '/www',
       '/api',
       '/monitoring',
       '/ab',

@@ -21,6 +21,8 @@ export const DEFAULT_RATE_LIMITS = {
   messagesPerIp: { limit: 10, windowMs: HOUR_MS },
   /** Confirming a password while signed in (email change, password change, deletion). */
   passwordCheckPerAccount: { limit: 10, windowMs: HOUR_MS },
+  /** Error-report envelopes posted to /monitoring (SPEC §11). */
+  monitoringPerIp: { limit: 60, windowMs: MINUTE_MS },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;

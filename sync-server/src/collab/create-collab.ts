@@ -1,5 +1,6 @@
 import { Hocuspocus } from '@hocuspocus/server';
 import type { Logger } from '../logger';
+import type { CollabTimings } from '../metrics';
 import type { AppStore, DocumentStore } from '../storage/types';
 import type { DocumentAccess } from './access';
 import { type ConnectionContext, createAuthentication } from './authenticate';
@@ -39,8 +40,15 @@ export function createCollab(options: {
   access: DocumentAccess;
   logger: Logger;
   debounceMs?: number;
+  /** Storage latency for the metrics. */
+  timings?: CollabTimings;
 }): Collab {
-  const persistence = createPersistence(options.documents, options.logger, options.apps);
+  const persistence = createPersistence(
+    options.documents,
+    options.logger,
+    options.apps,
+    options.timings,
+  );
   const hocuspocus = new Hocuspocus({
     name: 'pipit',
     quiet: true,

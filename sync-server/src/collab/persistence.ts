@@ -13,6 +13,7 @@ import { parseDocumentName } from '@pipit/protocol';
 import * as Y from 'yjs';
 import { createDigest } from '../digest';
 import type { Logger } from '../logger';
+import { type CollabTimings, NO_COLLAB_TIMINGS } from '../metrics';
 import type { AppStore, DocumentStore } from '../storage/types';
 import { SyncRefusal, UpdateRefusal } from './refusal';
 import { updateInMessage } from './sync-message';
@@ -61,9 +62,10 @@ export function createPersistence(
   store: DocumentStore,
   logger: Logger,
   apps?: AppStore,
+  timings: CollabTimings = NO_COLLAB_TIMINGS,
 ): Persistence {
   const docs = new Map<string, DocState>();
-  const log = new UpdateLog(store);
+  const log = new UpdateLog(store, timings);
   /** The logged seq of the update a connection is handling now (one message at a time each). */
   const inFlight = new WeakMap<object, { name: string; seq: number }>();
   let abandoned = false;
@@ -190,12 +192,15 @@ export function createPersistence(
       const compactedThrough =
         state.unapplied.size > 0 ? Math.min(...state.unapplied) - 1 : state.appliedThrough;
       for (let attempt = 1; ; attempt++) {
+        const timed = timings.documentStore();
         try {
           const encoded = Y.encodeStateAsUpdate(document);
           await store.store(documentName, encoded, compactedThrough);
+          timed();
           state.bytes = encoded.byteLength;
           break;
         } catch (error) {
+          timed();
           if (abandoned) throw error;
           const delay = Math.min(
             STORE_RETRY_MAX_DELAY_MS,

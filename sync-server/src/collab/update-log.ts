@@ -1,3 +1,4 @@
+import { type CollabTimings, NO_COLLAB_TIMINGS } from '../metrics';
 import type { DocumentStore } from '../storage/types';
 
 interface Waiting {
@@ -16,7 +17,10 @@ export class UpdateLog {
   private queue: Waiting[] = [];
   private writing = false;
 
-  constructor(private readonly store: DocumentStore) {}
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly timings: CollabTimings = NO_COLLAB_TIMINGS,
+  ) {}
 
   /** Resolves with the update's sequence number once it is durable in storage. */
   append(name: string, update: Uint8Array): Promise<number> {
@@ -34,11 +38,14 @@ export class UpdateLog {
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
+      const timed = this.timings.updateLogAppend();
       try {
         const seqs = await this.store.append(batch.map(({ name, update }) => ({ name, update })));
         batch.forEach((waiting, i) => waiting.resolve(seqs[i] ?? Number.NaN));
       } catch (error) {
         batch.forEach((waiting) => waiting.reject(error));
+      } finally {
+        timed();
       }
     }
     this.writing = false;

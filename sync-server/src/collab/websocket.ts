@@ -22,6 +22,8 @@ export interface SyncSocket {
   stopAccepting(): void;
   /** Closes every open sync socket: politely, or at once (`force`). */
   closeAll(options: { force: boolean }): void;
+  /** Sync sockets open now (the `pipit_websocket_connections` gauge). */
+  openConnections(): number;
 }
 
 /** Ends a socket that asked to upgrade with a plain HTTP answer. */
@@ -50,6 +52,7 @@ export function createSyncSocket(
   options: { publicOrigin: string | undefined; logger: Logger },
 ): SyncSocket {
   const connections = new WeakMap<object, ClientConnection>();
+  let open = 0;
   const ws = crossws({
     serverOptions: { maxPayload: MAX_MESSAGE_BYTES },
     hooks: {
@@ -68,6 +71,7 @@ export function createSyncSocket(
           peer.request as Request,
         );
         connections.set(peer, connection);
+        open += 1;
       },
       message(peer, message) {
         connections.get(peer)?.handleMessage(message.uint8Array());
@@ -76,7 +80,7 @@ export function createSyncSocket(
         connections
           .get(peer)
           ?.handleClose({ code: event.code ?? 1000, reason: event.reason ?? '' });
-        connections.delete(peer);
+        if (connections.delete(peer)) open -= 1;
       },
       error(peer, error) {
         options.logger.warn({ err: error, peer: peer.id }, 'sync socket error');
@@ -109,5 +113,6 @@ export function createSyncSocket(
     closeAll({ force }) {
       ws.closeAll(1001, 'Server shutting down', force);
     },
+    openConnections: () => open,
   };
 }

@@ -10,7 +10,9 @@ import type { SessionService } from '../accounts/sessions';
 import type { Clock } from '../accounts/clock';
 import { createDigest } from '../digest';
 import type { Logger } from '../logger';
+import type { ServerErrorReport } from '../monitoring/server-error';
 import type { LiveDocuments } from '../publishing/app-document';
+import { currentRequest } from '../request-context';
 import type { Storage } from '../storage/types';
 import { registerAccount } from './account';
 import { type AccessChanges, registerApps } from './apps';
@@ -18,9 +20,13 @@ import { ApiError } from './api-error';
 import { registerAuth } from './auth';
 import { API_BODY_LIMIT_BYTES, assertDeclaredSize } from './body';
 import type { ApiEnv } from './context';
+import type { MonitoringConfig } from '../config';
+import { registerAdmin } from './admin';
+import { registerClientConfig } from './client-config';
 import { registerExplore } from './explore';
 import { registerHealth } from './health';
 import { registerHumanCheck } from './human-check';
+import { matchedRoute } from './matched-route';
 import { registerMessages } from './messages';
 import { isSameOriginRequest } from './origin';
 import { registerProfiles } from './profiles';
@@ -45,6 +51,14 @@ export interface ApiDependencies {
   accessChanges: AccessChanges;
   /** The app documents this instance has loaded, so publishing reads their newest state. */
   liveDocuments?: LiveDocuments;
+  /** True once a graceful shutdown began (`GET /api/ready` then answers 503). */
+  shuttingDown?: () => boolean;
+  /** Error reporting's settings (`/api/client-config` tells browsers where to report). */
+  monitoring: MonitoringConfig;
+  /** Usernames (lowercase) that see the operator's inbox. */
+  operators: readonly string[];
+  /** Keeps a failure with its digest for the operator's inbox (never throws). */
+  reportServerError?: (report: ServerErrorReport) => void;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -66,9 +80,11 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>().basePath('/api');
 
   app.use(async (c, next) => {
-    const requestId = c.req.header('x-request-id')?.slice(0, 64) || createDigest();
+    // The server gives every request its id (X-Request-Id) and its logger writes it on each line.
+    const request = currentRequest();
+    const requestId = request?.requestId ?? createDigest();
     c.set('requestId', requestId);
-    c.set('logger', deps.logger.child({ requestId }));
+    c.set('logger', request ? deps.logger : deps.logger.child({ requestId }));
     c.set(
       'secure',
       isSecureRequest((name) => c.req.header(name), deps.publicOrigin, deps.trustProxy),
@@ -78,6 +94,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
       ip: clientIp(c.req.raw.headers, c.env?.incoming?.socket?.remoteAddress, deps.trustProxy),
     });
     await next();
+    if (request) request.route = matchedRoute(c);
     c.header('Cache-Control', 'no-store');
   });
 
@@ -136,6 +153,8 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerPublishing(app, deps);
   registerPublished(app, deps);
   registerExplore(app, deps);
+  registerClientConfig(app, deps);
+  registerAdmin(app, deps);
 
   app.notFound(() => {
     throw new ApiError('not_found', 'There is no such API endpoint.');
@@ -152,6 +171,13 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
       { err: error, digest, method: c.req.method, path: c.req.path },
       'request failed',
     );
+    deps.reportServerError?.({
+      error,
+      digest,
+      method: c.req.method,
+      path: c.req.path,
+      requestId: c.get('requestId'),
+    });
     const body = new ApiError('internal', 'Something went wrong on the server.', {
       digest,
     }).toBody();

@@ -5,8 +5,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
-import { type AppShellTarget, appShellHtml, appShellTarget, matchRoute } from '@pipit/protocol';
+import {
+  type AppShellTarget,
+  appShellHtml,
+  appShellTarget,
+  matchRoute,
+  type ShellDocument,
+  shellDocument,
+} from '@pipit/protocol';
 import type { Logger } from '../logger';
+import type { ServerErrorReport } from '../monitoring/server-error';
 import { createDigest } from '../digest';
 import { Lru } from '../pwa/lru';
 import { ERROR_PAGE_CSP, renderServerErrorPage } from './error-page';
@@ -42,8 +50,8 @@ function shellOf(identity: Buffer): Shell {
   };
 }
 
-async function loadShell(dir: string): Promise<Shell> {
-  return shellOf(await readFile(path.join(dir, 'index.html')));
+async function loadShell(dir: string, document: ShellDocument): Promise<Shell> {
+  return shellOf(await readFile(path.join(dir, document)));
 }
 
 function pathnameOf(req: IncomingMessage): string {
@@ -60,8 +68,14 @@ function pathnameOf(req: IncomingMessage): string {
  * client shows its 404 page and crawlers see the truth. If the shell cannot be read (the client was
  * never built), document requests get the generic error page with a digest that is in the log.
  */
-export function createClientFiles(dir: string, logger: Logger): ClientHandler {
-  let shell: Promise<Shell> | undefined;
+export function createClientFiles(
+  dir: string,
+  logger: Logger,
+  /** Keeps the failure with its digest for the operator's inbox (never throws). */
+  reportServerError?: (report: ServerErrorReport) => void,
+): ClientHandler {
+  /** The build's shells as built: the site's and the installed app's (SPEC §3 `/apps/{id}/pwa`). */
+  const shells = new Map<ShellDocument, Promise<Shell>>();
   const appShells = new Lru<string, Shell>(APP_SHELLS_CACHED);
   const built = existsSync(dir);
   if (!built) {
@@ -94,7 +108,7 @@ export function createClientFiles(dir: string, logger: Logger): ClientHandler {
   function shellFor(base: Shell, target: AppShellTarget | null): Shell {
     if (!target) return base;
     // An app id is 26 base32 characters: it never reads `demo1`.
-    const key = target.kind === 'app' ? target.appId : 'demo1';
+    const key = target.kind === 'app' ? `${target.appId}/${target.page}` : 'demo1';
     let variant = appShells.get(key);
     if (!variant) {
       variant = shellOf(Buffer.from(appShellHtml(base.identity.toString('utf8'), target)));
@@ -109,7 +123,12 @@ export function createClientFiles(dir: string, logger: Logger): ClientHandler {
     status: 200 | 404,
     target: AppShellTarget | null = null,
   ): void {
-    shell ??= loadShell(dir);
+    const document = shellDocument(target);
+    let shell = shells.get(document);
+    if (!shell) {
+      shell = loadShell(dir, document);
+      shells.set(document, shell);
+    }
     shell.then(
       (base) => {
         const s = shellFor(base, target);
@@ -131,12 +150,13 @@ export function createClientFiles(dir: string, logger: Logger): ClientHandler {
         res.end(req.method === 'HEAD' ? undefined : body);
       },
       (error: unknown) => {
-        shell = undefined; // try again next time: the build may appear
+        shells.delete(document); // try again next time: the build may appear
         const digest = createDigest();
         logger.error(
           { err: error, digest, path: pathnameOf(req), clientDir: dir },
           'cannot serve the client shell; run `npm run build` (or `npm start`, which builds it)',
         );
+        reportServerError?.({ error, digest, method: req.method, path: pathnameOf(req) });
         const html = renderServerErrorPage(req.headers.host ?? 'this server', digest);
         res.writeHead(500, {
           'Content-Type': 'text/html; charset=utf-8',

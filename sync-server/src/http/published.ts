@@ -1,5 +1,11 @@
 import type { Hono } from 'hono';
-import { type AppLineage, appEventRequestSchema, type PublishedApp } from '@pipit/protocol';
+import {
+  ANONYMOUS_VIEWER,
+  type AppLineage,
+  appEventRequestSchema,
+  PUBLISHED_VIEWER_HEADER,
+  type PublishedApp,
+} from '@pipit/protocol';
 import type { RequestMeta } from '../accounts/account-service';
 import { randomToken, sha256Hex } from '../accounts/random';
 import { toAppCard, toAuthor } from '../publishing/cards';
@@ -90,6 +96,7 @@ export function registerPublished(app: Hono<ApiEnv>, { storage, clock }: ApiDepe
       remixes: remixes.map(toAppCard).map(({ id, title, author }) => ({ id, title, author })),
       definition: version ? (JSON.parse(version.definitionJson) as unknown) : null,
     };
+    c.header(PUBLISHED_VIEWER_HEADER, readerId ?? ANONYMOUS_VIEWER);
     return c.json(body);
   });
 

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isSecureRequest } from '../accounts/session-cookie';
 
 /**
  * The Content-Security-Policy of Pipit's HTML (NOTES.md: Security): everything from this origin
@@ -21,6 +23,56 @@ export function contentSecurityPolicy(extraStyleHashes: string[] = []): string {
     "form-action 'self'",
     "manifest-src 'self'",
   ].join('; ');
+}
+
+/** Everything that is not a page (JSON, images, manifests, metrics): nothing loads, nothing frames it. */
+export const RESOURCE_CSP = "default-src 'none'; frame-ancestors 'none'";
+/** Two years, subdomains included: the value hstspreload.org asks for. */
+export const HSTS = 'max-age=63072000; includeSubDomains';
+
+const LOCAL_HOSTNAME = /^(?:localhost|.*\.localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+function isLocalHost(host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return LOCAL_HOSTNAME.test(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * HSTS only where the site really is https (its public origin, or a trusted proxy that says so) and
+ * neither that origin nor the address asked for is this machine: a browser that learned HSTS for
+ * localhost would refuse every plain-http development server on it afterwards.
+ */
+export function wantsHsts(
+  req: IncomingMessage,
+  publicOrigin: string | undefined,
+  trustProxy: boolean,
+): boolean {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  if (!isSecureRequest(header, publicOrigin, trustProxy)) return false;
+  return !isLocalHost(req.headers.host) && !isLocalHost(publicOrigin && new URL(publicOrigin).host);
+}
+
+/**
+ * The headers every response carries (NOTES.md: Security), set before any handler runs; a handler
+ * may still replace the CSP with its own (the shell's, the error page's, an upload's sandbox).
+ * `csp: undefined` leaves it to the handler (Vite's dev server, whose pages need inline script).
+ */
+export function setSecurityHeaders(
+  res: ServerResponse,
+  options: { csp: string | undefined; hsts: boolean },
+): void {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  res.setHeader('X-Frame-Options', 'DENY');
+  if (options.csp) res.setHeader('Content-Security-Policy', options.csp);
+  if (options.hsts) res.setHeader('Strict-Transport-Security', HSTS);
 }
 
 export function sha256Source(text: string): string {

@@ -231,6 +231,59 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0005_monitoring': () => ({
+    async up(db: Kysely<unknown>) {
+      // Error reports (issue 6), one row per kind of error, counted as occurrences arrive.
+      await db.schema
+        .createTable('error_groups')
+        .addColumn('fingerprint', 'text', (c) => c.primaryKey())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('message', 'text', (c) => c.notNull())
+        .addColumn('top_frame', 'text')
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addColumn('first_seen', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('error_groups_last_seen')
+        .on('error_groups')
+        .column('last_seen')
+        .execute();
+      // Each occurrence, with the report itself (redacted and capped) as JSON text.
+      await db.schema
+        .createTable('error_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('fingerprint', 'text', (c) =>
+          c.notNull().references('error_groups.fingerprint').onDelete('cascade'),
+        )
+        .addColumn('received_at', 'bigint', (c) => c.notNull())
+        .addColumn('digest', 'text')
+        .addColumn('route', 'text')
+        .addColumn('url', 'text')
+        .addColumn('browser', 'text')
+        .addColumn('release', 'text')
+        .addColumn('environment', 'text')
+        .addColumn('level', 'text', (c) => c.notNull())
+        .addColumn('event', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('error_events_fingerprint_received')
+        .on('error_events')
+        .columns(['fingerprint', 'received_at'])
+        .execute();
+      await db.schema
+        .createIndex('error_events_received_at')
+        .on('error_events')
+        .column('received_at')
+        .execute();
+      await db.schema
+        .createIndex('error_events_digest')
+        .on('error_events')
+        .column('digest')
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

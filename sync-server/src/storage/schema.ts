@@ -106,4 +106,27 @@ export interface Database {
     update: Uint8Array;
     created_at: number;
   };
+  error_groups: {
+    fingerprint: string;
+    source: string;
+    type: string;
+    message: string;
+    top_frame: string | null;
+    count: number;
+    first_seen: number;
+    last_seen: number;
+  };
+  error_events: {
+    id: string;
+    fingerprint: string;
+    received_at: number;
+    digest: string | null;
+    route: string | null;
+    url: string | null;
+    browser: string | null;
+    release: string | null;
+    environment: string | null;
+    level: string;
+    event: string;
+  };
 }

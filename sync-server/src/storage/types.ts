@@ -353,6 +353,70 @@ export interface PublishingStore {
   eventCounts(appId: string): Promise<{ opens: number; installs: number }>;
 }
 
+/** Where an error happened: a browser that reported it, or this server. */
+export type ErrorSource = 'client' | 'server';
+
+/** One occurrence of an error, as the operator's inbox shows it (issue 6). Times are epoch ms. */
+export interface ErrorEventRecord {
+  /** The report's event id (32 hex digits): a report sent twice is stored once. */
+  id: string;
+  fingerprint: string;
+  source: ErrorSource;
+  /** The error's type and message and its top in-app frame (`file:function`), as grouped. */
+  type: string;
+  message: string;
+  topFrame: string | null;
+  receivedAt: number;
+  /** The digest a server error showed the person (SPEC §10); null for browser reports. */
+  digest: string | null;
+  /** The page's route, and its address without query or fragment. */
+  route: string | null;
+  url: string | null;
+  /** "Chrome 126" */
+  browser: string | null;
+  release: string | null;
+  environment: string | null;
+  level: string;
+  /** The redacted report (Sentry's event JSON: exception, breadcrumbs, request, tags), as text. */
+  eventJson: string;
+}
+
+/** A kind of error: every occurrence with the same fingerprint. */
+export interface ErrorGroupRecord {
+  fingerprint: string;
+  source: ErrorSource;
+  type: string;
+  message: string;
+  topFrame: string | null;
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+  /** A few of the routes and browsers its stored occurrences came from, most recent first. */
+  routes: string[];
+  browsers: string[];
+}
+
+export interface MonitoringStore {
+  /**
+   * Stores an occurrence and counts it in its group (created on first sight), in one transaction.
+   * Returns false, changing nothing, when an event with that id is already stored.
+   */
+  record(event: ErrorEventRecord): Promise<boolean>;
+  /** Groups, the most recently seen first, one page of them, and how many there are. */
+  listGroups(page: { limit: number; offset: number }): Promise<{
+    groups: ErrorGroupRecord[];
+    total: number;
+  }>;
+  /** One group by its fingerprint, as listGroups shows it. */
+  group(fingerprint: string): Promise<ErrorGroupRecord | null>;
+  /** The group's latest stored occurrence. */
+  sampleEvent(fingerprint: string): Promise<ErrorEventRecord | null>;
+  /** The occurrence a server error's digest names (the latest, should a digest repeat). */
+  findByDigest(digest: string): Promise<ErrorEventRecord | null>;
+  /** Deletes occurrences received before `olderThan`, then the groups left without any. */
+  prune(olderThan: number): Promise<{ events: number; groups: number }>;
+}
+
 /**
  * The one storage interface (ENGINEERING.md: src/storage). Two adapters implement it, SQLite and
  * PostgreSQL, and one contract suite (test/storage-contract.ts) runs against both.
@@ -370,6 +434,8 @@ export interface Storage {
   readonly secrets: SecretStore;
   readonly messages: MessageStore;
   readonly uploads: UploadStore;
+  /** Error reports from browsers and this server (issue 6). */
+  readonly monitoring: MonitoringStore;
   /** Names of the applied migrations, oldest first. */
   appliedMigrations(): Promise<string[]>;
   /** Resolves when the database answers a trivial query. */

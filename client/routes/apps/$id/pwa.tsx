@@ -1,19 +1,28 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { loadPwaApp } from '../../../features/runtime-host/load-pwa-app';
-import { PwaPage } from '../../../features/runtime-host/pwa-page';
+import { appPwaPaths } from '@pipit/protocol';
+import { useEffect } from 'react';
 import { pageHead } from '../../../features/shell/head';
+import { Loading } from '../../../ui/loading';
 import { requireAppId } from '../../_site/apps/-components/require-app-id';
 
-/** The installed app itself: full screen, outside the site's layout. */
+/**
+ * The installed app has its own entry (client/app.html), which the server and the service worker
+ * serve for `/apps/{id}/pwa`. The site only gets here for the same path written otherwise
+ * (`/apps/{id}/PWA`): it loads the app's own page in its place.
+ */
 export const Route = createFileRoute('/apps/$id/pwa')({
   beforeLoad: requireAppId,
-  loader: ({ params, abortController }) => loadPwaApp(params.id, abortController.signal),
-  // An installed app's window is titled with the app's own name, as a native app's is.
-  head: ({ loaderData }) =>
-    loaderData?.kind === 'ready'
-      ? { meta: [{ title: loaderData.app.title || 'Untitled app' }] }
-      : pageHead('App not available'),
-  component: function PwaRoute() {
-    return <PwaPage load={Route.useLoaderData()} />;
+  head: () => pageHead('Opening the app'),
+  component: function OpenInstalledApp() {
+    const page = appPwaPaths(Route.useParams().id).page;
+    const elsewhere = window.location.pathname !== page;
+    useEffect(() => {
+      if (elsewhere) window.location.replace(page);
+    }, [elsewhere, page]);
+    return (
+      <main id="main" className="app-host__loading">
+        {elsewhere ? <Loading label="Opening the app…" /> : <a href={page}>Open the app</a>}
+      </main>
+    );
   },
 });

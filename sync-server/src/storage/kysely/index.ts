@@ -4,6 +4,7 @@ import type { Database } from '../schema';
 import type { Storage } from '../types';
 import { createAppStore } from './apps';
 import { createDocumentStore } from './documents';
+import { createMonitoringStore } from './monitoring';
 import { createPublishingStore } from './publishing';
 import { createSessionStore } from './sessions';
 import type { EngineSpecifics } from './shared';
@@ -37,6 +38,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     secrets: createSecretStore(db),
     messages: createMessageStore(db),
     uploads: createUploadStore(db),
+    monitoring: createMonitoringStore(db),
     appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
     async ping() {
       await db.selectFrom('documents').select('name').limit(1).execute();

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireAccount } from '../../../../features/account/session';
+import { requireAccount } from '../../../../features/account/route-guards';
 import { AppNotFound } from '../../../../features/apps/app-not-found';
 import { EditPage } from '../../../../features/apps/edit-page';
 import { loadEditTarget } from '../../../../features/apps/load-edit-target';

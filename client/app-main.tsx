@@ -1,0 +1,25 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+// First: the browser's install prompt and `appinstalled` can fire before the app has rendered.
+import './features/app-page/install-prompt';
+import { rootErrorOptions, startErrorReporting } from './features/monitoring/error-reporting';
+import { InstalledApp } from './features/runtime-host/installed-app';
+import './ui/styles/tokens.css';
+import './ui/styles/base.css';
+
+/**
+ * The entry of `/apps/{id}/pwa` (client/app.html): one published app, full screen, and nothing of
+ * Pipit's site — no router, no site shell, no editor — so an app opens fast on a first visit and
+ * from the service worker offline (issue 5: its first visit's JavaScript is budgeted).
+ */
+const root = document.getElementById('root');
+if (!root) throw new Error('app.html has no #root element');
+
+// Its SDK is loaded only if something goes wrong: the app's first visit stays small.
+startErrorReporting('on-first-error');
+
+createRoot(root, rootErrorOptions).render(
+  <StrictMode>
+    <InstalledApp pathname={window.location.pathname} />
+  </StrictMode>,
+);

@@ -1,0 +1,240 @@
+import {
+  adminMessagesResponseSchema,
+  DIGEST_PATTERN,
+  type ErrorDetail,
+  errorDetailSchema,
+  type ErrorGroup,
+  type ErrorGroupsResponse,
+} from '@pipit/protocol';
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, useId, useState } from 'react';
+import { Button, buttonClass } from '../../ui/button';
+import { EmptyState } from '../../ui/empty-state';
+import { TextField } from '../../ui/field';
+import { formatMoment } from '../../ui/format-time';
+import { Loading } from '../../ui/loading';
+import { Notice } from '../../ui/notice';
+import { Page, Section } from '../../ui/page';
+import { apiGet, describeError } from '../api/request';
+import { useApiGet } from '../api/use-api-get';
+import { EventDetail } from './event-detail';
+import './inbox.css';
+
+/**
+ * `/admin`: the operator's inbox (issue 6). Operators (the `OPERATORS` setting) see error groups
+ * from browsers and the server (one page of them, read by the route), one group's latest report
+ * with its breadcrumbs, a search for the digest a person read off the error page, and contact and
+ * feedback messages. For everyone else the route shows the 404 page, as the server answers.
+ */
+export function InboxPage({ errors }: { errors: ErrorGroupsResponse }) {
+  const [open, setOpen] = useState<string | null>(null);
+  return (
+    <Page
+      title="Operator’s inbox"
+      lead="Errors reported by browsers and by this server, grouped, and what people wrote to you."
+      width="content"
+    >
+      <DigestSearch />
+      <Section title="Errors" id="errors">
+        {errors.total === 0 ? (
+          <EmptyState icon="🌤️" title="No errors reported" level={3}>
+            Nothing has gone wrong in the last days, or nothing was reported yet.
+          </EmptyState>
+        ) : (
+          <>
+            <p className="inbox__count">
+              {errors.total} {errors.total === 1 ? 'kind of error' : 'kinds of error'}, the most
+              recent first.
+            </p>
+            <ul className="inbox__groups">
+              {errors.groups.map((group) => (
+                <li key={group.fingerprint}>
+                  <GroupRow
+                    group={group}
+                    open={open === group.fingerprint}
+                    onToggle={() => setOpen(open === group.fingerprint ? null : group.fingerprint)}
+                  />
+                </li>
+              ))}
+            </ul>
+            {errors.pageCount > 1 ? (
+              <nav className="inbox__pages" aria-label="Pages of errors">
+                {errors.page > 1 ? (
+                  <Link
+                    to="/admin"
+                    search={{ page: errors.page - 1 }}
+                    className={buttonClass('secondary', 'small')}
+                    rel="prev"
+                  >
+                    Newer
+                  </Link>
+                ) : null}
+                <span>
+                  Page {errors.page} of {errors.pageCount}
+                </span>
+                {errors.page < errors.pageCount ? (
+                  <Link
+                    to="/admin"
+                    search={{ page: errors.page + 1 }}
+                    className={buttonClass('secondary', 'small')}
+                    rel="next"
+                  >
+                    Older
+                  </Link>
+                ) : null}
+              </nav>
+            ) : null}
+          </>
+        )}
+      </Section>
+      <Messages />
+    </Page>
+  );
+}
+
+function GroupRow({
+  group,
+  open,
+  onToggle,
+}: {
+  group: ErrorGroup;
+  open: boolean;
+  onToggle: () => void;
+}) {
+  const detailId = useId();
+  return (
+    <article className="inbox__group">
+      <button
+        type="button"
+        className="inbox__group-toggle"
+        aria-expanded={open}
+        aria-controls={detailId}
+        onClick={onToggle}
+      >
+        <span className="inbox__group-title">
+          <span className={`inbox__source inbox__source--${group.source}`}>
+            {group.source === 'server' ? 'Server' : 'Browser'}
+          </span>
+          <strong>{group.type}</strong>: {group.message}
+        </span>
+        <span className="inbox__group-meta">
+          {group.count} {group.count === 1 ? 'time' : 'times'} · last {formatMoment(group.lastSeen)}{' '}
+          · first {formatMoment(group.firstSeen)}
+        </span>
+        {group.routes.length || group.browsers.length ? (
+          <span className="inbox__group-meta">
+            {[...group.routes, ...group.browsers].join(' · ')}
+          </span>
+        ) : null}
+      </button>
+      {open ? (
+        <div id={detailId} className="inbox__group-detail">
+          <GroupSample fingerprint={group.fingerprint} />
+        </div>
+      ) : null}
+    </article>
+  );
+}
+
+function GroupSample({ fingerprint }: { fingerprint: string }) {
+  const detail = useApiGet(
+    `/api/admin/errors/${encodeURIComponent(fingerprint)}`,
+    errorDetailSchema,
+  );
+  if (detail.status === 'loading') return <Loading label="Loading the latest report…" />;
+  if (detail.status === 'error') {
+    return (
+      <Notice tone="danger" title="This report could not be loaded">
+        {detail.message}
+      </Notice>
+    );
+  }
+  return <EventDetail detail={detail.data} />;
+}
+
+/** "Find a digest": the 12 characters a person read off the error page. */
+function DigestSearch() {
+  const [digest, setDigest] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [found, setFound] = useState<ErrorDetail | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function search(event: FormEvent) {
+    event.preventDefault();
+    const wanted = digest.trim().toLowerCase();
+    setFound(null);
+    if (!DIGEST_PATTERN.test(wanted)) {
+      setProblem('A digest is 12 characters, 0–9 and a–f, as the error page shows it.');
+      return;
+    }
+    setProblem(null);
+    setBusy(true);
+    try {
+      setFound(await apiGet(`/api/admin/digests/${wanted}`, errorDetailSchema));
+    } catch (error) {
+      setProblem(describeError(error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Section title="Find a digest" id="digest">
+      <form className="inbox__search" onSubmit={(event) => void search(event)} noValidate>
+        <TextField
+          label="Digest"
+          hint="From “Digest: …” under the error message someone saw."
+          value={digest}
+          onChange={(event) => setDigest(event.target.value)}
+          error={problem ?? undefined}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Searching…' : 'Find'}
+        </Button>
+      </form>
+      {found ? (
+        <div className="inbox__found" aria-live="polite">
+          <p className="inbox__found-title">
+            <strong>{found.group.type}</strong>: {found.group.message}
+          </p>
+          <EventDetail detail={found} />
+        </div>
+      ) : null}
+    </Section>
+  );
+}
+
+function Messages() {
+  const messages = useApiGet('/api/admin/messages', adminMessagesResponseSchema);
+  return (
+    <Section title="Contact and feedback" id="messages">
+      {messages.status === 'loading' ? (
+        <Loading label="Loading messages…" />
+      ) : messages.status === 'error' ? (
+        <Notice tone="danger" title="The messages could not be loaded">
+          {messages.message}
+        </Notice>
+      ) : messages.data.messages.length === 0 ? (
+        <EmptyState icon="📭" title="No messages yet" level={3}>
+          What people send from the contact and feedback pages shows here.
+        </EmptyState>
+      ) : (
+        <ul className="inbox__messages">
+          {messages.data.messages.map((message) => (
+            <li key={message.id} className="inbox__message">
+              <p className="inbox__group-meta">
+                {message.kind === 'contact' ? 'Contact' : 'Feedback'} ·{' '}
+                {message.username ? `@${message.username}` : (message.email ?? 'anonymous')} ·{' '}
+                {formatMoment(message.createdAt)}
+                {message.page ? ` · from ${message.page}` : ''}
+              </p>
+              <p className="inbox__message-body">{message.body}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,142 @@
+import {
+  clientConfigSchema,
+  type ErrorReportingConfig,
+  errorReportingConfigSchema,
+} from '@pipit/protocol';
+import { apiGet } from '../api/request';
+import type { ReportingSdk } from './sdk';
+
+/**
+ * Error reporting (issue 6, SPEC §11): @sentry/browser, sending through the same-origin tunnel
+ * `/monitoring?o=…&p=…` with the DSN, release and environment the server gives at run time (no
+ * build-time secrets). The SDK is loaded apart from the page: the site asks for its settings at
+ * start and loads it once the page is idle; the installed app (whose first visit's JavaScript is
+ * budgeted) does both only when something goes wrong. Until then, errors wait here and are reported once it is loaded. Reports made offline wait
+ * in IndexedDB (the SDK's offline transport) and are sent when the device is back online.
+ */
+
+const CONFIG_KEY = 'pipit:error-reporting';
+/** Errors waiting for the SDK; a page failing in a loop must not fill memory. */
+const MAX_WAITING = 20;
+
+export type ReportingStart = 'when-idle' | 'on-first-error';
+
+interface Waiting {
+  error: unknown;
+  componentStack: string | undefined;
+  handled: boolean;
+}
+
+let started = false;
+let waiting: Waiting[] = [];
+let sdk: Promise<ReportingSdk | null> | undefined;
+let config: Promise<ErrorReportingConfig | null> | undefined;
+
+function cachedConfig(): ErrorReportingConfig | null {
+  try {
+    const parsed = errorReportingConfigSchema.safeParse(
+      JSON.parse(localStorage.getItem(CONFIG_KEY) ?? 'null'),
+    );
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The server's settings (kept on the device for offline starts), or the copy last seen. */
+async function loadConfig(): Promise<ErrorReportingConfig | null> {
+  // Offline is a normal state: the settings last seen here, without a request bound to fail.
+  if (!navigator.onLine) return cachedConfig();
+  try {
+    const { errorReporting } = await apiGet('/api/client-config', clientConfigSchema);
+    try {
+      if (errorReporting) localStorage.setItem(CONFIG_KEY, JSON.stringify(errorReporting));
+      else localStorage.removeItem(CONFIG_KEY);
+    } catch {
+      // Storage unavailable: the settings hold for this page.
+    }
+    return errorReporting;
+  } catch {
+    // Offline, or the server is down: the settings last seen here, if any.
+    return cachedConfig();
+  }
+}
+
+function loadSdk(): Promise<ReportingSdk | null> {
+  sdk ??= (async () => {
+    config ??= loadConfig();
+    const settings = await config;
+    if (!settings) return null;
+    const { startSdk } = await import('./sdk');
+    const started = startSdk(settings);
+    // The SDK watches for errors itself from now on.
+    window.removeEventListener('error', onError);
+    window.removeEventListener('unhandledrejection', onRejection);
+    for (const item of waiting) started.capture(item.error, item);
+    waiting = [];
+    return started;
+  })().catch((error: unknown) => {
+    // Reporting must never break the page; try again on the next error.
+    console.warn('Error reporting could not start:', error);
+    sdk = undefined;
+    config = undefined;
+    return null;
+  });
+  return sdk;
+}
+
+function enqueue(item: Waiting) {
+  if (waiting.length < MAX_WAITING) waiting.push(item);
+  void loadSdk();
+}
+
+function onError(event: ErrorEvent) {
+  enqueue({ error: event.error ?? event.message, componentStack: undefined, handled: false });
+}
+
+function onRejection(event: PromiseRejectionEvent) {
+  enqueue({ error: event.reason, componentStack: undefined, handled: false });
+}
+
+/**
+ * Starts watching for errors in this page. `when-idle` loads the SDK once the page has rendered and
+ * is idle (so its breadcrumbs cover what the person does next); `on-first-error` waits for an error.
+ */
+export function startErrorReporting(start: ReportingStart): void {
+  if (started) return;
+  started = true;
+  window.addEventListener('error', onError);
+  window.addEventListener('unhandledrejection', onRejection);
+  if (start === 'when-idle') {
+    // The settings are asked for with the page's other start-up requests; the SDK itself waits
+    // until the page is idle.
+    config = loadConfig();
+    const load = () => void loadSdk();
+    if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 5_000 });
+    else setTimeout(load, 2_000);
+  }
+}
+
+/** An error React caught while rendering (root callbacks), reported with its component stack. */
+export function reportError(
+  error: unknown,
+  info: { componentStack?: string | undefined; handled: boolean },
+): void {
+  const item = { error, componentStack: info.componentStack, handled: info.handled };
+  void (sdk ?? Promise.resolve(null)).then((loaded) => {
+    if (loaded) loaded.capture(item.error, item);
+    else enqueue(item);
+  });
+}
+
+/** React's root callbacks: what it caught, or could not, is reported and still in the console. */
+export const rootErrorOptions = {
+  onUncaughtError(error: unknown, info: { componentStack?: string | undefined }) {
+    console.error(error);
+    reportError(error, { componentStack: info.componentStack, handled: false });
+  },
+  onCaughtError(error: unknown, info: { componentStack?: string | undefined }) {
+    console.error(error);
+    reportError(error, { componentStack: info.componentStack, handled: true });
+  },
+};

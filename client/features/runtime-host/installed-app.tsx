@@ -1,0 +1,76 @@
+import { appShellTarget } from '@pipit/protocol';
+import { useEffect, useState } from 'react';
+import { ErrorScreen } from '../../ui/error-screen';
+import { Loading } from '../../ui/loading';
+import { ApiRequestError } from '../api/request';
+import { PwaNotFound } from '../apps/pwa-not-found';
+import { UpdatePrompt } from '../shell/update-prompt';
+import { loadPwaApp, type PwaLoad } from './load-pwa-app';
+import { PwaPage } from './pwa-page';
+import './runtime-host.css';
+
+type Loaded =
+  { kind: 'loading' } | { kind: 'loaded'; load: PwaLoad } | { kind: 'failed'; error: unknown };
+
+/** The window's title: the app's own name, as a native app's is, or why there is no app. */
+function titleOf(state: Loaded): string | null {
+  if (state.kind === 'loading') return null;
+  if (state.kind === 'loaded' && state.load.kind === 'ready') {
+    return state.load.app.title || 'Untitled app';
+  }
+  return 'App not available · Pipit';
+}
+
+/**
+ * `/apps/{id}/pwa` on its own (client/app-main.tsx): loads the app — this device's copy first, so
+ * an installed app opens at once and offline — and runs it; registers Pipit's service worker and
+ * offers its updates, as every page of the site does.
+ */
+export function InstalledApp({ pathname }: { pathname: string }) {
+  const target = appShellTarget(pathname);
+  const appId = target?.kind === 'app' ? target.appId : null;
+  const [state, setState] = useState<Loaded>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (!appId) return;
+    const controller = new AbortController();
+    loadPwaApp(appId, controller.signal).then(
+      (load) => setState({ kind: 'loaded', load }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        console.error(error);
+        setState({ kind: 'failed', error });
+      },
+    );
+    return () => controller.abort();
+  }, [appId, attempt]);
+
+  const title = appId ? titleOf(state) : 'App not available · Pipit';
+  useEffect(() => {
+    if (title !== null) document.title = title;
+  }, [title]);
+
+  return (
+    <>
+      {!appId ? (
+        <PwaNotFound />
+      ) : state.kind === 'loading' ? (
+        <main className="app-host__loading" id="main">
+          <Loading label="Opening the app…" />
+        </main>
+      ) : state.kind === 'failed' ? (
+        <ErrorScreen
+          digest={state.error instanceof ApiRequestError ? state.error.digest : undefined}
+          onRetry={() => {
+            setState({ kind: 'loading' });
+            setAttempt((n) => n + 1);
+          }}
+        />
+      ) : (
+        <PwaPage load={state.load} />
+      )}
+      <UpdatePrompt />
+    </>
+  );
+}

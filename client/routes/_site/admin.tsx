@@ -1,0 +1,42 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { errorGroupsResponseSchema } from '@pipit/protocol';
+import { z } from 'zod';
+import { ApiRequestError, apiGet } from '../../features/api/request';
+import { InboxPage } from '../../features/admin/inbox-page';
+import { pageHead } from '../../features/shell/head';
+import { NotFoundPage } from '../../features/shell/not-found-page';
+
+const searchSchema = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1).catch(1),
+});
+
+/**
+ * The operator's inbox (issue 6). The loader reads the page of error groups shown, and the server
+ * decides who is an operator: anyone else gets its not-found answer, and this page is the 404 page
+ * for them, title included. Offline, the route's error page says so.
+ */
+export const Route = createFileRoute('/_site/admin')({
+  validateSearch: searchSchema,
+  loaderDeps: ({ search }) => ({ page: search.page }),
+  loader: async ({ deps, abortController }) => {
+    try {
+      const errors = await apiGet(
+        `/api/admin/errors?page=${deps.page}`,
+        errorGroupsResponseSchema,
+        {
+          signal: abortController.signal,
+        },
+      );
+      return { errors };
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.code === 'not_found') return { errors: null };
+      throw error;
+    }
+  },
+  head: ({ loaderData }) =>
+    pageHead(loaderData?.errors === null ? 'Page not found' : 'Operator’s inbox'),
+  component: function AdminRoute() {
+    const { errors } = Route.useLoaderData();
+    return errors ? <InboxPage errors={errors} /> : <NotFoundPage />;
+  },
+});

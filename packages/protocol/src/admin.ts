@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * The operator's inbox (issue 6): error groups from browsers and this server, a digest search, and
+ * the contact and feedback messages. Operators are the usernames in the server's `OPERATORS`
+ * setting; for everyone else every `/api/admin/…` answers `not_found`, as if it did not exist.
+ */
+
+export const ERROR_GROUPS_PAGE_SIZE = 25;
+export const MESSAGES_PAGE_SIZE = 50;
+
+export const errorGroupSchema = z.object({
+  fingerprint: z.string(),
+  source: z.enum(['client', 'server']),
+  type: z.string(),
+  message: z.string(),
+  topFrame: z.string().nullable(),
+  count: z.number().int(),
+  firstSeen: z.number(),
+  lastSeen: z.number(),
+  /** A few routes and browsers of its latest occurrences, most recent first. */
+  routes: z.array(z.string()),
+  browsers: z.array(z.string()),
+});
+export type ErrorGroup = z.infer<typeof errorGroupSchema>;
+
+/** One occurrence, with the redacted report (Sentry's event JSON) as it was stored. */
+export const errorEventSchema = z.object({
+  id: z.string(),
+  fingerprint: z.string(),
+  receivedAt: z.number(),
+  digest: z.string().nullable(),
+  route: z.string().nullable(),
+  url: z.string().nullable(),
+  browser: z.string().nullable(),
+  release: z.string().nullable(),
+  environment: z.string().nullable(),
+  level: z.string(),
+  event: z.unknown(),
+});
+export type ErrorEvent = z.infer<typeof errorEventSchema>;
+
+/** `GET /api/admin/errors?page=` — the groups, the most recently seen first. */
+export const errorGroupsQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export const errorGroupsResponseSchema = z.object({
+  groups: z.array(errorGroupSchema),
+  page: z.number().int(),
+  pageCount: z.number().int(),
+  total: z.number().int(),
+});
+export type ErrorGroupsResponse = z.infer<typeof errorGroupsResponseSchema>;
+
+/**
+ * `GET /api/admin/errors/{fingerprint}` — a group and its latest occurrence (breadcrumbs and all);
+ * `GET /api/admin/digests/{digest}` — the server error a person's digest names, with its group.
+ */
+export const errorDetailSchema = z.object({
+  group: errorGroupSchema,
+  sample: errorEventSchema,
+});
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+
+/** A digest as the error page shows it (SPEC §10). */
+export const DIGEST_PATTERN = /^[0-9a-f]{12}$/;
+
+export const adminMessageSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['contact', 'feedback']),
+  email: z.string().nullable(),
+  /** The sender's username when they were signed in. */
+  username: z.string().nullable(),
+  body: z.string(),
+  page: z.string().nullable(),
+  createdAt: z.number(),
+});
+export type AdminMessage = z.infer<typeof adminMessageSchema>;
+
+/** `GET /api/admin/messages` — the newest first. */
+export const adminMessagesResponseSchema = z.object({ messages: z.array(adminMessageSchema) });

@@ -1,0 +1,28 @@
+import * as zm from 'zod/mini';
+import { ID_PATTERN } from './ids';
+import { sameOriginPathSchema } from './profile-parts';
+
+/*
+ * An app's icon, id and roles: zod/mini only, in a module of their own.
+ * The installed app (`/apps/{id}/pwa`) reads these, and classic zod's schema functions do not
+ * tree-shake — one classic schema in a module that page loads brings all of classic zod (issue 5:
+ * its JavaScript is budgeted). Classic schemas take these as parts, and `z.infer` reads them.
+ */
+
+/** An app's icon (SPEC §5): an emoji on a colour, or an uploaded image on this server. */
+export const appIconSchema = zm.discriminatedUnion('kind', [
+  zm.object({
+    kind: zm.literal('emoji'),
+    emoji: zm.string().check(zm.minLength(1), zm.maxLength(16)),
+    background: zm.string().check(zm.regex(/^#[0-9a-f]{6}$/i)),
+  }),
+  zm.object({ kind: zm.literal('image'), url: sameOriginPathSchema }),
+]);
+export type AppIcon = zm.infer<typeof appIconSchema>;
+
+export const APP_ROLES = ['owner', 'editor', 'viewer'] as const;
+export type AppRole = (typeof APP_ROLES)[number];
+export const COLLABORATOR_ROLES = ['editor', 'viewer'] as const;
+export type CollaboratorRole = (typeof COLLABORATOR_ROLES)[number];
+
+export const appIdSchema = zm.string().check(zm.regex(ID_PATTERN, 'Not an app id.'));

@@ -1,0 +1,32 @@
+import * as zm from 'zod/mini';
+
+/*
+ * What the browser needs to know from the server at run time: zod/mini only, in a module of its
+ * own, because every page reads it (see profile-parts.ts). Nothing here is a secret: a DSN's public
+ * key is public by design.
+ */
+
+/**
+ * Error reporting (SPEC §11): the SDK reports to `dsn` through the same-origin `tunnel`
+ * (`/monitoring?o=…&p=…[&r=…]`), marked with the server's release and environment.
+ */
+export const errorReportingConfigSchema = zm.object({
+  dsn: zm.string(),
+  tunnel: zm.string().check(zm.regex(/^\/monitoring\?/)),
+  release: zm.string(),
+  environment: zm.string(),
+});
+export type ErrorReportingConfig = zm.infer<typeof errorReportingConfigSchema>;
+
+/** `GET /api/client-config`: `errorReporting` is null when the operator turned reporting off. */
+export const clientConfigSchema = zm.object({
+  errorReporting: zm.nullable(errorReportingConfigSchema),
+});
+export type ClientConfig = zm.infer<typeof clientConfigSchema>;
+
+/** The same-origin tunnel path for an organisation, project and optional region. */
+export function monitoringTunnel(org: string, project: string, region?: string): string {
+  const part = (name: string, value: string) => `${name}=${encodeURIComponent(value)}`;
+  const query = [part('o', org), part('p', project), ...(region ? [part('r', region)] : [])];
+  return `/monitoring?${query.join('&')}`;
+}

@@ -1,0 +1,35 @@
+import * as zm from 'zod/mini';
+
+/*
+ * Avatars, profile links and same-origin paths: zod/mini only, in a module of their own.
+ * The installed app (`/apps/{id}/pwa`) reads these, and classic zod's schema functions do not
+ * tree-shake — one classic schema in a module that page loads brings all of classic zod (issue 5:
+ * its JavaScript is budgeted). Classic schemas take these as parts, and `z.infer` reads them.
+ */
+
+/**
+ * A path on this server, for uploaded images: "/…" but never "//host/…" or "/\\host/…", which
+ * browsers treat as another origin.
+ */
+export const sameOriginPathSchema = zm
+  .string()
+  .check(
+    zm.maxLength(2048),
+    zm.regex(/^\/(?![/\\])/, 'Use a path on this server, starting with a single “/”.'),
+  );
+
+/** A link on a profile: http(s) only (SPEC §7). */
+export const profileLinkSchema = zm.object({
+  label: zm.string().check(zm.maxLength(40)),
+  url: zm.url({ protocol: /^https?$/ }),
+});
+
+export const avatarSchema = zm.discriminatedUnion('kind', [
+  zm.object({
+    kind: zm.literal('emoji'),
+    emoji: zm.string().check(zm.minLength(1), zm.maxLength(16)),
+    color: zm.string().check(zm.regex(/^#[0-9a-f]{6}$/i)),
+  }),
+  zm.object({ kind: zm.literal('image'), url: sameOriginPathSchema }),
+]);
+export type Avatar = zm.infer<typeof avatarSchema>;

@@ -1,0 +1,127 @@
+import type { Hono } from 'hono';
+import {
+  type AdminMessage,
+  DIGEST_PATTERN,
+  ERROR_GROUPS_PAGE_SIZE,
+  type ErrorDetail,
+  type ErrorEvent,
+  type ErrorGroupsResponse,
+  errorGroupsQuerySchema,
+  MESSAGES_PAGE_SIZE,
+} from '@pipit/protocol';
+import type { ErrorEventRecord, Storage } from '../storage/types';
+import { ApiError } from './api-error';
+import { fieldsOf } from './body';
+import type { ApiEnv } from './context';
+
+/**
+ * The operator's inbox (issue 6): error groups, one group's latest occurrence, a digest search,
+ * contact and feedback. Operators are the usernames in `OPERATORS`; for anyone else — signed in or
+ * not — every endpoint here is `not_found`, so the inbox does not even show that it exists.
+ */
+
+function toEvent(record: ErrorEventRecord): ErrorEvent {
+  let event: unknown = null;
+  try {
+    event = JSON.parse(record.eventJson) as unknown;
+  } catch {
+    // Stored by this server, so always JSON; a damaged row still shows its other fields.
+  }
+  return {
+    id: record.id,
+    fingerprint: record.fingerprint,
+    receivedAt: record.receivedAt,
+    digest: record.digest,
+    route: record.route,
+    url: record.url,
+    browser: record.browser,
+    release: record.release,
+    environment: record.environment,
+    level: record.level,
+    event,
+  };
+}
+
+/** A sample with its group (the group's own row, so counts and first/last seen are the group's). */
+async function detailOf(storage: Storage, sample: ErrorEventRecord): Promise<ErrorDetail | null> {
+  const group = await storage.monitoring.group(sample.fingerprint);
+  return group ? { group, sample: toEvent(sample) } : null;
+}
+
+export function registerAdmin(
+  app: Hono<ApiEnv>,
+  { storage, operators }: { storage: Storage; operators: readonly string[] },
+): void {
+  const allowed = new Set(operators.map((name) => name.toLowerCase()));
+
+  // Every endpoint below: operators only, and for anyone else as if it did not exist.
+  app.use('/admin/*', async (c, next) => {
+    const auth = c.get('auth');
+    if (!auth || !allowed.has(auth.user.username.toLowerCase())) {
+      throw new ApiError('not_found', 'There is no such API endpoint.');
+    }
+    await next();
+  });
+
+  app.get('/admin/errors', async (c) => {
+    const query = errorGroupsQuerySchema.safeParse(c.req.query());
+    if (!query.success) {
+      throw new ApiError('validation_failed', 'That page of errors does not exist.', {
+        fields: fieldsOf(query.error),
+      });
+    }
+    const { page } = query.data;
+    const { groups, total } = await storage.monitoring.listGroups({
+      limit: ERROR_GROUPS_PAGE_SIZE,
+      offset: (page - 1) * ERROR_GROUPS_PAGE_SIZE,
+    });
+    const body: ErrorGroupsResponse = {
+      groups,
+      page,
+      pageCount: Math.max(1, Math.ceil(total / ERROR_GROUPS_PAGE_SIZE)),
+      total,
+    };
+    return c.json(body);
+  });
+
+  app.get('/admin/errors/:fingerprint', async (c) => {
+    const sample = await storage.monitoring.sampleEvent(c.req.param('fingerprint'));
+    const detail = sample ? await detailOf(storage, sample) : null;
+    if (!detail) throw new ApiError('not_found', 'No error like this is stored (any more).');
+    return c.json(detail);
+  });
+
+  app.get('/admin/digests/:digest', async (c) => {
+    const digest = c.req.param('digest').trim().toLowerCase();
+    if (!DIGEST_PATTERN.test(digest)) {
+      throw new ApiError('validation_failed', 'A digest is 12 characters, 0–9 and a–f.', {
+        fields: { digest: 'A digest is 12 characters, 0–9 and a–f.' },
+      });
+    }
+    const sample = await storage.monitoring.findByDigest(digest);
+    const detail = sample ? await detailOf(storage, sample) : null;
+    if (!detail) {
+      throw new ApiError(
+        'not_found',
+        'No stored error has this digest. It may be older than the retention period.',
+      );
+    }
+    return c.json(detail);
+  });
+
+  app.get('/admin/messages', async (c) => {
+    const records = await storage.messages.list(MESSAGES_PAGE_SIZE);
+    const ids = [...new Set(records.flatMap((m) => (m.userId ? [m.userId] : [])))];
+    const users = await storage.users.findByIds(ids);
+    const messages: AdminMessage[] = records.map((m) => ({
+      id: m.id,
+      kind: m.kind,
+      email: m.email,
+      username: (m.userId && users.get(m.userId)?.username) || null,
+      body: m.body,
+      page: m.page,
+      createdAt: m.createdAt,
+    }));
+    return c.json({ messages });
+  });
+}
