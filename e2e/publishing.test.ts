@@ -5,7 +5,7 @@ import { collectPageErrors, launchBrowser, launchPersistent } from './support/br
 import { untilManifest } from './support/installability';
 import { deviceOf, type Person, signUp } from './support/people';
 import { untilControlled } from './support/service-worker';
-import { openInstalledApp, poll, publishHabitTracker } from './support/visitor';
+import { goOffline, openInstalledApp, poll, publishHabitTracker } from './support/visitor';
 
 /**
  * Publishing as people do it (SPEC §3, §6, §8): the creator publishes from the editor, anyone can
@@ -161,6 +161,56 @@ describe('publishing and finding apps', () => {
       await page.getByRole('heading', { level: 1, name: 'Secret diary' }).waitFor();
     } finally {
       await owner.close();
+    }
+  });
+
+  it('takes a private app off a device when its person signs out, and shows a copy to nobody else', async () => {
+    const journal = await publishHabitTracker(pipit, creator, { title: 'Private journal' });
+    const made = await creator.api.request('PUT', `/api/apps/${journal}/visibility`, {
+      body: { visibility: 'private' },
+    });
+    expect(made.status).toBe(200);
+    /** The device's copy of the app (the service worker's cache), with the headers it came with. */
+    const keptCopy = (page: Page) =>
+      page.evaluate(async (path) => {
+        const kept = await (await caches.open('pipit-published')).match(path);
+        return kept ? { body: await kept.text(), headers: Object.fromEntries(kept.headers) } : null;
+      }, `/api/published/${journal}`);
+    const context = await deviceOf(browser, pipit, creator, { serviceWorkers: 'allow' });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${pipit.url}/apps/${journal}`);
+      await untilControlled(page);
+      await page.goto(`${pipit.url}/apps/${journal}`);
+      await page.getByRole('heading', { level: 1, name: 'Private journal' }).waitFor();
+      await openInstalledApp(page, pipit.url, journal);
+      const copy = await keptCopy(page);
+      expect(copy?.headers['x-pipit-viewer']).toBe(creator.id);
+
+      // Signing out takes it off the device.
+      await page.goto(`${pipit.url}/about`);
+      await page.getByRole('button', { name: /account menu/ }).click();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await poll(() => keptCopy(page)).toBeNull();
+
+      // A copy left behind (kept before that rule, or by a removal that failed) is still no copy
+      // for anyone else: offline, neither the app's page nor the installed app shows it.
+      await page.evaluate(
+        async ({ path, kept }) => {
+          const cache = await caches.open('pipit-published');
+          await cache.put(path, new Response(kept.body, { headers: kept.headers }));
+        },
+        { path: `/api/published/${journal}`, kept: copy! },
+      );
+      await goOffline(context, page);
+      await page.goto(`${pipit.url}/apps/${journal}`);
+      await page.getByRole('heading', { level: 1, name: 'You’re offline' }).waitFor();
+      expect(await page.getByText('Private journal').count()).toBe(0);
+      await page.goto(`${pipit.url}/apps/${journal}/pwa`);
+      await page.getByText(/this app hasn’t been opened on this device before/).waitFor();
+      expect(await page.getByText('Private journal').count()).toBe(0);
+    } finally {
+      await context.close();
     }
   });
 

@@ -23,9 +23,14 @@ async function openCache(): Promise<Cache | null> {
 }
 
 /**
- * The copy of an app last fetched on this device, if this viewer may see it: a private app's copy
- * (shared with collaborators only) shows only to the account it was fetched for.
+ * A private app (shared with its collaborators only) kept on this device shows only to the account
+ * the server answered it for; a public or unlisted one to anyone on the device, as a link would.
  */
+export function copyIsFor(app: PublishedApp, headers: Headers, viewer: Viewer): boolean {
+  return app.visibility !== 'private' || headers.get(PUBLISHED_VIEWER_HEADER) === viewer;
+}
+
+/** The copy of an app last fetched on this device, if this viewer may see it (`copyIsFor`). */
 export async function cachedPublishedApp(
   appId: string,
   viewer: Viewer,
@@ -35,11 +40,7 @@ export async function cachedPublishedApp(
     if (!response?.ok) return null;
     const parsed = publishedAppSchema.safeParse(await response.json());
     if (!parsed.success) return null;
-    const app = parsed.data;
-    if (app.visibility === 'private' && response.headers.get(PUBLISHED_VIEWER_HEADER) !== viewer) {
-      return null;
-    }
-    return app;
+    return copyIsFor(parsed.data, response.headers, viewer) ? parsed.data : null;
   } catch (error) {
     // Storage unavailable (private mode, quota): the app still loads from the network.
     console.warn('Could not read the copy of this app kept on this device:', error);
@@ -71,5 +72,25 @@ export async function forgetPublishedApp(appId: string): Promise<void> {
     await (await openCache())?.delete(publishedPath(appId));
   } catch {
     // Nothing to forget, or storage unavailable: either way nothing is shown from it.
+  }
+}
+
+/**
+ * An account signed out on this device (or another signed in): the private apps fetched for it
+ * leave the device, so nobody else can open them offline. Public and unlisted copies stay.
+ */
+export async function forgetPrivateCopies(viewer: Viewer): Promise<void> {
+  try {
+    const cache = await openCache();
+    if (!cache) return;
+    for (const request of await cache.keys()) {
+      const response = await cache.match(request);
+      if (response?.headers.get(PUBLISHED_VIEWER_HEADER) !== viewer) continue;
+      const parsed = publishedAppSchema.safeParse(await response.json().catch(() => null));
+      // A copy that cannot be read cannot say it is public: it goes too.
+      if (!parsed.success || parsed.data.visibility === 'private') await cache.delete(request);
+    }
+  } catch (error) {
+    console.warn('Could not remove the private apps kept on this device:', error);
   }
 }

@@ -1,6 +1,12 @@
 import { useSyncExternalStore } from 'react';
-import { type Account, accountSchema, sessionResponseSchema } from '@pipit/protocol';
+import {
+  type Account,
+  accountSchema,
+  ANONYMOUS_VIEWER,
+  sessionResponseSchema,
+} from '@pipit/protocol';
 import { endAccount } from '../../sync/account-end';
+import { forgetPrivateCopies } from '../../sync/published-cache';
 import { apiGet, OfflineError } from '../api/request';
 
 /**
@@ -31,7 +37,10 @@ function readCached(): Account | null {
 function set(next: SessionState) {
   const previous = state.account?.id;
   // Signed out, or in as someone else: the previous account's documents stop syncing here.
-  if (previous && previous !== next.account?.id) endAccount(previous);
+  if (previous && previous !== next.account?.id) {
+    endAccount(previous);
+    void forgetPrivateCopies(previous);
+  }
   state = next;
   try {
     if (next.account) localStorage.setItem(STORAGE_KEY, JSON.stringify(next.account));
@@ -70,6 +79,9 @@ export function setAccount(account: Account | null): void {
 export function getAccount(): Account | null {
   return state.account;
 }
+
+/** Who is asking, as the server names them: the account signed in (offline: last seen), or anonymous. */
+export const currentViewer = (): string => state.account?.id ?? ANONYMOUS_VIEWER;
 
 export function useSession(): SessionState {
   return useSyncExternalStore(

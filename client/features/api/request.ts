@@ -48,6 +48,8 @@ export interface Fetched<T> {
   isCachedCopy: boolean;
   /** When the server sent the answer (its Date header), for "showing results from …". */
   sentAt: number | null;
+  /** The answer's headers (who it was for, when a copy may only show to that person). */
+  headers: Headers;
 }
 
 /**
@@ -111,6 +113,7 @@ export async function apiFetch<T extends $ZodType>(
     data: await parse(response, schema),
     isCachedCopy: response.headers.get(CACHED_COPY_HEADER) === '1',
     sentAt: Number.isNaN(sentAt) ? null : sentAt,
+    headers: response.headers,
   };
 }
 

@@ -1,10 +1,11 @@
 import {
   cachedPublishedApp,
+  copyIsFor,
   forgetPublishedApp,
   storePublishedApp,
 } from '../../sync/published-cache';
-import { ANONYMOUS_VIEWER, type PublishedApp, publishedAppSchema } from '@pipit/protocol';
-import { getAccount } from '../account/session';
+import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
+import { currentViewer } from '../account/session';
 import { ApiRequestError, apiFetch, OfflineError } from '../api/request';
 
 /** What `/apps/{id}/pwa` can show. */
@@ -16,9 +17,6 @@ export type PwaLoad =
   /** Deleted, private, unpublished, or never published: not found for this person. */
   | { kind: 'not-found' };
 
-/** The account this device is signed in as (the copy last seen, so offline works), or anonymous. */
-export const currentViewer = () => getAccount()?.id ?? ANONYMOUS_VIEWER;
-
 /**
  * Under the service worker, its cache is the device's copy and it keeps it (stores each answer,
  * drops a gone app's); before it controls the page — a first visit — the page does.
@@ -26,19 +24,21 @@ export const currentViewer = () => getAccount()?.id ?? ANONYMOUS_VIEWER;
 const underServiceWorker = () => Boolean(navigator.serviceWorker?.controller);
 
 /**
- * Asks the server for the app; a copy answered by the service worker's cache counts as offline
- * (null), so a stale answer never replaces the newer one on this device.
+ * Asks the server for the app. A copy answered by the service worker's cache is marked as such, so a
+ * stale answer never replaces the newer one showing; a private app's copy kept for someone else on
+ * this device is no answer at all (OfflineError).
  */
 export async function fetchPublishedApp(
   appId: string,
   signal?: AbortSignal,
 ): Promise<{ kind: 'found'; app: PublishedApp; isLastSeenCopy: boolean } | { kind: 'not-found' }> {
   try {
-    const { data, isCachedCopy } = await apiFetch(
+    const { data, isCachedCopy, headers } = await apiFetch(
       `/api/published/${appId}`,
       publishedAppSchema,
       signal ? { signal } : undefined,
     );
+    if (isCachedCopy && !copyIsFor(data, headers, currentViewer())) throw new OfflineError();
     if (!isCachedCopy && !underServiceWorker()) await storePublishedApp(data, currentViewer());
     return { kind: 'found', app: data, isLastSeenCopy: isCachedCopy };
   } catch (error) {
