@@ -107,6 +107,47 @@ describe('who may open which document over the socket (SPEC §8)', () => {
     expect(await storedTitle(h, name)).toBe('Budget');
   });
 
+  it('keeps archiving the owner’s: an editor’s change of meta.archived is undone, their other edits stand', async () => {
+    const { id, name, ownerSide } = await sharedApp('Reading list');
+    const editorSide = connect(editor, name);
+    expect(await editorSide.ready).toBe(true);
+    const archived = (doc: Y.Doc) => readDefinition(doc).meta.archived;
+    const listed = async () =>
+      (await owner.get<{ app: { title: string; archived: boolean } }>(`/api/apps/${id}`)).body.app;
+
+    // In one edit with a title change: the title stands, the archiving is undone on every side.
+    setMeta(editorSide.doc, { title: 'Books to read', archived: true });
+    await acknowledged(editorSide.provider);
+    await vi.waitFor(() => expect(readDefinition(ownerSide.doc).meta.title).toBe('Books to read'));
+    await vi.waitFor(() => expect(archived(editorSide.doc)).toBe(false));
+    expect(archived(ownerSide.doc)).toBe(false);
+    await vi.waitFor(async () =>
+      expect(await listed()).toMatchObject({ title: 'Books to read', archived: false }),
+    );
+
+    // The owner archives: that stands; the editor can neither unset nor remove it.
+    setMeta(ownerSide.doc, { archived: true });
+    await acknowledged(ownerSide.provider);
+    await vi.waitFor(() => expect(archived(editorSide.doc)).toBe(true));
+    setMeta(editorSide.doc, { archived: false });
+    await acknowledged(editorSide.provider);
+    await vi.waitFor(() => expect(archived(editorSide.doc)).toBe(true));
+    editorSide.doc.getMap('meta').delete('archived');
+    await acknowledged(editorSide.provider);
+    await vi.waitFor(() => expect(archived(editorSide.doc)).toBe(true));
+    expect(archived(ownerSide.doc)).toBe(true);
+    expect(h.pipit.server.hocuspocus.documents.get(name)?.getMap('meta').get('archived')).toBe(
+      true,
+    );
+    await vi.waitFor(async () => expect((await listed()).archived).toBe(true));
+
+    // And the owner restores it.
+    setMeta(ownerSide.doc, { archived: false });
+    await acknowledged(ownerSide.provider);
+    await vi.waitFor(() => expect(archived(editorSide.doc)).toBe(false));
+    await vi.waitFor(async () => expect((await listed()).archived).toBe(false));
+  });
+
   it('gives nothing to a stranger, to no session, or to a foreign origin', async () => {
     const { name } = await sharedApp('Recipes');
     const strangerSide = connect(stranger, name);

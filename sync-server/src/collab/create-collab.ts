@@ -4,6 +4,7 @@ import type { CollabTimings } from '../metrics';
 import type { AppStore, DocumentStore } from '../storage/types';
 import type { DocumentAccess } from './access';
 import { type ConnectionContext, createAuthentication } from './authenticate';
+import { createOwnerOnlyFields } from './owner-only';
 import { createPersistence, type Persistence } from './persistence';
 
 /** Stores are debounced: at most every 2 s while edits flow, and at least every 10 s. */
@@ -56,7 +57,12 @@ export function createCollab(options: {
     maxDebounce: Math.max(options.debounceMs ?? 0, STORE_MAX_DEBOUNCE_MS),
     maxPendingDocuments: MAX_PENDING_DOCUMENTS,
     maxUnauthenticatedQueueMessages: MAX_UNAUTHENTICATED_MESSAGES,
-    extensions: [createAuthentication(options.access, options.logger), persistence],
+    // Persistence first: it refuses malformed and oversized updates before the others see them.
+    extensions: [
+      createAuthentication(options.access, options.logger),
+      persistence,
+      createOwnerOnlyFields(options.logger),
+    ],
   });
   return {
     hocuspocus,
