@@ -13,6 +13,7 @@ import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from './accou
 import { createSessionService } from './accounts/sessions';
 import { createDocumentAccess, type DocumentAccess } from './collab/access';
 import { createCollab } from './collab/create-collab';
+import { createDataRemoval } from './collab/data-removal';
 import { createSyncSocket } from './collab/websocket';
 import type { Config } from './config';
 import { createDigest } from './digest';
@@ -122,6 +123,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     ...(options.storeDebounceMs !== undefined ? { debounceMs: options.storeDebounceMs } : {}),
   });
   const { hocuspocus, persistence } = collab;
+  const dataRemoval = createDataRemoval(storage, collab);
   const rateLimiter = createRateLimiter(
     storage,
     { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
@@ -144,6 +146,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     // Links in emails never follow a request's Host header (an attacker could choose it).
     linkBase: () => config.publicOrigin ?? `http://localhost:${listeningPort}`,
     usernameHoldMs: config.usernameHoldDays * 24 * 60 * 60 * 1000,
+    removeAccountData: dataRemoval.account,
   });
   const api = createApi({
     storage,
@@ -170,6 +173,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     monitoring: config.monitoring,
     operators: config.operators,
     shuttingDown: () => shuttingDown,
+    dataRemoval,
     accessChanges: {
       revoked: (appId, userId) =>
         collab.disconnect(

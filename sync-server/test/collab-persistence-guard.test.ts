@@ -21,6 +21,7 @@ function setUp(store: DocumentStore['store']) {
       append: (entries) => Promise.resolve(entries.map((_, i) => i + 1)),
       store,
       delete: () => Promise.resolve(),
+      deleteData: () => Promise.resolve(),
     },
     createLogger('silent'),
   );
@@ -97,5 +98,27 @@ describe('the persistence extension’s unload guard', () => {
     persistence.abandonRetries();
     await expect(storing).rejects.toThrow('disk full');
     expect(persistence.unsavedDocuments()).toEqual([NAME]);
+  });
+
+  it('writes nothing more of a document being deleted, and waits for the store under way', async () => {
+    let finish!: () => void;
+    const store = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const { persistence, change, unload, storeNow } = setUp(store);
+    await change();
+    const storing = storeNow();
+    await change();
+    let discarded = false;
+    const discarding = persistence.discard([NAME]).then(() => (discarded = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Deleting must wait: the store under way would otherwise land after the delete.
+    expect(discarded).toBe(false);
+    finish();
+    await storing;
+    await discarding;
+    // Unsaved changes no longer hold the document, and no store (on unload or later) writes it.
+    expect(persistence.unsavedDocuments()).toEqual([]);
+    await expect(unload()).resolves.toBeUndefined();
+    await storeNow();
+    expect(store).toHaveBeenCalledTimes(1);
   });
 });

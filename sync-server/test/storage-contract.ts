@@ -132,6 +132,37 @@ export function describeStorageContract(
         expect(await storage.documents.load(name)).toBeNull();
         await expect(storage.documents.delete(name)).resolves.toBeUndefined();
       });
+
+      it('deletes the visitor data of one app, or of one person, with their logs, and nothing else', async () => {
+        const [app1, app2, ada, bo] = [createId(), createId(), createId(), createId()];
+        const names = {
+          app1: `app/${app1}`,
+          ada1: `data/${app1}/${ada}`,
+          bo1: `data/${app1}/${bo}`,
+          ada2: `data/${app2}/${ada}`,
+          bo2: `data/${app2}/${bo}`,
+          adaIndex: `user/${ada}`,
+        };
+        for (const name of Object.values(names)) {
+          await storage.documents.store(name, new Uint8Array([1]));
+          await storage.documents.append([{ name, update: new Uint8Array([2]) }]);
+        }
+        const left = async () => {
+          const kept: string[] = [];
+          for (const [key, name] of Object.entries(names)) {
+            const { snapshot, log } = await storage.documents.loadWithLog(name);
+            if (snapshot || log.length > 0) kept.push(key);
+          }
+          return kept;
+        };
+        await storage.documents.deleteData({ appId: app1 });
+        expect(await left()).toEqual(['app1', 'ada2', 'bo2', 'adaIndex']);
+        await storage.documents.deleteData({ userId: ada });
+        expect(await left()).toEqual(['app1', 'bo2', 'adaIndex']);
+        // Not an id: refused, nothing deleted (a pattern could otherwise match everything).
+        await expect(storage.documents.deleteData({ userId: '%' })).rejects.toThrow(/Not an id/);
+        expect(await left()).toEqual(['app1', 'bo2', 'adaIndex']);
+      });
     });
 
     describe('users', () => {

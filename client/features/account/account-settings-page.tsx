@@ -256,9 +256,10 @@ function DeleteSection() {
     <Section title="Delete your account" id="delete">
       <div className="danger-zone">
         <p>
-          This deletes your profile and your apps and signs you out everywhere. It can’t be undone.
-          Your username <strong>@{account?.username}</strong> becomes available to others after 30
-          days. Download your data first if you want to keep it.
+          This deletes your profile, your apps with their visitors’ data, and what you keep in other
+          people’s apps, and signs you out everywhere. It can’t be undone. Your username{' '}
+          <strong>@{account?.username}</strong> becomes available to others after 30 days. Download
+          your data first if you want to keep it.
         </p>
         <SettingsForm
           legend="Delete account"

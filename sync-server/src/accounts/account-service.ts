@@ -48,6 +48,8 @@ export interface AccountDependencies {
   linkBase: () => string;
   /** How long a deleted account's username stays unavailable (SPEC §6: 30 days). */
   usernameHoldMs: number;
+  /** Removes a deleted account's apps and documents (collab/data-removal.ts). */
+  removeAccountData: (userId: string) => Promise<void>;
 }
 
 /** How emails greet a person. */
@@ -346,12 +348,17 @@ export function createAccountService(deps: AccountDependencies) {
       deliver(passwordChangedMessage(auth.user.email, nameOf(auth.user)));
     },
 
-    /** SPEC §6: sessions revoked, data removed, the username released after the hold. */
+    /**
+     * SPEC §6: sessions revoked, data removed, the username released after the hold. Sessions end
+     * first, so no device of theirs reopens a document being deleted; the account is marked deleted
+     * last, so if removing the data fails they can sign in and delete it again.
+     */
     async deleteAccount(auth: Authenticated, password: string): Promise<void> {
       await requirePassword(auth.user, password);
-      await storage.users.markDeleted(auth.user.id, clock.now());
-      await storage.uploads.deleteForUser(auth.user.id);
       await sessions.revokeAll(auth.user.id);
+      await deps.removeAccountData(auth.user.id);
+      await storage.uploads.deleteForUser(auth.user.id);
+      await storage.users.markDeleted(auth.user.id, clock.now());
     },
 
     async usernameAvailability(username: string): Promise<{ available: boolean; reason?: string }> {

@@ -33,6 +33,12 @@ export interface Collab {
     which: (context: ConnectionContext) => boolean,
     documentName?: string,
   ): number;
+  /**
+   * Before documents are deleted from storage: the loaded ones among those `which` matches stop
+   * being written (Persistence.discard) and every connection to them is closed. Resolves when
+   * deleting them from storage is final.
+   */
+  closeForDeletion(which: (documentName: string) => boolean): Promise<void>;
 }
 
 export function createCollab(options: {
@@ -64,24 +70,30 @@ export function createCollab(options: {
       createOwnerOnlyFields(options.logger),
     ],
   });
+  const disconnect: Collab['disconnect'] = (reason, which, documentName) => {
+    let closed = 0;
+    const documents =
+      documentName === undefined
+        ? [...hocuspocus.documents.values()]
+        : [hocuspocus.documents.get(documentName)].filter((d) => d !== undefined);
+    for (const document of documents) {
+      for (const connection of document.getConnections()) {
+        if (which(connection.context as ConnectionContext)) {
+          connection.close({ code: 4403, reason });
+          closed += 1;
+        }
+      }
+    }
+    return closed;
+  };
   return {
     hocuspocus,
     persistence,
-    disconnect(reason, which, documentName) {
-      let closed = 0;
-      const documents =
-        documentName === undefined
-          ? [...hocuspocus.documents.values()]
-          : [hocuspocus.documents.get(documentName)].filter((d) => d !== undefined);
-      for (const document of documents) {
-        for (const connection of document.getConnections()) {
-          if (which(connection.context as ConnectionContext)) {
-            connection.close({ code: 4403, reason });
-            closed += 1;
-          }
-        }
-      }
-      return closed;
+    disconnect,
+    async closeForDeletion(which) {
+      const names = [...hocuspocus.documents.keys()].filter(which);
+      await persistence.discard(names);
+      for (const name of names) disconnect('forbidden', () => true, name);
     },
   };
 }

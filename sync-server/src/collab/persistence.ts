@@ -29,6 +29,12 @@ export interface Persistence extends Extension {
   unsavedDocuments(): string[];
   /** Stop retrying failed stores (at the end of a shutdown's grace period). */
   abandonRetries(): void;
+  /**
+   * The loaded documents `names` are being deleted: nothing of theirs is written any more (no
+   * store, no logged update; their updates are refused), and this resolves once the writes already
+   * under way are done — after that, deleting them from storage is final.
+   */
+  discard(names: string[]): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -69,6 +75,19 @@ export function createPersistence(
   /** The logged seq of the update a connection is handling now (one message at a time each). */
   const inFlight = new WeakMap<object, { name: string; seq: number }>();
   let abandoned = false;
+  /** Loaded documents being deleted (until they unload), and each document's writes under way. */
+  const discarded = new Set<string>();
+  const writing = new Map<string, Set<Promise<unknown>>>();
+  const tracked = <T>(name: string, work: Promise<T>): Promise<T> => {
+    const pending = writing.get(name) ?? new Set<Promise<unknown>>();
+    writing.set(name, pending);
+    const done = work.finally(() => {
+      pending.delete(done);
+      if (pending.size === 0 && writing.get(name) === pending) writing.delete(name);
+    });
+    pending.add(done);
+    return done;
+  };
 
   const stateOf = (name: string): DocState => {
     let state = docs.get(name);
@@ -80,7 +99,7 @@ export function createPersistence(
   };
   const isDirty = (name: string) => {
     const state = docs.get(name);
-    return !!state && state.changes > state.stored;
+    return !discarded.has(name) && !!state && state.changes > state.stored;
   };
 
   async function updateListing(documentName: string, document: Y.Doc) {
@@ -95,6 +114,46 @@ export function createPersistence(
       tags: meta.tags,
       updatedAt: Date.now(),
     });
+  }
+
+  /** Stores the document's state, retrying until it is stored (or retries are abandoned). */
+  async function storeDocument(documentName: string, document: Y.Doc): Promise<void> {
+    const state = stateOf(documentName);
+    const upTo = state.changes;
+    // Only log entries that are in the live document (and so in this snapshot) may be dropped.
+    const compactedThrough =
+      state.unapplied.size > 0 ? Math.min(...state.unapplied) - 1 : state.appliedThrough;
+    for (let attempt = 1; ; attempt++) {
+      // Being deleted: a store now (or a retry) would bring it back.
+      if (discarded.has(documentName)) return;
+      const timed = timings.documentStore();
+      try {
+        const encoded = Y.encodeStateAsUpdate(document);
+        await store.store(documentName, encoded, compactedThrough);
+        timed();
+        state.bytes = encoded.byteLength;
+        break;
+      } catch (error) {
+        timed();
+        if (abandoned) throw error;
+        const delay = Math.min(
+          STORE_RETRY_MAX_DELAY_MS,
+          STORE_RETRY_INITIAL_DELAY_MS * 2 ** (attempt - 1),
+        );
+        logger.warn(
+          { err: error, documentName, attempt, retryInMs: delay },
+          'storing a document failed; retrying',
+        );
+        await sleep(delay);
+      }
+    }
+    state.stored = Math.max(state.stored, upTo);
+    try {
+      await updateListing(documentName, document);
+    } catch (error) {
+      // The listing catches up on the next store; the document itself is safe.
+      logger.warn({ err: error, documentName }, 'updating the app listing failed');
+    }
   }
 
   return {
@@ -135,6 +194,7 @@ export function createPersistence(
       update: message,
       connection,
     }: beforeHandleMessagePayload) {
+      if (discarded.has(documentName)) throw new UpdateRefusal('update_rejected');
       let update: Uint8Array | null;
       try {
         update = updateInMessage(message);
@@ -155,7 +215,7 @@ export function createPersistence(
       }
       let seq: number;
       try {
-        seq = await log.append(documentName, update);
+        seq = await tracked(documentName, log.append(documentName, update));
       } catch (error) {
         logger.error(
           { err: error, documentName, digest: createDigest() },
@@ -186,40 +246,8 @@ export function createPersistence(
     },
 
     async onStoreDocument({ documentName, document }: onStoreDocumentPayload) {
-      const state = stateOf(documentName);
-      const upTo = state.changes;
-      // Only log entries that are in the live document (and so in this snapshot) may be dropped.
-      const compactedThrough =
-        state.unapplied.size > 0 ? Math.min(...state.unapplied) - 1 : state.appliedThrough;
-      for (let attempt = 1; ; attempt++) {
-        const timed = timings.documentStore();
-        try {
-          const encoded = Y.encodeStateAsUpdate(document);
-          await store.store(documentName, encoded, compactedThrough);
-          timed();
-          state.bytes = encoded.byteLength;
-          break;
-        } catch (error) {
-          timed();
-          if (abandoned) throw error;
-          const delay = Math.min(
-            STORE_RETRY_MAX_DELAY_MS,
-            STORE_RETRY_INITIAL_DELAY_MS * 2 ** (attempt - 1),
-          );
-          logger.warn(
-            { err: error, documentName, attempt, retryInMs: delay },
-            'storing a document failed; retrying',
-          );
-          await sleep(delay);
-        }
-      }
-      state.stored = Math.max(state.stored, upTo);
-      try {
-        await updateListing(documentName, document);
-      } catch (error) {
-        // The listing catches up on the next store; the document itself is safe.
-        logger.warn({ err: error, documentName }, 'updating the app listing failed');
-      }
+      if (discarded.has(documentName)) return;
+      await tracked(documentName, storeDocument(documentName, document));
     },
 
     beforeUnloadDocument({ documentName, document, instance }: beforeUnloadDocumentPayload) {
@@ -241,10 +269,16 @@ export function createPersistence(
 
     afterUnloadDocument({ documentName }) {
       docs.delete(documentName);
+      discarded.delete(documentName);
       return Promise.resolve();
     },
 
     unsavedDocuments: () => [...docs.keys()].filter(isDirty),
+
+    async discard(names) {
+      for (const name of names) discarded.add(name);
+      await Promise.allSettled(names.flatMap((name) => [...(writing.get(name) ?? [])]));
+    },
 
     abandonRetries() {
       abandoned = true;

@@ -27,6 +27,7 @@ import { registerExplore } from './explore';
 import { registerHealth } from './health';
 import { registerHumanCheck } from './human-check';
 import { matchedRoute } from './matched-route';
+import type { DataRemoval } from '../collab/data-removal';
 import { registerMessages } from './messages';
 import { isSameOriginRequest } from './origin';
 import { registerProfiles } from './profiles';
@@ -49,6 +50,8 @@ export interface ApiDependencies {
   clock: Clock;
   /** Closes sync connections whose access an endpoint changed. */
   accessChanges: AccessChanges;
+  /** Deletes an app's or an account's documents and rows, closing them first where they are open. */
+  dataRemoval: DataRemoval;
   /** The app documents this instance has loaded, so publishing reads their newest state. */
   liveDocuments?: LiveDocuments;
   /** True once a graceful shutdown began (`GET /api/ready` then answers 503). */

@@ -5,7 +5,6 @@ import {
   appIdSchema,
   collaboratorUsernameSchema,
   createAppRequestSchema,
-  documentName,
   inviteRequestSchema,
   PLAN_LIMITS,
 } from '@pipit/protocol';
@@ -75,7 +74,7 @@ export function requireOwner(role: AppRole, what: string) {
  */
 export function registerApps(
   app: Hono<ApiEnv>,
-  { storage, clock, accessChanges }: ApiDependencies,
+  { storage, clock, accessChanges, dataRemoval }: ApiDependencies,
 ): void {
   app.get('/apps', async (c) => {
     const auth = requireAuth(c);
@@ -141,11 +140,9 @@ export function registerApps(
     if (found.archivedAt === null) {
       throw new ApiError('forbidden', 'Archive the app first; only archived apps can be deleted.');
     }
-    accessChanges.revoked(found.id, null);
-    await storage.apps.delete(found.id);
-    await storage.documents.delete(documentName({ kind: 'app', appId: found.id }));
-    // Installs keep working until the app is deleted (SPEC §6): now its visitors' syncing ends.
-    await accessChanges.visitorsChanged(found.id);
+    // Installs keep working until the app is deleted (SPEC §6): now its visitors' syncing ends,
+    // and their data for it goes with the app.
+    await dataRemoval.app(found.id);
     return c.json({ deleted: true });
   });
 

@@ -68,6 +68,11 @@ export interface DocumentStore {
   store(name: string, state: Uint8Array, compactedThrough?: number): Promise<void>;
   /** The snapshot and the log. */
   delete(name: string): Promise<void>;
+  /**
+   * Every visitor-data document (`data/{appId}/{userId}`, snapshot and log) of one app, or of one
+   * person across apps. Throws on an id that is not an id (SPEC §2).
+   */
+  deleteData(of: { appId: string } | { userId: string }): Promise<void>;
 }
 
 export interface UserStore {

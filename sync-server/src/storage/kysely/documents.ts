@@ -1,4 +1,5 @@
 import type { DocumentStore } from '../types';
+import { isId } from '@pipit/protocol';
 import { type Db, toUint8Array } from './shared';
 
 export function createDocumentStore(db: Db): DocumentStore {
@@ -67,6 +68,17 @@ export function createDocumentStore(db: Db): DocumentStore {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('documents').where('name', '=', name).execute();
         await trx.deleteFrom('document_updates').where('name', '=', name).execute();
+      });
+    },
+
+    async deleteData(of) {
+      const id = 'appId' in of ? of.appId : of.userId;
+      // Ids are [a-z2-7] only, so the pattern has no LIKE wildcard but its own.
+      if (!isId(id)) throw new Error(`Not an id: ${JSON.stringify(id).slice(0, 40)}`);
+      const pattern = 'appId' in of ? `data/${id}/%` : `data/%/${id}`;
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('documents').where('name', 'like', pattern).execute();
+        await trx.deleteFrom('document_updates').where('name', 'like', pattern).execute();
       });
     },
   };

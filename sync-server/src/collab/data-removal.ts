@@ -1,0 +1,60 @@
+import { documentName } from '@pipit/protocol';
+import type { Storage } from '../storage/types';
+import type { Collab } from './create-collab';
+
+export interface DataRemoval {
+  /**
+   * An app deleted forever: its row (versions, events and collaborators go with it), its definition
+   * and every visitor's data for it. Installs stop syncing at once.
+   */
+  app(appId: string): Promise<void>;
+  /**
+   * A deleted account's data (SPEC §6: "data removed"): the apps it owns, as `app` does; its place
+   * on apps shared with it; its private index and its data in every app it used. Idempotent, so a
+   * removal that failed half-way can be run again.
+   */
+  account(userId: string): Promise<void>;
+}
+
+/**
+ * Deleting documents while they may be open: each one loaded here first stops being written and
+ * loses its connections (Collab.closeForDeletion), so a store on unload cannot bring it back, and
+ * only then is it deleted from storage.
+ */
+export function createDataRemoval(
+  storage: Storage,
+  collab: Pick<Collab, 'closeForDeletion' | 'disconnect'>,
+): DataRemoval {
+  async function app(appId: string) {
+    const definition = documentName({ kind: 'app', appId });
+    await collab.closeForDeletion(
+      (name) => name === definition || name.startsWith(`data/${appId}/`),
+    );
+    await storage.apps.delete(appId);
+    await storage.documents.delete(definition);
+    await storage.documents.deleteData({ appId });
+  }
+
+  async function account(userId: string) {
+    for (const shared of await storage.apps.listForUser(userId)) {
+      if (shared.role === 'owner') {
+        await app(shared.id);
+      } else {
+        await storage.apps.removeCollaborator(shared.id, userId);
+        collab.disconnect(
+          'forbidden',
+          (context) => context.userId === userId,
+          documentName({ kind: 'app', appId: shared.id }),
+        );
+      }
+    }
+    const index = documentName({ kind: 'user', userId });
+    await collab.closeForDeletion(
+      (name) => name === index || (name.startsWith('data/') && name.endsWith(`/${userId}`)),
+    );
+    await storage.documents.delete(index);
+    await storage.documents.deleteData({ userId });
+  }
+
+  return { app, account };
+}
