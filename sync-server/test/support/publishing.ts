@@ -5,7 +5,7 @@ import {
   writeDefinition,
 } from '@pipit/app-definition';
 import { createId, type Publication, type Visibility } from '@pipit/protocol';
-import * as Y from 'yjs';
+import type * as Y from 'yjs';
 import type { ApiClient, ApiResponse } from './api-client';
 import type { AccountsHarness } from './engines';
 import { acknowledged, connectProvider } from './provider';
@@ -37,37 +37,13 @@ export async function editDocument(
   appId: string,
   edit: (doc: Y.Doc) => void,
 ): Promise<void> {
-  const name = `app/${appId}`;
-  const side = connectProvider({ url: h.pipit.url, name, cookie: client.cookie });
+  const side = connectProvider({ url: h.pipit.url, name: `app/${appId}`, cookie: client.cookie });
   try {
-    if (!(await side.ready)) throw new Error(`the server refused ${name}`);
+    if (!(await side.ready)) throw new Error(`the server refused app/${appId}`);
     edit(side.doc);
     await acknowledged(side.provider);
-    await untilStored(h, name, side.doc);
   } finally {
     side.destroy();
-  }
-}
-
-/**
- * Waits until storage (the snapshot and the update log, what publishing reads) holds every edit
- * `doc` made. The provider's count of unacknowledged updates is no receipt for one edit: the
- * server's acknowledgements of its sync replies count down the same number, and CI once saw a
- * publish right after an edit find an empty document. So storage itself is asked, with the
- * connection still open so nothing already sent is dropped.
- */
-export async function untilStored(h: AccountsHarness, name: string, doc: Y.Doc): Promise<void> {
-  const wanted = Y.decodeStateVector(Y.encodeStateVector(doc)).get(doc.clientID) ?? 0;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { snapshot, log } = await h.pipit.server.storage.documents.loadWithLog(name);
-    const stored = new Y.Doc();
-    if (snapshot) Y.applyUpdate(stored, snapshot);
-    for (const entry of log) Y.applyUpdate(stored, entry.update);
-    const has = Y.decodeStateVector(Y.encodeStateVector(stored)).get(doc.clientID) ?? 0;
-    if (has >= wanted) return;
-    if (Date.now() > deadline) throw new Error(`${name}: storage has clock ${has} of ${wanted}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
