@@ -125,6 +125,46 @@ export function describeStorageContract(
         }
       });
 
+      it('reads a snapshot and its log as one moment, however often it is compacted meanwhile', async () => {
+        // The writer appends an update, then stores a snapshot with it and drops it from the log
+        // (what persistence does); the readers must see every update appended before they began,
+        // in the snapshot or in the log, never in neither.
+        const name = `app/${createId()}`;
+        const writerDoc = new Y.Doc();
+        const items = writerDoc.getArray<number>('items');
+        let appended = 0;
+        let stop = false;
+        const writer = (async () => {
+          for (let i = 1; i <= 150 && !stop; i++) {
+            let update: Uint8Array | null = null;
+            const capture = (u: Uint8Array) => (update = u);
+            writerDoc.once('update', capture);
+            items.push([i]);
+            const [seq] = await storage.documents.append([{ name, update: update! }]);
+            appended = i;
+            await storage.documents.store(name, Y.encodeStateAsUpdate(writerDoc), seq);
+          }
+        })();
+        let reads = 0;
+        const reader = async () => {
+          while (appended < 150) {
+            const before = appended;
+            const { snapshot, log } = await storage.documents.loadWithLog(name);
+            const seen = new Y.Doc();
+            if (snapshot) Y.applyUpdate(seen, snapshot);
+            for (const entry of log) Y.applyUpdate(seen, entry.update);
+            expect(seen.getArray('items').length).toBeGreaterThanOrEqual(before);
+            reads++;
+          }
+        };
+        try {
+          await Promise.all([writer, reader(), reader()]);
+        } finally {
+          stop = true;
+        }
+        expect(reads).toBeGreaterThan(0);
+      });
+
       it('deletes a document', async () => {
         const name = `app/${createId()}`;
         await storage.documents.store(name, new Uint8Array([1]));

@@ -14,24 +14,33 @@ export function createDocumentStore(db: Db): DocumentStore {
     },
 
     async loadWithLog(name) {
-      // One transaction: a compaction between the two reads cannot hide an update.
-      return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('documents')
-          .select('state')
-          .where('name', '=', name)
-          .executeTakeFirst();
-        const log = await trx
-          .selectFrom('document_updates')
-          .select(['seq', 'update'])
-          .where('name', '=', name)
-          .orderBy('seq')
-          .execute();
-        return {
-          snapshot: row ? toUint8Array(row.state) : null,
-          log: log.map((entry) => ({ seq: Number(entry.seq), update: toUint8Array(entry.update) })),
-        };
-      });
+      // One snapshot of the database for both reads, so a compaction between them (a new snapshot
+      // stored, the log entries it holds dropped) cannot hide an update. PostgreSQL's default READ
+      // COMMITTED gives each statement its own snapshot, so it must be REPEATABLE READ (read-only,
+      // it never fails to serialize); SQLite's transactions are serializable already.
+      return db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (trx) => {
+          const row = await trx
+            .selectFrom('documents')
+            .select('state')
+            .where('name', '=', name)
+            .executeTakeFirst();
+          const log = await trx
+            .selectFrom('document_updates')
+            .select(['seq', 'update'])
+            .where('name', '=', name)
+            .orderBy('seq')
+            .execute();
+          return {
+            snapshot: row ? toUint8Array(row.state) : null,
+            log: log.map((entry) => ({
+              seq: Number(entry.seq),
+              update: toUint8Array(entry.update),
+            })),
+          };
+        });
     },
 
     async append(entries) {
