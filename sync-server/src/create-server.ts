@@ -25,9 +25,9 @@ import {
   setSecurityHeaders,
   wantsHsts,
 } from './http/security-headers';
-import { createAppPwaRoutes, isAppPwaAssetPath } from './http/app-pwa';
+import { createAppPwaRoutes } from './http/app-pwa';
 import { type ClientHandler, createClientFiles } from './http/client-files';
-import { createMonitoringRoute, isMonitoringPath } from './http/monitoring';
+import { createMonitoringRoute } from './http/monitoring';
 import { createLogger, type Logger } from './logger';
 import { createMonitoring } from './monitoring/create-monitoring';
 import { createMetrics, type Metrics, routeOf } from './metrics';
@@ -81,10 +81,6 @@ export interface PipitServer {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function isApiPath(url: string | undefined): boolean {
-  return url === '/api' || !!url?.startsWith('/api/') || !!url?.startsWith('/api?');
-}
 
 /** Builds the whole Pipit server: one HTTP server for the client, /api and the sync websocket. */
 export async function createServer(options: CreateServerOptions): Promise<PipitServer> {
@@ -223,11 +219,14 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
   // dev pages need inline script, so in dev the client sets none.
   const clientCsp = options.client ? undefined : contentSecurityPolicy();
 
+  /** Each request's (and websocket upgrade's) id and route, for its log lines and metrics. */
+  const contextOf = (req: IncomingMessage): RequestContext => ({
+    requestId: requestIdFor(req.headers['x-request-id']),
+    route: routeOf(req.url),
+  });
+
   const httpServer = createHttpServer((req, res) => {
-    const request: RequestContext = {
-      requestId: requestIdFor(req.headers['x-request-id']),
-      route: routeOf(req.url),
-    };
+    const request = contextOf(req);
     res.setHeader('X-Request-Id', request.requestId);
     setSecurityHeaders(res, {
       csp: request.route === 'client' ? clientCsp : RESOURCE_CSP,
@@ -243,10 +242,11 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     });
     runInRequest(request, () => {
       try {
-        if (request.route === '/metrics') serveMetrics(req, res);
-        else if (isApiPath(req.url)) void apiListener(req, res);
-        else if (isAppPwaAssetPath(req.url)) appPwa.handle(req, res);
-        else if (isMonitoringPath(req.url)) monitoringRoute.handle(req, res);
+        const { route } = request;
+        if (route === '/metrics') serveMetrics(req, res);
+        else if (route === '/api/*') void apiListener(req, res);
+        else if (route.startsWith('/apps/:id/')) appPwa.handle(req, res);
+        else if (route === '/monitoring') monitoringRoute.handle(req, res);
         else if (client) client(req, res);
         else res.writeHead(503).end();
       } catch (error) {
@@ -266,11 +266,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
   });
   const customClient = options.client !== undefined;
   httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const request = {
-      requestId: requestIdFor(req.headers['x-request-id']),
-      route: routeOf(req.url),
-    };
-    runInRequest(request, () => {
+    runInRequest(contextOf(req), () => {
       try {
         if (sync.handleUpgrade(req, socket, head)) return;
       } catch (error) {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MONITORING_PATH } from '@pipit/protocol';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RequestContext } from './request-context';
 
@@ -50,15 +51,24 @@ const CLIENT_CLOSED_STATUS = '499';
 const APP_MANIFEST = /^\/apps\/[^/]+\/manifest\.webmanifest$/;
 const APP_ICON = /^\/apps\/[^/]+\/icons\/[^/]+$/;
 
+/** The handler a request goes to, by its path: what the server dispatches on, and metrics count. */
+export type RequestRoute =
+  | '/metrics'
+  | '/monitoring'
+  | '/api/*'
+  | '/apps/:id/manifest.webmanifest'
+  | '/apps/:id/icons/:file'
+  | 'client';
+
 /**
  * The route label a request starts with, from its path alone. The API replaces `/api/*` with the
  * pattern it matched; everything the client files serve (shell, assets, service worker) is one
  * `client` route, since its paths are as many as the files and pages.
  */
-export function routeOf(url: string | undefined): string {
+export function routeOf(url: string | undefined): RequestRoute {
   const pathname = (url ?? '/').split('?')[0] ?? '/';
   if (pathname === '/metrics') return '/metrics';
-  if (pathname === '/monitoring') return '/monitoring';
+  if (pathname === MONITORING_PATH) return '/monitoring';
   if (pathname === '/api' || pathname.startsWith('/api/')) return '/api/*';
   if (APP_MANIFEST.test(pathname)) return '/apps/:id/manifest.webmanifest';
   if (APP_ICON.test(pathname)) return '/apps/:id/icons/:file';

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '@pipit/protocol';
+import { breadcrumbsOf, type ErrorDetail, isJsonObject, mainExceptionOf } from '@pipit/protocol';
 import { formatMoment } from '../../ui/format-time';
 
 interface Frame {
@@ -16,24 +16,12 @@ interface Breadcrumb {
   data?: Record<string, unknown>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The innermost exception's frames, innermost first (Sentry lists them outermost first). */
+/** The main exception's frames, innermost first (Sentry lists them outermost first). */
 function framesOf(event: Record<string, unknown>): Frame[] {
-  const exception = isObject(event.exception) ? event.exception : undefined;
-  const values = Array.isArray(exception?.values) ? exception.values : [];
-  const last: unknown = values.at(-1);
-  const stacktrace = isObject(last) && isObject(last.stacktrace) ? last.stacktrace : undefined;
-  const frames = Array.isArray(stacktrace?.frames) ? (stacktrace.frames as Frame[]) : [];
-  return [...frames].reverse();
-}
-
-function breadcrumbsOf(event: Record<string, unknown>): Breadcrumb[] {
-  const crumbs = event.breadcrumbs;
-  if (Array.isArray(crumbs)) return crumbs as Breadcrumb[];
-  if (isObject(crumbs) && Array.isArray(crumbs.values)) return crumbs.values as Breadcrumb[];
-  return [];
+  const stacktrace = mainExceptionOf(event)?.stacktrace;
+  const frames =
+    isJsonObject(stacktrace) && Array.isArray(stacktrace.frames) ? stacktrace.frames : [];
+  return [...(frames as Frame[])].reverse();
 }
 
 const frameText = (frame: Frame) =>
@@ -60,11 +48,11 @@ const crumbText = (crumb: Breadcrumb) => {
  */
 export function EventDetail({ detail }: { detail: ErrorDetail }) {
   const { sample } = detail;
-  const event = isObject(sample.event) ? sample.event : {};
+  const event = isJsonObject(sample.event) ? sample.event : {};
   const frames = framesOf(event);
-  const crumbs = breadcrumbsOf(event);
+  const crumbs = breadcrumbsOf(event) as Breadcrumb[];
   const stack = typeof event.stack === 'string' ? event.stack : null;
-  const tags = isObject(event.tags) ? Object.entries(event.tags) : [];
+  const tags = isJsonObject(event.tags) ? Object.entries(event.tags) : [];
   const facts: [string, string | null][] = [
     ['Received', formatMoment(sample.receivedAt)],
     ['Digest', sample.digest],

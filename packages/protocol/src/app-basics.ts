@@ -1,6 +1,6 @@
 import * as zm from 'zod/mini';
 import { ID_PATTERN } from './ids';
-import { sameOriginPathSchema } from './profile-parts';
+import { hexColorSchema, sameOriginPathSchema } from './profile-parts';
 
 /*
  * An app's icon, id and roles: zod/mini only, in a module of their own.
@@ -14,7 +14,7 @@ export const appIconSchema = zm.discriminatedUnion('kind', [
   zm.object({
     kind: zm.literal('emoji'),
     emoji: zm.string().check(zm.minLength(1), zm.maxLength(16)),
-    background: zm.string().check(zm.regex(/^#[0-9a-f]{6}$/i)),
+    background: hexColorSchema,
   }),
   zm.object({ kind: zm.literal('image'), url: sameOriginPathSchema }),
 ]);

@@ -24,9 +24,12 @@ export const clientConfigSchema = zm.object({
 });
 export type ClientConfig = zm.infer<typeof clientConfigSchema>;
 
+/** Where the server receives error reports (SPEC §9): the tunnel's path, without its query. */
+export const MONITORING_PATH = '/monitoring';
+
 /** The same-origin tunnel path for an organisation, project and optional region. */
 export function monitoringTunnel(org: string, project: string, region?: string): string {
   const part = (name: string, value: string) => `${name}=${encodeURIComponent(value)}`;
   const query = [part('o', org), part('p', project), ...(region ? [part('r', region)] : [])];
-  return `/monitoring?${query.join('&')}`;
+  return `${MONITORING_PATH}?${query.join('&')}`;
 }

@@ -155,11 +155,18 @@ export { appPwaPaths } from './app-shell';
 export {
   clientConfigSchema,
   errorReportingConfigSchema,
+  MONITORING_PATH,
   monitoringTunnel,
   type ClientConfig,
   type ErrorReportingConfig,
 } from './client-config';
-export { redactReport, redactUrl } from './report-privacy';
+export {
+  breadcrumbsOf,
+  isJsonObject,
+  mainExceptionOf,
+  redactReport,
+  redactUrl,
+} from './report-privacy';
 export {
   adminMessageSchema,
   adminMessagesResponseSchema,

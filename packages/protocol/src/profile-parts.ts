@@ -18,6 +18,9 @@ export const sameOriginPathSchema = zm
     zm.regex(/^\/(?![/\\])/, 'Use a path on this server, starting with a single “/”.'),
   );
 
+/** A colour as `#rrggbb`: an avatar's or an app icon's background. */
+export const hexColorSchema = zm.string().check(zm.regex(/^#[0-9a-f]{6}$/i));
+
 /** A link on a profile: http(s) only (SPEC §7). */
 export const profileLinkSchema = zm.object({
   label: zm.string().check(zm.maxLength(40)),
@@ -28,7 +31,7 @@ export const avatarSchema = zm.discriminatedUnion('kind', [
   zm.object({
     kind: zm.literal('emoji'),
     emoji: zm.string().check(zm.minLength(1), zm.maxLength(16)),
-    color: zm.string().check(zm.regex(/^#[0-9a-f]{6}$/i)),
+    color: hexColorSchema,
   }),
   zm.object({ kind: zm.literal('image'), url: sameOriginPathSchema }),
 ]);

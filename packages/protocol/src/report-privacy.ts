@@ -15,8 +15,23 @@ const KEPT_HEADERS = new Set(['user-agent']);
 type Json = unknown;
 type JsonObject = Record<string, Json>;
 
-const isObject = (value: Json): value is JsonObject =>
+/** A JSON object (not an array, not null): every part of a report is read through this. */
+export const isJsonObject = (value: Json): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = isJsonObject;
+
+/** A report's breadcrumbs, oldest first: Sentry sends a list, or an object with `values`. */
+export function breadcrumbsOf(event: JsonObject): Json[] {
+  const crumbs = event.breadcrumbs;
+  if (Array.isArray(crumbs)) return crumbs;
+  return isObject(crumbs) && Array.isArray(crumbs.values) ? crumbs.values : [];
+}
+
+/** The exception a report is about: the last of its chained exceptions (Sentry's order). */
+export function mainExceptionOf(event: JsonObject): JsonObject | undefined {
+  const values = isObject(event.exception) ? event.exception.values : undefined;
+  return Array.isArray(values) ? values.findLast(isObject) : undefined;
+}
 
 /**
  * A URL without its query and fragment: email links carry tokens in the query (`?token=…`), and

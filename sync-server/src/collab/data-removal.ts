@@ -1,4 +1,4 @@
-import { documentName } from '@pipit/protocol';
+import { documentName, parseDocumentName } from '@pipit/protocol';
 import type { Storage } from '../storage/types';
 import type { Collab } from './create-collab';
 
@@ -11,7 +11,8 @@ export interface DataRemoval {
   /**
    * A deleted account's data (SPEC §6: "data removed"): the apps it owns, as `app` does; its place
    * on apps shared with it; its private index and its data in every app it used. Idempotent, so a
-   * removal that failed half-way can be run again.
+   * removal that failed half-way can be run again. The caller ends the person's sessions first,
+   * which closes their connections (create-server.ts).
    */
   account(userId: string): Promise<void>;
 }
@@ -23,13 +24,14 @@ export interface DataRemoval {
  */
 export function createDataRemoval(
   storage: Storage,
-  collab: Pick<Collab, 'closeForDeletion' | 'disconnect'>,
+  collab: Pick<Collab, 'closeForDeletion'>,
 ): DataRemoval {
   async function app(appId: string) {
     const definition = documentName({ kind: 'app', appId });
-    await collab.closeForDeletion(
-      (name) => name === definition || name.startsWith(`data/${appId}/`),
-    );
+    await collab.closeForDeletion((name) => {
+      const document = parseDocumentName(name);
+      return document?.kind !== 'user' && document?.appId === appId;
+    });
     await storage.apps.delete(appId);
     await storage.documents.delete(definition);
     await storage.documents.deleteData({ appId });
@@ -37,21 +39,14 @@ export function createDataRemoval(
 
   async function account(userId: string) {
     for (const shared of await storage.apps.listForUser(userId)) {
-      if (shared.role === 'owner') {
-        await app(shared.id);
-      } else {
-        await storage.apps.removeCollaborator(shared.id, userId);
-        collab.disconnect(
-          'forbidden',
-          (context) => context.userId === userId,
-          documentName({ kind: 'app', appId: shared.id }),
-        );
-      }
+      if (shared.role === 'owner') await app(shared.id);
+      else await storage.apps.removeCollaborator(shared.id, userId);
     }
     const index = documentName({ kind: 'user', userId });
-    await collab.closeForDeletion(
-      (name) => name === index || (name.startsWith('data/') && name.endsWith(`/${userId}`)),
-    );
+    await collab.closeForDeletion((name) => {
+      const document = parseDocumentName(name);
+      return document?.kind !== 'app' && document?.userId === userId;
+    });
     await storage.documents.delete(index);
     await storage.documents.deleteData({ userId });
   }

@@ -11,7 +11,7 @@ import type { ConnectionContext } from './authenticate';
 import { updateInMessage } from './sync-message';
 
 /** What the server does in an app document itself, so its own corrections are told apart. */
-export const OWNER_ONLY_ORIGIN = { source: 'pipit-owner-only' } as const;
+const OWNER_ONLY_ORIGIN = { source: 'pipit-owner-only' } as const;
 
 /** `meta.archived` as the definition reads it: archived only when it is `true`. */
 const archivedIn = (doc: Y.Doc) => doc.getMap<unknown>('meta').get('archived') === true;

@@ -83,11 +83,9 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>().basePath('/api');
 
   app.use(async (c, next) => {
-    // The server gives every request its id (X-Request-Id) and its logger writes it on each line.
-    const request = currentRequest();
-    const requestId = request?.requestId ?? createDigest();
-    c.set('requestId', requestId);
-    c.set('logger', request ? deps.logger : deps.logger.child({ requestId }));
+    // The server gives every request its id (X-Request-Id, request-context.ts), and the logger
+    // writes it on each line of the request.
+    c.set('logger', deps.logger);
     c.set(
       'secure',
       isSecureRequest((name) => c.req.header(name), deps.publicOrigin, deps.trustProxy),
@@ -97,6 +95,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
       ip: clientIp(c.req.raw.headers, c.env?.incoming?.socket?.remoteAddress, deps.trustProxy),
     });
     await next();
+    const request = currentRequest();
     if (request) request.route = matchedRoute(c);
     c.header('Cache-Control', 'no-store');
   });
@@ -179,7 +178,6 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
       digest,
       method: c.req.method,
       path: c.req.path,
-      requestId: c.get('requestId'),
     });
     const body = new ApiError('internal', 'Something went wrong on the server.', {
       digest,

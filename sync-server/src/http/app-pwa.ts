@@ -14,13 +14,6 @@ import type { Storage } from '../storage/types';
 import { REVALIDATE_CACHE } from './client-files';
 
 /** `/apps/{anything}/manifest.webmanifest` and `/apps/{anything}/icons/{anything}`: ours to answer. */
-const APP_PWA_ASSET = /^\/apps\/[^/]+\/(?:manifest\.webmanifest|icons\/[^/]+)$/;
-
-export function isAppPwaAssetPath(url: string | undefined): boolean {
-  const pathname = (url ?? '').split('?')[0] ?? '';
-  return APP_PWA_ASSET.test(pathname);
-}
-
 export interface AppPwaDependencies {
   storage: Storage;
   sessions: SessionService;

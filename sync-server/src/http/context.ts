@@ -9,7 +9,6 @@ export interface ApiEnv {
   Bindings: HttpBindings;
   Variables: {
     logger: Logger;
-    requestId: string;
     /** The signed-in person, resolved from the session cookie for every request. */
     auth: Authenticated | null;
     meta: RequestMeta;

@@ -1,23 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type HttpBindings, getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
+import { MONITORING_PATH } from '@pipit/protocol';
 import { clientIp } from '../accounts/client-info';
 import type { RateLimiter } from '../accounts/rate-limits';
 import { createDigest } from '../digest';
 import type { Logger } from '../logger';
+import type { MonitoringOutcome } from '../metrics';
 import type { Monitoring } from '../monitoring/create-monitoring';
 import { MalformedEnvelopeError } from '../monitoring/envelope';
 import { ForeignEnvelopeError, isConfiguredTunnel } from '../monitoring/ingest';
 import { ApiError } from './api-error';
 import { API_BODY_LIMIT_BYTES, readBodyBytes } from './body';
 import { isSameOriginRequest } from './origin';
-
-export const MONITORING_PATH = '/monitoring';
-
-/** `/monitoring`, with or without a query: the error-reporting tunnel's. */
-export function isMonitoringPath(url: string | undefined): boolean {
-  return (url ?? '').split('?')[0] === MONITORING_PATH;
-}
 
 /**
  * What the SDK posts envelopes as: `text/plain` through a tunnel (no CORS preflight), or the
@@ -34,8 +29,6 @@ export interface MonitoringRouteDependencies {
   /** Counts each envelope by what became of it (metrics). */
   onOutcome?: (outcome: MonitoringOutcome) => void;
 }
-
-export type MonitoringOutcome = 'accepted' | 'rejected' | 'rate_limited' | 'too_large';
 
 function outcomeOf(status: number): MonitoringOutcome | undefined {
   if (status === 200) return 'accepted';
@@ -109,8 +102,6 @@ export function createMonitoringRoute(deps: MonitoringRouteDependencies) {
     return c.json({}, 200);
   });
 
-  app.notFound((c) => c.text('Not found', 404));
-
   app.onError((error, c) => {
     c.header('Cache-Control', 'no-store');
     if (error instanceof ApiError) {
@@ -133,8 +124,5 @@ export function createMonitoringRoute(deps: MonitoringRouteDependencies) {
   });
 
   const listener = getRequestListener(app.fetch, { overrideGlobalObjects: false });
-  return {
-    fetch: app.fetch,
-    handle: (req: IncomingMessage, res: ServerResponse) => void listener(req, res),
-  };
+  return { handle: (req: IncomingMessage, res: ServerResponse) => void listener(req, res) };
 }

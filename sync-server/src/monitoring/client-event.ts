@@ -1,7 +1,8 @@
 import Bowser from 'bowser';
+import { isJsonObject, mainExceptionOf } from '@pipit/protocol';
 import type { ErrorEventRecord } from '../storage/types';
 import type { JsonObject } from './envelope';
-import { cappedEventJson, eventIdOf, isObject, textField } from './event-json';
+import { cappedEventJson, eventIdOf, textField } from './event-json';
 import { type ErrorIdentity, fingerprintOf, frameLabel, topInAppFrame } from './fingerprint';
 
 const TYPE_MAX_CHARS = 200;
@@ -12,7 +13,7 @@ const FIELD_MAX_CHARS = 500;
 function messageOf(event: JsonObject): string | undefined {
   for (const field of [event.message, event.logentry]) {
     if (typeof field === 'string' && field) return field;
-    if (isObject(field)) {
+    if (isJsonObject(field)) {
       const text =
         textField(field.formatted, MESSAGE_MAX_CHARS) ??
         textField(field.message, MESSAGE_MAX_CHARS);
@@ -26,12 +27,11 @@ function messageOf(event: JsonObject): string | undefined {
  * Type, message and top frame of a browser report: its main exception — the last of
  * `exception.values`, the one that was thrown last — or, for a captured message, the message.
  */
-export function identityOf(event: JsonObject): ErrorIdentity {
-  const values = isObject(event.exception) ? event.exception.values : undefined;
-  const main = Array.isArray(values) ? values.findLast(isObject) : undefined;
+function identityOf(event: JsonObject): ErrorIdentity {
+  const main = mainExceptionOf(event);
   if (main) {
-    const frames = isObject(main.stacktrace) ? main.stacktrace.frames : undefined;
-    const top = Array.isArray(frames) ? topInAppFrame(frames.filter(isObject)) : undefined;
+    const frames = isJsonObject(main.stacktrace) ? main.stacktrace.frames : undefined;
+    const top = Array.isArray(frames) ? topInAppFrame(frames.filter(isJsonObject)) : undefined;
     return {
       type: textField(main.type, TYPE_MAX_CHARS) ?? 'Error',
       message: textField(main.value, MESSAGE_MAX_CHARS) ?? messageOf(event) ?? '',
@@ -47,13 +47,13 @@ export function identityOf(event: JsonObject): ErrorIdentity {
 
 /** "Chrome 126" from the browser context the SDK may send, or from the User-Agent it reported. */
 function browserOf(event: JsonObject): string | null {
-  const context = isObject(event.contexts) ? event.contexts.browser : undefined;
-  if (isObject(context) && typeof context.name === 'string') {
+  const context = isJsonObject(event.contexts) ? event.contexts.browser : undefined;
+  if (isJsonObject(context) && typeof context.name === 'string') {
     const version = typeof context.version === 'string' ? context.version.split('.')[0] : '';
     return `${context.name} ${version ?? ''}`.trim().slice(0, 100);
   }
-  const headers = isObject(event.request) ? event.request.headers : undefined;
-  const agent = isObject(headers)
+  const headers = isJsonObject(event.request) ? event.request.headers : undefined;
+  const agent = isJsonObject(headers)
     ? Object.entries(headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1]
     : undefined;
   if (typeof agent !== 'string' || !agent) return null;
@@ -81,8 +81,8 @@ export function clientEventRecord(
   envelopeEventId?: unknown,
 ): ErrorEventRecord {
   const identity = identityOf(event);
-  const tags = isObject(event.tags) ? event.tags : {};
-  const url = isObject(event.request) ? textField(event.request.url, 2_000) : undefined;
+  const tags = isJsonObject(event.tags) ? event.tags : {};
+  const url = isJsonObject(event.request) ? textField(event.request.url, 2_000) : undefined;
   const route =
     textField(tags.route, FIELD_MAX_CHARS) ??
     textField(event.transaction, FIELD_MAX_CHARS) ??

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { breadcrumbsOf, isJsonObject } from '@pipit/protocol';
 import type { JsonObject } from './envelope';
 
 /** A stored report's JSON is kept under this size; what does not fit is dropped, biggest first. */
 export const EVENT_JSON_MAX_BYTES = 256 * 1024;
-
-export const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A string field, cut to a length a column and a list can show; undefined when absent or empty. */
 export function textField(value: unknown, maxChars: number): string | undefined {
@@ -22,15 +20,13 @@ export function eventIdOf(...candidates: unknown[]): string {
   return randomBytes(16).toString('hex');
 }
 
-const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
-
 /** The exception values with at most `frames` frames each (the newest: the end of the list). */
 function trimFrames(exception: unknown, frames: number): unknown {
-  if (!isObject(exception) || !Array.isArray(exception.values)) return exception;
+  if (!isJsonObject(exception) || !Array.isArray(exception.values)) return exception;
   return {
     ...exception,
     values: exception.values.map((value: unknown) => {
-      if (!isObject(value) || !isObject(value.stacktrace)) return value;
+      if (!isJsonObject(value) || !isJsonObject(value.stacktrace)) return value;
       const list = value.stacktrace.frames;
       if (!Array.isArray(list)) return value;
       return { ...value, stacktrace: { ...value.stacktrace, frames: list.slice(-frames) } };
@@ -49,14 +45,7 @@ export function cappedEventJson(event: JsonObject): string {
   const steps: Array<(e: JsonObject) => JsonObject> = [
     ({ debug_meta: _d, modules: _m, spans: _s, sdk: _k, ...e }) => e,
     ({ extra: _x, ...e }) => e,
-    (e) => {
-      const crumbs = Array.isArray(e.breadcrumbs)
-        ? e.breadcrumbs
-        : isObject(e.breadcrumbs) && Array.isArray(e.breadcrumbs.values)
-          ? e.breadcrumbs.values
-          : [];
-      return { ...e, breadcrumbs: crumbs.slice(-20) };
-    },
+    (e) => ({ ...e, breadcrumbs: breadcrumbsOf(e).slice(-20) }),
     ({ contexts: _c, ...e }) => e,
     (e) => ({ ...e, exception: trimFrames(e.exception, 30) }),
     ({ breadcrumbs: _b, ...e }) => e,
@@ -64,7 +53,8 @@ export function cappedEventJson(event: JsonObject): string {
   let trimmed: JsonObject = { ...event, _truncated: true };
   for (const step of steps) {
     trimmed = step(trimmed);
-    if (size(trimmed) <= EVENT_JSON_MAX_BYTES) return JSON.stringify(trimmed);
+    const text = JSON.stringify(trimmed);
+    if (Buffer.byteLength(text) <= EVENT_JSON_MAX_BYTES) return text;
   }
   // Still too big (a giant message): what identifies it, each part cut short.
   return JSON.stringify({

@@ -68,17 +68,19 @@ export function createIngest(
     }
     let event: JsonObject | undefined;
     const ignored: Record<string, number> = {};
+    // What goes upstream, gathered only when an upstream is configured.
     const items: EnvelopeItem[] = [];
+    const forwarding = config.upstream !== undefined;
     for (const item of envelope.items) {
       if (item.header.type !== 'event') {
         ignored[item.header.type] = (ignored[item.header.type] ?? 0) + 1;
-        if (FORWARDED_AS_IS.has(item.header.type)) items.push(item);
+        if (forwarding && FORWARDED_AS_IS.has(item.header.type)) items.push(item);
         continue;
       }
       // Sentry's own rule: one event per envelope.
       if (event) throw new MalformedEnvelopeError('An envelope carries one event at most.');
       event = redactReport(itemJson(item)) as JsonObject;
-      items.push({ header: item.header, payload: jsonPayload(event) });
+      if (forwarding) items.push({ header: item.header, payload: jsonPayload(event) });
     }
     let stored = 0;
     if (event) {
