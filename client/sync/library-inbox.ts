@@ -3,6 +3,7 @@ import {
   mergeLibraryEntry,
   normalizeLibraryEntry,
   parseLibraryEntry,
+  sameLibraryEntry,
 } from '@pipit/protocol';
 
 /**
@@ -73,10 +74,7 @@ export function removeFromLibraryInbox(moved: InboxEntry[]): void {
     write(
       read().filter(
         (item) =>
-          !moved.some(
-            (done) =>
-              sameKey(item, done) && JSON.stringify(item.entry) === JSON.stringify(done.entry),
-          ),
+          !moved.some((done) => sameKey(item, done) && sameLibraryEntry(item.entry, done.entry)),
       ),
     );
   } catch {

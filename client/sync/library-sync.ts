@@ -104,8 +104,9 @@ export function startLibrarySync(accountId: string): () => void {
   void opened.whenLocal
     .then(async () => {
       if (stopped) return;
-      // Apps opened in an installed app since (library-inbox.ts), then the anonymous library.
-      await drainLibraryInbox(accountId);
+      // Apps opened in an installed app since (library-inbox.ts), then the anonymous library; the
+      // reconcile below brings the device's rows into the document.
+      await drainLibraryInbox(accountId, { intoDocument: false });
       await adoptAnonymous();
       if (stopped) return;
       map.observe(onRemoteChange);

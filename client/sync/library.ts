@@ -57,13 +57,21 @@ async function changeEntry(accountId: string | null, entry: LibraryEntry): Promi
  * Moves the entries noted where the library was not loaded (library-inbox.ts: the installed app)
  * into this device's library; the signed-in person's also into their document, so they follow
  * them to their other devices. Anyone else's wait on this device for their next sign-in.
+ * `intoDocument: false` when the caller merges the device's library into the document itself (the
+ * library's sync, right after).
  */
-export async function drainLibraryInbox(accountId: string | null): Promise<void> {
+export async function drainLibraryInbox(
+  accountId: string | null,
+  { intoDocument = true }: { intoDocument?: boolean } = {},
+): Promise<void> {
   const waiting = libraryInbox();
   if (waiting.length === 0) return;
   for (const { owner, entry } of waiting) {
-    if (owner === (accountId ?? ANONYMOUS_OWNER)) await changeEntry(accountId, entry);
-    else await mergeIntoDevice(owner, entry);
+    if (intoDocument && owner === (accountId ?? ANONYMOUS_OWNER)) {
+      await changeEntry(accountId, entry);
+    } else {
+      await mergeIntoDevice(owner, entry);
+    }
   }
   removeFromLibraryInbox(waiting);
 }

@@ -6,9 +6,9 @@ import {
   type ErrorGroup,
   type ErrorGroupsResponse,
 } from '@pipit/protocol';
-import { Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
-import { Button, buttonClass } from '../../ui/button';
+import { Button } from '../../ui/button';
+import { ButtonLink } from '../../ui/button-link';
 import { EmptyState } from '../../ui/empty-state';
 import { TextField } from '../../ui/field';
 import { formatMoment } from '../../ui/format-time';
@@ -60,27 +60,29 @@ export function InboxPage({ errors }: { errors: ErrorGroupsResponse }) {
             {errors.pageCount > 1 ? (
               <nav className="inbox__pages" aria-label="Pages of errors">
                 {errors.page > 1 ? (
-                  <Link
+                  <ButtonLink
                     to="/admin"
                     search={{ page: errors.page - 1 }}
-                    className={buttonClass('secondary', 'small')}
+                    variant="secondary"
+                    size="small"
                     rel="prev"
                   >
                     Newer
-                  </Link>
+                  </ButtonLink>
                 ) : null}
                 <span>
                   Page {errors.page} of {errors.pageCount}
                 </span>
                 {errors.page < errors.pageCount ? (
-                  <Link
+                  <ButtonLink
                     to="/admin"
                     search={{ page: errors.page + 1 }}
-                    className={buttonClass('secondary', 'small')}
+                    variant="secondary"
+                    size="small"
                     rel="next"
                   >
                     Older
-                  </Link>
+                  </ButtonLink>
                 ) : null}
               </nav>
             ) : null}

@@ -1,7 +1,7 @@
-import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
-import { copyIsFor } from '../../sync/published-cache';
-import { currentViewer, loadSession } from '../account/session';
-import { ApiRequestError, apiFetch, OfflineError } from '../api/request';
+import type { PublishedApp } from '@pipit/protocol';
+import { loadSession } from '../account/session';
+import { requestPublishedApp } from '../api/published-app';
+import { ApiRequestError } from '../api/request';
 
 export type LoadedPublishedApp =
   | {
@@ -25,12 +25,10 @@ export async function loadPublishedApp(
 ): Promise<LoadedPublishedApp> {
   try {
     // Who is signed in decides Remix and Edit: asked alongside, never after (it never fails).
-    const [{ data, isCachedCopy, sentAt, headers }] = await Promise.all([
-      apiFetch(`/api/published/${appId}`, publishedAppSchema, signal ? { signal } : undefined),
+    const [{ data, isCachedCopy, sentAt }] = await Promise.all([
+      requestPublishedApp(appId, signal),
       loadSession(),
     ]);
-    // Offline, a private app kept on this device for someone else is no copy at all for this person.
-    if (isCachedCopy && !copyIsFor(data, headers, currentViewer())) throw new OfflineError();
     return {
       found: true,
       app: data,

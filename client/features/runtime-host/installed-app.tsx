@@ -12,12 +12,10 @@ import './runtime-host.css';
 type Loaded =
   { kind: 'loading' } | { kind: 'loaded'; load: PwaLoad } | { kind: 'failed'; error: unknown };
 
-/** The window's title: the app's own name, as a native app's is, or why there is no app. */
+/** The window's title when there is no app to run (a running app titles it, pwa-page.tsx). */
 function titleOf(state: Loaded): string | null {
   if (state.kind === 'loading') return null;
-  if (state.kind === 'loaded' && state.load.kind === 'ready') {
-    return state.load.app.title || 'Untitled app';
-  }
+  if (state.kind === 'loaded' && state.load.kind === 'ready') return null;
   return 'App not available · Pipit';
 }
 

@@ -1,12 +1,12 @@
 import {
   cachedPublishedApp,
-  copyIsFor,
   forgetPublishedApp,
   storePublishedApp,
 } from '../../sync/published-cache';
-import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
+import type { PublishedApp } from '@pipit/protocol';
 import { currentViewer } from '../account/session';
-import { ApiRequestError, apiFetch, OfflineError } from '../api/request';
+import { requestPublishedApp } from '../api/published-app';
+import { ApiRequestError, OfflineError } from '../api/request';
 
 /** What `/apps/{id}/pwa` can show. */
 export type PwaLoad =
@@ -24,21 +24,15 @@ export type PwaLoad =
 const underServiceWorker = () => Boolean(navigator.serviceWorker?.controller);
 
 /**
- * Asks the server for the app. A copy answered by the service worker's cache is marked as such, so a
- * stale answer never replaces the newer one showing; a private app's copy kept for someone else on
- * this device is no answer at all (OfflineError).
+ * Asks the server for the app (requestPublishedApp). A copy answered by the service worker's cache
+ * is marked as such, so a stale answer never replaces the newer one showing.
  */
 export async function fetchPublishedApp(
   appId: string,
   signal?: AbortSignal,
 ): Promise<{ kind: 'found'; app: PublishedApp; isLastSeenCopy: boolean } | { kind: 'not-found' }> {
   try {
-    const { data, isCachedCopy, headers } = await apiFetch(
-      `/api/published/${appId}`,
-      publishedAppSchema,
-      signal ? { signal } : undefined,
-    );
-    if (isCachedCopy && !copyIsFor(data, headers, currentViewer())) throw new OfflineError();
+    const { data, isCachedCopy } = await requestPublishedApp(appId, signal);
     if (!isCachedCopy && !underServiceWorker()) await storePublishedApp(data, currentViewer());
     return { kind: 'found', app: data, isLastSeenCopy: isCachedCopy };
   } catch (error) {
@@ -63,7 +57,7 @@ export async function loadPwaApp(appId: string, signal?: AbortSignal): Promise<P
     return { kind: 'ready', app: fetched.app, fromDevice: fetched.isLastSeenCopy };
   } catch (error) {
     if (error instanceof OfflineError) return { kind: 'offline' };
-    // The server answered with an error it could not explain: the route's error page says so.
+    // The server answered with an error it could not explain: InstalledApp's error screen says so.
     throw error;
   }
 }

@@ -1,6 +1,8 @@
 import { type AppDefinition, migrateDefinition } from '@pipit/app-definition';
 import type { PublishedApp } from '@pipit/protocol';
 
+// Not @pipit/protocol's isJsonObject: importing it brings the report-redaction module into the
+// installed app's first visit as a chunk of its own (issue 5 budget).
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 

@@ -54,9 +54,9 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
   }, [appId, accountId, showing]);
 
   useEffect(() => {
-    // The route titled the window with the version it loaded; an update may have renamed the app.
-    if (showing !== initial) document.title = showing.title || 'Untitled app';
-  }, [showing, initial]);
+    // The app's own name, as a native app's window has (an update may rename it).
+    document.title = showing.title || 'Untitled app';
+  }, [showing]);
 
   if (updates.gone) return <PwaNotFound />;
   if (showing.version === null) return <PwaNotFound problem="draft" />;

@@ -1,14 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { errorGroupsResponseSchema } from '@pipit/protocol';
-import { z } from 'zod';
+import { errorGroupsQuerySchema, errorGroupsResponseSchema } from '@pipit/protocol';
 import { ApiRequestError, apiGet } from '../../features/api/request';
 import { InboxPage } from '../../features/admin/inbox-page';
 import { pageHead } from '../../features/shell/head';
 import { NotFoundPage } from '../../features/shell/not-found-page';
 
-const searchSchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1).catch(1),
-});
+/** The server's own query rule; a page number it would refuse shows the first page. */
+const searchSchema = errorGroupsQuerySchema.catch({ page: 1 });
 
 /**
  * The operator's inbox (issue 6). The loader reads the page of error groups shown, and the server

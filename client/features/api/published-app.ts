@@ -1,0 +1,24 @@
+import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
+import { copyIsFor } from '../../sync/published-cache';
+import { currentViewer } from '../account/session';
+import { apiFetch, type Fetched, OfflineError } from './request';
+
+/**
+ * `GET /api/published/{id}`, for the app page and the installed app alike. Offline, the service
+ * worker answers with the copy last fetched on this device; a private app's copy fetched for
+ * someone else is no answer at all for this person (OfflineError, as if there were no copy).
+ */
+export async function requestPublishedApp(
+  appId: string,
+  signal?: AbortSignal,
+): Promise<Fetched<PublishedApp>> {
+  const fetched = await apiFetch(
+    `/api/published/${appId}`,
+    publishedAppSchema,
+    signal ? { signal } : undefined,
+  );
+  if (fetched.isCachedCopy && !copyIsFor(fetched.data, fetched.headers, currentViewer())) {
+    throw new OfflineError();
+  }
+  return fetched;
+}
