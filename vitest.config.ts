@@ -19,6 +19,14 @@ export default defineConfig({
       },
       {
         test: {
+          // The client's plain logic (no DOM); what a person sees is the browser suites' (e2e).
+          name: 'client',
+          include: ['client/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['sync-server/test/**/*.test.ts'],
           environment: 'node',

@@ -1,8 +1,9 @@
 /**
  * Sync figures: how fast an edit reaches the other clients on its document, on the Pipit server
  * (durable update log before every acknowledgement) and on a bare Hocuspocus server under the same
- * load; and how long opening a 1,000-component app takes from IndexedDB and from the server.
- * Prints figures; not a pass/fail test. Run: npm run bench -- sync   (--quick: fewer edits/rounds)
+ * load; how long opening a 1,000-component app takes from IndexedDB and from the server; and
+ * what the server's checks of each update cost. Prints figures; not a pass/fail test.
+ * Run: npm run bench -- sync   (--quick: fewer edits/rounds)
  */
 import 'fake-indexeddb/auto';
 import { type ChildProcess, fork } from 'node:child_process';
@@ -24,6 +25,9 @@ import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
 // Not re-exported by @pipit/sync-server/testing; imported by path, as the server's own tests do.
+import { ResourceBounds } from '../sync-server/src/collab/resource-bounds';
+import { DEFAULT_RESOURCE_LIMITS } from '../sync-server/src/collab/resource-limits';
+import { growthOf } from '../sync-server/src/collab/yjs-usage';
 import { grantEveryone } from '../sync-server/test/support/access';
 import {
   type ClientsJob,
@@ -401,6 +405,65 @@ async function opening(pipit: BenchServer & { pipit: RunningPipit }) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 3. What the server's checks of each update cost
+
+/** Microseconds per call of `fn`, p50 of 21 batches of `calls`. */
+function microseconds(calls: number, fn: () => void): number {
+  const batches: number[] = [];
+  for (let b = 0; b < 21; b++) {
+    const started = performance.now();
+    for (let i = 0; i < calls; i++) fn();
+    batches.push(((performance.now() - started) * 1000) / calls);
+  }
+  return percentile(batches, 50);
+}
+
+/**
+ * Every update a client sends is decoded before it touches the document (that was already so);
+ * the memory bounds add counting its items from that decode and adding up the sender's open
+ * documents. Printed beside the decode, for a typical edit and for a whole app sent at once.
+ */
+async function updateChecks() {
+  const doc = new Y.Doc();
+  const updates = buildApp(doc);
+  const edit = updates[updates.length - 1]!;
+  const whole = Y.encodeStateAsUpdate(doc);
+  const bounds = new ResourceBounds({
+    limits: { ...DEFAULT_RESOURCE_LIMITS, heapBudgetBytes: Number.MAX_SAFE_INTEGER },
+    usageOf: () => ({ bytes: 100_000, items: 3_000 }),
+    isLoaded: () => true,
+  });
+  bounds.openSocket('socket', 'person');
+  for (let i = 0; i < 25; i++) await bounds.admit('socket', `app/${i}`);
+  const growth = { bytes: edit.byteLength, items: 10 };
+  const rows: Array<[string, Uint8Array, number]> = [
+    [`one edit (${edit.byteLength} B)`, edit, 20_000],
+    [
+      `a ${count(COMPONENTS)}-component app at once (${(whole.byteLength / 1024).toFixed(0)} KiB)`,
+      whole,
+      5,
+    ],
+  ];
+  console.log('\nChecks of each update on the server, µs per update (p50):');
+  console.log(`${''.padEnd(58)}   decode  +items  +person`);
+  for (const [label, update, calls] of rows) {
+    const decoded = Y.decodeUpdate(update);
+    const decode = microseconds(calls, () => Y.decodeUpdate(update));
+    const items = microseconds(calls * 10, () => growthOf(decoded, () => 0));
+    const person = microseconds(calls * 10, () => bounds.overLimits('socket', growth));
+    console.log(
+      `${label.padEnd(58)} ${decode.toFixed(1).padStart(8)} ${items.toFixed(2).padStart(7)} ${person.toFixed(2).padStart(8)}`,
+    );
+  }
+  console.log(
+    'decode: Y.decodeUpdate, which refuses malformed updates (done before the bounds too). items:\n' +
+      'counting from it the structs, their values and the deleted ranges, and what would wait for\n' +
+      "a missing part. person: adding up the bytes and items of the sender's 25 open documents.",
+  );
+  doc.destroy();
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const cpus = os.cpus();
 console.log(
@@ -413,6 +476,7 @@ const bare = await startBareServer();
 try {
   await propagation(bare, pipit);
   await opening(pipit);
+  await updateChecks();
 } finally {
   await bare.close();
   await pipit.close();

@@ -27,11 +27,13 @@ const DAY_SECONDS = 24 * 60 * 60;
 const sameOriginGet = (url: URL, request: Request) =>
   request.method === 'GET' && url.origin === self.location.origin;
 
-/** Drops a cached copy once the server says it is gone (a deleted app, a private one). */
+/** Drops a cached copy once the server says it is gone (410: deleted; 404: private, or unknown). */
 function forgetWhenGone(cacheName: string): WorkboxPlugin {
   return {
     fetchDidSucceed: async ({ request, response }) => {
-      if (response.status === 404) await (await caches.open(cacheName)).delete(request);
+      if (response.status === 404 || response.status === 410) {
+        await (await caches.open(cacheName)).delete(request);
+      }
       return response;
     },
   };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createId } from '@pipit/protocol';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser, launchPersistent } from './support/browser';
@@ -291,6 +292,35 @@ describe('co-editing and offline work', () => {
     await otherDevice.close();
   });
 
+  it('archives an app offline; the server takes the owner’s choice when back online', async () => {
+    const archivedAt = async () => {
+      const apps = await pipit.server.storage.apps.listForUser(owner.id);
+      return apps.find((a) => a.title === 'Offline notes')?.archivedAt ?? null;
+    };
+    await ownerPage.goto(`${pipit.url}/studio`);
+    const row = ownerPage.getByRole('link', { name: 'Offline notes' });
+    await row.waitFor();
+    await ownerDevice.setOffline(true);
+    try {
+      await ownerPage.getByRole('button', { name: 'Archive Offline notes' }).click();
+      await row.waitFor({ state: 'detached' });
+      await ownerPage.getByText('“Offline notes” is in the archive').waitFor();
+      await poll(() => ownerPage.getByRole('link', { name: /^Archive/ }).textContent()).toBe(
+        'Archive (1)',
+      );
+      // Only this device knows yet.
+      expect(await archivedAt()).toBeNull();
+    } finally {
+      await ownerDevice.setOffline(false);
+    }
+    await poll(archivedAt).not.toBeNull();
+    await ownerPage.getByRole('link', { name: /^Archive/ }).click();
+    const archivedRow = ownerPage.locator('li', { hasText: 'Offline notes' });
+    await poll(() => archivedRow.locator('.sync-badge').textContent()).toBe('Saved');
+    await ownerPage.getByRole('button', { name: 'Restore Offline notes' }).click();
+    await poll(archivedAt).toBeNull();
+  });
+
   it('keeps the demo app as the new account’s first app on sign-up', async () => {
     const visitorDevice = await browser.newContext({ serviceWorkers: 'block' });
     const visitor = await visitorDevice.newPage();
@@ -321,5 +351,121 @@ describe('co-editing and offline work', () => {
     await visitor.getByRole('heading', { level: 1, name: 'My first app' }).waitFor();
     expect((await treeRows(visitor)).some((r) => r.includes('Checklist'))).toBe(false);
     await visitorDevice.close();
+  });
+  it('brings back an app deleted offline that another device restored meanwhile', async () => {
+    const id = createId();
+    expect((await owner.api.post('/api/apps', { id, title: 'Spare notes' })).status).toBe(201);
+    const archive = (archived: boolean) =>
+      owner.api.request('PUT', `/api/apps/${id}/archived`, { body: { archived } });
+    expect((await archive(true)).status).toBe(200);
+    await ownerPage.goto(`${pipit.url}/archive`);
+    await ownerPage.getByRole('link', { name: 'Spare notes' }).waitFor();
+    await ownerDevice.setOffline(true);
+    try {
+      await ownerPage.getByRole('button', { name: 'Delete Spare notes forever' }).click();
+      await ownerPage.getByRole('button', { name: 'Delete forever', exact: true }).click();
+      await ownerPage.getByRole('link', { name: 'Spare notes' }).waitFor({ state: 'detached' });
+      // Meanwhile, on another device, the owner restores it.
+      expect((await archive(false)).status).toBe(200);
+    } finally {
+      await ownerDevice.setOffline(false);
+    }
+    // The server refuses to delete an app that is not archived: this device lets its deletion go
+    // and takes the server's word — the app is back, in the studio — and its other apps sync on.
+    await ownerPage.goto(`${pipit.url}/studio`);
+    await ownerPage.getByRole('link', { name: 'Spare notes' }).waitFor();
+    expect(await pipit.server.storage.apps.get(id)).not.toBeNull();
+  });
+
+  it('shows a person on one device once, however many tabs; a closed tab goes at once', async () => {
+    const presenceOf = (name: string) =>
+      [
+        ...(pipit.server.hocuspocus.documents.get(`app/${appId}`)?.awareness.getStates().values() ??
+          []),
+      ].filter((state) => (state as { user?: { name?: string } }).user?.name === name).length;
+    // Two tabs of the owner on one device (or one tab and the one before its reload, whose
+    // connection the server has not seen end when the network went with it): one presence.
+    await ownerPage.goto(editUrl());
+    const secondTab = await ownerDevice.newPage();
+    await secondTab.goto(editUrl());
+    await poll(() => badge(secondTab).textContent()).toBe('Saved');
+    const colePage = await collaboratorDevice.newPage();
+    await collaboratorPage.goto(`${pipit.url}/studio`);
+    await colePage.goto(editUrl());
+    await poll(() => presenceOf('olive')).toBe(2);
+    await poll(() => presenceOf('cole')).toBe(1);
+    // Each owner tab is told of the other along with the collaborator, and shows only them.
+    for (const tab of [ownerPage, secondTab]) {
+      await tab.getByRole('img', { name: 'cole' }).waitFor();
+      expect(await tab.getByRole('img', { name: 'olive' }).count()).toBe(0);
+      expect(await tab.getByRole('list', { name: 'Also editing: 1' }).count()).toBe(1);
+    }
+    // The collaborator sees the owner once: the newest tab, whose selection is shown.
+    await tree(secondTab).locator('.tree-row__select').filter({ hasText: 'Form' }).click();
+    await tree(colePage).locator('.peer-marks__name', { hasText: 'olive' }).waitFor();
+    expect(await colePage.getByRole('img', { name: 'olive' }).count()).toBe(1);
+    await secondTab.close();
+
+    // A tab closed while online leaves the others' presence at once.
+    const closedAt = Date.now();
+    await colePage.close();
+    await ownerPage
+      .getByRole('img', { name: 'cole' })
+      .waitFor({ state: 'detached', timeout: 3_000 });
+    console.log(`a closed tab left the others' presence in ${Date.now() - closedAt} ms`);
+  });
+
+  it('keeps a viewer read-only when they open the app offline', async () => {
+    const profile = await launchPersistent({ width: 1440, height: 900 });
+    try {
+      const device = profile.context;
+      await signInContext(device, pipit, viewer);
+      const page = device.pages()[0] ?? (await device.newPage());
+      await page.goto(`${pipit.url}/studio`);
+      await untilControlled(page);
+      await page.getByRole('link', { name: 'Field guide' }).waitFor();
+      await page.goto(editUrl());
+      await poll(() => badge(page).textContent()).toBe('Read-only');
+      await device.setOffline(true);
+      // Opened again with no connection: the device knows the person only views this app.
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Field guide' }).waitFor();
+      await page.getByText('You can view this app but not edit it.').waitFor();
+      expect(await page.getByRole('button', { name: '+ Add component' }).count()).toBe(0);
+      expect(await badge(page).textContent()).toBe('Offline');
+    } finally {
+      await profile.close();
+    }
+  });
+
+  it('removes changes the server refused for good (now a viewer), says so, and counts none', async () => {
+    await collaboratorPage.goto(editUrl());
+    await poll(() => badge(collaboratorPage).textContent()).toBe('Saved');
+    const before = await treeRows(collaboratorPage);
+    await collaboratorDevice.setOffline(true);
+    try {
+      await poll(() => badge(collaboratorPage).textContent()).toBe('Offline');
+      await addComponent(collaboratorPage, 'Checklist');
+      await poll(() => badge(collaboratorPage).textContent()).toMatch(/^Offline · 1 change/);
+      // Meanwhile the owner makes the collaborator a viewer.
+      const demoted = await owner.api.request('PUT', `/api/apps/${appId}/collaborators/cole`, {
+        body: { role: 'viewer' },
+      });
+      expect(demoted.status).toBe(200);
+    } finally {
+      await collaboratorDevice.setOffline(false);
+    }
+    await collaboratorPage.getByText('Your changes here weren’t saved').waitFor();
+    await collaboratorPage.getByText('the server could not take a change made on').waitFor();
+    await poll(() => badge(collaboratorPage).textContent()).toBe('Read-only');
+    await poll(() => treeRows(collaboratorPage)).toEqual(before);
+    expect(await collaboratorPage.getByRole('button', { name: '+ Add component' }).count()).toBe(0);
+    // Nothing is left waiting to sync: the studio says Saved, after a reload too.
+    await collaboratorPage.goto(`${pipit.url}/studio`);
+    const row = collaboratorPage.locator('li', { hasText: 'Field guide' });
+    await poll(() => row.locator('.sync-badge').textContent()).toBe('Saved');
+    await collaboratorPage.goto(editUrl());
+    await poll(() => badge(collaboratorPage).textContent()).toBe('Read-only');
+    await poll(() => treeRows(collaboratorPage)).toEqual(before);
   });
 });

@@ -1,6 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertUser, type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import {
+  insertUser,
+  makeOperator,
+  type RunningPipit,
+  startPipit,
+} from '@pipit/sync-server/testing';
 import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { deviceOf, type Person, signUp } from './support/people';
@@ -19,9 +24,10 @@ describe('the operator’s inbox', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     pipit = await startPipit({
-      env: { OPERATORS: 'olga', HUMAN_CHECK_DIFFICULTY: '500' },
+      env: { HUMAN_CHECK_DIFFICULTY: '500' },
     });
     olga = await signUp(pipit, 'olga');
+    await makeOperator(pipit.server.storage, 'olga');
     mia = await signUp(pipit, 'mia');
     await insertUser(pipit.server.storage, { username: 'ada', displayName: 'Ada Lovelace' });
   });

@@ -214,6 +214,38 @@ describe('publishing and finding apps', () => {
     }
   });
 
+  it('tells an installed app that its creator deleted it, and keeps no copy of it', async () => {
+    const doomed = await publishHabitTracker(pipit, creator, { title: 'Short-lived' });
+    const context = await deviceOf(browser, pipit, stranger, { serviceWorkers: 'allow' });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${pipit.url}/apps/${doomed}`);
+      await untilControlled(page);
+      await openInstalledApp(page, pipit.url, doomed);
+      for (const [method, path, body] of [
+        ['PUT', `/api/apps/${doomed}/archived`, { archived: true }],
+        ['DELETE', `/api/apps/${doomed}`, undefined],
+      ] as const) {
+        const answer = await creator.api.request(method, path, body ? { body } : {});
+        expect(answer.status, path).toBe(200);
+      }
+      // It opens from the device's copy, asks the server, and learns the app is gone for good.
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'This app was deleted' }).waitFor();
+      await poll(() =>
+        page.evaluate(
+          async (path) => (await (await caches.open('pipit-published')).match(path)) === undefined,
+          `/api/published/${doomed}`,
+        ),
+      ).toBe(true);
+      // Its page says not found, like any app that is not there.
+      await page.goto(`${pipit.url}/apps/${doomed}`);
+      await page.getByRole('heading', { name: /isn’t available/ }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('finds apps in explore by tag and by author', async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
     try {

@@ -169,13 +169,19 @@ switch (command) {
     ensureInstalled();
     for (const project of TS_PROJECTS) runOrExit(bin('tsc'), ['-p', project]);
     break;
+  case 'operator':
+    ensureInstalled();
+    // The entry reads its arguments as if it were run itself: `operator-main.ts add NAME`.
+    process.argv.splice(2, 1);
+    await importTs('sync-server/src/operator-main.ts');
+    break;
   case 'bench':
     ensureInstalled();
     await importTs(`bench/${args[0] ?? 'index'}.ts`);
     break;
   default:
     console.error(
-      `Unknown command "${command}". Use start, dev, build, test, check, lint, format or typecheck.`,
+      `Unknown command "${command}". Use start, dev, build, test, check, lint, format, typecheck, bench or operator.`,
     );
     process.exit(2);
 }

@@ -1,4 +1,5 @@
 import {
+  DefinitionError,
   exportDefinition,
   LOCAL_EDIT,
   readDefinition,
@@ -9,7 +10,13 @@ import { documentName } from '@pipit/protocol';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import * as Y from 'yjs';
 import type { DocumentScope } from './document-scope';
-import { type OpenDocument, openDocument } from './documents';
+import {
+  forgetRefusedChanges,
+  type OpenDocument,
+  openDocument,
+  refusedChangesOf,
+} from './documents';
+import { deviceId } from './device-id';
 import { sameSync, type SyncState } from './sync-state';
 import { ViewStore } from './view-store';
 
@@ -22,14 +29,25 @@ export interface EditorSelection {
 }
 
 export interface Person {
+  /** The account's id: with the device, what makes one presence. */
+  id: string;
   name: string;
   color: string;
 }
 
-/** Someone else in the document now. */
-export interface Peer extends Person {
+/** Someone else in the document now: one person on one device (their newest tab), not a tab. */
+export interface Peer {
   clientId: number;
+  name: string;
+  color: string;
   selection: EditorSelection | null;
+}
+
+/** A person's presence as a device publishes it. */
+interface PresenceUser extends Person {
+  device: string;
+  /** When the tab began editing: of one person's tabs on one device, the newest is shown. */
+  since: number;
 }
 
 export interface AppDocumentView {
@@ -41,6 +59,8 @@ export interface AppDocumentView {
   definition: ReadDefinition | null;
   sync: SyncState;
   readOnly: boolean;
+  /** Changes made on this device that the server refused for good, and that were removed. */
+  refusedChanges: number;
   canUndo: boolean;
   canRedo: boolean;
   peers: Peer[];
@@ -62,6 +82,8 @@ export interface AppDocumentHandle {
   setSelection(selection: EditorSelection | null): void;
   /** The current definition as an export file (JSON). */
   exportJson(): string;
+  /** The person has read the note about their refused changes. */
+  dismissRefusedChanges(): void;
 }
 
 function sameView(a: AppDocumentView, b: AppDocumentView): boolean {
@@ -70,6 +92,7 @@ function sameView(a: AppDocumentView, b: AppDocumentView): boolean {
     a.definition === b.definition &&
     sameSync(a.sync, b.sync) &&
     a.readOnly === b.readOnly &&
+    a.refusedChanges === b.refusedChanges &&
     a.canUndo === b.canUndo &&
     a.canRedo === b.canRedo &&
     a.peers.length === b.peers.length &&
@@ -101,9 +124,12 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
 
   constructor(
     private readonly opened: OpenDocument,
-    private readonly person: Person | null,
+    person: Person | null,
+    /** This device's copy was replaced (refused changes removed): open the document again. */
+    private readonly onReplaced: () => void,
   ) {
     super();
+    this.presence = person ? { ...person, device: deviceId(), since: Date.now() } : null;
     const doc = opened.doc;
     this.undoManager = new Y.UndoManager(
       [doc.getMap('meta'), doc.getMap('theme'), ...TABLES.map((name) => doc.getMap(name))],
@@ -122,6 +148,8 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
 
   private readonly unsubscribe: () => void;
   private awarenessBound: ReturnType<OpenDocument['awareness']> = null;
+  /** What this tab publishes as presence; null in the demo (no one to share it with). */
+  private readonly presence: PresenceUser | null;
 
   private readonly onTransaction = (transaction: Y.Transaction) => {
     if (transaction.changed.size > 0) this.stale = true;
@@ -130,10 +158,14 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
 
   /** Sync state and presence changes (the provider's awareness events arrive here too). */
   private readonly onSyncChange = () => {
+    if (this.opened.isReplaced()) {
+      this.onReplaced();
+      return;
+    }
     const awareness = this.opened.awareness();
     if (awareness && awareness !== this.awarenessBound) {
       this.awarenessBound = awareness;
-      if (this.person) awareness.setLocalStateField('user', this.person);
+      if (this.presence) awareness.setLocalStateField('user', this.presence);
     }
     this.update();
   };
@@ -163,24 +195,42 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       definition: ready ? this.definition : null,
       sync,
       readOnly,
+      refusedChanges: refusedChangesOf(this.opened.name),
       canUndo: !readOnly && this.undoManager.canUndo(),
       canRedo: !readOnly && this.undoManager.canRedo(),
       peers: this.peers(),
     };
   }
 
+  /**
+   * Everyone else here, one presence per person and device: a tab of mine on this device is me
+   * (another tab, or the one before a reload whose connection the server has not seen close yet),
+   * and of someone's tabs on one device only the newest shows.
+   */
   private peers(): Peer[] {
     const awareness = this.opened.awareness();
     if (!awareness) return [];
-    const peers: Peer[] = [];
+    const me = this.presence;
+    const newest = new Map<string, { peer: Peer; since: number }>();
     awareness.getStates().forEach((state, clientId) => {
       if (clientId === this.opened.doc.clientID) return;
-      const user = (state as { user?: Partial<Person> }).user;
+      const user = (state as { user?: Partial<PresenceUser> }).user;
       if (typeof user?.name !== 'string' || typeof user.color !== 'string') return;
+      const device = typeof user.device === 'string' ? user.device : `client:${clientId}`;
+      if (me && user.id === me.id && device === me.device) return;
       const selection = (state as { selection?: EditorSelection | null }).selection ?? null;
-      peers.push({ clientId, name: user.name, color: user.color, selection });
+      const since = typeof user.since === 'number' ? user.since : 0;
+      const key = `${String(user.id)}|${device}`;
+      const known = newest.get(key);
+      if (
+        known &&
+        (known.since > since || (known.since === since && known.peer.clientId > clientId))
+      ) {
+        return;
+      }
+      newest.set(key, { peer: { clientId, name: user.name, color: user.color, selection }, since });
     });
-    return peers.sort((a, b) => a.clientId - b.clientId);
+    return [...newest.values()].map(({ peer }) => peer).sort((a, b) => a.clientId - b.clientId);
   }
 
   private readonly update = () => {
@@ -194,7 +244,7 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
   readonly handle: AppDocumentHandle = {
     run: (operation, ...args) => {
       if (this.opened.isReadOnly()) {
-        throw new Error('You can view this app but not edit it.');
+        throw new DefinitionError('You can view this app but not edit it.');
       }
       return operation(this.opened.doc, ...args);
     },
@@ -211,6 +261,10 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       this.opened.awareness()?.setLocalStateField('selection', selection);
     },
     exportJson: () => exportDefinition(this.view.definition ?? readDefinition(this.opened.doc)),
+    dismissRefusedChanges: () => {
+      forgetRefusedChanges(this.opened.name);
+      this.update();
+    },
   };
 
   connect() {
@@ -236,15 +290,17 @@ export function useAppDocument(
 ): { view: AppDocumentView; handle: AppDocumentHandle } {
   const { scope, person, connect } = options;
   const scopeId = scope.kind === 'demo' ? 'demo' : scope.accountId;
-  const personKey = person ? `${person.name}|${person.color}` : '';
+  const personKey = person ? `${person.id}|${person.name}|${person.color}` : '';
   const [store, setStore] = useState<AppDocumentStore | null>(null);
+  // Bumped when this device's copy is replaced by the server's (refused changes removed).
+  const [generation, setGeneration] = useState(0);
   useEffect(() => {
     const opened = openDocument(documentName({ kind: 'app', appId }), scope, { connect: false });
-    const created = new AppDocumentStore(opened, person);
+    const created = new AppDocumentStore(opened, person, () => setGeneration((n) => n + 1));
     setStore(created);
     return () => created.dispose();
     // `scope` and `person` are compared by their identity-free keys, not by object identity.
-  }, [appId, scopeId, personKey]);
+  }, [appId, scopeId, personKey, generation]);
   // Connecting later (an app made offline that has just registered) keeps the same store, and so
   // this person's undo history.
   useEffect(() => {
@@ -261,6 +317,7 @@ const LOADING_VIEW: AppDocumentView = {
   definition: null,
   sync: { kind: 'connecting', pending: 0 },
   readOnly: true,
+  refusedChanges: 0,
   canUndo: false,
   canRedo: false,
   peers: [],
@@ -280,6 +337,7 @@ function createLoadingStore(): Pick<AppDocumentStore, 'subscribe' | 'getView' | 
       stopCapturing: () => undefined,
       setSelection: () => undefined,
       exportJson: refuse,
+      dismissRefusedChanges: () => undefined,
     },
   };
 }

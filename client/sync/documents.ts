@@ -7,7 +7,7 @@ import { onAccountEnd } from './account-end';
 import { type DocumentScope, localDatabaseName, scopeKey } from './document-scope';
 import { type LocalApp, localAppKey, localDb } from './local-db';
 import { closeSyncSocket, syncSocket } from './socket';
-import { sameSync, type SyncErrorReason, type SyncState } from './sync-state';
+import { PASSING_SYNC_ERRORS, sameSync, type SyncErrorReason, type SyncState } from './sync-state';
 
 export interface OpenDocument {
   readonly name: string;
@@ -16,8 +16,17 @@ export interface OpenDocument {
   readonly whenLocal: Promise<void>;
   awareness(): Awareness | null;
   sync(): SyncState;
-  /** The server gave this connection read-only access (a viewer). */
+  /**
+   * Changes here cannot reach the server: it gave this connection read-only access, or, before
+   * it has answered (offline too), this device knows the person as a viewer of the app.
+   */
   isReadOnly(): boolean;
+  /**
+   * Changes made here that the server refused for good (the person can only view the app now)
+   * were removed from this device: this copy is stale, and opening the document again gives the
+   * server's. How many were removed is `refusedChangesOf(name)`.
+   */
+  isReplaced(): boolean;
   /** Notified on sync-state and awareness changes (not on document updates: observe `doc`). */
   subscribe(listener: () => void): () => void;
   /** Starts syncing with the server once this device's copy is loaded (an account's only). */
@@ -39,18 +48,40 @@ function listingOf(doc: Y.Doc): Partial<LocalApp> {
     title,
     description: typeof description === 'string' ? description : '',
     icon: icon.success ? icon.data : null,
-    archived: meta.get('archived') === true,
     updatedAt: Date.now(),
   };
 }
 
+/** The server's refusals and close reasons, as the person is told them. */
 const ERROR_REASONS: Record<string, SyncErrorReason> = {
   forbidden: 'forbidden',
   'not-found': 'not-registered',
+  deleted: 'deleted',
   'storage-unavailable': 'storage-unavailable',
+  'server-busy': 'busy',
+  'too-many-documents': 'too-much-open',
   document_too_large: 'too-large',
+  over_capacity: 'too-much-open',
+  slow_down: 'busy',
+  server_busy: 'busy',
   update_rejected: 'rejected',
 };
+
+/** After a refusal that passes by itself, the document tries again this much later (± 25 %). */
+const RETRY_AFTER_REFUSAL_MS = 60_000;
+
+/** Per document: changes removed from this device because the server refused them for good. */
+const refusedChanges = new Map<string, number>();
+
+/** How many of this document's changes were removed as refused (0 when none, or once seen). */
+export function refusedChangesOf(name: string): number {
+  return refusedChanges.get(name) ?? 0;
+}
+
+/** The person has read that their refused changes were removed. */
+export function forgetRefusedChanges(name: string): void {
+  refusedChanges.delete(name);
+}
 
 class Entry {
   readonly doc = new Y.Doc();
@@ -58,6 +89,10 @@ class Entry {
   readonly whenLocal: Promise<void>;
   /** This app's row in the device's list (app documents of an account only). */
   private readonly appKey: string | null;
+  /** The person's role on the app as this device last heard it (its row), for offline. */
+  private knownRole: LocalApp['role'] | null = null;
+  /** Refused changes were removed from the device: a new open gets the server's copy. */
+  replaced = false;
   provider: HocuspocusProvider | null = null;
   refs = 0;
   lingerTimer: ReturnType<typeof setTimeout> | undefined;
@@ -68,11 +103,14 @@ class Entry {
   readonly listeners = new Set<() => void>();
   private snapshot: SyncState = { kind: 'connecting', pending: 0 };
   private savePendingTimer: ReturnType<typeof setTimeout> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly name: string,
     readonly scope: DocumentScope,
     private readonly onIdle: () => void,
+    /** Takes this entry out of the open documents, so the next open starts afresh. */
+    private readonly onReplaced: () => void,
   ) {
     const parsed = parseDocumentName(name);
     this.appKey =
@@ -80,22 +118,61 @@ class Entry {
         ? localAppKey(scope.accountId, parsed.appId)
         : null;
     this.persistence = new IndexeddbPersistence(localDatabaseName(scope, name), this.doc);
-    this.whenLocal = this.persistence.whenSynced.then(() => undefined);
+    // Loaded with the device's row: a viewer's editor must never open editable, not even offline.
+    this.whenLocal = Promise.all([this.persistence.whenSynced, this.loadRow()]).then(
+      () => undefined,
+    );
     this.doc.on('update', (_update: Uint8Array, origin: unknown) => {
       if (origin === this.persistence || (this.provider && origin === this.provider)) return;
       this.setPending(this.pending + 1);
     });
-    void this.loadPending();
     this.snapshot = this.computeSync();
     window.addEventListener('online', this.notify);
     window.addEventListener('offline', this.notify);
   }
 
-  private async loadPending() {
+  private async loadRow() {
     const key = this.appKey;
     if (!key) return;
     const row = await localDb().apps.get(key);
-    if (row && row.pending > this.pending) this.setPending(row.pending, false);
+    if (!row) return;
+    this.knownRole = row.role;
+    if (row.pending > this.pending) this.setPending(row.pending, false);
+  }
+
+  isReadOnly(): boolean {
+    const provider = this.provider;
+    if (provider?.isAuthenticated) return provider.authorizedScope === 'readonly';
+    return this.knownRole === 'viewer';
+  }
+
+  /**
+   * The server answered this connection: the device's role follows it (so read-only holds offline
+   * next time), and changes made here that a viewer can never send are removed, with a note.
+   */
+  private readonly onAuthenticated = () => {
+    const provider = this.provider;
+    const key = this.appKey;
+    if (!provider || !key) return;
+    const readOnly = provider.authorizedScope === 'readonly';
+    const role = readOnly ? 'viewer' : this.knownRole === 'viewer' ? 'editor' : this.knownRole;
+    if (role && role !== this.knownRole) {
+      this.knownRole = role;
+      void localDb().apps.update(key, { role });
+    }
+    if (readOnly && this.pending > 0) void this.removeRefusedChanges();
+  };
+
+  private async removeRefusedChanges() {
+    refusedChanges.set(this.name, (refusedChanges.get(this.name) ?? 0) + this.pending);
+    this.disconnect();
+    this.setPending(0);
+    // The copy on this device goes; the next open fills a fresh one from the server. Only once
+    // it is gone may anyone open the document again.
+    await this.persistence.clearData();
+    this.onReplaced();
+    this.replaced = true;
+    this.notify();
   }
 
   private setPending(pending: number, persist = true) {
@@ -125,10 +202,12 @@ class Entry {
     this.provider = provider;
     this.error = null;
     provider.on('status', this.notify);
-    provider.on('authenticated', this.notify);
-    provider.on('authenticationFailed', ({ reason }: { reason: string }) => {
-      this.error = ERROR_REASONS[reason] ?? 'rejected';
+    provider.on('authenticated', () => {
+      this.onAuthenticated();
       this.notify();
+    });
+    provider.on('authenticationFailed', ({ reason }: { reason: string }) => {
+      this.refused(ERROR_REASONS[reason] ?? 'rejected');
     });
     provider.on('unsyncedChanges', ({ number }: { number: number }) => {
       if (number === 0 && provider.isAuthenticated) {
@@ -140,16 +219,26 @@ class Entry {
     provider.on('close', ({ event }: { event: { reason?: string } }) => {
       this.acknowledged = false;
       const reason = event.reason ? ERROR_REASONS[event.reason] : undefined;
-      if (reason) {
-        // The server refused this document's connection: stop sending until the page reloads.
-        this.error = reason;
-        this.disconnect();
-      }
-      this.notify();
+      if (reason) this.refused(reason);
+      else this.notify();
     });
     provider.on('awarenessChange', this.notify);
     provider.attach();
     this.notify();
+  }
+
+  /**
+   * The server refused this document's connection: it stops sending — until the page reloads, or,
+   * for a reason that passes (the server busy, too much open at once), until it tries again.
+   */
+  private refused(reason: SyncErrorReason) {
+    this.error = reason;
+    this.disconnect();
+    clearTimeout(this.retryTimer);
+    if (PASSING_SYNC_ERRORS.has(reason)) {
+      const delay = RETRY_AFTER_REFUSAL_MS * (0.75 + Math.random() / 2);
+      this.retryTimer = setTimeout(() => this.retry(), delay);
+    }
   }
 
   disconnect() {
@@ -182,6 +271,7 @@ class Entry {
     if (this.error) return { kind: 'error', why: this.error };
     const provider = this.provider;
     if (provider?.authorizedScope === 'readonly') return { kind: 'read-only' };
+    if (this.replaced) return { kind: 'read-only' };
     const online = navigator.onLine;
     const socketUp = provider?.configuration.websocketProvider.status === WebSocketStatus.Connected;
     if (!provider || !socketUp || !provider.isAuthenticated) {
@@ -219,6 +309,7 @@ class Entry {
   destroy() {
     clearTimeout(this.lingerTimer);
     clearTimeout(this.savePendingTimer);
+    clearTimeout(this.retryTimer);
     window.removeEventListener('online', this.notify);
     window.removeEventListener('offline', this.notify);
     this.disconnect();
@@ -242,10 +333,17 @@ export function openDocument(
   const key = `${scopeKey(scope)}|${name}`;
   let entry = entries.get(key);
   if (!entry) {
-    const created: Entry = new Entry(name, scope, () => {
-      entries.delete(key);
-      created.destroy();
-    });
+    const created: Entry = new Entry(
+      name,
+      scope,
+      () => {
+        if (entries.get(key) === created) entries.delete(key);
+        created.destroy();
+      },
+      () => {
+        if (entries.get(key) === created) entries.delete(key);
+      },
+    );
     entry = created;
     entries.set(key, entry);
   }
@@ -261,7 +359,8 @@ export function openDocument(
     whenLocal: opened.whenLocal,
     awareness: () => opened.provider?.awareness ?? null,
     sync: () => opened.sync(),
-    isReadOnly: () => opened.provider?.authorizedScope === 'readonly',
+    isReadOnly: () => opened.isReadOnly(),
+    isReplaced: () => opened.replaced,
     subscribe(listener) {
       opened.listeners.add(listener);
       return () => {

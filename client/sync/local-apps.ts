@@ -1,4 +1,4 @@
-import { type AppDefinition, setMeta, writeDefinition } from '@pipit/app-definition';
+import { type AppDefinition, writeDefinition } from '@pipit/app-definition';
 import { type AppSummary, createId, documentName } from '@pipit/protocol';
 import { liveQuery } from 'dexie';
 import { useEffect, useState } from 'react';
@@ -131,7 +131,10 @@ export function localApp(accountId: string, appId: string): Promise<LocalApp | u
 
 /** The server now knows the app: its document can sync. */
 export async function markRegistered(accountId: string, appId: string): Promise<void> {
-  await localDb().apps.update(localAppKey(accountId, appId), { registered: true });
+  await localDb().apps.update(localAppKey(accountId, appId), {
+    registered: true,
+    registrationRefused: undefined,
+  });
   reconnectDocument(scopeOf(accountId), documentName({ kind: 'app', appId }));
 }
 
@@ -159,7 +162,9 @@ export async function mergeServerApps(accountId: string, apps: AppSummary[]): Pr
         description: row && row.pending > 0 ? row.description : app.description,
         icon: row && row.pending > 0 ? row.icon : app.icon,
         role: app.role,
-        archived: app.archived,
+        // Archived here and not sent yet: this device's choice is the newer one.
+        archived: row?.archiveDue ? row.archived : app.archived,
+        ...(row?.archiveDue ? { archiveDue: true } : {}),
         published: app.publishedVersion !== null,
         createdAt: app.createdAt,
         updatedAt: Math.max(app.updatedAt, row?.updatedAt ?? 0),
@@ -178,20 +183,50 @@ export async function mergeServerApps(accountId: string, apps: AppSummary[]): Pr
 }
 
 /**
- * Archives or restores an app: an edit of its document (`meta.archived`), so it works offline and
- * syncs like any other; the list on this device changes at once.
+ * Archives or restores an app on this device, at once and offline too. Archiving is the owner's
+ * alone, so it is not an edit of the shared document (an editor could make that): the server takes
+ * it from the owner's request, which the next reconciliation sends (app-registry.ts).
  */
 export async function setAppArchived(accountId: string, appId: string, archived: boolean) {
-  const opened = openDocument(documentName({ kind: 'app', appId }), scopeOf(accountId), {
-    connect: accountId !== DEMO,
+  await localDb().apps.update(localAppKey(accountId, appId), {
+    archived,
+    archiveDue: accountId !== DEMO,
+    updatedAt: Date.now(),
   });
-  try {
-    await opened.whenLocal;
-    setMeta(opened.doc, { archived });
-  } finally {
-    opened.release();
-  }
-  await localDb().apps.update(localAppKey(accountId, appId), { archived, updatedAt: Date.now() });
+}
+
+/** The server took this device's archive choice (unless it was changed again meanwhile). */
+export async function markArchiveSent(accountId: string, appId: string, archived: boolean) {
+  const key = localAppKey(accountId, appId);
+  await localDb().transaction('rw', localDb().apps, async () => {
+    const row = await localDb().apps.get(key);
+    if (row?.archiveDue && row.archived === archived) {
+      await localDb().apps.update(key, { archiveDue: false });
+    }
+  });
+}
+
+/**
+ * The server refused this device's change for good (the app was restored, or is not mine to
+ * delete or archive any more): this device lets it go, and the server's listing decides.
+ */
+export async function dropRefusedChange(
+  accountId: string,
+  appId: string,
+  change: 'deleting' | 'archiveDue',
+): Promise<void> {
+  await localDb().apps.update(localAppKey(accountId, appId), { [change]: false });
+}
+
+/** Registration was refused (or, with null, went through). */
+export async function markRegistrationRefused(
+  accountId: string,
+  appId: string,
+  refusal: LocalApp['registrationRefused'] | null,
+): Promise<void> {
+  await localDb().apps.update(localAppKey(accountId, appId), {
+    registrationRefused: refusal ?? undefined,
+  });
 }
 
 /** Marks an app for deletion on the server (when next online) and hides it here at once. */

@@ -26,6 +26,16 @@ export interface LocalApp {
   pending: number;
   /** The owner deleted it forever on this device while offline: the server delete is still due. */
   deleting?: boolean;
+  /**
+   * The owner archived or restored it on this device and the server has not taken that yet:
+   * `archived` is this device's, sent with the next reconciliation.
+   */
+  archiveDue?: boolean;
+  /**
+   * The server refused to register it (the plan's app limit, say): it stays on this device, and
+   * registration is tried again with each reconciliation.
+   */
+  registrationRefused?: 'limit_reached' | 'refused';
   /** A remix: the published version it copies, sent with its registration (kept until then). */
   forkedFrom?: { appId: string; version: number };
 }

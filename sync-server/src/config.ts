@@ -56,7 +56,22 @@ const envSchema = z.object({
   MONITORING_UPSTREAM_DSN: dsnSchema.optional(),
   MONITORING_RETENTION_DAYS: z.coerce.number().min(1).max(3650).default(30),
   MONITORING_ENVIRONMENT: slugSchema.default('production'),
-  OPERATORS: z.string().default(''),
+  HEAP_BUDGET_MB: z.coerce.number().int().min(64).max(1_048_576).optional(),
+  // Operators were once listed here by username, and a name can change hands: refuse the setting
+  // rather than read it, so no server keeps trusting names after an upgrade.
+  OPERATORS: z
+    .never({
+      error:
+        'Operators are accounts now, not names: remove OPERATORS and run `npm run operator -- add USERNAME` for each one (their email must be confirmed).',
+    })
+    .optional(),
+  MONITORING_DAILY_BYTES_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(16 * 1024)
+    .default(2 * 1024 * 1024),
+  MONITORING_MAX_EVENTS: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
+  MONITORING_MAX_GROUPS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
 });
 
 export interface Config {
@@ -82,14 +97,17 @@ export interface Config {
   humanCheckDifficulty: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (its last entry). */
   trustProxy: boolean;
-  /** How long a deleted account's username stays unavailable (SPEC §6). */
+  /** How long a username given up (by a rename or a deleted account) stays unavailable. */
   usernameHoldDays: number;
   /** Bearer token for Prometheus at /metrics; unset, /metrics does not exist (404). */
   metricsToken: string | undefined;
   /** Error reporting through `/monitoring` (issue 6). */
   monitoring: MonitoringConfig;
-  /** Usernames (lowercase) that see the operator's inbox. */
-  operators: string[];
+  /**
+   * Past this heap size the server loads no more documents and says it is busy (unset: three
+   * quarters of V8's heap limit, which `--max-old-space-size` sets).
+   */
+  heapBudgetBytes: number | undefined;
 }
 
 export interface MonitoringConfig {
@@ -105,6 +123,14 @@ export interface MonitoringConfig {
   retentionDays: number;
   /** The environment reports are marked with (`production`, `staging`, …). */
   environment: string;
+  /**
+   * Bytes of reports one address (IPv6: its /64) may have stored per day; past it the tunnel
+   * answers 429 until the day's window ends.
+   */
+  dailyBytesPerAddress: number;
+  /** At most this many occurrences and kinds of error are stored; the oldest go first. */
+  maxEvents: number;
+  maxGroups: number;
 }
 
 export class ConfigError extends Error {}
@@ -152,9 +178,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       upstream: e.MONITORING_UPSTREAM_DSN,
       retentionDays: e.MONITORING_RETENTION_DAYS,
       environment: e.MONITORING_ENVIRONMENT,
+      dailyBytesPerAddress: e.MONITORING_DAILY_BYTES_PER_ADDRESS,
+      maxEvents: e.MONITORING_MAX_EVENTS,
+      maxGroups: e.MONITORING_MAX_GROUPS,
     },
-    operators: e.OPERATORS.split(',')
-      .map((name) => name.trim().toLowerCase())
-      .filter((name) => name !== ''),
+    heapBudgetBytes: e.HEAP_BUDGET_MB === undefined ? undefined : e.HEAP_BUDGET_MB * 1024 * 1024,
   };
 }

@@ -8,12 +8,18 @@ import { createAccountService } from './accounts/account-service';
 import { type Clock, systemClock } from './accounts/clock';
 import { createHumanCheck } from './accounts/human-check';
 import { createMailer, type Mailer } from './accounts/mailer';
+import { createOperators } from './accounts/operators';
 import { createProfileService } from './accounts/profile-service';
 import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from './accounts/rate-limits';
 import { createSessionService } from './accounts/sessions';
 import { createDocumentAccess, type DocumentAccess } from './collab/access';
 import { createCollab } from './collab/create-collab';
 import { createDataRemoval } from './collab/data-removal';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  defaultHeapBudgetBytes,
+  type ResourceLimits,
+} from './collab/resource-limits';
 import { createSyncSocket } from './collab/websocket';
 import type { Config } from './config';
 import { createDigest } from './digest';
@@ -58,6 +64,8 @@ export interface CreateServerOptions {
   humanCheckTtlMs?: number;
   /** Prometheus metrics; a registry of this server's own by default. */
   metrics?: Metrics;
+  /** What a document, a socket and a person may hold in memory (tests lower or raise them). */
+  resourceLimits?: Partial<ResourceLimits>;
 }
 
 export interface CloseReport {
@@ -103,23 +111,29 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     const ended = new Set(ids);
     collab.disconnect('forbidden', (context) => ended.has(context.sessionId));
   });
+  const access =
+    options.access ??
+    createDocumentAccess({
+      storage,
+      sessions,
+      publicOrigin: config.publicOrigin,
+      trustProxy: config.trustProxy,
+    });
   const collab = createCollab({
     documents: storage.documents,
     apps: storage.apps,
-    access:
-      options.access ??
-      createDocumentAccess({
-        storage,
-        sessions,
-        publicOrigin: config.publicOrigin,
-        trustProxy: config.trustProxy,
-      }),
+    access,
+    limits: {
+      ...DEFAULT_RESOURCE_LIMITS,
+      heapBudgetBytes: config.heapBudgetBytes ?? defaultHeapBudgetBytes(),
+      ...options.resourceLimits,
+    },
     logger,
     timings: metrics.collab,
     ...(options.storeDebounceMs !== undefined ? { debounceMs: options.storeDebounceMs } : {}),
   });
   const { hocuspocus, persistence } = collab;
-  const dataRemoval = createDataRemoval(storage, collab);
+  const dataRemoval = createDataRemoval(storage, collab, clock);
   const rateLimiter = createRateLimiter(
     storage,
     { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
@@ -129,6 +143,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
   const monitoring = createMonitoring({
     config: config.monitoring,
     store: storage.monitoring,
+    budgetStore: storage.rateLimits,
     clock,
     logger,
   });
@@ -167,7 +182,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     liveDocuments: hocuspocus.documents,
     reportServerError: monitoring.reportServerError,
     monitoring: config.monitoring,
-    operators: config.operators,
+    operators: createOperators({ storage, clock }),
     shuttingDown: () => shuttingDown,
     dataRemoval,
     accessChanges: {
@@ -259,7 +274,12 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     });
   });
 
-  const sync = createSyncSocket(hocuspocus, { publicOrigin: config.publicOrigin, logger });
+  const sync = createSyncSocket(hocuspocus, {
+    publicOrigin: config.publicOrigin,
+    logger,
+    access,
+    bounds: collab.bounds,
+  });
   metrics.observeCollab({
     websocketConnections: () => sync.openConnections(),
     documentsLoaded: () => hocuspocus.documents.size,
@@ -281,7 +301,12 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
 
   client = options.client
     ? await options.client(httpServer)
-    : createClientFiles(config.clientDir, logger, monitoring.reportServerError);
+    : createClientFiles({
+        dir: config.clientDir,
+        logger,
+        reportServerError: monitoring.reportServerError,
+        canSeeApp: appPwa.canSeeApp,
+      });
 
   let closing: Promise<CloseReport> | undefined;
 

@@ -8,6 +8,7 @@ import {
 import type { ApiClient } from './support/api-client';
 import { errorEvent, eventEnvelope } from './support/collector';
 import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
+import { makeOperator } from './support/operators';
 
 const DSN = 'http://5f3c9a@errors.example.org/42';
 
@@ -30,9 +31,10 @@ describe.each(ENGINES)('the operator’s inbox and the client’s settings (%s)'
 
   beforeAll(async () => {
     h = await startAccountsServer(engine, {
-      env: { MONITORING_DSN: DSN, MONITORING_ORG: 'acme', OPERATORS: ' Olga ,someone_else' },
+      env: { MONITORING_DSN: DSN, MONITORING_ORG: 'acme' },
     });
     operator = await h.signup(`olga`);
+    await makeOperator(h.pipit.server.storage, 'olga');
     member = await h.signup(`mia_${engine}`);
   });
   afterAll(() => h.close());
@@ -71,6 +73,11 @@ describe.each(ENGINES)('the operator’s inbox and the client’s settings (%s)'
     await report('Another failure', '/explore');
     const listed = errorGroupsResponseSchema.parse((await operator.get('/api/admin/errors')).body);
     expect(listed.total).toBeGreaterThanOrEqual(2);
+    expect(listed.dropped).toEqual({
+      total: 0,
+      since: null,
+      byReason: { rate_limited: 0, over_budget: 0, too_large: 0, evicted: 0 },
+    });
     const habits = listed.groups.find((g) => g.message.includes('has no title'))!;
     expect(habits).toMatchObject({ source: 'client', count: 2, type: 'TypeError' });
     expect(habits.routes.sort()).toEqual(['/apps/$id', '/apps/$id/pwa']);
@@ -84,6 +91,26 @@ describe.each(ENGINES)('the operator’s inbox and the client’s settings (%s)'
     expect(detail.sample.event).toMatchObject({ exception: expect.any(Object) });
     expect((await operator.get('/api/admin/errors/no-such-group')).status).toBe(404);
     expect((await operator.get('/api/admin/errors?page=0')).status).toBe(400);
+  });
+
+  it('says how many reports were dropped since when, and why', async () => {
+    const tooLarge = await fetch(`${h.pipit.url}/monitoring?o=acme&p=42`, {
+      method: 'POST',
+      headers: { Origin: h.pipit.url, 'Content-Type': 'text/plain;charset=UTF-8' },
+      body: new Uint8Array(
+        eventEnvelope(DSN, errorEvent({ extra: { padding: 'x'.repeat(1_100_000) } })),
+      ),
+    });
+    expect(tooLarge.status).toBe(413);
+    const dropped = async () =>
+      errorGroupsResponseSchema.parse((await operator.get('/api/admin/errors')).body).dropped;
+    await expect.poll(async () => (await dropped()).total).toBe(1);
+    const today = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+    expect(await dropped()).toEqual({
+      total: 1,
+      since: today,
+      byReason: { rate_limited: 0, over_budget: 0, too_large: 1, evicted: 0 },
+    });
   });
 
   it('finds a server error by the digest the person saw', async () => {

@@ -3,6 +3,7 @@ import { createId, PLAN_LIMITS } from '@pipit/protocol';
 import type { ApiClient } from './support/api-client';
 import { errorCode } from './support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
+import { connectProvider } from './support/provider';
 
 const register = (client: ApiClient, id = createId(), title = 'Reading list') =>
   client.post<{ app: { id: string; title: string; role: string } }>('/api/apps', { id, title });
@@ -63,15 +64,11 @@ describe.each(ENGINES)('apps over REST (%s)', (engine) => {
     expect([early.status, errorCode(early)]).toEqual([403, 'forbidden']);
     const byStranger = await bo.request('DELETE', `/api/apps/${id}`);
     expect(byStranger.status).toBe(404);
-    // Archiving is an edit of the document; its stored listing marks the app archived.
-    await h.pipit.server.storage.apps.updateListing(id, {
-      archived: true,
-      title: 'Reading list',
-      description: '',
-      icon: null,
-      tags: [],
-      updatedAt: Date.now(),
-    });
+    // Archiving is the owner's request; a stranger's is not found, like the app.
+    const archiveBy = (client: typeof ada, archived: boolean) =>
+      client.request('PUT', `/api/apps/${id}/archived`, { body: { archived } });
+    expect((await archiveBy(bo, true)).status).toBe(404);
+    expect((await archiveBy(ada, true)).status).toBe(200);
     const listed = await ada.get<{ app: { archived: boolean } }>(`/api/apps/${id}`);
     expect(listed.body.app.archived).toBe(true);
     await h.pipit.server.storage.documents.store(`app/${id}`, new Uint8Array([0, 0]));
@@ -79,6 +76,69 @@ describe.each(ENGINES)('apps over REST (%s)', (engine) => {
     expect(await h.pipit.server.storage.apps.get(id)).toBeNull();
     expect(await h.pipit.server.storage.documents.load(`app/${id}`)).toBeNull();
     expect((await ada.get(`/api/apps/${id}`)).status).toBe(404);
+  });
+
+  it('never gives a deleted app’s id out again, to anyone; what asks for it learns it was deleted', async () => {
+    const { body } = await register(ada);
+    const id = body.app.id;
+    await ada.request('PUT', `/api/apps/${id}/archived`, { body: { archived: true } });
+    expect((await ada.request('DELETE', `/api/apps/${id}`)).status).toBe(200);
+    // Someone who knows the id (an install, a shared link) cannot take it over…
+    const taken = await register(bo, id, 'Not yours');
+    expect([taken.status, errorCode(taken)]).toEqual([410, 'app_deleted']);
+    // …nor does the owner's device that still holds it bring it back.
+    const back = await register(ada, id);
+    expect([back.status, errorCode(back)]).toEqual([410, 'app_deleted']);
+    expect(await h.pipit.server.storage.apps.get(id)).toBeNull();
+    // An installed copy asking for its app learns it is gone for good; an unknown id is not found.
+    const gone = await h.client().get(`/api/published/${id}`);
+    expect([gone.status, errorCode(gone)]).toEqual([410, 'app_deleted']);
+    const unknown = await h.client().get(`/api/published/${createId()}`);
+    expect([unknown.status, errorCode(unknown)]).toEqual([404, 'not_found']);
+    // Its documents are refused as deleted, the owner's and a visitor's alike.
+    for (const [client, name] of [
+      [ada, `app/${id}`],
+      [
+        bo,
+        `data/${id}/${(await bo.get<{ account: { id: string } }>('/api/auth/session')).body.account.id}`,
+      ],
+    ] as const) {
+      const refused = connectProvider({ url: h.pipit.url, name, cookie: client.cookie });
+      const reason = new Promise<string>((resolve) =>
+        refused.provider.on('authenticationFailed', ({ reason }: { reason: string }) =>
+          resolve(reason),
+        ),
+      );
+      expect(await refused.ready).toBe(false);
+      expect(await reason).toBe('deleted');
+      refused.destroy();
+    }
+  });
+
+  it('never leaves a live app on a deleted id, however registering and deleting interleave', async () => {
+    const storage = h.pipit.server.storage;
+    const ids = Array.from({ length: 20 }, () => createId());
+    const owner = (await ada.get<{ account: { id: string } }>('/api/auth/session')).body.account.id;
+    const other = (await bo.get<{ account: { id: string } }>('/api/auth/session')).body.account.id;
+    const newApp = (id: string, ownerId: string) => ({
+      id,
+      ownerId,
+      title: 'Race',
+      description: '',
+      icon: null,
+      createdAt: Date.now(),
+    });
+    for (const id of ids) await storage.apps.insert(newApp(id, owner));
+    await Promise.all(
+      ids.flatMap((id) => [
+        storage.apps.delete(id, Date.now()),
+        storage.apps.insert(newApp(id, other)),
+      ]),
+    );
+    for (const id of ids) {
+      expect(await storage.apps.get(id)).toBeNull();
+      expect(await storage.apps.wasDeleted(id)).toBe(true);
+    }
   });
 
   it('invites by username as editor or viewer, lists people, changes a role and removes them', async () => {

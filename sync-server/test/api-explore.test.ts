@@ -1,9 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { setMeta } from '@pipit/app-definition';
-import { EXPLORE_PAGE_SIZE, type ExploreResponse, exploreResponseSchema } from '@pipit/protocol';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  EXPLORE_PAGE_SIZE,
+  exploreApiPath,
+  type ExploreResponse,
+  exploreResponseSchema,
+  exploreSearchSchema,
+} from '@pipit/protocol';
 import { type ApiClient, errorCode } from './support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
-import { createPublishedApp, editDocument, verifyEmail } from './support/publishing';
+import { archiveApp, createPublishedApp, verifyEmail } from './support/publishing';
+import { ROOT_DIR } from './support/start-server';
+
+describe('the explore page’s address', () => {
+  it('is read with the API’s own query schema (one normalisation for both)', () => {
+    // The route module needs a browser bundle to import; its source says which schema it uses.
+    const route = readFileSync(path.join(ROOT_DIR, 'client/routes/_site/explore.tsx'), 'utf8');
+    expect(route).toMatch(/validateSearch: exploreSearchSchema,/);
+    const page = readFileSync(path.join(ROOT_DIR, 'client/features/apps/explore-page.tsx'), 'utf8');
+    expect(page).toMatch(/useApiGet\(exploreApiPath\(search\)/);
+  });
+});
 
 describe.each(ENGINES)('GET /api/explore (%s)', (engine) => {
   let h: AccountsHarness;
@@ -74,6 +92,7 @@ describe.each(ENGINES)('GET /api/explore (%s)', (engine) => {
   it('filters by tag', async () => {
     expect(await titles('?tag=garden')).toEqual(['Plant swap', 'Garden planner']);
     expect(await titles('?tag=Plants')).toEqual(['Garden planner']);
+    expect(await titles('?tag=%20Plants%20')).toEqual(['Garden planner']);
     expect(await titles('?tag=garden&q=swap')).toEqual(['Plant swap']);
     expect(await titles('?tag=gard')).toEqual([]);
   });
@@ -87,6 +106,20 @@ describe.each(ENGINES)('GET /api/explore (%s)', (engine) => {
       ['Book club', 1, 1],
       ['Garden planner', 1, 0],
       ['Plant swap', 0, 0],
+    ]);
+  });
+
+  it('finds for the page’s address what the page shows it searched for', async () => {
+    // The explore page reads its address with the same schema and asks with exploreApiPath.
+    const shown = exploreSearchSchema.parse({
+      q: ' Plant ',
+      tag: ' GARDEN',
+      author: ` BO_${engine}`,
+    });
+    expect(shown).toMatchObject({ q: 'Plant', tag: 'garden', author: `bo_${engine}` });
+    const found = await h.client().get<ExploreResponse>(exploreApiPath(shown));
+    expect(exploreResponseSchema.parse(found.body).apps.map((a) => a.title)).toEqual([
+      'Plant swap',
     ]);
   });
 
@@ -111,8 +144,8 @@ describe.each(ENGINES)('GET /api/explore (%s)', (engine) => {
   it('takes an archived app out of explore, yet still serves it', async () => {
     const id = await createPublishedApp(h, bo, { title: 'Old recipes', tags: ['food'] });
     expect(await titles('?q=old recipes')).toEqual(['Old recipes']);
-    await editDocument(h, bo, id, (doc) => setMeta(doc, { archived: true }));
-    await vi.waitFor(async () => expect(await titles('?q=old recipes')).toEqual([]));
+    await archiveApp(bo, id);
+    expect(await titles('?q=old recipes')).toEqual([]);
     expect((await explore('')).tags.map((t) => t.tag)).not.toContain('food');
     expect((await h.client().get(`/api/published/${id}`)).status).toBe(200);
   });

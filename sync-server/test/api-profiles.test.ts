@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { setMeta } from '@pipit/app-definition';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createId, type PublicProfile, publicProfileSchema } from '@pipit/protocol';
 import type { ApiClient } from './support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
-import { createApp, createPublishedApp, editDocument, verifyEmail } from './support/publishing';
+import { archiveApp, createApp, createPublishedApp, verifyEmail } from './support/publishing';
 import { insertUser } from './support/users';
 import { type RunningPipit, startPipit } from './support/start-server';
 
@@ -113,9 +112,7 @@ describe.each(ENGINES)('a profile’s apps (%s)', (engine) => {
   it('drops an app once it is archived', async () => {
     const id = await createPublishedApp(h, ada, { title: 'Archived soon' });
     expect(await profileApps()).toContain('Archived soon');
-    await editDocument(h, ada, id, (doc) => setMeta(doc, { archived: true }));
-    await vi.waitFor(async () => expect(await profileApps()).not.toContain('Archived soon'), {
-      timeout: 10_000,
-    });
+    await archiveApp(ada, id);
+    expect(await profileApps()).not.toContain('Archived soon');
   });
 });

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RATE_LIMITS } from '../src/accounts/rate-limits';
 import { setMeta } from '@pipit/app-definition';
 import {
   ANONYMOUS_VIEWER,
@@ -8,8 +9,15 @@ import {
   publishedAppSchema,
 } from '@pipit/protocol';
 import { type ApiClient, errorCode } from './support/api-client';
-import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
+import { testClock } from './support/clock';
 import {
+  type AccountsHarness,
+  ENGINES,
+  ROOMY_RATE_LIMITS,
+  startAccountsServer,
+} from './support/engines';
+import {
+  archiveApp,
   createApp,
   createPublishedApp,
   definitionOf,
@@ -17,6 +25,8 @@ import {
   publish,
   verifyEmail,
 } from './support/publishing';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe.each(ENGINES)('GET /api/published/{id} and popularity (%s)', (engine) => {
   let h: AccountsHarness;
@@ -31,12 +41,7 @@ describe.each(ENGINES)('GET /api/published/{id} and popularity (%s)', (engine) =
     client.request('POST', `/api/apps/${id}/events`, { body, ...(headers ? { headers } : {}) });
   const counts = (id: string) => h.pipit.server.storage.publishing.eventCounts(id);
 
-  async function archive(id: string) {
-    await editDocument(h, ada, id, (doc) => setMeta(doc, { archived: true }));
-    await vi.waitFor(async () =>
-      expect((await h.pipit.server.storage.apps.get(id))?.archivedAt).not.toBeNull(),
-    );
-  }
+  const archive = (id: string) => archiveApp(ada, id);
 
   beforeAll(async () => {
     h = await startAccountsServer(engine, { storeDebounceMs: 50 });
@@ -114,8 +119,9 @@ describe.each(ENGINES)('GET /api/published/{id} and popularity (%s)', (engine) =
     await archive(id);
     expect((await read(h.client(), id)).body).toMatchObject({ archived: true, version: 1 });
     expect((await ada.request('DELETE', `/api/apps/${id}`)).status).toBe(200);
-    expect(await status(h.client(), id)).toBe(404);
-    expect(await status(ada, id)).toBe(404);
+    // Gone for good: anyone asking is told it was deleted (an installed copy stops asking).
+    expect(await status(h.client(), id)).toBe(410);
+    expect(await status(ada, id)).toBe(410);
   });
 
   it('records remix lineage both ways, while the source is visible to the reader', async () => {
@@ -197,13 +203,13 @@ describe.each(ENGINES)('GET /api/published/{id} and popularity (%s)', (engine) =
     expect((await event(anonymous, id, { kind: 'open' })).status).toBe(204);
     expect((await event(anonymous, id, { kind: 'open' })).status).toBe(204);
     expect(await counts(id)).toEqual({ opens: 1, installs: 0 });
-    // Another browser on the same address is another visitor.
-    await event(anonymous, id, { kind: 'open' }, { 'User-Agent': 'Another browser' });
+    // Anyone signed out on the same address is the same visitor, whatever browser they say.
+    await event(h.client(), id, { kind: 'open' }, { 'User-Agent': 'Another browser' });
     await event(bo, id, { kind: 'open' });
     await event(bo, id, { kind: 'open' });
     await event(bo, id, { kind: 'install' });
-    expect(await counts(id)).toEqual({ opens: 3, installs: 1 });
-    expect((await read(anonymous, id)).body).toMatchObject({ opens: 3, installs: 1 });
+    expect(await counts(id)).toEqual({ opens: 2, installs: 1 });
+    expect((await read(anonymous, id)).body).toMatchObject({ opens: 2, installs: 1 });
   });
 
   it('refuses events for apps the reader cannot see, malformed ones and foreign origins', async () => {
@@ -221,5 +227,67 @@ describe.each(ENGINES)('GET /api/published/{id} and popularity (%s)', (engine) =
     const draft = await createApp(h, ada);
     expect((await event(ada, draft, { kind: 'open' })).status).toBe(204);
     expect(await counts(draft)).toEqual({ opens: 0, installs: 0 });
+  });
+});
+
+describe.each(ENGINES)('popularity cannot be inflated from one address (%s)', (engine) => {
+  let h: AccountsHarness | undefined;
+  const clock = testClock();
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  async function publishedApp(harness: AccountsHarness, name: string): Promise<string> {
+    const owner = await harness.signup(name);
+    await verifyEmail(harness, owner);
+    return createPublishedApp(harness, owner);
+  }
+  const event = (harness: AccountsHarness, id: string, kind: string, headers = {}) =>
+    harness.client().request('POST', `/api/apps/${id}/events`, { body: { kind }, headers });
+
+  it('counts 300 events with different User-Agents from one address as one open and one install', async () => {
+    h = await startAccountsServer(engine, { clock });
+    const id = await publishedApp(h, `pop_${engine}`);
+    for (let i = 0; i < 300; i++) {
+      const response = await event(h, id, i % 2 ? 'install' : 'open', {
+        'User-Agent': `Browser/${i}`,
+      });
+      expect(response.status).toBe(204);
+    }
+    const { storage } = h.pipit.server;
+    expect(await storage.publishing.eventCounts(id)).toEqual({ opens: 1, installs: 1 });
+    // Two visits are remembered, not 300: forgetting every one of them forgets exactly two.
+    expect(await storage.publishing.forgetVisitors(Number.MAX_SAFE_INTEGER, 0)).toBe(2);
+  }, 120_000);
+
+  it('counts an IPv6 visitor by their /64, and remembers visitors for 30 days', async () => {
+    h = await startAccountsServer(engine, { clock, env: { TRUST_PROXY: 'true' } });
+    const id = await publishedApp(h, `mem_${engine}`);
+    const from = (address: string) => event(h!, id, 'open', { 'X-Forwarded-For': address });
+    await from('2001:db8:5:6::1');
+    await from('2001:db8:5:6:aaaa::2');
+    await from('2001:db8:5:7::1');
+    const { storage } = h.pipit.server;
+    expect(await storage.publishing.eventCounts(id)).toEqual({ opens: 2, installs: 0 });
+    await clock.later(29 * DAY_MS, () => from('2001:db8:5:6::1'));
+    expect(await storage.publishing.eventCounts(id)).toEqual({ opens: 2, installs: 0 });
+    // A month on, the visitor is forgotten (the table keeps no one for ever) and counts again.
+    await clock.later(31 * DAY_MS, () => from('2001:db8:5:6::1'));
+    expect(await storage.publishing.eventCounts(id)).toEqual({ opens: 3, installs: 0 });
+  });
+
+  it('answers rate_limited past 60 events an hour from one address', async () => {
+    h = await startAccountsServer(engine, {
+      clock,
+      rateLimits: { ...ROOMY_RATE_LIMITS, appEventsPerIp: DEFAULT_RATE_LIMITS.appEventsPerIp },
+    });
+    const id = await publishedApp(h, `lim_${engine}`);
+    for (let i = 0; i < 60; i++) expect((await event(h, id, 'open')).status).toBe(204);
+    const limited = await event(h, id, 'open');
+    expect([limited.status, errorCode(limited)]).toEqual([429, 'rate_limited']);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Even for an app that does not exist: the limit is counted before anything is read.
+    expect(errorCode(await event(h, createId(), 'open'))).toBe('rate_limited');
   });
 });

@@ -100,14 +100,7 @@ describe('the per-app manifest, GET /apps/{id}/manifest.webmanifest', () => {
     expect((await manifestOf(unlisted, stranger)).status).toBe(200);
 
     const archived = await createPublishedApp(h.pipit.server.storage, owner, { title: 'Old' });
-    await h.pipit.server.storage.apps.updateListing(archived, {
-      archived: true,
-      title: 'Old',
-      description: '',
-      icon: null,
-      tags: [],
-      updatedAt: Date.now(),
-    });
+    await h.pipit.server.storage.apps.setArchived(archived, Date.now());
     expect((await manifestOf(archived)).status).toBe(200);
   });
 

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   appPwaPaths,
   appShellHtml,
@@ -12,6 +12,9 @@ import {
   SHOWCASE_PWA,
 } from '@pipit/protocol';
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from '../src/http/client-files';
+import type { ApiClient } from './support/api-client';
+import { type AccountsHarness, startAccountsServer } from './support/engines';
+import { createPublishedApp } from './support/published-apps';
 import { rawRequest } from './support/raw-http';
 import { type RunningPipit, startPipit } from './support/start-server';
 
@@ -204,50 +207,115 @@ const APP_ENTRY_SHELL = PWA_SHELL.replace(
 ).replace('</body>', '<script type="module" src="/assets/app-x.js"></script></body>');
 
 describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install, /demo1)', () => {
-  let pipit: RunningPipit;
+  let h: AccountsHarness;
   let dir: string;
+  let owner: ApiClient;
+  /** Two published public apps and a private one, all the owner's. */
+  let a: string;
+  let b: string;
+  let hidden: string;
   const manifestLinks = (html: string) => html.match(/<link rel="manifest"[^>]*>/g);
   const get = (p: string, headers: Record<string, string> = {}) =>
-    fetch(`${pipit.url}${p}`, { headers: { Accept: 'text/html', ...headers } });
+    fetch(`${h.pipit.url}${p}`, { headers: { Accept: 'text/html', ...headers } });
+  const asOwner = (p: string) => get(p, { Cookie: owner.cookie! });
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pipit-client-'));
     writeFileSync(path.join(dir, 'index.html'), PWA_SHELL);
     writeFileSync(path.join(dir, 'app.html'), APP_ENTRY_SHELL);
-    pipit = await startPipit({ clientDir: dir });
+    h = await startAccountsServer('sqlite', { clientDir: dir });
+    owner = await h.signup('shell_owner');
+    const { storage } = h.pipit.server;
+    a = await createPublishedApp(storage, owner);
+    b = await createPublishedApp(storage, owner);
+    hidden = await createPublishedApp(storage, owner, { visibility: 'private' });
   });
   afterAll(async () => {
-    await pipit.close();
+    await h.close();
     rmSync(dir, { recursive: true, force: true });
   });
+  afterEach(() => vi.restoreAllMocks());
 
   it('starts /apps/{id}/pwa from the installed app’s own entry and /install from the site’s', async () => {
-    const id = createId();
-    const installed = await (await get(`/apps/${id}/pwa`)).text();
+    const installed = await (await get(`/apps/${a}/pwa`)).text();
     expect(installed).toContain('/assets/app-x.js');
-    expect(installed).toBe(appShellHtml(APP_ENTRY_SHELL, appShellTarget(`/apps/${id}/pwa`)!));
-    const install = await (await get(`/apps/${id}/install`)).text();
+    expect(installed).toBe(appShellHtml(APP_ENTRY_SHELL, appShellTarget(`/apps/${a}/pwa`)!));
+    const install = await (await get(`/apps/${a}/install`)).text();
     expect(install).not.toContain('/assets/app-x.js');
-    expect(install).toBe(appShellHtml(PWA_SHELL, appShellTarget(`/apps/${id}/install`)!));
+    expect(install).toBe(appShellHtml(PWA_SHELL, appShellTarget(`/apps/${a}/install`)!));
   });
 
   it.each(['pwa', 'install'])(
     'links /apps/{id}/%s to the app’s manifest (with credentials) and its apple-touch-icon',
     async (page) => {
-      const id = createId();
-      const response = await get(`/apps/${id}/${page}`);
+      const response = await get(`/apps/${a}/${page}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe(REVALIDATE_CACHE);
       expect(response.headers.get('content-security-policy')).toContain("manifest-src 'self'");
+      // A private app's page answers its owner otherwise than a stranger: caches key on the cookie.
+      expect(response.headers.get('vary')).toBe('Accept-Encoding, Cookie');
       const html = await response.text();
       expect(manifestLinks(html)).toEqual([
-        `<link rel="manifest" href="${appPwaPaths(id).manifest}" crossorigin="use-credentials">`,
+        `<link rel="manifest" href="${appPwaPaths(a).manifest}" crossorigin="use-credentials">`,
       ]);
-      expect(html).toContain(`href="${appPwaPaths(id).appleTouch180}"`);
+      expect(html).toContain(`href="${appPwaPaths(a).appleTouch180}"`);
       expect(html).not.toContain('/icons/apple-touch-icon.png');
       expect(html).not.toContain('theme-color');
     },
   );
+
+  it.each([
+    ['pwa', APP_ENTRY_SHELL],
+    ['install', PWA_SHELL],
+  ])(
+    'answers /apps/{unknown id}/%s with the page’s shell as built and 404, compressing nothing',
+    async (page, built) => {
+      // The page's shell as built is compressed once, when first served.
+      expect((await get(`/apps/${createId()}/${page}`)).status).toBe(404);
+      const gzip = vi.spyOn(zlib, 'gzip');
+      const brotli = vi.spyOn(zlib, 'brotliCompress');
+      const gzipSync = vi.spyOn(zlib, 'gzipSync');
+      const brotliSync = vi.spyOn(zlib, 'brotliCompressSync');
+      for (let i = 0; i < 20; i++) {
+        const response = await get(`/apps/${createId()}/${page}`, { 'Accept-Encoding': 'br' });
+        expect(response.status).toBe(404);
+        expect(response.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+        // The client renders its own "not available" page; nothing links an app's manifest.
+        expect(await response.text()).toBe(built);
+      }
+      // No id costs a compression of its own.
+      for (const spy of [gzip, brotli, gzipSync, brotliSync]) expect(spy).not.toHaveBeenCalled();
+    },
+  );
+
+  it('answers a stranger exactly as for an unknown id when the app is private, and its owner with its shell', async () => {
+    for (const page of ['pwa', 'install']) {
+      const unknown = await get(`/apps/${createId()}/${page}`);
+      const strangers = await get(`/apps/${hidden}/${page}`);
+      expect(strangers.status).toBe(404);
+      expect(strangers.headers.get('etag')).toBe(unknown.headers.get('etag'));
+      expect(await strangers.text()).toBe(await unknown.text());
+
+      const owners = await asOwner(`/apps/${hidden}/${page}`);
+      expect(owners.status).toBe(200);
+      expect(manifestLinks(await owners.text())?.[0]).toContain(appPwaPaths(hidden).manifest);
+    }
+  });
+
+  it('compresses a visible app’s shell once, off the event loop', async () => {
+    const id = await createPublishedApp(h.pipit.server.storage, owner);
+    const brotli = vi.spyOn(zlib, 'brotliCompress');
+    const sync = [vi.spyOn(zlib, 'gzipSync'), vi.spyOn(zlib, 'brotliCompressSync')];
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${h.pipit.url}/apps/${id}/pwa`, {
+        headers: { 'Accept-Encoding': 'br' },
+      });
+      expect(response.headers.get('content-encoding')).toBe('br');
+      expect(manifestLinks(await response.text())?.[0]).toContain(id);
+    }
+    expect(brotli).toHaveBeenCalledTimes(1);
+    for (const spy of sync) expect(spy).not.toHaveBeenCalled();
+  });
 
   it.each(['/demo1', '/demo1/'])(
     'links %s to the showcase’s own manifest, apple-touch-icon and theme colour',
@@ -271,13 +339,12 @@ describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install,
   it.each(['/', '/about', '/demo', `/apps/{id}`, `/apps/{id}/edit`, '/no/such/page'])(
     'keeps Pipit’s manifest on %s',
     async (route) => {
-      const html = await (await get(route.replace('{id}', createId()))).text();
+      const html = await (await get(route.replace('{id}', a))).text();
       expect(html).toBe(PWA_SHELL);
     },
   );
 
   it('gives each app’s shell its own ETag, and revalidates each against its own', async () => {
-    const [a, b] = [createId(), createId()];
     const pipitTag = (await get('/about')).headers.get('etag')!;
     const aTag = (await get(`/apps/${a}/pwa`)).headers.get('etag')!;
     const bTag = (await get(`/apps/${b}/pwa`)).headers.get('etag')!;
@@ -290,15 +357,6 @@ describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install,
     const installTag = (await get(`/apps/${a}/install`)).headers.get('etag')!;
     expect(installTag).not.toBe(aTag);
     expect((await get(`/apps/${a}/install`, { 'If-None-Match': installTag })).status).toBe(304);
-  });
-
-  it('compresses an app’s shell like Pipit’s', async () => {
-    const id = createId();
-    const response = await fetch(`${pipit.url}/apps/${id}/pwa`, {
-      headers: { 'Accept-Encoding': 'br' },
-    });
-    expect(response.headers.get('content-encoding')).toBe('br');
-    expect(manifestLinks(await response.text())?.[0]).toContain(id);
   });
 });
 

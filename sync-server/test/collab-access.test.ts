@@ -2,9 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import * as Y from 'yjs';
 import { createApp, readDefinition, setMeta } from '@pipit/app-definition';
 import { createId } from '@pipit/protocol';
-import type { ApiClient } from './support/api-client';
+import { type ApiClient, errorCode } from './support/api-client';
 import { type AccountsHarness, startAccountsServer } from './support/engines';
 import { acknowledged, connectProvider, type TestProvider } from './support/provider';
+import { RawSyncClient, updateMessage } from './support/raw-sync';
 
 /** What the server holds for a document: its snapshot plus the logged updates after it. */
 async function storedTitle(h: AccountsHarness, name: string): Promise<string | undefined> {
@@ -107,45 +108,74 @@ describe('who may open which document over the socket (SPEC §8)', () => {
     expect(await storedTitle(h, name)).toBe('Budget');
   });
 
-  it('keeps archiving the owner’s: an editor’s change of meta.archived is undone, their other edits stand', async () => {
+  it('keeps archiving the owner’s: nothing written in the document archives, in any order', async () => {
     const { id, name, ownerSide } = await sharedApp('Reading list');
-    const editorSide = connect(editor, name);
-    expect(await editorSide.ready).toBe(true);
-    const archived = (doc: Y.Doc) => readDefinition(doc).meta.archived;
     const listed = async () =>
       (await owner.get<{ app: { title: string; archived: boolean } }>(`/api/apps/${id}`)).body.app;
+    const isStored = async (title: string) =>
+      vi.waitFor(async () => expect(await storedTitle(h, name)).toBe(title));
 
-    // In one edit with a title change: the title stands, the archiving is undone on every side.
-    setMeta(editorSide.doc, { title: 'Books to read', archived: true });
+    // An editor writes `meta.archived` with a title change: the title is the app's, the flag
+    // is nothing (the listing's archived state is the owner's request, kept by the server).
+    const editorSide = connect(editor, name);
+    expect(await editorSide.ready).toBe(true);
+    editorSide.doc.transact(() => {
+      setMeta(editorSide.doc, { title: 'Books to read' });
+      editorSide.doc.getMap('meta').set('archived', true);
+    });
     await acknowledged(editorSide.provider);
-    await vi.waitFor(() => expect(readDefinition(ownerSide.doc).meta.title).toBe('Books to read'));
-    await vi.waitFor(() => expect(archived(editorSide.doc)).toBe(false));
-    expect(archived(ownerSide.doc)).toBe(false);
+    await isStored('Books to read');
     await vi.waitFor(async () =>
       expect(await listed()).toMatchObject({ title: 'Books to read', archived: false }),
     );
 
-    // The owner archives: that stands; the editor can neither unset nor remove it.
-    setMeta(ownerSide.doc, { archived: true });
-    await acknowledged(ownerSide.provider);
-    await vi.waitFor(() => expect(archived(editorSide.doc)).toBe(true));
-    setMeta(editorSide.doc, { archived: false });
-    await acknowledged(editorSide.provider);
-    await vi.waitFor(() => expect(archived(editorSide.doc)).toBe(true));
-    editorSide.doc.getMap('meta').delete('archived');
-    await acknowledged(editorSide.provider);
-    await vi.waitFor(() => expect(archived(editorSide.doc)).toBe(true));
-    expect(archived(ownerSide.doc)).toBe(true);
-    expect(h.pipit.server.hocuspocus.documents.get(name)?.getMap('meta').get('archived')).toBe(
-      true,
+    // The review's path: an update that waits for a missing part (uX needs uY), sent before the
+    // document unloads, applied after it loads again — still nothing.
+    editorSide.destroy();
+    const crafted = new Y.Doc();
+    Y.applyUpdate(crafted, Y.encodeStateAsUpdate(ownerSide.doc));
+    const base = Y.encodeStateVector(crafted);
+    crafted.getMap('meta').set('title', 'Waiting');
+    const uY = Y.encodeStateAsUpdate(crafted, base);
+    const afterY = Y.encodeStateVector(crafted);
+    crafted.getMap('meta').set('archived', true);
+    const uX = Y.encodeStateAsUpdate(crafted, afterY);
+    let raw = await RawSyncClient.open(h.pipit.url, name, { cookie: editor.cookie });
+    expect(await raw.sendAndAnswer(name, updateMessage(name, uX))).toMatchObject({
+      type: 'sync-status',
+    });
+    raw.close();
+    ownerSide.destroy();
+    await vi.waitFor(() => expect(h.pipit.server.hocuspocus.documents.has(name)).toBe(false));
+    raw = await RawSyncClient.open(h.pipit.url, name, { cookie: editor.cookie });
+    expect(await raw.sendAndAnswer(name, updateMessage(name, uY))).toMatchObject({
+      type: 'sync-status',
+      applied: true,
+    });
+    raw.close();
+    await isStored('Waiting');
+    await vi.waitFor(async () =>
+      expect(await listed()).toMatchObject({ title: 'Waiting', archived: false }),
     );
-    await vi.waitFor(async () => expect((await listed()).archived).toBe(true));
 
-    // And the owner restores it.
-    setMeta(ownerSide.doc, { archived: false });
-    await acknowledged(ownerSide.provider);
-    await vi.waitFor(() => expect(archived(editorSide.doc)).toBe(false));
-    await vi.waitFor(async () => expect((await listed()).archived).toBe(false));
+    // Over REST, archiving is the owner's: an editor and a viewer are refused.
+    const archive = (client: ApiClient, archived: boolean) =>
+      client.request('PUT', `/api/apps/${id}/archived`, { body: { archived } });
+    for (const client of [editor, viewer]) {
+      const refused = await archive(client, true);
+      expect([refused.status, errorCode(refused)]).toEqual([403, 'forbidden']);
+    }
+    expect((await listed()).archived).toBe(false);
+    expect((await archive(owner, true)).status).toBe(200);
+    expect((await listed()).archived).toBe(true);
+    // Nor can an editor unarchive it through the document.
+    const again = connect(editor, name);
+    expect(await again.ready).toBe(true);
+    again.doc.getMap('meta').set('archived', false);
+    await acknowledged(again.provider);
+    expect((await listed()).archived).toBe(true);
+    expect((await archive(owner, false)).status).toBe(200);
+    expect((await listed()).archived).toBe(false);
   });
 
   it('gives nothing to a stranger, to no session, or to a foreign origin', async () => {

@@ -14,8 +14,8 @@ import type { DocumentStore } from '../src/storage/types';
 const NAME = 'app/aaaaaaaaaaaaaaaaaaaaaaaaaa';
 
 function setUp(store: DocumentStore['store']) {
-  const persistence = createPersistence(
-    {
+  const persistence = createPersistence({
+    store: {
       load: () => Promise.resolve(null),
       loadWithLog: () => Promise.resolve({ snapshot: null, log: [] }),
       append: (entries) => Promise.resolve(entries.map((_, i) => i + 1)),
@@ -23,8 +23,8 @@ function setUp(store: DocumentStore['store']) {
       delete: () => Promise.resolve(),
       deleteData: () => Promise.resolve(),
     },
-    createLogger('silent'),
-  );
+    logger: createLogger('silent'),
+  });
   const document = Object.assign(new Y.Doc(), {
     getConnectionsCount: () => 0,
   }) as unknown as Document;

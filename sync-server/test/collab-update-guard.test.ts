@@ -109,6 +109,9 @@ describe.each(ENGINES)('the update guard (%s)', (engine: Engine) => {
     await vi.waitFor(() => expect(good.provider.hasUnsyncedChanges).toBe(false));
   }
 
+  const refusalsLogged = (reason: string) =>
+    pipit.logs.filter((l) => l.msg === 'refused a sync message' && l.reason === reason);
+
   const connectionCount = () =>
     pipit.server.hocuspocus.documents.get(name)?.getConnectionsCount() ?? 0;
 
@@ -142,7 +145,7 @@ describe.each(ENGINES)('the update guard (%s)', (engine: Engine) => {
     const raw = await rawClient();
     const update = validEditOn(Y.encodeStateAsUpdate(reference), nextClientId++);
     raw.send(updateMessage(name, update));
-    expect(await raw.next((e) => e.type === 'sync-status')).toEqual({
+    expect(await raw.next((e) => e.type === 'sync-status')).toMatchObject({
       type: 'sync-status',
       applied: true,
     });
@@ -197,7 +200,7 @@ describe.each(ENGINES)('the update guard (%s)', (engine: Engine) => {
     for (const update of malformed) expect(decodeRefuses(update)).toBe(true);
 
     for (const update of malformed) {
-      expect(await attack(updateMessage(name, update), update)).toEqual({
+      expect(await attack(updateMessage(name, update), update)).toMatchObject({
         type: 'close-message',
         reason: 'update_rejected',
       });
@@ -209,15 +212,13 @@ describe.each(ENGINES)('the update guard (%s)', (engine: Engine) => {
         encoding.writeVarUint(e, SYNC_STEP_2);
         encoding.writeVarUint8Array(e, corrupted[0]!);
       });
-      expect(await attack(message, corrupted[0])).toEqual({
+      expect(await attack(message, corrupted[0])).toMatchObject({
         type: 'close-message',
         reason: 'update_rejected',
       });
     }
     await goodEdit('between');
-    expect(pipit.logs.filter((l) => l.msg === 'refused a malformed update')).toHaveLength(
-      malformed.length + 2,
-    );
+    expect(refusalsLogged('update_rejected')).toHaveLength(malformed.length + 2);
     await expectOnlyValidEdits(malformed);
   });
 
@@ -233,16 +234,12 @@ describe.each(ENGINES)('the update guard (%s)', (engine: Engine) => {
     expect(updateMessage(name, oversized).byteLength).toBeLessThan(MAX_MESSAGE_BYTES);
     expect(decodeRefuses(oversized)).toBe(false);
 
-    expect(await attack(updateMessage(name, oversized), oversized)).toEqual({
+    expect(await attack(updateMessage(name, oversized), oversized)).toMatchObject({
       type: 'close-message',
       reason: 'document_too_large',
     });
     await controlEdit();
-    expect(
-      pipit.logs.filter(
-        (l) => l.msg === 'refused an update that would make the document too large',
-      ),
-    ).toHaveLength(1);
+    expect(refusalsLogged('document_too_large')).toHaveLength(1);
     await expectOnlyValidEdits([oversized]);
   });
 
@@ -269,7 +266,7 @@ describe.each(ENGINES)('the update guard (%s)', (engine: Engine) => {
       ),
     };
     for (const [label, message] of Object.entries(inside)) {
-      expect(await attack(message, valid), label).toEqual({
+      expect(await attack(message, valid), label).toMatchObject({
         type: 'close-message',
         reason: 'update_rejected',
       });

@@ -51,7 +51,10 @@ describe('the sync websocket', () => {
   });
 
   it('accepts the configured public origin (behind a proxy)', async () => {
-    pipit = await startPipit({ env: { PUBLIC_ORIGIN: 'https://pipit.example.org' } });
+    pipit = await startPipit({
+      access: grantEveryone('editor'),
+      env: { PUBLIC_ORIGIN: 'https://pipit.example.org' },
+    });
     const result = await handshake(pipit.url, { Origin: 'https://pipit.example.org' });
     expect(result.opened).toBe(true);
     result.socket?.close();
@@ -62,14 +65,15 @@ describe('the sync websocket', () => {
     expect((await handshake(pipit.url, { Origin: pipit.url }, '/somewhere')).opened).toBe(false);
   });
 
-  it('refuses every document by default: there is no one to grant it to yet', async () => {
+  it('refuses a socket to someone not signed in (401): every document needs a person', async () => {
     pipit = await startPipit();
+    expect(await handshake(pipit.url, { Origin: pipit.url })).toMatchObject({
+      opened: false,
+      status: 401,
+    });
     const client = connect({ url: pipit.url, name: `app/${createId()}` });
     expect(await client.ready).toBe(false);
     expect(pipit.server.hocuspocus.getDocumentsCount()).toBe(0);
-    expect(pipit.logs.find((l) => l.msg === 'refused a document')).toMatchObject({
-      reason: 'forbidden',
-    });
   });
 
   it('refuses a document name that is none of the three kinds, even when access is open', async () => {
@@ -172,6 +176,7 @@ describe('the sync websocket', () => {
     const name = `app/${createId()}`;
     pipit = await startPipit({
       access: {
+        identify: () => Promise.resolve({ userId: 'someone' }),
         grantFor: ({ request }) => {
           const role =
             new URL(request.url).searchParams.get('as') === 'viewer' ? 'viewer' : 'editor';

@@ -45,7 +45,9 @@ describe('loadConfig', () => {
         MONITORING_UPSTREAM_DSN: 'https://abc123@o1.ingest.example.com:8443/sentry/7',
         MONITORING_RETENTION_DAYS: '14',
         MONITORING_ENVIRONMENT: 'staging',
-        OPERATORS: ' Ada, grace ,,',
+        MONITORING_DAILY_BYTES_PER_ADDRESS: '1048576',
+        MONITORING_MAX_EVENTS: '500',
+        MONITORING_MAX_GROUPS: '50',
       },
       '/srv',
     );
@@ -82,8 +84,10 @@ describe('loadConfig', () => {
         },
         retentionDays: 14,
         environment: 'staging',
+        dailyBytesPerAddress: 1_048_576,
+        maxEvents: 500,
+        maxGroups: 50,
       },
-      operators: ['ada', 'grace'],
     });
   });
 
@@ -102,8 +106,10 @@ describe('loadConfig', () => {
         upstream: undefined,
         retentionDays: 30,
         environment: 'production',
+        dailyBytesPerAddress: 2 * 1024 * 1024,
+        maxEvents: 10_000,
+        maxGroups: 1_000,
       },
-      operators: [],
     });
     expect(
       loadConfig({ PUBLIC_ORIGIN: 'https://pipit.example.org:8443' }, '/srv').monitoring.dsn,
@@ -130,8 +136,21 @@ describe('loadConfig', () => {
     [{ MONITORING_ORG: 'a b' }, 'MONITORING_ORG'],
     [{ MONITORING_RETENTION_DAYS: '0' }, 'MONITORING_RETENTION_DAYS'],
     [{ MONITORING_ENVIRONMENT: 'two words' }, 'MONITORING_ENVIRONMENT'],
+    [{ MONITORING_DAILY_BYTES_PER_ADDRESS: '1000' }, 'MONITORING_DAILY_BYTES_PER_ADDRESS'],
+    [{ MONITORING_MAX_EVENTS: '0' }, 'MONITORING_MAX_EVENTS'],
+    [{ MONITORING_MAX_GROUPS: 'many' }, 'MONITORING_MAX_GROUPS'],
   ])('stops with a message naming the variable for %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(name));
+  });
+
+  it('refuses OPERATORS, which named operators by username, and says what to run instead', () => {
+    // A username can be given up and taken by another account: a server that kept reading the
+    // setting would hand the inbox to whoever holds the name next.
+    expect(() => loadConfig({ OPERATORS: 'opsboss' })).toThrow(ConfigError);
+    expect(() => loadConfig({ OPERATORS: 'opsboss' })).toThrow(
+      /OPERATORS: .*npm run operator -- add USERNAME/,
+    );
+    expect(loadConfig({ OPERATORS: '' })).not.toHaveProperty('operators');
   });
 });

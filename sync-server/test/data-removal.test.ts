@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setMeta } from '@pipit/app-definition';
 import { documentName } from '@pipit/protocol';
 import type { ApiClient } from './support/api-client';
 import {
@@ -9,7 +8,7 @@ import {
   TEST_PASSWORD,
 } from './support/engines';
 import { acknowledged, connectProvider, type TestProvider } from './support/provider';
-import { createPublishedApp, editDocument, verifyEmail } from './support/publishing';
+import { archiveApp, createPublishedApp, verifyEmail } from './support/publishing';
 
 /**
  * Deleting an account removes its data (SPEC §6), and deleting an app forever removes its visitors'
@@ -70,12 +69,7 @@ describe.each(ENGINES)('data removal (%s)', (engine) => {
     live.doc.getMap('records').set('late', { note: 'a last change' });
     await acknowledged(live.provider);
 
-    await editDocument(h, ada, app, (doc) => setMeta(doc, { archived: true }));
-    await expect
-      .poll(async () => (await h.pipit.server.storage.apps.get(app))?.archivedAt, {
-        timeout: 2 * storeDebounceMs,
-      })
-      .not.toBeNull();
+    await archiveApp(ada, app);
     expect((await ada.request('DELETE', `/api/apps/${app}`)).status).toBe(200);
 
     expect(await h.pipit.server.storage.apps.get(app)).toBeNull();

@@ -12,7 +12,7 @@ import {
   parseEnvelope,
   serializeEnvelope,
 } from '../src/monitoring/envelope';
-import { cappedEventJson, EVENT_JSON_MAX_BYTES } from '../src/monitoring/event-json';
+import { STORED_EVENT_MAX_BYTES, storedEventJson } from '../src/monitoring/event-json';
 import { fingerprintOf, normalizeFilename, normalizeMessage } from '../src/monitoring/fingerprint';
 import { parseStack, serverErrorRecord } from '../src/monitoring/server-error';
 import { errorEvent, sentryEnvelope } from './support/collector';
@@ -169,21 +169,112 @@ describe('grouping', () => {
   });
 });
 
-describe('stored report size', () => {
-  it('keeps a report whole when it fits, and cuts a huge one under the cap, marked', () => {
-    const small = errorEvent();
-    expect(JSON.parse(cappedEventJson(small))).toEqual(small);
-    const huge = errorEvent({
-      extra: {
-        breadcrumbs: Array.from({ length: 100 }, (_, i) => ({ message: `${i}`.repeat(2_048) })),
-        extra: { blob: 'x'.repeat(400_000) },
+/** A report as a page that wants to fill the disk sends it: the most the tunnel takes. */
+function floodingEvent(): Record<string, unknown> {
+  const blob = 'x'.repeat(250_000);
+  return errorEvent({
+    message: 'y'.repeat(50_000),
+    frame: { filename: `https://h/${'f'.repeat(10_000)}.js`, function: 'g'.repeat(10_000) },
+    extra: {
+      contexts: { big: { blob }, browser: { name: 'Chrome', version: '126.0' } },
+      extra: { blob },
+      modules: { blob },
+      breadcrumbs: Array.from({ length: 100 }, (_, i) => ({
+        category: 'c'.repeat(5_000),
+        message: `${i}`.repeat(2_048),
+        data: Object.fromEntries(
+          Array.from({ length: 50 }, (_, k) => [`k${k}`, 'v'.repeat(5_000)]),
+        ),
+      })),
+      tags: Object.fromEntries(Array.from({ length: 500 }, (_, k) => [`t${k}`, 'v'.repeat(5_000)])),
+    },
+  });
+}
+
+describe('what is stored of a report', () => {
+  it('keeps exactly what the inbox shows of an ordinary report', () => {
+    const event = errorEvent();
+    const stored = JSON.parse(storedEventJson(event)) as Record<string, unknown>;
+    expect(stored).toEqual({
+      event_id: event.event_id,
+      level: 'error',
+      exception: {
+        values: [
+          {
+            type: 'TypeError',
+            value: "Cannot read properties of undefined (reading 'title')",
+            stacktrace: {
+              frames: [
+                {
+                  filename: 'http://localhost:8080/assets/vendor-Zx81Qa0p.js',
+                  function: 'a',
+                  in_app: false,
+                },
+                {
+                  filename: 'http://localhost:8080/assets/index-BKx3Yc9f.js',
+                  function: 'saveHabit',
+                  lineno: 1,
+                  colno: 2048,
+                  in_app: true,
+                },
+                {
+                  filename: 'http://localhost:8080/assets/vendor-Zx81Qa0p.js',
+                  function: 'b',
+                  in_app: false,
+                },
+              ],
+            },
+          },
+        ],
       },
+      breadcrumbs: [
+        { category: 'navigation', data: { from: '/reset?token=abc', to: '/apps' } },
+        { category: 'console', message: 'saving', data: { arguments: '["my habit list"]' } },
+      ],
+      tags: { route: '/apps/$appId/edit' },
     });
-    const capped = cappedEventJson(huge);
-    expect(Buffer.byteLength(capped)).toBeLessThanOrEqual(EVENT_JSON_MAX_BYTES);
-    const parsed = JSON.parse(capped) as Record<string, unknown>;
-    expect(parsed._truncated).toBe(true);
-    expect(parsed.exception).toEqual(huge.exception);
+  });
+
+  it('stores a few kilobytes of a report padded with 250 KB of contexts, extra and breadcrumbs', () => {
+    const event = floodingEvent();
+    expect(JSON.stringify(event).length).toBeGreaterThan(1_000_000);
+    const text = storedEventJson(event);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(STORED_EVENT_MAX_BYTES);
+    const stored = JSON.parse(text) as Record<string, unknown>;
+    for (const part of ['contexts', 'extra', 'modules', 'request'])
+      expect(stored[part]).toBeUndefined();
+    expect(stored._truncated).toBe(true);
+    // What identifies it stays: the exception's type and the start of its value.
+    const exception = stored.exception as { values: Array<{ type: string; value: string }> };
+    expect(exception.values[0]?.type).toBe('TypeError');
+    expect(exception.values[0]?.value).toMatch(/^y{2000}$/);
+
+    const record = clientEventRecord(event, 1);
+    for (const column of [record.message, record.topFrame, record.route, record.url]) {
+      expect((column ?? '').length).toBeLessThanOrEqual(2_000);
+    }
+  });
+
+  it('stays under the cap whatever the characters (escaped, multi-byte)', () => {
+    const nasty = '\u0001😀"'.repeat(3_000);
+    const text = storedEventJson({
+      exception: { values: [{ type: nasty, value: nasty }] },
+      stack: nasty,
+      breadcrumbs: Array.from({ length: 30 }, () => ({ message: nasty, data: { a: nasty } })),
+      tags: Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`${k}${nasty}`, nasty])),
+    });
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(STORED_EVENT_MAX_BYTES);
+  });
+
+  it('keeps a server error’s printed stack with its cause under it', () => {
+    const error = new Error('the query failed', { cause: new Error('connection reset') });
+    const stored = JSON.parse(serverErrorRecord({ error, digest: 'abc' }, 1).eventJson) as {
+      stack: string;
+      tags: Record<string, unknown>;
+    };
+    expect(stored.stack).toContain('Error: the query failed');
+    expect(stored.stack).toContain('[cause]: Error: connection reset');
+    expect(stored.tags).toMatchObject({ digest: 'abc' });
   });
 });
 
@@ -225,8 +316,7 @@ describe('server errors', () => {
     expect(record.topFrame).toMatch(/^sync-server\/test\/monitoring-envelope\.test\.ts:/);
     const event = JSON.parse(record.eventJson) as Record<string, unknown>;
     expect(event.stack).toContain('Error: the database is on fire');
-    expect(event.request).toEqual({ method: 'GET', url: '/api/profiles/ada' });
-    expect(event.tags).toEqual({ digest: 'abcdef012345', request_id: 'req-1' });
+    expect(event.tags).toEqual({ digest: 'abcdef012345', request_id: 'req-1', method: 'GET' });
     expect(record.eventJson).not.toContain('secret');
   });
 });

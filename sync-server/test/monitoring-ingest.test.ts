@@ -1,5 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORED_EVENT_MAX_BYTES } from '../src/monitoring/event-json';
+import { storedBytes } from '../src/monitoring/ingest';
 import type { Storage } from '../src/storage/types';
 import { errorEvent, eventEnvelope, sentryEnvelope } from './support/collector';
 import { ENGINES, type Engine, openEngine } from './support/engines';
@@ -20,9 +22,10 @@ interface Harness {
 async function start(
   engine: Engine,
   rateLimits: StartOptions['rateLimits'] = ROOMY,
+  env: Record<string, string> = {},
 ): Promise<Harness> {
   const { storage, cleanup } = await openEngine(engine);
-  const pipit = await startPipit({ storage, env: ENV, rateLimits });
+  const pipit = await startPipit({ storage, env: { ...ENV, ...env }, rateLimits });
   return {
     pipit,
     storage,
@@ -79,7 +82,7 @@ describe.each(ENGINES)('POST /monitoring on %s', (engine) => {
     expect(sample?.id).toBe(second.event_id);
     expect(sample?.url).toBe('http://localhost:8080/apps/x/edit');
     expect(JSON.parse(sample!.eventJson)).toMatchObject({
-      exception: second.exception,
+      exception: { values: [{ type: 'TypeError', value: 'Habit 7 has no title' }] },
       breadcrumbs: [{ category: 'navigation', data: { from: '/reset', to: '/apps' } }, {}],
     });
   });
@@ -101,7 +104,31 @@ describe.each(ENGINES)('POST /monitoring on %s', (engine) => {
     for (const secret of ['hunter2', 'tok-123', 'abc.def', 'Bearer', 'secret-token', 'my habit']) {
       expect(stored).not.toContain(secret);
     }
-    expect(JSON.parse(stored)).toMatchObject({ extra: { note: 'kept' } });
+    // Nor anything else the inbox does not show.
+    expect(JSON.parse(stored)).not.toHaveProperty('extra');
+  });
+
+  it('stores a few kilobytes of a report padded with 250 KB of contexts and extra', async () => {
+    const blob = 'x'.repeat(250_000);
+    const event = errorEvent({
+      message: 'Padded report',
+      extra: {
+        contexts: { padding: { blob } },
+        extra: { padding: blob },
+        breadcrumbs: Array.from({ length: 100 }, (_, i) => ({ message: `${i}`.repeat(2_048) })),
+      },
+    });
+    const body = eventEnvelope(DSN, event);
+    expect(body.length).toBeGreaterThan(700_000);
+    expect((await post(h.pipit, body)).status).toBe(200);
+    const group = (await everything(h.storage)).groups.find((g) => g.message === 'Padded report');
+    const sample = (await h.storage.monitoring.sampleEvent(group!.fingerprint))!;
+    expect(Buffer.byteLength(sample.eventJson)).toBeLessThanOrEqual(STORED_EVENT_MAX_BYTES);
+    expect(storedBytes(sample)).toBeLessThan(24 * 1024);
+    const stored = JSON.parse(sample.eventJson) as Record<string, unknown>;
+    expect(stored).not.toHaveProperty('contexts');
+    expect(stored).not.toHaveProperty('extra');
+    expect(sample.browser).toBe('Chrome 126');
   });
 
   it('stores a report sent twice once', async () => {
@@ -307,6 +334,92 @@ describe.each(ENGINES)('the /monitoring rate limit on %s', (engine) => {
       const { groups } = await everything(h.storage);
       expect(groups.find((g) => g.message === 'Burst')?.count).toBe(60);
       expect(groups.some((g) => g.message === 'One too many')).toBe(false);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const DAY_S = 24 * 60 * 60;
+
+/** Drops counted so far, by reason (written in the background: waited for). */
+async function dropsOf(storage: Storage, reason: string): Promise<number> {
+  const rows = await storage.monitoring.drops();
+  return rows.find((row) => row.reason === reason)?.count ?? 0;
+}
+
+describe.each(ENGINES)('the daily byte budget of an address on %s', (engine) => {
+  it('refuses with 429 and the SDK’s headers once an address’s day of stored reports is spent', async () => {
+    const h = await start(engine, ROOMY, {
+      MONITORING_DAILY_BYTES_PER_ADDRESS: String(16 * 1024),
+      TRUST_PROXY: 'true',
+    });
+    try {
+      const from = (address: string, message: string) =>
+        post(h.pipit, eventEnvelope(DSN, errorEvent({ message })), {
+          headers: { 'X-Forwarded-For': address },
+        });
+      let accepted = 0;
+      let refused: Response | undefined;
+      for (let i = 0; i < 40 && !refused; i++) {
+        const response = await from('2001:db8:1:2::1', 'Within budget');
+        if (response.status === 200) accepted += 1;
+        else refused = response;
+      }
+      // About 16 KiB of the usual report, a kilobyte or two each: some, never all 40.
+      expect(accepted).toBeGreaterThan(3);
+      expect(refused?.status).toBe(429);
+      const retryAfter = Number(refused!.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(DAY_S - 120);
+      expect(retryAfter).toBeLessThanOrEqual(DAY_S);
+      expect(refused!.headers.get('x-sentry-rate-limits')).toBe(
+        `${retryAfter}::organization:rate_limited`,
+      );
+      // The same /64 shares the budget; another address has its own.
+      expect((await from('2001:db8:1:2:ffff::9', 'Same network')).status).toBe(429);
+      expect((await from('198.51.100.7', 'Elsewhere')).status).toBe(200);
+
+      const { groups } = await everything(h.storage);
+      expect(groups.find((g) => g.message === 'Within budget')?.count).toBe(accepted);
+      expect(groups.some((g) => g.message === 'Same network')).toBe(false);
+      await expect.poll(() => dropsOf(h.storage, 'over_budget')).toBe(2);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe.each(ENGINES)('the caps on stored reports on %s', (engine) => {
+  it('keeps at most MONITORING_MAX_GROUPS kinds and MONITORING_MAX_EVENTS reports, the oldest going first', async () => {
+    const h = await start(engine, ROOMY, {
+      MONITORING_MAX_EVENTS: '3',
+      MONITORING_MAX_GROUPS: '2',
+    });
+    try {
+      const send = async (message: string) => {
+        expect((await post(h.pipit, eventEnvelope(DSN, errorEvent({ message })))).status).toBe(200);
+        await sleep(5); // one millisecond apart at least: "oldest" is by time received
+      };
+      for (const message of ['Cap one', 'Cap two', 'Cap three']) await send(message);
+      let { groups } = await everything(h.storage);
+      // A third kind of error: the least recently seen kind goes, with its report.
+      expect(groups.map((g) => g.message)).toEqual(['Cap three', 'Cap two']);
+
+      for (let i = 0; i < 3; i++) await send('Cap three');
+      ({ groups } = await everything(h.storage));
+      expect(groups.map((g) => [g.message, g.count])).toEqual([
+        ['Cap three', 4],
+        ['Cap two', 1],
+      ]);
+      // Three reports are kept: the newest three, all of the latest kind.
+      expect(await h.storage.monitoring.sampleEvent(groups[1]!.fingerprint)).toBeNull();
+      expect(await h.storage.monitoring.evict({ maxEvents: 3, maxGroups: 2 })).toEqual({
+        events: 0,
+        groups: 0,
+      });
+      // "Cap one" with its report, then Cap two's and the oldest of Cap three's.
+      await expect.poll(() => dropsOf(h.storage, 'evicted')).toBe(3);
     } finally {
       await h.close();
     }

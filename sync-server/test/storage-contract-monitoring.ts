@@ -155,5 +155,76 @@ export function describeMonitoringContract(engine: Engine) {
       expect(await storage.monitoring.sampleEvent('f-old')).toBeNull();
       expect(await storage.monitoring.prune(cutoff)).toEqual({ events: 0, groups: 0 });
     });
+
+    it('evicts the least recently seen groups with their occurrences, then the oldest occurrences', async () => {
+      // Groups last seen at 10, 20, 30 and 40; f-40 has four occurrences, the others one each.
+      for (const at of [10, 20, 30]) {
+        await storage.monitoring.record(occurrence({ fingerprint: `f-${at}`, receivedAt: at }));
+      }
+      for (const at of [37, 38, 39, 40]) {
+        await storage.monitoring.record(occurrence({ fingerprint: 'f-40', receivedAt: at }));
+      }
+      expect(await storage.monitoring.evict({ maxEvents: 100, maxGroups: 2 })).toEqual({
+        events: 2,
+        groups: 2,
+      });
+      let { groups } = await storage.monitoring.listGroups({ limit: 10, offset: 0 });
+      expect(groups.map((g) => g.fingerprint)).toEqual(['f-40', 'f-30']);
+      expect(await storage.monitoring.sampleEvent('f-10')).toBeNull();
+
+      expect(await storage.monitoring.evict({ maxEvents: 3, maxGroups: 2 })).toEqual({
+        events: 2,
+        groups: 0,
+      });
+      // f-30's occurrence and f-40's oldest went; f-30 itself stays, counted, without a sample.
+      ({ groups } = await storage.monitoring.listGroups({ limit: 10, offset: 0 }));
+      expect(groups.map((g) => [g.fingerprint, g.count])).toEqual([
+        ['f-40', 4],
+        ['f-30', 1],
+      ]);
+      expect(await storage.monitoring.sampleEvent('f-30')).toBeNull();
+      expect((await storage.monitoring.sampleEvent('f-40'))?.receivedAt).toBe(40);
+      expect(await storage.monitoring.evict({ maxEvents: 3, maxGroups: 2 })).toEqual({
+        events: 0,
+        groups: 0,
+      });
+    });
+
+    it('keeps exactly the caps when times tie (by id and fingerprint)', async () => {
+      for (let i = 0; i < 6; i++) await storage.monitoring.record(occurrence({ receivedAt: 7 }));
+      expect(await storage.monitoring.evict({ maxEvents: 4, maxGroups: 10 })).toEqual({
+        events: 2,
+        groups: 0,
+      });
+      for (let i = 0; i < 4; i++) {
+        await storage.monitoring.record(occurrence({ fingerprint: `f-tie-${i}`, receivedAt: 7 }));
+      }
+      // f-save (its four occurrences) and f-tie-0 go: equal times, the smallest fingerprints first.
+      expect(await storage.monitoring.evict({ maxEvents: 100, maxGroups: 3 })).toEqual({
+        events: 5,
+        groups: 2,
+      });
+      const { groups, total } = await storage.monitoring.listGroups({ limit: 10, offset: 0 });
+      expect(total).toBe(3);
+      expect(groups.map((g) => g.fingerprint).sort()).toEqual(['f-tie-1', 'f-tie-2', 'f-tie-3']);
+    });
+
+    it('counts dropped reports by reason and day, and prunes days before the retention', async () => {
+      expect(await storage.monitoring.drops()).toEqual([]);
+      await storage.monitoring.countDrops('rate_limited', 2 * DAY_MS + 5, 3);
+      await storage.monitoring.countDrops('rate_limited', 2 * DAY_MS + 9, 2);
+      await storage.monitoring.countDrops('over_budget', 3 * DAY_MS + 1, 1);
+      await storage.monitoring.countDrops('rate_limited', 4 * DAY_MS, 10);
+      await storage.monitoring.countDrops('evicted', 4 * DAY_MS, 0);
+      expect(await storage.monitoring.drops()).toEqual([
+        { reason: 'over_budget', count: 1, since: 3 * DAY_MS },
+        { reason: 'rate_limited', count: 15, since: 2 * DAY_MS },
+      ]);
+      await storage.monitoring.prune(3 * DAY_MS + 12);
+      expect(await storage.monitoring.drops()).toEqual([
+        { reason: 'over_budget', count: 1, since: 3 * DAY_MS },
+        { reason: 'rate_limited', count: 10, since: 4 * DAY_MS },
+      ]);
+    });
   });
 }

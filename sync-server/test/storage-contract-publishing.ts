@@ -56,7 +56,7 @@ export function describePublishingContract(storage: () => Storage) {
         });
       }
       if (options.archived) {
-        await s.apps.updateListing(id, { ...listing, archived: true, updatedAt: 2 });
+        await s.apps.setArchived(id, 2);
       }
       return (await s.apps.get(id))!;
     }
@@ -263,10 +263,11 @@ export function describePublishingContract(storage: () => Storage) {
       expect((await s.publishing.remixes(source.id)).map((r) => r.id)).toEqual([remix.id]);
 
       await s.publishing.recordEvent(source.id, 'open', 'v', 1);
-      await s.apps.delete(source.id);
+      await s.apps.delete(source.id, 3);
       expect(await s.publishing.version(source.id, 1)).toBeNull();
       expect(await s.publishing.versions(source.id)).toEqual([]);
-      // The event went with the app: the same visitor counts again for a new app of that id.
+      // The id is never given out again, not even to its owner.
+      expect(await s.apps.wasDeleted(source.id)).toBe(true);
       const reborn = await s.apps.insert({
         id: source.id,
         ownerId: owner.id,
@@ -275,8 +276,33 @@ export function describePublishingContract(storage: () => Storage) {
         icon: null,
         createdAt: 3,
       });
-      expect(reborn.created).toBe(true);
-      expect(await s.publishing.recordEvent(source.id, 'open', 'v', 4)).toBe(true);
+      expect(reborn).toEqual({ deleted: true });
+      expect(await s.apps.get(source.id)).toBeNull();
+    });
+
+    // Last: forgetting is about every app's visitors, so it runs after the others' counting.
+    it('forgets visitors counted before a time, then the oldest over a cap, keeping the counts', async () => {
+      const s = storage();
+      const x = await app(await person());
+      const T = 1_000_000_000_000;
+      await s.publishing.forgetVisitors(T, 1_000_000); // whatever other tests left
+      await s.publishing.recordEvent(x.id, 'open', 'v1', T + 1);
+      await s.publishing.recordEvent(x.id, 'open', 'v2', T + 2);
+      await s.publishing.recordEvent(x.id, 'open', 'v3', T + 3);
+      await s.publishing.recordEvent(x.id, 'install', 'v1', T + 3);
+      await s.publishing.recordEvent(x.id, 'open', 'v4', T + 4);
+
+      expect(await s.publishing.forgetVisitors(T + 2, 1_000_000)).toBe(1);
+      // v1's open is forgotten, so it counts again; v2's is still remembered.
+      expect(await s.publishing.recordEvent(x.id, 'open', 'v1', T + 5)).toBe(true);
+      expect(await s.publishing.recordEvent(x.id, 'open', 'v2', T + 5)).toBe(false);
+
+      // Five remembered (T+2, T+3, T+3, T+4, T+5); at most three stay, ties in time go together.
+      expect(await s.publishing.forgetVisitors(0, 3)).toBe(3);
+      expect(await s.publishing.recordEvent(x.id, 'open', 'v4', T + 6)).toBe(false);
+      expect(await s.publishing.recordEvent(x.id, 'open', 'v1', T + 6)).toBe(false);
+      expect(await s.publishing.recordEvent(x.id, 'install', 'v1', T + 6)).toBe(true);
+      expect(await s.publishing.eventCounts(x.id)).toEqual({ opens: 5, installs: 2 });
     });
   });
 }

@@ -325,6 +325,108 @@ export function describeStorageContract(
       });
     });
 
+    describe('username holds', () => {
+      it('holds a renamed account’s old username like a deleted one’s, until released', async () => {
+        const renamed = await storage.users.insert(testUser());
+        const old = renamed.username;
+        const now = `${old}_now`;
+        await storage.users.update(renamed.id, { username: now }, 5_000);
+        expect(await storage.users.findByUsername(old)).toBeNull();
+
+        // Nobody else can take the old name, by signing up or by renaming, while it is held.
+        await expect(storage.users.insert(testUser({ username: old }))).rejects.toMatchObject({
+          field: 'username',
+        });
+        const other = await storage.users.insert(testUser());
+        await expect(
+          storage.users.update(other.id, { username: old.toUpperCase() }, 6_000),
+        ).rejects.toMatchObject({ field: 'username' });
+        expect((await storage.users.findById(other.id))?.username).toBe(other.username);
+        expect(await storage.users.usernameInUse(old)).toBe(true);
+        // …but it is still theirs to take back.
+        expect(await storage.users.usernameInUse(old, renamed.id)).toBe(false);
+
+        expect(await storage.users.releaseUsername(old, 4_999)).toBe(false);
+        expect(await storage.users.releaseUsername(old, 5_000)).toBe(true);
+        expect(await storage.users.usernameInUse(old)).toBe(false);
+        await storage.users.update(other.id, { username: old }, 7_000);
+        expect((await storage.users.findByUsername(old))?.id).toBe(other.id);
+        // The name `other` gave up is held in turn; the renamed account keeps its new one.
+        expect(await storage.users.usernameInUse(other.username)).toBe(true);
+        expect((await storage.users.findByUsername(now))?.id).toBe(renamed.id);
+      });
+
+      it('lets an account take back a name it gave up, holding the one it leaves', async () => {
+        const user = await storage.users.insert(testUser());
+        const first = user.username;
+        await storage.users.update(user.id, { username: `${first}_2` }, 1_000);
+        await storage.users.update(user.id, { username: first }, 2_000);
+        expect((await storage.users.findByUsername(first))?.id).toBe(user.id);
+        expect(await storage.users.usernameInUse(`${first}_2`)).toBe(true);
+        expect(await storage.users.releaseUsername(`${first}_2`, 1_999)).toBe(false);
+        // Its hold on the first name ended when it took it back.
+        expect(await storage.users.releaseUsername(first, Number.MAX_SAFE_INTEGER)).toBe(false);
+      });
+
+      it('holds nothing when a profile change keeps the username', async () => {
+        const user = await storage.users.insert(testUser());
+        await storage.users.update(user.id, { username: user.username, bio: 'same name' }, 1_000);
+        expect(await storage.users.releaseUsername(user.username, Number.MAX_SAFE_INTEGER)).toBe(
+          false,
+        );
+        expect((await storage.users.findById(user.id))?.bio).toBe('same name');
+      });
+
+      it('never lets a name be taken while its account renames away from it', async () => {
+        for (let i = 0; i < 10; i++) {
+          const leaving = await storage.users.insert(testUser());
+          const [renamed, taken] = await Promise.allSettled([
+            storage.users.update(leaving.id, { username: `${leaving.username}_new` }, 1_000),
+            storage.users.insert(testUser({ username: leaving.username })),
+          ]);
+          expect(renamed.status).toBe('fulfilled');
+          expect(taken).toMatchObject({ status: 'rejected', reason: expect.any(ConflictError) });
+        }
+      });
+
+      it('lets only one of several accounts take a free name at once', async () => {
+        const a = await storage.users.insert(testUser());
+        const b = await storage.users.insert(testUser());
+        const wanted = `${a.username}_x`;
+        const results = await Promise.allSettled([
+          storage.users.update(a.id, { username: wanted }, 1_000),
+          storage.users.update(b.id, { username: wanted }, 1_000),
+          storage.users.insert(testUser({ username: wanted })),
+        ]);
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        for (const r of results) {
+          if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConflictError);
+        }
+      });
+    });
+
+    describe('operators', () => {
+      it('adds accounts by id once, lists them oldest first, and removes them', async () => {
+        const a = await storage.users.insert(testUser());
+        const b = await storage.users.insert(testUser());
+        expect(await storage.operators.add(b.id, 2_000)).toBe(true);
+        expect(await storage.operators.add(a.id, 1_000)).toBe(true);
+        expect(await storage.operators.add(a.id, 3_000)).toBe(false);
+        expect(await storage.operators.has(a.id)).toBe(true);
+        const listed = (await storage.operators.list()).filter((o) =>
+          [a.id, b.id].includes(o.userId),
+        );
+        expect(listed).toEqual([
+          { userId: a.id, addedAt: 1_000 },
+          { userId: b.id, addedAt: 2_000 },
+        ]);
+        expect(await storage.operators.remove(a.id)).toBe(true);
+        expect(await storage.operators.remove(a.id)).toBe(false);
+        expect(await storage.operators.has(a.id)).toBe(false);
+        await storage.operators.remove(b.id);
+      });
+    });
+
     describe('sessions', () => {
       it('stores, lists newest first, touches and deletes sessions', async () => {
         const user = await storage.users.insert(testUser());
@@ -432,6 +534,41 @@ export function describeStorageContract(
           count: 1,
           resetAt: 12_000,
         });
+      });
+
+      it('reads a count without counting, and sees a window end', async () => {
+        const key = `k-${createId()}`;
+        expect(await storage.rateLimits.peek(key, 1_000, 10_000)).toEqual({
+          count: 0,
+          resetAt: 11_000,
+        });
+        await storage.rateLimits.hit(key, 1_000, 10_000);
+        await storage.rateLimits.hit(key, 1_000, 10_200);
+        expect(await storage.rateLimits.peek(key, 1_000, 10_500)).toEqual({
+          count: 2,
+          resetAt: 11_000,
+        });
+        expect(await storage.rateLimits.peek(key, 1_000, 10_500)).toEqual({
+          count: 2,
+          resetAt: 11_000,
+        });
+        expect(await storage.rateLimits.peek(key, 1_000, 11_000)).toEqual({
+          count: 0,
+          resetAt: 12_000,
+        });
+      });
+
+      it('counts amounts (bytes of a budget) past 2^31 in a day, and starts again after it', async () => {
+        const key = `k-${createId()}`;
+        const day = 24 * 60 * 60 * 1000;
+        expect(await storage.rateLimits.hit(key, day, 10_000, 2_000_000_000)).toEqual({
+          count: 2_000_000_000,
+          resetAt: 10_000 + day,
+        });
+        expect((await storage.rateLimits.hit(key, day, 20_000, 2_000_000_000)).count).toBe(
+          4_000_000_000,
+        );
+        expect((await storage.rateLimits.hit(key, day, 10_000 + day, 5)).count).toBe(5);
       });
 
       it('counts every one of many concurrent hits exactly once', async () => {

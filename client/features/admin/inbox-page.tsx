@@ -1,17 +1,19 @@
 import {
   adminMessagesResponseSchema,
   DIGEST_PATTERN,
+  type DroppedReports,
   type ErrorDetail,
   errorDetailSchema,
   type ErrorGroup,
   type ErrorGroupsResponse,
+  type ReportDropReason,
 } from '@pipit/protocol';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';
 import { EmptyState } from '../../ui/empty-state';
 import { TextField } from '../../ui/field';
-import { formatMoment } from '../../ui/format-time';
+import { formatDate, formatMoment } from '../../ui/format-time';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
@@ -21,7 +23,7 @@ import { EventDetail } from './event-detail';
 import './inbox.css';
 
 /**
- * `/admin`: the operator's inbox (issue 6). Operators (the `OPERATORS` setting) see error groups
+ * `/admin`: the operator's inbox (issue 6). Operators (accounts the server's operator command added) see error groups
  * from browsers and the server (one page of them, read by the route), one group's latest report
  * with its breadcrumbs, a search for the digest a person read off the error page, and contact and
  * feedback messages. For everyone else the route shows the 404 page, as the server answers.
@@ -36,6 +38,7 @@ export function InboxPage({ errors }: { errors: ErrorGroupsResponse }) {
     >
       <DigestSearch />
       <Section title="Errors" id="errors">
+        <DroppedNotice dropped={errors.dropped} />
         {errors.total === 0 ? (
           <EmptyState icon="🌤️" title="No errors reported" level={3}>
             Nothing has gone wrong in the last days, or nothing was reported yet.
@@ -91,6 +94,38 @@ export function InboxPage({ errors }: { errors: ErrorGroupsResponse }) {
       </Section>
       <Messages />
     </Page>
+  );
+}
+
+const DROP_REASONS: Record<ReportDropReason, string> = {
+  rate_limited: 'over the per-minute limit of an address',
+  over_budget: 'over an address’s daily budget',
+  too_large: 'larger than 1 MB',
+  evicted: 'removed, oldest first, to stay under the cap on stored reports',
+};
+
+/**
+ * Reports the server refused or removed: the inbox is missing them, so it says how many and why
+ * (an address flooding the tunnel shows up here rather than as thousands of groups).
+ */
+function DroppedNotice({ dropped }: { dropped: DroppedReports }) {
+  if (dropped.total === 0 || dropped.since === null) return null;
+  const reasons = (Object.entries(dropped.byReason) as [ReportDropReason, number][]).filter(
+    ([, count]) => count > 0,
+  );
+  return (
+    <Notice
+      tone="warning"
+      title={`${dropped.total} ${dropped.total === 1 ? 'report was' : 'reports were'} dropped since ${formatDate(dropped.since)}`}
+    >
+      <ul className="inbox__drops">
+        {reasons.map(([reason, count]) => (
+          <li key={reason}>
+            {count} {DROP_REASONS[reason]}
+          </li>
+        ))}
+      </ul>
+    </Notice>
   );
 }
 

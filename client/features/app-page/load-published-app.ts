@@ -36,7 +36,13 @@ export async function loadPublishedApp(
       seenAt: isCachedCopy ? sentAt : null,
     };
   } catch (error) {
-    if (error instanceof ApiRequestError && error.code === 'not_found') return { found: false };
+    // A deleted app's page is not found too: nothing of it is left to show.
+    if (
+      error instanceof ApiRequestError &&
+      (error.code === 'not_found' || error.code === 'app_deleted')
+    ) {
+      return { found: false };
+    }
     throw error;
   }
 }

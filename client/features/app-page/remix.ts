@@ -24,7 +24,6 @@ export function remixApp(
     meta: {
       ...source.definition.meta,
       title: remixTitle(source.definition.meta.title),
-      archived: false,
     },
   };
   return createApp(accountId, definition, {

@@ -11,8 +11,13 @@ import './app-list.css';
  * server has not acknowledged are counted on the device; none means the server has them all.
  */
 export function listedSync(app: LocalApp, online: boolean): SyncState {
-  if (!app.registered || app.pending > 0) {
-    const pending = Math.max(app.pending, app.registered ? 0 : 1);
+  if (app.registrationRefused) {
+    const why = app.registrationRefused === 'limit_reached' ? 'plan-limit' : 'rejected';
+    return { kind: 'error', why };
+  }
+  if (!app.registered || app.pending > 0 || app.archiveDue) {
+    // An app the server does not know yet, or an archive choice it has not taken, is one change.
+    const pending = Math.max(app.pending, !app.registered || app.archiveDue ? 1 : 0);
     return online ? { kind: 'syncing', pending } : { kind: 'offline', pending };
   }
   return { kind: 'saved' };

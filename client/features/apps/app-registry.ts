@@ -7,16 +7,21 @@ import {
   forgetLocalCopy,
   type LocalApp,
   localApps,
+  dropRefusedChange,
+  markArchiveSent,
   markRegistered,
+  markRegistrationRefused,
   mergeServerApps,
+  setAppArchived,
   syncInBackground,
 } from '../../sync/local-apps';
 import { apiGet, apiSend, ApiRequestError, OfflineError } from '../api/request';
 
 /**
  * Keeps this device's apps and the server in step for the signed-in account: apps made here
- * (offline too) register themselves, apps made or shared elsewhere appear, deletions made offline
- * reach the server, and apps with unsent changes sync in the background without being opened.
+ * (offline too) register themselves, apps made or shared elsewhere appear, archiving and deletions
+ * made offline reach the server, and apps with unsent changes sync in the background without being
+ * opened.
  */
 
 /** Registers one app made on this device (idempotent on the server). */
@@ -31,6 +36,12 @@ async function registerApp(accountId: string, app: LocalApp): Promise<void> {
   try {
     await apiSend('POST', '/api/apps', request, appResponseSchema);
   } catch (error) {
+    // Deleted forever (from another device, after a registration whose answer was lost): the id
+    // is never used again, so this device lets the app go instead of bringing it back.
+    if (error instanceof ApiRequestError && error.code === 'app_deleted') {
+      await forgetLocalCopy(accountId, app.id);
+      return;
+    }
     // The app a remix copied was unpublished or deleted before the copy reached the server: the
     // copy is still mine, so it registers without its lineage instead of never syncing.
     if (!(request.forkedFrom && error instanceof ApiRequestError && error.code === 'not_found')) {
@@ -40,6 +51,22 @@ async function registerApp(accountId: string, app: LocalApp): Promise<void> {
     await apiSend('POST', '/api/apps', withoutLineage, appResponseSchema);
   }
   await markRegistered(accountId, app.id);
+}
+
+/** Tells the server this device's archive choice for an app (the owner's alone to make). */
+async function sendArchived(accountId: string, app: LocalApp): Promise<void> {
+  try {
+    await apiSend(
+      'PUT',
+      `/api/apps/${app.id}/archived`,
+      { archived: app.archived },
+      appResponseSchema,
+    );
+  } catch (error) {
+    // Gone (deleted from another device): the list below takes it off this device.
+    if (!(error instanceof ApiRequestError && error.code === 'not_found')) throw error;
+  }
+  await markArchiveSent(accountId, app.id, app.archived);
 }
 
 async function deleteOnServer(accountId: string, appId: string): Promise<void> {
@@ -56,12 +83,57 @@ let running: Promise<boolean> | undefined;
 let queued: Promise<boolean> | undefined;
 const ONLINE_SETTLE_MS = 1_500;
 
+/**
+ * Runs one app's step of a reconciliation. A refusal from the server (not a lost connection) is
+ * that app's alone: `refused` settles it, and the round goes on for the others — one app the
+ * server will not take must not keep every other one from syncing.
+ */
+async function step(work: () => Promise<void>, refused: (error: ApiRequestError) => Promise<void>) {
+  try {
+    await work();
+  } catch (error) {
+    // A lost connection, a server failure, a pause asked for or an ended session stops the round.
+    const passing =
+      !(error instanceof ApiRequestError) ||
+      error.status >= 500 ||
+      error.code === 'rate_limited' ||
+      error.code === 'unauthenticated';
+    if (passing) throw error;
+    await refused(error);
+  }
+}
+
 async function reconcileRound(accountId: string): Promise<boolean> {
   try {
     const before = await localApps(accountId);
-    for (const app of before.filter((a) => a.deleting)) await deleteOnServer(accountId, app.id);
+    // Archived here while offline, then deleted: the server deletes only archived apps.
+    for (const app of before.filter((a) => a.registered && a.archiveDue)) {
+      // Refused: it is not mine to archive any more; the server's listing decides.
+      await step(
+        () => sendArchived(accountId, app),
+        () => dropRefusedChange(accountId, app.id, 'archiveDue'),
+      );
+    }
+    for (const app of before.filter((a) => a.deleting)) {
+      // Refused: restored (or not archived) elsewhere meanwhile: it comes back here too.
+      await step(
+        () => deleteOnServer(accountId, app.id),
+        () => dropRefusedChange(accountId, app.id, 'deleting'),
+      );
+    }
     for (const app of before.filter((a) => !a.registered && !a.deleting)) {
-      await registerApp(accountId, app);
+      await step(
+        async () => {
+          await registerApp(accountId, app);
+          if (app.archiveDue) await sendArchived(accountId, app);
+        },
+        (error) =>
+          markRegistrationRefused(
+            accountId,
+            app.id,
+            error.code === 'limit_reached' ? 'limit_reached' : 'refused',
+          ),
+      );
     }
     const { apps } = await apiGet('/api/apps', appListResponseSchema);
     await mergeServerApps(accountId, apps);
@@ -89,6 +161,15 @@ export async function createApp(
   const id = await createLocalApp(accountId, definition, options);
   if (navigator.onLine) void reconcileApps(accountId);
   return id;
+}
+
+/**
+ * Archives or restores one of my apps: on this device at once (offline too), on the server now
+ * when online, else with the next reconciliation.
+ */
+export async function archiveApp(accountId: string, appId: string, archived: boolean) {
+  await setAppArchived(accountId, appId, archived);
+  if (navigator.onLine) void reconcileApps(accountId);
 }
 
 /**

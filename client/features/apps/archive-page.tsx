@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { type LocalApp, markDeleting, setAppArchived, useLocalApps } from '../../sync/local-apps';
+import { type LocalApp, markDeleting, useLocalApps } from '../../sync/local-apps';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
 import { Notice } from '../../ui/notice';
@@ -8,7 +8,7 @@ import { Page } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { useSession } from '../account/session';
 import { AppListOrEmpty } from './app-list';
-import { reconcileApps } from './app-registry';
+import { archiveApp, reconcileApps } from './app-registry';
 
 /** `/archive`: archived apps — restore them, or delete them forever (after confirming). */
 export function ArchivePage() {
@@ -72,7 +72,7 @@ export function ArchivePage() {
                   variant="secondary"
                   size="small"
                   aria-label={`Restore ${app.title}`}
-                  onClick={() => void setAppArchived(account.id, app.id, false)}
+                  onClick={() => void archiveApp(account.id, app.id, false)}
                 >
                   Restore
                 </Button>

@@ -32,7 +32,11 @@ function AccountEditor({ appId, account }: { appId: string; account: Account }) 
     <AppEditor
       appId={appId}
       scope={{ kind: 'account', accountId: account.id }}
-      person={{ name: account.displayName || account.username, color: personColor(account.id) }}
+      person={{
+        id: account.id,
+        name: account.displayName || account.username,
+        color: personColor(account.id),
+      }}
       // An app this device has never listed (shared a moment ago) is asked of the server anyway.
       connect={row === null || row.registered}
       backTo={{ to: '/studio', label: 'Studio' }}

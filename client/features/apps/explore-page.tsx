@@ -1,4 +1,4 @@
-import { exploreResponseSchema } from '@pipit/protocol';
+import { exploreApiPath, type ExploreParams, exploreResponseSchema } from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { AppCardGrid } from '../../ui/app-card';
@@ -14,39 +14,20 @@ import { OfflineError } from '../api/request';
 import { useApiGet } from '../api/use-api-get';
 import './explore-page.css';
 
-export interface ExploreSearch {
-  q: string;
-  tag?: string | undefined;
-  author?: string | undefined;
-  sort: 'new' | 'popular';
-  page: number;
-}
-
 const SORTS = [
   { value: 'new', label: 'New' },
   { value: 'popular', label: 'Popular' },
 ] as const;
-
-/** The API address of one explore query (only what is set, so cached copies match). */
-function explorePath(search: Partial<ExploreSearch>): string {
-  const params = new URLSearchParams();
-  if (search.q) params.set('q', search.q);
-  if (search.tag) params.set('tag', search.tag);
-  if (search.author) params.set('author', search.author);
-  params.set('sort', search.sort ?? 'new');
-  if (search.page && search.page > 1) params.set('page', String(search.page));
-  return `/api/explore?${params.toString()}`;
-}
 
 /** `/explore`: public published apps — search, tags, sort, pages; the copy last seen offline. */
 export function ExplorePage({
   search,
   onSearchChange,
 }: {
-  search: ExploreSearch;
-  onSearchChange: (next: ExploreSearch) => void;
+  search: ExploreParams;
+  onSearchChange: (next: ExploreParams) => void;
 }) {
-  const result = useApiGet(explorePath(search), exploreResponseSchema);
+  const result = useApiGet(exploreApiPath(search), exploreResponseSchema);
   const shown = result.shown;
 
   const filtered = Boolean(search.q || search.tag || search.author);
@@ -195,7 +176,7 @@ function Pager({
   page,
   pageCount,
 }: {
-  search: ExploreSearch;
+  search: ExploreParams;
   page: number;
   pageCount: number;
 }) {

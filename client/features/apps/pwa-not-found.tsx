@@ -1,13 +1,18 @@
 import { Button } from '../../ui/button';
 import './pwa-not-found.css';
 
-export type PwaProblem = 'not-found' | 'offline' | 'draft' | 'unreadable';
+export type PwaProblem = 'not-found' | 'deleted' | 'offline' | 'draft' | 'unreadable';
 
 const TEXTS: Record<PwaProblem, { icon: string; title: string; body: string }> = {
   'not-found': {
     icon: '🪺',
     title: 'This app isn’t available',
     body: 'It may have been deleted, or it is private and not shared with you. If you installed it, you can remove it from your home screen.',
+  },
+  deleted: {
+    icon: '🍂',
+    title: 'This app was deleted',
+    body: 'Its creator deleted it for good, so it no longer opens. If you installed it, you can remove it from your home screen.',
   },
   offline: {
     icon: '📡',

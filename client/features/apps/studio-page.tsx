@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type LocalApp, setAppArchived, useLocalApps } from '../../sync/local-apps';
+import { type LocalApp, useLocalApps } from '../../sync/local-apps';
 import { Button } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';
 import { EmptyState } from '../../ui/empty-state';
@@ -9,6 +9,7 @@ import { Segmented } from '../../ui/segmented';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { useSession } from '../account/session';
 import { AppListOrEmpty, listedSync } from './app-list';
+import { archiveApp } from './app-registry';
 
 const FILTERS = [
   { value: 'all', label: 'All' },
@@ -37,8 +38,16 @@ export function StudioPage() {
   const { account } = useSession();
   const online = useOnlineStatus();
   const [filter, setFilter] = useState<Filter>('all');
+  const [justArchived, setJustArchived] = useState<LocalApp | null>(null);
   const apps = useLocalApps(account?.id ?? null);
   const shown = apps?.filter((app) => !app.archived && !app.deleting && MATCHES[filter](app));
+  const archivedCount = apps?.filter((app) => app.archived && !app.deleting).length ?? 0;
+
+  function archive(app: LocalApp, archived: boolean) {
+    if (!account) return;
+    setJustArchived(archived ? app : null);
+    void archiveApp(account.id, app.id, archived);
+  }
   const waiting =
     apps?.filter((a) => !a.deleting && listedSync(a, online).kind !== 'saved').length ?? 0;
 
@@ -46,9 +55,26 @@ export function StudioPage() {
     <Page
       title="Studio"
       lead="Everything you build, and everything shared with you."
-      actions={<ButtonLink to="/create">New app</ButtonLink>}
+      actions={
+        <>
+          <ButtonLink to="/archive" variant="secondary">
+            {archivedCount > 0 ? `Archive (${archivedCount})` : 'Archive'}
+          </ButtonLink>
+          <ButtonLink to="/create">New app</ButtonLink>
+        </>
+      }
     >
       <div className="stack">
+        {justArchived ? (
+          <Notice tone="info" title={`“${justArchived.title}” is in the archive`} live="polite">
+            <p>It has left your profile and Explore; installed copies keep working.</p>
+            <div className="row">
+              <Button variant="secondary" size="small" onClick={() => archive(justArchived, false)}>
+                Undo
+              </Button>
+            </div>
+          </Notice>
+        ) : null}
         {!online ? (
           <Notice tone="offline" title="You’re offline">
             <p>
@@ -85,7 +111,7 @@ export function StudioPage() {
                 variant="ghost"
                 size="small"
                 aria-label={`Archive ${app.title}`}
-                onClick={() => void setAppArchived(account.id, app.id, true)}
+                onClick={() => archive(app, true)}
               >
                 Archive
               </Button>

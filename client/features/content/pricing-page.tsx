@@ -157,7 +157,10 @@ export function PricingPage() {
               <tbody>
                 <tr>
                   <th scope="row">Sign-in attempts</th>
-                  <td>10 per minute, per account and per IP address</td>
+                  <td>
+                    10 per minute per IP address, and 10 wrong passwords per minute for an account
+                    from one address: someone guessing elsewhere never locks you out
+                  </td>
                 </tr>
                 <tr>
                   <th scope="row">Sign-ups</th>

@@ -434,7 +434,6 @@ export function showcaseDefinition(): AppDefinition {
         'Build habits that stick: a daily checklist, check-ins that record how each one went, streaks, and charts of your progress.',
       icon: { kind: 'emoji', emoji: '🌱', background: '#1a7f5a' },
       tags: ['habits', 'health', 'productivity'],
-      archived: false,
     },
     theme: { preset: 'meadow', font: 'rounded', mode: 'auto' },
     screens,

@@ -28,7 +28,9 @@ export function ChipPicker({
             aria-current={item.id === selectedId ? 'true' : undefined}
             onClick={() => onSelect(item.id)}
           >
-            {item.name}
+            <span className="chip__label" dir="auto" title={item.name}>
+              {item.name}
+            </span>
           </button>
         </li>
       ))}

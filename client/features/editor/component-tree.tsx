@@ -64,7 +64,10 @@ export function ComponentTree() {
     >
       <div className="editor-section__header">
         <h2 className="editor-section__title" id="editor-components-title">
-          Components <span className="editor-muted">on {screen.title}</span>
+          Components{' '}
+          <span className="editor-muted">
+            on <bdi>{screen.title}</bdi>
+          </span>
         </h2>
       </div>
       {readOnly ? null : <AddComponentMenu />}
@@ -117,9 +120,14 @@ function ComponentRow({
         <span className="tree-row__icon" aria-hidden="true">
           {icon}
         </span>
-        <span className="tree-row__name">
-          {name}
-          {detail ? <span className="tree-row__detail"> {detail}</span> : null}
+        <span className="tree-row__name tree-row__name--parts" title={label}>
+          <span>{name}</span>
+          {detail ? (
+            <>
+              {' '}
+              <bdi className="tree-row__detail tree-row__text">{detail}</bdi>
+            </>
+          ) : null}
         </span>
         <PeerMarks peers={here} />
       </button>

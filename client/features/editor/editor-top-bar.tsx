@@ -52,7 +52,7 @@ export function EditorTopBar({
               {icon}
             </span>
           ) : null}
-          <span>{title}</span>
+          <span dir="auto">{title}</span>
         </h1>
         <SyncBadge state={view.sync} />
       </div>

@@ -2,12 +2,14 @@ import { duplicateComponent, moveComponent, type ReadDefinition } from '@pipit/a
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppDocumentHandle, AppDocumentView } from '../../sync/app-document';
 import { SYNC_ERROR_MESSAGES } from '../../sync/sync-state';
+import { reportError } from '../monitoring/error-reporting';
 import { Button } from '../../ui/button';
 import { Notice } from '../../ui/notice';
 import { ActionsPanel } from './actions-panel';
 import { CollectionsPanel } from './collections-panel';
 import { ComponentTree } from './component-tree';
 import { downloadText, exportFileName } from './download';
+import { editProblem } from './edit-problem';
 import { ConfirmDialog, type ConfirmRequest, ShortcutsDialog } from './editor-dialog';
 import {
   EditorContext,
@@ -99,8 +101,12 @@ export function EditorWorkspace({
         setProblem(null);
         return result;
       } catch (error) {
-        if (!(error instanceof Error)) throw error;
-        setProblem(error.message);
+        const problem = editProblem(error, window.location.host);
+        if (problem.isBug) {
+          console.error(error);
+          reportError(error, { handled: true });
+        }
+        setProblem(problem.message);
         return undefined;
       }
     },
@@ -272,6 +278,20 @@ export function EditorWorkspace({
             <Notice tone="info" live="off">
               You can view this app but not edit it.
             </Notice>
+          ) : null}
+          {view.refusedChanges > 0 ? (
+            <div className="editor-problem">
+              <Notice tone="warning" title="Your changes here weren’t saved" live="polite">
+                You can only view this app now, so the server could not take{' '}
+                {view.refusedChanges === 1 ? 'a change' : `${view.refusedChanges} changes`} made on
+                this device. {view.refusedChanges === 1 ? 'It was' : 'They were'} removed from this
+                device; you see the app as it is on the server. Ask its owner to make you an editor
+                again to change it.
+              </Notice>
+              <Button size="small" variant="ghost" onClick={() => handle.dismissRefusedChanges()}>
+                Dismiss
+              </Button>
+            </div>
           ) : null}
           {view.sync.kind === 'error' ? (
             <Notice tone="danger" title="Changes aren’t syncing" live="off">

@@ -36,6 +36,11 @@ function optionsProblem(text: string): string | null {
     : null;
 }
 
+/** A field as its row names it: "Title: Text, required". */
+function fieldSummary(field: Field): string {
+  return `${field.name}: ${FIELD_TYPE_LABELS[field.type]}${field.required ? ', required' : ''}`;
+}
+
 /** A collection's fields: add, reorder, rename, type, required, default, choices, delete. */
 export function FieldsEditor({ collection }: { collection: Collection }) {
   const { handle, edit, readOnly } = useEditor();
@@ -86,10 +91,9 @@ export function FieldsEditor({ collection }: { collection: Collection }) {
               aria-expanded={open === field.id}
               onClick={() => setOpen(open === field.id ? null : field.id)}
             >
-              <span className="tree-row__name">
-                {field.name}
+              <span className="tree-row__name tree-row__name--parts" title={fieldSummary(field)}>
+                <bdi className="tree-row__text">{field.name}</bdi>{' '}
                 <span className="tree-row__detail">
-                  {' '}
                   {FIELD_TYPE_LABELS[field.type]}
                   {field.required ? ', required' : ''}
                 </span>

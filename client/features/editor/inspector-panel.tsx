@@ -54,7 +54,10 @@ function ComponentInspector() {
     <div className="inspector">
       <div className="editor-section__header">
         <h2 className="editor-section__title">
-          {label} <span className="editor-muted">on {screen.title}</span>
+          {label}{' '}
+          <span className="editor-muted">
+            on <bdi>{screen.title}</bdi>
+          </span>
         </h2>
         {readOnly ? null : (
           <span className="row">
@@ -89,7 +92,9 @@ function ScreenInspector() {
   }
   return (
     <div className="inspector" key={screen.id}>
-      <h2 className="editor-section__title">Screen: {screen.title}</h2>
+      <h2 className="editor-section__title">
+        Screen: <bdi>{screen.title}</bdi>
+      </h2>
       <p className="editor-muted">Select a component in the list or in the preview to change it.</p>
       <DraftText
         label="Screen title"

@@ -113,7 +113,9 @@ function ScreenRow({
         <span className="tree-row__icon" aria-hidden="true">
           {screen.icon}
         </span>
-        <span className="tree-row__name">{screen.title}</span>
+        <span className="tree-row__name" dir="auto" title={screen.title}>
+          {screen.title}
+        </span>
         <PeerMarks peers={here} />
       </button>
       {readOnly ? null : (

@@ -2,15 +2,17 @@ import type { ReadDefinition } from '@pipit/app-definition';
 import { AppRuntime, type RuntimeUser, themeStyle } from '@pipit/runtime';
 import type { ReactNode } from 'react';
 import type { VisitorDataView } from '../../sync/visitor-data';
+import { AppIcon } from '../../ui/app-icon';
 import { Loading } from '../../ui/loading';
 import { useAppColorMode } from './color-mode';
 import { SyncIndicator } from './sync-indicator';
 import './runtime-host.css';
 
 /**
- * A published app running full screen with the visitor's data (`/apps/{id}/pwa`): the runtime, a
- * small note of where the data is saved, and whatever the page adds above it (the update offer).
- * Everything is in the app's own colours and light or dark mode, not Pipit's.
+ * A published app running full screen with the visitor's data (`/apps/{id}/pwa`): a slim bar with
+ * the app's icon and name (the page's h1; each screen's title is its heading below) and a small
+ * note of where the data is saved, whatever the page adds under it (the update offer), and the
+ * runtime. Everything is in the app's own colours and light or dark mode, not Pipit's.
  */
 export function AppHost({
   definition,
@@ -27,9 +29,13 @@ export function AppHost({
   const colorMode = useAppColorMode(definition.theme.mode);
   return (
     <div className="app-host" style={themeStyle(definition.theme, colorMode)}>
-      <div className="app-host__bar">
+      <header className="app-host__bar">
+        <AppIcon icon={definition.meta.icon} size={32} />
+        <h1 className="app-host__title" dir="auto">
+          {definition.meta.title}
+        </h1>
         <SyncIndicator sync={visitorData.sync} />
-      </div>
+      </header>
       {notice}
       <main className="app-host__main" id="main">
         {visitorData.phase === 'ready' ? (
@@ -41,10 +47,7 @@ export function AppHost({
             chrome="full"
           />
         ) : (
-          <>
-            <h1 className="visually-hidden">{definition.meta.title}</h1>
-            <Loading label="Opening your data…" />
-          </>
+          <Loading label="Opening your data…" />
         )}
       </main>
     </div>

@@ -14,8 +14,13 @@ export type PwaLoad =
   | { kind: 'ready'; app: PublishedApp; fromDevice: boolean }
   /** Never opened on this device, and the server cannot be reached. */
   | { kind: 'offline' }
-  /** Deleted, private, unpublished, or never published: not found for this person. */
-  | { kind: 'not-found' };
+  /** Private, unpublished, or never published: not found for this person. */
+  | { kind: 'not-found' }
+  /** Deleted forever by its creator: it never opens again. */
+  | { kind: 'deleted' };
+
+/** Why the server has no app to give: not found (for this person), or deleted forever. */
+export type AppGone = Extract<PwaLoad, { kind: 'not-found' | 'deleted' }>;
 
 /**
  * Under the service worker, its cache is the device's copy and it keeps it (stores each answer,
@@ -30,15 +35,18 @@ const underServiceWorker = () => Boolean(navigator.serviceWorker?.controller);
 export async function fetchPublishedApp(
   appId: string,
   signal?: AbortSignal,
-): Promise<{ kind: 'found'; app: PublishedApp; isLastSeenCopy: boolean } | { kind: 'not-found' }> {
+): Promise<{ kind: 'found'; app: PublishedApp; isLastSeenCopy: boolean } | AppGone> {
   try {
     const { data, isCachedCopy } = await requestPublishedApp(appId, signal);
     if (!isCachedCopy && !underServiceWorker()) await storePublishedApp(data, currentViewer());
     return { kind: 'found', app: data, isLastSeenCopy: isCachedCopy };
   } catch (error) {
-    if (error instanceof ApiRequestError && error.code === 'not_found') {
+    if (
+      error instanceof ApiRequestError &&
+      (error.code === 'not_found' || error.code === 'app_deleted')
+    ) {
       if (!underServiceWorker()) await forgetPublishedApp(appId);
-      return { kind: 'not-found' };
+      return { kind: error.code === 'app_deleted' ? 'deleted' : 'not-found' };
     }
     throw error;
   }
@@ -53,7 +61,7 @@ export async function loadPwaApp(appId: string, signal?: AbortSignal): Promise<P
   if (cached) return { kind: 'ready', app: cached, fromDevice: true };
   try {
     const fetched = await fetchPublishedApp(appId, signal);
-    if (fetched.kind === 'not-found') return fetched;
+    if (fetched.kind !== 'found') return fetched;
     return { kind: 'ready', app: fetched.app, fromDevice: fetched.isLastSeenCopy };
   } catch (error) {
     if (error instanceof OfflineError) return { kind: 'offline' };

@@ -14,7 +14,8 @@ import { askPersistentStorage, recordOpen } from './visit-effects';
 /** `/apps/{id}/pwa`: the installed app itself (SPEC §3), or why it cannot run. */
 export function PwaPage({ load }: { load: PwaLoad }) {
   if (load.kind === 'offline') return <PwaNotFound problem="offline" />;
-  if (load.kind === 'not-found') return <PwaNotFound />;
+  if (load.kind === 'not-found' || load.kind === 'deleted')
+    return <PwaNotFound problem={load.kind} />;
   return <RunningApp key={load.app.id} initial={load.app} fromDevice={load.fromDevice} />;
 }
 
@@ -58,7 +59,7 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
     document.title = showing.title || 'Untitled app';
   }, [showing]);
 
-  if (updates.gone) return <PwaNotFound />;
+  if (updates.gone) return <PwaNotFound problem={updates.gone} />;
   if (showing.version === null) return <PwaNotFound problem="draft" />;
   if (!definition) return <PwaNotFound problem="unreadable" />;
   const newer = updates.newer;

@@ -1,4 +1,4 @@
-import type { SyncState } from '../../sync/sync-state';
+import { PASSING_SYNC_ERRORS, type SyncState } from '../../sync/sync-state';
 import './sync-indicator.css';
 
 /** What the visitor's data sync state means to them, in a few words, and at more length. */
@@ -39,11 +39,15 @@ export function describeDataSync(sync: SyncState): { label: string; detail: stri
       return {
         label: 'Not syncing',
         detail:
-          sync.why === 'forbidden' || sync.why === 'not-registered'
-            ? 'This app is no longer available to your account, so new changes stay on this device.'
-            : sync.why === 'too-large'
-              ? 'Your data for this app is over the size limit, so new changes stay on this device. Delete some items to sync again.'
-              : 'Your changes are safe on this device. Reload the app to try syncing again.',
+          sync.why === 'deleted'
+            ? 'Its creator deleted this app, so your data for it no longer syncs. It stays on this device.'
+            : sync.why === 'forbidden' || sync.why === 'not-registered'
+              ? 'This app is no longer available to your account, so new changes stay on this device.'
+              : sync.why === 'too-large'
+                ? 'Your data for this app has grown past the size limit, so new changes stay on this device.'
+                : PASSING_SYNC_ERRORS.has(sync.why)
+                  ? 'Your changes are safe on this device. The server can’t take them right now; syncing resumes by itself.'
+                  : 'Your changes are safe on this device. Reload the app to try syncing again.',
         tone: 'problem',
       };
   }

@@ -1,7 +1,7 @@
 import { isNewerVersion, type PublishedApp } from '@pipit/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { OfflineError } from '../api/request';
-import { fetchPublishedApp } from './load-pwa-app';
+import { type AppGone, fetchPublishedApp } from './load-pwa-app';
 
 /** While an app is open, the server is asked this often whether it was republished. */
 export const UPDATE_CHECK_INTERVAL_MS = 5 * 60 * 1000;
@@ -12,7 +12,8 @@ export interface AppUpdates {
   /** A newer published version than the one showing, waiting for the person to switch. */
   newer: PublishedApp | null;
   /** The server no longer serves the app to this person (deleted, private or unpublished). */
-  gone: boolean;
+  /** The server no longer has the app for this person, or it was deleted forever. */
+  gone: AppGone['kind'] | null;
   /** Hides the offer until an even newer version appears. */
   dismiss(): void;
 }
@@ -30,7 +31,7 @@ export function useAppUpdates(
 ): AppUpdates {
   const [newer, setNewer] = useState<PublishedApp | null>(null);
   const [dismissed, setDismissed] = useState<number | null>(null);
-  const [gone, setGone] = useState(false);
+  const [gone, setGone] = useState<AppGone['kind'] | null>(null);
   const showingVersion = useRef(showing.version);
   showingVersion.current = showing.version;
 
@@ -45,13 +46,13 @@ export function useAppUpdates(
       try {
         const fetched = await fetchPublishedApp(appId, controller.signal);
         if (!live) return;
-        if (fetched.kind === 'not-found') {
-          setGone(true);
+        if (fetched.kind !== 'found') {
+          setGone(fetched.kind);
           return;
         }
         if (fetched.isLastSeenCopy) return;
         const found = fetched.app;
-        setGone(false);
+        setGone(null);
         if (isNewerVersion(found.version, showingVersion.current)) {
           setNewer((current) =>
             current && (current.version ?? 0) >= (found.version ?? 0) ? current : found,

@@ -1,12 +1,16 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { errorGroupsQuerySchema, errorGroupsResponseSchema } from '@pipit/protocol';
+import {
+  errorGroupsQuerySchema,
+  errorGroupsResponseSchema,
+  pageSearchSchema,
+} from '@pipit/protocol';
 import { ApiRequestError, apiGet } from '../../features/api/request';
 import { InboxPage } from '../../features/admin/inbox-page';
 import { pageHead } from '../../features/shell/head';
 import { NotFoundPage } from '../../features/shell/not-found-page';
 
 /** The server's own query rule; a page number it would refuse shows the first page. */
-const searchSchema = errorGroupsQuerySchema.catch({ page: 1 });
+const searchSchema = pageSearchSchema(errorGroupsQuerySchema);
 
 /**
  * The operator's inbox (issue 6). The loader reads the page of error groups shown, and the server

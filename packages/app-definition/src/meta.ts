@@ -29,6 +29,5 @@ export const appMetaSchema = z.object({
     .array(z.string().trim().toLowerCase().min(1).max(LIMITS.tagLength))
     .max(LIMITS.tags, `Use at most ${LIMITS.tags} tags.`)
     .default([]),
-  archived: z.boolean().default(false),
 });
 export type AppMeta = z.infer<typeof appMetaSchema>;

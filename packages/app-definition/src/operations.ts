@@ -91,7 +91,6 @@ export function createApp(
     setMetaIn(doc, {
       description: '',
       tags: [],
-      archived: false,
       icon: DEFAULT_APP_ICON,
       ...meta,
     });

@@ -8,8 +8,9 @@ describe('appMetaSchema', () => {
       title: 'Habits',
       description: '',
       tags: ['health'],
-      archived: false,
     });
+    // Archiving is the owner's, kept by the server, never part of the shared definition.
+    expect(appMetaSchema.parse({ title: 'x', archived: true })).not.toHaveProperty('archived');
     expect(meta.icon.kind).toBe('emoji');
   });
 

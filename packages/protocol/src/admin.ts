@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * The operator's inbox (issue 6): error groups from browsers and this server, a digest search, and
- * the contact and feedback messages. Operators are the usernames in the server's `OPERATORS`
- * setting; for everyone else every `/api/admin/…` answers `not_found`, as if it did not exist.
+ * the contact and feedback messages. Operators are accounts the server's `npm run operator` added
+ * (by id, with a confirmed email); for everyone else every `/api/admin/…` answers `not_found`, as if
+ * it did not exist.
  */
 
 export const ERROR_GROUPS_PAGE_SIZE = 25;
@@ -40,6 +41,24 @@ export const errorEventSchema = z.object({
 });
 export type ErrorEvent = z.infer<typeof errorEventSchema>;
 
+/**
+ * Why the server kept a report it was sent less than whole, or not at all: too many from one
+ * address in a minute (`rate_limited`), that address's stored bytes for the day spent
+ * (`over_budget`), over 1 MiB (`too_large`), or stored and later removed, oldest first, to stay
+ * under the caps on stored reports and kinds of error (`evicted`).
+ */
+export const REPORT_DROP_REASONS = ['rate_limited', 'over_budget', 'too_large', 'evicted'] as const;
+export type ReportDropReason = (typeof REPORT_DROP_REASONS)[number];
+
+/** Reports dropped within the retention period, by reason; `since` is the first day counted. */
+export const droppedReportsSchema = z.object({
+  total: z.number().int(),
+  /** The start (UTC midnight, epoch ms) of the oldest day with a drop; null when there is none. */
+  since: z.number().nullable(),
+  byReason: z.record(z.enum(REPORT_DROP_REASONS), z.number().int()),
+});
+export type DroppedReports = z.infer<typeof droppedReportsSchema>;
+
 /** `GET /api/admin/errors?page=` — the groups, the most recently seen first. */
 export const errorGroupsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
@@ -49,6 +68,8 @@ export const errorGroupsResponseSchema = z.object({
   page: z.number().int(),
   pageCount: z.number().int(),
   total: z.number().int(),
+  /** What was not kept: the inbox says so, since those errors are missing from it. */
+  dropped: droppedReportsSchema,
 });
 export type ErrorGroupsResponse = z.infer<typeof errorGroupsResponseSchema>;
 

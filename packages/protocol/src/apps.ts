@@ -33,6 +33,12 @@ export const createAppRequestSchema = z.object({
 export type CreateAppRequest = z.input<typeof createAppRequestSchema>;
 
 export const appResponseSchema = z.object({ app: appSummarySchema });
+
+/**
+ * `PUT /api/apps/{id}/archived`: archives or restores an app (owner only). Server state, not part
+ * of the shared definition: a collaborator's edit of the document can never archive an app.
+ */
+export const setArchivedRequestSchema = z.object({ archived: z.boolean() });
 export const appListResponseSchema = z.object({ apps: z.array(appSummarySchema) });
 
 export const collaboratorSchema = z.object({

@@ -78,6 +78,7 @@ export {
 export {
   createAppRequestSchema,
   appResponseSchema,
+  setArchivedRequestSchema,
   appListResponseSchema,
   collaboratorSchema,
   collaboratorListSchema,
@@ -96,12 +97,15 @@ export {
   publicationSchema,
   visibilityRequestSchema,
   exploreQuerySchema,
+  exploreSearchSchema,
+  exploreApiPath,
   exploreResponseSchema,
   appEventRequestSchema,
   type AppVersion,
   type PublishRequest,
   type Publication,
   type ExploreQuery,
+  type ExploreParams,
   type ExploreResponse,
 } from './publishing';
 export {
@@ -152,6 +156,7 @@ export {
   ANONYMOUS_VIEWER,
 } from './published-app';
 export { appPwaPaths } from './app-shell';
+export { pageSearchSchema } from './page-search';
 export {
   clientConfigSchema,
   errorReportingConfigSchema,
@@ -171,6 +176,7 @@ export {
   adminMessageSchema,
   adminMessagesResponseSchema,
   DIGEST_PATTERN,
+  droppedReportsSchema,
   ERROR_GROUPS_PAGE_SIZE,
   errorDetailSchema,
   errorEventSchema,
@@ -178,9 +184,12 @@ export {
   errorGroupsQuerySchema,
   errorGroupsResponseSchema,
   MESSAGES_PAGE_SIZE,
+  REPORT_DROP_REASONS,
   type AdminMessage,
+  type DroppedReports,
   type ErrorDetail,
   type ErrorEvent,
   type ErrorGroup,
   type ErrorGroupsResponse,
+  type ReportDropReason,
 } from './admin';

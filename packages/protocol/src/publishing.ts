@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSearchSchema, queryText } from './page-search';
 import { appCardSchema, VISIBILITIES } from './published-app';
 
 /**
@@ -49,16 +50,45 @@ export const visibilityRequestSchema = z.object({ visibility: z.enum(VISIBILITIE
 export const EXPLORE_PAGE_SIZE = 24;
 export const EXPLORE_SORTS = ['new', 'popular'] as const;
 
-/** `GET /api/explore`: public published apps that are not archived. */
+/**
+ * `GET /api/explore`: public published apps that are not archived. The explore page's address
+ * carries the same query, read by the same schema (exploreSearchSchema), so a search means the
+ * same on both sides: the text trimmed, a tag and an author trimmed and lowercased.
+ */
 export const exploreQuerySchema = z.object({
-  q: z.string().trim().max(100).default(''),
-  tag: z.string().trim().toLowerCase().max(24).optional(),
-  /** Only this author's apps (by username). */
-  author: z.string().max(30).optional(),
+  q: queryText().pipe(z.string().trim().max(100)).default(''),
+  tag: queryText()
+    .pipe(z.string().trim().toLowerCase().max(24))
+    .transform((tag) => tag || undefined)
+    .optional(),
+  /** Only this author's apps (by username, which is lowercase). */
+  author: queryText()
+    .pipe(z.string().trim().toLowerCase().max(30))
+    .transform((author) => author || undefined)
+    .optional(),
   sort: z.enum(EXPLORE_SORTS).default('new'),
   page: z.coerce.number().int().min(1).max(1000).default(1),
 });
+/** `/explore`'s search: the API's query, with a part the API would refuse read as absent. */
+export const exploreSearchSchema = pageSearchSchema(exploreQuerySchema);
+
+/**
+ * The API address of a search as the page holds it: only what is set, so the same search is one
+ * address (and one cached copy offline).
+ */
+export function exploreApiPath(search: Partial<z.output<typeof exploreQuerySchema>>): string {
+  const params: Array<[string, string]> = [];
+  if (search.q) params.push(['q', search.q]);
+  if (search.tag) params.push(['tag', search.tag]);
+  if (search.author) params.push(['author', search.author]);
+  params.push(['sort', search.sort ?? 'new']);
+  if (search.page && search.page > 1) params.push(['page', String(search.page)]);
+  const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+  return `/api/explore?${query}`;
+}
 export type ExploreQuery = z.input<typeof exploreQuerySchema>;
+/** A search as both sides read it. */
+export type ExploreParams = z.output<typeof exploreQuerySchema>;
 
 export const exploreResponseSchema = z.object({
   apps: z.array(appCardSchema),
@@ -72,8 +102,10 @@ export type ExploreResponse = z.infer<typeof exploreResponseSchema>;
 
 /**
  * `POST /api/apps/{id}/events`: a visitor opened or installed a published app (popularity). Counted
- * once per visitor (signed-in person, or anonymous browser) per kind; answers 204 (also for an app
- * that is not published, which counts nothing). An app the reader may not see is `not_found`.
+ * once per visitor (a signed-in person, or else an address: an IPv6 address by its /64) per kind,
+ * for 30 days; answers 204 (also for an app that is not published, which counts nothing). An app
+ * the reader may not see is `not_found`; more than 60 events an hour from one address is
+ * `rate_limited`.
  */
 export const APP_EVENT_KINDS = ['open', 'install'] as const;
 export const appEventRequestSchema = z.object({ kind: z.enum(APP_EVENT_KINDS) });

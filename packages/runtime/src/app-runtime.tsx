@@ -37,9 +37,9 @@ export interface AppRuntimeProps {
   /** Where the app opens (the first screen when absent or unknown). */
   initialScreenId?: string;
   /**
-   * `full`: the whole page (/apps/{id}/pwa, /demo1), with a visually hidden h1 of the app's title
-   * and the tab bar and messages fixed to the viewport. `preview`: inside another page (which has
-   * its own h1), everything contained in the runtime's box.
+   * `full`: the whole page (/apps/{id}/pwa), the tab bar and messages fixed to the viewport.
+   * `preview`: inside another page, everything contained in the runtime's box. Either way the host
+   * page has the h1 (the installed app's bar shows the app's name); each screen's title is an h2.
    */
   chrome?: 'full' | 'preview';
 }
@@ -144,7 +144,6 @@ export function AppRuntime({
 
   return (
     <div className={`rt-app rt-app-${chrome}`} style={style} data-color-mode={colorMode}>
-      {chrome === 'full' && <h1 className="rt-visually-hidden">{definition.meta.title}</h1>}
       <div className="rt-app-main">
         <AppScreen
           key={`${entry.screenId}:${entry.recordId ?? ''}`}

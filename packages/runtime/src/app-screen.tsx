@@ -64,7 +64,12 @@ export function AppScreen({
             {screen.icon}
           </span>
         )}
-        <h2 className="rt-header-title" ref={headingRef} tabIndex={headingRef ? -1 : undefined}>
+        <h2
+          className="rt-header-title"
+          dir="auto"
+          ref={headingRef}
+          tabIndex={headingRef ? -1 : undefined}
+        >
           {screen ? fillText(context, screen.title) : 'Screen not found'}
         </h2>
       </div>

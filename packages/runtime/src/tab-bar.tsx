@@ -30,7 +30,9 @@ export function TabBar({
                 <span className="rt-tab-icon" aria-hidden="true">
                   {screen.icon}
                 </span>
-                <span className="rt-tab-title">{screen.title}</span>
+                <span className="rt-tab-title" dir="auto">
+                  {screen.title}
+                </span>
               </button>
             </li>
           );

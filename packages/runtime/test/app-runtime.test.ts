@@ -89,7 +89,8 @@ afterEach(() => {
 describe('AppRuntime: screens and navigation', () => {
   it('opens on the first screen with a title, a tab bar and filled-in templates', () => {
     const { root } = start();
-    expect(textOf(all(root, (n) => n.tag === 'h1'))).toBe('Fixture');
+    // The page's h1 (the app's name) is the host's: the installed app's bar shows it.
+    expect(all(root, (n) => n.tag === 'h1')).toEqual([]);
     expect(heading(root)).toBe('Tasks');
     expect(textOf(all(root, (n) => n.tag === 'h3'))).toBe('Hello Ana');
     const tabs = one(root.tree, (n) => n.tag === 'nav');
@@ -123,7 +124,7 @@ describe('AppRuntime: screens and navigation', () => {
     expect(textOf(root.focused ? [root.focused] : [])).toBe('Tasks');
   });
 
-  it('needs no tab bar for one top-level screen, and has no h1 inside another page', () => {
+  it('needs no tab bar for one top-level screen, and has no h1 of its own inside a page', () => {
     const app = taskApp();
     const single = { ...app, screens: app.screens.filter((s) => s.id !== 'today') };
     const { root } = start({ definition: single, chrome: 'preview' });

@@ -11,6 +11,7 @@ import {
   resetPasswordMessage,
   verifyEmailMessage,
 } from './emails';
+import { createLoginLimits } from './login-limits';
 import type { Mailer, MailMessage } from './mailer';
 import { hashPassword, needsRehash, passwordProblem, verifyPassword } from './passwords';
 import { randomToken, sha256Hex } from './random';
@@ -46,7 +47,7 @@ export interface AccountDependencies {
   logger: Logger;
   /** The origin emailed links point to: PUBLIC_ORIGIN, never a request's Host header. */
   linkBase: () => string;
-  /** How long a deleted account's username stays unavailable (SPEC §6: 30 days). */
+  /** How long a username given up (by a rename or a deletion) stays unavailable to others. */
   usernameHoldMs: number;
   /** Removes a deleted account's apps and documents (collab/data-removal.ts). */
   removeAccountData: (userId: string) => Promise<void>;
@@ -92,6 +93,7 @@ function weakPassword(problem: string, field: string): ApiError {
  */
 export function createAccountService(deps: AccountDependencies) {
   const { storage, sessions, mailer, rateLimiter, clock, logger } = deps;
+  const loginLimits = createLoginLimits(rateLimiter);
 
   /** Mail goes out in the background: a slow relay never delays or reveals anything. */
   function deliver(message: MailMessage): void {
@@ -146,7 +148,10 @@ export function createAccountService(deps: AccountDependencies) {
     return { user, cookieValue, maxAgeSeconds };
   }
 
-  /** Frees a username whose deleted owner's hold has passed; SPEC §6. */
+  /**
+   * Frees a username whose hold has passed. Every way of taking a name calls this first; the one
+   * hold serves names given up by a rename and by a deletion alike.
+   */
   function releaseHeldUsername(username: string): Promise<boolean> {
     return storage.users.releaseUsername(username, clock.now() - deps.usernameHoldMs);
   }
@@ -159,7 +164,7 @@ export function createAccountService(deps: AccountDependencies) {
 
   return {
     async signup(input: SignupRequest, meta: RequestMeta): Promise<SignedIn> {
-      if (meta.ip) await rateLimiter.enforce('signupPerIp', meta.ip);
+      await rateLimiter.enforce('signupPerIp', meta.ip ?? 'unknown');
       const problem = passwordProblem(input.password, input);
       if (problem) throw weakPassword(problem, 'password');
       await releaseHeldUsername(input.username);
@@ -194,15 +199,19 @@ export function createAccountService(deps: AccountDependencies) {
     },
 
     async login(input: { login: string; password: string }, meta: RequestMeta): Promise<SignedIn> {
-      // Both limits count every attempt, before the password is checked. The account limit is
-      // keyed on the account, so its username and email share one count.
-      if (meta.ip) await rateLimiter.enforce('loginPerIp', meta.ip);
+      // Every attempt counts against its address first; a login counts only wrong passwords,
+      // per address, so no one elsewhere can lock its owner out (login-limits.ts). A login is
+      // counted as typed, before it is looked up: an account's username and email count apart,
+      // exactly like two strangers' (or no one's), so no answer tells what belongs together.
+      await rateLimiter.enforce('loginPerIp', meta.ip ?? 'unknown');
+      const login = input.login.trim().toLowerCase();
+      await loginLimits.admit(login, meta.ip);
       const user = input.login.includes('@')
         ? await storage.users.findByEmail(input.login)
         : await storage.users.findByUsername(input.login);
-      await rateLimiter.enforce('loginPerAccount', user?.id ?? `unknown:${input.login.trim()}`);
       // Without an account, a decoy verification takes the same time: no enumeration by timing.
       if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
+        await loginLimits.failed(login, meta.ip);
         throw invalidCredentials();
       }
       const current = needsRehash(user.passwordHash)
@@ -361,11 +370,15 @@ export function createAccountService(deps: AccountDependencies) {
       await storage.users.markDeleted(auth.user.id, clock.now());
     },
 
-    async usernameAvailability(username: string): Promise<{ available: boolean; reason?: string }> {
+    /** `asker`, when signed in, may take back a name they gave up: it is available to them. */
+    async usernameAvailability(
+      username: string,
+      asker?: string,
+    ): Promise<{ available: boolean; reason?: string }> {
       if (isReservedUsername(username))
         return { available: false, reason: 'That name is reserved. Try another.' };
       await releaseHeldUsername(username);
-      return (await storage.users.usernameInUse(username))
+      return (await storage.users.usernameInUse(username, asker))
         ? { available: false, reason: 'That username is taken. Try another.' }
         : { available: true };
     },

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import Bowser from 'bowser';
 
 /** "Firefox on macOS" from a User-Agent header, for the active-sessions list. */
@@ -8,6 +9,20 @@ export function describeDevice(userAgent: string | null | undefined): string {
   const os = parsed.os.name || undefined;
   if (browser && os) return `${browser} on ${os}`;
   return browser ?? os ?? 'Unknown device';
+}
+
+/**
+ * An address as limits count it: a port some proxies append goes (`1.2.3.4:5678`, `[::1]:443`),
+ * and an IPv4 address written as IPv6 (`::ffff:1.2.3.4`) is the IPv4 address. Null for anything
+ * that is not an address, so a malformed header cannot make up a new one each time.
+ */
+export function normalizeIp(value: string): string | null {
+  let ip = value.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(ip);
+  if (bracketed?.[1]) ip = bracketed[1];
+  else if (/^\d{1,3}(?:\.\d{1,3}){3}:\d+$/.test(ip)) ip = ip.slice(0, ip.lastIndexOf(':'));
+  ip = ip.replace(/^::ffff:(?=\d{1,3}(?:\.\d{1,3}){3}$)/i, '');
+  return isIP(ip) ? ip.toLowerCase() : null;
 }
 
 /**
@@ -22,7 +37,7 @@ export function clientIp(
   if (trustProxy) {
     const forwarded = headers.get('x-forwarded-for');
     const last = forwarded?.split(',').at(-1)?.trim();
-    if (last) return last;
+    if (last) return normalizeIp(last);
   }
-  return socketAddress?.replace(/^::ffff:/, '') ?? null;
+  return socketAddress ? normalizeIp(socketAddress) : null;
 }

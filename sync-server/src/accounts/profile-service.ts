@@ -52,9 +52,12 @@ export function createProfileService(deps: {
       }
       const pinnedAppIds = patch.pinnedAppIds ? await ownApps(auth, patch) : undefined;
       try {
+        // A new username puts the old one on hold from now, as a deletion would: no one else can
+        // take it and be mistaken for this person (or inherit anything tied to the name).
         const updated = await storage.users.update(
           auth.user.id,
           pinnedAppIds ? { ...patch, pinnedAppIds } : patch,
+          clock.now(),
         );
         if (patch.avatar) await removeImageAvatar(auth.user);
         return updated;

@@ -12,8 +12,15 @@ const HOUR_MS = 60 * MINUTE_MS;
 
 /** SPEC §11, and the same idea for the other writes that send email or store messages. */
 export const DEFAULT_RATE_LIMITS = {
-  loginPerAccount: { limit: 10, windowMs: MINUTE_MS },
+  /** Every sign-in attempt from one address, whichever accounts it tries. */
   loginPerIp: { limit: 10, windowMs: MINUTE_MS },
+  /**
+   * Wrong passwords for one account from one address: the per-account limit, kept per address too
+   * so that someone else's guesses never lock the owner out (accounts/login-limits.ts).
+   */
+  loginFailuresPerAccountAddress: { limit: 10, windowMs: MINUTE_MS },
+  /** Wrong passwords for one account from every address: past it, an account is under attack. */
+  loginFailuresPerAccount: { limit: 100, windowMs: HOUR_MS },
   signupPerIp: { limit: 5, windowMs: HOUR_MS },
   resetPerEmail: { limit: 3, windowMs: HOUR_MS },
   resendVerificationPerAccount: { limit: 3, windowMs: HOUR_MS },
@@ -23,6 +30,11 @@ export const DEFAULT_RATE_LIMITS = {
   passwordCheckPerAccount: { limit: 10, windowMs: HOUR_MS },
   /** Error-report envelopes posted to /monitoring (SPEC §11). */
   monitoringPerIp: { limit: 60, windowMs: MINUTE_MS },
+  /**
+   * Popularity events (opens, installs). A browser sends one open per app per session and an
+   * install now and then; more than this from one address is a script inflating counts.
+   */
+  appEventsPerIp: { limit: 60, windowMs: HOUR_MS },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
@@ -31,6 +43,31 @@ export type RateLimits = Record<RateLimitName, RateLimitRule>;
 export interface RateLimiter {
   /** Counts one attempt; throws rate_limited (with retryAfter seconds) once over the limit. */
   enforce(name: RateLimitName, key: string): Promise<void>;
+  /**
+   * What `key` has counted in its current window, the rule's limit, and the seconds until the
+   * window ends; counts nothing. For limits that count only some outcomes (failures), checked
+   * before the attempt and counted with `record` once its outcome is known.
+   */
+  peek(
+    name: RateLimitName,
+    key: string,
+  ): Promise<{ count: number; limit: number; retryAfter: number }>;
+  /** Counts one event under `key` without refusing anything. */
+  record(name: RateLimitName, key: string): Promise<void>;
+}
+
+/**
+ * The answer once a limit is reached: what happened, how long to wait, and what else helps, e.g.
+ * "Too many attempts. Wait 42 seconds and try again."
+ */
+export function rateLimited(
+  retryAfter: number,
+  { what = 'Too many attempts.', orElse = '' }: { what?: string; orElse?: string } = {},
+): ApiError {
+  const wait = retryAfter < 120 ? `${retryAfter} seconds` : `${Math.ceil(retryAfter / 60)} minutes`;
+  return new ApiError('rate_limited', `${what} Wait ${wait} and try again${orElse}.`, {
+    retryAfter,
+  });
 }
 
 /**
@@ -38,6 +75,8 @@ export interface RateLimiter {
  * gets a whole /64, so counting each address would let it walk around the limit).
  */
 export function addressKey(ip: string): string {
+  // `::ffff:1.2.3.4` is 1.2.3.4: every such address must not share one /64.
+  ip = ip.replace(/^::ffff:(?=\d{1,3}(?:\.\d{1,3}){3}$)/i, '');
   if (!ip.includes(':')) return ip;
   const [head = '', tail = ''] = ip.toLowerCase().split('::');
   const left = head ? head.split(':') : [];
@@ -55,24 +94,36 @@ export function addressKey(ip: string): string {
  * Fixed-window counters in the storage layer, so every instance sharing a database shares them.
  */
 export function createRateLimiter(storage: Storage, rules: RateLimits, clock: Clock): RateLimiter {
+  const storageKey = (name: RateLimitName, key: string) =>
+    `${name}:${name.endsWith('PerIp') ? addressKey(key) : key.toLowerCase()}`;
+  const secondsUntil = (resetAt: number, now: number) =>
+    Math.max(1, Math.ceil((resetAt - now) / 1000));
+
   return {
     async enforce(name, key) {
       const rule = rules[name];
       const now = clock.now();
-      const subject = name.endsWith('PerIp') ? addressKey(key) : key.toLowerCase();
       const { count, resetAt } = await storage.rateLimits.hit(
-        `${name}:${subject}`,
+        storageKey(name, key),
         rule.windowMs,
         now,
       );
-      if (count > rule.limit) {
-        const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
-        throw new ApiError(
-          'rate_limited',
-          `Too many attempts. Wait ${retryAfter < 120 ? `${retryAfter} seconds` : `${Math.ceil(retryAfter / 60)} minutes`} and try again.`,
-          { retryAfter },
-        );
-      }
+      if (count > rule.limit) throw rateLimited(secondsUntil(resetAt, now));
+    },
+
+    async peek(name, key) {
+      const rule = rules[name];
+      const now = clock.now();
+      const { count, resetAt } = await storage.rateLimits.peek(
+        storageKey(name, key),
+        rule.windowMs,
+        now,
+      );
+      return { count, limit: rule.limit, retryAfter: secondsUntil(resetAt, now) };
+    },
+
+    async record(name, key) {
+      await storage.rateLimits.hit(storageKey(name, key), rules[name].windowMs, clock.now());
     },
   };
 }

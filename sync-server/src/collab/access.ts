@@ -20,6 +20,8 @@ export interface DocumentGrant {
  * A policy may throw a SyncRefusal to say why (`not-found`: nobody created that app).
  */
 export interface DocumentAccess {
+  /** Who opens a sync socket with this request; null when nobody is signed in. */
+  identify(request: Request): Promise<{ userId: string } | null>;
   grantFor(args: { document: DocumentName; request: Request }): Promise<DocumentGrant | null>;
 }
 
@@ -37,22 +39,30 @@ export function createDocumentAccess(options: {
   trustProxy: boolean;
 }): DocumentAccess {
   const { storage, sessions } = options;
+  const authenticate = (request: Request) => {
+    const secure = isSecureRequest(
+      (name) => request.headers.get(name),
+      options.publicOrigin,
+      options.trustProxy,
+    );
+    return sessions.authenticate(readSessionCookie(request.headers.get('cookie'), secure));
+  };
+  /** Why an app's documents are refused when it has no row: deleted forever, or never made. */
+  const missing = async (appId: string) =>
+    new SyncRefusal((await storage.apps.wasDeleted(appId)) ? 'deleted' : 'not-found');
   return {
+    async identify(request) {
+      const auth = await authenticate(request);
+      return auth ? { userId: auth.user.id } : null;
+    },
     async grantFor({ document, request }) {
-      const secure = isSecureRequest(
-        (name) => request.headers.get(name),
-        options.publicOrigin,
-        options.trustProxy,
-      );
-      const auth = await sessions.authenticate(
-        readSessionCookie(request.headers.get('cookie'), secure),
-      );
+      const auth = await authenticate(request);
       if (!auth) return null;
       const who = { userId: auth.user.id, sessionId: auth.session.id };
       switch (document.kind) {
         case 'app': {
           const found = await storage.apps.getWithRole(document.appId, auth.user.id);
-          if (!found) throw new SyncRefusal('not-found');
+          if (!found) throw await missing(document.appId);
           return found.role ? { role: found.role, ...who } : null;
         }
         case 'user':
@@ -61,7 +71,7 @@ export function createDocumentAccess(options: {
           // A visitor's data is theirs alone: the app's creator is refused like anyone else.
           if (document.userId !== auth.user.id) return null;
           const found = await storage.apps.getWithRole(document.appId, auth.user.id);
-          if (!found) throw new SyncRefusal('not-found');
+          if (!found) throw await missing(document.appId);
           // Only for an app they may see: published public or unlisted, or one they work on.
           return canSeePublished(found.app, found.role) ? { role: 'owner', ...who } : null;
         }
@@ -72,5 +82,6 @@ export function createDocumentAccess(options: {
 
 /** Refuses everything: for servers (and tests) that serve no documents. */
 export const denyAllDocuments: DocumentAccess = {
+  identify: () => Promise.resolve(null),
   grantFor: () => Promise.resolve(null),
 };

@@ -8,8 +8,16 @@ import type { Logger } from '../logger';
 import type { DocumentAccess, DocumentGrant } from './access';
 import { SyncRefusal } from './refusal';
 
+/** What the socket tells Hocuspocus about itself, in every hook's context (websocket.ts). */
+export interface SocketContext {
+  /** This socket's own key for the resource bounds (resource-bounds.ts). */
+  socketKey: string;
+  /** Whose socket it is, from the session it was opened with. */
+  socketUserId: string;
+}
+
 /** The context of an authenticated document connection. */
-export type ConnectionContext = DocumentGrant;
+export type ConnectionContext = DocumentGrant & SocketContext;
 
 /**
  * Deny by default (NOTES.md: Security): Hocuspocus serves any document name unless a hook throws.
@@ -27,7 +35,7 @@ export function createAuthentication(access: DocumentAccess, logger: Logger): Ex
       request,
       connectionConfig,
       socketId,
-    }: onAuthenticatePayload): Promise<ConnectionContext> {
+    }: onAuthenticatePayload): Promise<DocumentGrant> {
       const document = parseDocumentName(documentName);
       let grant: DocumentGrant | null = null;
       let reason: SyncRefusal['reason'] = document ? 'forbidden' : 'unknown-document';

@@ -4,8 +4,10 @@ import type { CollabTimings } from '../metrics';
 import type { AppStore, DocumentStore } from '../storage/types';
 import type { DocumentAccess } from './access';
 import { type ConnectionContext, createAuthentication } from './authenticate';
-import { createOwnerOnlyFields } from './owner-only';
 import { createPersistence, type Persistence } from './persistence';
+import { ResourceBounds } from './resource-bounds';
+import { createResourceBoundsExtension } from './resource-bounds-extension';
+import type { ResourceLimits } from './resource-limits';
 
 /** Stores are debounced: at most every 2 s while edits flow, and at least every 10 s. */
 export const STORE_DEBOUNCE_MS = 2_000;
@@ -23,6 +25,8 @@ export const MAX_UNAUTHENTICATED_MESSAGES = 5_000;
 export interface Collab {
   hocuspocus: Hocuspocus;
   persistence: Persistence;
+  /** Each person's share of the server's memory (sockets, documents, bytes, items, heap). */
+  bounds: ResourceBounds;
   /**
    * Closes the document connections matching `which` (a person lost access, their role changed,
    * their session ended), on one document when `documentName` is given, else on all. Their provider
@@ -49,25 +53,36 @@ export function createCollab(options: {
   debounceMs?: number;
   /** Storage latency for the metrics. */
   timings?: CollabTimings;
+  limits: ResourceLimits;
 }): Collab {
-  const persistence = createPersistence(
-    options.documents,
-    options.logger,
-    options.apps,
-    options.timings,
-  );
-  const hocuspocus = new Hocuspocus({
+  // Asked only once a socket is open, when Hocuspocus and the persistence exist.
+  const bounds: ResourceBounds = new ResourceBounds({
+    limits: options.limits,
+    usageOf: (name) => persistence.usageOf(name),
+    isLoaded: (name): boolean =>
+      hocuspocus.documents.has(name) || hocuspocus.loadingDocuments.has(name),
+  });
+  const persistence = createPersistence({
+    store: options.documents,
+    logger: options.logger,
+    limits: options.limits,
+    bounds,
+    ...(options.apps ? { apps: options.apps } : {}),
+    ...(options.timings ? { timings: options.timings } : {}),
+  });
+  const hocuspocus: Hocuspocus = new Hocuspocus({
     name: 'pipit',
     quiet: true,
     debounce: options.debounceMs ?? STORE_DEBOUNCE_MS,
     maxDebounce: Math.max(options.debounceMs ?? 0, STORE_MAX_DEBOUNCE_MS),
     maxPendingDocuments: MAX_PENDING_DOCUMENTS,
     maxUnauthenticatedQueueMessages: MAX_UNAUTHENTICATED_MESSAGES,
-    // Persistence first: it refuses malformed and oversized updates before the others see them.
+    // The access policy first, then the bounds (counted only for what is granted); persistence
+    // refuses malformed and oversized updates before the others see them.
     extensions: [
       createAuthentication(options.access, options.logger),
+      createResourceBoundsExtension(bounds),
       persistence,
-      createOwnerOnlyFields(options.logger),
     ],
   });
   const disconnect: Collab['disconnect'] = (reason, which, documentName) => {
@@ -89,8 +104,12 @@ export function createCollab(options: {
   return {
     hocuspocus,
     persistence,
+    bounds,
     disconnect,
     async closeForDeletion(which) {
+      // A document being loaded for a connection granted a moment ago is closed too, once loaded.
+      const loading = [...hocuspocus.loadingDocuments].filter(([name]) => which(name));
+      await Promise.allSettled(loading.map(([, load]) => load));
       const names = [...hocuspocus.documents.keys()].filter(which);
       await persistence.discard(names);
       for (const name of names) disconnect('forbidden', () => true, name);

@@ -1,4 +1,5 @@
 import { documentName, parseDocumentName } from '@pipit/protocol';
+import type { Clock } from '../accounts/clock';
 import type { Storage } from '../storage/types';
 import type { Collab } from './create-collab';
 
@@ -18,21 +19,23 @@ export interface DataRemoval {
 }
 
 /**
- * Deleting documents while they may be open: each one loaded here first stops being written and
- * loses its connections (Collab.closeForDeletion), so a store on unload cannot bring it back, and
- * only then is it deleted from storage.
+ * Deleting documents while they may be open: the app's row goes first, so no connection is granted
+ * to them any more; then each one loaded here (or being loaded) stops being written and loses its
+ * connections (Collab.closeForDeletion), so a store on unload cannot bring it back; only then are
+ * they deleted from storage.
  */
 export function createDataRemoval(
   storage: Storage,
   collab: Pick<Collab, 'closeForDeletion'>,
+  clock: Clock,
 ): DataRemoval {
   async function app(appId: string) {
     const definition = documentName({ kind: 'app', appId });
+    await storage.apps.delete(appId, clock.now());
     await collab.closeForDeletion((name) => {
       const document = parseDocumentName(name);
       return document?.kind !== 'user' && document?.appId === appId;
     });
-    await storage.apps.delete(appId);
     await storage.documents.delete(definition);
     await storage.documents.deleteData({ appId });
   }

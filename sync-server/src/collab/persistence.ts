@@ -8,21 +8,23 @@ import type {
   onStoreDocumentPayload,
 } from '@hocuspocus/server';
 import { shouldSkipStoreHooks } from '@hocuspocus/server';
-import { LIMITS, readDefinition } from '@pipit/app-definition';
+import { readDefinition } from '@pipit/app-definition';
 import { parseDocumentName } from '@pipit/protocol';
 import * as Y from 'yjs';
 import { createDigest } from '../digest';
 import type { Logger } from '../logger';
 import { type CollabTimings, NO_COLLAB_TIMINGS } from '../metrics';
 import type { AppStore, DocumentStore } from '../storage/types';
+import type { ConnectionContext } from './authenticate';
 import { SyncRefusal, UpdateRefusal } from './refusal';
-import { updateInMessage } from './sync-message';
+import type { DocumentUsage, ResourceBounds } from './resource-bounds';
+import { DEFAULT_RESOURCE_LIMITS, type ResourceLimits } from './resource-limits';
+import { checkMessage } from './update-check';
 import { UpdateLog } from './update-log';
+import { itemsOf } from './yjs-usage';
 
 export const STORE_RETRY_INITIAL_DELAY_MS = 100;
 export const STORE_RETRY_MAX_DELAY_MS = 5_000;
-/** An update of at most this many bytes changes nothing (an empty sync step 2 is 2 bytes). */
-const EMPTY_UPDATE_BYTES = 2;
 
 export interface Persistence extends Extension {
   /** Documents with changes that are not in storage yet. */
@@ -35,6 +37,20 @@ export interface Persistence extends Extension {
    * under way are done — after that, deleting them from storage is final.
    */
   discard(names: string[]): Promise<void>;
+  /** What a loaded document holds (bytes and Yjs structs); undefined when it is not loaded. */
+  usageOf(documentName: string): DocumentUsage | undefined;
+}
+
+export interface PersistenceOptions {
+  store: DocumentStore;
+  logger: Logger;
+  /** App documents keep their listing fields in the apps table. */
+  apps?: AppStore;
+  timings?: CollabTimings;
+  /** A document's bytes and items (resource-limits.ts). */
+  limits?: Pick<ResourceLimits, 'documentBytes' | 'documentItems'>;
+  /** Each person's share of memory: an update may not take their open documents past it. */
+  bounds?: ResourceBounds;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,32 +64,37 @@ interface DocState {
   unapplied: Set<number>;
   /** The highest logged seq applied to the live document. */
   appliedThrough: number;
-  /** The document's size in bytes: its last encoded state plus the updates logged since. */
+  /**
+   * The document's size in bytes and Yjs structs: as last measured (on load and store), plus the
+   * updates let through since. An update counts from the moment it is let through, before it is
+   * logged and applied, so updates arriving together cannot pass the limits together.
+   */
   bytes: number;
+  items: number;
+  /** Updates let through but not applied yet: not in a measurement taken now. */
+  inFlight: DocumentUsage;
 }
 
 /**
  * Yjs persistence through the storage interface, with a durable update log (NOTES.md: Durability):
  *
  * - Every update a client sends is decoded and checked before it touches the live document (a
- *   malformed one, or one that would take the document past 5 MB, closes only that connection),
- *   then appended to the log — and only then does Hocuspocus apply and acknowledge it. An
- *   acknowledged update survives `kill -9`, so the client's "saved" is true.
+ *   malformed one, or one that would take the document past its bytes or items, or its sender's
+ *   open documents past theirs, closes only that connection), then appended to the log — and only
+ *   then does Hocuspocus apply and acknowledge it. An acknowledged update survives `kill -9`, so
+ *   the client's "saved" is true.
  * - The debounced store writes a snapshot and drops the log entries it contains, in one transaction.
  * - Hocuspocus 4.7 unloads a document whose last store failed as soon as its last client leaves;
  *   a store is retried with backoff until it succeeds, and a dirty document refuses to unload.
  * - App documents keep their listing fields (title, description, icon, tags) in the apps table.
  */
-export function createPersistence(
-  store: DocumentStore,
-  logger: Logger,
-  apps?: AppStore,
-  timings: CollabTimings = NO_COLLAB_TIMINGS,
-): Persistence {
+export function createPersistence(options: PersistenceOptions): Persistence {
+  const { store, logger, apps, bounds, timings = NO_COLLAB_TIMINGS } = options;
+  const limits = options.limits ?? DEFAULT_RESOURCE_LIMITS;
   const docs = new Map<string, DocState>();
   const log = new UpdateLog(store, timings);
-  /** The logged seq of the update a connection is handling now (one message at a time each). */
-  const inFlight = new WeakMap<object, { name: string; seq: number }>();
+  /** The update a connection is handling now (one message at a time each): its seq and size. */
+  const inFlight = new WeakMap<object, { name: string; seq: number; growth: DocumentUsage }>();
   let abandoned = false;
   /** Loaded documents being deleted (until they unload), and each document's writes under way. */
   const discarded = new Set<string>();
@@ -92,10 +113,23 @@ export function createPersistence(
   const stateOf = (name: string): DocState => {
     let state = docs.get(name);
     if (!state) {
-      state = { changes: 0, stored: 0, unapplied: new Set(), appliedThrough: 0, bytes: 0 };
+      state = {
+        changes: 0,
+        stored: 0,
+        unapplied: new Set(),
+        appliedThrough: 0,
+        bytes: 0,
+        items: 0,
+        inFlight: { bytes: 0, items: 0 },
+      };
       docs.set(name, state);
     }
     return state;
+  };
+  /** Takes the document's size as it is now (the updates in flight are not in it yet). */
+  const measure = (state: DocState, document: Y.Doc, bytes: number) => {
+    state.bytes = bytes + state.inFlight.bytes;
+    state.items = itemsOf(document) + state.inFlight.items;
   };
   const isDirty = (name: string) => {
     const state = docs.get(name);
@@ -107,7 +141,6 @@ export function createPersistence(
     if (!apps || parsed?.kind !== 'app') return;
     const { meta } = readDefinition(document);
     await apps.updateListing(parsed.appId, {
-      archived: meta.archived,
       title: meta.title,
       description: meta.description,
       icon: meta.icon,
@@ -129,9 +162,9 @@ export function createPersistence(
       const timed = timings.documentStore();
       try {
         const encoded = Y.encodeStateAsUpdate(document);
+        measure(state, document, encoded.byteLength);
         await store.store(documentName, encoded, compactedThrough);
         timed();
-        state.bytes = encoded.byteLength;
         break;
       } catch (error) {
         timed();
@@ -169,6 +202,8 @@ export function createPersistence(
           { err: error, documentName, digest: createDigest() },
           'loading a document failed',
         );
+        // Every connection waiting for this load fails with it.
+        bounds?.unloaded(documentName);
         throw new SyncRefusal('storage-unavailable');
       }
       if (loaded.snapshot) Y.applyUpdate(document, loaded.snapshot);
@@ -186,46 +221,54 @@ export function createPersistence(
       }
       // Logged updates are folded into the snapshot by the next store (at the latest on unload).
       if (loaded.log.length > 0) state.changes += 1;
-      state.bytes = Y.encodeStateAsUpdate(document).byteLength;
+      measure(state, document, Y.encodeStateAsUpdate(document).byteLength);
+      // Measured: the person's next document may be admitted against it.
+      bounds?.loaded(documentName);
     },
 
     async beforeHandleMessage({
       documentName,
+      document,
       update: message,
       connection,
-    }: beforeHandleMessagePayload) {
+      context,
+    }: beforeHandleMessagePayload<Partial<ConnectionContext> | undefined>) {
       if (discarded.has(documentName)) throw new UpdateRefusal('update_rejected');
-      let update: Uint8Array | null;
-      try {
-        update = updateInMessage(message);
-        if (update) Y.decodeUpdate(update);
-      } catch (error) {
-        logger.warn({ err: error, documentName }, 'refused a malformed update');
-        throw new UpdateRefusal('update_rejected');
-      }
-      // A viewer's update is refused by Hocuspocus itself (read-only connection); not logged.
-      if (!update || update.byteLength <= EMPTY_UPDATE_BYTES || connection.readOnly) return;
       const state = stateOf(documentName);
-      if (state.bytes + update.byteLength > LIMITS.documentBytes) {
-        logger.warn(
-          { documentName, bytes: state.bytes, updateBytes: update.byteLength },
-          'refused an update that would make the document too large',
-        );
-        throw new UpdateRefusal('document_too_large');
-      }
+      const checked = checkMessage({
+        documentName,
+        message,
+        document,
+        usage: state,
+        readOnly: connection.readOnly,
+        limits,
+        bounds,
+        socketKey: context?.socketKey,
+        logger,
+      });
+      if (!checked) return;
+      const { update, growth } = checked;
+      // Counted from now: updates arriving meanwhile are checked against this one too.
+      const grow = (sign: 1 | -1) => {
+        state.bytes += sign * growth.bytes;
+        state.items += sign * growth.items;
+        state.inFlight.bytes += sign * growth.bytes;
+        state.inFlight.items += sign * growth.items;
+      };
+      grow(1);
       let seq: number;
       try {
         seq = await tracked(documentName, log.append(documentName, update));
       } catch (error) {
+        grow(-1);
         logger.error(
           { err: error, documentName, digest: createDigest() },
           'appending an update to the log failed',
         );
         throw new SyncRefusal('storage-unavailable');
       }
-      state.bytes += update.byteLength;
       state.unapplied.add(seq);
-      inFlight.set(connection, { name: documentName, seq });
+      inFlight.set(connection, { name: documentName, seq, growth });
     },
 
     afterHandleMessage({ connection }: afterHandleMessagePayload) {
@@ -235,6 +278,8 @@ export function createPersistence(
       const state = stateOf(handled.name);
       state.unapplied.delete(handled.seq);
       state.appliedThrough = Math.max(state.appliedThrough, handled.seq);
+      state.inFlight.bytes -= handled.growth.bytes;
+      state.inFlight.items -= handled.growth.items;
       return Promise.resolve();
     },
 
@@ -274,6 +319,11 @@ export function createPersistence(
     },
 
     unsavedDocuments: () => [...docs.keys()].filter(isDirty),
+
+    usageOf(documentName) {
+      const state = docs.get(documentName);
+      return state && { bytes: state.bytes, items: state.items };
+    },
 
     async discard(names) {
       for (const name of names) discarded.add(name);

@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Hocuspocus, WebSocketLike } from '@hocuspocus/server';
 import crossws from 'crossws/adapters/node';
 import type { Logger } from '../logger';
 import { isAllowedOrigin } from '../http/origin';
+import type { DocumentAccess } from './access';
+import type { SocketContext } from './authenticate';
+import type { ResourceBounds } from './resource-bounds';
 
 /** The websocket endpoint for Yjs sync (Hocuspocus protocol), on the same origin as the app. */
 export const SYNC_PATH = '/api/sync';
@@ -13,6 +17,47 @@ export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 interface ClientConnection {
   handleMessage(data: Uint8Array): void;
   handleClose(event?: { code: number; reason: string }): void;
+}
+
+/** What the socket layer keeps per open socket. */
+interface OpenSocket {
+  connection: ClientConnection;
+  socketKey: string;
+  /** Set while the socket is not read from, until what it sent is handled. */
+  drain?: ReturnType<typeof setInterval>;
+}
+
+/**
+ * The raw socket under a crossws peer (`ws`): it can stop reading (TCP backpressure), says how
+ * much it holds that the other side has not taken, and can be ended at once.
+ */
+interface RawSocket {
+  pause(): void;
+  resume(): void;
+  readonly bufferedAmount: number;
+  send(data: unknown, ...rest: unknown[]): void;
+  terminate(): void;
+}
+
+/** How often a paused socket looks whether what it sent has been handled. */
+const DRAIN_CHECK_MS = 20;
+
+/**
+ * Bytes a socket has sent that Hocuspocus holds and has not handled yet: the messages waiting for
+ * their document's authentication, and each document connection's queue (it handles one message
+ * at a time, and a message may wait for the durable log). Hocuspocus keeps these private; this
+ * reads them, and `collab-resource-bounds.test.ts` fails if they move.
+ */
+export function queuedBytes(connection: ClientConnection): number {
+  const internals = connection as unknown as {
+    getQueuedBytes(): number;
+    documentConnections: Record<string, { messageQueue: Uint8Array[] }>;
+  };
+  let total = internals.getQueuedBytes();
+  for (const { messageQueue } of Object.values(internals.documentConnections)) {
+    for (const message of messageQueue) total += message.byteLength;
+  }
+  return total;
 }
 
 export interface SyncSocket {
@@ -44,46 +89,127 @@ function pathOf(req: IncomingMessage): string | null {
 
 /**
  * Mounts Hocuspocus on our own HTTP server through crossws, as Hocuspocus's own `Server` does, with
- * two additions: the browser's `Origin` must be this site (a cross-site page's handshake carries its
- * own), and a message size cap.
+ * these additions: the browser's `Origin` must be this site (a cross-site page's handshake carries
+ * its own); only a signed-in person opens a socket (every document needs one), and only as many
+ * as the resource bounds allow them; a message size cap; and a socket whose messages pile up
+ * unhandled is not read from until they are handled (TCP backpressure: memory stays bounded).
  */
 export function createSyncSocket(
   hocuspocus: Hocuspocus,
-  options: { publicOrigin: string | undefined; logger: Logger },
+  options: {
+    publicOrigin: string | undefined;
+    logger: Logger;
+    access: Pick<DocumentAccess, 'identify'>;
+    bounds: ResourceBounds;
+  },
 ): SyncSocket {
-  const connections = new WeakMap<object, ClientConnection>();
+  const { bounds, logger } = options;
+  const sockets = new WeakMap<object, OpenSocket>();
+  /** Each open socket's raw socket, by key: what a person's sockets hold unsent, in all. */
+  const raws = new Map<string, RawSocket>();
   let open = 0;
+
+  /**
+   * Hocuspocus writes whatever it answers (a whole document for each sync step 1) and broadcasts,
+   * whether or not the client reads: a client that stops reading would have the server hold it
+   * all. Past the socket's or the person's bound, the socket is closed instead (memory outside the
+   * heap, which the heap budget does not see).
+   */
+  function boundOutgoing(raw: RawSocket, socketKey: string, userId: string) {
+    const send = raw.send.bind(raw);
+    raw.send = (data, ...rest) => {
+      const personUnsent = bounds
+        .socketsBeside(socketKey)
+        .reduce((sum, key) => sum + (raws.get(key)?.bufferedAmount ?? 0), 0);
+      if (
+        raw.bufferedAmount > bounds.limits.socketUnsentBytes ||
+        personUnsent > bounds.limits.personUnsentBytes
+      ) {
+        logger.warn(
+          { userId, unsent: raw.bufferedAmount, personUnsent },
+          'closed a sync socket that does not take what is sent to it',
+        );
+        raw.terminate();
+        return;
+      }
+      send(data, ...rest);
+    };
+  }
+
+  /** Stops reading a socket whose unhandled messages pass the bound, until they are handled. */
+  function applyBackpressure(peer: { websocket: unknown }, socket: OpenSocket) {
+    if (socket.drain || queuedBytes(socket.connection) <= bounds.limits.socketQueuedBytes) return;
+    const raw = peer.websocket as RawSocket;
+    raw.pause();
+    socket.drain = setInterval(() => {
+      if (queuedBytes(socket.connection) > bounds.limits.socketQueuedBytes / 2) return;
+      clearInterval(socket.drain);
+      socket.drain = undefined;
+      raw.resume();
+    }, DRAIN_CHECK_MS);
+  }
+
   const ws = crossws({
     serverOptions: { maxPayload: MAX_MESSAGE_BYTES },
     hooks: {
-      upgrade(request) {
+      async upgrade(request) {
         const origin = request.headers.get('origin');
         if (!isAllowedOrigin(origin, request.headers.get('host'), options.publicOrigin)) {
-          options.logger.warn({ origin }, 'refused a sync connection from a foreign origin');
-          throw new Response('Forbidden: this connection did not come from Pipit itself.', {
+          logger.warn({ origin }, 'refused a sync connection from a foreign origin');
+          return new Response('Forbidden: this connection did not come from Pipit itself.', {
             status: 403,
           });
         }
+        const person = await options.access.identify(request as unknown as Request);
+        if (!person) {
+          return new Response('Sign in to sync.', { status: 401 });
+        }
+        if (bounds.socketsOf(person.userId) >= bounds.limits.personSockets) {
+          logger.warn({ userId: person.userId }, 'refused a sync socket: too many open');
+          return new Response('Too many open connections: close a few tabs, then try again.', {
+            status: 429,
+          });
+        }
+        return { context: { socketUserId: person.userId } };
       },
       open(peer) {
+        const userId = (peer.context as { socketUserId?: string }).socketUserId ?? '';
+        const socketKey = randomUUID();
+        // Two upgrades of one person at once both passed the check above: the later one goes.
+        if (!bounds.openSocket(socketKey, userId)) {
+          peer.close(1013, 'too-many-sockets');
+          return;
+        }
+        const context: SocketContext = { socketKey, socketUserId: userId };
+        const raw = peer.websocket as unknown as RawSocket;
+        raws.set(socketKey, raw);
+        boundOutgoing(raw, socketKey, userId);
         const connection = hocuspocus.handleConnection(
           peer.websocket as unknown as WebSocketLike,
           peer.request as Request,
+          context,
         );
-        connections.set(peer, connection);
+        sockets.set(peer, { connection, socketKey });
         open += 1;
       },
       message(peer, message) {
-        connections.get(peer)?.handleMessage(message.uint8Array());
+        const socket = sockets.get(peer);
+        if (!socket) return;
+        socket.connection.handleMessage(message.uint8Array());
+        applyBackpressure(peer, socket);
       },
       close(peer, event) {
-        connections
-          .get(peer)
-          ?.handleClose({ code: event.code ?? 1000, reason: event.reason ?? '' });
-        if (connections.delete(peer)) open -= 1;
+        const socket = sockets.get(peer);
+        if (!socket) return;
+        socket.connection.handleClose({ code: event.code ?? 1000, reason: event.reason ?? '' });
+        clearInterval(socket.drain);
+        raws.delete(socket.socketKey);
+        bounds.closeSocket(socket.socketKey);
+        sockets.delete(peer);
+        open -= 1;
       },
       error(peer, error) {
-        options.logger.warn({ err: error, peer: peer.id }, 'sync socket error');
+        logger.warn({ err: error, peer: peer.id }, 'sync socket error');
       },
     },
   });
@@ -102,7 +228,7 @@ export function createSyncSocket(
         return true;
       }
       ws.handleUpgrade(req, socket, head).catch((error: unknown) => {
-        options.logger.warn({ err: error }, 'sync upgrade failed');
+        logger.warn({ err: error }, 'sync upgrade failed');
         socket.destroy();
       });
       return true;

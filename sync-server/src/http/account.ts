@@ -107,6 +107,7 @@ export function registerAccount(app: Hono<ApiEnv>, deps: ApiDependencies): void 
         reason: parsed.error.issues[0]?.message ?? 'That username isn’t valid.',
       });
     }
-    return c.json({ username: parsed.data, ...(await accounts.usernameAvailability(parsed.data)) });
+    const availability = await accounts.usernameAvailability(parsed.data, c.get('auth')?.user.id);
+    return c.json({ username: parsed.data, ...availability });
   });
 }

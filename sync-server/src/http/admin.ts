@@ -2,13 +2,17 @@ import type { Hono } from 'hono';
 import {
   type AdminMessage,
   DIGEST_PATTERN,
+  type DroppedReports,
   ERROR_GROUPS_PAGE_SIZE,
   type ErrorDetail,
   type ErrorEvent,
   type ErrorGroupsResponse,
   errorGroupsQuerySchema,
   MESSAGES_PAGE_SIZE,
+  REPORT_DROP_REASONS,
+  type ReportDropReason,
 } from '@pipit/protocol';
+import type { Operators } from '../accounts/operators';
 import type { ErrorEventRecord, Storage } from '../storage/types';
 import { ApiError } from './api-error';
 import { fieldsOf } from './body';
@@ -16,8 +20,9 @@ import type { ApiEnv } from './context';
 
 /**
  * The operator's inbox (issue 6): error groups, one group's latest occurrence, a digest search,
- * contact and feedback. Operators are the usernames in `OPERATORS`; for anyone else — signed in or
- * not — every endpoint here is `not_found`, so the inbox does not even show that it exists.
+ * contact and feedback. Operators are accounts added with `npm run operator` (by id, with a
+ * confirmed email; accounts/operators.ts); for anyone else — signed in or not — every endpoint here
+ * is `not_found`, so the inbox does not even show that it exists.
  */
 
 function toEvent(record: ErrorEventRecord): ErrorEvent {
@@ -42,6 +47,21 @@ function toEvent(record: ErrorEventRecord): ErrorEvent {
   };
 }
 
+/** The drops counted within the retention period, every reason listed. */
+async function droppedReports(storage: Storage): Promise<DroppedReports> {
+  const rows = await storage.monitoring.drops();
+  const byReason = Object.fromEntries(REPORT_DROP_REASONS.map((reason) => [reason, 0])) as Record<
+    ReportDropReason,
+    number
+  >;
+  for (const row of rows) byReason[row.reason] = row.count;
+  return {
+    total: rows.reduce((sum, row) => sum + row.count, 0),
+    since: rows.length > 0 ? Math.min(...rows.map((row) => row.since)) : null,
+    byReason,
+  };
+}
+
 /** A sample with its group (the group's own row, so counts and first/last seen are the group's). */
 async function detailOf(storage: Storage, sample: ErrorEventRecord): Promise<ErrorDetail | null> {
   const group = await storage.monitoring.group(sample.fingerprint);
@@ -50,14 +70,12 @@ async function detailOf(storage: Storage, sample: ErrorEventRecord): Promise<Err
 
 export function registerAdmin(
   app: Hono<ApiEnv>,
-  { storage, operators }: { storage: Storage; operators: readonly string[] },
+  { storage, operators }: { storage: Storage; operators: Pick<Operators, 'isOperator'> },
 ): void {
-  const allowed = new Set(operators.map((name) => name.toLowerCase()));
-
-  // Every endpoint below: operators only, and for anyone else as if it did not exist.
+  // Every endpoint below: operators only, and for anyone else as if it did not exist. Checked on
+  // each request, so removing an operator (or their email becoming unconfirmed) applies at once.
   app.use('/admin/*', async (c, next) => {
-    const auth = c.get('auth');
-    if (!auth || !allowed.has(auth.user.username.toLowerCase())) {
+    if (!(await operators.isOperator(c.get('auth')?.user.id))) {
       throw new ApiError('not_found', 'There is no such API endpoint.');
     }
     await next();
@@ -71,15 +89,19 @@ export function registerAdmin(
       });
     }
     const { page } = query.data;
-    const { groups, total } = await storage.monitoring.listGroups({
-      limit: ERROR_GROUPS_PAGE_SIZE,
-      offset: (page - 1) * ERROR_GROUPS_PAGE_SIZE,
-    });
+    const [{ groups, total }, dropped] = await Promise.all([
+      storage.monitoring.listGroups({
+        limit: ERROR_GROUPS_PAGE_SIZE,
+        offset: (page - 1) * ERROR_GROUPS_PAGE_SIZE,
+      }),
+      droppedReports(storage),
+    ]);
     const body: ErrorGroupsResponse = {
       groups,
       page,
       pageCount: Math.max(1, Math.ceil(total / ERROR_GROUPS_PAGE_SIZE)),
       total,
+      dropped,
     };
     return c.json(body);
   });

@@ -3,6 +3,7 @@ import { AVATAR_UPLOAD_MAX_BYTES, isProtectedEndpoint } from '@pipit/protocol';
 import type { AccountService } from '../accounts/account-service';
 import { clientIp } from '../accounts/client-info';
 import type { HumanCheck } from '../accounts/human-check';
+import type { Operators } from '../accounts/operators';
 import type { ProfileService } from '../accounts/profile-service';
 import type { RateLimiter } from '../accounts/rate-limits';
 import { clearSessionCookie, isSecureRequest, readSessionCookie } from '../accounts/session-cookie';
@@ -58,8 +59,8 @@ export interface ApiDependencies {
   shuttingDown?: () => boolean;
   /** Error reporting's settings (`/api/client-config` tells browsers where to report). */
   monitoring: MonitoringConfig;
-  /** Usernames (lowercase) that see the operator's inbox. */
-  operators: readonly string[];
+  /** Who sees the operator's inbox. */
+  operators: Pick<Operators, 'isOperator'>;
   /** Keeps a failure with its digest for the operator's inbox (never throws). */
   reportServerError?: (report: ServerErrorReport) => void;
 }

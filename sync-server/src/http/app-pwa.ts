@@ -9,6 +9,7 @@ import type { Logger } from '../logger';
 import { appManifest } from '../pwa/app-manifest';
 import { type AppIcons, createAppIcons } from '../pwa/app-icons';
 import { type AppPwaSources, createAppPwaSources } from '../pwa/app-pwa-source';
+import { findVisibleApp } from '../publishing/visibility';
 import { isAppIconVariant } from '../pwa/render-icon';
 import type { Storage } from '../storage/types';
 import { REVALIDATE_CACHE } from './client-files';
@@ -41,7 +42,8 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  * the browser fetches them for the page, not the client's code. They are visible exactly when the
  * app page is: anyone for a public or unlisted published app (archived too), the owner and
  * collaborators for the rest — the shell's manifest link is `crossorigin="use-credentials"` so the
- * session cookie comes along. Everyone else gets 404, whatever the reason.
+ * session cookie comes along. Everyone else gets 404, whatever the reason. The same rule decides
+ * whether the app's own shell is served (canSeeApp, for client-files.ts).
  */
 export function createAppPwaRoutes(deps: AppPwaDependencies) {
   const sources: AppPwaSources = createAppPwaSources(deps.storage);
@@ -112,5 +114,13 @@ export function createAppPwaRoutes(deps: AppPwaDependencies) {
   return {
     fetch: app.fetch,
     handle: (req: IncomingMessage, res: ServerResponse) => void listener(req, res),
+    /** Whether the request's reader may see the app: the same rule as its manifest and icons. */
+    async canSeeApp(appId: string, req: IncomingMessage): Promise<boolean> {
+      const header = (name: string) => {
+        const value = req.headers[name.toLowerCase()];
+        return Array.isArray(value) ? value.join(', ') : value;
+      };
+      return (await findVisibleApp(deps.storage, appId, await readerId(header))) !== null;
+    },
   };
 }

@@ -7,12 +7,14 @@ import {
   createAppRequestSchema,
   inviteRequestSchema,
   PLAN_LIMITS,
+  setArchivedRequestSchema,
 } from '@pipit/protocol';
 import { nameOf, toPerson } from '../accounts/views';
 import { findVisibleApp } from '../publishing/visibility';
 import type { AppRecord, Storage, UserRecord } from '../storage/types';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api';
+import { appDeleted } from './published';
 import { readJsonBody } from './body';
 import { type ApiContext, type ApiEnv, requireAuth } from './context';
 
@@ -68,9 +70,10 @@ export function requireOwner(role: AppRole, what: string) {
 }
 
 /**
- * Apps (SPEC §4, §8): registration of an app made on a device (idempotent, so an app made offline
- * registers itself when back online), my list, delete forever, collaborators. Archiving is an edit
- * of the document's `meta.archived` (so it works offline); the listing follows the stored document.
+ * Apps: registration of an app made on a device (idempotent, so an app made
+ * offline registers itself when back online), my list, archive and restore, delete forever,
+ * collaborators. Archiving is the owner's alone, so it is server state set here — never an edit of
+ * the shared document, which an editor may write; the device sends it when next online.
  */
 export function registerApps(
   app: Hono<ApiEnv>,
@@ -113,7 +116,7 @@ export function registerApps(
         );
       }
     }
-    const { app: created, created: isNew } = await storage.apps.insert({
+    const registered = await storage.apps.insert({
       id: input.id,
       ownerId: auth.user.id,
       title: input.title,
@@ -122,6 +125,9 @@ export function registerApps(
       createdAt: clock.now(),
       forkedFrom: input.forkedFrom ?? null,
     });
+    // A device that still holds a deleted app learns so here, instead of bringing it back.
+    if ('deleted' in registered) throw appDeleted();
+    const { app: created, created: isNew } = registered;
     if (created.ownerId !== auth.user.id) {
       throw new ApiError('forbidden', 'That app id belongs to someone else.');
     }
@@ -132,6 +138,15 @@ export function registerApps(
     const { auth, app: found, role } = await appFor(c, storage);
     const owner = role === 'owner' ? auth.user : await storage.users.findById(found.ownerId);
     return c.json({ app: summarize(found, role, owner ?? undefined) });
+  });
+
+  app.put('/apps/:id/archived', async (c) => {
+    const { auth, app: found, role } = await appFor(c, storage);
+    requireOwner(role, 'archive or restore it');
+    const input = await readJsonBody(c.req.raw, setArchivedRequestSchema);
+    const changed = await storage.apps.setArchived(found.id, input.archived ? clock.now() : null);
+    if (!changed) throw notFound();
+    return c.json({ app: summarize(changed, 'owner', auth.user) });
   });
 
   app.delete('/apps/:id', async (c) => {

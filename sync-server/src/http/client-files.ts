@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import sirv from 'sirv';
 import {
   type AppShellTarget,
@@ -40,13 +41,21 @@ interface Shell {
   brotli: Buffer;
 }
 
-function shellOf(identity: Buffer): Shell {
+/**
+ * A shell and its compressed variants, compressed on libuv's threads (never on the event loop: a
+ * brotli pass over the shell takes milliseconds), once per shell: callers cache the promise.
+ */
+async function shellOf(identity: Buffer): Promise<Shell> {
+  const [gzip, brotli] = await Promise.all([
+    promisify(zlib.gzip)(identity),
+    promisify(zlib.brotliCompress)(identity),
+  ]);
   return {
     // Each variant's own bytes make its ETag: an app's shell never revalidates as Pipit's.
     etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
     identity,
-    gzip: gzipSync(identity),
-    brotli: brotliCompressSync(identity),
+    gzip,
+    brotli,
   };
 }
 
@@ -62,21 +71,33 @@ function pathnameOf(req: IncomingMessage): string {
   }
 }
 
+export interface ClientFilesOptions {
+  /** The `vite build` output. */
+  dir: string;
+  logger: Logger;
+  /** Keeps a failure with its digest for the operator's inbox (never throws). */
+  reportServerError?: (report: ServerErrorReport) => void;
+  /**
+   * Whether the person making the request may see the app (the app page's visibility rule, with
+   * their session): an app's own shell is served only then.
+   */
+  canSeeApp(appId: string, req: IncomingMessage): Promise<boolean>;
+}
+
 /**
  * Serves the built client: files as they are (precompressed variants when the browser accepts them),
  * and the HTML shell for every route of SPEC §3 — with status 404 for paths no route matches, so the
- * client shows its 404 page and crawlers see the truth. If the shell cannot be read (the client was
- * never built), document requests get the generic error page with a digest that is in the log.
+ * client shows its 404 page and crawlers see the truth. An app's own pages (`/apps/{id}/pwa`,
+ * `/apps/{id}/install`) get its shell only while the reader may see the app; otherwise their page's
+ * shell as built, with 404, whatever the reason (unknown, private, deleted), so no id costs a
+ * rewrite or reveals that an app exists. If the shell cannot be read (the client was never built),
+ * document requests get the generic error page with a digest that is in the log.
  */
-export function createClientFiles(
-  dir: string,
-  logger: Logger,
-  /** Keeps the failure with its digest for the operator's inbox (never throws). */
-  reportServerError?: (report: ServerErrorReport) => void,
-): ClientHandler {
+export function createClientFiles(options: ClientFilesOptions): ClientHandler {
+  const { dir, logger, reportServerError, canSeeApp } = options;
   /** The build's shells as built: the site's and the installed app's (SPEC §3 `/apps/{id}/pwa`). */
   const shells = new Map<ShellDocument, Promise<Shell>>();
-  const appShells = new Lru<string, Shell>(APP_SHELLS_CACHED);
+  const appShells = new Lru<string, Promise<Shell>>(APP_SHELLS_CACHED);
   const built = existsSync(dir);
   if (!built) {
     logger.error(
@@ -101,39 +122,71 @@ export function createClientFiles(
         },
       });
 
+  function baseShell(document: ShellDocument): Promise<Shell> {
+    let shell = shells.get(document);
+    if (!shell) {
+      shell = loadShell(dir, document);
+      shells.set(document, shell);
+      // Try again next time: the build may appear.
+      shell.catch(() => shells.delete(document));
+    }
+    return shell;
+  }
+
   /**
    * The shell for a page: Pipit's, or for `/apps/{id}/pwa`, `/apps/{id}/install` and `/demo1` the
-   * app's own (its manifest link and icons, the same rewrite the service worker applies offline).
+   * app's own (its manifest link and icons, the same rewrite the service worker applies offline),
+   * rewritten and compressed once, then kept for the apps opened lately.
    */
-  function shellFor(base: Shell, target: AppShellTarget | null): Shell {
-    if (!target) return base;
+  function shellFor(document: ShellDocument, target: AppShellTarget | null): Promise<Shell> {
+    if (!target) return baseShell(document);
     // An app id is 26 base32 characters: it never reads `demo1`.
     const key = target.kind === 'app' ? `${target.appId}/${target.page}` : 'demo1';
     let variant = appShells.get(key);
     if (!variant) {
-      variant = shellOf(Buffer.from(appShellHtml(base.identity.toString('utf8'), target)));
+      variant = baseShell(document).then((base) =>
+        shellOf(Buffer.from(appShellHtml(base.identity.toString('utf8'), target))),
+      );
       appShells.set(key, variant);
+      variant.catch(() => appShells.delete(key));
     }
     return variant;
+  }
+
+  function fail(
+    req: IncomingMessage,
+    res: ServerResponse,
+    error: unknown,
+    message = 'cannot serve the client shell; run `npm run build` (or `npm start`, which builds it)',
+  ): void {
+    const digest = createDigest();
+    logger.error({ err: error, digest, path: pathnameOf(req), clientDir: dir }, message);
+    reportServerError?.({ error, digest, method: req.method, path: pathnameOf(req) });
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const html = renderServerErrorPage(req.headers.host ?? 'this server', digest);
+    res.writeHead(500, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': ERROR_PAGE_CSP,
+    });
+    res.end(html);
   }
 
   function sendShell(
     req: IncomingMessage,
     res: ServerResponse,
     status: 200 | 404,
+    document: ShellDocument,
     target: AppShellTarget | null = null,
+    vary = 'Accept-Encoding',
   ): void {
-    const document = shellDocument(target);
-    let shell = shells.get(document);
-    if (!shell) {
-      shell = loadShell(dir, document);
-      shells.set(document, shell);
-    }
-    shell.then(
-      (base) => {
-        const s = shellFor(base, target);
+    shellFor(document, target).then(
+      (s) => {
         res.setHeader('Cache-Control', REVALIDATE_CACHE);
-        res.setHeader('Vary', 'Accept-Encoding');
+        res.setHeader('Vary', vary);
         res.setHeader('ETag', s.etag);
         res.setHeader('Content-Security-Policy', SHELL_CSP);
         if (status === 200 && req.headers['if-none-match'] === s.etag) {
@@ -149,22 +202,26 @@ export function createClientFiles(
         });
         res.end(req.method === 'HEAD' ? undefined : body);
       },
-      (error: unknown) => {
-        shells.delete(document); // try again next time: the build may appear
-        const digest = createDigest();
-        logger.error(
-          { err: error, digest, path: pathnameOf(req), clientDir: dir },
-          'cannot serve the client shell; run `npm run build` (or `npm start`, which builds it)',
-        );
-        reportServerError?.({ error, digest, method: req.method, path: pathnameOf(req) });
-        const html = renderServerErrorPage(req.headers.host ?? 'this server', digest);
-        res.writeHead(500, {
-          'Content-Type': 'text/html; charset=utf-8',
-          'Cache-Control': 'no-store',
-          'Content-Security-Policy': ERROR_PAGE_CSP,
-        });
-        res.end(html);
-      },
+      (error: unknown) => fail(req, res, error),
+    );
+  }
+
+  /**
+   * An app's own page: its shell for a reader who may see the app, else the page's shell as built,
+   * 404. The answer depends on the session cookie (a private app's owner), so caches key on it.
+   */
+  function sendAppShell(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: AppShellTarget & { kind: 'app' },
+  ): void {
+    const document = shellDocument(target);
+    canSeeApp(target.appId, req).then(
+      (visible) =>
+        visible
+          ? sendShell(req, res, 200, document, target, 'Accept-Encoding, Cookie')
+          : sendShell(req, res, 404, document, null, 'Accept-Encoding, Cookie'),
+      (error: unknown) => fail(req, res, error, 'cannot tell whether an app may be seen'),
     );
   }
 
@@ -176,12 +233,14 @@ export function createClientFiles(
     }
     const pathname = pathnameOf(req);
     if (matchRoute(pathname)) {
-      sendShell(req, res, 200, appShellTarget(pathname));
+      const target = appShellTarget(pathname);
+      if (target?.kind === 'app') sendAppShell(req, res, target);
+      else sendShell(req, res, 200, shellDocument(target), target);
       return;
     }
     files(req, res, () => {
       if (String(req.headers.accept ?? '').includes('text/html')) {
-        sendShell(req, res, 404);
+        sendShell(req, res, 404, '/index.html');
         return;
       }
       res.writeHead(404, {

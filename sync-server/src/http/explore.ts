@@ -18,8 +18,8 @@ export function registerExplore(app: Hono<ApiEnv>, { storage }: ApiDependencies)
     const { q, tag, author, sort, page } = query.data;
     const found = await storage.publishing.explore({
       q,
-      tag: tag || undefined,
-      author: author || undefined,
+      tag,
+      author,
       sort,
       page,
       pageSize: EXPLORE_PAGE_SIZE,

@@ -11,7 +11,7 @@ export function registerMessages(
 ): void {
   app.post('/messages', async (c) => {
     const meta = c.get('meta');
-    if (meta.ip) await rateLimiter.enforce('messagesPerIp', meta.ip);
+    await rateLimiter.enforce('messagesPerIp', meta.ip ?? 'unknown');
     const input = await readJsonBody(c.req.raw, messageRequestSchema);
     const auth = c.get('auth');
     await storage.messages.insert({

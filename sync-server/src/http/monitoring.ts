@@ -7,6 +7,7 @@ import type { RateLimiter } from '../accounts/rate-limits';
 import { createDigest } from '../digest';
 import type { Logger } from '../logger';
 import type { MonitoringOutcome } from '../metrics';
+import { OverBudgetError } from '../monitoring/budget';
 import type { Monitoring } from '../monitoring/create-monitoring';
 import { MalformedEnvelopeError } from '../monitoring/envelope';
 import { ForeignEnvelopeError, isConfiguredTunnel } from '../monitoring/ingest';
@@ -42,10 +43,12 @@ const refuse = (message: string) => new ApiError('forbidden', message);
 /**
  * `POST /monitoring?o={org}&p={project}[&r={region}]` (SPEC §9): the browser SDK's tunnel. Accepts
  * envelopes for the configured organisation, project and DSN only, at most 1 MiB each and 60 a
- * minute per address (SPEC §11), from Pipit's own pages; stores their errors and forwards them when
- * an upstream collector is configured. Answers `{}` when accepted; 400 malformed, 403 not ours,
- * 405 not a POST, 413 too large, 415 not an envelope, 429 too many (with the headers the SDK obeys).
- * Nothing is stored or forwarded unless the answer is 200. No cookie is read.
+ * minute per address, from Pipit's own pages, while the address's daily byte budget of
+ * stored reports lasts; stores their errors and forwards them when an upstream collector is
+ * configured. Answers `{}` when accepted; 400 malformed, 403 not ours, 405 not a POST, 413 too
+ * large, 415 not an envelope, 429 too many or over budget (with the headers the SDK obeys). Nothing
+ * is stored or forwarded unless the answer is 200; refusals for size, rate or budget are counted
+ * for the inbox. No cookie is read.
  */
 export function createMonitoringRoute(deps: MonitoringRouteDependencies) {
   const { monitoring, rateLimiter, logger } = deps;
@@ -72,31 +75,44 @@ export function createMonitoringRoute(deps: MonitoringRouteDependencies) {
     }
     const declared = c.req.header('content-length');
     if (declared !== undefined && Number(declared) > API_BODY_LIMIT_BYTES) {
+      monitoring.countDropped('too_large');
       throw new ApiError('payload_too_large', 'An error report can be 1 MB at most.');
     }
     if (!ENVELOPE_TYPES.test(c.req.header('content-type') ?? '')) {
       throw new ApiError('unsupported_media_type', 'Send the report as an envelope (text/plain).');
     }
-    const ip = clientIp(headers, c.env?.incoming?.socket?.remoteAddress, deps.trustProxy);
-    await rateLimiter.enforce('monitoringPerIp', ip ?? 'unknown');
+    const address =
+      clientIp(headers, c.env?.incoming?.socket?.remoteAddress, deps.trustProxy) ?? 'unknown';
+    try {
+      await rateLimiter.enforce('monitoringPerIp', address);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'rate_limited') {
+        monitoring.countDropped('rate_limited');
+      }
+      throw error;
+    }
 
     let body: Buffer;
     try {
       body = await readBodyBytes(c.req.raw, API_BODY_LIMIT_BYTES);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'payload_too_large') {
+        monitoring.countDropped('too_large');
         throw new ApiError('payload_too_large', 'An error report can be 1 MB at most.');
       }
       throw error;
     }
     try {
-      const result = await monitoring.ingest(body);
+      const result = await monitoring.ingest(body, address);
       logger.debug({ ...result }, 'error report received');
     } catch (error) {
       if (error instanceof MalformedEnvelopeError) {
         throw new ApiError('validation_failed', `That is not an error report: ${error.message}`);
       }
       if (error instanceof ForeignEnvelopeError) throw refuse(error.message);
+      if (error instanceof OverBudgetError) {
+        throw new ApiError('rate_limited', error.message, { retryAfter: error.retryAfter });
+      }
       throw error;
     }
     return c.json({}, 200);

@@ -6,9 +6,8 @@ import {
   PUBLISHED_VIEWER_HEADER,
   type PublishedApp,
 } from '@pipit/protocol';
-import type { RequestMeta } from '../accounts/account-service';
-import { randomToken, sha256Hex } from '../accounts/random';
 import { toAppCard, toAuthor } from '../publishing/cards';
+import { createPopularity } from '../publishing/popularity';
 import { findVisibleApp, type VisibleApp } from '../publishing/visibility';
 import type { Storage } from '../storage/types';
 import { ApiError } from './api-error';
@@ -22,15 +21,17 @@ const notFound = () =>
     'There is no app at this address. It may be private, unpublished or deleted; check the link with the person who shared it.',
   );
 
+export const appDeleted = () =>
+  new ApiError('app_deleted', 'Its creator deleted this app, so it no longer opens anywhere.');
+
 /** The app in the path, if the reader may see it (publishing/visibility.ts); else not_found. */
 async function visibleApp(c: ApiContext, storage: Storage): Promise<VisibleApp> {
-  const visible = await findVisibleApp(
-    storage,
-    c.req.param('id') ?? '',
-    c.get('auth')?.user.id ?? null,
-  );
-  if (!visible) throw notFound();
-  return visible;
+  const id = c.req.param('id') ?? '';
+  const visible = await findVisibleApp(storage, id, c.get('auth')?.user.id ?? null);
+  if (visible) return visible;
+  // An installed copy learns its app is gone for good (and stops asking), not just hidden.
+  if (await storage.apps.wasDeleted(id)) throw appDeleted();
+  throw notFound();
 }
 
 /** Where a remix came from, when the reader may see that app. */
@@ -52,19 +53,15 @@ async function lineageOf(
 }
 
 /**
- * An anonymous visitor, for counting them once: a keyed hash of their address and browser. The key
- * is a server secret, so the stored value cannot be reversed to an address by trying them all.
- */
-async function anonymousVisitor(storage: Storage, meta: RequestMeta): Promise<string> {
-  const key = await storage.secrets.getOrCreate('visitor-key', randomToken);
-  return `anonymous:${sha256Hex(`${key}\n${meta.ip ?? ''}\n${meta.userAgent ?? ''}`)}`;
-}
-
-/**
  * The app page and the runtime's source (`GET /api/published/{id}`), and popularity events. Both
  * follow the one visibility rule; visitors only ever get a published version, never the document.
  */
-export function registerPublished(app: Hono<ApiEnv>, { storage, clock }: ApiDependencies): void {
+export function registerPublished(
+  app: Hono<ApiEnv>,
+  { storage, clock, logger, rateLimiter }: ApiDependencies,
+): void {
+  const popularity = createPopularity({ storage, clock, logger });
+
   app.get('/published/:id', async (c) => {
     const visible = await visibleApp(c, storage);
     const { app: found, role, owner } = visible;
@@ -101,15 +98,15 @@ export function registerPublished(app: Hono<ApiEnv>, { storage, clock }: ApiDepe
   });
 
   app.post('/apps/:id/events', async (c) => {
+    const { ip } = c.get('meta');
+    // Counted before the app is even read: a refused request costs the counter's one write.
+    await rateLimiter.enforce('appEventsPerIp', ip ?? 'unknown');
     const { app: found } = await visibleApp(c, storage);
     const { kind } = await readJsonBody(c.req.raw, appEventRequestSchema);
     // Popularity is about published apps; a collaborator previewing a draft counts for nothing.
     if (found.publishedAt !== null) {
-      const auth = c.get('auth');
-      const visitor = auth
-        ? `user:${auth.user.id}`
-        : await anonymousVisitor(storage, c.get('meta'));
-      await storage.publishing.recordEvent(found.id, kind, visitor, clock.now());
+      const visitor = await popularity.visitorOf(c.get('auth')?.user.id ?? null, ip);
+      await popularity.record(found.id, kind, visitor);
     }
     return c.body(null, 204);
   });

@@ -2,7 +2,7 @@ import Bowser from 'bowser';
 import { isJsonObject, mainExceptionOf } from '@pipit/protocol';
 import type { ErrorEventRecord } from '../storage/types';
 import type { JsonObject } from './envelope';
-import { cappedEventJson, eventIdOf, textField } from './event-json';
+import { eventIdOf, storedEventJson, textField } from './event-json';
 import { type ErrorIdentity, fingerprintOf, frameLabel, topInAppFrame } from './fingerprint';
 
 const TYPE_MAX_CHARS = 200;
@@ -12,7 +12,7 @@ const FIELD_MAX_CHARS = 500;
 /** A Sentry event's message: a string, or `{ formatted | message }` (and `logentry` alike). */
 function messageOf(event: JsonObject): string | undefined {
   for (const field of [event.message, event.logentry]) {
-    if (typeof field === 'string' && field) return field;
+    if (typeof field === 'string' && field) return field.slice(0, MESSAGE_MAX_CHARS);
     if (isJsonObject(field)) {
       const text =
         textField(field.formatted, MESSAGE_MAX_CHARS) ??
@@ -40,7 +40,7 @@ function identityOf(event: JsonObject): ErrorIdentity {
   }
   return {
     type: 'Message',
-    message: (messageOf(event) ?? '').slice(0, MESSAGE_MAX_CHARS),
+    message: messageOf(event) ?? '',
     topFrame: null,
   };
 }
@@ -100,6 +100,6 @@ export function clientEventRecord(
     release: textField(event.release, FIELD_MAX_CHARS) ?? null,
     environment: textField(event.environment, 100) ?? null,
     level: textField(event.level, 20) ?? 'error',
-    eventJson: cappedEventJson(event),
+    eventJson: storedEventJson(event),
   };
 }

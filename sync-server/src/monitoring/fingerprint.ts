@@ -54,10 +54,16 @@ export function normalizeFilename(filename: string): string {
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 
+/** A frame label is stored with its group and shown in a list: a sent one can be any length. */
+const FRAME_LABEL_MAX_CHARS = 500;
+
 /** `filename:function` of a frame. */
 export function frameLabel(frame: StackFrame): string {
   const file = text(frame.filename) ?? text(frame.abs_path) ?? text(frame.module) ?? '?';
-  return `${normalizeFilename(file)}:${text(frame.function) ?? '?'}`;
+  return `${normalizeFilename(file)}:${text(frame.function) ?? '?'}`.slice(
+    0,
+    FRAME_LABEL_MAX_CHARS,
+  );
 }
 
 /**

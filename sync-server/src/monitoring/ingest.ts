@@ -1,7 +1,8 @@
 import { redactReport } from '@pipit/protocol';
 import type { Clock } from '../accounts/clock';
 import type { MonitoringConfig } from '../config';
-import type { MonitoringStore } from '../storage/types';
+import type { ErrorEventRecord } from '../storage/types';
+import type { ReportBudget } from './budget';
 import { clientEventRecord } from './client-event';
 import { formatDsn, parseDsn, sameDsn } from './dsn';
 import {
@@ -45,22 +46,35 @@ export interface IngestResult {
 
 export interface IngestDependencies {
   config: MonitoringConfig;
-  store: MonitoringStore;
+  /** Stores an occurrence (and keeps the store under its caps); false when it was stored before. */
+  keep(record: ErrorEventRecord): Promise<boolean>;
+  budget: ReportBudget;
   forwarder: Forwarder;
   clock: Clock;
 }
 
+/** What a stored occurrence costs its sender's budget: its row's text, about as the disk holds it. */
+export function storedBytes(record: ErrorEventRecord): number {
+  let bytes = 0;
+  for (const value of Object.values(record)) {
+    bytes += typeof value === 'string' ? Buffer.byteLength(value) : 8;
+  }
+  return bytes;
+}
+
 /**
- * Takes one envelope from the tunnel: reads it, checks that it is for the configured DSN, stores its
- * error event (redacted: never passwords, tokens, cookies or app data) and hands the envelope, with
- * the redacted event, its health counters and the upstream DSN, to the forwarder. Throws MalformedEnvelopeError (400) or
- * ForeignEnvelopeError (403) before anything is stored or sent.
+ * Takes one envelope from the tunnel, sent from `address`: reads it, checks that it is for the
+ * configured DSN, stores its error event (redacted: never passwords, tokens, cookies or app data;
+ * only what the inbox shows, storedEventJson) and hands the envelope, with the redacted event, its
+ * health counters and the upstream DSN, to the forwarder. Throws MalformedEnvelopeError (400),
+ * ForeignEnvelopeError (403) or OverBudgetError (429, the address's bytes for the day are spent)
+ * before anything is stored or sent.
  */
 export function createIngest(
   deps: IngestDependencies,
-): (body: Uint8Array) => Promise<IngestResult> {
-  const { config, store, forwarder, clock } = deps;
-  return async (body) => {
+): (body: Uint8Array, address: string) => Promise<IngestResult> {
+  const { config, keep, budget, forwarder, clock } = deps;
+  return async (body, address) => {
     const envelope = parseEnvelope(body);
     const dsn = typeof envelope.header.dsn === 'string' ? parseDsn(envelope.header.dsn) : null;
     if (!dsn || !sameDsn(dsn, config.dsn)) {
@@ -85,7 +99,8 @@ export function createIngest(
     let stored = 0;
     if (event) {
       const record = clientEventRecord(event, clock.now(), envelope.header.event_id);
-      if (await store.record(record)) stored = 1;
+      await budget.spend(address, storedBytes(record));
+      if (await keep(record)) stored = 1;
     }
     if (config.upstream && items.length > 0) {
       const header = { ...envelope.header, dsn: formatDsn(config.upstream) };

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { redactUrl } from '@pipit/protocol';
 import type { ErrorEventRecord } from '../storage/types';
 import { VERSION } from '../version';
-import { cappedEventJson, eventIdOf } from './event-json';
+import { eventIdOf, storedEventJson } from './event-json';
 import {
   type ErrorIdentity,
   fingerprintOf,
@@ -63,6 +63,11 @@ function describe(error: unknown): { type: string; message: string; stack: strin
   return { type: 'NonError', message: String(error), stack: undefined };
 }
 
+function describeCause(cause: unknown): string {
+  const { type, message, stack } = describe(cause);
+  return stack ?? `${type}: ${message}`;
+}
+
 /** A server failure as a stored occurrence, grouped like browser reports (`source: 'server'`). */
 export function serverErrorRecord(
   report: ServerErrorReport,
@@ -78,6 +83,9 @@ export function serverErrorRecord(
     topFrame: top ? frameLabel(top) : null,
   };
   const cause = report.error instanceof Error ? report.error.cause : undefined;
+  // The inbox shows the printed stack: the cause goes under it, as Node prints one.
+  const causeText = cause === undefined ? null : describeCause(cause);
+  const printed = [stack, causeText].filter((part) => part).join('\n[cause]: ');
   const route = report.path ? redactUrl(report.path) : null;
   const event = {
     event_id: eventIdOf(),
@@ -88,10 +96,13 @@ export function serverErrorRecord(
     environment,
     exception: { values: [{ type, value: message, stacktrace: { frames } }] },
     // The stack as Node printed it, for reading; `frames` above is what grouping used.
-    stack: stack ?? null,
-    ...(cause !== undefined ? { cause: describe(cause) } : {}),
-    request: { method: report.method ?? null, url: route },
-    tags: { digest: report.digest, request_id: report.requestId ?? null },
+    stack: printed || null,
+    // The path is the row's route; the method is a tag, which the inbox shows.
+    tags: {
+      digest: report.digest,
+      request_id: report.requestId ?? null,
+      method: report.method ?? null,
+    },
   };
   return {
     id: event.event_id,
@@ -106,6 +117,6 @@ export function serverErrorRecord(
     release: VERSION,
     environment,
     level: 'error',
-    eventJson: cappedEventJson(event),
+    eventJson: storedEventJson(event),
   };
 }

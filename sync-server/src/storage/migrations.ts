@@ -284,11 +284,103 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0007_operators': () => ({
+    async up(db: Kysely<unknown>) {
+      // Operators are accounts, by id: renaming an account, or taking a name an operator once had,
+      // moves no rights. Rows are added and removed by `npm run operator`.
+      await db.schema
+        .createTable('operators')
+        .addColumn('user_id', 'text', (c) =>
+          c.primaryKey().references('users.id').onDelete('cascade'),
+        )
+        .addColumn('added_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  }),
+  '0007_username_holds': () => ({
+    async up(db: Kysely<unknown>) {
+      // A username an account gave up, by renaming itself or by being deleted, stays unavailable to
+      // everyone else until the hold passes (links and mentions of the old name keep pointing at no
+      // one rather than at a newcomer). Until now a deleted account held its name in its own row;
+      // that name moves here, and the row keeps a placeholder no username can equal ("~").
+      await db.schema
+        .createTable('username_holds')
+        .addColumn('username', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('held_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`
+        INSERT INTO username_holds (username, user_id, held_at)
+        SELECT username, id, deleted_at FROM users
+        WHERE deleted_at IS NOT NULL AND username NOT LIKE '~%'
+      `.execute(db);
+      await sql`
+        UPDATE users SET username = '~deleted~' || id
+        WHERE deleted_at IS NOT NULL AND username NOT LIKE '~%'
+      `.execute(db);
+    },
+  }),
+  '0008_report_budgets_and_event_caps': (engine) => ({
+    async up(db: Kysely<unknown>) {
+      // A rate-limit row may count bytes (an address's daily budget of stored error reports), which
+      // can pass 2^31 in a day; SQLite's integer is 64-bit already.
+      if (engine === 'postgres') {
+        await sql`ALTER TABLE rate_limits ALTER COLUMN count TYPE bigint`.execute(db);
+      }
+      // Error reports the server did not keep, counted per UTC day and reason, for the inbox.
+      await db.schema
+        .createTable('report_drops')
+        .addColumn('day', 'bigint', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('count', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('report_drops_pk', ['day', 'reason'])
+        .execute();
+      // The caps on stored reports remove the oldest first: an index in exactly that order.
+      await db.schema.dropIndex('error_events_received_at').execute();
+      await db.schema
+        .createIndex('error_events_received_at_id')
+        .on('error_events')
+        .columns(['received_at', 'id'])
+        .execute();
+      await db.schema.dropIndex('error_groups_last_seen').execute();
+      await db.schema
+        .createIndex('error_groups_last_seen_fingerprint')
+        .on('error_groups')
+        .columns(['last_seen', 'fingerprint'])
+        .execute();
+      // Popularity remembers a visitor for a while, then forgets them, oldest first.
+      await db.schema
+        .createIndex('app_events_created_at')
+        .on('app_events')
+        .column('created_at')
+        .execute();
+    },
+  }),
+  '0009_app_ids': () => ({
+    async up(db: Kysely<unknown>) {
+      // Every app id ever registered, kept after the app is deleted: a deleted app's id is never
+      // registered again, or installs, library entries, links and visitors' local data for it
+      // would point at someone else's app. Its primary key is the lock that makes registering and
+      // deleting the same id at once safe on either engine.
+      await db.schema
+        .createTable('app_ids')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('registered_at', 'bigint', (c) => c.notNull())
+        .addColumn('deleted_at', 'bigint')
+        .execute();
+      await sql`
+        INSERT INTO app_ids (id, owner_id, registered_at)
+        SELECT id, owner_id, created_at FROM apps
+      `.execute(db);
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();
 
-function provider(engine: StorageEngine): MigrationProvider {
+/** Every migration, for `engine`; tests use it to stop at an older version. */
+export function migrationProvider(engine: StorageEngine): MigrationProvider {
   return {
     getMigrations: () =>
       Promise.resolve(
@@ -301,7 +393,7 @@ export class MigrationError extends Error {}
 
 /** Applies every pending migration; several instances starting at once take turns (Kysely's lock). */
 export async function migrateToLatest(db: Kysely<unknown>, engine: StorageEngine): Promise<void> {
-  const migrator = new Migrator({ db, provider: provider(engine) });
+  const migrator = new Migrator({ db, provider: migrationProvider(engine) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
@@ -316,7 +408,7 @@ export async function appliedMigrations(
   db: Kysely<unknown>,
   engine: StorageEngine,
 ): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: provider(engine) });
+  const migrator = new Migrator({ db, provider: migrationProvider(engine) });
   const all = await migrator.getMigrations();
   return all.filter((m) => m.executedAt !== undefined).map((m) => m.name);
 }

@@ -41,6 +41,8 @@ export interface Database {
     expires_at: number;
     used_at: number | null;
   };
+  username_holds: { username: string; user_id: string; held_at: number };
+  operators: { user_id: string; added_at: number };
   rate_limits: { key: string; window_start: number; count: number };
   human_check_uses: { signature: string; expires_at: number };
   server_secrets: { name: string; value: string; created_at: number };
@@ -60,6 +62,12 @@ export interface Database {
     bytes: Uint8Array;
     size: number;
     created_at: number;
+  };
+  app_ids: {
+    id: string;
+    owner_id: string;
+    registered_at: number;
+    deleted_at: number | null;
   };
   apps: {
     id: string;
@@ -129,4 +137,5 @@ export interface Database {
     level: string;
     event: string;
   };
+  report_drops: { day: number; reason: string; count: number };
 }

@@ -3,6 +3,7 @@ import type {
   AppRole,
   Avatar,
   CollaboratorRole,
+  ReportDropReason,
   StorageEngine,
   Visibility,
 } from '@pipit/protocol';
@@ -84,20 +85,45 @@ export interface UserStore {
   findById(id: string): Promise<UserRecord | null>;
   /** The live accounts among `ids`, by id (one query for a list of people). */
   findByIds(ids: string[]): Promise<Map<string, UserRecord>>;
-  /** Changes the given fields of a live account; ConflictError when a username or email is taken. */
-  update(id: string, patch: UserPatch): Promise<UserRecord>;
   /**
-   * Deletes an account (SPEC §6): personal data is wiped and the email freed at once; the row keeps
-   * the username until it is released.
+   * Changes the given fields of a live account; ConflictError('username' | 'email') when either is
+   * taken, a username also while it is held for another account. A new username puts the old one
+   * on hold from `at`, like a deleted account's; taking back a name the account itself holds ends
+   * that hold.
+   */
+  update(id: string, patch: UserPatch, at?: number): Promise<UserRecord>;
+  /**
+   * Deletes an account: personal data is wiped and the email freed at once; the username is held
+   * from `at` until it is released.
    */
   markDeleted(id: string, at: number): Promise<void>;
   /**
-   * Frees `username` if it belongs to an account deleted at or before `deletedBefore` (SPEC §6: a
-   * deleted account's username is released after 30 days). Returns whether it was released.
+   * Ends the hold on `username` if it began at or before `heldBefore` (the name was given up by a
+   * rename or a deletion then). Returns whether a hold ended.
    */
-  releaseUsername(username: string, deletedBefore: number): Promise<boolean>;
-  /** Whether any account, live or deleted and not yet released, holds this username. */
-  usernameInUse(username: string): Promise<boolean>;
+  releaseUsername(username: string, heldBefore: number): Promise<boolean>;
+  /**
+   * Whether a live account has this username, or it is held for an account other than `asker` (a
+   * name someone gave up is still theirs to take back).
+   */
+  usernameInUse(username: string, asker?: string): Promise<boolean>;
+}
+
+/** An account that sees the operator's inbox, since `addedAt`. */
+export interface OperatorRecord {
+  userId: string;
+  addedAt: number;
+}
+
+/** Operators are accounts, by id: a rename or a name taken over never moves the role. */
+export interface OperatorStore {
+  /** Returns false, changing nothing, when the account already is one. */
+  add(userId: string, at: number): Promise<boolean>;
+  /** Returns whether it was one. */
+  remove(userId: string): Promise<boolean>;
+  has(userId: string): Promise<boolean>;
+  /** Oldest first. */
+  list(): Promise<OperatorRecord[]>;
 }
 
 export interface SessionRecord {
@@ -155,10 +181,18 @@ export interface TokenStore {
 
 export interface RateLimitStore {
   /**
-   * Counts one event under `key` in a fixed window of `windowMs`, atomically across instances
-   * that share the database. Returns the count including this event and when the window ends.
+   * Counts one event (or `amount`: bytes for a byte budget) under `key` in a fixed window of
+   * `windowMs`, atomically across instances that share the database. Returns the count including
+   * this event and when the window ends. No window is longer than a day.
    */
-  hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  hit(
+    key: string,
+    windowMs: number,
+    now: number,
+    amount?: number,
+  ): Promise<{ count: number; resetAt: number }>;
+  /** The count in `key`'s current window (0 when it has none or it ended), counting nothing. */
+  peek(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
 }
 
 export interface HumanCheckStore {
@@ -218,7 +252,7 @@ export interface AppRecord {
   /** The version visitors are served, and since when; both null while not published. */
   publishedVersion: number | null;
   publishedAt: number | null;
-  /** Distinct visitors who opened / installed it (app_events). */
+  /** Visitors who opened / installed it, each counted once while remembered (app_events). */
   opens: number;
   installs: number;
   createdAt: number;
@@ -231,8 +265,6 @@ export type NewApp = Pick<AppRecord, 'id' | 'ownerId' | 'title' | 'description' 
 };
 
 export interface AppListing {
-  /** From the document's `meta.archived`: archiving works offline, like every other edit. */
-  archived: boolean;
   title: string;
   description: string;
   icon: AppIcon | null;
@@ -249,16 +281,29 @@ export interface CollaboratorRecord {
 }
 
 export interface AppStore {
-  /** Inserts the app unless its id exists; returns the row either way and whether it was new. */
-  insert(app: NewApp): Promise<{ app: AppRecord; created: boolean }>;
+  /**
+   * Inserts the app unless its id exists; returns the row either way and whether it was new, or
+   * `deleted` when the id belonged to an app deleted forever (its id is never used again).
+   */
+  insert(app: NewApp): Promise<{ app: AppRecord; created: boolean } | { deleted: true }>;
+  /** Whether an app of this id was deleted forever. */
+  wasDeleted(id: string): Promise<boolean>;
   get(id: string): Promise<AppRecord | null>;
   /** Apps a person owns or collaborates on, with their role, newest change first. */
   listForUser(userId: string): Promise<Array<AppRecord & { role: AppRole }>>;
   countOwned(ownerId: string): Promise<number>;
   /** The listing fields, as read from the stored document. */
   updateListing(id: string, listing: AppListing): Promise<void>;
-  /** The row and its collaborators (the caller deletes the document). */
-  delete(id: string): Promise<void>;
+  /**
+   * Archives the app at `at`, or restores it (null): the owner's alone, so it is server state,
+   * never read from the shared document. Archiving an archived app keeps its first time.
+   */
+  setArchived(id: string, at: number | null): Promise<AppRecord | null>;
+  /**
+   * The row and its collaborators (the caller deletes the document); its id is kept, deleted at
+   * `at`, and never registered again.
+   */
+  delete(id: string, at: number): Promise<void>;
   /** The app and a person's role on it (null when they have none), in one read. */
   getWithRole(id: string, userId: string): Promise<{ app: AppRecord; role: AppRole | null } | null>;
   collaborators(appId: string): Promise<CollaboratorRecord[]>;
@@ -353,13 +398,23 @@ export interface PublishingStore {
   listPublicForOwner(ownerId: string): Promise<AppCardRecord[]>;
   /** Listed apps remixed from this one, newest first. */
   remixes(appId: string): Promise<AppCardRecord[]>;
-  /** Counts a visitor once per app and kind; returns whether this was their first time. */
+  /**
+   * Counts a visitor once per app and kind while they are remembered (until forgetVisitors);
+   * returns whether this was their first time.
+   */
   recordEvent(appId: string, kind: AppEventKind, visitor: string, at: number): Promise<boolean>;
+  /**
+   * Forgets the visitors counted before `countedBefore`, then the oldest beyond `keepAtMost`
+   * remembered visits (ties in time go together, so at most that many stay). The counts stay.
+   * Returns how many were forgotten.
+   */
+  forgetVisitors(countedBefore: number, keepAtMost: number): Promise<number>;
   eventCounts(appId: string): Promise<{ opens: number; installs: number }>;
 }
 
 /** Where an error happened: a browser that reported it, or this server. */
-export type ErrorSource = 'client' | 'server';
+export const ERROR_SOURCES = ['client', 'server'] as const;
+export type ErrorSource = (typeof ERROR_SOURCES)[number];
 
 /** One occurrence of an error, as the operator's inbox shows it (issue 6). Times are epoch ms. */
 export interface ErrorEventRecord {
@@ -418,8 +473,24 @@ export interface MonitoringStore {
   sampleEvent(fingerprint: string): Promise<ErrorEventRecord | null>;
   /** The occurrence a server error's digest names (the latest, should a digest repeat). */
   findByDigest(digest: string): Promise<ErrorEventRecord | null>;
-  /** Deletes occurrences received before `olderThan`, then the groups left without any. */
+  /**
+   * Deletes occurrences received before `olderThan`, then the groups left without any, and the
+   * counts of dropped reports of days before it.
+   */
   prune(olderThan: number): Promise<{ events: number; groups: number }>;
+  /**
+   * Keeps at most `maxGroups` groups and `maxEvents` occurrences of each source (browsers' and the
+   * server's own, so a flood of one never pushes out the other), removing the least recently seen
+   * groups (with their occurrences), then the oldest occurrences. Returns how many of each went.
+   */
+  evict(caps: {
+    maxEvents: number;
+    maxGroups: number;
+  }): Promise<{ events: number; groups: number }>;
+  /** Counts `count` reports dropped for `reason` on the (UTC) day of `at`. */
+  countDrops(reason: ReportDropReason, at: number, count: number): Promise<void>;
+  /** The drops counted, by reason, with the start of the first day each was counted on. */
+  drops(): Promise<Array<{ reason: ReportDropReason; count: number; since: number }>>;
 }
 
 /**
@@ -432,6 +503,7 @@ export interface Storage {
   readonly apps: AppStore;
   readonly publishing: PublishingStore;
   readonly users: UserStore;
+  readonly operators: OperatorStore;
   readonly sessions: SessionStore;
   readonly tokens: TokenStore;
   readonly rateLimits: RateLimitStore;

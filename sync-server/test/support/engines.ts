@@ -49,13 +49,15 @@ export interface AccountsHarness {
 const ROOMY = { limit: 10_000, windowMs: 60_000 };
 export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   loginPerIp: ROOMY,
-  loginPerAccount: ROOMY,
+  loginFailuresPerAccountAddress: ROOMY,
+  loginFailuresPerAccount: ROOMY,
   signupPerIp: ROOMY,
   resetPerEmail: ROOMY,
   resendVerificationPerAccount: ROOMY,
   emailChangePerAccount: ROOMY,
   messagesPerIp: ROOMY,
   passwordCheckPerAccount: ROOMY,
+  appEventsPerIp: ROOMY,
 };
 
 /** The real server on `engine`, sending mail to a real local SMTP server. */

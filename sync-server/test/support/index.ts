@@ -8,6 +8,7 @@ export {
 } from './start-server';
 export { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './postgres';
 export { insertUser, testUser } from './users';
+export { makeOperator } from './operators';
 export { startTestSmtp, linkIn, type TestSmtp, type ReceivedMail } from './smtp';
 export { ApiClient, solveHumanCheck, errorCode } from './api-client';
 export { testClock, type TestClock } from './clock';

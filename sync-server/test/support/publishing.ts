@@ -83,3 +83,9 @@ export async function createPublishedApp(
   if (published.status !== 201) throw new Error(`publish: ${JSON.stringify(published.body)}`);
   return id;
 }
+
+/** Archives (or restores) an app as its owner does: the owner's request to the server. */
+export async function archiveApp(client: ApiClient, appId: string, archived = true): Promise<void> {
+  const answer = await client.request('PUT', `/api/apps/${appId}/archived`, { body: { archived } });
+  if (answer.status !== 200) throw new Error(`archive: ${JSON.stringify(answer.body)}`);
+}

@@ -47,12 +47,6 @@ export function AppDefinitionSection() {
               </td>
               <td>Up to 5 tags, each up to 24 characters.</td>
             </tr>
-            <tr>
-              <td>
-                <code>archived</code>
-              </td>
-              <td>Whether the app is in the archive.</td>
-            </tr>
           </tbody>
         </table>
       </TableScroll>

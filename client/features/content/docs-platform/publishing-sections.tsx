@@ -59,7 +59,9 @@ export function PublishingSections() {
         </li>
         <li>
           <strong>Archive</strong> removes the app from your profile and from Explore. People who
-          installed it can keep using it.
+          installed it can keep using it. Only the owner archives and restores an app (offline too:
+          it reaches the server when you are back online); it is not part of the definition your
+          collaborators edit.
         </li>
         <li>
           <strong>Delete forever</strong> is available from the archive. It cannot be undone.

@@ -88,6 +88,7 @@ const ERROR_MEANINGS: Record<Exclude<ErrorCode, 'offline'>, string> = {
   ai_not_configured: 'This server has no AI provider connected.',
   ai_quota_exceeded: 'You have used your AI runs for today. The quota resets daily.',
   limit_reached: 'A plan limit is reached, such as 25 apps, or 5 collaborators on one app.',
+  app_deleted: 'The app was deleted forever; its id is never used again.',
   payload_too_large: 'The request body is larger than 1 MB.',
   unsupported_media_type: 'The request body is not sent as application/json.',
   internal: 'Something failed on the server. The error carries a digest.',

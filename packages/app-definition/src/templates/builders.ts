@@ -154,7 +154,6 @@ export function definition(parts: DefinitionParts): AppDefinition {
       description: parts.description,
       icon: { ...parts.icon },
       tags: [...parts.tags],
-      archived: false,
     },
     theme: themeSchema.parse({ preset: parts.preset, ...parts.theme }),
     screens: parts.screens,

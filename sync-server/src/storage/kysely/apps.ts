@@ -33,27 +33,57 @@ export function createAppStore(db: Db): AppStore {
   };
 
   return {
-    async insert(app) {
-      const inserted = await db
-        .insertInto('apps')
-        .values({
-          id: app.id,
-          owner_id: app.ownerId,
-          title: app.title,
-          description: app.description,
-          icon: app.icon ? JSON.stringify(app.icon) : null,
-          forked_from: app.forkedFrom?.appId ?? null,
-          forked_from_version: app.forkedFrom?.version ?? null,
-          created_at: app.createdAt,
-          updated_at: app.createdAt,
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .returningAll()
+    insert(app) {
+      return db.transaction().execute(async (trx) => {
+        // The id is claimed first, for good: a concurrent registration of the same id waits here,
+        // and a deleted app's claim is never given up.
+        const claimed = await trx
+          .insertInto('app_ids')
+          .values({ id: app.id, owner_id: app.ownerId, registered_at: app.createdAt })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!claimed) {
+          const known = await trx
+            .selectFrom('app_ids')
+            .select('deleted_at')
+            .where('id', '=', app.id)
+            .executeTakeFirst();
+          if (known && known.deleted_at !== null) return { deleted: true } as const;
+          const existing = await trx
+            .selectFrom('apps')
+            .selectAll()
+            .where('id', '=', app.id)
+            .executeTakeFirst();
+          if (!existing) throw new Error(`App ${app.id} is claimed but has no row.`);
+          return { app: toApp(existing), created: false };
+        }
+        const inserted = await trx
+          .insertInto('apps')
+          .values({
+            id: app.id,
+            owner_id: app.ownerId,
+            title: app.title,
+            description: app.description,
+            icon: app.icon ? JSON.stringify(app.icon) : null,
+            forked_from: app.forkedFrom?.appId ?? null,
+            forked_from_version: app.forkedFrom?.version ?? null,
+            created_at: app.createdAt,
+            updated_at: app.createdAt,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { app: toApp(inserted), created: true };
+      });
+    },
+
+    async wasDeleted(id) {
+      const row = await db
+        .selectFrom('app_ids')
+        .select('deleted_at')
+        .where('id', '=', id)
         .executeTakeFirst();
-      if (inserted) return { app: toApp(inserted), created: true };
-      const existing = await get(app.id);
-      if (!existing) throw new Error(`App ${app.id} vanished right after its insert.`);
-      return { app: existing, created: false };
+      return row !== undefined && row.deleted_at !== null;
     },
 
     get,
@@ -98,16 +128,31 @@ export function createAppStore(db: Db): AppStore {
           icon: listing.icon ? JSON.stringify(listing.icon) : null,
           tags: JSON.stringify(listing.tags),
           updated_at: listing.updatedAt,
-          archived_at: listing.archived
-            ? sql<number>`COALESCE(${sql.ref('archived_at')}, ${listing.updatedAt})`
-            : null,
         })
         .where('id', '=', id)
         .execute();
     },
 
-    async delete(id) {
+    async setArchived(id, at) {
+      const row = await db
+        .updateTable('apps')
+        .set({
+          archived_at: at === null ? null : sql<number>`COALESCE(${sql.ref('archived_at')}, ${at})`,
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toApp(row) : null;
+    },
+
+    async delete(id, at) {
       await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('app_ids')
+          .set({ deleted_at: at })
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null)
+          .execute();
         await trx.deleteFrom('collaborators').where('app_id', '=', id).execute();
         await trx.deleteFrom('apps').where('id', '=', id).execute();
       });

@@ -5,6 +5,7 @@ import type { Storage } from '../types';
 import { createAppStore } from './apps';
 import { createDocumentStore } from './documents';
 import { createMonitoringStore } from './monitoring';
+import { createOperatorStore } from './operators';
 import { createPublishingStore } from './publishing';
 import { createSessionStore } from './sessions';
 import type { EngineSpecifics } from './shared';
@@ -31,6 +32,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     apps: createAppStore(db),
     publishing: createPublishingStore(db),
     users: createUserStore(db, specifics),
+    operators: createOperatorStore(db),
     sessions: createSessionStore(db),
     tokens: createTokenStore(db),
     rateLimits: createRateLimitStore(db),

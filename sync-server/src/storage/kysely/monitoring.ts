@@ -1,5 +1,12 @@
 import { sql } from 'kysely';
-import type { ErrorEventRecord, ErrorGroupRecord, ErrorSource, MonitoringStore } from '../types';
+import type { ReportDropReason } from '@pipit/protocol';
+import {
+  ERROR_SOURCES,
+  type ErrorEventRecord,
+  type ErrorGroupRecord,
+  type ErrorSource,
+  type MonitoringStore,
+} from '../types';
 import type { Database } from '../schema';
 import type { Db } from './shared';
 
@@ -7,6 +14,7 @@ type GroupRow = Database['error_groups'];
 
 /** How many routes and browsers a group lists (the inbox shows "a few"). */
 const AFFECTED_SHOWN = 5;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** An occurrence with its group's identity (events() below joins them). */
 type EventRow = Database['error_events'] &
@@ -113,7 +121,12 @@ export function createMonitoringStore(db: Db): MonitoringStore {
             first_seen: e.receivedAt,
             last_seen: e.receivedAt,
           })
-          .onConflict((oc) => oc.column('fingerprint').doNothing())
+          // A no-op update rather than nothing: on PostgreSQL it locks the group's row, so an
+          // eviction of that group (evict below) waits for this occurrence instead of the
+          // occurrence failing on a group deleted under it.
+          .onConflict((oc) =>
+            oc.column('fingerprint').doUpdateSet({ fingerprint: sql.ref('excluded.fingerprint') }),
+          )
           .execute();
         const inserted = await trx
           .insertInto('error_events')
@@ -215,11 +228,121 @@ export function createMonitoringStore(db: Db): MonitoringStore {
             ),
           )
           .executeTakeFirst();
+        await trx.deleteFrom('report_drops').where('day', '<', dayOf(olderThan)).execute();
         return {
           events: Number(removedEvents.numDeletedRows),
           groups: Number(removedGroups.numDeletedRows),
         };
       });
     },
+
+    async evict({ maxEvents, maxGroups }) {
+      return db.transaction().execute(async (trx) => {
+        let events = 0;
+        let groups = 0;
+        // Each source within its own caps: a flood of anonymous browser reports never pushes out
+        // the server's own failures.
+        for (const source of ERROR_SOURCES) {
+          const groupsOf = trx
+            .selectFrom('error_groups')
+            .select('fingerprint')
+            .where('source', '=', source);
+          // The newest group past the cap: it and every group seen before it go.
+          const lastGroup = await trx
+            .selectFrom('error_groups')
+            .select(['last_seen', 'fingerprint'])
+            .where('source', '=', source)
+            .orderBy('last_seen', 'desc')
+            .orderBy('fingerprint', 'desc')
+            .offset(maxGroups)
+            .limit(1)
+            .executeTakeFirst();
+          if (lastGroup) {
+            const evicted = groupsOf.where((eb) =>
+              eb.or([
+                eb('last_seen', '<', lastGroup.last_seen),
+                eb.and([
+                  eb('last_seen', '=', lastGroup.last_seen),
+                  eb('fingerprint', '<=', lastGroup.fingerprint),
+                ]),
+              ]),
+            );
+            const removedEvents = await trx
+              .deleteFrom('error_events')
+              .where('fingerprint', 'in', evicted)
+              .executeTakeFirst();
+            const removedGroups = await trx
+              .deleteFrom('error_groups')
+              .where('fingerprint', 'in', evicted)
+              .executeTakeFirst();
+            events += Number(removedEvents.numDeletedRows);
+            groups += Number(removedGroups.numDeletedRows);
+          }
+          // Likewise the newest occurrence past the cap, and every older one.
+          const lastEvent = await trx
+            .selectFrom('error_events')
+            .select(['received_at', 'id'])
+            .where('fingerprint', 'in', groupsOf)
+            .orderBy('received_at', 'desc')
+            .orderBy('id', 'desc')
+            .offset(maxEvents)
+            .limit(1)
+            .executeTakeFirst();
+          if (lastEvent) {
+            const removed = await trx
+              .deleteFrom('error_events')
+              .where('fingerprint', 'in', groupsOf)
+              .where((eb) =>
+                eb.or([
+                  eb('received_at', '<', lastEvent.received_at),
+                  eb.and([
+                    eb('received_at', '=', lastEvent.received_at),
+                    eb('id', '<=', lastEvent.id),
+                  ]),
+                ]),
+              )
+              .executeTakeFirst();
+            events += Number(removed.numDeletedRows);
+          }
+        }
+        return { events, groups };
+      });
+    },
+
+    async countDrops(reason, at, count) {
+      if (count <= 0) return;
+      await db
+        .insertInto('report_drops')
+        .values({ day: dayOf(at), reason, count })
+        .onConflict((oc) =>
+          oc.columns(['day', 'reason']).doUpdateSet({
+            count: sql<number>`${sql.ref('report_drops.count')} + ${count}`,
+          }),
+        )
+        .execute();
+    },
+
+    async drops() {
+      const rows = await db
+        .selectFrom('report_drops')
+        .select((eb) => [
+          'reason',
+          eb.fn.sum<number | string>('count').as('count'),
+          eb.fn.min<number>('day').as('since'),
+        ])
+        .groupBy('reason')
+        .orderBy('reason')
+        .execute();
+      return rows.map((row) => ({
+        reason: row.reason as ReportDropReason,
+        count: Number(row.count),
+        since: Number(row.since),
+      }));
+    },
   };
+}
+
+/** The start of the UTC day of `at`, as drops are counted. */
+function dayOf(at: number): number {
+  return Math.floor(at / DAY_MS) * DAY_MS;
 }

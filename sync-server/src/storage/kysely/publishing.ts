@@ -150,6 +150,31 @@ export function createPublishingStore(db: Db): PublishingStore {
       });
     },
 
+    async forgetVisitors(countedBefore, keepAtMost) {
+      return db.transaction().execute(async (trx) => {
+        const old = await trx
+          .deleteFrom('app_events')
+          .where('created_at', '<', countedBefore)
+          .executeTakeFirst();
+        const newestOver = await trx
+          .selectFrom('app_events')
+          .select('created_at')
+          .orderBy('created_at', 'desc')
+          .offset(keepAtMost)
+          .limit(1)
+          .executeTakeFirst();
+        let over = 0;
+        if (newestOver) {
+          const removed = await trx
+            .deleteFrom('app_events')
+            .where('created_at', '<=', newestOver.created_at)
+            .executeTakeFirst();
+          over = Number(removed.numDeletedRows);
+        }
+        return Number(old.numDeletedRows) + over;
+      });
+    },
+
     async eventCounts(appId) {
       const row = await db
         .selectFrom('apps')

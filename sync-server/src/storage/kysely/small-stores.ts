@@ -14,16 +14,16 @@ const RATE_LIMIT_ROW_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function createRateLimitStore(db: Db): RateLimitStore {
   return {
-    async hit(key, windowMs, now) {
+    async hit(key, windowMs, now, amount = 1) {
       const cutoff = now - windowMs;
       // Atomic on both engines: one upsert either starts a new window or counts in the current one.
       // Both CASE expressions read the row as it was before this update.
       const row = await db
         .insertInto('rate_limits')
-        .values({ key, window_start: now, count: 1 })
+        .values({ key, window_start: now, count: amount })
         .onConflict((oc) =>
           oc.column('key').doUpdateSet({
-            count: sql<number>`CASE WHEN ${sql.ref('rate_limits.window_start')} <= ${cutoff} THEN 1 ELSE ${sql.ref('rate_limits.count')} + 1 END`,
+            count: sql<number>`CASE WHEN ${sql.ref('rate_limits.window_start')} <= ${cutoff} THEN ${amount} ELSE ${sql.ref('rate_limits.count')} + ${amount} END`,
             window_start: sql<number>`CASE WHEN ${sql.ref('rate_limits.window_start')} <= ${cutoff} THEN ${now} ELSE ${sql.ref('rate_limits.window_start')} END`,
           }),
         )
@@ -34,6 +34,18 @@ export function createRateLimitStore(db: Db): RateLimitStore {
           .deleteFrom('rate_limits')
           .where('window_start', '<', now - RATE_LIMIT_ROW_TTL_MS)
           .execute();
+      }
+      return { count: Number(row.count), resetAt: Number(row.window_start) + windowMs };
+    },
+    async peek(key, windowMs, now) {
+      const row = await db
+        .selectFrom('rate_limits')
+        .select(['count', 'window_start'])
+        .where('key', '=', key)
+        .executeTakeFirst();
+      // The same rule as `hit`: a window that started `windowMs` ago or earlier is over.
+      if (!row || Number(row.window_start) <= now - windowMs) {
+        return { count: 0, resetAt: now + windowMs };
       }
       return { count: Number(row.count), resetAt: Number(row.window_start) + windowMs };
     },

@@ -2,6 +2,7 @@ import type { Selectable, Updateable } from 'kysely';
 import { avatarSchema } from '@pipit/protocol';
 import type { Database } from '../schema';
 import {
+  ConflictError,
   NotFoundError,
   type NewUser,
   type UserPatch,
@@ -46,10 +47,14 @@ function toRow(patch: UserPatch): Updateable<Database['users']> {
   return row;
 }
 
-/** What a deleted account keeps: nothing personal, an address that can never receive mail. */
+/**
+ * What a deleted account keeps: nothing personal, an address that can never receive mail, and a
+ * username no one can choose ("~" is not allowed in one); its real username is held.
+ */
 function deletedRow(id: string, at: number): Updateable<Database['users']> {
   return {
     deleted_at: at,
+    username: `~deleted~${id}`,
     email: `deleted+${id}@pipit.invalid`,
     pending_email: null,
     password_hash: '!deleted',
@@ -59,6 +64,32 @@ function deletedRow(id: string, at: number): Updateable<Database['users']> {
     links: '[]',
     pinned_app_ids: '[]',
   };
+}
+
+/**
+ * Refuses `username` while it is held for another account, and ends a hold the account itself has
+ * on it (taking back a name it gave up). Called after the row takes the name, in the same
+ * transaction: on PostgreSQL, a rename away from this name that is still in flight makes that write
+ * wait until it commits, hold included, so this read sees the hold.
+ */
+async function claim(trx: Db, username: string, userId: string): Promise<void> {
+  const held = await trx
+    .selectFrom('username_holds')
+    .select('user_id')
+    .where('username', '=', username)
+    .executeTakeFirst();
+  if (!held) return;
+  if (held.user_id !== userId) throw new ConflictError('username');
+  await trx.deleteFrom('username_holds').where('username', '=', username).execute();
+}
+
+/** Holds a name an account gave up (renamed away from, or deleted with) from `at`. */
+async function hold(trx: Db, username: string, userId: string, at: number): Promise<void> {
+  await trx
+    .insertInto('username_holds')
+    .values({ username, user_id: userId, held_at: at })
+    .onConflict((oc) => oc.column('username').doUpdateSet({ user_id: userId, held_at: at }))
+    .execute();
 }
 
 export function createUserStore(db: Db, specifics: EngineSpecifics): UserStore {
@@ -81,7 +112,12 @@ export function createUserStore(db: Db, specifics: EngineSpecifics): UserStore {
         created_at: user.createdAt ?? Date.now(),
         deleted_at: null,
       };
-      await mapConflict(specifics, () => db.insertInto('users').values(row).execute());
+      await mapConflict(specifics, () =>
+        db.transaction().execute(async (trx) => {
+          await trx.insertInto('users').values(row).execute();
+          await claim(trx, row.username, row.id);
+        }),
+      );
       return toUser(row);
     },
     async findByUsername(username) {
@@ -103,40 +139,80 @@ export function createUserStore(db: Db, specifics: EngineSpecifics): UserStore {
       const row = await live().where('id', '=', id).executeTakeFirst();
       return row ? toUser(row) : null;
     },
-    async update(id, patch) {
+    async update(id, patch, at = Date.now()) {
+      if (patch.username === undefined) {
+        const row = await mapConflict(specifics, () =>
+          db
+            .updateTable('users')
+            .set(toRow(patch))
+            .where('id', '=', id)
+            .where('deleted_at', 'is', null)
+            .returningAll()
+            .executeTakeFirst(),
+        );
+        if (!row) throw new NotFoundError(`No live account ${id}`);
+        return toUser(row);
+      }
       const row = await mapConflict(specifics, () =>
-        db
-          .updateTable('users')
-          .set(toRow(patch))
-          .where('id', '=', id)
-          .where('deleted_at', 'is', null)
-          .returningAll()
-          .executeTakeFirst(),
+        db.transaction().execute(async (trx) => {
+          const before = await trx
+            .selectFrom('users')
+            .select('username')
+            .where('id', '=', id)
+            .where('deleted_at', 'is', null)
+            .executeTakeFirst();
+          if (!before) return undefined;
+          const after = await trx
+            .updateTable('users')
+            .set(toRow(patch))
+            .where('id', '=', id)
+            // A rename that raced this one changed the name read above: its hold would be lost.
+            .where('username', '=', before.username)
+            .returningAll()
+            .executeTakeFirst();
+          if (!after) throw new ConflictError('username');
+          if (after.username !== before.username) {
+            await claim(trx, after.username, id);
+            await hold(trx, before.username, id, at);
+          }
+          return after;
+        }),
       );
       if (!row) throw new NotFoundError(`No live account ${id}`);
       return toUser(row);
     },
     async markDeleted(id, at) {
-      await db.updateTable('users').set(deletedRow(id, at)).where('id', '=', id).execute();
+      await db.transaction().execute(async (trx) => {
+        const user = await trx
+          .selectFrom('users')
+          .select('username')
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        if (!user) return;
+        await trx.updateTable('users').set(deletedRow(id, at)).where('id', '=', id).execute();
+        await hold(trx, user.username, id, at);
+      });
     },
-    async releaseUsername(username, deletedBefore) {
+    async releaseUsername(username, heldBefore) {
       const result = await db
-        .updateTable('users')
-        // "~" cannot appear in a username, so the freed row can never collide again.
-        .set({ username: `~released~${username.toLowerCase()}~${Date.now()}` })
+        .deleteFrom('username_holds')
         .where('username', '=', username.toLowerCase())
-        .where('deleted_at', 'is not', null)
-        .where('deleted_at', '<=', deletedBefore)
+        .where('held_at', '<=', heldBefore)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return Number(result.numDeletedRows) > 0;
     },
-    async usernameInUse(username) {
-      const row = await db
-        .selectFrom('users')
-        .select('id')
-        .where('username', '=', username.toLowerCase())
-        .executeTakeFirst();
-      return row !== undefined;
+    async usernameInUse(username, asker) {
+      const name = username.toLowerCase();
+      const [account, held] = await Promise.all([
+        db.selectFrom('users').select('id').where('username', '=', name).executeTakeFirst(),
+        db
+          .selectFrom('username_holds')
+          .select('user_id')
+          .where('username', '=', name)
+          .executeTakeFirst(),
+      ]);
+      return account !== undefined || (held !== undefined && held.user_id !== asker);
     },
   };
 }

@@ -1,0 +1,61 @@
+import { getHeapStatistics } from 'node:v8';
+import { LIMITS } from '@pipit/app-definition';
+
+/**
+ * What one document, one socket and one person may hold in this process's memory at once
+ * (docs/limits.md). Bytes alone do not bound memory: a Yjs document costs about 500 bytes of heap
+ * per item once loaded, so 4.4 MB of tiny map entries (370,000 items) take ~200 MB. Items are
+ * counted as well as bytes, per document and per person.
+ */
+export interface ResourceLimits {
+  /** A document's encoded size. */
+  documentBytes: number;
+  /** Yjs structs in one document, deleted ones included. */
+  documentItems: number;
+  /** Documents one socket holds open at once. */
+  socketDocuments: number;
+  /** Sync sockets one person holds open at once (tabs, devices, installed apps). */
+  personSockets: number;
+  /** Documents one person holds open at once, over all their sockets. */
+  personDocuments: number;
+  /** The encoded size of all the documents one person holds open. */
+  personBytes: number;
+  /** Yjs structs in all the documents one person holds open. */
+  personItems: number;
+  /** Messages one socket has sent that are not handled yet; past this it is not read from. */
+  socketQueuedBytes: number;
+  /**
+   * What the server has written to one socket that the other side has not taken yet (a client
+   * that does not read); past this, or past the person's total, the socket is closed.
+   */
+  socketUnsentBytes: number;
+  personUnsentBytes: number;
+  /** Past this heap size no document is loaded: the server says it is busy instead. */
+  heapBudgetBytes: number;
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * The largest app the definition's limits allow (50 screens of 200 components) is about 65,000
+ * items in 2.2 MB; 150,000 leaves room for creator records and history. A person's totals allow a
+ * few such documents at once (their editor, the background sync of their other apps, the data of
+ * the app they are using) — about 200 MB of heap at most.
+ */
+export const DEFAULT_RESOURCE_LIMITS: Omit<ResourceLimits, 'heapBudgetBytes'> = {
+  documentBytes: LIMITS.documentBytes,
+  documentItems: 150_000,
+  socketDocuments: 100,
+  personSockets: 16,
+  personDocuments: 200,
+  personBytes: 40 * MB,
+  personItems: 400_000,
+  socketQueuedBytes: 16 * MB,
+  socketUnsentBytes: 32 * MB,
+  personUnsentBytes: 64 * MB,
+};
+
+/** Three quarters of V8's heap limit: room left for the requests and stores under way. */
+export function defaultHeapBudgetBytes(): number {
+  return Math.floor(getHeapStatistics().heap_size_limit * 0.75);
+}

@@ -1,0 +1,118 @@
+import * as Y from 'yjs';
+import type { Logger } from '../logger';
+import { UpdateRefusal } from './refusal';
+import type { DocumentUsage, ResourceBounds } from './resource-bounds';
+import type { ResourceLimits } from './resource-limits';
+import { syncPayloadOf } from './sync-message';
+import { growthOf, waitingBytes } from './yjs-usage';
+
+/**
+ * What a document may keep aside waiting for missing parts. Yjs decodes all of it again whenever
+ * one missing part arrives: 1 MB of it cost ~100 ms of blocked event loop per tiny update. A
+ * provider's updates never wait in practice; 64 KB leaves room for one out of order.
+ */
+export const MAX_WAITING_BYTES = 64 * 1024;
+/**
+ * A sync step 1's state vector: one entry per client that ever wrote the document (each page load
+ * is a client), a few bytes each. The server decodes it to answer; 1 MB is ~100,000 clients.
+ */
+export const MAX_STATE_VECTOR_BYTES = 1024 * 1024;
+
+export interface CheckedUpdate {
+  update: Uint8Array;
+  /** What it adds to its document at most (it counts from the moment it is let through). */
+  growth: DocumentUsage;
+}
+
+export interface MessageCheck {
+  documentName: string;
+  message: Uint8Array;
+  document: Y.Doc;
+  /** The document's size now, with the updates let through before. */
+  usage: DocumentUsage;
+  readOnly: boolean;
+  limits: Pick<ResourceLimits, 'documentBytes' | 'documentItems'>;
+  bounds?: ResourceBounds | undefined;
+  /** The sending socket, for the person's limits (absent for the server's own connections). */
+  socketKey?: string | undefined;
+  logger: Logger;
+}
+
+/**
+ * Every message a client sends about a document is checked here before Hocuspocus handles it
+ * (docs/limits.md). Returns the update to log, null when the message carries none to log, or
+ * throws the refusal that closes this document's connection. Cheap checks come first: a refused
+ * update costs as little as it can, and one person's refusals in a row slow them down.
+ */
+export function checkMessage(check: MessageCheck): CheckedUpdate | null {
+  const { documentName, logger, bounds, socketKey } = check;
+  const refuse = (error: UpdateRefusal, details: Record<string, unknown>) => {
+    // The server being short of memory is not the sender's doing.
+    if (socketKey && error.reason !== 'server_busy') bounds?.noteRefusal(socketKey);
+    logger.warn({ documentName, reason: error.reason, ...details }, 'refused a sync message');
+    return error;
+  };
+  if (socketKey && bounds?.isSlowedDown(socketKey)) {
+    // No decoding for someone whose messages keep being refused: they wait a minute.
+    throw new UpdateRefusal('slow_down');
+  }
+  let payload: ReturnType<typeof syncPayloadOf>;
+  try {
+    payload = syncPayloadOf(check.message);
+  } catch {
+    throw refuse(new UpdateRefusal('update_rejected'), { why: 'malformed framing' });
+  }
+  if (payload?.kind === 'state-vector') {
+    if (payload.stateVector.byteLength > MAX_STATE_VECTOR_BYTES) {
+      throw refuse(new UpdateRefusal('update_rejected'), {
+        why: 'state vector too large',
+        bytes: payload.stateVector.byteLength,
+      });
+    }
+    return null;
+  }
+  const update = payload?.update;
+  // A viewer's update is refused by Hocuspocus itself (read-only connection); not logged.
+  if (!update || check.readOnly) return null;
+  const { usage, limits } = check;
+  // Bytes before anything is decoded: decoding 5 MB of tiny structs takes a second.
+  if (usage.bytes + update.byteLength > limits.documentBytes) {
+    throw refuse(new UpdateRefusal('document_too_large'), {
+      bytes: usage.bytes,
+      updateBytes: update.byteLength,
+    });
+  }
+  let decoded: ReturnType<typeof Y.decodeUpdate>;
+  try {
+    decoded = Y.decodeUpdate(update);
+  } catch (error) {
+    throw refuse(new UpdateRefusal('update_rejected'), { why: 'malformed update', err: error });
+  }
+  // An empty sync step 2 (nothing to send) changes nothing: nothing to log.
+  if (decoded.structs.length === 0 && decoded.ds.clients.size === 0) return null;
+  const { items, waits, hasSubdocument } = growthOf(decoded, (client) =>
+    Y.getState(check.document.store, client),
+  );
+  if (hasSubdocument) {
+    throw refuse(new UpdateRefusal('update_rejected'), { why: 'subdocument' });
+  }
+  if (waits && waitingBytes(check.document) + update.byteLength > MAX_WAITING_BYTES) {
+    throw refuse(new UpdateRefusal('update_rejected'), {
+      why: 'too much waiting for missing parts',
+      waitingBytes: waitingBytes(check.document),
+      updateBytes: update.byteLength,
+    });
+  }
+  if (usage.items + items > limits.documentItems) {
+    throw refuse(new UpdateRefusal('document_too_large'), {
+      items: usage.items,
+      updateItems: items,
+    });
+  }
+  const growth = { bytes: update.byteLength, items };
+  if (bounds && socketKey) {
+    const over = bounds.overLimits(socketKey, growth);
+    if (over) throw refuse(new UpdateRefusal(over), { update: growth });
+  }
+  return { update, growth };
+}
