@@ -46,7 +46,10 @@ export interface Peer {
 /** A person's presence as a device publishes it. */
 interface PresenceUser extends Person {
   device: string;
-  /** When the tab began editing: of one person's tabs on one device, the newest is shown. */
+  /**
+   * When the tab was last used (opened, or its selection changed): of one person's tabs on one
+   * device, the one in use is shown, with its selection.
+   */
   since: number;
 }
 
@@ -149,7 +152,7 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
   private readonly unsubscribe: () => void;
   private awarenessBound: ReturnType<OpenDocument['awareness']> = null;
   /** What this tab publishes as presence; null in the demo (no one to share it with). */
-  private readonly presence: PresenceUser | null;
+  private presence: PresenceUser | null;
 
   private readonly onTransaction = (transaction: Y.Transaction) => {
     if (transaction.changed.size > 0) this.stale = true;
@@ -258,7 +261,15 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       this.undoManager.stopCapturing();
     },
     setSelection: (selection) => {
-      this.opened.awareness()?.setLocalStateField('selection', selection);
+      const awareness = this.opened.awareness();
+      if (!awareness) return;
+      if (!this.presence) {
+        awareness.setLocalStateField('selection', selection);
+        return;
+      }
+      // Selecting is using this tab: it becomes the one collaborators see (one message, not two).
+      this.presence = { ...this.presence, since: Date.now() };
+      awareness.setLocalState({ ...awareness.getLocalState(), user: this.presence, selection });
     },
     exportJson: () => exportDefinition(this.view.definition ?? readDefinition(this.opened.doc)),
     dismissRefusedChanges: () => {
