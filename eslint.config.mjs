@@ -6,10 +6,10 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * The dependency direction of ENGINEERING.md, as lint rules whose messages say what to use instead:
- * packages/* at the bottom; client/ and sync-server/ share only through packages/*; inside client/,
- * routes → features → sync, ui. Flat config replaces a rule's options per matching block rather than
- * merging them, so each folder gets its complete list from `restrict`.
+ * The dependency direction (docs/README.md#conventions), as lint rules whose messages say what to
+ * use instead: packages/* at the bottom; client/ and sync-server/ share only through packages/*;
+ * inside client/, routes → features → sync, ui. Flat config replaces a rule's options per matching
+ * block rather than merging them, so each folder gets its complete list from `restrict`.
  */
 const SERVER = {
   regex: '(^@pipit/sync-server$)|(^|/)sync-server(/|$)',

@@ -7,7 +7,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const OUT_DIR = path.resolve(import.meta.dirname, 'dist/client');
-/** The build fails if a precached file is larger (NOTES.md: PWA). */
+/** The build fails if a precached file is larger (docs/library-notes.md#pwa). */
 const MAX_PRECACHED_FILE_BYTES = 2 * 1024 * 1024;
 const COMPRESSIBLE = /\.(js|css|html|svg|webmanifest|json|txt|map)$/;
 
@@ -59,7 +59,7 @@ export default defineConfig({
     },
   },
   plugins: [
-    // Before react() (NOTES.md: TanStack Router).
+    // Before react() (docs/library-notes.md#tanstack-router).
     tanstackRouter({
       target: 'react',
       autoCodeSplitting: true,

@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * One run, four projects. `npm test` runs them all; one alone: `npx vitest run --project server`.
+ * One run, four projects: packages, client, server and e2e. `npm test` runs them all; one alone:
+ * `npx vitest run --project server`.
  * Browser tests share one Chromium and the machine's two cores, so they run one file at a time.
  */
 export default defineConfig({

@@ -4,7 +4,8 @@ import { Loading } from './ui/loading';
 
 export const router = createRouter({
   routeTree,
-  // An unknown path renders the root's 404 page, never a parent layout (NOTES.md: TanStack Router).
+  // An unknown path renders the root's 404 page, never a parent layout
+  // (docs/library-notes.md#tanstack-router).
   notFoundMode: 'root',
   defaultPreload: 'intent',
   defaultPendingMs: 300,

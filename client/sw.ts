@@ -40,16 +40,17 @@ function forgetWhenGone(cacheName: string): WorkboxPlugin {
 }
 
 /**
- * Every installed app's manifest and icons (SPEC §3 `/apps/{id}/pwa`): the copy at hand at once,
- * refreshed in the background, so the app keeps its name and icon offline. Bounded: five files an
- * app, the apps opened lately.
+ * Every installed app's manifest and icons (docs/product/routes.md `/apps/{id}/pwa`): the copy at
+ * hand at once, refreshed in the background, so the app keeps its name and icon offline. Bounded:
+ * five files an app, the apps opened lately.
  */
 const APP_ASSETS_CACHE = 'pipit-app-assets';
 const APP_ASSET_PATH = /^\/apps\/[a-z2-7]{26}\/(?:manifest\.webmanifest|icons\/[a-z0-9-]+\.png)$/;
 const appAssets = new StaleWhileRevalidate({
   cacheName: APP_ASSETS_CACHE,
   plugins: [
-    // No age limit: installs keep working until the app is deleted (SPEC §6), however rarely used.
+    // No age limit: installs keep working until the app is deleted (docs/product/states.md),
+    // however rarely used.
     new ExpirationPlugin({ maxEntries: 250, purgeOnQuotaError: true }),
     forgetWhenGone(APP_ASSETS_CACHE),
   ],
@@ -86,8 +87,8 @@ async function keepAppAssets(appId: string, event: ExtendableEvent): Promise<voi
 /**
  * `/apps/{id}/pwa`, `/apps/{id}/install` and `/demo1`: the precached shell (the installed app's own
  * entry for `/pwa`, the site's for the others) rewritten by the same function the server uses, so
- * offline the page still links the app's own manifest (NOTES.md: PWA). The showcase's manifest and
- * icons are files of the build, precached with it.
+ * offline the page still links the app's own manifest (docs/library-notes.md#pwa). The showcase's
+ * manifest and icons are files of the build, precached with it.
  */
 async function appShell({ url, request, event }: RouteHandlerCallbackOptions): Promise<Response> {
   const target = appShellTarget(url.pathname);
@@ -139,7 +140,7 @@ const markCachedCopy: WorkboxPlugin = {
 
 /**
  * Public profiles: the network when it answers within a few seconds, else the copy last seen, so
- * /{username} works offline (SPEC §3: "last seen copy").
+ * /{username} works offline (docs/product/routes.md: the last copy seen).
  */
 registerRoute(
   ({ url, request }) =>
@@ -174,7 +175,10 @@ registerRoute(
   }),
 );
 
-/** Explore (SPEC §3: "cached results with a banner"): each search's last answer, for offline. */
+/**
+ * Explore (docs/product/routes.md: each search's last answer, with a banner): each search's last
+ * answer, for offline.
+ */
 registerRoute(
   ({ url, request }) => sameOriginGet(url, request) && url.pathname === '/api/explore',
   new NetworkFirst({

@@ -4,7 +4,7 @@ import { genericErrorMessage } from '@pipit/protocol';
 import { insertUser, type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { collectPageErrors, launchBrowser } from './support/browser';
 
-describe('the generic error page (SPEC §10)', () => {
+describe('the generic error page (docs/product/errors.md)', () => {
   let browser: Browser;
   let pipit: RunningPipit | undefined;
   beforeAll(async () => {

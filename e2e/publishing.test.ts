@@ -8,9 +8,10 @@ import { untilControlled } from './support/service-worker';
 import { goOffline, openInstalledApp, poll, publishHabitTracker } from './support/visitor';
 
 /**
- * Publishing as people do it (SPEC §3, §6, §8): the creator publishes from the editor, anyone can
- * install each published app as its own PWA, a remix keeps its lineage on both pages, a private app
- * is not found for a stranger, and explore finds apps by tag and by author.
+ * Publishing as people do it (docs/product/routes.md, states.md, roles.md): the creator publishes
+ * from the editor, anyone can install each published app as its own PWA, a remix keeps its lineage
+ * on both pages, a private app is not found for a stranger, and explore finds apps by tag and by
+ * author.
  */
 describe('publishing and finding apps', () => {
   let pipit: RunningPipit;

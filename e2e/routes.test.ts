@@ -8,7 +8,10 @@ import { sessionCookieOf } from './support/people';
 
 const APP_ID = createId();
 
-/** Every route of SPEC §3, with what a person sees first: the tab title and the page's heading. */
+/**
+ * Every route of docs/product/routes.md, with what a person sees first: the tab title and the
+ * page's heading.
+ */
 const ROUTES: Array<{
   path: string;
   title: string;

@@ -11,7 +11,10 @@ import { addHabit, habitNames, poll, storedUpdates } from './support/visitor';
 /** Where this device keeps the showcase's data (client/sync/device-documents.ts). */
 const SHOWCASE_DATABASE = 'pipit:demo:data/demo1';
 
-/** `/demo1` (SPEC §3): the habit tracker showcase, usable by anyone, its data on the device. */
+/**
+ * `/demo1` (docs/product/routes.md): the habit tracker showcase, usable by anyone, its data on the
+ * device.
+ */
 describe('the showcase', () => {
   let pipit: RunningPipit;
   let browser: Browser;

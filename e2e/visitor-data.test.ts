@@ -22,9 +22,10 @@ import {
 } from './support/visitor';
 
 /**
- * What a visitor runs (SPEC §3 `/apps/{id}/pwa`): the installed app keeps an anonymous visitor's
- * records on the device and works offline; signing in merges them into the account; a signed-in
- * visitor's records reach their other device; a republish is offered, never forced.
+ * What a visitor runs (docs/product/routes.md `/apps/{id}/pwa`): the installed app keeps an
+ * anonymous visitor's records on the device and works offline; signing in merges them into the
+ * account; a signed-in visitor's records reach their other device; a republish is offered, never
+ * forced.
  */
 describe('a visitor’s installed app', () => {
   let pipit: RunningPipit;

@@ -179,9 +179,13 @@ switch (command) {
     ensureInstalled();
     await importTs(`bench/${args[0] ?? 'index'}.ts`);
     break;
+  case 'docs':
+    ensureInstalled();
+    await importTs('scripts/docs.ts');
+    break;
   default:
     console.error(
-      `Unknown command "${command}". Use start, dev, build, test, check, lint, format, typecheck, bench or operator.`,
+      `Unknown command "${command}". Use start, dev, build, test, check, lint, format, typecheck, bench, docs or operator.`,
     );
     process.exit(2);
 }

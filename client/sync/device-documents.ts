@@ -5,9 +5,10 @@ import { type DocumentScope, localDatabaseName } from './document-scope';
 /**
  * Documents that live on this device only and never sync: an anonymous visitor's data for an app
  * (`data/{appId}`) and the showcase's (`data/demo1`). Like openDocument, exactly one Y.Doc and one
- * IndexedDB persistence per document in this tab however many components ask (NOTES.md: y-indexeddb
- * #25) — but a document closes as soon as its last user lets go (nothing is on its way to a
- * server), so the anonymous copy can be deleted once it is merged into an account.
+ * IndexedDB persistence per document in this tab however many components ask
+ * (docs/library-notes.md#y-indexeddb) — but a document closes as soon as its last user lets go
+ * (nothing is on its way to a server), so the anonymous copy can be deleted once it is merged into
+ * an account.
  */
 
 /** Their databases are named as the demo's, which is also this device's only. */

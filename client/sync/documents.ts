@@ -322,8 +322,9 @@ const entries = new Map<string, Entry>();
 
 /**
  * Opens a document: exactly one Y.Doc and one IndexedDB persistence per document in this tab,
- * however many components ask (React StrictMode mounts twice; NOTES.md: y-indexeddb #25). Syncing
- * with the server starts when `connect` is called on an account's document.
+ * however many components ask (React StrictMode mounts twice; y-indexeddb #25, see
+ * docs/library-notes.md#y-indexeddb). Syncing with the server starts when `connect` is called on an
+ * account's document.
  */
 export function openDocument(
   name: string,

@@ -12,12 +12,12 @@ import { libraryInbox, removeFromLibraryInbox } from './library-inbox';
 import { ANONYMOUS_OWNER, localDb, type LocalLibraryEntry } from './local-db';
 
 /**
- * The library (SPEC §3 `/apps`): apps a person opened, saved or installed. This device keeps it in
- * IndexedDB per account (`anonymous` for someone not signed in), so it works offline; a signed-in
- * person's is also in their `user/{userId}` document (a Y.Map `library`), so it follows them to
- * their other devices. Both copies merge entry by entry with @pipit/protocol's mergeLibraryEntry,
- * in both directions, until they agree. That half is library-sync.ts, loaded only for someone
- * signed in: an anonymous visitor never syncs, so never downloads the sync layer.
+ * The library (docs/product/routes.md `/apps`): apps a person opened, saved or installed. This
+ * device keeps it in IndexedDB per account (`anonymous` for someone not signed in), so it works
+ * offline; a signed-in person's is also in their `user/{userId}` document (a Y.Map `library`), so
+ * it follows them to their other devices. Both copies merge entry by entry with @pipit/protocol's
+ * mergeLibraryEntry, in both directions, until they agree. That half is library-sync.ts, loaded
+ * only for someone signed in: an anonymous visitor never syncs, so never downloads the sync layer.
  */
 
 export { ANONYMOUS_OWNER };

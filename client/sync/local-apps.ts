@@ -15,10 +15,10 @@ const scopeOf = (accountId: string): DocumentScope =>
   accountId === DEMO ? { kind: 'demo' } : { kind: 'account', accountId };
 
 /**
- * Creates an app on this device, offline too (SPEC §4: the id is made here). This is the one place
- * an app document is seeded — once, by the device that creates it; nothing ever seeds it again.
- * `accountId` is `'demo'` for the local-only demo. A remix names the published version it copies
- * (`forkedFrom`); its registration tells the server, which keeps the lineage.
+ * Creates an app on this device, offline too (docs/product/records.md: the id is made here). This
+ * is the one place an app document is seeded — once, by the device that creates it; nothing ever
+ * seeds it again. `accountId` is `'demo'` for the local-only demo. A remix names the published
+ * version it copies (`forkedFrom`); its registration tells the server, which keeps the lineage.
  */
 export async function createLocalApp(
   accountId: string,
@@ -54,7 +54,10 @@ export async function createLocalApp(
   return id;
 }
 
-/** The demo's app becomes the new account's first app (SPEC §3: signing up keeps the draft). */
+/**
+ * The demo's app becomes the new account's first app (docs/product/routes.md: signing up keeps the
+ * draft).
+ */
 export async function adoptDemoApps(accountId: string): Promise<string[]> {
   const demoApps = await localApps(DEMO);
   const adopted: string[] = [];
@@ -241,9 +244,9 @@ export async function forgetLocalCopy(accountId: string, appId: string): Promise
 }
 
 /**
- * Sends the changes of apps that are not open (SPEC: sync resumes by itself, also for apps that
- * are not open): each is opened from this device, connected, and closes once the server has
- * stored everything.
+ * Sends the changes of apps that are not open (docs/product/states.md#offline: sync resumes by
+ * itself, also for apps that are not open): each is opened from this device, connected, and closes
+ * once the server has stored everything.
  */
 export function syncInBackground(accountId: string, appIds: string[]): void {
   for (const appId of appIds) {

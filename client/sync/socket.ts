@@ -16,7 +16,8 @@ export function syncSocket(accountId: string): HocuspocusProviderWebsocket {
   const websocket = new HocuspocusProviderWebsocket({
     url,
     // Retry forever, backing off to 10 s: offline is a normal state, not a failure. (The retry
-    // library refuses a `delay` below `minDelay` — silently, through the provider — so both are set.)
+    // library refuses a `delay` below `minDelay` — silently, through the provider — so both are
+    // set.)
     maxAttempts: 0,
     delay: 1_000,
     minDelay: 250,
@@ -25,7 +26,7 @@ export function syncSocket(accountId: string): HocuspocusProviderWebsocket {
   // Messages queued while the socket was down are stale once it opens again: every provider starts
   // over with a state-vector exchange that carries all its changes. Replaying them as well would
   // send one message per offline edit and can trip the server's pre-authentication queue limit
-  // (NOTES.md: Hocuspocus and Yjs).
+  // (docs/library-notes.md#hocuspocus-and-yjs).
   websocket.on('open', () => {
     (websocket as unknown as { messageQueue: unknown[] }).messageQueue = [];
   });

@@ -1,7 +1,7 @@
 /**
- * The sync state of one document as a person sees it (SPEC §6). `saved` means the server stored
- * every local change: Pipit's server writes an update to its durable log before it acknowledges it,
- * so the provider's acknowledgement count is proof, not a hope.
+ * The sync state of one document as a person sees it (docs/product/states.md). `saved` means the
+ * server stored every local change: Pipit's server writes an update to its durable log before it
+ * acknowledges it, so the provider's acknowledgement count is proof, not a hope.
  */
 export type SyncState =
   | { kind: 'local' }

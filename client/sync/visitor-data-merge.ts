@@ -13,12 +13,12 @@ import { openDocument, type OpenDocument } from './documents';
 import { localDb } from './local-db';
 
 /**
- * Anonymous visitors keep their data for an app in `data/{appId}` on this device only (SPEC §2);
- * signing in merges it into their account's `data/{appId}/{userId}`. The merge is a Yjs state merge
- * (records are keyed by random ids, so nothing is lost or doubled), it is written to the account's
- * copy on this device before the anonymous copy is deleted, and it runs again harmlessly if it was
- * interrupted (merging the same state twice changes nothing). This device's anonymous copies are
- * noted by anonymous-data.ts.
+ * Anonymous visitors keep their data for an app in `data/{appId}` on this device only
+ * (docs/architecture.md); signing in merges it into their account's `data/{appId}/{userId}`. The
+ * merge is a Yjs state merge (records are keyed by random ids, so nothing is lost or doubled), it
+ * is written to the account's copy on this device before the anonymous copy is deleted, and it runs
+ * again harmlessly if it was interrupted (merging the same state twice changes nothing). This
+ * device's anonymous copies are noted by anonymous-data.ts.
  */
 
 const running = new Map<string, Promise<boolean>>();

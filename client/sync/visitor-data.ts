@@ -15,11 +15,12 @@ import { sameSync, type SyncState } from './sync-state';
 import { ViewStore } from './view-store';
 
 /**
- * A visitor's data for one app as the runtime uses it (SPEC §2, §5): signed in, the document
- * `data/{appId}/{userId}` on this device (IndexedDB, named after the document, so apps installed
- * side by side never share data), synced through the account's websocket; anonymous, `data/{appId}`
- * on this device only, merged into the account when the person signs in. An anonymous visitor never
- * syncs, so the sync layer (the websocket provider) loads only for a signed-in visitor.
+ * A visitor's data for one app as the runtime uses it (docs/architecture.md,
+ * docs/product/app-definition.md): signed in, the document `data/{appId}/{userId}` on this device
+ * (IndexedDB, named after the document, so apps installed side by side never share data), synced
+ * through the account's websocket; anonymous, `data/{appId}` on this device only, merged into the
+ * account when the person signs in. An anonymous visitor never syncs, so the sync layer (the
+ * websocket provider) loads only for a signed-in visitor.
  */
 
 export type VisitorDataSource =
@@ -196,8 +197,8 @@ const idle = {
 
 /**
  * The visitor's data for an app (null: nothing to open yet), read through useSyncExternalStore
- * (ENGINEERING.md habit 5). Switching account reopens it: signed out, the anonymous copy on this
- * device; signed in, the account's — with the anonymous records merged into it.
+ * (docs/README.md#conventions). Switching account reopens it: signed out, the anonymous copy on
+ * this device; signed in, the account's — with the anonymous records merged into it.
  */
 export function useVisitorData(source: VisitorDataSource | null): VisitorDataView {
   const key = sourceKey(source);

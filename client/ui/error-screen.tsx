@@ -8,7 +8,7 @@ interface ErrorScreenProps {
   onRetry?: () => void;
 }
 
-/** SPEC §10's generic fallback, word for word, with the real host. */
+/** docs/product/errors.md's generic fallback, word for word, with the real host. */
 export function ErrorScreen({ digest, onRetry }: ErrorScreenProps) {
   return (
     <div className="error-screen">

@@ -15,8 +15,9 @@ interface OnlineFormProps {
 }
 
 /**
- * A form that needs the network to do anything (SPEC §3: "needs network, says so"): its fields lock
- * while it is sent, the button says what is happening, and offline the button waits.
+ * A form that needs the network to do anything (docs/product/routes.md: it needs the network, and
+ * says so): its fields lock while it is sent, the button says what is happening, and offline the
+ * button waits.
  */
 export function OnlineForm(props: OnlineFormProps) {
   const online = useOnlineStatus();

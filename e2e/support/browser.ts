@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
-/** Debian's Chromium (NOTES.md: Browser); `npx playwright install` cannot download browsers here. */
+/**
+ * Debian's Chromium (docs/library-notes.md#browser-tests); `npx playwright install` cannot download
+ * browsers here.
+ */
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 /** Without the background-networking flags Chromium floods this machine's closed network. */
@@ -34,7 +37,8 @@ export function launchBrowser(): Promise<Browser> {
 
 /**
  * A persistent profile, as an installed PWA has: service workers and IndexedDB survive a restart,
- * and Chromium does not report "in-incognito" as an installability error (NOTES.md: Browser).
+ * and Chromium does not report "in-incognito" as an installability error
+ * (docs/library-notes.md#browser-tests).
  */
 export async function launchPersistent(
   viewport = { width: 1280, height: 800 },

@@ -28,8 +28,8 @@ export interface Installability {
 /**
  * Asks Chromium, over CDP, which manifest the page links and whether it could be installed.
  * Needs a persistent context (`launchPersistent`): an ordinary one reports `in-incognito`
- * (NOTES.md: Browser). Chromium checks the manifest it fetched for the current document, so call
- * this after the page has loaded.
+ * (docs/library-notes.md#browser-tests). Chromium checks the manifest it fetched for the current
+ * document, so call this after the page has loaded.
  */
 export async function readInstallability(page: Page): Promise<Installability> {
   const cdp = await page.context().newCDPSession(page);

@@ -18,9 +18,10 @@ export const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { tim
 const harness = (pipit: RunningPipit) => ({ pipit }) as unknown as AccountsHarness;
 
 /**
- * The creator publishes the habit-tracker template (SPEC §5) as a public app: registered over REST,
- * its definition written through a real provider, then `POST /api/apps/{id}/versions`. Returns its
- * id. The creator's email must be verified (people.ts signUp does it).
+ * The creator publishes the habit-tracker template (docs/product/app-definition.md) as a public
+ * app: registered over REST, its definition written through a real provider, then
+ * `POST /api/apps/{id}/versions`. Returns its id. The creator's email must be verified (people.ts
+ * signUp does it).
  */
 export async function publishHabitTracker(
   pipit: RunningPipit,
@@ -91,8 +92,8 @@ export async function habitNames(page: Page): Promise<string[]> {
 }
 
 /**
- * Offline as the browser sees it (requests fail). An open websocket survives this (NOTES.md), so a
- * test about sync partitions stops the server instead.
+ * Offline as the browser sees it (requests fail). An open websocket survives this
+ * (docs/library-notes.md#browser-tests), so a test about sync partitions stops the server instead.
  */
 export async function goOffline(context: BrowserContext, page: Page): Promise<void> {
   await context.setOffline(true);

@@ -1,7 +1,7 @@
-// Pipit's human check, part 1: the challenge script (SPEC §9). It fetches a proof-of-work
-// challenge for one request (ALTCHA v2, iterated SHA-256) and solves it with Web Crypto:
-// find the counter whose key SHA-256(salt ‖ nonce ‖ counter as uint32) starts with the prefix
-// the server signed. Exposes window.PipitHumanCheck.solve(path, method) → headers.
+// Pipit's human check, part 1: the challenge script (docs/product/accounts.md#the-human-check). It
+// fetches a proof-of-work challenge for one request (ALTCHA v2, iterated SHA-256) and solves it
+// with Web Crypto: find the counter whose key SHA-256(salt ‖ nonce ‖ counter as uint32) starts with
+// the prefix the server signed. Exposes window.PipitHumanCheck.solve(path, method) → headers.
 (() => {
   const CHALLENGE_PATH = '/api/human-check/challenge';
   /** Digests in flight at once: fewer awaits, same work. */

@@ -1,7 +1,7 @@
-// Pipit's human check, part 2: the protection script (SPEC §9). A background request that asks
-// for a check (header X-Human-Check-Request: required) gets a freshly solved challenge bound to
-// its path and method, in the X-Human-Check headers the server verifies. Every other request
-// passes through untouched.
+// Pipit's human check, part 2: the protection script (docs/product/accounts.md#the-human-check). A
+// background request that asks for a check (header X-Human-Check-Request: required) gets a freshly
+// solved challenge bound to its path and method, in the X-Human-Check headers the server verifies.
+// Every other request passes through untouched.
 (() => {
   const originalFetch = window.fetch.bind(window);
 

@@ -47,18 +47,22 @@ export interface CreateServerOptions {
   logger?: Logger;
   /** Opened from `config` when not given. The server owns it either way and closes it. */
   storage?: Storage;
-  /** Who may open which Yjs document; by default SPEC §8's roles from the session and the apps. */
+  /**
+   * Who may open which Yjs document; by default docs/product/roles.md's roles from the session and
+   * the apps.
+   */
   access?: DocumentAccess;
   /**
-   * Serves everything outside /api. Default: the built client under `config.clientDir`. `npm run dev`
-   * passes Vite's middleware, which also needs the HTTP server (its hot-reload socket shares it).
+   * Serves everything outside /api. Default: the built client under `config.clientDir`.
+   * `npm run dev` passes Vite's middleware, which also needs the HTTP server (its hot-reload socket
+   * shares it).
    */
   client?: (httpServer: HttpServer) => Promise<ClientHandler>;
   /** Debounce of document stores (tests shorten it). */
   storeDebounceMs?: number;
   /** Time (tests move it: token expiry, username release). */
   clock?: Clock;
-  /** Rate-limit rules; SPEC §11's by default. */
+  /** Rate-limit rules; docs/product/quotas.md's by default. */
   rateLimits?: Partial<RateLimits>;
   /** How long a human-check challenge stays valid (tests shorten it). */
   humanCheckTtlMs?: number;

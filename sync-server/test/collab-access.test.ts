@@ -28,7 +28,7 @@ const closed = (client: TestProvider) =>
     ),
   );
 
-describe('who may open which document over the socket (SPEC §8)', () => {
+describe('who may open which document over the socket (docs/product/roles.md)', () => {
   let h: AccountsHarness;
   let owner: ApiClient;
   let editor: ApiClient;

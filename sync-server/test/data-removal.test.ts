@@ -11,9 +11,9 @@ import { acknowledged, connectProvider, type TestProvider } from './support/prov
 import { archiveApp, createPublishedApp, verifyEmail } from './support/publishing';
 
 /**
- * Deleting an account removes its data (SPEC §6), and deleting an app forever removes its visitors'
- * data with it — including documents open at that moment, which must not come back when their
- * last changes would have been stored on unload.
+ * Deleting an account removes its data (docs/product/accounts.md), and deleting an app forever
+ * removes its visitors' data with it — including documents open at that moment, which must not come
+ * back when their last changes would have been stored on unload.
  */
 describe.each(ENGINES)('data removal (%s)', (engine) => {
   let h: AccountsHarness;

@@ -16,7 +16,7 @@ function retryAfterOf(response: { headers: Headers; body: unknown }) {
   };
 }
 
-describe.each(ENGINES)('SPEC §11 rate limits on %s', (engine) => {
+describe.each(ENGINES)('the rate limits of docs/product/quotas.md on %s', (engine) => {
   let h: AccountsHarness | undefined;
   afterEach(async () => {
     await h?.close();
@@ -24,7 +24,8 @@ describe.each(ENGINES)('SPEC §11 rate limits on %s', (engine) => {
   });
 
   it('allows 10 wrong passwords a minute per account and address, then answers 429 with Retry-After', async () => {
-    // The per-address limit (also 10 a minute) would stop the address first: lifted, to see this one.
+    // The per-address limit (also 10 a minute) would stop the address first: lifted, to see this
+    // one.
     h = await startAccountsServer(engine, {
       rateLimits: { loginPerIp: ROOMY },
       env: { TRUST_PROXY: 'true' },

@@ -14,8 +14,9 @@ export interface StorageFactory {
 }
 
 /**
- * One contract for every storage adapter (ENGINEERING.md: Tests). Each adapter's test file calls
- * this with a factory for its engine, so SQLite and PostgreSQL are held to the same behaviour.
+ * One contract for every storage adapter (docs/README.md#conventions). Each adapter's test file
+ * calls this with a factory for its engine, so SQLite and PostgreSQL are held to the same
+ * behaviour.
  */
 export function describeStorageContract(
   engine: 'sqlite' | 'postgres',

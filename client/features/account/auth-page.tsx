@@ -18,8 +18,8 @@ interface AuthPageProps {
 }
 
 /**
- * The frame of the account-access forms (SPEC §3: "needs network, says so"). The submit button
- * says what is happening; an error says what went wrong and what to do next.
+ * The frame of the account-access forms (docs/product/routes.md: they need the network, and say
+ * so). The submit button says what is happening; an error says what went wrong and what to do next.
  */
 export function AuthPage(props: AuthPageProps) {
   const online = useOnlineStatus();

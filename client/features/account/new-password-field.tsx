@@ -1,7 +1,7 @@
 import { PASSWORD_MIN_LENGTH } from '@pipit/protocol';
 import { TextField } from '../../ui/field';
 
-/** A field for choosing a password, with SPEC §7's rules as its hint. */
+/** A field for choosing a password, with docs/product/validation.md's rules as its hint. */
 export function NewPasswordField(props: {
   label: string;
   value: string;

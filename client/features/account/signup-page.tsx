@@ -28,7 +28,8 @@ export function SignupPage() {
     const result = await submit();
     if (!result?.account) return;
     setAccount(result.account);
-    // SPEC §3: the demo's draft becomes the new account's first app (it registers and syncs next).
+    // docs/product/routes.md: the demo's draft becomes the new account's first app (it registers
+    // and syncs next).
     const adopted = await adoptDemoApps(result.account.id).catch((error: unknown) => {
       console.warn('Could not keep the demo app:', error);
       return [];

@@ -9,7 +9,7 @@ import { parse as parseWith } from 'zod/mini';
 import type { $ZodType, output } from 'zod/v4/core';
 import { CACHED_COPY_HEADER } from './cached-copy';
 
-/** A product error the server answered with (SPEC §10). */
+/** A product error the server answered with (docs/product/errors.md). */
 export class ApiRequestError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -90,8 +90,8 @@ async function parse<T extends $ZodType>(response: Response, schema: T): Promise
 }
 
 /**
- * GET a JSON resource under /api and parse it with its protocol schema. A response that does not fit
- * the schema throws: that is a client-side exception, shown as the generic error page.
+ * GET a JSON resource under /api and parse it with its protocol schema. A response that does not
+ * fit the schema throws: that is a client-side exception, shown as the generic error page.
  */
 export async function apiGet<T extends $ZodType>(
   path: string,

@@ -3,8 +3,8 @@ import { Page } from '../../ui/page';
 
 /**
  * `/apps/{id}` and its sub-pages when the app does not exist here, or is private or unpublished and
- * the person is not one of its collaborators (SPEC §8): the answer is the same, so it reveals
- * nothing.
+ * the person is not one of its collaborators (docs/product/roles.md): the answer is the same, so it
+ * reveals nothing.
  */
 export function AppNotFound() {
   return (

@@ -22,7 +22,7 @@ const ROLE_WORDS = { owner: 'Owner', editor: 'Can edit', viewer: 'Can view' };
 
 /**
  * Who works on this app: the owner invites by username as an editor or a viewer and removes
- * people (SPEC §8); everyone else sees the list. Needs a connection, and says so.
+ * people (docs/product/roles.md); everyone else sees the list. Needs a connection, and says so.
  */
 export function ShareButton({ appId, isOwner }: { appId: string; isOwner: boolean }) {
   const [open, setOpen] = useState(false);

@@ -25,9 +25,9 @@ export interface AppEditorProps {
 }
 
 /**
- * The visual editor of one app (SPEC §5): screens and components, live preview, properties,
- * collections, actions, theme and settings, with per-person undo and collaborators' presence.
- * Works offline on this device's copy and syncs when `connect` is set.
+ * The visual editor of one app (docs/product/app-definition.md): screens and components, live
+ * preview, properties, collections, actions, theme and settings, with per-person undo and
+ * collaborators' presence. Works offline on this device's copy and syncs when `connect` is set.
  */
 export function AppEditor({
   appId,

@@ -7,7 +7,7 @@ import {
 import { apiGet, ApiRequestError, apiSend, describeError } from '../api/request';
 import { problemsFromFields } from './publish-problems';
 
-/** The Publish panel's calls (SPEC §3 publishing; protocol publishing.ts). */
+/** The Publish panel's calls (docs/product/routes.md publishing; protocol publishing.ts). */
 export const getPublication = (appId: string) =>
   apiGet(`/api/apps/${appId}/publication`, publicationSchema);
 

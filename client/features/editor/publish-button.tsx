@@ -7,7 +7,7 @@ import { PublishPanel } from './publish-panel';
 
 /**
  * The top bar's Publish button for a synced app: the owner publishes from the panel it opens;
- * editors and viewers see the publishing state there, read-only (SPEC §8).
+ * editors and viewers see the publishing state there, read-only (docs/product/roles.md).
  */
 export function PublishButton({ appId, sync }: { appId: string; sync: SyncState }) {
   const { account } = useSession();

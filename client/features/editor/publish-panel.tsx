@@ -30,8 +30,9 @@ function status(publication: Publication): string {
 }
 
 /**
- * Publishing an app (SPEC §3, §6): its state, visibility, Publish with progress and problems that
- * lead to where they are, the versions, Unpublish. Owner only; everyone else reads the state.
+ * Publishing an app (docs/product/routes.md, states.md): its state, visibility, Publish with
+ * progress and problems that lead to where they are, the versions, Unpublish. Owner only; everyone
+ * else reads the state.
  */
 export function PublishPanel({
   appId,

@@ -6,8 +6,8 @@ type Tone = 'ok' | 'busy' | 'offline' | 'neutral' | 'error';
 const changes = (n: number) => `${n} ${n === 1 ? 'change' : 'changes'}`;
 
 /**
- * A document's sync state in words (SPEC §6). "Saved" appears only when the server acknowledged
- * every local change (`saved`); every other state says what is true instead.
+ * A document's sync state in words (docs/product/states.md). "Saved" appears only when the server
+ * acknowledged every local change (`saved`); every other state says what is true instead.
  */
 function describeSync(state: SyncState): { text: string; tone: Tone } {
   switch (state.kind) {

@@ -1,13 +1,13 @@
 import { LIMITS, safeUrlSchema } from '@pipit/app-definition';
 
-/** A collection's, field's or action's name: 1–60 characters (SPEC §5). */
+/** A collection's, field's or action's name: 1–60 characters (docs/product/app-definition.md). */
 export function nameProblem(name: string, what: string): string | null {
   if (name.trim() === '') return `Name the ${what}.`;
   if (name.length > LIMITS.nameLength) return `Keep the name to ${LIMITS.nameLength} characters.`;
   return null;
 }
 
-/** A screen's title: 1–60 characters (SPEC §5). */
+/** A screen's title: 1–60 characters (docs/product/app-definition.md). */
 export function screenTitleProblem(title: string): string | null {
   if (title.trim() === '') return 'Give the screen a title.';
   if (title.length > LIMITS.screenTitleLength) {

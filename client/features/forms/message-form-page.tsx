@@ -21,8 +21,8 @@ interface MessageFormPageProps {
 }
 
 /**
- * Contact and feedback (SPEC §3): messages stored on the server, behind the human check. Written
- * offline, a message waits on this device and is sent when the connection returns.
+ * Contact and feedback (docs/product/routes.md): messages stored on the server, behind the human
+ * check. Written offline, a message waits on this device and is sent when the connection returns.
  */
 function MessageFormPage(props: MessageFormPageProps) {
   const online = useOnlineStatus();

@@ -71,7 +71,8 @@ interface Activity {
 
 /**
  * Apps other people share with me, by when they last changed: the server's list when it
- * answers, else what this device knows (SPEC §3: /home works offline from local data).
+ * answers, else what this device knows (docs/product/routes.md: /home works offline from local
+ * data).
  */
 export function CollaboratorActivity({ localApps }: { localApps: LocalApp[] | undefined }) {
   const result = useApiGet('/api/apps', appListResponseSchema);

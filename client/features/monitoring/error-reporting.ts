@@ -7,12 +7,13 @@ import { apiGet } from '../api/request';
 import type { ReportingSdk } from './sdk';
 
 /**
- * Error reporting (issue 6, SPEC §11): @sentry/browser, sending through the same-origin tunnel
- * `/monitoring?o=…&p=…` with the DSN, release and environment the server gives at run time (no
- * build-time secrets). The SDK is loaded apart from the page: the site asks for its settings at
- * start and loads it once the page is idle; the installed app (whose first visit's JavaScript is
- * budgeted) does both only when something goes wrong. Until then, errors wait here and are reported once it is loaded. Reports made offline wait
- * in IndexedDB (the SDK's offline transport) and are sent when the device is back online.
+ * Error reporting (issue 6, docs/product/error-reporting.md): @sentry/browser, sending through the
+ * same-origin tunnel `/monitoring?o=…&p=…` with the DSN, release and environment the server gives
+ * at run time (no build-time secrets). The SDK is loaded apart from the page: the site asks for its
+ * settings at start and loads it once the page is idle; the installed app (whose first visit's
+ * JavaScript is budgeted) does both only when something goes wrong. Until then, errors wait here
+ * and are reported once it is loaded. Reports made offline wait in IndexedDB (the SDK's offline
+ * transport) and are sent when the device is back online.
  */
 
 const CONFIG_KEY = 'pipit:error-reporting';
@@ -100,7 +101,8 @@ function onRejection(event: PromiseRejectionEvent) {
 
 /**
  * Starts watching for errors in this page. `when-idle` loads the SDK once the page has rendered and
- * is idle (so its breadcrumbs cover what the person does next); `on-first-error` waits for an error.
+ * is idle (so its breadcrumbs cover what the person does next); `on-first-error` waits for an
+ * error.
  */
 export function startErrorReporting(start: ReportingStart): void {
   if (started) return;

@@ -12,18 +12,21 @@ import { type ErrorReportingConfig, matchRoute, redactReport } from '@pipit/prot
 
 /**
  * The SDK itself, loaded on its own (error-reporting.ts decides when). Its settings are the
- * constants of SPEC §11, written out so a change of SDK defaults cannot change them unnoticed: 100
- * breadcrumbs (each message cut at 2,048 characters by the SDK), data normalised to depth 3 and
- * breadth 1,000. A 429 without rate-limit headers pauses reporting for 60 s, keep-alive is used only
- * while pending bytes ≤ 60,000 and fewer than 15 requests are pending: the SDK's own behaviour,
- * checked by e2e/error-reporting.test.ts.
+ * constants of docs/product/error-reporting.md, written out so a change of SDK defaults cannot
+ * change them unnoticed: 100 breadcrumbs (each message cut at 2,048 characters by the SDK), data
+ * normalised to depth 3 and breadth 1,000. A 429 without rate-limit headers pauses reporting for
+ * 60 s, keep-alive is used only while pending bytes ≤ 60,000 and fewer than 15 requests are
+ * pending: the SDK's own behaviour, checked by e2e/error-reporting.test.ts.
  */
 
 export interface ReportingSdk {
   capture(error: unknown, info: { componentStack: string | undefined; handled: boolean }): void;
 }
 
-/** The page's route as SPEC §3 names it (`/apps/$id`), never the id or username itself. */
+/**
+ * The page's route as docs/product/routes.md names it (`/apps/$id`), never the id or username
+ * itself.
+ */
 function routeOf(pathname: string): string {
   return matchRoute(pathname)?.route ?? 'not-found';
 }

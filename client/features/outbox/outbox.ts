@@ -2,9 +2,9 @@ import { useSyncExternalStore } from 'react';
 import { OfflineError } from '../api/request';
 
 /**
- * Writes made offline, kept on this device until the server can take them (SPEC §3: contact and
- * feedback "forms queue"; profile edits "queued until online"). Each kind has a sender; when the
- * device comes back online (or Pipit starts online), queued writes are sent in order.
+ * Writes made offline, kept on this device until the server can take them (docs/product/routes.md:
+ * contact and feedback messages and profile edits wait until online). Each kind has a sender;
+ * when the device comes back online (or Pipit starts online), queued writes are sent in order.
  */
 export interface QueuedWrite {
   id: string;

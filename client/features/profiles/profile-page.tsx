@@ -7,7 +7,10 @@ import { Page, Section } from '../../ui/page';
 import type { LoadedProfile } from './load-profile';
 import './profile-page.css';
 
-/** Profile links are http(s) only (SPEC §7); anything else is shown as text, never as a link. */
+/**
+ * Profile links are http(s) only (docs/product/validation.md); anything else is shown as text,
+ * never as a link.
+ */
 function safeHref(url: string): string | undefined {
   try {
     const parsed = new URL(url);

@@ -11,7 +11,7 @@ import { UpdateBanner } from './update-banner';
 import { useAppUpdates } from './use-app-updates';
 import { askPersistentStorage, recordOpen } from './visit-effects';
 
-/** `/apps/{id}/pwa`: the installed app itself (SPEC §3), or why it cannot run. */
+/** `/apps/{id}/pwa`: the installed app itself (docs/product/routes.md), or why it cannot run. */
 export function PwaPage({ load }: { load: PwaLoad }) {
   if (load.kind === 'offline') return <PwaNotFound problem="offline" />;
   if (load.kind === 'not-found' || load.kind === 'deleted')
@@ -38,8 +38,9 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
 
   useEffect(() => {
     if (showing.version === null) return;
-    // Into the library (SPEC §3 `/apps`) by way of its inbox: an anonymous visitor's first visit
-    // loads no database code; someone signed in syncs anyway, so their entry moves in at once.
+    // Into the library (docs/product/routes.md `/apps`) by way of its inbox: an anonymous visitor's
+    // first visit loads no database code; someone signed in syncs anyway, so their entry moves in
+    // at once.
     queueLibraryEntry(accountId ?? ANONYMOUS_VIEWER, {
       appId,
       title: showing.title,

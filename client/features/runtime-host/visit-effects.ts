@@ -16,7 +16,8 @@ function setSessionFlag(key: string) {
   try {
     sessionStorage.setItem(key, '1');
   } catch {
-    // Storage unavailable: at worst the open is counted once more (the server counts a visitor once).
+    // Storage unavailable: at worst the open is counted once more (the server counts a visitor
+    // once).
   }
 }
 
@@ -43,8 +44,8 @@ export function recordOpen(appId: string): void {
 
 /**
  * Asks the browser, once per device, to keep this site's storage: Safari may evict the data of
- * sites that are not installed after seven days without a visit (NOTES.md: PWA), and a visitor's
- * data may exist only here until they sign in.
+ * sites that are not installed after seven days without a visit (docs/library-notes.md#pwa), and a
+ * visitor's data may exist only here until they sign in.
  */
 export function askPersistentStorage(): void {
   try {

@@ -2,7 +2,7 @@ import { Link, useRouterState } from '@tanstack/react-router';
 import { ButtonLink } from '../../ui/button-link';
 import { Page } from '../../ui/page';
 
-/** Unknown paths (SPEC §3): what happened and where to go instead. */
+/** Unknown paths (docs/product/routes.md): what happened and where to go instead. */
 export function NotFoundPage() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   return (

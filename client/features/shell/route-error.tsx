@@ -8,8 +8,8 @@ import { ApiRequestError, OfflineError } from '../api/request';
 
 /**
  * What a route shows when loading or rendering it failed. Offline is a normal state, not an error:
- * it says so and offers to try again. Anything else is SPEC §10's generic message, with the
- * server's digest when the failure came from the server.
+ * it says so and offers to try again. Anything else is docs/product/errors.md's generic message,
+ * with the server's digest when the failure came from the server.
  */
 export function RouteError({ error, reset }: ErrorComponentProps) {
   const router = useRouter();

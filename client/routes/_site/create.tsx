@@ -4,7 +4,7 @@ import { loadSession } from '../../features/account/session';
 import { pageHead } from '../../features/shell/head';
 
 export const Route = createFileRoute('/_site/create')({
-  // Without an account, the demo is where to try building (SPEC §3).
+  // Without an account, the demo is where to try building (docs/product/routes.md).
   beforeLoad: async () => {
     if (!(await loadSession()).account) throw redirect({ to: '/demo' });
   },

@@ -4,7 +4,7 @@ import { LandingPage } from '../../features/landing/landing-page';
 import { pageHead } from '../../features/shell/head';
 
 export const Route = createFileRoute('/_site/')({
-  // Signed-in people go to their home page (SPEC §3).
+  // Signed-in people go to their home page (docs/product/routes.md).
   beforeLoad: () => redirectIfSignedIn(),
   head: () =>
     pageHead(

@@ -52,7 +52,7 @@ export const collectionSchema = z.object({
 });
 export type Collection = z.infer<typeof collectionSchema>;
 
-/** How a list compares a field with a value (SPEC §5 list filter). */
+/** How a list compares a field with a value (docs/product/app-definition.md list filter). */
 export const FILTER_OPS = [
   'equals',
   'notEquals',
@@ -73,7 +73,10 @@ const filterSchema = z.object({
 });
 const sortSchema = z.object({ fieldId: id, direction: z.enum(['asc', 'desc']).default('asc') });
 
-/** Every component type of SPEC §5 and its properties (defaults make a new one usable at once). */
+/**
+ * Every component type of docs/product/app-definition.md and its properties (defaults make a new
+ * one usable at once).
+ */
 export const COMPONENT_PROPS = {
   heading: z.object({
     text: label(200).default('Heading'),

@@ -10,7 +10,10 @@
  */
 export const LOCAL_EDIT = { source: 'pipit-local-edit' } as const;
 
-/** An edit that would break a rule of SPEC §5 (a limit, a missing parent). Nothing changed. */
+/**
+ * An edit that would break a rule of docs/product/app-definition.md (a limit, a missing parent).
+ * Nothing changed.
+ */
 export class DefinitionError extends Error {
   constructor(message: string) {
     super(message);

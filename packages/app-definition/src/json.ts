@@ -25,7 +25,8 @@ export function definitionProblems(value: unknown): Array<{ path: string; messag
 
 /**
  * Reads an exported file: JSON, the export format, an older schema brought forward, and every
- * rule of SPEC §5. Anything wrong is a DefinitionError that says what and where.
+ * rule of docs/product/app-definition.md. Anything wrong is a DefinitionError that says what and
+ * where.
  */
 export function parseImport(text: string): AppDefinition {
   let json: unknown;

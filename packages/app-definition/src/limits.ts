@@ -1,4 +1,4 @@
-/** SPEC §5 limits, each enforced with a clear error where it applies. */
+/** docs/product/app-definition.md limits, each enforced with a clear error where it applies. */
 export const LIMITS = {
   screens: 50,
   componentsPerScreen: 200,
@@ -28,5 +28,8 @@ export const LIMITS = {
   textLength: 10_000,
 } as const;
 
-/** Stored in every definition; newer definitions are migrated forward (SPEC §5). */
+/**
+ * Stored in every definition; newer definitions are migrated forward
+ * (docs/product/app-definition.md).
+ */
 export const SCHEMA_VERSION = 1;

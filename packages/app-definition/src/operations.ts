@@ -77,8 +77,8 @@ function removeChildren(doc: Y.Doc, name: Table, parent: string) {
 }
 
 /**
- * Creates a new app in an empty document: once, on the device that creates it (NOTES.md: never
- * seed a document because it looks empty).
+ * Creates a new app in an empty document: once, on the device that creates it (never seed a
+ * document because it looks empty: docs/decisions/0006-never-seed-an-empty-looking-document.md).
  */
 export function createApp(
   doc: Y.Doc,

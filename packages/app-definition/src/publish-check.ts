@@ -129,9 +129,10 @@ function messageOf(issue: z.core.$ZodIssue, path: ReadonlyArray<PropertyKey>): s
 const toPath = (path: ReadonlyArray<PropertyKey>) => path.map(String).join('.');
 
 /**
- * What the server checks before it stores a published version (SPEC §5, §7): the document read
- * raw (rawDefinition), brought forward to today's schema, parsed strictly by appDefinitionSchema,
- * and every reference checked. Either the definition to publish or every problem found.
+ * What the server checks before it stores a published version (docs/product/app-definition.md,
+ * validation.md): the document read raw (rawDefinition), brought forward to today's schema, parsed
+ * strictly by appDefinitionSchema, and every reference checked. Either the definition to publish or
+ * every problem found.
  */
 export function checkForPublish(doc: Y.Doc): PublishCheck {
   const raw = rawDefinition(doc);

@@ -48,8 +48,8 @@ interface Shape {
 }
 
 /**
- * Keeps each property that is valid on its own and drops the rest (their defaults apply), so one bad
- * value never costs the others.
+ * Keeps each property that is valid on its own and drops the rest (their defaults apply), so one
+ * bad value never costs the others.
  */
 function salvage(
   shape: Record<string, Shape>,
@@ -232,9 +232,9 @@ function readAiAction(id: string, entity: Y.Map<unknown>, ids: Ids): AiAction {
 
 /**
  * Reads any merged `app/{id}` document as a valid definition, the same way on every device:
- * entities in order, each capped at SPEC §5's limits, orphans (children of a deleted parent) left
- * out, invalid values dropped for their defaults, dangling references repaired, and unknown
- * components kept as placeholders the runtime renders as such.
+ * entities in order, each capped at docs/product/app-definition.md's limits, orphans (children of a
+ * deleted parent) left out, invalid values dropped for their defaults, dangling references
+ * repaired, and unknown components kept as placeholders the runtime renders as such.
  */
 export function readDefinition(doc: Y.Doc): ReadDefinition {
   const collections = readCollections(doc);

@@ -6,7 +6,10 @@ import * as zm from 'zod/mini';
  * do not tree-shake; the definition's classic schemas take it as a part.
  */
 
-/** Links in apps are http(s) or a path on this server: never `javascript:` or `data:` (SPEC §7). */
+/**
+ * Links in apps are http(s) or a path on this server: never `javascript:` or `data:`
+ * (docs/product/validation.md).
+ */
 export const safeUrlSchema = zm.string().check(
   zm.trim(),
   zm.maxLength(2048),

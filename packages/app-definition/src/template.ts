@@ -66,10 +66,10 @@ export function resolveExpression(expression: string, scope: TemplateScope): str
 }
 
 /**
- * Replaces each `{{record.field}}`, `{{input.field}}` and `{{user.name}}` (SPEC §5). A small scanner,
- * no code evaluation: an unknown or malformed expression becomes '', text outside `{{…}}` is kept as
- * written, an unclosed `{{` stays literal, and with `{{{{x}}` the innermost `{{` opens the
- * expression. Linear in the template's length.
+ * Replaces each `{{record.field}}`, `{{input.field}}` and `{{user.name}}`
+ * (docs/product/app-definition.md). A small scanner, no code evaluation: an unknown or malformed
+ * expression becomes '', text outside `{{…}}` is kept as written, an unclosed `{{` stays literal,
+ * and with `{{{{x}}` the innermost `{{` opens the expression. Linear in the template's length.
  */
 export function renderTemplate(
   template: string,

@@ -137,7 +137,10 @@ export function resolveThemeTokens(theme: Theme, mode: 'light' | 'dark'): ThemeT
   return { ...PRESET_TOKENS[theme.preset][mode], ...theme.custom };
 }
 
-/** Manifest colours follow the theme (SPEC §5); installed apps open in the light variant. */
+/**
+ * Manifest colours follow the theme (docs/product/app-definition.md); installed apps open in the
+ * light variant.
+ */
 export function manifestColors(theme: Theme): { themeColor: string; backgroundColor: string } {
   const mode = theme.mode === 'dark' ? 'dark' : 'light';
   const tokens = resolveThemeTokens(theme, mode);

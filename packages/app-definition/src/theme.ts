@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Named presets (SPEC §5: at least eight, one of them high-contrast). Colours live in the runtime. */
+/**
+ * Named presets (docs/product/app-definition.md: at least eight, one of them high-contrast).
+ * Colours live in the runtime.
+ */
 export const THEME_PRESETS = [
   'meadow',
   'harbor',

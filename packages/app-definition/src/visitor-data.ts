@@ -6,8 +6,9 @@ import { checkFieldValues, type FieldValue } from './field-values';
 import { DefinitionError, LOCAL_EDIT } from './edit-rules';
 
 /*
- * A visitor's private data for one app: the document `data/{appId}/{userId}` (SPEC §2, §5), or
- * `data/{appId}` kept on the device by an anonymous visitor. Layout:
+ * A visitor's private data for one app: the document `data/{appId}/{userId}` (docs/architecture.md,
+ * docs/product/app-definition.md), or `data/{appId}` kept on the device by an anonymous visitor.
+ * Layout:
  *
  *   doc.getMap('records')  id → Y.Map { collectionId, values: Y.Map (field id → value),
  *                                        createdAt, updatedAt }
@@ -216,8 +217,8 @@ export function readVisitorData(doc: Y.Doc): VisitorData {
 }
 
 /**
- * Brings everything of `from` (an anonymous visitor's local document) into `into` (their account's):
- * both sides' records are kept; a counter both sides set keeps one of the two values.
+ * Brings everything of `from` (an anonymous visitor's local document) into `into` (their
+ * account's): both sides' records are kept; a counter both sides set keeps one of the two values.
  */
 export function mergeVisitorData(into: Y.Doc, from: Y.Doc): void {
   Y.applyUpdate(into, Y.encodeStateAsUpdate(from, Y.encodeStateVector(into)), LOCAL_EDIT);

@@ -80,7 +80,7 @@ describe('operations', () => {
     });
   });
 
-  it('enforces the limits of SPEC §5 with a clear error, leaving the document as it was', () => {
+  it('enforces the limits of docs/product/app-definition.md with a clear error, leaving the document as it was', () => {
     const { doc, newId, home } = app();
     for (let i = 0; i < LIMITS.componentsPerScreen; i++) addComponent(doc, newId, home, 'divider');
     const before = Y.encodeStateAsUpdate(doc);

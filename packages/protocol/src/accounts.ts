@@ -4,7 +4,7 @@ import { avatarSchema, profileLinkSchema } from './profile-parts';
 import { ID_PATTERN } from './ids';
 import { usernameSchema } from './usernames';
 
-/** SPEC §7: RFC-valid, at most 254 characters. Stored and compared lowercase. */
+/** docs/product/validation.md: RFC-valid, at most 254 characters. Stored and compared lowercase. */
 export const emailSchema = z
   .string()
   .trim()
@@ -16,8 +16,8 @@ export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 128;
 
 /**
- * SPEC §7's length rule. "Not common" and "not the username or email" are checked by the server,
- * which holds the list and knows the account.
+ * docs/product/validation.md's length rule. "Not common" and "not the username or email" are
+ * checked by the server, which holds the list and knows the account.
  */
 export const passwordSchema = z
   .string()
@@ -114,7 +114,7 @@ export const sessionInfoSchema = z.object({
 export const sessionListSchema = z.object({ sessions: z.array(sessionInfoSchema) });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
-/** `POST /api/messages` (contact and feedback, SPEC §3). */
+/** `POST /api/messages` (contact and feedback, docs/product/routes.md). */
 export const messageRequestSchema = z.object({
   kind: z.enum(['contact', 'feedback']),
   email: z.union([emailSchema, z.literal('')]).optional(),
@@ -127,6 +127,8 @@ export const messageRequestSchema = z.object({
 });
 export type MessageRequest = z.infer<typeof messageRequestSchema>;
 
-/** Avatar uploads: raster images only, re-encoded by the server (NOTES.md: Security). */
+/**
+ * Avatar uploads: raster images only, re-encoded by the server (docs/library-notes.md#security).
+ */
 export const AVATAR_UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 export const AVATAR_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;

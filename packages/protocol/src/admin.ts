@@ -3,8 +3,8 @@ import { z } from 'zod';
 /**
  * The operator's inbox (issue 6): error groups from browsers and this server, a digest search, and
  * the contact and feedback messages. Operators are accounts the server's `npm run operator` added
- * (by id, with a confirmed email); for everyone else every `/api/admin/…` answers `not_found`, as if
- * it did not exist.
+ * (by id, with a confirmed email); for everyone else every `/api/admin/…` answers `not_found`, as
+ * if it did not exist.
  */
 
 export const ERROR_GROUPS_PAGE_SIZE = 25;
@@ -83,7 +83,7 @@ export const errorDetailSchema = z.object({
 });
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
-/** A digest as the error page shows it (SPEC §10). */
+/** A digest as the error page shows it (docs/product/errors.md). */
 export const DIGEST_PATTERN = /^[0-9a-f]{12}$/;
 
 export const adminMessageSchema = z.object({

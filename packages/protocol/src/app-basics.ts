@@ -9,7 +9,10 @@ import { hexColorSchema, sameOriginPathSchema } from './profile-parts';
  * its JavaScript is budgeted). Classic schemas take these as parts, and `z.infer` reads them.
  */
 
-/** An app's icon (SPEC §5): an emoji on a colour, or an uploaded image on this server. */
+/**
+ * An app's icon (docs/product/app-definition.md): an emoji on a colour, or an uploaded image on
+ * this server.
+ */
 export const appIconSchema = zm.discriminatedUnion('kind', [
   zm.object({
     kind: zm.literal('emoji'),

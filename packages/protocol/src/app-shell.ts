@@ -3,14 +3,17 @@ import { SHOWCASE_PWA } from './showcase';
 
 /**
  * The HTML shell of a page that installs as its own app carries that app's manifest, not Pipit's:
- * an app's own pages (SPEC §3 `/apps/{id}/pwa` and `/apps/{id}/install`) and the `/demo1`
- * showcase. Browsers read `<link rel="manifest">` when they parse the HTML: swapping it from script
- * during load is racy (NOTES.md: PWA — Chromium kept the platform manifest in 5 of 12 loads), so
- * the server rewrites the shell it sends and the service worker rewrites its precached copy, both
- * with this one function.
+ * an app's own pages (docs/product/routes.md `/apps/{id}/pwa` and `/apps/{id}/install`) and the
+ * `/demo1` showcase. Browsers read `<link rel="manifest">` when they parse the HTML: swapping it
+ * from script during load is racy (docs/library-notes.md#pwa — Chromium kept the platform manifest
+ * in 5 of 12 loads), so the server rewrites the shell it sends and the service worker rewrites its
+ * precached copy, both with this one function.
  */
 
-/** The per-app web app manifest and icons (SPEC §3 /apps/{id}/pwa), served by the server. */
+/**
+ * The per-app web app manifest and icons (docs/product/routes.md /apps/{id}/pwa), served by the
+ * server.
+ */
 export const appPwaPaths = (appId: string) => ({
   page: `/apps/${appId}/pwa`,
   manifest: `/apps/${appId}/manifest.webmanifest`,

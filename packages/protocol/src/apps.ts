@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { APP_ROLES, appIconSchema, appIdSchema, COLLABORATOR_ROLES } from './app-basics';
 import { usernameSchema } from './usernames';
 
-/** An app as lists show it (SPEC §4); the server keeps the listing fields from the document. */
+/**
+ * An app as lists show it (docs/product/records.md); the server keeps the listing fields from the
+ * document.
+ */
 export const appSummarySchema = z.object({
   id: appIdSchema,
   owner: z.object({ id: z.string(), username: z.string(), displayName: z.string() }),
@@ -55,7 +58,7 @@ export const collaboratorListSchema = z.object({ people: z.array(collaboratorSch
 export const inviteRequestSchema = z.object({ role: z.enum(COLLABORATOR_ROLES) });
 export const collaboratorUsernameSchema = usernameSchema;
 
-/** The free plan's limits (SPEC §11). */
+/** The free plan's limits (docs/product/quotas.md). */
 export const PLAN_LIMITS = {
   apps: 25,
   publishedApps: 10,

@@ -7,8 +7,9 @@ import * as zm from 'zod/mini';
  */
 
 /**
- * Error reporting (SPEC §11): the SDK reports to `dsn` through the same-origin `tunnel`
- * (`/monitoring?o=…&p=…[&r=…]`), marked with the server's release and environment.
+ * Error reporting (docs/product/error-reporting.md): the SDK reports to `dsn` through the
+ * same-origin `tunnel` (`/monitoring?o=…&p=…[&r=…]`), marked with the server's release and
+ * environment.
  */
 export const errorReportingConfigSchema = zm.object({
   dsn: zm.string(),
@@ -24,7 +25,10 @@ export const clientConfigSchema = zm.object({
 });
 export type ClientConfig = zm.infer<typeof clientConfigSchema>;
 
-/** Where the server receives error reports (SPEC §9): the tunnel's path, without its query. */
+/**
+ * Where the server receives error reports (docs/product/error-reporting.md): the tunnel's path,
+ * without its query.
+ */
 export const MONITORING_PATH = '/monitoring';
 
 /** The same-origin tunnel path for an organisation, project and optional region. */

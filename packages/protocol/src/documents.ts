@@ -1,8 +1,8 @@
 import { isId } from './ids';
 
 /**
- * Yjs documents by name (SPEC §2): `app/{appId}` the definition, `user/{userId}` the private index,
- * `data/{appId}/{userId}` a visitor's private data for one app.
+ * Yjs documents by name (docs/architecture.md): `app/{appId}` the definition, `user/{userId}` the
+ * private index, `data/{appId}/{userId}` a visitor's private data for one app.
  */
 export type DocumentName =
   | { kind: 'app'; appId: string }

@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import * as zm from 'zod/mini';
 import { publishProblemSchema } from './published-app';
 
-/** The product error codes of SPEC §10 (and `internal` for the generic fallback with a digest). */
+/**
+ * The product error codes of docs/product/errors.md (and `internal` for the generic fallback with a
+ * digest).
+ */
 export const ERROR_CODES = [
   'validation_failed',
   'username_taken',
@@ -76,8 +79,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 };
 
 /**
- * SPEC §10's generic fallback, word for word, for the host the page was loaded from. Used by the
- * client's error screen and the server's error page alike.
+ * docs/product/errors.md's generic fallback, word for word, for the host the page was loaded from.
+ * Used by the client's error screen and the server's error page alike.
  */
 export function genericErrorMessage(host: string): string {
   return `Application error: a client-side (or server-side) exception has occurred while loading ${host} (see the browser console or server logs for more information).`;

@@ -1,8 +1,8 @@
 /**
- * The human check (SPEC §9). The page loads a challenge script and a protection script from this
- * origin; for the endpoints below, the protection script solves a proof of work bound to the
- * request's path and method and sends it in these headers. The server refuses a protected request
- * without a valid, unused solution with `human_check_failed`.
+ * The human check (docs/product/accounts.md#the-human-check). The page loads a challenge script and
+ * a protection script from this origin; for the endpoints below, the protection script solves a
+ * proof of work bound to the request's path and method and sends it in these headers. The server
+ * refuses a protected request without a valid, unused solution with `human_check_failed`.
  */
 export const HUMAN_CHECK_HEADER = 'X-Human-Check';
 export const HUMAN_CHECK_PATH_HEADER = 'X-Human-Check-Path';

@@ -1,7 +1,7 @@
 /**
- * Ids made on the device (apps are created offline, SPEC §4): 26 characters of lowercase RFC 4648
- * base32, 130 random bits — above the 122 bits SPEC §4 asks for, case-insensitive-safe in URLs and QR
- * codes.
+ * Ids made on the device (apps are created offline, docs/product/records.md): 26 characters of
+ * lowercase RFC 4648 base32, 130 random bits — above a random UUID's 122 bits —
+ * case-insensitive-safe in URLs and QR codes.
  */
 export const ID_LENGTH = 26;
 export const ID_PATTERN = /^[a-z2-7]{26}$/;

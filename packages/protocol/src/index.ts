@@ -21,6 +21,7 @@ export {
   type ErrorCode,
   type ApiErrorBody,
 } from './errors';
+export { ERROR_MEANINGS } from './error-meanings';
 export { documentName, parseDocumentName, type DocumentName } from './documents';
 export {
   STORAGE_ENGINES,

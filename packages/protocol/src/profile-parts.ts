@@ -21,7 +21,7 @@ export const sameOriginPathSchema = zm
 /** A colour as `#rrggbb`: an avatar's or an app icon's background. */
 export const hexColorSchema = zm.string().check(zm.regex(/^#[0-9a-f]{6}$/i));
 
-/** A link on a profile: http(s) only (SPEC §7). */
+/** A link on a profile: http(s) only (docs/product/validation.md). */
 export const profileLinkSchema = zm.object({
   label: zm.string().check(zm.maxLength(40)),
   url: zm.url({ protocol: /^https?$/ }),

@@ -3,8 +3,9 @@ import { pageSearchSchema, queryText } from './page-search';
 import { appCardSchema, VISIBILITIES } from './published-app';
 
 /**
- * Publishing, the app page, explore and popularity (SPEC §3, §4, §6, §8). A published version is an
- * immutable, validated snapshot of the definition; visitors are only ever served one of those.
+ * Publishing, the app page, explore and popularity (docs/product/routes.md, records.md, states.md,
+ * roles.md). A published version is an immutable, validated snapshot of the definition; visitors
+ * are only ever served one of those.
  */
 
 /** One published version, as the version list shows it (the definition is not repeated here). */
@@ -42,8 +43,8 @@ export type Publication = z.infer<typeof publicationSchema>;
 
 /**
  * `GET /api/apps/{id}/publication` (owner and collaborators). `PUT /api/apps/{id}/visibility`
- * (owner) and `DELETE /api/apps/{id}/publication` (owner: unpublish; versions are kept, and the next
- * publication gets the next number) answer it too.
+ * (owner) and `DELETE /api/apps/{id}/publication` (owner: unpublish; versions are kept, and the
+ * next publication gets the next number) answer it too.
  */
 export const visibilityRequestSchema = z.object({ visibility: z.enum(VISIBILITIES) });
 
@@ -111,7 +112,8 @@ export const APP_EVENT_KINDS = ['open', 'install'] as const;
 export const appEventRequestSchema = z.object({ kind: z.enum(APP_EVENT_KINDS) });
 
 /**
- * The per-app web app manifest and icons (SPEC §3 /apps/{id}/pwa), served by the server. Defined
- * beside the shell rewrite, in a module without zod, so the service worker stays small.
+ * The per-app web app manifest and icons (docs/product/routes.md /apps/{id}/pwa), served by the
+ * server. Defined beside the shell rewrite, in a module without zod, so the service worker stays
+ * small.
  */
 export { appPwaPaths } from './app-shell';

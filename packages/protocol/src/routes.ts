@@ -1,7 +1,10 @@
 import { isId } from './ids';
 import { isReservedUsername, USERNAME_PATTERN } from './usernames';
 
-/** Every static route of SPEC §3. The server answers 404 for any path that none of these match. */
+/**
+ * Every static route of docs/product/routes.md. The server answers 404 for any path that none of
+ * these match.
+ */
 export const STATIC_ROUTES = [
   '/',
   '/home',
@@ -31,11 +34,11 @@ export const STATIC_ROUTES = [
   '/legal/terms',
   '/demo',
   '/demo1',
-  // Not in SPEC §3: the operator's inbox (issue 6), not found for everyone but operators.
+  // The operator's inbox (issue 6): not found for everyone but operators (docs/product/roles.md).
   '/admin',
 ] as const;
 
-/** The dynamic routes of SPEC §3, in TanStack Router's `$param` notation. */
+/** The dynamic routes of docs/product/routes.md, in TanStack Router's `$param` notation. */
 export const DYNAMIC_ROUTES = [
   '/$username',
   '/apps/$id',
@@ -55,10 +58,11 @@ const staticSet: ReadonlySet<string> = new Set(STATIC_ROUTES);
 const APP_SUBPAGES = new Set(['edit', 'install', 'pwa']);
 
 /**
- * Matches a pathname against SPEC §3 the way the client router does: case-insensitively for static
- * segments, a trailing slash tolerated. Static routes win over `/$username` (their names are reserved
- * usernames), and a parameter that cannot be valid (an id that is not an id, a username that breaks the
- * rules or is reserved) is no match, so the answer is the 404 page.
+ * Matches a pathname against docs/product/routes.md the way the client router does:
+ * case-insensitively for static segments, a trailing slash tolerated. Static routes win over
+ * `/$username` (their names are reserved usernames), and a parameter that cannot be valid (an id
+ * that is not an id, a username that breaks the rules or is reserved) is no match, so the answer is
+ * the 404 page.
  */
 export function matchRoute(pathname: string): RouteMatch | null {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;

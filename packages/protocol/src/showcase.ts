@@ -1,8 +1,9 @@
 /**
- * The `/demo1` showcase (SPEC §3: a showcase app anyone can use and install) installs as its own app
- * from static files in `public/`: this manifest (id, start_url and scope `/demo1`) and these icons.
- * Like an app's own pages, its shell must link them when the browser parses the HTML (NOTES.md:
- * PWA), so the server and the service worker rewrite `/demo1`'s shell with them.
+ * The `/demo1` showcase (docs/product/routes.md: a showcase app anyone can use and install)
+ * installs as its own app from static files in `public/`: this manifest (id, start_url and scope
+ * `/demo1`) and these icons. Like an app's own pages, its shell must link them when the browser
+ * parses the HTML (docs/library-notes.md#pwa), so the server and the service worker rewrite
+ * `/demo1`'s shell with them.
  */
 export const SHOWCASE_PWA = {
   page: '/demo1',

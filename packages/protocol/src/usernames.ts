@@ -1,15 +1,18 @@
 import { z } from 'zod';
 
-/** SPEC §7: 3–30 of a-z 0-9 _ -, starting with a letter. Usernames are stored lowercase. */
+/**
+ * docs/product/validation.md: 3–30 of a-z 0-9 _ -, starting with a letter. Usernames are stored
+ * lowercase.
+ */
 export const USERNAME_PATTERN = /^[a-z][a-z0-9_-]{2,29}$/;
 
 /**
- * Names a person may not take: every first segment of a static route (so `/{username}` never shadows
- * one), server paths, and names that would let someone pose as the operator. Kept in sync with the
- * route table by a test.
+ * Names a person may not take: every first segment of a static route (so `/{username}` never
+ * shadows one), server paths, and names that would let someone pose as the operator. Kept in sync
+ * with the route table by a test.
  */
 export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
-  // first segments of SPEC §3's static routes
+  // first segments of docs/product/routes.md's static routes
   'home',
   'apps',
   'studio',
@@ -90,7 +93,10 @@ export function isReservedUsername(username: string): boolean {
   return RESERVED_USERNAMES.has(username.toLowerCase());
 }
 
-/** A username as a person types it: trimmed and lowercased, then checked against SPEC §7. */
+/**
+ * A username as a person types it: trimmed and lowercased, then checked against
+ * docs/product/validation.md.
+ */
 export const usernameSchema = z
   .string()
   .trim()

@@ -22,7 +22,7 @@ describe('document names', () => {
   const appId = createId();
   const userId = createId();
 
-  it('round-trips the three kinds of SPEC §2', () => {
+  it('round-trips the three kinds of document name (docs/architecture.md)', () => {
     for (const doc of [
       { kind: 'app', appId },
       { kind: 'user', userId },

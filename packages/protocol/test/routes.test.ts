@@ -8,7 +8,7 @@ import {
 } from '../src/index';
 
 describe('matchRoute', () => {
-  it('matches every static route of SPEC §3, with or without a trailing slash', () => {
+  it('matches every static route of docs/product/routes.md, with or without a trailing slash', () => {
     for (const route of STATIC_ROUTES) {
       expect(matchRoute(route)?.route).toBe(route);
       if (route !== '/') expect(matchRoute(`${route}/`)?.route).toBe(route);
@@ -69,7 +69,7 @@ describe('matchRoute', () => {
     }
   });
 
-  it('lists the five dynamic routes of SPEC §3', () => {
+  it('lists the five dynamic routes of docs/product/routes.md', () => {
     expect(DYNAMIC_ROUTES).toHaveLength(5);
   });
 });

@@ -24,7 +24,7 @@ export const ACTION_MESSAGES = {
   missingField: 'This action changes a field that no longer exists.',
   unsafeUrl: 'This link can’t be opened: it isn’t a web address.',
   missingAi: 'This AI action no longer exists.',
-  /** SPEC §5, word for word. */
+  /** docs/product/app-definition.md, word for word. */
   aiNotConfigured: 'AI is not configured on this server',
   aiFailed: 'The AI action didn’t work. Try again later.',
   unexpected: 'Something went wrong, so the rest of this action was skipped. Try again.',
@@ -258,9 +258,9 @@ async function runStep(step: Step, env: ActionEnv, state: RunState): Promise<voi
 }
 
 /**
- * Runs an action's steps in order (SPEC §5). A step that cannot run — a missing screen, a creator
- * record, a refused value, an AI error — stops the action with a toast that says why; nothing
- * throws. After a createRecord step, later steps work on the new record.
+ * Runs an action's steps in order (docs/product/app-definition.md). A step that cannot run — a
+ * missing screen, a creator record, a refused value, an AI error — stops the action with a toast
+ * that says why; nothing throws. After a createRecord step, later steps work on the new record.
  */
 export async function runAction(
   action: Action | null | undefined,

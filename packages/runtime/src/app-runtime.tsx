@@ -56,9 +56,9 @@ function problemText(error: unknown): string {
 }
 
 /**
- * A whole running app (SPEC §5): screens with a tab bar and a back stack carrying the current
- * record, the visitor's data, actions, toasts and focus management. It renders each screen through
- * AppScreen, as the editor's preview does, so both show the same thing.
+ * A whole running app (docs/product/app-definition.md): screens with a tab bar and a back stack
+ * carrying the current record, the visitor's data, actions, toasts and focus management. It renders
+ * each screen through AppScreen, as the editor's preview does, so both show the same thing.
  */
 export function AppRuntime({
   definition,

@@ -1,6 +1,7 @@
 /*
  * The few browser APIs the runtime uses, typed here: packages compile without the DOM library
- * (ENGINEERING.md: packages declare no environment), and the runtime also renders in Node tests.
+ * (packages declare no environment: docs/README.md#conventions), and the runtime also renders in
+ * Node tests.
  */
 
 /** A timer handle: a number in browsers, an object in Node. */

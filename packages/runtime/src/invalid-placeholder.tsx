@@ -3,7 +3,10 @@ function continueSentence(problem: string): string {
   return /^[A-Z][a-z]/.test(problem) ? problem[0]?.toLowerCase() + problem.slice(1) : problem;
 }
 
-/** Shown instead of a component that cannot be read or that failed to render (SPEC §5). */
+/**
+ * Shown instead of a component that cannot be read or that failed to render
+ * (docs/product/app-definition.md).
+ */
 export function InvalidPlaceholder({
   problem,
   originalType,

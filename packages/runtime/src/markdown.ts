@@ -1,8 +1,9 @@
 /**
- * A deliberately tiny markdown dialect for text components (SPEC §5 "safe markdown"): paragraphs,
- * line breaks, **bold**, *italic*, `code`, [links](url), "- " bullets and "#"–"###" headings. It
- * yields a tree of plain data that is rendered as React elements, so raw HTML in the text can only
- * ever be shown as literal text (SPEC §7: markdown renders without raw HTML).
+ * A deliberately tiny markdown dialect for text components (safe markdown,
+ * docs/product/validation.md): paragraphs, line breaks, **bold**, *italic*, `code`, [links](url),
+ * "- " bullets and "#"–"###" headings. It yields a tree of plain data that is rendered as React
+ * elements, so raw HTML in the text can only ever be shown as literal text
+ * (docs/product/validation.md: markdown renders without raw HTML).
  */
 export type Inline =
   | { kind: 'text'; text: string }

@@ -1,7 +1,8 @@
 /**
- * URLs from user content are http(s) or relative only (SPEC §7). Browsers strip tabs and newlines
- * inside a URL and ignore leading control characters, so `java\tscript:` would still run: anything
- * with whitespace, control characters or backslashes is refused before the scheme is looked at.
+ * URLs from user content are http(s) or relative only (docs/product/validation.md). Browsers strip
+ * tabs and newlines inside a URL and ignore leading control characters, so `java\tscript:` would
+ * still run: anything with whitespace, control characters or backslashes is refused before the
+ * scheme is looked at.
  */
 const UNSAFE_CHARACTERS = /[\s\p{Cc}\\]/u;
 /** http(s) with a host and no user info (`https://good@evil` is refused), as `safeUrlSchema`. */

@@ -89,7 +89,8 @@ function weakPassword(problem: string, field: string): ApiError {
 
 /**
  * The account flows of issue 3: sign-up, sign-in, email verification, password reset and change,
- * email change, deletion. Each failure is a product error (SPEC §10) and changes nothing.
+ * email change, deletion. Each failure is a product error (docs/product/errors.md) and changes
+ * nothing.
  */
 export function createAccountService(deps: AccountDependencies) {
   const { storage, sessions, mailer, rateLimiter, clock, logger } = deps;
@@ -358,9 +359,10 @@ export function createAccountService(deps: AccountDependencies) {
     },
 
     /**
-     * SPEC §6: sessions revoked, data removed, the username released after the hold. Sessions end
-     * first, so no device of theirs reopens a document being deleted; the account is marked deleted
-     * last, so if removing the data fails they can sign in and delete it again.
+     * docs/product/accounts.md: sessions revoked, data removed, the username released after the
+     * hold. Sessions end first, so no device of theirs reopens a document being deleted; the
+     * account is marked deleted last, so if removing the data fails they can sign in and delete it
+     * again.
      */
     async deleteAccount(auth: Authenticated, password: string): Promise<void> {
       await requirePassword(auth.user, password);

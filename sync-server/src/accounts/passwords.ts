@@ -41,14 +41,18 @@ export function needsRehash(passwordHash: string): boolean {
   return !passwordHash.startsWith(`$argon2id$v=19$m=${m},t=${t},p=${p}$`);
 }
 
-/** The 49k most common passwords (zxcvbn-ts), lowercased, for SPEC §7's "not common". */
+/**
+ * The 49k most common passwords (zxcvbn-ts), lowercased, for docs/product/validation.md's "not
+ * common".
+ */
 const COMMON_PASSWORDS: ReadonlySet<string> = new Set(
   (dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()),
 );
 
 /**
- * SPEC §7 beyond length (which the protocol schema checks): not a common password and not the
- * username or email. Returns what is wrong in words a person understands, or null.
+ * docs/product/validation.md beyond length (which the protocol schema checks): not a common
+ * password and not the username or email. Returns what is wrong in words a person understands, or
+ * null.
  */
 export function passwordProblem(
   password: string,

@@ -12,7 +12,7 @@ import { describeDevice } from './client-info';
 import type { Authenticated } from './sessions';
 import { toAccount } from './views';
 
-/** SPEC §11, free plan: 20 MB of uploads per person. */
+/** docs/product/quotas.md, free plan: 20 MB of uploads per person. */
 export const UPLOAD_QUOTA_BYTES = 20 * 1024 * 1024;
 export const AVATAR_SIZE_PX = 256;
 /** Decoding bombs: refuse images with more pixels than this before decoding them. */
@@ -73,7 +73,7 @@ export function createProfileService(deps: {
 
     /**
      * An uploaded avatar is decoded and re-encoded (square WebP, EXIF and anything else dropped),
-     * never stored as sent (NOTES.md: Security). SVG is not accepted.
+     * never stored as sent (docs/library-notes.md#security). SVG is not accepted.
      */
     async setAvatarImage(
       auth: Authenticated,

@@ -10,7 +10,9 @@ export interface RateLimitRule {
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
-/** SPEC §11, and the same idea for the other writes that send email or store messages. */
+/**
+ * docs/product/quotas.md, and the same idea for the other writes that send email or store messages.
+ */
 export const DEFAULT_RATE_LIMITS = {
   /** Every sign-in attempt from one address, whichever accounts it tries. */
   loginPerIp: { limit: 10, windowMs: MINUTE_MS },
@@ -28,7 +30,7 @@ export const DEFAULT_RATE_LIMITS = {
   messagesPerIp: { limit: 10, windowMs: HOUR_MS },
   /** Confirming a password while signed in (email change, password change, deletion). */
   passwordCheckPerAccount: { limit: 10, windowMs: HOUR_MS },
-  /** Error-report envelopes posted to /monitoring (SPEC §11). */
+  /** Error-report envelopes posted to /monitoring (docs/product/error-reporting.md). */
   monitoringPerIp: { limit: 60, windowMs: MINUTE_MS },
   /**
    * Popularity events (opens, installs). A browser sends one open per app per session and an

@@ -1,7 +1,8 @@
 /**
- * The session cookie (NOTES.md: Security): `__Host-` prefixed, Secure, HttpOnly, SameSite=Lax,
- * Path=/ — except on plain-http localhost, where browsers refuse Secure cookies, so the prefix and
- * Secure are dropped. It holds `id.secret`; the database keeps only a hash of the secret.
+ * The session cookie (docs/library-notes.md#security): `__Host-` prefixed, Secure, HttpOnly,
+ * SameSite=Lax, Path=/ — except on plain-http localhost, where browsers refuse Secure cookies, so
+ * the prefix and Secure are dropped. It holds `id.secret`; the database keeps only a hash of the
+ * secret.
  */
 export const SECURE_COOKIE_NAME = '__Host-pipit-session';
 export const PLAIN_COOKIE_NAME = 'pipit-session';

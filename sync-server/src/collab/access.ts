@@ -15,9 +15,10 @@ export interface DocumentGrant {
 }
 
 /**
- * Who may open which document (SPEC §8). The websocket is deny-by-default: a connection gets a
- * document only when the policy grants a role, and a viewer's connection is read-only on the server.
- * A policy may throw a SyncRefusal to say why (`not-found`: nobody created that app).
+ * Who may open which document (docs/product/roles.md). The websocket is deny-by-default: a
+ * connection gets a document only when the policy grants a role, and a viewer's connection is
+ * read-only on the server. A policy may throw a SyncRefusal to say why (`not-found`: nobody created
+ * that app).
  */
 export interface DocumentAccess {
   /** Who opens a sync socket with this request; null when nobody is signed in. */
@@ -27,8 +28,8 @@ export interface DocumentAccess {
 
 /**
  * The real policy: the session cookie names the person; `app/{id}` gives the owner and editors
- * write access and viewers read access; `user/{id}` is its person's alone; `data/{app}/{user}` is its
- * visitor's alone, for an app that exists and that they may see (publishing/visibility.ts).
+ * write access and viewers read access; `user/{id}` is its person's alone; `data/{app}/{user}` is
+ * its visitor's alone, for an app that exists and that they may see (publishing/visibility.ts).
  * Documents are created by `POST /api/apps`, never by the socket: a name nobody registered is
  * refused.
  */

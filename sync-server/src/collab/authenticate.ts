@@ -20,11 +20,12 @@ export interface SocketContext {
 export type ConnectionContext = DocumentGrant & SocketContext;
 
 /**
- * Deny by default (NOTES.md: Security): Hocuspocus serves any document name unless a hook throws.
- * Only the three document shapes of SPEC §2 exist, and only a grant from the access policy opens one.
- * A viewer's connection is read-only on the server — for document updates (Hocuspocus's readOnly)
- * and for awareness, which readOnly does not cover: a viewer cannot pose as someone else's cursor.
- * (Viewers still see everyone's presence; they just publish none.)
+ * Deny by default (docs/library-notes.md#hocuspocus-and-yjs): Hocuspocus serves any document name
+ * unless a hook throws. Only the three document shapes of docs/architecture.md exist, and only a
+ * grant from the access policy opens one. A viewer's connection is read-only on the server — for
+ * document updates (Hocuspocus's readOnly) and for awareness, which readOnly does not cover: a
+ * viewer cannot pose as someone else's cursor. (Viewers still see everyone's presence; they just
+ * publish none.)
  */
 export function createAuthentication(access: DocumentAccess, logger: Logger): Extension {
   return {

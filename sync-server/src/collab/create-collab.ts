@@ -14,9 +14,10 @@ export const STORE_DEBOUNCE_MS = 2_000;
 export const STORE_MAX_DEBOUNCE_MS = 10_000;
 
 /**
- * One socket syncs all of a person's documents in the background (SPEC: sync resumes for apps that
- * are not open): the free plan's 25 apps with their data documents, and room to spare. Hocuspocus's
- * default of 100 pending documents would reset such a socket (NOTES.md).
+ * One socket syncs all of a person's documents in the background (docs/product/states.md#offline:
+ * sync resumes for apps that are not open): the free plan's 25 apps with their data documents, and
+ * room to spare. Hocuspocus's default of 100 pending documents would reset such a socket
+ * (docs/library-notes.md#hocuspocus-and-yjs).
  */
 export const MAX_PENDING_DOCUMENTS = 500;
 /** Messages buffered per socket before authentication (the default is 1,000). */

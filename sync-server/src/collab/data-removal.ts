@@ -10,10 +10,10 @@ export interface DataRemoval {
    */
   app(appId: string): Promise<void>;
   /**
-   * A deleted account's data (SPEC §6: "data removed"): the apps it owns, as `app` does; its place
-   * on apps shared with it; its private index and its data in every app it used. Idempotent, so a
-   * removal that failed half-way can be run again. The caller ends the person's sessions first,
-   * which closes their connections (create-server.ts).
+   * A deleted account's data (docs/product/accounts.md: deleting an account): the apps it owns, as
+   * `app` does; its place on apps shared with it; its private index and its data in every app it
+   * used. Idempotent, so a removal that failed half-way can be run again. The caller ends the
+   * person's sessions first, which closes their connections (create-server.ts).
    */
   account(userId: string): Promise<void>;
 }

@@ -76,14 +76,16 @@ interface DocState {
 }
 
 /**
- * Yjs persistence through the storage interface, with a durable update log (NOTES.md: Durability):
+ * Yjs persistence through the storage interface, with a durable update log
+ * (docs/decisions/0001-durable-log-before-ack.md):
  *
  * - Every update a client sends is decoded and checked before it touches the live document (a
  *   malformed one, or one that would take the document past its bytes or items, or its sender's
  *   open documents past theirs, closes only that connection), then appended to the log — and only
  *   then does Hocuspocus apply and acknowledge it. An acknowledged update survives `kill -9`, so
  *   the client's "saved" is true.
- * - The debounced store writes a snapshot and drops the log entries it contains, in one transaction.
+ * - The debounced store writes a snapshot and drops the log entries it contains, in one
+ *   transaction.
  * - Hocuspocus 4.7 unloads a document whose last store failed as soon as its last client leaves;
  *   a store is retried with backoff until it succeeds, and a dirty document refuses to unload.
  * - App documents keep their listing fields (title, description, icon, tags) in the apps table.
@@ -284,7 +286,8 @@ export function createPersistence(options: PersistenceOptions): Persistence {
     },
 
     onChange({ documentName, transactionOrigin }: onChangePayload) {
-      // Updates relayed from another instance (Redis) are stored by the instance that received them.
+      // Updates relayed from another instance (Redis) are stored by the instance that received
+      // them.
       if (shouldSkipStoreHooks(transactionOrigin)) return Promise.resolve();
       stateOf(documentName).changes += 1;
       return Promise.resolve();

@@ -11,7 +11,7 @@ interface Waiting {
 /**
  * Appends updates to the durable log with group commit: updates that arrive while a write is in
  * flight go together in the next one, so many clients' edits cost one transaction (one fsync), not
- * one each (NOTES.md: Durability).
+ * one each (docs/decisions/0002-group-commit.md).
  */
 export class UpdateLog {
   private queue: Waiting[] = [];

@@ -1,6 +1,9 @@
 import { ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '@pipit/protocol';
 
-/** A product error (SPEC §10) an endpoint answers with; anything else becomes `internal`. */
+/**
+ * A product error (docs/product/errors.md) an endpoint answers with; anything else becomes
+ * `internal`.
+ */
 export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,

@@ -76,9 +76,9 @@ const RAW_BODY_ENDPOINTS: Record<string, { types: RegExp; limitBytes: number }> 
 };
 
 /**
- * The REST API under /api: JSON in and out, errors as `{ error: { code, message, … } }` (SPEC §9).
- * A failure that is not a product error is logged with a digest, and the digest goes back to the
- * client, which shows it under the generic error message.
+ * The REST API under /api: JSON in and out, errors as `{ error: { code, message, … } }`
+ * (docs/product/routes.md#the-rest-api). A failure that is not a product error is logged with a
+ * digest, and the digest goes back to the client, which shows it under the generic error message.
  */
 export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>().basePath('/api');

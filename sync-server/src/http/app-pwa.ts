@@ -38,12 +38,13 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 /**
- * Every published app's own manifest and icons (SPEC §3 `/apps/{id}/pwa`), outside /api because
- * the browser fetches them for the page, not the client's code. They are visible exactly when the
- * app page is: anyone for a public or unlisted published app (archived too), the owner and
- * collaborators for the rest — the shell's manifest link is `crossorigin="use-credentials"` so the
- * session cookie comes along. Everyone else gets 404, whatever the reason. The same rule decides
- * whether the app's own shell is served (canSeeApp, for client-files.ts).
+ * Every published app's own manifest and icons (docs/product/routes.md `/apps/{id}/pwa`), outside
+ * /api because the browser fetches them for the page, not the client's code. They are visible
+ * exactly when the app page is: anyone for a public or unlisted published app (archived too), the
+ * owner and collaborators for the rest — the shell's manifest link is
+ * `crossorigin="use-credentials"` so the session cookie comes along. Everyone else gets 404,
+ * whatever the reason. The same rule decides whether the app's own shell is served (canSeeApp, for
+ * client-files.ts).
  */
 export function createAppPwaRoutes(deps: AppPwaDependencies) {
   const sources: AppPwaSources = createAppPwaSources(deps.storage);

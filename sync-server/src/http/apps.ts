@@ -103,7 +103,8 @@ export function registerApps(
         `You have ${PLAN_LIMITS.apps} apps, the most the free plan allows. Delete an archived app to make room.`,
       );
     }
-    // A remix names the version it copied; the creator must be able to see it (SPEC §8).
+    // A remix names the version it copied; the creator must be able to see it
+    // (docs/product/roles.md).
     if (input.forkedFrom) {
       const source = await findVisibleApp(storage, input.forkedFrom.appId, auth.user.id);
       const version = source
@@ -155,8 +156,8 @@ export function registerApps(
     if (found.archivedAt === null) {
       throw new ApiError('forbidden', 'Archive the app first; only archived apps can be deleted.');
     }
-    // Installs keep working until the app is deleted (SPEC §6): now its visitors' syncing ends,
-    // and their data for it goes with the app.
+    // Installs keep working until the app is deleted (docs/product/states.md): now its visitors'
+    // syncing ends, and their data for it goes with the app.
     await dataRemoval.app(found.id);
     return c.json({ deleted: true });
   });

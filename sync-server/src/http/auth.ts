@@ -24,7 +24,7 @@ async function startSession(c: ApiContext, deps: ApiDependencies, signedIn: Sign
   return { account: toAccount(signedIn.user) };
 }
 
-/** Sign-up, sign-in, sign-out and the emailed links (SPEC §3 account routes). */
+/** Sign-up, sign-in, sign-out and the emailed links (docs/product/routes.md account routes). */
 export function registerAuth(app: Hono<ApiEnv>, deps: ApiDependencies): void {
   const { accounts } = deps;
 

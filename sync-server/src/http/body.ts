@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import { ApiError } from './api-error';
 
-/** The largest JSON body any endpoint accepts (SPEC §11 caps /monitoring envelopes at 1 MB too). */
+/**
+ * The largest JSON body any endpoint accepts (docs/product/error-reporting.md caps /monitoring
+ * envelopes at 1 MB too).
+ */
 export const API_BODY_LIMIT_BYTES = 1024 * 1024;
 
 const tooLarge = (limit: number) =>

@@ -29,8 +29,8 @@ export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 export const REVALIDATE_CACHE = 'no-cache';
 const SHELL_CSP = contentSecurityPolicy();
 /**
- * Shells rewritten for one app each (SPEC §3 `/apps/{id}/pwa`, and `/demo1`), kept for the apps
- * opened lately.
+ * Shells rewritten for one app each (docs/product/routes.md `/apps/{id}/pwa`, and `/demo1`), kept
+ * for the apps opened lately.
  */
 const APP_SHELLS_CACHED = 200;
 
@@ -85,17 +85,20 @@ export interface ClientFilesOptions {
 }
 
 /**
- * Serves the built client: files as they are (precompressed variants when the browser accepts them),
- * and the HTML shell for every route of SPEC §3 — with status 404 for paths no route matches, so the
- * client shows its 404 page and crawlers see the truth. An app's own pages (`/apps/{id}/pwa`,
- * `/apps/{id}/install`) get its shell only while the reader may see the app; otherwise their page's
- * shell as built, with 404, whatever the reason (unknown, private, deleted), so no id costs a
- * rewrite or reveals that an app exists. If the shell cannot be read (the client was never built),
- * document requests get the generic error page with a digest that is in the log.
+ * Serves the built client: files as they are (precompressed variants when the browser accepts
+ * them), and the HTML shell for every route of docs/product/routes.md — with status 404 for paths
+ * no route matches, so the client shows its 404 page and crawlers see the truth. An app's own pages
+ * (`/apps/{id}/pwa`, `/apps/{id}/install`) get its shell only while the reader may see the app;
+ * otherwise their page's shell as built, with 404, whatever the reason (unknown, private, deleted),
+ * so no id costs a rewrite or reveals that an app exists. If the shell cannot be read (the client
+ * was never built), document requests get the generic error page with a digest that is in the log.
  */
 export function createClientFiles(options: ClientFilesOptions): ClientHandler {
   const { dir, logger, reportServerError, canSeeApp } = options;
-  /** The build's shells as built: the site's and the installed app's (SPEC §3 `/apps/{id}/pwa`). */
+  /**
+   * The build's shells as built: the site's and the installed app's (docs/product/routes.md
+   * `/apps/{id}/pwa`).
+   */
   const shells = new Map<ShellDocument, Promise<Shell>>();
   const appShells = new Lru<string, Promise<Shell>>(APP_SHELLS_CACHED);
   const built = existsSync(dir);

@@ -41,14 +41,14 @@ function outcomeOf(status: number): MonitoringOutcome | undefined {
 const refuse = (message: string) => new ApiError('forbidden', message);
 
 /**
- * `POST /monitoring?o={org}&p={project}[&r={region}]` (SPEC §9): the browser SDK's tunnel. Accepts
- * envelopes for the configured organisation, project and DSN only, at most 1 MiB each and 60 a
- * minute per address, from Pipit's own pages, while the address's daily byte budget of
- * stored reports lasts; stores their errors and forwards them when an upstream collector is
- * configured. Answers `{}` when accepted; 400 malformed, 403 not ours, 405 not a POST, 413 too
- * large, 415 not an envelope, 429 too many or over budget (with the headers the SDK obeys). Nothing
- * is stored or forwarded unless the answer is 200; refusals for size, rate or budget are counted
- * for the inbox. No cookie is read.
+ * `POST /monitoring?o={org}&p={project}[&r={region}]` (docs/product/error-reporting.md): the
+ * browser SDK's tunnel. Accepts envelopes for the configured organisation, project and DSN only, at
+ * most 1 MiB each and 60 a minute per address, from Pipit's own pages, while the address's daily
+ * byte budget of stored reports lasts; stores their errors and forwards them when an upstream
+ * collector is configured. Answers `{}` when accepted; 400 malformed, 403 not ours, 405 not a POST,
+ * 413 too large, 415 not an envelope, 429 too many or over budget (with the headers the SDK obeys).
+ * Nothing is stored or forwarded unless the answer is 200; refusals for size, rate or budget are
+ * counted for the inbox. No cookie is read.
  */
 export function createMonitoringRoute(deps: MonitoringRouteDependencies) {
   const { monitoring, rateLimiter, logger } = deps;
@@ -123,8 +123,8 @@ export function createMonitoringRoute(deps: MonitoringRouteDependencies) {
     if (error instanceof ApiError) {
       const retryAfter = error.extra.retryAfter;
       if (retryAfter !== undefined) {
-        // Both headers: a bare 429 would pause every report for 60 seconds (SPEC §11); these say
-        // exactly how long, for every category.
+        // Both headers: a bare 429 would pause every report for 60 seconds
+        // (docs/product/error-reporting.md); these say exactly how long, for every category.
         c.header('Retry-After', String(retryAfter));
         c.header('X-Sentry-Rate-Limits', `${retryAfter}::organization:rate_limited`);
       }

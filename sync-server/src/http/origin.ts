@@ -1,6 +1,7 @@
 /**
- * Whether a browser's `Origin` may change state here (REST writes, websocket upgrades): the server's
- * own origin, as the request addresses it, or the configured public origin (behind a proxy).
+ * Whether a browser's `Origin` may change state here (REST writes, websocket upgrades): the
+ * server's own origin, as the request addresses it, or the configured public origin (behind a
+ * proxy).
  */
 export function isAllowedOrigin(
   origin: string | null | undefined,
@@ -21,8 +22,9 @@ export function isAllowedOrigin(
 }
 
 /**
- * CSRF defence for state-changing REST requests (NOTES.md: Security): a browser says where the
- * request comes from with `Sec-Fetch-Site`; older ones only with `Origin`, checked exactly.
+ * CSRF defence for state-changing REST requests (docs/library-notes.md#security): a browser says
+ * where the request comes from with `Sec-Fetch-Site`; older ones only with `Origin`, checked
+ * exactly.
  */
 export function isSameOriginRequest(headers: Headers, publicOrigin: string | undefined): boolean {
   const site = headers.get('sec-fetch-site');

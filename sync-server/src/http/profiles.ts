@@ -11,7 +11,7 @@ const notFound = () =>
 
 /**
  * `GET /api/profiles/{username}`: what anyone may see of a person and their listed apps, pinned
- * first (SPEC §3 /{username}).
+ * first (docs/product/routes.md /{username}).
  */
 export function registerProfiles(app: Hono<ApiEnv>, { storage }: ApiDependencies): void {
   app.get('/profiles/:username', async (c) => {

@@ -48,8 +48,9 @@ function publishInvalid(problems: PublishProblem[]): ApiError {
 }
 
 /**
- * Publishing (SPEC §3, §6, §8): the owner publishes the live document as the next immutable
- * version, chooses who sees it, unpublishes; the owner and collaborators see the version list.
+ * Publishing (docs/product/routes.md, states.md, roles.md): the owner publishes the live document
+ * as the next immutable version, chooses who sees it, unpublishes; the owner and collaborators see
+ * the version list.
  */
 export function registerPublishing(
   app: Hono<ApiEnv>,

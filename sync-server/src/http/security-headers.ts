@@ -3,9 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isSecureRequest } from '../accounts/session-cookie';
 
 /**
- * The Content-Security-Policy of Pipit's HTML (NOTES.md: Security): everything from this origin
- * only, no inline script or style, no plugins, not framed by anyone. Hashes, not per-response
- * nonces, because the service worker serves a precached copy of the shell.
+ * The Content-Security-Policy of Pipit's HTML (docs/library-notes.md#security): everything from
+ * this origin only, no inline script or style, no plugins, not framed by anyone. Hashes, not
+ * per-response nonces, because the service worker serves a precached copy of the shell.
  */
 export function contentSecurityPolicy(extraStyleHashes: string[] = []): string {
   const styles = ["'self'", ...extraStyleHashes.map((h) => `'${h}'`)].join(' ');
@@ -60,9 +60,10 @@ export function wantsHsts(
 }
 
 /**
- * The headers every response carries (NOTES.md: Security), set before any handler runs; a handler
- * may still replace the CSP with its own (the shell's, the error page's, an upload's sandbox).
- * `csp: undefined` leaves it to the handler (Vite's dev server, whose pages need inline script).
+ * The headers every response carries (docs/library-notes.md#security), set before any handler runs;
+ * a handler may still replace the CSP with its own (the shell's, the error page's, an upload's
+ * sandbox). `csp: undefined` leaves it to the handler (Vite's dev server, whose pages need inline
+ * script).
  */
 export function setSecurityHeaders(
   res: ServerResponse,

@@ -1,8 +1,9 @@
 /**
- * Sentry envelopes, as the browser SDK posts them to its tunnel (NOTES.md: Error reporting): a first
- * line with the envelope header (JSON: `event_id`, `dsn`, `sdk`, `sent_at`), then for each item a
- * header line (JSON with `type` and maybe `length`) and its payload — `length` bytes when the header
- * gives it (attachments, replays: binary allowed), otherwise everything up to the next newline.
+ * Sentry envelopes, as the browser SDK posts them to its tunnel
+ * (docs/library-notes.md#error-reporting): a first line with the envelope header (JSON: `event_id`,
+ * `dsn`, `sdk`, `sent_at`), then for each item a header line (JSON with `type` and maybe `length`)
+ * and its payload — `length` bytes when the header gives it (attachments, replays: binary allowed),
+ * otherwise everything up to the next newline.
  */
 
 export type JsonObject = Record<string, unknown>;

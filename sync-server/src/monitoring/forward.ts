@@ -18,8 +18,8 @@ export interface Forwarder {
 
 /**
  * Forwards accepted envelopes to the operator's collector. The address is the configured upstream
- * DSN's and nothing else: no part of a request ever chooses where the server connects (NOTES.md:
- * never become an open relay).
+ * DSN's and nothing else: no part of a request ever chooses where the server connects (never
+ * become an open relay: docs/product/error-reporting.md).
  */
 export function createForwarder(upstream: Dsn | undefined, logger: Logger): Forwarder {
   const inFlight = new Set<AbortController>();

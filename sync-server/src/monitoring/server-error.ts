@@ -11,7 +11,10 @@ import {
   topInAppFrame,
 } from './fingerprint';
 
-/** A failure of this server that a person saw as the generic error with a digest (SPEC §10). */
+/**
+ * A failure of this server that a person saw as the generic error with a digest
+ * (docs/product/errors.md).
+ */
 export interface ServerErrorReport {
   error: unknown;
   digest: string;

@@ -2,9 +2,9 @@ import { type AppRole, isId } from '@pipit/protocol';
 import type { AppRecord, Storage, UserRecord } from '../storage/types';
 
 /**
- * Who may see an app as a visitor (SPEC §3 `/apps/{id}`, §6, §8): the one rule behind the app page
- * (`GET /api/published/{id}`), popularity events, remixing, the per-app manifest and icons, and the
- * visitor's data document on the socket.
+ * Who may see an app as a visitor (docs/product/routes.md `/apps/{id}`, states.md, roles.md): the
+ * one rule behind the app page (`GET /api/published/{id}`), popularity events, remixing, the
+ * per-app manifest and icons, and the visitor's data document on the socket.
  *
  * - The owner and collaborators (any `role`) see it in every state: draft, private, unpublished.
  * - Everyone else sees it while a version is published and it is public or unlisted. Archived apps

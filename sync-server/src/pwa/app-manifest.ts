@@ -1,6 +1,6 @@
 import { appPwaPaths } from '@pipit/protocol';
 
-/** The Web App Manifest members Pipit writes for an app (NOTES.md: PWA). */
+/** The Web App Manifest members Pipit writes for an app (docs/library-notes.md#pwa). */
 export interface AppManifest {
   id: string;
   start_url: string;

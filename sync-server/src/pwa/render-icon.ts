@@ -1,9 +1,10 @@
 import sharp from 'sharp';
 
 /**
- * Draws an app's icon as PNG, in the shapes an installed app needs (NOTES.md: PWA): `any` icons as a
- * rounded square; a maskable icon full-bleed with the picture inside the central 80 % circle that
- * every mask keeps; iOS's apple-touch-icon opaque and full-bleed (iOS rounds it itself).
+ * Draws an app's icon as PNG, in the shapes an installed app needs (docs/library-notes.md#pwa):
+ * `any` icons as a rounded square; a maskable icon full-bleed with the picture inside the central
+ * 80 % circle that every mask keeps; iOS's apple-touch-icon opaque and full-bleed (iOS rounds it
+ * itself).
  */
 
 export const APP_ICON_VARIANTS = {

@@ -143,8 +143,9 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .column('user_id')
         .execute();
 
-      // Every update the server acknowledges is appended here first (NOTES.md: Durability) and
-      // folded into `documents.state` by the debounced store.
+      // Every update the server acknowledges is appended here first
+      // (docs/decisions/0001-durable-log-before-ack.md) and folded into `documents.state` by the
+      // debounced store.
       await db.schema
         .createTable('document_updates')
         .addColumn('seq', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>

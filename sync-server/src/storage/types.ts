@@ -8,7 +8,7 @@ import type {
   Visibility,
 } from '@pipit/protocol';
 
-/** A person (SPEC §4). Times are epoch milliseconds. */
+/** A person (docs/product/records.md). Times are epoch milliseconds. */
 export interface UserRecord {
   id: string;
   username: string;
@@ -71,7 +71,7 @@ export interface DocumentStore {
   delete(name: string): Promise<void>;
   /**
    * Every visitor-data document (`data/{appId}/{userId}`, snapshot and log) of one app, or of one
-   * person across apps. Throws on an id that is not an id (SPEC §2).
+   * person across apps. Throws on an id that is not an id (docs/architecture.md).
    */
   deleteData(of: { appId: string } | { userId: string }): Promise<void>;
 }
@@ -236,7 +236,7 @@ export interface UploadStore {
   totalBytesForUser(userId: string): Promise<number>;
 }
 
-/** An app's row (SPEC §4); its definition lives in the `app/{id}` document. */
+/** An app's row (docs/product/records.md); its definition lives in the `app/{id}` document. */
 export interface AppRecord {
   id: string;
   ownerId: string;
@@ -321,7 +321,7 @@ export interface VersionListing {
   tags: string[];
 }
 
-/** An immutable published version (SPEC §4). */
+/** An immutable published version (docs/product/records.md). */
 export interface AppVersionRecord extends VersionListing {
   appId: string;
   number: number;
@@ -365,8 +365,8 @@ export interface ExploreSearch {
 export type AppEventKind = 'open' | 'install';
 
 /**
- * Published versions, visibility, discovery and popularity (SPEC §3, §6). "Listed" below means
- * public, published, not archived, by a live account.
+ * Published versions, visibility, discovery and popularity (docs/product/routes.md, states.md).
+ * "Listed" below means public, published, not archived, by a live account.
  */
 export interface PublishingStore {
   /**
@@ -427,7 +427,9 @@ export interface ErrorEventRecord {
   message: string;
   topFrame: string | null;
   receivedAt: number;
-  /** The digest a server error showed the person (SPEC §10); null for browser reports. */
+  /**
+   * The digest a server error showed the person (docs/product/errors.md); null for browser reports.
+   */
   digest: string | null;
   /** The page's route, and its address without query or fragment. */
   route: string | null;
@@ -494,8 +496,9 @@ export interface MonitoringStore {
 }
 
 /**
- * The one storage interface (ENGINEERING.md: src/storage). Two adapters implement it, SQLite and
- * PostgreSQL, and one contract suite (test/storage-contract.ts) runs against both.
+ * The one storage interface (docs/decisions/0005-sqlite-default-postgres-optional.md). Two
+ * adapters implement it, SQLite and PostgreSQL, and one contract suite (test/storage-contract.ts)
+ * runs against both.
  */
 export interface Storage {
   readonly engine: StorageEngine;

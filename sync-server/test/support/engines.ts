@@ -44,7 +44,7 @@ export interface AccountsHarness {
 
 /**
  * Every test client comes from 127.0.0.1, so suites about other things get roomy rate limits;
- * rate-limits.test.ts runs with SPEC §11's.
+ * rate-limits.test.ts runs with docs/product/quotas.md's.
  */
 const ROOMY = { limit: 10_000, windowMs: 60_000 };
 export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {

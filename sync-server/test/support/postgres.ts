@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /**
- * The PostgreSQL server tests use: every machine of this project's kind runs one (NOTES.md). Tests
- * never skip when it is missing; they fail and say how to point them elsewhere.
+ * The PostgreSQL server tests use: every machine of this project's kind runs one
+ * (docs/library-notes.md#toolchain-and-test-machines). Tests never skip when it is missing; they
+ * fail and say how to point them elsewhere.
  */
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
