@@ -116,6 +116,7 @@ export {
 export {
   APP_TEMPLATES,
   blankDefinition,
+  habitTrackerShowcase,
   type AppTemplate,
   type EmojiIcon,
 } from './templates/index';
