@@ -1,8 +1,9 @@
+// First: IndexedDB must exist before Dexie loads.
+import { fakeBrowser } from './fake-browser';
 import { createApp, readDefinition, setMeta } from '@pipit/app-definition';
 import { createId, documentName } from '@pipit/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { endAccount } from './account-end';
-import { fakeBrowser } from './fake-browser';
 import { openDocument, type OpenDocument } from './documents';
 import { localAppKey, localDb, type LocalApp } from './local-db';
 
