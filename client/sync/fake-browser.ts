@@ -24,6 +24,17 @@ class UnopenedWebSocket extends EventTarget {
   }
 }
 
+/** localStorage, in memory. */
+function memoryStorage(): Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'clear'> {
+  const items = new Map<string, string>();
+  return {
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, String(value)),
+    removeItem: (key) => void items.delete(key),
+    clear: () => items.clear(),
+  };
+}
+
 /** Installs the browser globals; `online` is what `navigator.onLine` says. */
 export function fakeBrowser({ online }: { online: boolean }): { navigator: { onLine: boolean } } {
   const navigator = { onLine: online };
@@ -31,5 +42,6 @@ export function fakeBrowser({ online }: { online: boolean }): { navigator: { onL
   vi.stubGlobal('navigator', navigator);
   vi.stubGlobal('location', { protocol: 'http:', host: '127.0.0.1:9' });
   vi.stubGlobal('WebSocket', UnopenedWebSocket);
+  vi.stubGlobal('localStorage', memoryStorage());
   return { navigator };
 }
