@@ -96,6 +96,31 @@ export default tseslint.config(
       ],
     },
   },
+  // --- The documents' layout (issue 13) ---
+  // Which Y.Map holds what in an app, visitor-data or user document is @pipit/app-definition's to
+  // know: elsewhere, use its exports (hasDefinition, appListing, undoRoots, libraryMap, …) instead
+  // of `getMap`. The server's tests are exempt: the server stores and guards any Y.Doc, and those
+  // tests craft arbitrary and malformed documents on purpose. Flat config replaces a rule's options
+  // per block, so the ExportAllDeclaration entry of the block above is repeated here.
+  {
+    files: ['**/*.{ts,tsx,mts}'],
+    ignores: ['packages/app-definition/**', 'sync-server/test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ExportAllDeclaration',
+          message: 'Use explicit named exports (one public entry per package).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='getMap']",
+          message:
+            "A document's layout belongs to @pipit/app-definition: use its exports (hasDefinition, appListing, undoRoots, libraryMap, readVisitorData, …) instead of getMap.",
+        },
+      ],
+    },
+  },
+  // --- end of the documents' layout ---
   {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: { ...globals.node } },

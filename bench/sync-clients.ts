@@ -122,6 +122,7 @@ export function openProvider(options: {
 async function connect(job: ClientsJob, index: number, name: string): Promise<Client> {
   const opened = openProvider({ url: job.url, origin: job.origin, name });
   await opened.synced;
+  // eslint-disable-next-line no-restricted-syntax -- the benchmark's own document, not an app's
   return { index, map: opened.doc.getMap<Edit>('bench'), destroy: opened.destroy };
 }
 

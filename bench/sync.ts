@@ -18,6 +18,7 @@ import {
   addScreen,
   type ComponentType,
   createApp,
+  entityCount,
   LIMITS,
   readDefinition,
 } from '@pipit/app-definition';
@@ -294,7 +295,7 @@ function buildApp(doc: Y.Doc): Uint8Array[] {
 }
 
 function checkLoaded(doc: Y.Doc, where: string) {
-  const components = doc.getMap('components').size;
+  const components = entityCount(doc, 'components');
   if (components !== COMPONENTS) throw new Error(`${where}: ${components} components loaded`);
 }
 

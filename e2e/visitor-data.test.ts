@@ -131,9 +131,12 @@ describe('a visitor’s installed app', () => {
       await openInstalledApp(page, pipit.url, appId);
       const version = await republishWithTitle(pipit, creator, appId, 'Evening habits');
       expect(version).toBe(2);
-      await page.waitForTimeout(2_100);
-      await checkForUpdate(page);
-      await updateOffer(page).waitFor();
+      // Checks are at least two seconds apart and the page checked on opening: ask until one goes
+      // through and the offer shows.
+      await poll(async () => {
+        await checkForUpdate(page);
+        return updateOffer(page).isVisible();
+      }).toBe(true);
       // Offered, not applied: the app still shows version 1 until the person chooses.
       expect(await page.locator('h1').innerText()).toBe('Morning habits');
       await updateOffer(page).getByRole('button', { name: 'Update' }).click();

@@ -1,10 +1,11 @@
 import {
   DefinitionError,
   exportDefinition,
+  hasDefinition,
   LOCAL_EDIT,
   readDefinition,
   type ReadDefinition,
-  TABLES,
+  undoRoots,
 } from '@pipit/app-definition';
 import { documentName } from '@pipit/protocol';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
@@ -134,10 +135,10 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
     super();
     this.presence = person ? { ...person, device: deviceId(), since: Date.now() } : null;
     const doc = opened.doc;
-    this.undoManager = new Y.UndoManager(
-      [doc.getMap('meta'), doc.getMap('theme'), ...TABLES.map((name) => doc.getMap(name))],
-      { trackedOrigins: new Set([LOCAL_EDIT]), captureTimeout: UNDO_CAPTURE_MS },
-    );
+    this.undoManager = new Y.UndoManager(undoRoots(doc), {
+      trackedOrigins: new Set([LOCAL_EDIT]),
+      captureTimeout: UNDO_CAPTURE_MS,
+    });
     this.view = this.compute();
     doc.on('afterTransaction', this.onTransaction);
     this.undoManager.on('stack-item-added', this.update);
@@ -174,7 +175,7 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
   };
 
   private hasDefinition() {
-    return this.opened.doc.getMap('app').has('schemaVersion');
+    return hasDefinition(this.opened.doc);
   }
 
   private compute(): AppDocumentView {

@@ -2,7 +2,8 @@ import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
-import { appIconSchema, parseDocumentName } from '@pipit/protocol';
+import { appListing } from '@pipit/app-definition';
+import { parseDocumentName } from '@pipit/protocol';
 import { onAccountEnd } from './account-end';
 import { type DocumentScope, localDatabaseName, scopeKey } from './document-scope';
 import { type LocalApp, localAppKey, localDb } from './local-db';
@@ -39,17 +40,8 @@ const LINGER_MS = 5_000;
 
 /** The listing fields of an app document, when it has a definition. */
 function listingOf(doc: Y.Doc): Partial<LocalApp> {
-  const meta = doc.getMap<unknown>('meta');
-  const title = meta.get('title');
-  if (typeof title !== 'string') return {};
-  const description = meta.get('description');
-  const icon = appIconSchema.safeParse(meta.get('icon'));
-  return {
-    title,
-    description: typeof description === 'string' ? description : '',
-    icon: icon.success ? icon.data : null,
-    updatedAt: Date.now(),
-  };
+  const listing = appListing(doc);
+  return listing ? { ...listing, updatedAt: Date.now() } : {};
 }
 
 /** The server's refusals and close reasons, as the person is told them. */

@@ -1,6 +1,6 @@
+import { libraryMap } from '@pipit/app-definition';
 import {
   documentName,
-  LIBRARY_MAP,
   type LibraryEntry,
   mergeLibraryEntry,
   normalizeLibraryEntry,
@@ -18,10 +18,6 @@ import { mergeAnonymousVisitorData } from './visitor-data-merge';
  * `user/{userId}` document (a Y.Map `library`), so it follows them to their other devices. Loaded
  * only for someone signed in.
  */
-
-function libraryMap(doc: Y.Doc): Y.Map<unknown> {
-  return doc.getMap<unknown>(LIBRARY_MAP);
-}
 
 function openUserDocument(accountId: string): OpenDocument {
   return openDocument(

@@ -8,6 +8,7 @@ import {
   createApp,
   definitionOf,
   editDocument,
+  editMeta,
   publish,
 } from '../../sync-server/test/support/publishing';
 import type { Person } from './people';
@@ -42,7 +43,7 @@ export async function republishWithTitle(
   title: string,
 ): Promise<number> {
   await editDocument(harness(pipit), creator.api, appId, (doc) => {
-    doc.getMap('meta').set('title', title);
+    editMeta(doc, { title });
   });
   const published = await publish(creator.api, appId);
   if (published.status !== 201) throw new Error(`publish: ${JSON.stringify(published.body)}`);

@@ -4,7 +4,7 @@ import { createApp, readDefinition, setMeta } from '@pipit/app-definition';
 import { createId } from '@pipit/protocol';
 import { type ApiClient, errorCode } from './support/api-client';
 import { type AccountsHarness, startAccountsServer } from './support/engines';
-import { acknowledged, connectProvider, type TestProvider } from './support/provider';
+import { acknowledged, connectProvider, refused, type TestProvider } from './support/provider';
 import { RawSyncClient, updateMessage } from './support/raw-sync';
 
 /** What the server holds for a document: its snapshot plus the logged updates after it. */
@@ -97,11 +97,12 @@ describe('who may open which document over the socket (docs/product/roles.md)', 
     expect(viewerSide.provider.authorizedScope).toBe('readonly');
     const sent = vi.fn();
     viewerSide.provider.on('outgoingMessage', sent);
+    const answered = refused(viewerSide.provider);
     setMeta(viewerSide.doc, { title: 'Hacked by a viewer' });
     await vi.waitFor(() => expect(sent).toHaveBeenCalled());
     // The server answers the update (refused), and the server's copy never changes.
-    await vi.waitFor(() => expect(viewerSide.provider.unsyncedChanges).toBe(1));
-    await new Promise((r) => setTimeout(r, 300));
+    await answered;
+    expect(viewerSide.provider.unsyncedChanges).toBe(1);
     expect(h.pipit.server.hocuspocus.documents.get(name)?.getMap('meta').get('title')).toBe(
       'Budget',
     );
@@ -216,6 +217,7 @@ describe('who may open which document over the socket (docs/product/roles.md)', 
     await owner.request('DELETE', `/api/apps/${id}/collaborators/editor_1`);
     expect(await why).toBe('forbidden');
     setMeta(editorSide.doc, { title: 'Written after removal' });
+    // A fixed wait on purpose: the connection is closed, and that nothing arrives is the check.
     await new Promise((r) => setTimeout(r, 300));
     expect(await storedTitle(h, name)).toBe('Reading list');
   });

@@ -109,6 +109,7 @@ describe('the persistence extension’s unload guard', () => {
     await change();
     let discarded = false;
     const discarding = persistence.discard([NAME]).then(() => (discarded = true));
+    // A fixed wait on purpose: a discard that did not wait would have finished within it.
     await new Promise((resolve) => setTimeout(resolve, 20));
     // Deleting must wait: the store under way would otherwise land after the delete.
     expect(discarded).toBe(false);

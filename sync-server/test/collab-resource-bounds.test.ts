@@ -466,6 +466,7 @@ describe('bounded memory for the server', () => {
         );
     // 6 MB sent; the server holds about its limit and leaves the rest in the network's buffers.
     await vi.waitFor(() => expect(queued()).toBeGreaterThan(limit));
+    // A fixed wait on purpose: a server that kept reading would queue more within it.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(queued()).toBeLessThan(limit + 2 * message.byteLength);
     release();

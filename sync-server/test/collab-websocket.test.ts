@@ -4,7 +4,7 @@ import * as Y from 'yjs';
 import { createId } from '@pipit/protocol';
 import { MAX_MESSAGE_BYTES, SYNC_PATH } from '../src/collab/websocket';
 import { grantEveryone } from './support/access';
-import { acknowledged, connectProvider, type TestProvider } from './support/provider';
+import { acknowledged, connectProvider, refused, type TestProvider } from './support/provider';
 import { rawRequest } from './support/raw-http';
 import { type RunningPipit, startPipit } from './support/start-server';
 
@@ -102,10 +102,11 @@ describe('the sync websocket', () => {
     const viewer = connect({ url: pipit.url, name });
     expect(await viewer.ready).toBe(true);
     expect(viewer.doc.getMap('meta').get('title')).toBe('Original');
+    const answered = refused(viewer.provider);
     viewer.doc.getMap('meta').set('title', 'Vandalised');
 
-    // A second viewer joining later sees the server's copy, not the rejected edit.
-    await new Promise((r) => setTimeout(r, 200));
+    // A second viewer joining once the server has refused the edit sees the server's copy.
+    await answered;
     const other = connect({ url: pipit.url, name });
     expect(await other.ready).toBe(true);
     expect(other.doc.getMap('meta').get('title')).toBe('Original');
@@ -194,6 +195,7 @@ describe('the sync websocket', () => {
       const seenByViewer = [...viewer.provider.awareness!.getStates().values()];
       expect(seenByViewer.some((s) => s.user?.name === 'Editor')).toBe(true);
     });
+    // A fixed wait on purpose: that the viewer's state never reaches the editor is the check.
     await new Promise((r) => setTimeout(r, 200));
     const seenByEditor = [...editor.provider.awareness!.getStates().values()];
     expect(seenByEditor.some((s) => s.user?.name === 'Pretending to be the owner')).toBe(false);

@@ -42,6 +42,8 @@ describe.each(ENGINES)('data removal (%s)', (engine) => {
   // last connection would store them at once). Whether that store lands before or after the
   // delete is a race here; collab-persistence-guard.test.ts shows the ordering deterministically.
   const storeDebounceMs = 5_000;
+  // A fixed wait on purpose: the checks after it are that nothing is stored again, which no event
+  // announces.
   const settle = () => new Promise((resolve) => setTimeout(resolve, 1_000));
 
   beforeAll(async () => {

@@ -95,6 +95,7 @@ describe.each(ENGINES)('the human check on %s', (engine) => {
 
   it('refuses a solution whose challenge has expired', async () => {
     const headers = await solveHumanCheck(h.pipit.url, '/api/auth/forgot-password', 'POST');
+    // Deliberate time passing: the challenge must outlive its lifetime (a fixed wait, not a poll).
     await new Promise((r) => setTimeout(r, 2_600));
     const response = await post('/api/auth/forgot-password', headers);
     expect(errorCode(response)).toBe('human_check_failed');

@@ -30,6 +30,7 @@ it('closes a connection opened while its app is deleted; nothing of it is stored
   const windowOpen = new Promise<void>((resolve) => (inWindow = resolve));
   apps.delete = async (appId, at) => {
     inWindow();
+    // Deliberately slow: holds the delete open while the connection below arrives.
     await new Promise((resolve) => setTimeout(resolve, 300));
     return realDelete(appId, at);
   };

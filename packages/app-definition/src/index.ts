@@ -42,6 +42,14 @@ export {
   type AiAction,
 } from './definition';
 export { TABLES, type Table } from './document';
+export {
+  hasDefinition,
+  undoRoots,
+  appListing,
+  entityCount,
+  libraryMap,
+  type AppListing,
+} from './layout';
 export { LOCAL_EDIT, DefinitionError } from './edit-rules';
 export { safeUrlSchema } from './safe-url';
 export {
@@ -108,6 +116,7 @@ export {
 export {
   APP_TEMPLATES,
   blankDefinition,
+  habitTrackerShowcase,
   type AppTemplate,
   type EmojiIcon,
 } from './templates/index';

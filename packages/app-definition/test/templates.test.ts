@@ -10,6 +10,7 @@ import {
   type Component,
   COMPONENT_TYPES,
   exportDefinition,
+  habitTrackerShowcase,
   LIMITS,
   parseImport,
   readDefinition,
@@ -362,5 +363,45 @@ describe('blankDefinition', () => {
     const long = blankDefinition('x'.repeat(100));
     expect(long.meta.title).toHaveLength(LIMITS.titleLength);
     expect(appDefinitionSchema.safeParse(long).success).toBe(true);
+  });
+});
+
+describe('the /demo1 showcase (the habit tracker with fixed ids)', () => {
+  it('is valid, consistent, and the same on every build', () => {
+    const built = habitTrackerShowcase();
+    expect(appDefinitionSchema.safeParse(built).success).toBe(true);
+    expect(referenceProblems(built)).toEqual([]);
+    expect(habitTrackerShowcase()).toEqual(built);
+  });
+
+  it('keeps the ids a visitor’s data on their device refers to', () => {
+    const built = habitTrackerShowcase();
+    expect(built.collections.map((c) => [c.id, c.fields.map((f) => f.id)])).toEqual([
+      [
+        'habits',
+        ['habit-name', 'habit-why', 'habit-time-of-day', 'habit-done-today', 'habit-streak'],
+      ],
+      ['check-ins', ['check-in-habit', 'check-in-date', 'check-in-feeling', 'check-in-note']],
+      ['ideas', ['idea-title', 'idea-why']],
+    ]);
+    expect(built.collections[2]!.records.map((r) => r.id)).toEqual([
+      'idea-water',
+      'idea-walk',
+      'idea-read',
+      'idea-gratitude',
+      'idea-stretch',
+    ]);
+    expect(built.screens.map((s) => s.id)).toEqual([
+      'today',
+      'habits',
+      'habit',
+      'add-habit',
+      'edit-habit',
+      'check-in',
+      'progress',
+      'ideas',
+      'idea',
+    ]);
+    expect(built.screens[0]!.components.map((c) => c.id)).toContain('today-checklist');
   });
 });

@@ -1,4 +1,5 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import * as decoding from 'lib0/decoding';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 
@@ -70,5 +71,29 @@ export function acknowledged(provider: HocuspocusProvider): Promise<void> {
       }
     };
     provider.on('unsyncedChanges', check);
+  });
+}
+
+/** Hocuspocus's message type for the server's answer to an update: applied or not. */
+const SYNC_STATUS = 8;
+
+interface ReceivedMessage {
+  message: { decoder: decoding.Decoder; readVarString(): string; readVarUint(): number };
+}
+
+/**
+ * Resolves when the server next answers one of this provider's updates with "not applied" (a
+ * read-only connection's write): the server has handled it. Call before making the change.
+ */
+export function refused(provider: HocuspocusProvider): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = ({ message }: ReceivedMessage) => {
+      message.readVarString();
+      if (message.readVarUint() !== SYNC_STATUS) return;
+      if (decoding.readVarInt(message.decoder) === 1) return;
+      provider.off('message', onMessage);
+      resolve();
+    };
+    provider.on('message', onMessage);
   });
 }

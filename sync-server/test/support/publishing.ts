@@ -2,6 +2,7 @@ import {
   APP_TEMPLATES,
   type AppDefinition,
   type AppMeta,
+  setMeta,
   writeDefinition,
 } from '@pipit/app-definition';
 import { createId, type Publication, type Visibility } from '@pipit/protocol';
@@ -9,6 +10,11 @@ import type * as Y from 'yjs';
 import type { ApiClient, ApiResponse } from './api-client';
 import type { AccountsHarness } from './engines';
 import { acknowledged, connectProvider } from './provider';
+
+/** Replaces some of an app document's meta, as the editor does (e2e has no Yjs of its own). */
+export function editMeta(doc: Y.Doc, patch: Partial<AppMeta>): void {
+  setMeta(doc, patch);
+}
 
 /** Marks a person's email verified (publishing and inviting need it). */
 export async function verifyEmail(h: AccountsHarness, client: ApiClient): Promise<string> {

@@ -59,15 +59,29 @@ export interface BuiltCollection<K extends string> {
   collection: Collection;
 }
 
-/** A collection whose fields (and creator records) are written by key rather than by id. */
+/** Ids chosen by the caller instead of fresh ones (an app whose ids must never change). */
+export interface FixedCollectionIds<K extends string> {
+  id: string;
+  fields: Record<K, string>;
+  /** The creator records' ids, in the order of the records. */
+  records: string[];
+}
+
+/**
+ * A collection whose fields (and creator records) are written by key rather than by id. Its ids
+ * are fresh unless `fixed` gives them.
+ */
 export function collection<K extends string>(
   name: string,
   specs: Record<K, FieldSpec>,
   records: Array<Partial<Record<K, Value>>> = [],
+  fixed?: FixedCollectionIds<K>,
 ): BuiltCollection<K> {
-  const id = createId();
+  const id = fixed?.id ?? createId();
   const keys = Object.keys(specs) as K[];
-  const f = Object.fromEntries(keys.map((key) => [key, createId()])) as Record<K, string>;
+  const f = Object.fromEntries(
+    keys.map((key) => [key, fixed?.fields[key] ?? createId()]),
+  ) as Record<K, string>;
   const fields: Field[] = keys.map((key) => {
     const spec = specs[key];
     return {
@@ -86,8 +100,8 @@ export function collection<K extends string>(
       id,
       name,
       fields,
-      records: records.map((values) => ({
-        id: createId(),
+      records: records.map((values, index) => ({
+        id: fixed?.records[index] ?? createId(),
         values: Object.fromEntries(
           (Object.entries(values) as Array<[K, Value | undefined]>)
             .filter((entry): entry is [K, Value] => entry[1] !== undefined)

@@ -1,3 +1,5 @@
+import { createId } from '@pipit/protocol';
+import type { Action, AppDefinition, Component, Step } from '../definition';
 import type { AppTemplate } from './app-template';
 import {
   action,
@@ -10,7 +12,6 @@ import {
   field,
   fromRecord,
   heading,
-  ids,
   navigate,
   screen,
   step,
@@ -20,16 +21,79 @@ import {
 
 const icon = { kind: 'emoji', emoji: '🌱', background: '#1a7f5a' } as const;
 
-export const habitTracker: AppTemplate = {
-  id: 'habit-tracker',
-  name: 'Habit tracker',
-  summary: 'A daily checklist of your habits, check-ins with how they went, and your progress.',
-  icon,
-  build() {
-    const s = ids('today', 'habits', 'habit', 'addHabit', 'editHabit', 'logCheckIn', 'progress');
-    const ideasScreens = ids('ideas', 'idea');
+interface HabitTrackerOptions {
+  /**
+   * The id of each entity, from a name unique in the app ('today', 'habit-name', 'mark-done-1'…):
+   * a fresh random id for a new app, the name itself for the showcase.
+   */
+  id: (name: string) => string;
+  /**
+   * The `/demo1` showcase's variant: no level-1 headings (the page around the app has the one
+   * h1), titled charts, a few more shortcuts and a fifth idea.
+   */
+  showcase: boolean;
+}
 
-    const habits = collection('Habits', {
+const IDEAS: Array<{ name: string; idea: string; why: string; showcaseOnly?: true }> = [
+  {
+    name: 'water',
+    idea: 'Drink a glass of water on waking',
+    why: 'You wake up a little dehydrated, and it is easy to tie to getting out of bed.',
+  },
+  {
+    name: 'walk',
+    idea: 'Ten-minute walk after lunch',
+    why: 'Gentle movement eases the afternoon slump and adds up to over an hour a week.',
+  },
+  {
+    name: 'read',
+    idea: 'Read ten pages before bed',
+    why: 'A screen-free wind-down; ten pages a night is roughly a book a month.',
+  },
+  {
+    name: 'gratitude',
+    idea: 'Write down one thing that went well',
+    why: 'A short, specific note each evening trains your attention on what is working.',
+  },
+  {
+    name: 'stretch',
+    idea: 'Stretch for five minutes',
+    why: 'Loosens the back and shoulders after sitting, and needs no equipment.',
+    showcaseOnly: true,
+  },
+];
+
+function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefinition {
+  /** A component with its id by name. */
+  const named = (name: string, built: Component): Component => ({ ...built, id: id(name) });
+  /** An action whose steps are named after it: `<name>-1`, `<name>-2`… */
+  const act = (name: string, label: string, ...steps: Step[]): Action => {
+    const built = action(label, ...steps);
+    return {
+      ...built,
+      id: id(name),
+      steps: built.steps.map((s, index) => ({ ...s, id: id(`${name}-${index + 1}`) })),
+    };
+  };
+  /** A page heading: the showcase leaves it out (the page around it has the h1). */
+  const title = (name: string, words: string): Component[] =>
+    showcase ? [] : [named(name, heading(words, 1))];
+
+  const s = {
+    today: id('today'),
+    habits: id('habits'),
+    habit: id('habit'),
+    addHabit: id('add-habit'),
+    editHabit: id('edit-habit'),
+    logCheckIn: id('check-in'),
+    progress: id('progress'),
+    ideas: id('ideas'),
+    idea: id('idea'),
+  };
+
+  const habits = collection(
+    'Habits',
+    {
       name: field('Habit', 'text', { required: true }),
       why: field('Why it matters', 'longText'),
       timeOfDay: field('Time of day', 'select', {
@@ -39,8 +103,23 @@ export const habitTracker: AppTemplate = {
       }),
       doneToday: field('Done today', 'boolean', { default: false }),
       streak: field('Current streak (days)', 'number', { default: 0 }),
-    });
-    const checkIns = collection('Check-ins', {
+    },
+    [],
+    {
+      id: id('habits'),
+      fields: {
+        name: id('habit-name'),
+        why: id('habit-why'),
+        timeOfDay: id('habit-time-of-day'),
+        doneToday: id('habit-done-today'),
+        streak: id('habit-streak'),
+      },
+      records: [],
+    },
+  );
+  const checkIns = collection(
+    'Check-ins',
+    {
       habit: field('Habit', 'text', { required: true }),
       date: field('Date', 'date', { required: true }),
       feeling: field('How it went', 'select', {
@@ -49,84 +128,152 @@ export const habitTracker: AppTemplate = {
         options: ['Easy', 'Steady', 'Hard'],
       }),
       note: field('Note', 'longText'),
-    });
-    const ideas = collection(
-      'Habit ideas',
-      { idea: field('Idea', 'text', { required: true }), why: field('Why try it', 'longText') },
-      [
-        {
-          idea: 'Drink a glass of water on waking',
-          why: 'You wake up a little dehydrated, and it is easy to tie to getting out of bed.',
-        },
-        {
-          idea: 'Ten-minute walk after lunch',
-          why: 'Gentle movement eases the afternoon slump and adds up to over an hour a week.',
-        },
-        {
-          idea: 'Read ten pages before bed',
-          why: 'A screen-free wind-down; ten pages a night is roughly a book a month.',
-        },
-        {
-          idea: 'Write down one thing that went well',
-          why: 'A short, specific note each evening trains your attention on what is working.',
-        },
-      ],
-    );
+    },
+    [],
+    {
+      id: id('check-ins'),
+      fields: {
+        habit: id('check-in-habit'),
+        date: id('check-in-date'),
+        feeling: id('check-in-feeling'),
+        note: id('check-in-note'),
+      },
+      records: [],
+    },
+  );
+  const ideaRecords = IDEAS.filter((idea) => showcase || !idea.showcaseOnly);
+  const ideas = collection(
+    'Habit ideas',
+    { idea: field('Idea', 'text', { required: true }), why: field('Why try it', 'longText') },
+    ideaRecords.map(({ idea, why }) => ({ idea, why })),
+    {
+      id: id('ideas'),
+      fields: { idea: id('idea-title'), why: id('idea-why') },
+      records: ideaRecords.map(({ name }) => id(`idea-${name}`)),
+    },
+  );
 
-    const goLog = action('Open the check-in form', navigate(s.logCheckIn));
-    const goAdd = action('Open the new-habit form', navigate(s.addHabit));
-    const goEdit = action('Edit this habit', navigate(s.editHabit));
-    const goIdeas = action('Browse habit ideas', navigate(ideasScreens.ideas));
-    const markDone = action(
-      'Mark done today',
-      step('setField', { fieldId: habits.f.doneToday, value: 'true' }),
-      toast('Done for today. Nice work!'),
-    );
-    const deleteHabit = action(
-      'Delete habit',
-      step('deleteRecord', {}),
-      toast('Habit deleted'),
-      back(),
-    );
-    const afterAdd = action('After adding a habit', toast('Habit added'), back());
-    const afterEdit = action('After editing a habit', toast('Changes saved'), back());
-    const afterLog = action('After logging a check-in', toast('Check-in logged'), back());
-    const adoptIdea = action(
-      'Add idea to my habits',
-      step('createRecord', {
-        collectionId: habits.id,
-        values: {
-          [habits.f.name]: fromRecord(ideas.f.idea),
-          [habits.f.why]: fromRecord(ideas.f.why),
-        },
-      }),
-      toast('Added to your habits'),
-      back(),
-    );
+  const goLog = act('go-check-in', 'Open the check-in form', navigate(s.logCheckIn));
+  const goAdd = act('go-add-habit', 'Open the new-habit form', navigate(s.addHabit));
+  const goEdit = act('go-edit-habit', 'Edit this habit', navigate(s.editHabit));
+  const goIdeas = act('go-ideas', 'Browse habit ideas', navigate(s.ideas));
+  const markDone = act(
+    'mark-done',
+    'Mark done today',
+    step('setField', { fieldId: habits.f.doneToday, value: 'true' }),
+    toast('Done for today. Nice work!'),
+  );
+  const deleteHabit = act(
+    'delete-habit',
+    'Delete habit',
+    step('deleteRecord', {}),
+    toast('Habit deleted'),
+    back(),
+  );
+  const afterAdd = act(
+    'after-add-habit',
+    'After adding a habit',
+    toast(showcase ? 'Habit added. Tick it off on Today.' : 'Habit added'),
+    back(),
+  );
+  const afterEdit = act(
+    'after-edit-habit',
+    'After editing a habit',
+    toast('Changes saved'),
+    back(),
+  );
+  const afterLog = act(
+    'after-check-in',
+    'After logging a check-in',
+    toast('Check-in logged'),
+    back(),
+  );
+  const adoptIdea = act(
+    'adopt-idea',
+    'Add idea to my habits',
+    step('createRecord', {
+      collectionId: habits.id,
+      values: {
+        [habits.f.name]: fromRecord(ideas.f.idea),
+        [habits.f.why]: fromRecord(ideas.f.why),
+      },
+    }),
+    toast('Added to your habits'),
+    back(),
+  );
 
-    const screens = [
-      screen(s.today, 'Today', '🌱', [
-        heading('Today', 1),
+  const checkInsStat = named(
+    'today-check-ins',
+    component('stat', { label: 'Check-ins logged', collectionId: checkIns.id }),
+  );
+  const streakStat = named(
+    'today-streak',
+    component('stat', {
+      label: 'Longest current streak (days)',
+      collectionId: habits.id,
+      aggregate: 'max',
+      fieldId: habits.f.streak,
+    }),
+  );
+  const byHabit = named(
+    'progress-by-habit',
+    component('chart', {
+      kind: 'bar',
+      collectionId: checkIns.id,
+      labelFieldId: checkIns.f.habit,
+      aggregate: 'count',
+    }),
+  );
+  const byDay = named(
+    'progress-by-day',
+    component('chart', {
+      kind: 'line',
+      collectionId: checkIns.id,
+      labelFieldId: checkIns.f.date,
+      aggregate: 'count',
+    }),
+  );
+  const feelings = named(
+    'progress-feelings',
+    component('chart', {
+      kind: 'pie',
+      collectionId: checkIns.id,
+      labelFieldId: checkIns.f.feeling,
+      aggregate: 'count',
+    }),
+  );
+  /** The showcase titles each chart (the template's charts stand alone). */
+  const chartTitle = (name: string, words: string): Component[] =>
+    showcase ? [named(name, heading(words, 2))] : [];
+
+  const screens = [
+    screen(s.today, 'Today', '🌱', [
+      ...title('today-title', 'Today'),
+      named(
+        'today-intro',
         text(
-          'Tick each habit as you do it. Untick them tomorrow morning to start a fresh day, and log a check-in when you want to remember how it went.',
+          showcase
+            ? 'Tick each habit as you do it. **Log a check-in** to remember how it went — your progress charts are drawn from them.'
+            : 'Tick each habit as you do it. Untick them tomorrow morning to start a fresh day, and log a check-in when you want to remember how it went.',
         ),
+      ),
+      named(
+        'today-checklist',
         component('checklist', {
           collectionId: habits.id,
           titleFieldId: habits.f.name,
           checkFieldId: habits.f.doneToday,
         }),
-        button('Log a check-in', goLog),
-        divider(),
-        component('stat', { label: 'Check-ins logged', collectionId: checkIns.id }),
-        component('stat', {
-          label: 'Longest current streak (days)',
-          collectionId: habits.id,
-          aggregate: 'max',
-          fieldId: habits.f.streak,
-        }),
-      ]),
-      screen(s.habits, 'Habits', '📋', [
-        heading('Your habits', 1),
+      ),
+      named('today-check-in', button('Log a check-in', goLog)),
+      ...(showcase ? [named('today-add', button('Add a habit', goAdd, 'secondary'))] : []),
+      named('today-divider', divider()),
+      ...(showcase ? [streakStat, checkInsStat] : [checkInsStat, streakStat]),
+    ]),
+    screen(s.habits, 'Habits', '📋', [
+      ...title('habits-title', 'Your habits'),
+      named(
+        'habits-list',
         component('list', {
           collectionId: habits.id,
           titleFieldId: habits.f.name,
@@ -135,10 +282,13 @@ export const habitTracker: AppTemplate = {
           emptyText: 'No habits yet. Add one, or borrow an idea to get going.',
           detailScreenId: s.habit,
         }),
-        button('Add a habit', goAdd),
-        button('Need ideas?', goIdeas, 'secondary'),
-      ]),
-      screen(s.habit, 'Habit', '🔍', [
+      ),
+      named('habits-add', button('Add a habit', goAdd)),
+      named('habits-ideas', button('Need ideas?', goIdeas, 'secondary')),
+    ]),
+    screen(s.habit, 'Habit', '🔍', [
+      named(
+        'habit-detail',
         component('detail', {
           fieldIds: [
             habits.f.name,
@@ -148,14 +298,21 @@ export const habitTracker: AppTemplate = {
             habits.f.doneToday,
           ],
         }),
-        button('Mark done today', markDone),
-        button('Edit', goEdit, 'secondary'),
-        divider(),
-        button('Delete habit', deleteHabit, 'secondary'),
-      ]),
-      screen(s.addHabit, 'New habit', '➕', [
-        heading('New habit', 1),
+      ),
+      named('habit-done', button('Mark done today', markDone)),
+      ...(showcase ? [named('habit-check-in', button('Log a check-in', goLog, 'secondary'))] : []),
+      named('habit-edit', button('Edit', goEdit, 'secondary')),
+      named('habit-divider', divider()),
+      named('habit-delete', button('Delete habit', deleteHabit, 'secondary')),
+    ]),
+    screen(s.addHabit, 'New habit', '➕', [
+      ...title('add-habit-title', 'New habit'),
+      named(
+        'add-habit-hint',
         text('Small and specific works best: “walk for ten minutes”, not “get fit”.'),
+      ),
+      named(
+        'add-habit-form',
         component('form', {
           collectionId: habits.id,
           mode: 'create',
@@ -163,22 +320,40 @@ export const habitTracker: AppTemplate = {
           submitLabel: 'Add habit',
           actionId: afterAdd.id,
         }),
-      ]),
-      screen(s.editHabit, 'Edit habit', '✏️', [
-        heading('Edit habit', 1),
+      ),
+    ]),
+    screen(s.editHabit, 'Edit habit', '✏️', [
+      ...title('edit-habit-title', 'Edit habit'),
+      named(
+        'edit-habit-hint',
         text(
-          'Keep your streak honest: add a day each time you keep it up, reset to 0 if you miss.',
+          showcase
+            ? 'Keep your streak honest: add a day each time you keep it up, reset it to 0 if you miss one.'
+            : 'Keep your streak honest: add a day each time you keep it up, reset to 0 if you miss.',
         ),
+      ),
+      named(
+        'edit-habit-form',
         component('form', {
           collectionId: habits.id,
           mode: 'edit',
-          fieldIds: [habits.f.name, habits.f.why, habits.f.timeOfDay, habits.f.streak],
+          fieldIds: [
+            habits.f.name,
+            habits.f.why,
+            habits.f.timeOfDay,
+            habits.f.streak,
+            // The showcase's visitor can untick a habit here too.
+            ...(showcase ? [habits.f.doneToday] : []),
+          ],
           submitLabel: 'Save changes',
           actionId: afterEdit.id,
         }),
-      ]),
-      screen(s.logCheckIn, 'Check in', '📝', [
-        heading('Log a check-in', 1),
+      ),
+    ]),
+    screen(s.logCheckIn, 'Check in', '📝', [
+      ...title('check-in-title', 'Log a check-in'),
+      named(
+        'check-in-form',
         component('form', {
           collectionId: checkIns.id,
           mode: 'create',
@@ -186,35 +361,33 @@ export const habitTracker: AppTemplate = {
           submitLabel: 'Log it',
           actionId: afterLog.id,
         }),
-      ]),
-      screen(s.progress, 'Progress', '📈', [
-        heading('Progress', 1),
-        component('stat', { label: 'Habits', collectionId: habits.id }),
+      ),
+    ]),
+    screen(s.progress, 'Progress', '📈', [
+      ...title('progress-title', 'Progress'),
+      named('progress-habits', component('stat', { label: 'Habits', collectionId: habits.id })),
+      named(
+        'progress-average',
         component('stat', {
           label: 'Average streak (days)',
           collectionId: habits.id,
           aggregate: 'average',
           fieldId: habits.f.streak,
         }),
-        component('chart', {
-          kind: 'bar',
-          collectionId: checkIns.id,
-          labelFieldId: checkIns.f.habit,
-          aggregate: 'count',
-        }),
-        component('chart', {
-          kind: 'line',
-          collectionId: checkIns.id,
-          labelFieldId: checkIns.f.date,
-          aggregate: 'count',
-        }),
-        component('chart', {
-          kind: 'pie',
-          collectionId: checkIns.id,
-          labelFieldId: checkIns.f.feeling,
-          aggregate: 'count',
-        }),
-        heading('Recent check-ins'),
+      ),
+      ...(showcase
+        ? [
+            ...chartTitle('progress-by-day-title', 'Check-ins by day'),
+            byDay,
+            ...chartTitle('progress-by-habit-title', 'Check-ins by habit'),
+            byHabit,
+            ...chartTitle('progress-feelings-title', 'How it went'),
+            feelings,
+          ]
+        : [byHabit, byDay, feelings]),
+      named('progress-recent-title', heading('Recent check-ins')),
+      named(
+        'progress-recent',
         component('list', {
           collectionId: checkIns.id,
           titleFieldId: checkIns.f.habit,
@@ -222,45 +395,71 @@ export const habitTracker: AppTemplate = {
           sort: { fieldId: checkIns.f.date, direction: 'desc' },
           emptyText: 'Your check-ins will show up here.',
         }),
-      ]),
-      screen(ideasScreens.ideas, 'Ideas', '💡', [
-        heading('Habit ideas', 1),
+      ),
+    ]),
+    screen(s.ideas, 'Ideas', '💡', [
+      ...title('ideas-title', 'Habit ideas'),
+      named(
+        'ideas-intro',
         text('Tiny habits that are easy to start. Tap one to read more and add it to your list.'),
+      ),
+      named(
+        'ideas-list',
         component('list', {
           collectionId: ideas.id,
           titleFieldId: ideas.f.idea,
           emptyText: 'No ideas here yet.',
-          detailScreenId: ideasScreens.idea,
+          detailScreenId: s.idea,
         }),
-      ]),
-      screen(ideasScreens.idea, 'Idea', '💡', [
-        component('detail', { fieldIds: [ideas.f.idea, ideas.f.why] }),
-        button('Add to my habits', adoptIdea),
-      ]),
-    ];
+      ),
+    ]),
+    screen(s.idea, 'Idea', '💡', [
+      named('idea-detail', component('detail', { fieldIds: [ideas.f.idea, ideas.f.why] })),
+      named('idea-adopt', button('Add to my habits', adoptIdea)),
+    ]),
+  ];
 
-    return definition({
-      title: 'Habit tracker',
-      description:
-        'Build habits that stick: a daily checklist, check-ins that record how each one went, streaks, and charts of your progress.',
-      icon,
-      tags: ['habits', 'health', 'productivity'],
-      preset: 'meadow',
-      theme: { font: 'rounded' },
-      screens,
-      collections: [habits, checkIns, ideas],
-      actions: [
-        goLog,
-        goAdd,
-        goEdit,
-        goIdeas,
-        markDone,
-        deleteHabit,
-        afterAdd,
-        afterEdit,
-        afterLog,
-        adoptIdea,
-      ],
-    });
+  return definition({
+    title: 'Habit tracker',
+    description:
+      'Build habits that stick: a daily checklist, check-ins that record how each one went, streaks, and charts of your progress.',
+    icon,
+    tags: ['habits', 'health', 'productivity'],
+    preset: 'meadow',
+    theme: { font: 'rounded' },
+    screens,
+    collections: [habits, checkIns, ideas],
+    actions: [
+      goLog,
+      goAdd,
+      goEdit,
+      goIdeas,
+      markDone,
+      deleteHabit,
+      afterAdd,
+      afterEdit,
+      afterLog,
+      adoptIdea,
+    ],
+  });
+}
+
+export const habitTracker: AppTemplate = {
+  id: 'habit-tracker',
+  name: 'Habit tracker',
+  summary: 'A daily checklist of your habits, check-ins with how they went, and your progress.',
+  icon,
+  build() {
+    return habitTrackerDefinition({ id: () => createId(), showcase: false });
   },
 };
+
+/**
+ * The habit tracker as the `/demo1` showcase: a fixed app whose ids are written out (each entity's
+ * id is its name here) because a visitor's ticks and check-ins live in a document on their device
+ * that refers to them: the same ids on every load keep that data matched to the app. Never change
+ * an id; add new ones instead.
+ */
+export function habitTrackerShowcase(): AppDefinition {
+  return habitTrackerDefinition({ id: (name) => name, showcase: true });
+}

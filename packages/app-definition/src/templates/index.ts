@@ -6,6 +6,7 @@ import { definition, heading, ids, screen } from './builders';
 import { budget } from './budget';
 import { guestList } from './guest-list';
 import { habitTracker } from './habit-tracker';
+export { habitTrackerShowcase } from './habit-tracker';
 import { packingList } from './packing-list';
 import { readingList } from './reading-list';
 import { recipeBook } from './recipe-book';

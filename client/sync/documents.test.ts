@@ -1,0 +1,192 @@
+// First: IndexedDB must exist before Dexie loads.
+import { fakeBrowser } from './fake-browser';
+import { createApp, readDefinition, setMeta } from '@pipit/app-definition';
+import { createId, documentName } from '@pipit/protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { endAccount } from './account-end';
+import { openDocument, type OpenDocument } from './documents';
+import { localAppKey, localDb, type LocalApp } from './local-db';
+
+/*
+ * The document registry on real yjs and y-indexeddb over fake-indexeddb: one Y.Doc per document
+ * however many open it, closing once let go, each account's copy apart, the changes not yet sent
+ * (what the sync badge reads), and read-only from what this device knows.
+ */
+
+let browser: ReturnType<typeof fakeBrowser>;
+beforeEach(() => {
+  browser = fakeBrowser({ online: false });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const appName = () => documentName({ kind: 'app', appId: createId() });
+const account = () => ({ kind: 'account', accountId: createId() }) as const;
+let ids = 0;
+const newId = () => `id${++ids}`;
+
+async function openLoaded(...args: Parameters<typeof openDocument>): Promise<OpenDocument> {
+  const opened = openDocument(...args);
+  await opened.whenLocal;
+  return opened;
+}
+
+function row(accountId: string, appId: string, more: Partial<LocalApp> = {}): LocalApp {
+  return {
+    key: localAppKey(accountId, appId),
+    accountId,
+    id: appId,
+    title: 'Before',
+    description: '',
+    icon: null,
+    role: 'owner',
+    archived: false,
+    published: false,
+    createdAt: 1,
+    updatedAt: 1,
+    registered: true,
+    pending: 0,
+    ...more,
+  };
+}
+
+describe('the document registry', () => {
+  it('gives everyone who opens a document the same Y.Doc, and closes it once all let go', async () => {
+    const name = appName();
+    const scope = account();
+    const a = await openLoaded(name, scope, { connect: false });
+    const b = await openLoaded(name, scope, { connect: false });
+    expect(b.doc).toBe(a.doc);
+    a.release();
+    a.release(); // a second release of one handle changes nothing
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.advanceTimersByTime(10_000);
+    // b still holds it: the same document again.
+    const c = openDocument(name, scope, { connect: false });
+    expect(c.doc).toBe(a.doc);
+    b.release();
+    c.release();
+    vi.advanceTimersByTime(10_000);
+    vi.useRealTimers();
+    const d = await openLoaded(name, scope, { connect: false });
+    expect(d.doc).not.toBe(a.doc);
+    d.release();
+  });
+
+  it('keeps a document with unsent changes open after its last user lets go (online)', async () => {
+    browser.navigator.onLine = true;
+    const name = appName();
+    const scope = account();
+    const a = await openLoaded(name, scope, { connect: false });
+    createApp(a.doc, newId, { title: 'Unsent' });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    a.release();
+    vi.advanceTimersByTime(30_000);
+    vi.useRealTimers();
+    const again = openDocument(name, scope, { connect: false });
+    expect(again.doc).toBe(a.doc);
+    again.release();
+  });
+
+  it('keeps each account’s copy apart, and a closed document’s changes on the device', async () => {
+    const name = appName();
+    const [ada, bo] = [account(), account()];
+    const first = await openLoaded(name, ada, { connect: false });
+    createApp(first.doc, newId, { title: 'Ada’s' });
+    const other = await openLoaded(name, bo, { connect: false });
+    expect(other.doc).not.toBe(first.doc);
+    expect(readDefinition(other.doc).meta.title).not.toBe('Ada’s');
+    // Signing out closes Ada's documents (not Bo's); the next open loads Ada's from the device.
+    endAccount(ada.accountId);
+    const reopened = await openLoaded(name, ada, { connect: false });
+    expect(reopened.doc).not.toBe(first.doc);
+    expect(readDefinition(reopened.doc).meta.title).toBe('Ada’s');
+    expect(openDocument(name, bo, { connect: false }).doc).toBe(other.doc);
+    endAccount(ada.accountId);
+    endAccount(bo.accountId);
+  });
+});
+
+describe('changes not sent yet', () => {
+  it('counts this device’s edits, not what loads from the device, and says offline', async () => {
+    const name = appName();
+    const scope = account();
+    const opened = await openLoaded(name, scope, { connect: false });
+    expect(opened.sync()).toEqual({ kind: 'offline', pending: 0 });
+    const listener = vi.fn();
+    opened.subscribe(listener);
+    createApp(opened.doc, newId, { title: 'Counted' });
+    setMeta(opened.doc, { title: 'Counted twice' });
+    expect(opened.sync()).toEqual({ kind: 'offline', pending: 2 });
+    expect(listener).toHaveBeenCalled();
+    browser.navigator.onLine = true;
+    window.dispatchEvent(new Event('online'));
+    // Online, not connected yet: the badge reads "connecting" with the same count.
+    expect(opened.sync()).toEqual({ kind: 'connecting', pending: 2 });
+    browser.navigator.onLine = false;
+    endAccount(scope.accountId);
+    const reopened = await openLoaded(name, scope, { connect: false });
+    expect(readDefinition(reopened.doc).meta.title).toBe('Counted twice');
+    // Loading the stored copy is not a change of this device's: nothing counted for it.
+    expect(reopened.sync()).toEqual({ kind: 'offline', pending: 0 });
+    endAccount(scope.accountId);
+  });
+
+  it('keeps an app’s count and listing in its row on the device, and reads it back on opening', async () => {
+    const scope = account();
+    const appId = createId();
+    const name = documentName({ kind: 'app', appId });
+    const key = localAppKey(scope.accountId, appId);
+    await localDb().apps.put(row(scope.accountId, appId));
+    const opened = await openLoaded(name, scope, { connect: false });
+    createApp(opened.doc, newId, { title: 'Groceries', description: 'Weekly' });
+    setMeta(opened.doc, { title: 'Groceries, weekly' });
+    setMeta(opened.doc, { description: 'Every Saturday' });
+    // The row follows (at most twice a second past the first change).
+    await vi.waitFor(async () => {
+      const stored = await localDb().apps.get(key);
+      expect(stored).toMatchObject({
+        pending: 3,
+        title: 'Groceries, weekly',
+        description: 'Every Saturday',
+      });
+    });
+    endAccount(scope.accountId);
+    // A new tab: the count comes back from the row, before any server says otherwise.
+    const reopened = await openLoaded(name, scope, { connect: false });
+    expect(reopened.sync()).toEqual({ kind: 'offline', pending: 3 });
+    endAccount(scope.accountId);
+  });
+
+  it('counts nothing in the demo, which never syncs', async () => {
+    const opened = await openLoaded(appName(), { kind: 'demo' }, { connect: false });
+    createApp(opened.doc, newId, { title: 'Demo' });
+    expect(opened.sync()).toEqual({ kind: 'local' });
+    opened.release();
+  });
+});
+
+describe('read-only', () => {
+  it('holds for a viewer from this device’s row, offline and before any server answer', async () => {
+    const scope = account();
+    const viewerApp = createId();
+    const editorApp = createId();
+    await localDb().apps.bulkPut([
+      row(scope.accountId, viewerApp, { role: 'viewer' }),
+      row(scope.accountId, editorApp, { role: 'editor' }),
+    ]);
+    const viewing = openDocument(documentName({ kind: 'app', appId: viewerApp }), scope, {
+      connect: true,
+    });
+    const editing = openDocument(documentName({ kind: 'app', appId: editorApp }), scope, {
+      connect: true,
+    });
+    await Promise.all([viewing.whenLocal, editing.whenLocal]);
+    expect(viewing.isReadOnly()).toBe(true);
+    expect(editing.isReadOnly()).toBe(false);
+    // Unconnected (the socket never opens here), so nothing is replaced either.
+    expect(viewing.isReplaced()).toBe(false);
+    endAccount(scope.accountId);
+  });
+});
