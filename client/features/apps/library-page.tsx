@@ -10,7 +10,7 @@ import { timeAgo } from '../../ui/format-time';
 import { Loading } from '../../ui/loading';
 import { Page } from '../../ui/page';
 import { Toast } from '../../ui/toast';
-import { useSession } from '../account/session';
+import { useSession } from '../../platform/session/session';
 import './app-list.css';
 
 function usedLine(entry: LibraryEntry): string {

@@ -1,0 +1,110 @@
+import type { LocalApp } from './local-db';
+import { PASSING_SYNC_ERRORS, SYNC_ERROR_MESSAGES, type SyncState } from './sync-state';
+
+export type SyncBadgeTone = 'ok' | 'busy' | 'offline' | 'neutral' | 'error';
+
+const changes = (n: number) => `${n} ${n === 1 ? 'change' : 'changes'}`;
+
+/**
+ * A document's sync state in words (SPEC §6). "Saved" appears only when the server acknowledged
+ * every local change (`saved`); every other state says what is true instead.
+ */
+export function describeSync(state: SyncState): { text: string; tone: SyncBadgeTone } {
+  switch (state.kind) {
+    case 'saved':
+      return { text: 'Saved', tone: 'ok' };
+    case 'syncing':
+      return {
+        text: state.pending > 0 ? `Syncing · ${state.pending} pending` : 'Syncing…',
+        tone: 'busy',
+      };
+    case 'offline':
+      return {
+        text: state.pending > 0 ? `Offline · ${changes(state.pending)} on this device` : 'Offline',
+        tone: 'offline',
+      };
+    case 'connecting':
+      return { text: 'Connecting…', tone: 'busy' };
+    case 'read-only':
+      return { text: 'Read-only', tone: 'neutral' };
+    case 'local':
+      return { text: 'On this device only', tone: 'neutral' };
+    case 'error':
+      return { text: `Error: ${SYNC_ERROR_MESSAGES[state.why]}`, tone: 'error' };
+  }
+}
+
+/** What the visitor's data sync state means to them, in a few words, and at more length. */
+export function describeDataSync(sync: SyncState): {
+  label: string;
+  detail: string;
+  tone: SyncIndicatorTone;
+} {
+  switch (sync.kind) {
+    case 'local':
+      return {
+        label: 'Saved on this device',
+        detail:
+          'Your data is kept on this device. Sign in to Pipit to have it on all your devices.',
+        tone: 'quiet',
+      };
+    case 'saved':
+      return { label: 'Saved', detail: 'Everything is saved to your account.', tone: 'quiet' };
+    case 'offline':
+      return {
+        label: 'Saved on this device, will sync when online',
+        detail: 'You’re offline. Your changes are safe on this device and sync when you’re back.',
+        tone: 'offline',
+      };
+    case 'connecting':
+      return sync.pending > 0
+        ? {
+            label: `Syncing ${sync.pending}`,
+            detail: 'Your changes are safe on this device and are on their way to your account.',
+            tone: 'busy',
+          }
+        : { label: 'Connecting…', detail: 'Connecting to your account.', tone: 'busy' };
+    case 'syncing':
+      return {
+        label: sync.pending > 0 ? `Syncing ${sync.pending}` : 'Syncing…',
+        detail: 'Your changes are safe on this device and are on their way to your account.',
+        tone: 'busy',
+      };
+    case 'read-only':
+      return { label: 'Read only', detail: 'Changes here are not saved.', tone: 'problem' };
+    case 'error':
+      return {
+        label: 'Not syncing',
+        detail:
+          sync.why === 'deleted'
+            ? 'Its creator deleted this app, so your data for it no longer syncs. It stays on this device.'
+            : sync.why === 'forbidden' || sync.why === 'not-registered'
+              ? 'This app is no longer available to your account, so new changes stay on this device.'
+              : sync.why === 'too-large'
+                ? 'Your data for this app has grown past the size limit, so new changes stay on this device.'
+                : PASSING_SYNC_ERRORS.has(sync.why)
+                  ? 'Your changes are safe on this device. The server can’t take them right now; syncing resumes by itself.'
+                  : 'Your changes are safe on this device. Reload the app to try syncing again.',
+        tone: 'problem',
+      };
+  }
+}
+
+export type SyncIndicatorTone = 'quiet' | 'busy' | 'offline' | 'problem';
+
+/**
+ * An app's sync state in a list, from what this device knows without opening it: changes the
+ * server has not acknowledged are counted on the device; none means the server has them all.
+ */
+export function listedSync(app: LocalApp, online: boolean): SyncState {
+  if (app.registrationRefused) {
+    const why = app.registrationRefused === 'limit_reached' ? 'plan-limit' : 'rejected';
+    return { kind: 'error', why };
+  }
+  if (!app.registered || app.pending > 0 || app.archiveDue) {
+    // An app the server does not know yet, or an archive choice it has not taken, is one change.
+    const pending = Math.max(app.pending, !app.registered || app.archiveDue ? 1 : 0);
+    return online ? { kind: 'syncing', pending } : { kind: 'offline', pending };
+  }
+  return { kind: 'saved' };
+}
