@@ -11,7 +11,7 @@ import { Loading } from '../../ui/loading';
 import { Page } from '../../ui/page';
 import { Toast } from '../../ui/toast';
 import { useSession } from '../../platform/session/session';
-import './app-list.css';
+import '../../ui/app-list.css';
 
 function usedLine(entry: LibraryEntry): string {
   const parts: string[] = [];
