@@ -8,7 +8,7 @@ import { ButtonLink } from '../../ui/button-link';
 import { Loading } from '../../ui/loading';
 import { Page, Section } from '../../ui/page';
 import { useAppColorMode } from '../../ui/color-mode';
-import { describeDataSync } from '../../sync/sync-status';
+import { describeDataSync } from '../../sync/visitor-data-status';
 import { SyncIndicator } from '../../ui/sync-indicator';
 import { SHOWCASE_DATA_DOCUMENT, showcaseDefinition } from './showcase-definition';
 import { hasShowcaseManifest, installShowcase, useShowcaseInstall } from './showcase-install';

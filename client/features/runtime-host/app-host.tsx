@@ -5,7 +5,7 @@ import type { VisitorDataView } from '../../sync/visitor-data';
 import { AppIcon } from '../../ui/app-icon';
 import { Loading } from '../../ui/loading';
 import { useAppColorMode } from '../../ui/color-mode';
-import { describeDataSync } from '../../sync/sync-status';
+import { describeDataSync } from '../../sync/visitor-data-status';
 import { SyncIndicator } from '../../ui/sync-indicator';
 import './runtime-host.css';
 
