@@ -8,8 +8,9 @@ import tseslint from 'typescript-eslint';
 /**
  * The dependency direction (docs/README.md#conventions), as lint rules whose messages say what to
  * use instead: packages/* at the bottom; client/ and sync-server/ share only through packages/*;
- * inside client/, routes → features → sync, ui. Flat config replaces a rule's options per matching
- * block rather than merging them, so each folder gets its complete list from `restrict`.
+ * inside client/, routes → features → platform → sync, and ui beside them. Flat config replaces a
+ * rule's options per matching block rather than merging them, so each folder gets its complete list
+ * from `restrict`.
  */
 const SERVER = {
   regex: '(^@pipit/sync-server$)|(^|/)sync-server(/|$)',
@@ -37,8 +38,7 @@ const ROUTES = {
 };
 const FEATURES = {
   regex: '(^|/)features/',
-  message:
-    'Only routes (and other features) import features. Move the shared piece into ui/ or sync/.',
+  message: 'Only routes import features. Move the shared piece into ui/, platform/ or sync/.',
 };
 const UI_FROM_SYNC = {
   regex: '(^|/)ui/',
@@ -47,6 +47,35 @@ const UI_FROM_SYNC = {
 const SYNC_FROM_UI = {
   regex: '(^|/)sync/',
   message: 'client/ui/ is feature-agnostic and headless of sync: pass data in through props.',
+};
+
+// client/platform/: the services every feature uses (API client, session, outbox, error reporting,
+// client config). It sits between features and sync: platform may import sync, never the reverse.
+const PLATFORM_FROM_SYNC = {
+  regex: '(^|/)platform/',
+  message:
+    'client/sync/ sits below client/platform/: it must not import it. Pass what it needs in as an argument.',
+};
+const PLATFORM_FROM_UI = {
+  regex: '(^|/)platform/',
+  message: 'client/ui/ is presentational: pass data and callbacks in through props.',
+};
+const UI_FROM_PLATFORM = {
+  regex: '(^|/)ui/',
+  message: 'client/platform/ is headless: it must not import UI components.',
+};
+/**
+ * A feature imports only platform/, sync/, ui/ and its own folder: never another feature. From a
+ * feature's top level (`client/features/X/*`) a sibling feature is `../Y/…`; one folder deeper,
+ * `../../Y/…`; `…/features/Y/…` is another feature however it is spelled.
+ */
+const OTHER_FEATURE_MESSAGE =
+  'A feature imports only platform/, sync/, ui/ and its own folder. Move the shared piece into ui/ (presentational), platform/ (services) or sync/ (documents), or into the one feature that uses it; where a screen composes another feature, let the route compose them (or pass it in through props).';
+const OTHER_FEATURE = { regex: '(^|/)features/', message: OTHER_FEATURE_MESSAGE };
+const SIBLING_FEATURE = { regex: '^\\.\\./(?!\\.\\./)', message: OTHER_FEATURE_MESSAGE };
+const SIBLING_FEATURE_FROM_SUBFOLDER = {
+  regex: '^\\.\\./\\.\\./(?!\\.\\./)',
+  message: OTHER_FEATURE_MESSAGE,
 };
 
 /** @param {Array<{regex: string, message: string}>} patterns */
@@ -156,16 +185,40 @@ export default tseslint.config(
   },
   { files: ['client/routes/**/*.{ts,tsx}'], rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS]) },
   {
-    files: ['client/features/**/*.{ts,tsx}'],
-    rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS, ROUTES]),
+    files: ['client/features/*/*.{ts,tsx}'],
+    rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS, ROUTES, OTHER_FEATURE, SIBLING_FEATURE]),
+  },
+  {
+    files: ['client/features/*/*/*.{ts,tsx}'],
+    rules: restrict([
+      SERVER,
+      NODE_BUILTINS,
+      SYNC_LIBS,
+      ROUTES,
+      OTHER_FEATURE,
+      SIBLING_FEATURE_FROM_SUBFOLDER,
+    ]),
   },
   {
     files: ['client/ui/**/*.{ts,tsx}'],
-    rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS, ROUTES, FEATURES, SYNC_FROM_UI]),
+    rules: restrict([
+      SERVER,
+      NODE_BUILTINS,
+      SYNC_LIBS,
+      ROUTES,
+      FEATURES,
+      SYNC_FROM_UI,
+      PLATFORM_FROM_UI,
+    ]),
   },
   {
     files: ['client/sync/**/*.{ts,tsx}'],
-    rules: restrict([SERVER, NODE_BUILTINS, ROUTES, FEATURES, UI_FROM_SYNC]),
+    rules: restrict([SERVER, NODE_BUILTINS, ROUTES, FEATURES, UI_FROM_SYNC, PLATFORM_FROM_SYNC]),
+  },
+  // client/platform/: below features and routes, above sync, headless.
+  {
+    files: ['client/platform/**/*.{ts,tsx}'],
+    rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS, ROUTES, FEATURES, UI_FROM_PLATFORM]),
   },
   { files: ['sync-server/**/*.ts'], rules: restrict([CLIENT]) },
   {

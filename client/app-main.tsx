@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 // First: the browser's install prompt and `appinstalled` can fire before the app has rendered.
 import './features/app-page/install-prompt';
-import { rootErrorOptions, startErrorReporting } from './features/monitoring/error-reporting';
+import { rootErrorOptions, startErrorReporting } from './platform/monitoring/error-reporting';
 import { InstalledApp } from './features/runtime-host/installed-app';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';

@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 // First: the browser's install prompt can fire before the app has rendered (see the module).
 import './features/app-page/install-prompt';
-import { rootErrorOptions, startErrorReporting } from './features/monitoring/error-reporting';
+import { rootErrorOptions, startErrorReporting } from './platform/monitoring/error-reporting';
 import { router } from './router';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';

@@ -10,7 +10,7 @@ import {
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core';
-import { CACHED_COPY_HEADER } from './features/api/cached-copy';
+import { CACHED_COPY_HEADER } from './platform/api/cached-copy';
 import { PUBLISHED_CACHE } from './sync/published-cache';
 
 declare const self: ServiceWorkerGlobalScope;

@@ -1,4 +1,4 @@
-// Applies the person's light/dark choice before the first paint (client/features/shell/theme-preference.ts).
+// Applies the person's light/dark choice before the first paint (client/platform/theme-preference.ts).
 try {
   var t = localStorage.getItem('pipit:theme');
   if (t === 'light' || t === 'dark') document.documentElement.dataset.theme = t;

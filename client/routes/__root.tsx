@@ -1,12 +1,12 @@
 import { createRootRoute, HeadContent, Outlet } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { useSession } from '../features/account/session';
-import { flushOutbox } from '../features/outbox/outbox';
-import '../features/outbox/senders';
+import { useSession } from '../platform/session/session';
+import { flushOutbox } from '../platform/outbox/outbox';
+import '../platform/outbox/senders';
 import { RouteError } from '../features/shell/route-error';
 import { NotFoundPage } from '../features/shell/not-found-page';
 import { SiteLayout } from '../features/shell/site-layout';
-import { UpdatePrompt } from '../features/shell/update-prompt';
+import { UpdatePrompt } from '../ui/update-prompt';
 import { pageHead } from '../features/shell/head';
 
 export const Route = createRootRoute({

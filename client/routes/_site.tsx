@@ -1,6 +1,6 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
-import { useSession } from '../features/account/session';
-import { useAppReconciliation } from '../features/apps/app-registry';
+import { useSession } from '../platform/session/session';
+import { useAppReconciliation } from '../platform/app-registry';
 import { RouteError } from '../features/shell/route-error';
 import { SiteLayout } from '../features/shell/site-layout';
 

@@ -1,15 +1,9 @@
-import {
-  type LibraryEntry,
-  listLibrary,
-  mergeLibraryEntry,
-  normalizeLibraryEntry,
-  parseLibraryEntry,
-  sameLibraryEntry,
-} from '@pipit/protocol';
+import { type LibraryEntry, listLibrary } from '@pipit/protocol';
 import { liveQuery } from 'dexie';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { libraryInbox, removeFromLibraryInbox } from './library-inbox';
-import { ANONYMOUS_OWNER, localDb, type LocalLibraryEntry } from './local-db';
+import { fromRow, mergeIntoDevice } from './library-device';
+import { ANONYMOUS_OWNER, localDb } from './local-db';
 
 /**
  * The library (docs/product/routes.md `/apps`): apps a person opened, saved or installed. This
@@ -21,29 +15,6 @@ import { ANONYMOUS_OWNER, localDb, type LocalLibraryEntry } from './local-db';
  */
 
 export { ANONYMOUS_OWNER };
-
-const rowKey = (owner: string, appId: string) => `${owner}:${appId}`;
-
-function toRow(owner: string, entry: LibraryEntry): LocalLibraryEntry {
-  return { ...normalizeLibraryEntry(entry), key: rowKey(owner, entry.appId), owner };
-}
-
-export function fromRow(row: LocalLibraryEntry): LibraryEntry | null {
-  const { key: _key, owner: _owner, ...entry } = row;
-  return parseLibraryEntry(entry);
-}
-
-/** Merges `entry` into this device's copy for `owner`; resolves with the merged entry. */
-export async function mergeIntoDevice(owner: string, entry: LibraryEntry): Promise<LibraryEntry> {
-  const db = localDb();
-  return db.transaction('rw', db.library, async () => {
-    const row = await db.library.get(rowKey(owner, entry.appId));
-    const known = row ? fromRow(row) : null;
-    const merged = known ? mergeLibraryEntry(known, entry) : normalizeLibraryEntry(entry);
-    if (!sameLibraryEntry(known, merged)) await db.library.put(toRow(owner, merged));
-    return merged;
-  });
-}
 
 /** A change to one app's entry, on this device and (signed in) in the person's document. */
 async function changeEntry(accountId: string | null, entry: LibraryEntry): Promise<void> {
@@ -57,17 +28,12 @@ async function changeEntry(accountId: string | null, entry: LibraryEntry): Promi
  * Moves the entries noted where the library was not loaded (library-inbox.ts: the installed app)
  * into this device's library; the signed-in person's also into their document, so they follow
  * them to their other devices. Anyone else's wait on this device for their next sign-in.
- * `intoDocument: false` when the caller merges the device's library into the document itself (the
- * library's sync, right after).
  */
-export async function drainLibraryInbox(
-  accountId: string | null,
-  { intoDocument = true }: { intoDocument?: boolean } = {},
-): Promise<void> {
+export async function drainLibraryInbox(accountId: string | null): Promise<void> {
   const waiting = libraryInbox();
   if (waiting.length === 0) return;
   for (const { owner, entry } of waiting) {
-    if (intoDocument && owner === (accountId ?? ANONYMOUS_OWNER)) {
+    if (owner === (accountId ?? ANONYMOUS_OWNER)) {
       await changeEntry(accountId, entry);
     } else {
       await mergeIntoDevice(owner, entry);

@@ -13,11 +13,11 @@ import { TextArea, TextField } from '../../ui/field';
 import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
-import { apiSend, apiUpload, describeError } from '../api/request';
-import { useSubmit } from '../api/use-submit';
-import { enqueue, useOutbox } from '../outbox/outbox';
+import { apiSend, apiUpload, describeError } from '../../platform/api/request';
+import { useSubmit } from '../../platform/api/use-submit';
+import { enqueue, useOutbox } from '../../platform/outbox/outbox';
 import { PinnedAppsField } from './pinned-apps-field';
-import { setAccount, useSession } from './session';
+import { setAccount, useSession } from '../../platform/session/session';
 import { useUsernameAvailability } from './use-username-availability';
 import './account-pages.css';
 

@@ -9,11 +9,11 @@ import { Notice } from '../../ui/notice';
 import { OnlineForm } from '../../ui/online-form';
 import { Page, Section } from '../../ui/page';
 import { Segmented } from '../../ui/segmented';
-import { apiGet, apiSend, describeError } from '../api/request';
-import { useSubmit } from '../api/use-submit';
-import { THEME_OPTIONS, useThemePreference } from '../shell/theme-preference';
+import { apiGet, apiSend, describeError } from '../../platform/api/request';
+import { useSubmit } from '../../platform/api/use-submit';
+import { THEME_OPTIONS, useThemePreference } from '../../platform/theme-preference';
 import { NewPasswordField } from './new-password-field';
-import { setAccount, useSession } from './session';
+import { setAccount, useSession } from '../../platform/session/session';
 import './account-pages.css';
 
 const timeFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });

@@ -6,8 +6,8 @@ import { ButtonLink } from '../../ui/button-link';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
-import { ApiRequestError, apiSend, describeError } from '../api/request';
-import { setAccount, useSession } from './session';
+import { ApiRequestError, apiSend, describeError } from '../../platform/api/request';
+import { setAccount, useSession } from '../../platform/session/session';
 
 type LinkState =
   | { status: 'working' }

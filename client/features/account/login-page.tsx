@@ -2,10 +2,10 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { sessionResponseSchema } from '@pipit/protocol';
 import { useState } from 'react';
 import { TextField } from '../../ui/field';
-import { apiSend } from '../api/request';
-import { useSubmit } from '../api/use-submit';
+import { apiSend } from '../../platform/api/request';
+import { useSubmit } from '../../platform/api/use-submit';
 import { AuthPage } from './auth-page';
-import { safeRedirect, setAccount } from './session';
+import { safeRedirect, setAccount } from '../../platform/session/session';
 
 /** `/login`: sign in by username or email, then back to where the person was going. */
 export function LoginPage({ redirect }: { redirect?: string | undefined }) {

@@ -5,11 +5,11 @@ import { z } from 'zod';
 import { TextField } from '../../ui/field';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
-import { apiSend } from '../api/request';
-import { useSubmit } from '../api/use-submit';
+import { apiSend } from '../../platform/api/request';
+import { useSubmit } from '../../platform/api/use-submit';
 import { AuthPage } from './auth-page';
 import { NewPasswordField } from './new-password-field';
-import { setAccount } from './session';
+import { setAccount } from '../../platform/session/session';
 
 /** `/forgot-password`: request a reset link by email (the same answer whether or not it exists). */
 export function ForgotPasswordPage() {

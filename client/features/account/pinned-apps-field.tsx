@@ -1,5 +1,5 @@
 import { appListResponseSchema, MAX_PINNED_APPS } from '@pipit/protocol';
-import { useApiGet } from '../api/use-api-get';
+import { useApiGet } from '../../platform/api/use-api-get';
 
 /**
  * Which of the person's public published apps their profile shows first, in the order ticked.

@@ -3,12 +3,12 @@ import { sessionResponseSchema } from '@pipit/protocol';
 import { useState } from 'react';
 import { TextField } from '../../ui/field';
 import { adoptDemoApps } from '../../sync/local-apps';
-import { apiSend } from '../api/request';
-import { reconcileApps } from '../apps/app-registry';
-import { useSubmit } from '../api/use-submit';
+import { apiSend } from '../../platform/api/request';
+import { reconcileApps } from '../../platform/app-registry';
+import { useSubmit } from '../../platform/api/use-submit';
 import { AuthPage } from './auth-page';
 import { NewPasswordField } from './new-password-field';
-import { setAccount } from './session';
+import { setAccount } from '../../platform/session/session';
 import { useUsernameAvailability } from './use-username-availability';
 
 /** `/signup`: username (checked as you type), email, password. */

@@ -1,6 +1,6 @@
 import { usernameAvailabilitySchema, type UsernameAvailability } from '@pipit/protocol';
 import { useEffect, useState } from 'react';
-import { apiGet } from '../api/request';
+import { apiGet } from '../../platform/api/request';
 
 /** Debounce of the availability check while someone types. */
 const CHECK_DELAY_MS = 350;

@@ -17,8 +17,8 @@ import { formatDate, formatMoment } from '../../ui/format-time';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
-import { apiGet, describeError } from '../api/request';
-import { useApiGet } from '../api/use-api-get';
+import { apiGet, describeError } from '../../platform/api/request';
+import { useApiGet } from '../../platform/api/use-api-get';
 import { EventDetail } from './event-detail';
 import './inbox.css';
 

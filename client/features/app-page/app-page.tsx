@@ -7,7 +7,7 @@ import { ButtonLink } from '../../ui/button-link';
 import { formatDate, formatMoment } from '../../ui/format-time';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
-import { readPublishedDefinition } from '../runtime-host/published-definition';
+import { readPublishedDefinition } from '../../platform/published-definition';
 import { AppPreview } from './app-preview';
 import { RemixButton } from './remix-button';
 import { SaveButton } from './save-button';

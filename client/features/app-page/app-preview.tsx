@@ -1,9 +1,9 @@
 import type { AppDefinition } from '@pipit/app-definition';
 import { AppRuntime, useMemoryRuntimeData } from '@pipit/runtime';
 import { useId } from 'react';
-import { useSession } from '../account/session';
-import { useMediaQuery } from '../editor/use-media-query';
-import { useThemePreference } from '../shell/theme-preference';
+import { useSession } from '../../platform/session/session';
+import { useMediaQuery } from '../../ui/use-media-query';
+import { useThemePreference } from '../../platform/theme-preference';
 
 /**
  * A published version running for real in a phone-sized frame — screens, forms, lists — with its

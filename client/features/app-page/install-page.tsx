@@ -8,7 +8,7 @@ import { formatMoment } from '../../ui/format-time';
 import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { QrCode } from '../../ui/qr-code';
-import { useSession } from '../account/session';
+import { useSession } from '../../platform/session/session';
 import { manifestAppId, promptInstall, useInstallPrompt } from './install-prompt';
 import { InstallSteps } from './install-steps';
 import { libraryListing } from './library-listing';

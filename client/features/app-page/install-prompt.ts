@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import * as z from 'zod/mini';
-import { apiSend } from '../api/request';
+import { apiSend } from '../../platform/api/request';
 
 /**
  * The browser's install prompt, caught from the moment the page loads: Chromium fires

@@ -1,7 +1,7 @@
 import type { PublishedApp } from '@pipit/protocol';
-import { loadSession } from '../account/session';
-import { requestPublishedApp } from '../api/published-app';
-import { ApiRequestError } from '../api/request';
+import { loadSession } from '../../platform/session/session';
+import { requestPublishedApp } from '../../platform/published-app';
+import { ApiRequestError } from '../../platform/api/request';
 
 export type LoadedPublishedApp =
   | {

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';
 import { Notice } from '../../ui/notice';
-import { useSession } from '../account/session';
+import { useSession } from '../../platform/session/session';
 import { remixApp } from './remix';
 
 /**

@@ -1,5 +1,5 @@
 import { type AppDefinition, LIMITS } from '@pipit/app-definition';
-import { createApp } from '../apps/app-registry';
+import { createApp } from '../../platform/app-registry';
 
 const REMIX_SUFFIX = ' (remix)';
 

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { saveToLibrary } from '../../sync/library';
 import { Button } from '../../ui/button';
-import { useSession } from '../account/session';
+import { useSession } from '../../platform/session/session';
 import { libraryListing } from './library-listing';
 
 /** Keeps the app in my library without opening it (on this device; signed in, on all of mine). */

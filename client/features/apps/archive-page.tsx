@@ -6,9 +6,10 @@ import { EmptyState } from '../../ui/empty-state';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
-import { useSession } from '../account/session';
-import { AppListOrEmpty } from './app-list';
-import { archiveApp, reconcileApps } from './app-registry';
+import { useSession } from '../../platform/session/session';
+import { archiveApp, reconcileApps } from '../../platform/app-registry';
+import { describeSync, listedSync } from '../../sync/sync-status';
+import { AppListOrEmpty } from '../../ui/app-list';
 
 /** `/archive`: archived apps — restore them, or delete them forever (after confirming). */
 export function ArchivePage() {
@@ -57,7 +58,7 @@ export function ArchivePage() {
         ) : null}
         <AppListOrEmpty
           apps={archived}
-          online={online}
+          sync={(app) => describeSync(listedSync(app, online))}
           loadingLabel="Loading archived apps…"
           empty={
             <EmptyState icon="🗄️" title="Nothing archived">

@@ -13,8 +13,8 @@ import { TextField } from '../../ui/field';
 import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
-import { useSession } from '../account/session';
-import { createApp } from './app-registry';
+import { useSession } from '../../platform/session/session';
+import { createApp } from '../../platform/app-registry';
 import './create-page.css';
 
 /**

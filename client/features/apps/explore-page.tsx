@@ -10,8 +10,8 @@ import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { Segmented } from '../../ui/segmented';
-import { OfflineError } from '../api/request';
-import { useApiGet } from '../api/use-api-get';
+import { OfflineError } from '../../platform/api/request';
+import { useApiGet } from '../../platform/api/use-api-get';
 import './explore-page.css';
 
 const SORTS = [

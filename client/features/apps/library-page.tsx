@@ -10,8 +10,8 @@ import { timeAgo } from '../../ui/format-time';
 import { Loading } from '../../ui/loading';
 import { Page } from '../../ui/page';
 import { Toast } from '../../ui/toast';
-import { useSession } from '../account/session';
-import './app-list.css';
+import { useSession } from '../../platform/session/session';
+import '../../ui/app-list.css';
 
 function usedLine(entry: LibraryEntry): string {
   const parts: string[] = [];

@@ -1,6 +1,6 @@
 import { appResponseSchema } from '@pipit/protocol';
-import { getAccount } from '../account/session';
-import { apiGet, ApiRequestError } from '../api/request';
+import { getAccount } from '../../platform/session/session';
+import { apiGet, ApiRequestError } from '../../platform/api/request';
 
 /**
  * What the editor route knows before it renders: the app's title for the page title, or that no

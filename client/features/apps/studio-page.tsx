@@ -7,9 +7,10 @@ import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { Segmented } from '../../ui/segmented';
 import { useOnlineStatus } from '../../ui/use-online-status';
-import { useSession } from '../account/session';
-import { AppListOrEmpty, listedSync } from './app-list';
-import { archiveApp } from './app-registry';
+import { useSession } from '../../platform/session/session';
+import { archiveApp } from '../../platform/app-registry';
+import { describeSync, listedSync } from '../../sync/sync-status';
+import { AppListOrEmpty } from '../../ui/app-list';
 
 const FILTERS = [
   { value: 'all', label: 'All' },
@@ -88,7 +89,7 @@ export function StudioPage() {
         <Segmented label="Show" options={FILTERS} value={filter} onChange={setFilter} />
         <AppListOrEmpty
           apps={shown}
-          online={online}
+          sync={(app) => describeSync(listedSync(app, online))}
           loadingLabel="Loading your apps…"
           empty={
             <EmptyState

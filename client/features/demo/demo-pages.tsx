@@ -1,14 +1,15 @@
 import type { ReadDefinition } from '@pipit/app-definition';
 import { AppRuntime } from '@pipit/runtime';
 import { Link } from '@tanstack/react-router';
-import { useSession } from '../account/session';
+import { useSession } from '../../platform/session/session';
 import { useVisitorData } from '../../sync/visitor-data';
 import { Button, buttonClass } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';
 import { Loading } from '../../ui/loading';
 import { Page, Section } from '../../ui/page';
-import { useAppColorMode } from '../runtime-host/color-mode';
-import { SyncIndicator } from '../runtime-host/sync-indicator';
+import { useAppColorMode } from '../../ui/color-mode';
+import { describeDataSync } from '../../sync/visitor-data-status';
+import { SyncIndicator } from '../../ui/sync-indicator';
 import { SHOWCASE_DATA_DOCUMENT, showcaseDefinition } from './showcase-definition';
 import { hasShowcaseManifest, installShowcase, useShowcaseInstall } from './showcase-install';
 import './showcase-page.css';
@@ -43,7 +44,7 @@ export function ShowcasePage() {
           ) : (
             <Loading label="Opening the habit tracker…" />
           )}
-          <SyncIndicator sync={visitorData.sync} />
+          <SyncIndicator {...describeDataSync(visitorData.sync)} />
         </section>
         <div className="showcase__aside">
           <InstallSection />

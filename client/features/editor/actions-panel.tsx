@@ -30,7 +30,7 @@ import { ConfirmDeleteButton } from './confirm-delete-button';
 
 /** Actions (ordered steps that buttons and forms run) and AI actions. */
 export function ActionsPanel() {
-  const { definition, handle, edit, readOnly } = useEditor();
+  const { definition, handle, readOnly } = useEditor();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const actions = definition.actions;
   const selected = actions.find((a) => a.id === selectedId) ?? actions[0] ?? null;
@@ -44,7 +44,7 @@ export function ActionsPanel() {
             variant="secondary"
             disabled={actions.length >= LIMITS.actions}
             onClick={() => {
-              const id = edit(() => handle.run(addAction, newId, `Action ${actions.length + 1}`));
+              const id = handle.edit(addAction, newId, `Action ${actions.length + 1}`);
               if (id) setSelectedId(id);
             }}
           >
@@ -66,7 +66,7 @@ export function ActionsPanel() {
 }
 
 function ActionEditor({ action }: { action: Action }) {
-  const { handle, edit, readOnly } = useEditor();
+  const { handle, readOnly } = useEditor();
   const [newType, setNewType] = useState<StepType>('navigate');
   const [open, setOpen] = useState<string | null>(null);
   return (
@@ -76,14 +76,14 @@ function ActionEditor({ action }: { action: Action }) {
         value={action.name}
         disabled={readOnly}
         validate={(v) => nameProblem(v, 'action')}
-        onCommit={(name) => edit(() => handle.run(renameAction, action.id, name))}
+        onCommit={(name) => handle.edit(renameAction, action.id, name)}
       />
       <ConfirmDeleteButton
         label="Delete action"
         title={`Delete “${action.name}”?`}
         body="Its steps go with it, and buttons and forms that run it will do nothing. You can undo this."
         confirmLabel="Delete action"
-        onConfirm={() => edit(() => handle.run(removeAction, action.id))}
+        onConfirm={() => handle.edit(removeAction, action.id)}
       />
       <section className="properties-section" aria-labelledby={`steps-${action.id}`}>
         <h3 className="properties-section__title" id={`steps-${action.id}`}>
@@ -95,7 +95,7 @@ function ActionEditor({ action }: { action: Action }) {
           label={`Steps of ${action.name}`}
           nameOf={(s) => `step ${action.steps.indexOf(s) + 1}, ${STEP_LABELS[s.type]}`}
           disabled={readOnly}
-          onMove={(id, index) => edit(() => handle.run(moveStep, id, index))}
+          onMove={(id, index) => handle.edit(moveStep, id, index)}
           renderItem={(step, index) => (
             <StepRow
               step={step}
@@ -123,7 +123,7 @@ function ActionEditor({ action }: { action: Action }) {
               variant="secondary"
               disabled={action.steps.length >= LIMITS.stepsPerAction}
               onClick={() => {
-                const id = edit(() => handle.run(addStep, newId, action.id, newType));
+                const id = handle.edit(addStep, newId, action.id, newType);
                 if (id) setOpen(id);
               }}
             >
@@ -147,7 +147,7 @@ function StepRow({
   open: boolean;
   onToggle(): void;
 }) {
-  const { handle, edit, readOnly } = useEditor();
+  const { handle, readOnly } = useEditor();
   const shape = STEP_PROPS[step.type].shape as unknown as Record<string, PropSchema>;
   const hasProps = Object.keys(shape).length > 0;
   return (
@@ -171,7 +171,7 @@ function StepRow({
               className="icon-button icon-button--danger"
               aria-label={`Delete step ${index + 1}, ${STEP_LABELS[step.type]}`}
               title="Delete"
-              onClick={() => edit(() => handle.run(removeStep, step.id))}
+              onClick={() => handle.edit(removeStep, step.id)}
             >
               <Icon name="trash" />
             </button>
@@ -185,7 +185,7 @@ function StepRow({
             shape={shape}
             values={step.props as Record<string, unknown>}
             templateFieldsFromCollection={step.type === 'createRecord'}
-            onPatch={(patch) => edit(() => handle.run(setStepProps, step.id, patch))}
+            onPatch={(patch) => handle.edit(setStepProps, step.id, patch)}
           />
         </div>
       ) : null}

@@ -14,7 +14,7 @@ import { nameProblem } from './validation';
 
 /** AI actions: a prompt template, what it returns, and where the result goes. */
 export function AiActionsEditor() {
-  const { definition, handle, edit, readOnly } = useEditor();
+  const { definition, handle, readOnly } = useEditor();
   const aiActions = definition.aiActions;
   return (
     <section className="properties-section" aria-labelledby="ai-actions-title">
@@ -27,9 +27,7 @@ export function AiActionsEditor() {
             size="small"
             variant="secondary"
             disabled={aiActions.length >= LIMITS.aiActions}
-            onClick={() =>
-              edit(() => handle.run(addAiAction, newId, `AI action ${aiActions.length + 1}`))
-            }
+            onClick={() => handle.edit(addAiAction, newId, `AI action ${aiActions.length + 1}`)}
           >
             + Add AI action
           </Button>
@@ -47,9 +45,8 @@ export function AiActionsEditor() {
 }
 
 function AiActionEditor({ ai }: { ai: AiAction }) {
-  const { definition, handle, edit, readOnly } = useEditor();
-  const set = (patch: Parameters<typeof setAiAction>[2]) =>
-    edit(() => handle.run(setAiAction, ai.id, patch));
+  const { definition, handle, readOnly } = useEditor();
+  const set = (patch: Parameters<typeof setAiAction>[2]) => handle.edit(setAiAction, ai.id, patch);
   const collections = definition.collections;
   const fields = collections.flatMap((c) => c.fields.map((f) => ({ ...f, collection: c.name })));
   return (
@@ -145,7 +142,7 @@ function AiActionEditor({ ai }: { ai: AiAction }) {
         title={`Delete “${ai.name}”?`}
         body="Components and steps that run it will do nothing. You can undo this."
         confirmLabel="Delete AI action"
-        onConfirm={() => edit(() => handle.run(removeAiAction, ai.id))}
+        onConfirm={() => handle.edit(removeAiAction, ai.id)}
       />
     </fieldset>
   );

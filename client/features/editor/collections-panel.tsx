@@ -22,7 +22,7 @@ const RECORDS_PAGE = 25;
 
 /** Collections: their fields and the creator's records (content every visitor sees). */
 export function CollectionsPanel() {
-  const { definition, handle, edit, readOnly } = useEditor();
+  const { definition, handle, readOnly } = useEditor();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const collections = definition.collections;
   const selected = collections.find((c) => c.id === selectedId) ?? collections[0] ?? null;
@@ -40,9 +40,7 @@ export function CollectionsPanel() {
               atLimit ? `An app can have at most ${LIMITS.collections} collections.` : undefined
             }
             onClick={() => {
-              const id = edit(() =>
-                handle.run(addCollection, newId, `Collection ${collections.length + 1}`),
-              );
+              const id = handle.edit(addCollection, newId, `Collection ${collections.length + 1}`);
               if (id) setSelectedId(id);
             }}
           >
@@ -63,7 +61,7 @@ export function CollectionsPanel() {
 }
 
 function CollectionEditor({ collection }: { collection: Collection }) {
-  const { handle, edit, readOnly } = useEditor();
+  const { handle, readOnly } = useEditor();
   return (
     <div className="collection-editor">
       <DraftText
@@ -71,14 +69,14 @@ function CollectionEditor({ collection }: { collection: Collection }) {
         value={collection.name}
         disabled={readOnly}
         validate={(v) => nameProblem(v, 'collection')}
-        onCommit={(name) => edit(() => handle.run(renameCollection, collection.id, name))}
+        onCommit={(name) => handle.edit(renameCollection, collection.id, name)}
       />
       <ConfirmDeleteButton
         label="Delete collection"
         title={`Delete “${collection.name}”?`}
         body={`Its ${collection.fields.length} fields and ${collection.records.length} records will be deleted, and components that show it will show nothing. You can undo this.`}
         confirmLabel="Delete collection"
-        onConfirm={() => edit(() => handle.run(removeCollection, collection.id))}
+        onConfirm={() => handle.edit(removeCollection, collection.id)}
       />
       <FieldsEditor collection={collection} />
       <RecordsEditor collection={collection} />
@@ -87,7 +85,7 @@ function CollectionEditor({ collection }: { collection: Collection }) {
 }
 
 function RecordsEditor({ collection }: { collection: Collection }) {
-  const { handle, edit, readOnly } = useEditor();
+  const { handle, readOnly } = useEditor();
   const [shown, setShown] = useState(RECORDS_PAGE);
   const records = collection.records;
   const atLimit = records.length >= LIMITS.creatorRecords;
@@ -104,7 +102,7 @@ function RecordsEditor({ collection }: { collection: Collection }) {
             disabled={atLimit || collection.fields.length === 0}
             onClick={() => {
               const defaults = Object.fromEntries(collection.fields.map((f) => [f.id, f.default]));
-              edit(() => handle.run(addRecord, newId, collection.id, defaults));
+              handle.edit(addRecord, newId, collection.id, defaults);
             }}
           >
             + Add record
@@ -128,9 +126,7 @@ function RecordsEditor({ collection }: { collection: Collection }) {
                   label={field.name}
                   value={record.values[field.id] ?? null}
                   disabled={readOnly}
-                  onChange={(value) =>
-                    edit(() => handle.run(setRecordValue, record.id, field.id, value))
-                  }
+                  onChange={(value) => handle.edit(setRecordValue, record.id, field.id, value)}
                 />
               ))}
               {readOnly ? null : (
@@ -138,7 +134,7 @@ function RecordsEditor({ collection }: { collection: Collection }) {
                   size="small"
                   variant="ghost"
                   className="danger-text"
-                  onClick={() => edit(() => handle.run(removeRecord, record.id))}
+                  onClick={() => handle.edit(removeRecord, record.id)}
                 >
                   Delete record {index + 1}
                 </Button>

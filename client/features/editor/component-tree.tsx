@@ -35,14 +35,13 @@ function componentName(component: ReadComponent): string {
 
 /** The selected screen's components: add, select, reorder, duplicate, delete. */
 export function ComponentTree() {
-  const { screen, component, selectComponent, duplicateComponent, readOnly, edit, handle } =
-    useEditor();
+  const { screen, component, selectComponent, duplicateComponent, readOnly, handle } = useEditor();
   const treeRef = useRef<HTMLElement>(null);
   const components = screen.components;
 
   const remove = (target: ReadComponent) => {
     const index = components.findIndex((c) => c.id === target.id);
-    edit(() => handle.run(removeComponent, target.id));
+    handle.edit(removeComponent, target.id);
     if (component?.id === target.id) selectComponent(null);
     focusRow(treeRef.current, index);
   };
@@ -79,7 +78,7 @@ export function ComponentTree() {
         label={`Components on ${screen.title}`}
         nameOf={componentName}
         disabled={readOnly}
-        onMove={(id, index) => edit(() => handle.run(moveComponent, id, index))}
+        onMove={(id, index) => handle.edit(moveComponent, id, index)}
         rowClassName={(c) => (c.id === component?.id ? 'is-selected' : '')}
         renderItem={(item) => (
           <ComponentRow
@@ -159,7 +158,7 @@ function ComponentRow({
 
 /** "Add component": a disclosure with every component type. */
 function AddComponentMenu() {
-  const { screen, component, selectComponent, edit, handle } = useEditor();
+  const { screen, component, selectComponent, handle } = useEditor();
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -171,7 +170,7 @@ function AddComponentMenu() {
     // A new heading starts at the largest size (level 1). The runtime renders every heading as
     // an h3 under the screen's title, so the level picks the size, not the outline.
     const props = type === 'heading' ? { level: 1 } : {};
-    const id = edit(() => handle.run(addComponent, newId, screen.id, type, index, props));
+    const id = handle.edit(addComponent, newId, screen.id, type, index, props);
     setOpen(false);
     if (id) selectComponent(id);
   };

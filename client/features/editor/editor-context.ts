@@ -6,9 +6,25 @@ import type { AppDocumentHandle, Peer } from '../../sync/app-document';
 /** Right-hand panel tabs. */
 export type PropertiesTab = 'inspector' | 'collections' | 'actions' | 'theme' | 'settings';
 
+/** The document an operation from @pipit/app-definition runs on (what `run` hands it). */
+type OperationDoc = Parameters<Parameters<AppDocumentHandle['run']>[0]>[0];
+
+/** The app document as the editor edits it. */
+export interface EditorHandle extends AppDocumentHandle {
+  /**
+   * Runs a typed operation from @pipit/app-definition as an edit; a refused one (a
+   * `DefinitionError`: a limit, something a collaborator just deleted) is shown to the person and
+   * returns undefined. Nothing changed in that case.
+   */
+  edit<A extends unknown[], R>(
+    operation: (doc: OperationDoc, ...args: A) => R,
+    ...args: A
+  ): R | undefined;
+}
+
 export interface EditorContextValue {
   definition: ReadDefinition;
-  handle: AppDocumentHandle;
+  handle: EditorHandle;
   readOnly: boolean;
   peers: Peer[];
   /** The screen shown in the tree and the preview (always one of the definition's). */
@@ -20,11 +36,6 @@ export interface EditorContextValue {
   duplicateComponent(componentId: string): void;
   propertiesTab: PropertiesTab;
   setPropertiesTab(tab: PropertiesTab): void;
-  /**
-   * Runs an edit; a refused one (a `DefinitionError`: a limit, something a collaborator just
-   * deleted) is shown to the person and returns undefined. Nothing changed in that case.
-   */
-  edit<R>(change: () => R): R | undefined;
   /** Asks before something is deleted; `onConfirm` runs only if the person agrees. */
   confirm(request: { title: string; body: string; confirmLabel: string; onConfirm(): void }): void;
 }

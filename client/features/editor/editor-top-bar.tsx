@@ -4,7 +4,8 @@ import type { AppDocumentView } from '../../sync/app-document';
 import { Button } from '../../ui/button';
 import { PresenceAvatars } from './presence';
 import { PublishButton } from './publish-button';
-import { SyncBadge } from './sync-badge';
+import { describeSync } from '../../sync/sync-status';
+import { SyncBadge } from '../../ui/sync-badge';
 import { Icon } from './icons';
 
 interface EditorTopBarProps {
@@ -54,7 +55,7 @@ export function EditorTopBar({
           ) : null}
           <span dir="auto">{title}</span>
         </h1>
-        <SyncBadge state={view.sync} />
+        <SyncBadge {...describeSync(view.sync)} />
       </div>
       <div className="editor-top-bar__tools">
         <PresenceAvatars peers={view.peers} />

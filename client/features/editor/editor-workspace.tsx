@@ -2,7 +2,7 @@ import { duplicateComponent, moveComponent, type ReadDefinition } from '@pipit/a
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppDocumentHandle, AppDocumentView } from '../../sync/app-document';
 import { SYNC_ERROR_MESSAGES } from '../../sync/sync-state';
-import { reportError } from '../monitoring/error-reporting';
+import { reportError } from '../../platform/monitoring/error-reporting';
 import { Button } from '../../ui/button';
 import { Notice } from '../../ui/notice';
 import { ActionsPanel } from './actions-panel';
@@ -14,6 +14,7 @@ import { ConfirmDialog, type ConfirmRequest, ShortcutsDialog } from './editor-di
 import {
   EditorContext,
   type EditorContextValue,
+  type EditorHandle,
   newId,
   type PropertiesTab,
 } from './editor-context';
@@ -26,7 +27,7 @@ import { Tabs } from './tabs';
 import { ThemePanel } from './theme-panel';
 import { groupsTyping } from './typing';
 import { useEditorShortcuts } from './use-editor-shortcuts';
-import { useMediaQuery } from './use-media-query';
+import { useMediaQuery } from '../../ui/use-media-query';
 import './editor-panels.css';
 
 const PROPERTIES_TABS: ReadonlyArray<{ value: PropertiesTab; label: string }> = [
@@ -91,25 +92,28 @@ export function EditorWorkspace({
   // Keystrokes in one text field (and a colour picker's drag) make one undo step; anything else
   // is a step of its own, however quickly it follows.
   const typingIn = useRef<Element | null>(null);
-  const edit = useCallback(
-    <R,>(change: () => R): R | undefined => {
-      const active = groupsTyping(document.activeElement) ? document.activeElement : null;
-      if (!active || active !== typingIn.current) handle.stopCapturing();
-      typingIn.current = active;
-      try {
-        const result = change();
-        setProblem(null);
-        return result;
-      } catch (error) {
-        const problem = editProblem(error, window.location.host);
-        if (problem.isBug) {
-          console.error(error);
-          reportError(error, { handled: true });
+  const editorHandle = useMemo<EditorHandle>(
+    () => ({
+      ...handle,
+      edit: (operation, ...args) => {
+        const active = groupsTyping(document.activeElement) ? document.activeElement : null;
+        if (!active || active !== typingIn.current) handle.stopCapturing();
+        typingIn.current = active;
+        try {
+          const result = handle.run(operation, ...args);
+          setProblem(null);
+          return result;
+        } catch (error) {
+          const problem = editProblem(error, window.location.host);
+          if (problem.isBug) {
+            console.error(error);
+            reportError(error, { handled: true });
+          }
+          setProblem(problem.message);
+          return undefined;
         }
-        setProblem(problem.message);
-        return undefined;
-      }
-    },
+      },
+    }),
     [handle],
   );
 
@@ -120,16 +124,16 @@ export function EditorWorkspace({
 
   const duplicate = useCallback(
     (id: string) => {
-      const copyId = edit(() => handle.run(duplicateComponent, newId, id));
+      const copyId = editorHandle.edit(duplicateComponent, newId, id);
       if (copyId) selectComponent(copyId);
     },
-    [edit, handle, selectComponent],
+    [editorHandle, selectComponent],
   );
 
   const context = useMemo<EditorContextValue>(
     () => ({
       definition,
-      handle,
+      handle: editorHandle,
       readOnly,
       peers: view.peers,
       screen,
@@ -142,12 +146,11 @@ export function EditorWorkspace({
       duplicateComponent: duplicate,
       propertiesTab,
       setPropertiesTab,
-      edit,
       confirm: setConfirmRequest,
     }),
     [
       definition,
-      handle,
+      editorHandle,
       readOnly,
       view.peers,
       screen,
@@ -155,7 +158,6 @@ export function EditorWorkspace({
       selectComponent,
       duplicate,
       propertiesTab,
-      edit,
     ],
   );
 
@@ -171,7 +173,7 @@ export function EditorWorkspace({
       if (!component || readOnly) return false;
       const index = screen.components.findIndex((c) => c.id === component.id) + delta;
       if (index >= 0 && index < screen.components.length) {
-        edit(() => handle.run(moveComponent, component.id, index));
+        editorHandle.edit(moveComponent, component.id, index);
       }
       return true;
     },

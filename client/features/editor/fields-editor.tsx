@@ -43,7 +43,7 @@ function fieldSummary(field: Field): string {
 
 /** A collection's fields: add, reorder, rename, type, required, default, choices, delete. */
 export function FieldsEditor({ collection }: { collection: Collection }) {
-  const { handle, edit, readOnly } = useEditor();
+  const { handle, readOnly } = useEditor();
   const [open, setOpen] = useState<string | null>(null);
   const atLimit = collection.fields.length >= LIMITS.fieldsPerCollection;
   return (
@@ -63,12 +63,10 @@ export function FieldsEditor({ collection }: { collection: Collection }) {
                 : undefined
             }
             onClick={() => {
-              const id = edit(() =>
-                handle.run(addField, newId, collection.id, {
-                  name: `Field ${collection.fields.length + 1}`,
-                  type: 'text',
-                }),
-              );
+              const id = handle.edit(addField, newId, collection.id, {
+                name: `Field ${collection.fields.length + 1}`,
+                type: 'text',
+              });
               if (id) setOpen(id);
             }}
           >
@@ -82,7 +80,7 @@ export function FieldsEditor({ collection }: { collection: Collection }) {
         label={`Fields of ${collection.name}`}
         nameOf={(f) => f.name}
         disabled={readOnly}
-        onMove={(id, index) => edit(() => handle.run(moveField, id, index))}
+        onMove={(id, index) => handle.edit(moveField, id, index)}
         renderItem={(field) => (
           <div className="field-row">
             <button
@@ -108,9 +106,8 @@ export function FieldsEditor({ collection }: { collection: Collection }) {
 }
 
 function FieldEditor({ field }: { field: Field }) {
-  const { handle, edit, readOnly } = useEditor();
-  const set = (patch: Parameters<typeof setField>[2]) =>
-    edit(() => handle.run(setField, field.id, patch));
+  const { handle, readOnly } = useEditor();
+  const set = (patch: Parameters<typeof setField>[2]) => handle.edit(setField, field.id, patch);
   return (
     <div className="field-editor">
       <DraftText
@@ -165,7 +162,7 @@ function FieldEditor({ field }: { field: Field }) {
         title={`Delete the field “${field.name}”?`}
         body="Its values in every record go with it, and components that use it stop showing it. You can undo this."
         confirmLabel="Delete field"
-        onConfirm={() => edit(() => handle.run(removeField, field.id))}
+        onConfirm={() => handle.edit(removeField, field.id)}
       />
     </div>
   );

@@ -22,8 +22,7 @@ export function InspectorPanel() {
 }
 
 function ComponentInspector() {
-  const { component, screen, handle, edit, readOnly, selectComponent, duplicateComponent } =
-    useEditor();
+  const { component, screen, handle, readOnly, selectComponent, duplicateComponent } = useEditor();
   if (!component) return null;
   if (component.type === 'invalid') {
     return (
@@ -38,7 +37,7 @@ function ComponentInspector() {
             variant="danger"
             size="small"
             onClick={() => {
-              edit(() => handle.run(removeComponent, component.id));
+              handle.edit(removeComponent, component.id);
               selectComponent(null);
             }}
           >
@@ -79,14 +78,14 @@ function ComponentInspector() {
         key={component.id}
         shape={shape}
         values={component.props as Record<string, unknown>}
-        onPatch={(patch) => edit(() => handle.run(setComponentProps, component.id, patch))}
+        onPatch={(patch) => handle.edit(setComponentProps, component.id, patch)}
       />
     </div>
   );
 }
 
 function ScreenInspector() {
-  const { screen, handle, edit, readOnly } = useEditor();
+  const { screen, handle, readOnly } = useEditor();
   if (screen.id === MISSING_SCREEN_ID) {
     return <p className="editor-muted">Add a screen to start building.</p>;
   }
@@ -101,7 +100,7 @@ function ScreenInspector() {
         value={screen.title}
         disabled={readOnly}
         validate={screenTitleProblem}
-        onCommit={(title) => edit(() => handle.run(setScreen, screen.id, { title }))}
+        onCommit={(title) => handle.edit(setScreen, screen.id, { title })}
       />
       <DraftText
         label="Screen icon"
@@ -115,7 +114,7 @@ function ScreenInspector() {
               ? 'Use one emoji (or a few characters).'
               : null
         }
-        onCommit={(icon) => edit(() => handle.run(setScreen, screen.id, { icon }))}
+        onCommit={(icon) => handle.edit(setScreen, screen.id, { icon })}
       />
     </div>
   );

@@ -1,10 +1,10 @@
 import { AppScreen, type PresenceMark } from '@pipit/runtime';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { Segmented } from '../../ui/segmented';
-import { useThemePreference } from '../shell/theme-preference';
+import { useThemePreference } from '../../platform/theme-preference';
 import { useEditor } from './editor-context';
 import { peerColor } from './presence';
-import { useMediaQuery } from './use-media-query';
+import { useMediaQuery } from '../../ui/use-media-query';
 import './preview-panel.css';
 
 /** A phone's viewport, in CSS pixels: the preview is drawn at this size, then scaled to fit. */

@@ -4,7 +4,7 @@ import { SelectField } from '../../ui/field';
 import { DraftText } from './draft-fields';
 import { useEditor } from './editor-context';
 import { optionLabel } from './labels';
-import type { FieldGroup } from './prop-fields';
+import type { FieldGroup } from './field-groups';
 
 /** These compare with nothing: no value to enter. */
 const VALUELESS: ReadonlySet<FilterOp> = new Set(['isTrue', 'isFalse', 'isEmpty', 'isNotEmpty']);

@@ -1,6 +1,7 @@
-import { type Field, MISSING_SCREEN_ID, referenceTable } from '@pipit/app-definition';
+import { MISSING_SCREEN_ID, referenceTable } from '@pipit/app-definition';
 import { SelectField } from '../../ui/field';
 import { DraftNumber, DraftText } from './draft-fields';
+import { type FieldGroup, fieldGroups } from './field-groups';
 import { useEditor } from './editor-context';
 import { optionLabel, propLabel } from './labels';
 import { describeProp, problemOf, type PropKind, type PropSchema } from './prop-schema';
@@ -23,22 +24,6 @@ interface PropFieldsProps {
   onPatch(patch: Record<string, unknown>): void;
   /** For a step's `values`: whose fields (createRecord names its collection). */
   templateFieldsFromCollection?: boolean;
-}
-
-export interface FieldGroup {
-  id: string;
-  label: string;
-  fields: Field[];
-}
-
-/** Fields of the chosen collection, or of every collection when none is chosen (by group). */
-function fieldGroups(
-  collections: ReadonlyArray<{ id: string; name: string; fields: Field[] }>,
-  collectionId: unknown,
-): FieldGroup[] {
-  const chosen = collections.find((c) => c.id === collectionId);
-  if (chosen) return [{ id: chosen.id, label: chosen.name, fields: chosen.fields }];
-  return collections.map((c) => ({ id: c.id, label: c.name, fields: c.fields }));
 }
 
 /** An input for every property of a schema, each edit validated and written on its own. */

@@ -4,7 +4,7 @@ import {
   type PublishProblem,
   type Visibility,
 } from '@pipit/protocol';
-import { apiGet, ApiRequestError, apiSend, describeError } from '../api/request';
+import { apiGet, ApiRequestError, apiSend, describeError } from '../../platform/api/request';
 import { problemsFromFields } from './publish-problems';
 
 /** The Publish panel's calls (docs/product/routes.md publishing; protocol publishing.ts). */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useLocalApp } from '../../sync/local-apps';
 import type { SyncState } from '../../sync/sync-state';
 import { Button } from '../../ui/button';
-import { useSession } from '../account/session';
+import { useSession } from '../../platform/session/session';
 import { PublishPanel } from './publish-panel';
 
 /**

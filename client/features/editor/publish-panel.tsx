@@ -5,7 +5,7 @@ import { Button } from '../../ui/button';
 import { formatDate } from '../../ui/format-time';
 import { Notice } from '../../ui/notice';
 import { useOnlineStatus } from '../../ui/use-online-status';
-import { describeError } from '../api/request';
+import { describeError } from '../../platform/api/request';
 import { useEditor } from './editor-context';
 import { EditorDialog } from './editor-dialog';
 import { getPublication, publish, setVisibility, unpublish } from './publish-api';

@@ -18,13 +18,13 @@ import { screenTitleProblem } from './validation';
 
 /** The app's screens: select, add, rename, reorder, duplicate, delete (with confirmation). */
 export function ScreensPanel() {
-  const { definition, handle, screen, selectScreen, readOnly, edit, confirm } = useEditor();
+  const { definition, handle, screen, selectScreen, readOnly, confirm } = useEditor();
   const [renaming, setRenaming] = useState<string | null>(null);
   const screens = definition.screens.filter((s) => s.id !== MISSING_SCREEN_ID);
   const atLimit = screens.length >= LIMITS.screens;
 
   const add = () => {
-    const id = edit(() => handle.run(addScreen, newId, { title: `Screen ${screens.length + 1}` }));
+    const id = handle.edit(addScreen, newId, { title: `Screen ${screens.length + 1}` });
     if (id) selectScreen(id);
   };
 
@@ -54,7 +54,7 @@ export function ScreensPanel() {
         label="Screens"
         nameOf={(s) => s.title}
         disabled={readOnly}
-        onMove={(id, index) => edit(() => handle.run(moveScreen, id, index))}
+        onMove={(id, index) => handle.edit(moveScreen, id, index)}
         rowClassName={(s) => (s.id === screen.id ? 'is-selected' : '')}
         renderItem={(item) =>
           renaming === item.id ? (
@@ -64,7 +64,7 @@ export function ScreensPanel() {
               screen={item}
               onRename={() => setRenaming(item.id)}
               onDuplicate={() => {
-                const id = edit(() => handle.run(duplicateScreen, newId, item.id));
+                const id = handle.edit(duplicateScreen, newId, item.id);
                 if (id) selectScreen(id);
               }}
               onDelete={() =>
@@ -74,7 +74,7 @@ export function ScreensPanel() {
                     item.components.length === 1 ? 'component' : 'components'
                   } will be deleted. You can undo this.`,
                   confirmLabel: 'Delete screen',
-                  onConfirm: () => edit(() => handle.run(removeScreen, item.id)),
+                  onConfirm: () => handle.edit(removeScreen, item.id),
                 })
               }
             />
@@ -154,7 +154,7 @@ function ScreenRow({
 }
 
 function RenameScreen({ screen, onDone }: { screen: ReadScreen; onDone(): void }) {
-  const { handle, edit } = useEditor();
+  const { handle } = useEditor();
   const [title, setTitle] = useState(screen.title);
   const [icon, setIcon] = useState(screen.icon);
   const problem = screenTitleProblem(title);
@@ -164,7 +164,7 @@ function RenameScreen({ screen, onDone }: { screen: ReadScreen; onDone(): void }
       : null;
   const save = () => {
     if (problem || iconProblem) return;
-    edit(() => handle.run(setScreen, screen.id, { title: title.trim(), icon: icon.trim() }));
+    handle.edit(setScreen, screen.id, { title: title.trim(), icon: icon.trim() });
     onDone();
   };
   return (

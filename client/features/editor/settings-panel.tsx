@@ -10,12 +10,12 @@ const EMOJI_MAX = 16;
 
 /** The app's listing: title, description, icon and tags. */
 export function SettingsPanel() {
-  const { definition, handle, edit, readOnly } = useEditor();
+  const { definition, handle, readOnly } = useEditor();
   const meta = definition.meta;
   const icon = meta.icon;
   const emoji = icon.kind === 'emoji' ? icon.emoji : '';
   const background = icon.kind === 'emoji' ? icon.background : DEFAULT_APP_ICON.background;
-  const save = (patch: Parameters<typeof setMeta>[1]) => edit(() => handle.run(setMeta, patch));
+  const save = (patch: Parameters<typeof setMeta>[1]) => handle.edit(setMeta, patch);
   return (
     <div className="properties-panel">
       <h2 className="editor-section__title">App settings</h2>
@@ -94,7 +94,7 @@ export function SettingsPanel() {
 }
 
 function TagsEditor() {
-  const { definition, handle, edit, readOnly } = useEditor();
+  const { definition, handle, readOnly } = useEditor();
   const tags = definition.meta.tags;
   const [draft, setDraft] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -108,7 +108,7 @@ function TagsEditor() {
     }
     if (tags.includes(tag)) return setProblem('The app already has that tag.');
     if (atLimit) return setProblem(`Use at most ${LIMITS.tags} tags.`);
-    edit(() => handle.run(setMeta, { tags: [...tags, tag] }));
+    handle.edit(setMeta, { tags: [...tags, tag] });
     setDraft('');
     setProblem(null);
   };
@@ -132,9 +132,7 @@ function TagsEditor() {
                 type="button"
                 className="chip__remove"
                 aria-label={`Remove the tag ${tag}`}
-                onClick={() =>
-                  edit(() => handle.run(setMeta, { tags: tags.filter((t) => t !== tag) }))
-                }
+                onClick={() => handle.edit(setMeta, { tags: tags.filter((t) => t !== tag) })}
               >
                 <span aria-hidden="true">×</span>
               </button>

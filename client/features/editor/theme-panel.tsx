@@ -63,9 +63,9 @@ const CHOICE_LABELS: Record<keyof typeof CHOICES, string> = {
 
 /** The theme: a preset, custom colours over it, radius, font, density and mode. */
 export function ThemePanel() {
-  const { definition, handle, edit, readOnly } = useEditor();
+  const { definition, handle, readOnly } = useEditor();
   const theme = definition.theme;
-  const update = (patch: Partial<Theme>) => edit(() => handle.run(setTheme, patch));
+  const update = (patch: Partial<Theme>) => handle.edit(setTheme, patch);
   return (
     <div className="properties-panel">
       <h2 className="editor-section__title">Theme</h2>
@@ -129,10 +129,10 @@ export function ThemePanel() {
 }
 
 function CustomColours() {
-  const { definition, handle, edit, readOnly } = useEditor();
+  const { definition, handle, readOnly } = useEditor();
   const theme = definition.theme;
   const resolved = resolveThemeTokens(theme, theme.mode === 'dark' ? 'dark' : 'light');
-  const setCustom = (custom: Partial<ThemeTokens>) => edit(() => handle.run(setTheme, { custom }));
+  const setCustom = (custom: Partial<ThemeTokens>) => handle.edit(setTheme, { custom });
   const hasCustom = Object.keys(theme.custom).length > 0;
   return (
     <fieldset className="prop-group">

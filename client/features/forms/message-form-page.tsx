@@ -5,10 +5,10 @@ import { TextArea, TextField } from '../../ui/field';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
-import { useSession } from '../account/session';
-import { useSubmit } from '../api/use-submit';
-import { enqueue, useOutbox } from '../outbox/outbox';
-import { sendMessage } from '../outbox/senders';
+import { useSession } from '../../platform/session/session';
+import { useSubmit } from '../../platform/api/use-submit';
+import { enqueue, useOutbox } from '../../platform/outbox/outbox';
+import { sendMessage } from '../../platform/outbox/senders';
 
 interface MessageFormPageProps {
   kind: MessageRequest['kind'];

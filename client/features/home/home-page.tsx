@@ -4,7 +4,7 @@ import { ButtonLink } from '../../ui/button-link';
 import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
-import { useSession } from '../account/session';
+import { useSession } from '../../platform/session/session';
 import {
   CollaboratorActivity,
   ContinueEditing,

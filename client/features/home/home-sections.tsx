@@ -14,8 +14,9 @@ import { ButtonLink } from '../../ui/button-link';
 import { EmptyState } from '../../ui/empty-state';
 import { timeAgo } from '../../ui/format-time';
 import { Loading } from '../../ui/loading';
-import { useApiGet } from '../api/use-api-get';
-import { AppListOrEmpty } from '../apps/app-list';
+import { useApiGet } from '../../platform/api/use-api-get';
+import { describeSync, listedSync } from '../../sync/sync-status';
+import { AppListOrEmpty } from '../../ui/app-list';
 import './home-page.css';
 
 const RECENT_COUNT = 5;
@@ -37,7 +38,7 @@ export function ContinueEditing({
   return (
     <AppListOrEmpty
       apps={recent}
-      online={online}
+      sync={(app) => describeSync(listedSync(app, online))}
       loadingLabel="Loading your apps…"
       empty={
         <EmptyState

@@ -2,7 +2,7 @@ import { exploreResponseSchema } from '@pipit/protocol';
 import { AppCardGrid } from '../../ui/app-card';
 import { EmptyState } from '../../ui/empty-state';
 import { Loading } from '../../ui/loading';
-import { useApiGet } from '../api/use-api-get';
+import { useApiGet } from '../../platform/api/use-api-get';
 
 /** The same address /explore asks for its "popular" sort, so both share the offline copy. */
 const POPULAR_PATH = '/api/explore?sort=popular';

@@ -1,6 +1,6 @@
 import { notFound } from '@tanstack/react-router';
 import { type PublicProfile, publicProfileSchema } from '@pipit/protocol';
-import { ApiRequestError, apiFetch } from '../api/request';
+import { ApiRequestError, apiFetch } from '../../platform/api/request';
 
 export interface LoadedProfile {
   profile: PublicProfile;

@@ -4,8 +4,9 @@ import type { ReactNode } from 'react';
 import type { VisitorDataView } from '../../sync/visitor-data';
 import { AppIcon } from '../../ui/app-icon';
 import { Loading } from '../../ui/loading';
-import { useAppColorMode } from './color-mode';
-import { SyncIndicator } from './sync-indicator';
+import { useAppColorMode } from '../../ui/color-mode';
+import { describeDataSync } from '../../sync/visitor-data-status';
+import { SyncIndicator } from '../../ui/sync-indicator';
 import './runtime-host.css';
 
 /**
@@ -34,7 +35,7 @@ export function AppHost({
         <h1 className="app-host__title" dir="auto">
           {definition.meta.title}
         </h1>
-        <SyncIndicator sync={visitorData.sync} />
+        <SyncIndicator {...describeDataSync(visitorData.sync)} />
       </header>
       {notice}
       <main className="app-host__main" id="main">

@@ -4,9 +4,9 @@ import {
   storePublishedApp,
 } from '../../sync/published-cache';
 import type { PublishedApp } from '@pipit/protocol';
-import { currentViewer } from '../account/session';
-import { requestPublishedApp } from '../api/published-app';
-import { ApiRequestError, OfflineError } from '../api/request';
+import { currentViewer } from '../../platform/session/session';
+import { requestPublishedApp } from '../../platform/published-app';
+import { ApiRequestError, OfflineError } from '../../platform/api/request';
 
 /** What `/apps/{id}/pwa` can show. */
 export type PwaLoad =

@@ -1,6 +1,6 @@
 import { isNewerVersion, type PublishedApp } from '@pipit/protocol';
 import { useEffect, useRef, useState } from 'react';
-import { OfflineError } from '../api/request';
+import { OfflineError } from '../../platform/api/request';
 import { type AppGone, fetchPublishedApp } from './load-pwa-app';
 
 /** While an app is open, the server is asked this often whether it was republished. */

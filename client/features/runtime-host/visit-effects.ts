@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { apiSend, OfflineError } from '../api/request';
+import { apiSend, OfflineError } from '../../platform/api/request';
 
 const OPENED_KEY = (appId: string) => `pipit:opened:${appId}`;
 const PERSIST_ASKED_KEY = 'pipit:storage-persist-asked';

@@ -3,8 +3,8 @@ import { type Account, sessionResponseSchema } from '@pipit/protocol';
 import { useEffect, useId, useRef, useState } from 'react';
 import { partial } from 'zod/mini';
 import { Avatar } from '../../ui/avatar';
-import { apiSend } from '../api/request';
-import { setAccount } from '../account/session';
+import { apiSend } from '../../platform/api/request';
+import { setAccount } from '../../platform/session/session';
 
 /** Signs out on the server, then everywhere in this tab. */
 async function signOut(): Promise<void> {

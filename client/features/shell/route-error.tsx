@@ -4,7 +4,7 @@ import { ErrorScreen } from '../../ui/error-screen';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { Button } from '../../ui/button';
-import { ApiRequestError, OfflineError } from '../api/request';
+import { ApiRequestError, OfflineError } from '../../platform/api/request';
 
 /**
  * What a route shows when loading or rendering it failed. Offline is a normal state, not an error:

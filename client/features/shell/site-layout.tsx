@@ -6,11 +6,11 @@ import { Notice } from '../../ui/notice';
 import { Segmented } from '../../ui/segmented';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { z } from 'zod';
-import { useSession } from '../account/session';
-import { apiSend } from '../api/request';
-import { useSubmit } from '../api/use-submit';
+import { useSession } from '../../platform/session/session';
+import { apiSend } from '../../platform/api/request';
+import { useSubmit } from '../../platform/api/use-submit';
 import { AccountMenu } from './account-menu';
-import { THEME_OPTIONS, useThemePreference } from './theme-preference';
+import { THEME_OPTIONS, useThemePreference } from '../../platform/theme-preference';
 import './site-layout.css';
 
 const SIGNED_OUT_LINKS = [

@@ -4,7 +4,7 @@ import {
   errorGroupsResponseSchema,
   pageSearchSchema,
 } from '@pipit/protocol';
-import { ApiRequestError, apiGet } from '../../features/api/request';
+import { ApiRequestError, apiGet } from '../../platform/api/request';
 import { InboxPage } from '../../features/admin/inbox-page';
 import { pageHead } from '../../features/shell/head';
 import { NotFoundPage } from '../../features/shell/not-found-page';

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireAccount } from '../../features/account/route-guards';
+import { requireAccount } from '../../platform/session/route-guards';
 import { ArchivePage } from '../../features/apps/archive-page';
 import { pageHead } from '../../features/shell/head';
 

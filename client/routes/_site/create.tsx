@@ -1,6 +1,6 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { CreatePage } from '../../features/apps/create-page';
-import { loadSession } from '../../features/account/session';
+import { loadSession } from '../../platform/session/session';
 import { pageHead } from '../../features/shell/head';
 
 export const Route = createFileRoute('/_site/create')({

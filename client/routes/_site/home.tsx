@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { requireAccount } from '../../features/account/route-guards';
+import { requireAccount } from '../../platform/session/route-guards';
 import { HomePage } from '../../features/home/home-page';
 import { pageHead } from '../../features/shell/head';
 

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { redirectIfSignedIn } from '../../features/account/route-guards';
+import { redirectIfSignedIn } from '../../platform/session/route-guards';
 import { LandingPage } from '../../features/landing/landing-page';
 import { pageHead } from '../../features/shell/head';
 

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
 import { LoginPage } from '../../features/account/login-page';
-import { redirectIfSignedIn } from '../../features/account/route-guards';
+import { redirectIfSignedIn } from '../../platform/session/route-guards';
 import { pageHead } from '../../features/shell/head';
 
 export const Route = createFileRoute('/_site/login')({

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireAccount } from '../../features/account/route-guards';
+import { requireAccount } from '../../platform/session/route-guards';
 import { StudioPage } from '../../features/apps/studio-page';
 import { pageHead } from '../../features/shell/head';
 

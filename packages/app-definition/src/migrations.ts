@@ -6,7 +6,7 @@ import { DefinitionError } from './edit-rules';
  * start from. Version 1 is the first; when the schema changes, add `1: (d) => …` here and raise
  * SCHEMA_VERSION, and the document migration beside it. A step must give the next version's whole
  * shape, defaults filled in: the installed app runs a published version's migrated JSON without
- * parsing it again (client/features/runtime-host/published-definition.ts).
+ * parsing it again (client/platform/published-definition.ts).
  */
 const DEFINITION_STEPS: Record<
   number,

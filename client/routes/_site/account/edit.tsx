@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireAccount } from '../../../features/account/route-guards';
+import { requireAccount } from '../../../platform/session/route-guards';
 import { AccountEditPage } from '../../../features/account/account-edit-page';
 import { pageHead } from '../../../features/shell/head';
 

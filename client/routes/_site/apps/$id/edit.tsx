@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireAccount } from '../../../../features/account/route-guards';
+import { requireAccount } from '../../../../platform/session/route-guards';
 import { AppNotFound } from '../../../../features/apps/app-not-found';
-import { EditPage } from '../../../../features/apps/edit-page';
+import { EditPage } from '../../../../features/editor/edit-page';
 import { loadEditTarget } from '../../../../features/apps/load-edit-target';
 import { pageHead } from '../../../../features/shell/head';
 import { requireAppId } from '../-components/require-app-id';

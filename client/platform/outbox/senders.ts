@@ -1,6 +1,6 @@
 import { accountSchema, type MessageRequest, type UpdateProfileRequest } from '@pipit/protocol';
 import { z } from 'zod';
-import { getAccount, setAccount } from '../account/session';
+import { getAccount, setAccount } from '../session/session';
 import { apiSend } from '../api/request';
 import { registerSender, setOutboxOwner } from './outbox';
 

@@ -14,8 +14,8 @@ import {
   mergeServerApps,
   setAppArchived,
   syncInBackground,
-} from '../../sync/local-apps';
-import { apiGet, apiSend, ApiRequestError, OfflineError } from '../api/request';
+} from '../sync/local-apps';
+import { apiGet, apiSend, ApiRequestError, OfflineError } from './api/request';
 
 /**
  * Keeps this device's apps and the server in step for the signed-in account: apps made here

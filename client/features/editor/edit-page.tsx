@@ -1,8 +1,8 @@
 import type { Account } from '@pipit/protocol';
 import { useLocalApp } from '../../sync/local-apps';
 import { Loading } from '../../ui/loading';
-import { useSession } from '../account/session';
-import { AppEditor } from '../editor/app-editor';
+import { useSession } from '../../platform/session/session';
+import { AppEditor } from './app-editor';
 import { ShareButton } from './share-button';
 
 /** A colour per person for presence, the same on every device. */

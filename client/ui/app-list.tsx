@@ -1,39 +1,35 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import type { LocalApp } from '../../sync/local-apps';
-import type { SyncState } from '../../sync/sync-state';
-import { Loading } from '../../ui/loading';
-import { SyncBadge } from '../editor/sync-badge';
+import type { AppIcon } from '@pipit/protocol';
+import { Loading } from './loading';
+import { type SyncBadgeTone, SyncBadge } from './sync-badge';
 import './app-list.css';
 
-/**
- * An app's sync state in a list, from what this device knows without opening it: changes the
- * server has not acknowledged are counted on the device; none means the server has them all.
- */
-export function listedSync(app: LocalApp, online: boolean): SyncState {
-  if (app.registrationRefused) {
-    const why = app.registrationRefused === 'limit_reached' ? 'plan-limit' : 'rejected';
-    return { kind: 'error', why };
-  }
-  if (!app.registered || app.pending > 0 || app.archiveDue) {
-    // An app the server does not know yet, or an archive choice it has not taken, is one change.
-    const pending = Math.max(app.pending, !app.registered || app.archiveDue ? 1 : 0);
-    return online ? { kind: 'syncing', pending } : { kind: 'offline', pending };
-  }
-  return { kind: 'saved' };
+/** What a row shows of an app: this device's record of it (client/sync's LocalApp fits). */
+export interface ListedApp {
+  key: string;
+  id: string;
+  title: string;
+  icon: AppIcon | null;
+  role: 'owner' | 'editor' | 'viewer';
+  published: boolean;
+  updatedAt: number;
 }
+
+/** An app's sync state as its badge shows it. */
+type DescribeSync<T> = (app: T) => { text: string; tone: SyncBadgeTone };
 
 const ROLE_LABEL = { owner: 'Yours', editor: 'Shared · can edit', viewer: 'Shared · can view' };
 
 /** Apps as rows: icon, name (opens the editor), role, publication, sync state and actions. */
-export function AppList({
+export function AppList<T extends ListedApp>({
   apps,
-  online,
+  sync,
   actions,
 }: {
-  apps: LocalApp[];
-  online: boolean;
-  actions: (app: LocalApp) => ReactNode;
+  apps: T[];
+  sync: DescribeSync<T>;
+  actions: (app: T) => ReactNode;
 }) {
   return (
     <ul className="app-list">
@@ -54,7 +50,7 @@ export function AppList({
               {ROLE_LABEL[app.role]} · {app.published ? 'Published' : 'Draft'} · Changed{' '}
               {new Date(app.updatedAt).toLocaleDateString(undefined, { dateStyle: 'medium' })}
             </p>
-            <SyncBadge state={listedSync(app, online)} />
+            <SyncBadge {...sync(app)} />
           </div>
           <div className="app-list__actions">{actions(app)}</div>
         </li>
@@ -64,17 +60,17 @@ export function AppList({
 }
 
 /** A list of apps with its loading and empty states (`apps` is undefined while loading). */
-export function AppListOrEmpty({
+export function AppListOrEmpty<T extends ListedApp>({
   apps,
   loadingLabel,
   empty,
   ...list
 }: {
-  apps: LocalApp[] | undefined;
-  online: boolean;
+  apps: T[] | undefined;
+  sync: DescribeSync<T>;
   loadingLabel: string;
   empty: ReactNode;
-  actions: (app: LocalApp) => ReactNode;
+  actions: (app: T) => ReactNode;
 }) {
   if (apps === undefined) return <Loading label={loadingLabel} />;
   if (apps.length === 0) return <>{empty}</>;

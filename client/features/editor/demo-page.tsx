@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { createLocalApp, type LocalApp, useLocalApps } from '../../sync/local-apps';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
-import { AppEditor } from '../editor/app-editor';
+import { AppEditor } from './app-editor';
 
 const DEMO = 'demo';
 const DEMO_TITLE = 'My first app';

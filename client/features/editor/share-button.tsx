@@ -10,8 +10,8 @@ import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/field';
 import { Notice } from '../../ui/notice';
 import { useOnlineStatus } from '../../ui/use-online-status';
-import { apiGet, apiSend, describeError } from '../api/request';
-import { EditorDialog } from '../editor/editor-dialog';
+import { apiGet, apiSend, describeError } from '../../platform/api/request';
+import { EditorDialog } from './editor-dialog';
 import './share-button.css';
 
 const ROLE_OPTIONS = [

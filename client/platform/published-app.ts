@@ -1,7 +1,7 @@
 import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
-import { copyIsFor } from '../../sync/published-cache';
-import { currentViewer } from '../account/session';
-import { apiFetch, type Fetched, OfflineError } from './request';
+import { copyIsFor } from '../sync/published-cache';
+import { currentViewer } from './session/session';
+import { apiFetch, type Fetched, OfflineError } from './api/request';
 
 /**
  * `GET /api/published/{id}`, for the app page and the installed app alike. Offline, the service

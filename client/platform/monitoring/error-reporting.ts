@@ -1,9 +1,5 @@
-import {
-  clientConfigSchema,
-  type ErrorReportingConfig,
-  errorReportingConfigSchema,
-} from '@pipit/protocol';
-import { apiGet } from '../api/request';
+import type { ErrorReportingConfig } from '@pipit/protocol';
+import { loadErrorReportingConfig } from '../client-config';
 import type { ReportingSdk } from './sdk';
 
 /**
@@ -16,7 +12,6 @@ import type { ReportingSdk } from './sdk';
  * transport) and are sent when the device is back online.
  */
 
-const CONFIG_KEY = 'pipit:error-reporting';
 /** Errors waiting for the SDK; a page failing in a loop must not fill memory. */
 const MAX_WAITING = 20;
 
@@ -33,39 +28,9 @@ let waiting: Waiting[] = [];
 let sdk: Promise<ReportingSdk | null> | undefined;
 let config: Promise<ErrorReportingConfig | null> | undefined;
 
-function cachedConfig(): ErrorReportingConfig | null {
-  try {
-    const parsed = errorReportingConfigSchema.safeParse(
-      JSON.parse(localStorage.getItem(CONFIG_KEY) ?? 'null'),
-    );
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The server's settings (kept on the device for offline starts), or the copy last seen. */
-async function loadConfig(): Promise<ErrorReportingConfig | null> {
-  // Offline is a normal state: the settings last seen here, without a request bound to fail.
-  if (!navigator.onLine) return cachedConfig();
-  try {
-    const { errorReporting } = await apiGet('/api/client-config', clientConfigSchema);
-    try {
-      if (errorReporting) localStorage.setItem(CONFIG_KEY, JSON.stringify(errorReporting));
-      else localStorage.removeItem(CONFIG_KEY);
-    } catch {
-      // Storage unavailable: the settings hold for this page.
-    }
-    return errorReporting;
-  } catch {
-    // Offline, or the server is down: the settings last seen here, if any.
-    return cachedConfig();
-  }
-}
-
 function loadSdk(): Promise<ReportingSdk | null> {
   sdk ??= (async () => {
-    config ??= loadConfig();
+    config ??= loadErrorReportingConfig();
     const settings = await config;
     if (!settings) return null;
     const { startSdk } = await import('./sdk');
@@ -112,7 +77,7 @@ export function startErrorReporting(start: ReportingStart): void {
   if (start === 'when-idle') {
     // The settings are asked for with the page's other start-up requests; the SDK itself waits
     // until the page is idle.
-    config = loadConfig();
+    config = loadErrorReportingConfig();
     const load = () => void loadSdk();
     if ('requestIdleCallback' in window) requestIdleCallback(load, { timeout: 5_000 });
     else setTimeout(load, 2_000);

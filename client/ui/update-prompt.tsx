@@ -1,6 +1,6 @@
 import { useRegisterSW } from 'virtual:pwa-register/react';
-import { Button } from '../../ui/button';
-import { Toast } from '../../ui/toast';
+import { Button } from './button';
+import { Toast } from './toast';
 
 /** How often an open tab asks the server whether a new version of Pipit was deployed. */
 const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;

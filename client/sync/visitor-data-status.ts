@@ -1,8 +1,11 @@
-import { PASSING_SYNC_ERRORS, type SyncState } from '../../sync/sync-state';
-import './sync-indicator.css';
+import { PASSING_SYNC_ERRORS, type SyncState } from './sync-state';
 
 /** What the visitor's data sync state means to them, in a few words, and at more length. */
-export function describeDataSync(sync: SyncState): { label: string; detail: string; tone: Tone } {
+export function describeDataSync(sync: SyncState): {
+  label: string;
+  detail: string;
+  tone: SyncIndicatorTone;
+} {
   switch (sync.kind) {
     case 'local':
       return {
@@ -53,20 +56,4 @@ export function describeDataSync(sync: SyncState): { label: string; detail: stri
   }
 }
 
-type Tone = 'quiet' | 'busy' | 'offline' | 'problem';
-
-/**
- * A small, unobtrusive note of where the visitor's data is: "Saved", "Saved on this device, will
- * sync when online", "Syncing 3". Not a live region: it changes after every edit, and announcing
- * each "Syncing 1 … Saved" would talk over the app; it is there to be read when wanted.
- */
-export function SyncIndicator({ sync }: { sync: SyncState }) {
-  const { label, detail, tone } = describeDataSync(sync);
-  return (
-    <p className={`sync-indicator sync-indicator--${tone}`} title={detail}>
-      <span className="sync-indicator__dot" aria-hidden="true" />
-      <span className="sync-indicator__label">{label}</span>
-      <span className="visually-hidden">. {detail}</span>
-    </p>
-  );
-}
+export type SyncIndicatorTone = 'quiet' | 'busy' | 'offline' | 'problem';
