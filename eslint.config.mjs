@@ -1,6 +1,8 @@
 // @ts-check
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import checkFile from 'eslint-plugin-check-file';
+import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -143,6 +145,19 @@ export default tseslint.config(
     rules: restrict([SERVER, NODE_BUILTINS, ROUTES, FEATURES, UI_FROM_SYNC]),
   },
   { files: ['sync-server/**/*.ts'], rules: restrict([CLIENT]) },
+  // No import cycles, anywhere: a module that depends on itself through others has no place in the
+  // dependency direction above. Type-only imports are erased at runtime, and the rule ignores them.
+  {
+    files: ['**/*.{ts,tsx,mts,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.mts', '.js', '.mjs'],
+      'import-x/external-module-folders': ['node_modules'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx', '.mts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   {
     files: ['client/**/*.tsx', 'packages/runtime/**/*.tsx'],
     ...reactHooks.configs.flat.recommended,
