@@ -4,10 +4,11 @@ import { clientIp } from '../accounts/client-info';
 import { clearSessionCookie, isSecureRequest, readSessionCookie } from '../accounts/session-cookie';
 import { createDigest } from '../digest';
 import { currentRequest } from '../request-context';
+import { ServiceError } from '../service-error';
 import { registerAccount } from './account';
 import type { ApiDependencies } from './api-dependencies';
 import { registerApps } from './apps';
-import { ApiError } from './api-error';
+import { ApiError, errorBody, errorStatus } from './api-error';
 import { registerAuth } from './auth';
 import { API_BODY_LIMIT_BYTES, assertDeclaredSize } from './body';
 import type { ApiEnv } from './context';
@@ -18,7 +19,7 @@ import { registerHealth } from './health';
 import { registerHumanCheck } from './human-check';
 import { matchedRoute } from './matched-route';
 import { registerMessages } from './messages';
-import { isSameOriginRequest } from './origin';
+import { isSameOriginRequest } from '../origin';
 import { registerProfiles } from './profiles';
 import { registerPublished } from './published';
 import { registerPublishing } from './publishing';
@@ -125,10 +126,10 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   });
 
   app.onError((error, c) => {
-    if (error instanceof ApiError) {
+    if (error instanceof ServiceError) {
       if (error.extra.retryAfter !== undefined)
         c.header('Retry-After', String(error.extra.retryAfter));
-      return c.json(error.toBody(), error.status as 400);
+      return c.json(errorBody(error), errorStatus(error) as 400);
     }
     const digest = createDigest();
     c.get('logger').error(
@@ -141,9 +142,11 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
       method: c.req.method,
       path: c.req.path,
     });
-    const body = new ApiError('internal', 'Something went wrong on the server.', {
-      digest,
-    }).toBody();
+    const body = errorBody(
+      new ApiError('internal', 'Something went wrong on the server.', {
+        digest,
+      }),
+    );
     return c.json(body, 500);
   });
 
