@@ -51,6 +51,35 @@ const SYNC_FROM_UI = {
   message: 'client/ui/ is feature-agnostic and headless of sync: pass data in through props.',
 };
 
+/**
+ * Inside packages/, the order of their package.json dependencies: @pipit/protocol at the bottom,
+ * @pipit/app-definition on top of it, @pipit/runtime on top of both.
+ */
+const APP_DEFINITION_FROM_PROTOCOL = {
+  regex: '(^@pipit/app-definition(/|$))|(^|/)app-definition/',
+  message: '@pipit/protocol is the bottom package: it imports no other @pipit/* package.',
+};
+const RUNTIME_FROM_BELOW = {
+  regex: '(^@pipit/runtime(/|$))|(^|/)runtime/',
+  message:
+    '@pipit/runtime sits on top of @pipit/app-definition and @pipit/protocol: they never import it.',
+};
+
+/**
+ * The server's layers: http/ → services (accounts/, collab/, publishing/, monitoring/, pwa/) →
+ * storage/. The modules directly in src/ (config, logger, service-error, origin, …) are shared by
+ * all. Relative paths climb out of a layer's folder with `../`, so the layer is the next segment.
+ */
+const SERVER_HTTP = {
+  regex: '^(\\.\\./)+http(/|$)',
+  message:
+    'Only http/ (and the server setup in src/) imports http/. Services throw a ServiceError (src/service-error.ts), and http/ answers it.',
+};
+const SERVER_SERVICES = {
+  regex: '^(\\.\\./)+(accounts|collab|publishing|monitoring|pwa)(/|$)',
+  message: 'storage/ is the bottom layer: it never imports a service. Pass what it needs in.',
+};
+
 /** @param {Array<{regex: string, message: string}>} patterns */
 const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
@@ -145,6 +174,29 @@ export default tseslint.config(
     rules: restrict([SERVER, NODE_BUILTINS, ROUTES, FEATURES, UI_FROM_SYNC]),
   },
   { files: ['sync-server/**/*.ts'], rules: restrict([CLIENT]) },
+  // Package order and the server's layers (the constants above), on top of the folder rules above.
+  {
+    files: ['packages/protocol/**/*.{ts,tsx}'],
+    rules: restrict([
+      SERVER,
+      CLIENT,
+      NODE_BUILTINS,
+      APP_DEFINITION_FROM_PROTOCOL,
+      RUNTIME_FROM_BELOW,
+    ]),
+  },
+  {
+    files: ['packages/app-definition/**/*.{ts,tsx}'],
+    rules: restrict([SERVER, CLIENT, NODE_BUILTINS, RUNTIME_FROM_BELOW]),
+  },
+  {
+    files: ['sync-server/src/{accounts,collab,publishing,monitoring,pwa}/**/*.ts'],
+    rules: restrict([CLIENT, SERVER_HTTP]),
+  },
+  {
+    files: ['sync-server/src/storage/**/*.ts'],
+    rules: restrict([CLIENT, SERVER_HTTP, SERVER_SERVICES]),
+  },
   // No import cycles, anywhere: a module that depends on itself through others has no place in the
   // dependency direction above. Type-only imports are erased at runtime, and the rule ignores them.
   {
