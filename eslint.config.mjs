@@ -1,6 +1,8 @@
 // @ts-check
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import checkFile from 'eslint-plugin-check-file';
+import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -78,6 +80,35 @@ const SIBLING_FEATURE_FROM_SUBFOLDER = {
   message: OTHER_FEATURE_MESSAGE,
 };
 
+/**
+ * Inside packages/, the order of their package.json dependencies: @pipit/protocol at the bottom,
+ * @pipit/app-definition on top of it, @pipit/runtime on top of both.
+ */
+const APP_DEFINITION_FROM_PROTOCOL = {
+  regex: '(^@pipit/app-definition(/|$))|(^|/)app-definition/',
+  message: '@pipit/protocol is the bottom package: it imports no other @pipit/* package.',
+};
+const RUNTIME_FROM_BELOW = {
+  regex: '(^@pipit/runtime(/|$))|(^|/)runtime/',
+  message:
+    '@pipit/runtime sits on top of @pipit/app-definition and @pipit/protocol: they never import it.',
+};
+
+/**
+ * The server's layers: http/ → services (accounts/, collab/, publishing/, monitoring/, pwa/) →
+ * storage/. The modules directly in src/ (config, logger, service-error, origin, …) are shared by
+ * all. Relative paths climb out of a layer's folder with `../`, so the layer is the next segment.
+ */
+const SERVER_HTTP = {
+  regex: '^(\\.\\./)+http(/|$)',
+  message:
+    'Only http/ (and the server setup in src/) imports http/. Services throw a ServiceError (src/service-error.ts), and http/ answers it.',
+};
+const SERVER_SERVICES = {
+  regex: '^(\\.\\./)+(accounts|collab|publishing|monitoring|pwa)(/|$)',
+  message: 'storage/ is the bottom layer: it never imports a service. Pass what it needs in.',
+};
+
 /** @param {Array<{regex: string, message: string}>} patterns */
 const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
@@ -125,7 +156,7 @@ export default tseslint.config(
       ],
     },
   },
-  // --- The documents' layout (issue 13) ---
+  // --- The documents' layout ---
   // Which Y.Map holds what in an app, visitor-data or user document is @pipit/app-definition's to
   // know: elsewhere, use its exports (hasDefinition, appListing, undoRoots, libraryMap, …) instead
   // of `getMap`. The server's tests are exempt: the server stores and guards any Y.Doc, and those
@@ -221,6 +252,42 @@ export default tseslint.config(
     rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS, ROUTES, FEATURES, UI_FROM_PLATFORM]),
   },
   { files: ['sync-server/**/*.ts'], rules: restrict([CLIENT]) },
+  // Package order and the server's layers (the constants above), on top of the folder rules above.
+  {
+    files: ['packages/protocol/**/*.{ts,tsx}'],
+    rules: restrict([
+      SERVER,
+      CLIENT,
+      NODE_BUILTINS,
+      APP_DEFINITION_FROM_PROTOCOL,
+      RUNTIME_FROM_BELOW,
+    ]),
+  },
+  {
+    files: ['packages/app-definition/**/*.{ts,tsx}'],
+    rules: restrict([SERVER, CLIENT, NODE_BUILTINS, RUNTIME_FROM_BELOW]),
+  },
+  {
+    files: ['sync-server/src/{accounts,collab,publishing,monitoring,pwa}/**/*.ts'],
+    rules: restrict([CLIENT, SERVER_HTTP]),
+  },
+  {
+    files: ['sync-server/src/storage/**/*.ts'],
+    rules: restrict([CLIENT, SERVER_HTTP, SERVER_SERVICES]),
+  },
+  // No import cycles, anywhere: a module that depends on itself through others has no place in the
+  // dependency direction above. Type-only imports are erased at runtime, and the rule ignores them.
+  {
+    files: ['**/*.{ts,tsx,mts,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.mts', '.js', '.mjs'],
+      'import-x/external-module-folders': ['node_modules'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx', '.mts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   {
     files: ['client/**/*.tsx', 'packages/runtime/**/*.tsx'],
     ...reactHooks.configs.flat.recommended,

@@ -1,6 +1,6 @@
 import { createId, isReservedUsername, type SignupRequest } from '@pipit/protocol';
 import { createDigest } from '../digest';
-import { ApiError } from '../http/api-error';
+import { ServiceError } from '../service-error';
 import type { Logger } from '../logger';
 import { ConflictError, type Storage, type TokenKind, type UserRecord } from '../storage/types';
 import type { Clock } from './clock';
@@ -56,35 +56,35 @@ export interface AccountDependencies {
 /** How emails greet a person. */
 
 const invalidCredentials = () =>
-  new ApiError(
+  new ServiceError(
     'invalid_credentials',
     'That username or email and password don’t match. Check them, or reset your password.',
   );
 
 const wrongPassword = () =>
-  new ApiError('invalid_credentials', 'That password isn’t right.', {
+  new ServiceError('invalid_credentials', 'That password isn’t right.', {
     fields: { password: 'That password isn’t right.' },
   });
 
-function tokenError(outcome: 'invalid' | 'expired' | 'used'): ApiError {
+function tokenError(outcome: 'invalid' | 'expired' | 'used'): ServiceError {
   switch (outcome) {
     case 'expired':
-      return new ApiError('token_expired', 'This link has expired. Ask for a new one.');
+      return new ServiceError('token_expired', 'This link has expired. Ask for a new one.');
     case 'used':
-      return new ApiError(
+      return new ServiceError(
         'token_used',
         'This link was already used, or a newer one replaced it. Ask for a new one if you still need it.',
       );
     default:
-      return new ApiError(
+      return new ServiceError(
         'token_invalid',
         'This link isn’t valid. Check that you copied all of it.',
       );
   }
 }
 
-function weakPassword(problem: string, field: string): ApiError {
-  return new ApiError('validation_failed', problem, { fields: { [field]: problem } });
+function weakPassword(problem: string, field: string): ServiceError {
+  return new ServiceError('validation_failed', problem, { fields: { [field]: problem } });
 }
 
 /**
@@ -180,7 +180,7 @@ export function createAccountService(deps: AccountDependencies) {
         });
       } catch (error) {
         if (error instanceof ConflictError && error.field === 'email') {
-          throw new ApiError(
+          throw new ServiceError(
             'email_taken',
             'An account already uses this email. Sign in, or reset your password.',
             {
@@ -189,7 +189,7 @@ export function createAccountService(deps: AccountDependencies) {
           );
         }
         if (error instanceof ConflictError) {
-          throw new ApiError('username_taken', 'That username is taken. Try another.', {
+          throw new ServiceError('username_taken', 'That username is taken. Try another.', {
             fields: { username: 'That username is taken.' },
           });
         }
@@ -287,12 +287,12 @@ export function createAccountService(deps: AccountDependencies) {
       await rateLimiter.enforce('emailChangePerAccount', auth.user.id);
       await requirePassword(auth.user, input.password);
       if (input.email === auth.user.email) {
-        throw new ApiError('validation_failed', 'That is already your email address.', {
+        throw new ServiceError('validation_failed', 'That is already your email address.', {
           fields: { email: 'That is already your email address.' },
         });
       }
       if (await storage.users.findByEmail(input.email)) {
-        throw new ApiError('email_taken', 'Another account already uses that email.', {
+        throw new ServiceError('email_taken', 'Another account already uses that email.', {
           fields: { email: 'Another account already uses that email.' },
         });
       }
@@ -307,7 +307,10 @@ export function createAccountService(deps: AccountDependencies) {
     /** The new address takes effect and every session ends: sign in again with it. */
     async confirmEmailChange(token: string): Promise<UserRecord> {
       const emailTaken = () =>
-        new ApiError('email_taken', 'Another account started using that email in the meantime.');
+        new ServiceError(
+          'email_taken',
+          'Another account started using that email in the meantime.',
+        );
       // Refuse an address someone else took before spending the link, so nothing changes.
       const pending = await storage.tokens.find(sha256Hex(token));
       if (pending?.kind === 'change_email' && pending.usedAt === null && pending.email) {
@@ -343,7 +346,7 @@ export function createAccountService(deps: AccountDependencies) {
       input: { currentPassword: string; newPassword: string },
     ): Promise<void> {
       await requirePassword(auth.user, input.currentPassword).catch(() => {
-        throw new ApiError('invalid_credentials', 'Your current password isn’t right.', {
+        throw new ServiceError('invalid_credentials', 'Your current password isn’t right.', {
           fields: { currentPassword: 'Your current password isn’t right.' },
         });
       });

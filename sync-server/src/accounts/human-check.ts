@@ -8,7 +8,7 @@ import {
   isProtectedEndpoint,
   protectedEndpoint,
 } from '@pipit/protocol';
-import { ApiError } from '../http/api-error';
+import { ServiceError } from '../service-error';
 import type { Storage } from '../storage/types';
 import type { Clock } from './clock';
 import { randomToken } from './random';
@@ -43,7 +43,7 @@ const payloadSchema = z.object({
   solution: z.object({ counter: z.number(), derivedKey: z.string().max(256) }),
 });
 
-const failed = (message: string) => new ApiError('human_check_failed', message);
+const failed = (message: string) => new ServiceError('human_check_failed', message);
 
 export interface HumanCheck {
   createChallenge(path: string, method: string): Promise<Challenge>;

@@ -5,7 +5,7 @@ import {
   createId,
   type UpdateProfileRequest,
 } from '@pipit/protocol';
-import { ApiError } from '../http/api-error';
+import { ServiceError } from '../service-error';
 import { ConflictError, type Storage, type UserRecord } from '../storage/types';
 import type { Clock } from './clock';
 import { describeDevice } from './client-info';
@@ -38,7 +38,7 @@ export function createProfileService(deps: {
     const ids = [...new Set(patch.pinnedAppIds)];
     const apps = await Promise.all(ids.map((id) => storage.apps.get(id)));
     if (apps.some((app) => app?.ownerId !== auth.user.id)) {
-      throw new ApiError('validation_failed', 'You can pin only apps you made.', {
+      throw new ServiceError('validation_failed', 'You can pin only apps you made.', {
         fields: { pinnedAppIds: 'You can pin only apps you made.' },
       });
     }
@@ -63,7 +63,7 @@ export function createProfileService(deps: {
         return updated;
       } catch (error) {
         if (error instanceof ConflictError) {
-          throw new ApiError('username_taken', 'That username is taken. Try another.', {
+          throw new ServiceError('username_taken', 'That username is taken. Try another.', {
             fields: { username: 'That username is taken.' },
           });
         }
@@ -81,10 +81,10 @@ export function createProfileService(deps: {
       bytes: Uint8Array,
     ): Promise<UserRecord> {
       if (!(AVATAR_UPLOAD_TYPES as readonly string[]).includes(contentType)) {
-        throw new ApiError('unsupported_media_type', 'Upload a PNG, JPEG, WebP or GIF image.');
+        throw new ServiceError('unsupported_media_type', 'Upload a PNG, JPEG, WebP or GIF image.');
       }
       if (bytes.byteLength > AVATAR_UPLOAD_MAX_BYTES) {
-        throw new ApiError(
+        throw new ServiceError(
           'payload_too_large',
           'That image is larger than 5 MB. Choose a smaller one.',
         );
@@ -97,7 +97,7 @@ export function createProfileService(deps: {
           .webp({ quality: 82 })
           .toBuffer();
       } catch {
-        throw new ApiError(
+        throw new ServiceError(
           'validation_failed',
           'That file isn’t an image we can read. Try another.',
           {
@@ -107,7 +107,7 @@ export function createProfileService(deps: {
       }
       const used = await storage.uploads.totalBytesForUser(auth.user.id);
       if (used + encoded.byteLength > UPLOAD_QUOTA_BYTES) {
-        throw new ApiError(
+        throw new ServiceError(
           'payload_too_large',
           'Your uploads are over the 20 MB of your plan. Remove some first.',
         );

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error';
+import { ServiceError } from '../service-error';
 import type { Storage } from '../storage/types';
 import type { Clock } from './clock';
 
@@ -65,9 +65,9 @@ export interface RateLimiter {
 export function rateLimited(
   retryAfter: number,
   { what = 'Too many attempts.', orElse = '' }: { what?: string; orElse?: string } = {},
-): ApiError {
+): ServiceError {
   const wait = retryAfter < 120 ? `${retryAfter} seconds` : `${Math.ceil(retryAfter / 60)} minutes`;
-  return new ApiError('rate_limited', `${what} Wait ${wait} and try again${orElse}.`, {
+  return new ServiceError('rate_limited', `${what} Wait ${wait} and try again${orElse}.`, {
     retryAfter,
   });
 }

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Hocuspocus, WebSocketLike } from '@hocuspocus/server';
 import crossws from 'crossws/adapters/node';
 import type { Logger } from '../logger';
-import { isAllowedOrigin } from '../http/origin';
+import { isAllowedOrigin } from '../origin';
 import type { DocumentAccess } from './access';
 import type { SocketContext } from './authenticate';
 import type { ResourceBounds } from './resource-bounds';

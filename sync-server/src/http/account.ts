@@ -11,7 +11,7 @@ import { describeDevice } from '../accounts/client-info';
 import { clearSessionCookie } from '../accounts/session-cookie';
 import { toAccount } from '../accounts/views';
 import { ApiError } from './api-error';
-import type { ApiDependencies } from './api';
+import type { ApiDependencies } from './api-dependencies';
 import { readBodyBytes, readJsonBody } from './body';
 import { type ApiEnv, requireAuth } from './context';
 

@@ -1,23 +1,18 @@
-import { ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '@pipit/protocol';
+import { ERROR_STATUS, type ApiErrorBody } from '@pipit/protocol';
+import { ServiceError } from '../service-error';
 
 /**
  * A product error (docs/product/errors.md) an endpoint answers with; anything else becomes
  * `internal`.
  */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly extra: Omit<ApiErrorBody['error'], 'code' | 'message'> = {},
-  ) {
-    super(message);
-  }
+export class ApiError extends ServiceError {}
 
-  get status(): number {
-    return ERROR_STATUS[this.code];
-  }
+/** The HTTP status a product error answers with, by its code. */
+export function errorStatus(error: ServiceError): number {
+  return ERROR_STATUS[error.code];
+}
 
-  toBody(): ApiErrorBody {
-    return { error: { code: this.code, message: this.message, ...this.extra } };
-  }
+/** The JSON body a product error answers with. */
+export function errorBody(error: ServiceError): ApiErrorBody {
+  return { error: { code: error.code, message: error.message, ...error.extra } };
 }

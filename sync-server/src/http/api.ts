@@ -1,69 +1,31 @@
 import { Hono } from 'hono';
 import { AVATAR_UPLOAD_MAX_BYTES, isProtectedEndpoint } from '@pipit/protocol';
-import type { AccountService } from '../accounts/account-service';
 import { clientIp } from '../accounts/client-info';
-import type { HumanCheck } from '../accounts/human-check';
-import type { Operators } from '../accounts/operators';
-import type { ProfileService } from '../accounts/profile-service';
-import type { RateLimiter } from '../accounts/rate-limits';
 import { clearSessionCookie, isSecureRequest, readSessionCookie } from '../accounts/session-cookie';
-import type { SessionService } from '../accounts/sessions';
-import type { Clock } from '../accounts/clock';
 import { createDigest } from '../digest';
-import type { Logger } from '../logger';
-import type { ServerErrorReport } from '../monitoring/server-error';
-import type { LiveDocuments } from '../publishing/app-document';
 import { currentRequest } from '../request-context';
-import type { Storage } from '../storage/types';
+import { ServiceError } from '../service-error';
 import { registerAccount } from './account';
-import { type AccessChanges, registerApps } from './apps';
-import { ApiError } from './api-error';
+import type { ApiDependencies } from './api-dependencies';
+import { registerApps } from './apps';
+import { ApiError, errorBody, errorStatus } from './api-error';
 import { registerAuth } from './auth';
 import { API_BODY_LIMIT_BYTES, assertDeclaredSize } from './body';
 import type { ApiEnv } from './context';
-import type { MonitoringConfig } from '../config';
 import { registerAdmin } from './admin';
 import { registerClientConfig } from './client-config';
 import { registerExplore } from './explore';
 import { registerHealth } from './health';
 import { registerHumanCheck } from './human-check';
 import { matchedRoute } from './matched-route';
-import type { DataRemoval } from '../collab/data-removal';
 import { registerMessages } from './messages';
-import { isSameOriginRequest } from './origin';
+import { isSameOriginRequest } from '../origin';
 import { registerProfiles } from './profiles';
 import { registerPublished } from './published';
 import { registerPublishing } from './publishing';
 import { registerUploads } from './uploads';
 
 export type { ApiEnv } from './context';
-
-export interface ApiDependencies {
-  storage: Storage;
-  logger: Logger;
-  publicOrigin: string | undefined;
-  trustProxy: boolean;
-  sessions: SessionService;
-  accounts: AccountService;
-  profiles: ProfileService;
-  humanCheck: HumanCheck;
-  rateLimiter: RateLimiter;
-  clock: Clock;
-  /** Closes sync connections whose access an endpoint changed. */
-  accessChanges: AccessChanges;
-  /** Deletes an app's or an account's documents and rows, closing them first where they are open. */
-  dataRemoval: DataRemoval;
-  /** The app documents this instance has loaded, so publishing reads their newest state. */
-  liveDocuments?: LiveDocuments;
-  /** True once a graceful shutdown began (`GET /api/ready` then answers 503). */
-  shuttingDown?: () => boolean;
-  /** Error reporting's settings (`/api/client-config` tells browsers where to report). */
-  monitoring: MonitoringConfig;
-  /** Who sees the operator's inbox. */
-  operators: Pick<Operators, 'isOperator'>;
-  /** Keeps a failure with its digest for the operator's inbox (never throws). */
-  reportServerError?: (report: ServerErrorReport) => void;
-}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -164,10 +126,10 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   });
 
   app.onError((error, c) => {
-    if (error instanceof ApiError) {
+    if (error instanceof ServiceError) {
       if (error.extra.retryAfter !== undefined)
         c.header('Retry-After', String(error.extra.retryAfter));
-      return c.json(error.toBody(), error.status as 400);
+      return c.json(errorBody(error), errorStatus(error) as 400);
     }
     const digest = createDigest();
     c.get('logger').error(
@@ -180,9 +142,11 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
       method: c.req.method,
       path: c.req.path,
     });
-    const body = new ApiError('internal', 'Something went wrong on the server.', {
-      digest,
-    }).toBody();
+    const body = errorBody(
+      new ApiError('internal', 'Something went wrong on the server.', {
+        digest,
+      }),
+    );
     return c.json(body, 500);
   });
 

@@ -13,23 +13,10 @@ import { nameOf, toPerson } from '../accounts/views';
 import { findVisibleApp } from '../publishing/visibility';
 import type { AppRecord, Storage, UserRecord } from '../storage/types';
 import { ApiError } from './api-error';
-import type { ApiDependencies } from './api';
+import type { ApiDependencies } from './api-dependencies';
 import { appDeleted } from './published';
 import { readJsonBody } from './body';
 import { type ApiContext, type ApiEnv, requireAuth } from './context';
-
-/** What the sync server must do when access to an app changes under open connections. */
-export interface AccessChanges {
-  /** A person lost access to an app (removed, or the app was deleted). */
-  revoked(appId: string, userId: string | null): void;
-  /** A person's role changed: their connection authenticates again with the new one. */
-  roleChanged(appId: string, userId: string): void;
-  /**
-   * Who may visit the app changed (visibility, unpublished): the visitors' data connections of
-   * those who may no longer see it are closed.
-   */
-  visitorsChanged(appId: string): Promise<void>;
-}
 
 const notFound = () =>
   new ApiError('not_found', 'That app does not exist, or it is not shared with you.');

@@ -9,7 +9,7 @@ import {
 import type { SignedIn } from '../accounts/account-service';
 import { clearSessionCookie, serializeSessionCookie } from '../accounts/session-cookie';
 import { toAccount } from '../accounts/views';
-import type { ApiDependencies } from './api';
+import type { ApiDependencies } from './api-dependencies';
 import { readJsonBody } from './body';
 import { type ApiContext, type ApiEnv, requireAuth } from './context';
 

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { EXPLORE_PAGE_SIZE, type ExploreResponse, exploreQuerySchema } from '@pipit/protocol';
 import { toAppCard } from '../publishing/cards';
 import { ApiError } from './api-error';
-import type { ApiDependencies } from './api';
+import type { ApiDependencies } from './api-dependencies';
 import { fieldsOf } from './body';
 import type { ApiEnv } from './context';
 

@@ -8,7 +8,7 @@ import type {
 import { MIGRATION_NAMES } from '../storage/migrations';
 import type { Storage } from '../storage/types';
 import { VERSION } from '../version';
-import type { ApiDependencies } from './api';
+import type { ApiDependencies } from './api-dependencies';
 import type { ApiEnv } from './context';
 
 /** A database that takes longer than this to answer a trivial query should get no traffic. */

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { isProtectedEndpoint } from '@pipit/protocol';
 import { ApiError } from './api-error';
-import type { ApiDependencies } from './api';
+import type { ApiDependencies } from './api-dependencies';
 import type { ApiEnv } from './context';
 
 const querySchema = z.object({ path: z.string().max(200), method: z.string().max(10) });

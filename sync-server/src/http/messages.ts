@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { createId, messageRequestSchema } from '@pipit/protocol';
-import type { ApiDependencies } from './api';
+import type { ApiDependencies } from './api-dependencies';
 import { readJsonBody } from './body';
 import type { ApiEnv } from './context';
 

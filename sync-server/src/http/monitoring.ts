@@ -11,9 +11,10 @@ import { OverBudgetError } from '../monitoring/budget';
 import type { Monitoring } from '../monitoring/create-monitoring';
 import { MalformedEnvelopeError } from '../monitoring/envelope';
 import { ForeignEnvelopeError, isConfiguredTunnel } from '../monitoring/ingest';
-import { ApiError } from './api-error';
+import { ServiceError } from '../service-error';
+import { ApiError, errorBody, errorStatus } from './api-error';
 import { API_BODY_LIMIT_BYTES, readBodyBytes } from './body';
-import { isSameOriginRequest } from './origin';
+import { isSameOriginRequest } from '../origin';
 
 /**
  * What the SDK posts envelopes as: `text/plain` through a tunnel (no CORS preflight), or the
@@ -86,7 +87,7 @@ export function createMonitoringRoute(deps: MonitoringRouteDependencies) {
     try {
       await rateLimiter.enforce('monitoringPerIp', address);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'rate_limited') {
+      if (error instanceof ServiceError && error.code === 'rate_limited') {
         monitoring.countDropped('rate_limited');
       }
       throw error;
@@ -96,7 +97,7 @@ export function createMonitoringRoute(deps: MonitoringRouteDependencies) {
     try {
       body = await readBodyBytes(c.req.raw, API_BODY_LIMIT_BYTES);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'payload_too_large') {
+      if (error instanceof ServiceError && error.code === 'payload_too_large') {
         monitoring.countDropped('too_large');
         throw new ApiError('payload_too_large', 'An error report can be 1 MB at most.');
       }
@@ -120,7 +121,7 @@ export function createMonitoringRoute(deps: MonitoringRouteDependencies) {
 
   app.onError((error, c) => {
     c.header('Cache-Control', 'no-store');
-    if (error instanceof ApiError) {
+    if (error instanceof ServiceError) {
       const retryAfter = error.extra.retryAfter;
       if (retryAfter !== undefined) {
         // Both headers: a bare 429 would pause every report for 60 seconds
@@ -128,13 +129,13 @@ export function createMonitoringRoute(deps: MonitoringRouteDependencies) {
         c.header('Retry-After', String(retryAfter));
         c.header('X-Sentry-Rate-Limits', `${retryAfter}::organization:rate_limited`);
       }
-      return c.json(error.toBody(), error.status as 400);
+      return c.json(errorBody(error), errorStatus(error) as 400);
     }
     const digest = createDigest();
     logger.error({ err: error, digest, path: MONITORING_PATH }, 'storing an error report failed');
     monitoring.reportServerError({ error, digest, method: c.req.method, path: MONITORING_PATH });
     return c.json(
-      new ApiError('internal', 'Something went wrong on the server.', { digest }).toBody(),
+      errorBody(new ApiError('internal', 'Something went wrong on the server.', { digest })),
       500,
     );
   });

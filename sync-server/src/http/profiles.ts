@@ -3,7 +3,7 @@ import { usernameSchema } from '@pipit/protocol';
 import { toPublicProfile } from '../accounts/views';
 import { toAppCard } from '../publishing/cards';
 import { ApiError } from './api-error';
-import type { ApiDependencies } from './api';
+import type { ApiDependencies } from './api-dependencies';
 import type { ApiEnv } from './context';
 
 const notFound = () =>

@@ -11,7 +11,7 @@ import { createPopularity } from '../publishing/popularity';
 import { findVisibleApp, type VisibleApp } from '../publishing/visibility';
 import type { Storage } from '../storage/types';
 import { ApiError } from './api-error';
-import type { ApiDependencies } from './api';
+import type { ApiDependencies } from './api-dependencies';
 import { readJsonBody } from './body';
 import type { ApiContext, ApiEnv } from './context';
 

@@ -10,7 +10,7 @@ import { loadAppDocument } from '../publishing/app-document';
 import { publicationOf } from '../publishing/cards';
 import type { AppRecord } from '../storage/types';
 import { ApiError } from './api-error';
-import type { ApiDependencies } from './api';
+import type { ApiDependencies } from './api-dependencies';
 import { appFor, requireOwner } from './apps';
 import { fieldsOf, readBodyBytes, readJsonBody } from './body';
 import type { ApiEnv } from './context';

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { isId } from '@pipit/protocol';
 import { ApiError } from './api-error';
-import type { ApiDependencies } from './api';
+import type { ApiDependencies } from './api-dependencies';
 import type { ApiEnv } from './context';
 
 /**

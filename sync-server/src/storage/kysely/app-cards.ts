@@ -1,7 +1,7 @@
 import { type Selectable, type SqlBool, sql } from 'kysely';
 import { appIconSchema, avatarSchema } from '@pipit/protocol';
 import type { Database } from '../schema';
-import type { AppCardRecord, ExploreSearch, PublishingStore } from '../types';
+import type { AppCardRecord, ExploreSearch, PublishingStore } from '../types/publishing';
 import type { Db } from './shared';
 import { DEFAULT_AVATAR } from './users';
 

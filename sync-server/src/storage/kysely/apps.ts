@@ -1,7 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import { type AppRole, appIconSchema, type CollaboratorRole } from '@pipit/protocol';
 import type { Database } from '../schema';
-import type { AppRecord, AppStore } from '../types';
+import type { AppRecord, AppStore } from '../types/apps';
 import type { Db } from './shared';
 
 export function toApp(row: Selectable<Database['apps']>): AppRecord {

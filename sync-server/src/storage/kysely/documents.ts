@@ -1,4 +1,4 @@
-import type { DocumentStore } from '../types';
+import type { DocumentStore } from '../types/documents';
 import { isId } from '@pipit/protocol';
 import { type Db, toUint8Array } from './shared';
 

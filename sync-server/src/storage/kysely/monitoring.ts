@@ -6,7 +6,7 @@ import {
   type ErrorGroupRecord,
   type ErrorSource,
   type MonitoringStore,
-} from '../types';
+} from '../types/monitoring';
 import type { Database } from '../schema';
 import type { Db } from './shared';
 

@@ -1,4 +1,4 @@
-import type { OperatorStore } from '../types';
+import type { OperatorStore } from '../types/operators';
 import type { Db } from './shared';
 
 export function createOperatorStore(db: Db): OperatorStore {

@@ -1,7 +1,8 @@
 import { type Selectable, sql } from 'kysely';
 import { appIconSchema } from '@pipit/protocol';
 import type { Database } from '../schema';
-import { type AppVersionRecord, NotFoundError, type PublishingStore } from '../types';
+import { NotFoundError } from '../types/errors';
+import type { AppVersionRecord, PublishingStore } from '../types/publishing';
 import { createAppCardQueries } from './app-cards';
 import type { Db } from './shared';
 

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../schema';
-import type { SessionRecord, SessionStore } from '../types';
+import type { SessionRecord, SessionStore } from '../types/sessions';
 import type { Db } from './shared';
 
 function toSession(row: Selectable<Database['sessions']>): SessionRecord {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { StorageEngine } from '@pipit/protocol';
 import type { Database } from '../schema';
-import { ConflictError } from '../types';
+import { ConflictError } from '../types/errors';
 
 export type Db = Kysely<Database>;
 

@@ -6,7 +6,7 @@ import type {
   RateLimitStore,
   SecretStore,
   UploadStore,
-} from '../types';
+} from '../types/small-stores';
 import { type Db, toUint8Array } from './shared';
 
 /** Rate-limit rows older than this are removed now and then; no window is longer. */

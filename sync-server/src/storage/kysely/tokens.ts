@@ -1,4 +1,4 @@
-import type { TokenKind, TokenStore } from '../types';
+import type { TokenKind, TokenStore } from '../types/tokens';
 import type { Db } from './shared';
 
 export function createTokenStore(db: Db): TokenStore {

@@ -1,14 +1,8 @@
 import type { Selectable, Updateable } from 'kysely';
 import { avatarSchema } from '@pipit/protocol';
 import type { Database } from '../schema';
-import {
-  ConflictError,
-  NotFoundError,
-  type NewUser,
-  type UserPatch,
-  type UserRecord,
-  type UserStore,
-} from '../types';
+import { ConflictError, NotFoundError } from '../types/errors';
+import type { NewUser, UserPatch, UserRecord, UserStore } from '../types/users';
 import { type Db, type EngineSpecifics, mapConflict } from './shared';
 
 export const DEFAULT_AVATAR = { kind: 'emoji', emoji: '🐦', color: '#1a7f5a' } as const;

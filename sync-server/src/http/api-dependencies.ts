@@ -1,0 +1,53 @@
+import type { AccountService } from '../accounts/account-service';
+import type { Clock } from '../accounts/clock';
+import type { HumanCheck } from '../accounts/human-check';
+import type { Operators } from '../accounts/operators';
+import type { ProfileService } from '../accounts/profile-service';
+import type { RateLimiter } from '../accounts/rate-limits';
+import type { SessionService } from '../accounts/sessions';
+import type { DataRemoval } from '../collab/data-removal';
+import type { MonitoringConfig } from '../config';
+import type { Logger } from '../logger';
+import type { ServerErrorReport } from '../monitoring/server-error';
+import type { LiveDocuments } from '../publishing/app-document';
+import type { Storage } from '../storage/types';
+
+/** What the sync server must do when access to an app changes under open connections. */
+export interface AccessChanges {
+  /** A person lost access to an app (removed, or the app was deleted). */
+  revoked(appId: string, userId: string | null): void;
+  /** A person's role changed: their connection authenticates again with the new one. */
+  roleChanged(appId: string, userId: string): void;
+  /**
+   * Who may visit the app changed (visibility, unpublished): the visitors' data connections of
+   * those who may no longer see it are closed.
+   */
+  visitorsChanged(appId: string): Promise<void>;
+}
+
+export interface ApiDependencies {
+  storage: Storage;
+  logger: Logger;
+  publicOrigin: string | undefined;
+  trustProxy: boolean;
+  sessions: SessionService;
+  accounts: AccountService;
+  profiles: ProfileService;
+  humanCheck: HumanCheck;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+  /** Closes sync connections whose access an endpoint changed. */
+  accessChanges: AccessChanges;
+  /** Deletes an app's or an account's documents and rows, closing them first where they are open. */
+  dataRemoval: DataRemoval;
+  /** The app documents this instance has loaded, so publishing reads their newest state. */
+  liveDocuments?: LiveDocuments;
+  /** True once a graceful shutdown began (`GET /api/ready` then answers 503). */
+  shuttingDown?: () => boolean;
+  /** Error reporting's settings (`/api/client-config` tells browsers where to report). */
+  monitoring: MonitoringConfig;
+  /** Who sees the operator's inbox. */
+  operators: Pick<Operators, 'isOperator'>;
+  /** Keeps a failure with its digest for the operator's inbox (never throws). */
+  reportServerError?: (report: ServerErrorReport) => void;
+}

@@ -1,0 +1,77 @@
+import type { StorageEngine } from '@pipit/protocol';
+import type { AppStore } from './apps';
+import type { DocumentStore } from './documents';
+import type { MonitoringStore } from './monitoring';
+import type { OperatorStore } from './operators';
+import type { PublishingStore } from './publishing';
+import type { SessionStore } from './sessions';
+import type {
+  HumanCheckStore,
+  MessageStore,
+  RateLimitStore,
+  SecretStore,
+  UploadStore,
+} from './small-stores';
+import type { TokenStore } from './tokens';
+import type { UserStore } from './users';
+
+export type { UserRecord, NewUser, UserPatch, UserStore } from './users';
+export type { LoggedUpdate, DocumentStore } from './documents';
+export type { OperatorRecord, OperatorStore } from './operators';
+export type { SessionRecord, SessionStore } from './sessions';
+export type { TokenKind, NewToken, TokenUse, TokenStore } from './tokens';
+export type {
+  RateLimitStore,
+  HumanCheckStore,
+  SecretStore,
+  MessageRecord,
+  MessageStore,
+  UploadRecord,
+  UploadStore,
+} from './small-stores';
+export type { AppRecord, NewApp, AppListing, CollaboratorRecord, AppStore } from './apps';
+export type {
+  VersionListing,
+  AppVersionRecord,
+  NewAppVersion,
+  AppCardRecord,
+  ExploreSearch,
+  AppEventKind,
+  PublishingStore,
+} from './publishing';
+export { ERROR_SOURCES } from './monitoring';
+export type {
+  ErrorSource,
+  ErrorEventRecord,
+  ErrorGroupRecord,
+  MonitoringStore,
+} from './monitoring';
+export { ConflictError, NotFoundError } from './errors';
+
+/**
+ * The one storage interface (docs/decisions/0005-sqlite-default-postgres-optional.md). Two
+ * adapters implement it, SQLite and PostgreSQL, and one contract suite (test/storage-contract.ts)
+ * runs against both.
+ */
+export interface Storage {
+  readonly engine: StorageEngine;
+  readonly documents: DocumentStore;
+  readonly apps: AppStore;
+  readonly publishing: PublishingStore;
+  readonly users: UserStore;
+  readonly operators: OperatorStore;
+  readonly sessions: SessionStore;
+  readonly tokens: TokenStore;
+  readonly rateLimits: RateLimitStore;
+  readonly humanChecks: HumanCheckStore;
+  readonly secrets: SecretStore;
+  readonly messages: MessageStore;
+  readonly uploads: UploadStore;
+  /** Error reports from browsers and this server (issue 6). */
+  readonly monitoring: MonitoringStore;
+  /** Names of the applied migrations, oldest first. */
+  appliedMigrations(): Promise<string[]>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,20 @@
+export interface SessionRecord {
+  id: string;
+  secretHash: string;
+  userId: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  userAgent: string | null;
+  ip: string | null;
+}
+
+export interface SessionStore {
+  insert(session: SessionRecord): Promise<void>;
+  findById(id: string): Promise<SessionRecord | null>;
+  listForUser(userId: string): Promise<SessionRecord[]>;
+  touch(id: string, lastSeenAt: number): Promise<void>;
+  delete(id: string): Promise<void>;
+  /** Deletes every session of a user, but `exceptId`; returns the ids deleted. */
+  deleteForUser(userId: string, exceptId?: string): Promise<string[]>;
+}

@@ -1,0 +1,56 @@
+export interface RateLimitStore {
+  /**
+   * Counts one event (or `amount`: bytes for a byte budget) under `key` in a fixed window of
+   * `windowMs`, atomically across instances that share the database. Returns the count including
+   * this event and when the window ends. No window is longer than a day.
+   */
+  hit(
+    key: string,
+    windowMs: number,
+    now: number,
+    amount?: number,
+  ): Promise<{ count: number; resetAt: number }>;
+  /** The count in `key`'s current window (0 when it has none or it ended), counting nothing. */
+  peek(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+}
+
+export interface HumanCheckStore {
+  /** Records a challenge as used; false when it already was (a replay). Prunes expired entries now and then. */
+  consume(signature: string, expiresAt: number, now: number): Promise<boolean>;
+}
+
+export interface SecretStore {
+  /** The named secret, created once (by whichever instance gets there first) and shared by all. */
+  getOrCreate(name: string, create: () => string): Promise<string>;
+}
+
+export interface MessageRecord {
+  id: string;
+  kind: 'contact' | 'feedback';
+  userId: string | null;
+  email: string | null;
+  body: string;
+  page: string | null;
+  createdAt: number;
+}
+
+export interface MessageStore {
+  insert(message: MessageRecord): Promise<void>;
+  list(limit: number): Promise<MessageRecord[]>;
+}
+
+export interface UploadRecord {
+  id: string;
+  userId: string;
+  contentType: string;
+  bytes: Uint8Array;
+  createdAt: number;
+}
+
+export interface UploadStore {
+  insert(upload: UploadRecord): Promise<void>;
+  get(id: string): Promise<UploadRecord | null>;
+  delete(id: string): Promise<void>;
+  deleteForUser(userId: string): Promise<void>;
+  totalBytesForUser(userId: string): Promise<number>;
+}
