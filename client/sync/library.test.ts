@@ -15,12 +15,11 @@ import { openDocument } from './documents';
 import {
   ANONYMOUS_OWNER,
   drainLibraryInbox,
-  fromRow,
-  mergeIntoDevice,
   removeFromLibrary,
   restoreToLibrary,
   saveToLibrary,
 } from './library';
+import { fromRow, mergeIntoDevice } from './library-device';
 import { queueLibraryEntry } from './library-inbox';
 import { startLibrarySync } from './library-sync';
 import { localDb } from './local-db';
