@@ -1,6 +1,7 @@
 import type {
   afterUnloadDocumentPayload,
   beforeHandleAwarenessPayload,
+  Connection,
   Extension,
   onAuthenticatePayload,
   onDisconnectPayload,
@@ -29,9 +30,9 @@ type Context = Partial<ConnectionContext> | undefined;
  */
 export function createResourceBoundsExtension(bounds: ResourceBounds): Extension {
   /** Per connection: the presence client ids it announced. */
-  const announced = new WeakMap<object, Set<number>>();
+  const announced = new WeakMap<Connection, Set<number>>();
   /** Per document: which connection each presence client id belongs to. */
-  const owners = new Map<string, Map<number, object>>();
+  const owners = new Map<string, Map<number, Connection>>();
 
   return {
     extensionName: 'pipit-resource-bounds',
@@ -63,11 +64,12 @@ export function createResourceBoundsExtension(bounds: ResourceBounds): Extension
       if (!connection) return Promise.resolve();
       const clients = announced.get(connection) ?? new Set<number>();
       announced.set(connection, clients);
-      const byClient = owners.get(documentName) ?? new Map<number, object>();
+      const byClient = owners.get(documentName) ?? new Map<number, Connection>();
       owners.set(documentName, byClient);
       // Ids whose connection is gone are free again.
-      const live = new Set<object>(document.getConnections());
-      for (const [clientId, owner] of byClient) if (!live.has(owner)) byClient.delete(clientId);
+      for (const [clientId, owner] of byClient) {
+        if (!document.connections.has(owner)) byClient.delete(clientId);
+      }
       const userId = (context as Context)?.userId;
       for (const [clientId, state] of states) {
         const owner = byClient.get(clientId);

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { SyncRefusal } from './refusal';
 import type { ResourceLimits } from './resource-limits';
 
@@ -59,7 +60,9 @@ export class ResourceBounds {
   private readonly now: () => number;
 
   constructor(private readonly options: ResourceBoundsOptions) {
-    this.heapUsed = options.heapUsed ?? (() => process.memoryUsage().heapUsed);
+    // The same number as `process.memoryUsage().heapUsed`, read without its resident-set
+    // measurement (a read of /proc on Linux, ~15 µs): this runs for every growing update.
+    this.heapUsed = options.heapUsed ?? (() => getHeapStatistics().used_heap_size);
     this.now = options.now ?? Date.now;
   }
 

@@ -2,6 +2,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import * as decoding from 'lib0/decoding';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import { MESSAGE } from './raw-sync';
 
 export interface TestProvider {
   provider: HocuspocusProvider;
@@ -74,9 +75,6 @@ export function acknowledged(provider: HocuspocusProvider): Promise<void> {
   });
 }
 
-/** Hocuspocus's message type for the server's answer to an update: applied or not. */
-const SYNC_STATUS = 8;
-
 interface ReceivedMessage {
   message: { decoder: decoding.Decoder; readVarString(): string; readVarUint(): number };
 }
@@ -89,7 +87,8 @@ export function refused(provider: HocuspocusProvider): Promise<void> {
   return new Promise((resolve) => {
     const onMessage = ({ message }: ReceivedMessage) => {
       message.readVarString();
-      if (message.readVarUint() !== SYNC_STATUS) return;
+      // The server's answer to an update: applied or not.
+      if (message.readVarUint() !== MESSAGE.syncStatus) return;
       if (decoding.readVarInt(message.decoder) === 1) return;
       provider.off('message', onMessage);
       resolve();
