@@ -11,6 +11,11 @@ export function describeDevice(userAgent: string | null | undefined): string {
   return browser ?? os ?? 'Unknown device';
 }
 
+/** `::ffff:1.2.3.4`, an IPv4 address written as IPv6, is 1.2.3.4; anything else is unchanged. */
+export function unmapIpv4(ip: string): string {
+  return ip.replace(/^::ffff:(?=\d{1,3}(?:\.\d{1,3}){3}$)/i, '');
+}
+
 /**
  * An address as limits count it: a port some proxies append goes (`1.2.3.4:5678`, `[::1]:443`),
  * and an IPv4 address written as IPv6 (`::ffff:1.2.3.4`) is the IPv4 address. Null for anything
@@ -21,7 +26,7 @@ export function normalizeIp(value: string): string | null {
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(ip);
   if (bracketed?.[1]) ip = bracketed[1];
   else if (/^\d{1,3}(?:\.\d{1,3}){3}:\d+$/.test(ip)) ip = ip.slice(0, ip.lastIndexOf(':'));
-  ip = ip.replace(/^::ffff:(?=\d{1,3}(?:\.\d{1,3}){3}$)/i, '');
+  ip = unmapIpv4(ip);
   return isIP(ip) ? ip.toLowerCase() : null;
 }
 

@@ -30,15 +30,20 @@ export function createOperators({ storage, clock }: { storage: Storage; clock: C
     return user;
   }
 
+  /**
+   * Whether `user`, a live account as read for the current request, is an operator: confirmed, and
+   * listed (read from storage each time, so removing an operator applies on the next request).
+   */
+  async function isOperatorAccount(user: UserRecord | null | undefined): Promise<boolean> {
+    return !!user && user.emailVerifiedAt !== null && (await storage.operators.has(user.id));
+  }
+
   return {
-    /** Read from storage each time: an account record a caller holds may be out of date. */
+    isOperatorAccount,
+
+    /** Reads the account from storage: a record a caller holds may be out of date. */
     async isOperator(userId: string | null | undefined): Promise<boolean> {
-      if (!userId) return false;
-      const [user, listed] = await Promise.all([
-        storage.users.findById(userId),
-        storage.operators.has(userId),
-      ]);
-      return listed && user !== null && user.emailVerifiedAt !== null;
+      return !!userId && isOperatorAccount(await storage.users.findById(userId));
     },
 
     /** Makes the account called `username` now an operator; returns it and whether it was new. */

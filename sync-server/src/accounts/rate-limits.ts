@@ -1,4 +1,5 @@
 import { ServiceError } from '../service-error';
+import { unmapIpv4 } from './client-info';
 import type { Storage } from '../storage/types';
 import type { Clock } from './clock';
 
@@ -78,7 +79,7 @@ export function rateLimited(
  */
 export function addressKey(ip: string): string {
   // `::ffff:1.2.3.4` is 1.2.3.4: every such address must not share one /64.
-  ip = ip.replace(/^::ffff:(?=\d{1,3}(?:\.\d{1,3}){3}$)/i, '');
+  ip = unmapIpv4(ip);
   if (!ip.includes(':')) return ip;
   const [head = '', tail = ''] = ip.toLowerCase().split('::');
   const left = head ? head.split(':') : [];

@@ -70,12 +70,13 @@ async function detailOf(storage: Storage, sample: ErrorEventRecord): Promise<Err
 
 export function registerAdmin(
   app: Hono<ApiEnv>,
-  { storage, operators }: { storage: Storage; operators: Pick<Operators, 'isOperator'> },
+  { storage, operators }: { storage: Storage; operators: Pick<Operators, 'isOperatorAccount'> },
 ): void {
   // Every endpoint below: operators only, and for anyone else as if it did not exist. Checked on
-  // each request, so removing an operator (or their email becoming unconfirmed) applies at once.
+  // each request, so removing an operator (or their email becoming unconfirmed) applies at once;
+  // the account is the one the session middleware read for this very request.
   app.use('/admin/*', async (c, next) => {
-    if (!(await operators.isOperator(c.get('auth')?.user.id))) {
+    if (!(await operators.isOperatorAccount(c.get('auth')?.user))) {
       throw new ApiError('not_found', 'There is no such API endpoint.');
     }
     await next();

@@ -47,7 +47,7 @@ export interface ApiDependencies {
   /** Error reporting's settings (`/api/client-config` tells browsers where to report). */
   monitoring: MonitoringConfig;
   /** Who sees the operator's inbox. */
-  operators: Pick<Operators, 'isOperator'>;
+  operators: Pick<Operators, 'isOperatorAccount'>;
   /** Keeps a failure with its digest for the operator's inbox (never throws). */
   reportServerError?: (report: ServerErrorReport) => void;
 }

@@ -53,7 +53,7 @@ export function createMonitoring(options: {
   /** Stores an occurrence, then keeps the store under its caps (browser and server reports alike). */
   const keep = async (record: ErrorEventRecord): Promise<boolean> => {
     const stored = await store.record(record);
-    if (stored) await caps.enforce();
+    if (stored) await caps.enforce(record.source);
     return stored;
   };
   const ingest = createIngest({ config, keep, budget, forwarder, clock });

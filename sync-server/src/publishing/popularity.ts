@@ -47,6 +47,16 @@ export function createPopularity(deps: {
   const maxRemembered = deps.maxRemembered ?? REMEMBERED_VISITS_MAX;
   let forgotAt = -Infinity;
   let forgetting: Promise<void> | undefined;
+  // Shared by every instance on the same database, created by the first one, never changed: read
+  // once (as human-check.ts does its secrets), not twice per anonymous event.
+  let visitorKey: Promise<string> | undefined;
+  const getVisitorKey = () => {
+    if (!visitorKey) {
+      visitorKey = storage.secrets.getOrCreate('visitor-key', randomToken);
+      visitorKey.catch(() => (visitorKey = undefined)); // a failed read is tried again next time
+    }
+    return visitorKey;
+  };
 
   async function forget(now: number): Promise<void> {
     try {
@@ -63,7 +73,7 @@ export function createPopularity(deps: {
     async visitorOf(userId, ip) {
       if (userId) return `user:${userId}`;
       // A keyed hash: the stored value cannot be turned back into an address by trying them all.
-      const key = await storage.secrets.getOrCreate('visitor-key', randomToken);
+      const key = await getVisitorKey();
       return `anonymous:${sha256Hex(`${key}\n${addressKey(ip ?? 'unknown')}`)}`;
     },
     async record(appId, kind, visitor) {

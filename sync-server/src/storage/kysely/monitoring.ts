@@ -236,13 +236,13 @@ export function createMonitoringStore(db: Db): MonitoringStore {
       });
     },
 
-    async evict({ maxEvents, maxGroups }) {
+    async evict({ maxEvents, maxGroups }, sources = ERROR_SOURCES) {
       return db.transaction().execute(async (trx) => {
         let events = 0;
         let groups = 0;
         // Each source within its own caps: a flood of anonymous browser reports never pushes out
         // the server's own failures.
-        for (const source of ERROR_SOURCES) {
+        for (const source of sources) {
           const groupsOf = trx
             .selectFrom('error_groups')
             .select('fingerprint')

@@ -72,11 +72,13 @@ export interface MonitoringStore {
    * Keeps at most `maxGroups` groups and `maxEvents` occurrences of each source (browsers' and the
    * server's own, so a flood of one never pushes out the other), removing the least recently seen
    * groups (with their occurrences), then the oldest occurrences. Returns how many of each went.
+   * Only the `sources` given are looked at (all by default): a new report can put only its own
+   * source over the caps.
    */
-  evict(caps: {
-    maxEvents: number;
-    maxGroups: number;
-  }): Promise<{ events: number; groups: number }>;
+  evict(
+    caps: { maxEvents: number; maxGroups: number },
+    sources?: readonly ErrorSource[],
+  ): Promise<{ events: number; groups: number }>;
   /** Counts `count` reports dropped for `reason` on the (UTC) day of `at`. */
   countDrops(reason: ReportDropReason, at: number, count: number): Promise<void>;
   /** The drops counted, by reason, with the start of the first day each was counted on. */
