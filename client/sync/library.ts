@@ -1,8 +1,7 @@
 import { type LibraryEntry, listLibrary } from '@pipit/protocol';
 import { liveQuery } from 'dexie';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import { libraryInbox, removeFromLibraryInbox } from './library-inbox';
-import { fromRow, mergeIntoDevice } from './library-device';
+import { drainLibraryInboxInto, fromRow, mergeIntoDevice } from './library-device';
 import { ANONYMOUS_OWNER, localDb } from './local-db';
 
 /**
@@ -29,17 +28,12 @@ async function changeEntry(accountId: string | null, entry: LibraryEntry): Promi
  * into this device's library; the signed-in person's also into their document, so they follow
  * them to their other devices. Anyone else's wait on this device for their next sign-in.
  */
-export async function drainLibraryInbox(accountId: string | null): Promise<void> {
-  const waiting = libraryInbox();
-  if (waiting.length === 0) return;
-  for (const { owner, entry } of waiting) {
-    if (owner === (accountId ?? ANONYMOUS_OWNER)) {
-      await changeEntry(accountId, entry);
-    } else {
-      await mergeIntoDevice(owner, entry);
-    }
-  }
-  removeFromLibraryInbox(waiting);
+export function drainLibraryInbox(accountId: string | null): Promise<void> {
+  return drainLibraryInboxInto((owner, entry) =>
+    owner === (accountId ?? ANONYMOUS_OWNER)
+      ? changeEntry(accountId, entry)
+      : mergeIntoDevice(owner, entry),
+  );
 }
 
 /** What an app page or the installed app knows about an app, to list it in the library. */
