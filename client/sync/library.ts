@@ -95,6 +95,12 @@ function acquireLibrarySync(accountId: string): () => void {
   };
 }
 
+/** This device's library for one owner, as /apps lists it (the one used last first). */
+export async function libraryOnDevice(owner: string): Promise<LibraryEntry[]> {
+  const rows = await localDb().library.where('owner').equals(owner).toArray();
+  return listLibrary(rows.flatMap((row) => fromRow(row) ?? []));
+}
+
 /** A live query of this device's library for one owner, as an external store. */
 function createLibraryStore(owner: string) {
   let value: LibraryEntry[] | undefined;
@@ -103,11 +109,9 @@ function createLibraryStore(owner: string) {
   return {
     subscribe(listener: () => void) {
       listeners.add(listener);
-      subscription ??= liveQuery(() =>
-        localDb().library.where('owner').equals(owner).toArray(),
-      ).subscribe({
-        next: (rows) => {
-          value = listLibrary(rows.flatMap((row) => fromRow(row) ?? []));
+      subscription ??= liveQuery(() => libraryOnDevice(owner)).subscribe({
+        next: (entries) => {
+          value = entries;
           listeners.forEach((l) => l());
         },
         error: (error: unknown) => {
