@@ -38,12 +38,15 @@ export async function mergeIntoDevice(owner: string, entry: LibraryEntry): Promi
 
 /**
  * Moves the entries noted where the library was not loaded (library-inbox.ts: the installed app)
- * into this device's library only, for the caller that merges the device's library into the
- * document itself (the library's sync, right after).
+ * through `merge`: by default into this device's library only, for the caller that merges the
+ * device's library into the document itself (the library's sync, right after). They leave the
+ * inbox once every one is merged.
  */
-export async function drainLibraryInboxIntoDevice(): Promise<void> {
+export async function drainLibraryInboxInto(
+  merge: (owner: string, entry: LibraryEntry) => Promise<unknown> = mergeIntoDevice,
+): Promise<void> {
   const waiting = libraryInbox();
   if (waiting.length === 0) return;
-  for (const { owner, entry } of waiting) await mergeIntoDevice(owner, entry);
+  for (const { owner, entry } of waiting) await merge(owner, entry);
   removeFromLibraryInbox(waiting);
 }

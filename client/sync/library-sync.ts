@@ -9,7 +9,7 @@ import {
 } from '@pipit/protocol';
 import type * as Y from 'yjs';
 import { openDocument, type OpenDocument } from './documents';
-import { drainLibraryInboxIntoDevice, fromRow, mergeIntoDevice } from './library-device';
+import { drainLibraryInboxInto, fromRow, mergeIntoDevice } from './library-device';
 import { ANONYMOUS_OWNER, localDb } from './local-db';
 import { mergeAnonymousVisitorData } from './visitor-data-merge';
 
@@ -102,7 +102,7 @@ export function startLibrarySync(accountId: string): () => void {
       if (stopped) return;
       // Apps opened in an installed app since (library-inbox.ts), then the anonymous library; the
       // reconcile below brings the device's rows into the document.
-      await drainLibraryInboxIntoDevice();
+      await drainLibraryInboxInto();
       await adoptAnonymous();
       if (stopped) return;
       map.observe(onRemoteChange);

@@ -15,11 +15,12 @@ import { openDocument } from './documents';
 import {
   ANONYMOUS_OWNER,
   drainLibraryInbox,
+  libraryOnDevice,
   removeFromLibrary,
   restoreToLibrary,
   saveToLibrary,
 } from './library';
-import { fromRow, mergeIntoDevice } from './library-device';
+import { mergeIntoDevice } from './library-device';
 import { queueLibraryEntry } from './library-inbox';
 import { startLibrarySync } from './library-sync';
 import { localDb } from './local-db';
@@ -47,10 +48,7 @@ function entry(more: Partial<LibraryEntry> = {}): LibraryEntry {
 }
 
 /** This device's library for one owner, as /apps lists it. */
-async function onDevice(owner: string): Promise<LibraryEntry[]> {
-  const rows = await localDb().library.where('owner').equals(owner).toArray();
-  return listLibrary(rows.flatMap((row) => fromRow(row) ?? []));
-}
+const onDevice = libraryOnDevice;
 
 const titles = (entries: LibraryEntry[]) => entries.map((e) => e.title).sort();
 

@@ -1,8 +1,7 @@
 import { type LibraryEntry, listLibrary } from '@pipit/protocol';
 import { liveQuery } from 'dexie';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import { libraryInbox, removeFromLibraryInbox } from './library-inbox';
-import { fromRow, mergeIntoDevice } from './library-device';
+import { drainLibraryInboxInto, fromRow, mergeIntoDevice } from './library-device';
 import { ANONYMOUS_OWNER, localDb } from './local-db';
 
 /**
@@ -29,17 +28,12 @@ async function changeEntry(accountId: string | null, entry: LibraryEntry): Promi
  * into this device's library; the signed-in person's also into their document, so they follow
  * them to their other devices. Anyone else's wait on this device for their next sign-in.
  */
-export async function drainLibraryInbox(accountId: string | null): Promise<void> {
-  const waiting = libraryInbox();
-  if (waiting.length === 0) return;
-  for (const { owner, entry } of waiting) {
-    if (owner === (accountId ?? ANONYMOUS_OWNER)) {
-      await changeEntry(accountId, entry);
-    } else {
-      await mergeIntoDevice(owner, entry);
-    }
-  }
-  removeFromLibraryInbox(waiting);
+export function drainLibraryInbox(accountId: string | null): Promise<void> {
+  return drainLibraryInboxInto((owner, entry) =>
+    owner === (accountId ?? ANONYMOUS_OWNER)
+      ? changeEntry(accountId, entry)
+      : mergeIntoDevice(owner, entry),
+  );
 }
 
 /** What an app page or the installed app knows about an app, to list it in the library. */
@@ -101,6 +95,12 @@ function acquireLibrarySync(accountId: string): () => void {
   };
 }
 
+/** This device's library for one owner, as /apps lists it (the one used last first). */
+export async function libraryOnDevice(owner: string): Promise<LibraryEntry[]> {
+  const rows = await localDb().library.where('owner').equals(owner).toArray();
+  return listLibrary(rows.flatMap((row) => fromRow(row) ?? []));
+}
+
 /** A live query of this device's library for one owner, as an external store. */
 function createLibraryStore(owner: string) {
   let value: LibraryEntry[] | undefined;
@@ -109,11 +109,9 @@ function createLibraryStore(owner: string) {
   return {
     subscribe(listener: () => void) {
       listeners.add(listener);
-      subscription ??= liveQuery(() =>
-        localDb().library.where('owner').equals(owner).toArray(),
-      ).subscribe({
-        next: (rows) => {
-          value = listLibrary(rows.flatMap((row) => fromRow(row) ?? []));
+      subscription ??= liveQuery(() => libraryOnDevice(owner)).subscribe({
+        next: (entries) => {
+          value = entries;
           listeners.forEach((l) => l());
         },
         error: (error: unknown) => {

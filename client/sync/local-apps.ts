@@ -221,15 +221,13 @@ export async function dropRefusedChange(
   await localDb().apps.update(localAppKey(accountId, appId), { [change]: false });
 }
 
-/** Registration was refused (or, with null, went through). */
+/** Registration was refused (`markRegistered` clears it once it goes through). */
 export async function markRegistrationRefused(
   accountId: string,
   appId: string,
-  refusal: LocalApp['registrationRefused'] | null,
+  refusal: NonNullable<LocalApp['registrationRefused']>,
 ): Promise<void> {
-  await localDb().apps.update(localAppKey(accountId, appId), {
-    registrationRefused: refusal ?? undefined,
-  });
+  await localDb().apps.update(localAppKey(accountId, appId), { registrationRefused: refusal });
 }
 
 /** Marks an app for deletion on the server (when next online) and hides it here at once. */
