@@ -109,6 +109,12 @@ const SERVER_SERVICES = {
   message: 'storage/ is the bottom layer: it never imports a service. Pass what it needs in.',
 };
 
+/** One public entry per package; both `no-restricted-syntax` blocks below list it. */
+const NO_EXPORT_ALL = {
+  selector: 'ExportAllDeclaration',
+  message: 'Use explicit named exports (one public entry per package).',
+};
+
 /** @param {Array<{regex: string, message: string}>} patterns */
 const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
@@ -147,13 +153,7 @@ export default tseslint.config(
         'error',
         { 'ts-expect-error': 'allow-with-description', 'ts-ignore': true },
       ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'ExportAllDeclaration',
-          message: 'Use explicit named exports (one public entry per package).',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_EXPORT_ALL],
     },
   },
   // --- The documents' layout ---
@@ -161,17 +161,14 @@ export default tseslint.config(
   // know: elsewhere, use its exports (hasDefinition, appListing, undoRoots, libraryMap, …) instead
   // of `getMap`. The server's tests are exempt: the server stores and guards any Y.Doc, and those
   // tests craft arbitrary and malformed documents on purpose. Flat config replaces a rule's options
-  // per block, so the ExportAllDeclaration entry of the block above is repeated here.
+  // per block, so this block lists NO_EXPORT_ALL again.
   {
     files: ['**/*.{ts,tsx,mts}'],
     ignores: ['packages/app-definition/**', 'sync-server/test/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
-        {
-          selector: 'ExportAllDeclaration',
-          message: 'Use explicit named exports (one public entry per package).',
-        },
+        NO_EXPORT_ALL,
         {
           selector: "CallExpression[callee.property.name='getMap']",
           message:
