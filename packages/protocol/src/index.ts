@@ -14,6 +14,7 @@ export {
   usernameSchema,
 } from './usernames';
 export {
+  CLIENT_ONLY_ERROR_CODES,
   ERROR_CODES,
   ERROR_STATUS,
   apiErrorSchema,
