@@ -119,7 +119,6 @@ export {
   type ShellDocument,
 } from './app-shell';
 export {
-  LIBRARY_MAP,
   libraryEntrySchema,
   parseLibraryEntry,
   normalizeLibraryEntry,
