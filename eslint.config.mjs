@@ -109,6 +109,20 @@ const SERVER_SERVICES = {
   message: 'storage/ is the bottom layer: it never imports a service. Pass what it needs in.',
 };
 
+/**
+ * What every file of a top folder refuses: the blocks of its subfolders start from these, so a
+ * pattern added here reaches them all (flat config replaces the list per block, it does not merge).
+ */
+const IN_PACKAGES = [SERVER, CLIENT, NODE_BUILTINS];
+const IN_CLIENT = [SERVER, NODE_BUILTINS, SYNC_LIBS];
+const IN_SERVER = [CLIENT];
+
+/** One public entry per package; both `no-restricted-syntax` blocks below list it. */
+const NO_EXPORT_ALL = {
+  selector: 'ExportAllDeclaration',
+  message: 'Use explicit named exports (one public entry per package).',
+};
+
 /** @param {Array<{regex: string, message: string}>} patterns */
 const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
@@ -147,13 +161,7 @@ export default tseslint.config(
         'error',
         { 'ts-expect-error': 'allow-with-description', 'ts-ignore': true },
       ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'ExportAllDeclaration',
-          message: 'Use explicit named exports (one public entry per package).',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_EXPORT_ALL],
     },
   },
   // --- The documents' layout ---
@@ -161,17 +169,14 @@ export default tseslint.config(
   // know: elsewhere, use its exports (hasDefinition, appListing, undoRoots, libraryMap, …) instead
   // of `getMap`. The server's tests are exempt: the server stores and guards any Y.Doc, and those
   // tests craft arbitrary and malformed documents on purpose. Flat config replaces a rule's options
-  // per block, so the ExportAllDeclaration entry of the block above is repeated here.
+  // per block, so this block lists NO_EXPORT_ALL again.
   {
     files: ['**/*.{ts,tsx,mts}'],
     ignores: ['packages/app-definition/**', 'sync-server/test/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
-        {
-          selector: 'ExportAllDeclaration',
-          message: 'Use explicit named exports (one public entry per package).',
-        },
+        NO_EXPORT_ALL,
         {
           selector: "CallExpression[callee.property.name='getMap']",
           message:
@@ -208,72 +213,58 @@ export default tseslint.config(
       'check-file/folder-naming-convention': ['error', { '**/': 'KEBAB_CASE' }],
     },
   },
-  { files: ['packages/**/*.{ts,tsx}'], rules: restrict([SERVER, CLIENT, NODE_BUILTINS]) },
+  { files: ['packages/**/*.{ts,tsx}'], rules: restrict(IN_PACKAGES) },
   {
     files: ['client/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS]),
+    rules: restrict(IN_CLIENT),
   },
-  { files: ['client/routes/**/*.{ts,tsx}'], rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS]) },
+  { files: ['client/routes/**/*.{ts,tsx}'], rules: restrict(IN_CLIENT) },
   {
     files: ['client/features/*/*.{ts,tsx}'],
-    rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS, ROUTES, OTHER_FEATURE, SIBLING_FEATURE]),
+    rules: restrict([...IN_CLIENT, ROUTES, OTHER_FEATURE, SIBLING_FEATURE]),
   },
   {
     files: ['client/features/*/*/*.{ts,tsx}'],
-    rules: restrict([
-      SERVER,
-      NODE_BUILTINS,
-      SYNC_LIBS,
-      ROUTES,
-      OTHER_FEATURE,
-      SIBLING_FEATURE_FROM_SUBFOLDER,
-    ]),
+    rules: restrict([...IN_CLIENT, ROUTES, OTHER_FEATURE, SIBLING_FEATURE_FROM_SUBFOLDER]),
   },
   {
     files: ['client/ui/**/*.{ts,tsx}'],
-    rules: restrict([
-      SERVER,
-      NODE_BUILTINS,
-      SYNC_LIBS,
-      ROUTES,
-      FEATURES,
-      SYNC_FROM_UI,
-      PLATFORM_FROM_UI,
-    ]),
+    rules: restrict([...IN_CLIENT, ROUTES, FEATURES, SYNC_FROM_UI, PLATFORM_FROM_UI]),
   },
   {
     files: ['client/sync/**/*.{ts,tsx}'],
-    rules: restrict([SERVER, NODE_BUILTINS, ROUTES, FEATURES, UI_FROM_SYNC, PLATFORM_FROM_SYNC]),
+    // The one client folder that may use the sync libraries.
+    rules: restrict([
+      ...IN_CLIENT.filter((pattern) => pattern !== SYNC_LIBS),
+      ROUTES,
+      FEATURES,
+      UI_FROM_SYNC,
+      PLATFORM_FROM_SYNC,
+    ]),
   },
   // client/platform/: below features and routes, above sync, headless.
   {
     files: ['client/platform/**/*.{ts,tsx}'],
-    rules: restrict([SERVER, NODE_BUILTINS, SYNC_LIBS, ROUTES, FEATURES, UI_FROM_PLATFORM]),
+    rules: restrict([...IN_CLIENT, ROUTES, FEATURES, UI_FROM_PLATFORM]),
   },
-  { files: ['sync-server/**/*.ts'], rules: restrict([CLIENT]) },
+  { files: ['sync-server/**/*.ts'], rules: restrict(IN_SERVER) },
   // Package order and the server's layers (the constants above), on top of the folder rules above.
   {
     files: ['packages/protocol/**/*.{ts,tsx}'],
-    rules: restrict([
-      SERVER,
-      CLIENT,
-      NODE_BUILTINS,
-      APP_DEFINITION_FROM_PROTOCOL,
-      RUNTIME_FROM_BELOW,
-    ]),
+    rules: restrict([...IN_PACKAGES, APP_DEFINITION_FROM_PROTOCOL, RUNTIME_FROM_BELOW]),
   },
   {
     files: ['packages/app-definition/**/*.{ts,tsx}'],
-    rules: restrict([SERVER, CLIENT, NODE_BUILTINS, RUNTIME_FROM_BELOW]),
+    rules: restrict([...IN_PACKAGES, RUNTIME_FROM_BELOW]),
   },
   {
     files: ['sync-server/src/{accounts,collab,publishing,monitoring,pwa}/**/*.ts'],
-    rules: restrict([CLIENT, SERVER_HTTP]),
+    rules: restrict([...IN_SERVER, SERVER_HTTP]),
   },
   {
     files: ['sync-server/src/storage/**/*.ts'],
-    rules: restrict([CLIENT, SERVER_HTTP, SERVER_SERVICES]),
+    rules: restrict([...IN_SERVER, SERVER_HTTP, SERVER_SERVICES]),
   },
   // No import cycles, anywhere: a module that depends on itself through others has no place in the
   // dependency direction above. Type-only imports are erased at runtime, and the rule ignores them.

@@ -2,14 +2,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createId } from '@pipit/protocol';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
-// The server's own test helpers write a definition into an app's document and publish it, as
-// e2e/support/visitor.ts does.
-import type { AccountsHarness } from '../sync-server/test/support/engines';
-import { createApp, definitionOf, publish } from '../sync-server/test/support/publishing';
+// The server's own test helper builds a template's definition (e2e has no Yjs of its own).
+import { definitionOf } from '../sync-server/test/support/publishing';
 import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { deviceOf, signUp } from './support/people';
-import { openInstalledApp } from './support/visitor';
+import { openInstalledApp, publishApp } from './support/visitor';
 
 /**
  * The editor and the installed app with long names in several languages, at the widths people use:
@@ -109,9 +107,7 @@ describe('long names in the editor and the installed app', () => {
     pipit = await startPipit();
     browser = await launchBrowser();
     const creator = await signUp(pipit, 'lena');
-    appId = await createApp({ pipit } as unknown as AccountsHarness, creator.api, longNamedApp());
-    const published = await publish(creator.api, appId, 'public');
-    if (published.status !== 201) throw new Error(`publish: ${JSON.stringify(published.body)}`);
+    appId = await publishApp(pipit, creator, longNamedApp());
     const device = await deviceOf(browser, pipit, creator, {
       viewport: { width: 1280, height: 800 },
     });

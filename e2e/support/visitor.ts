@@ -19,20 +19,28 @@ export const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { tim
 const harness = (pipit: RunningPipit) => ({ pipit }) as unknown as AccountsHarness;
 
 /**
- * The creator publishes the habit-tracker template (docs/product/app-definition.md) as a public
- * app: registered over REST, its definition written through a real provider, then
- * `POST /api/apps/{id}/versions`. Returns its id. The creator's email must be verified (people.ts
- * signUp does it).
+ * The creator publishes a definition as a public app: registered over REST, the definition written
+ * through a real provider, then `POST /api/apps/{id}/versions`. Returns its id. The creator's
+ * email must be verified (people.ts signUp does it).
  */
-export async function publishHabitTracker(
+export async function publishApp(
+  pipit: RunningPipit,
+  creator: Person,
+  definition: ReturnType<typeof definitionOf>,
+): Promise<string> {
+  const appId = await createApp(harness(pipit), creator.api, definition);
+  const published = await publish(creator.api, appId, 'public');
+  if (published.status !== 201) throw new Error(`publish: ${JSON.stringify(published.body)}`);
+  return appId;
+}
+
+/** publishApp with the habit-tracker template (docs/product/app-definition.md). */
+export function publishHabitTracker(
   pipit: RunningPipit,
   creator: Person,
   meta: { title?: string; tags?: string[] } = {},
 ): Promise<string> {
-  const appId = await createApp(harness(pipit), creator.api, definitionOf(meta));
-  const published = await publish(creator.api, appId, 'public');
-  if (published.status !== 201) throw new Error(`publish: ${JSON.stringify(published.body)}`);
-  return appId;
+  return publishApp(pipit, creator, definitionOf(meta));
 }
 
 /** Renames the app in its live document and publishes the next version (a republish). */

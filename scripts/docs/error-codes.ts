@@ -1,14 +1,16 @@
 import path from 'node:path';
-import { ERROR_CODES, ERROR_MEANINGS, ERROR_STATUS } from '../../packages/protocol/src/index';
+import {
+  CLIENT_ONLY_ERROR_CODES,
+  ERROR_CODES,
+  ERROR_MEANINGS,
+  ERROR_STATUS,
+} from '../../packages/protocol/src/index';
 import { format, resolveConfig } from 'prettier';
 
 /** The page this script writes, from the repository's root. */
 export const ERROR_CODES_PAGE = 'docs/product/error-codes.md';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** Codes the client makes up itself: the server never answers with them. */
-const CLIENT_ONLY = new Set<string>(['offline']);
 
 const cell = (text: string) => text.replaceAll('|', '\\|');
 
@@ -19,7 +21,7 @@ const cell = (text: string) => text.replaceAll('|', '\\|');
 export async function renderErrorCodesPage(): Promise<string> {
   const rows = ERROR_CODES.map(
     (code) =>
-      `| \`${code}\` | ${CLIENT_ONLY.has(code) ? '— (client only)' : String(ERROR_STATUS[code])} | ${cell(ERROR_MEANINGS[code])} |`,
+      `| \`${code}\` | ${CLIENT_ONLY_ERROR_CODES.has(code) ? '— (client only)' : String(ERROR_STATUS[code])} | ${cell(ERROR_MEANINGS[code])} |`,
   );
   const markdown = [
     '# Error codes',

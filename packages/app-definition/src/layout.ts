@@ -1,4 +1,3 @@
-import { LIBRARY_MAP } from '@pipit/protocol';
 import type * as Y from 'yjs';
 import { appMap, type Entity, metaMap, table, type Table, TABLES, themeMap } from './document';
 import { type AppIcon, appIconSchema } from './meta';
@@ -53,5 +52,5 @@ export function entityCount(doc: Y.Doc, name: Table): number {
 
 /** The map of a person's library in their `user/{userId}` document, keyed by app id. */
 export function libraryMap(doc: Y.Doc): Y.Map<unknown> {
-  return doc.getMap<unknown>(LIBRARY_MAP);
+  return doc.getMap<unknown>('library');
 }

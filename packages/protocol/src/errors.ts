@@ -34,6 +34,12 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * Codes the client makes up itself (a request that never reached the server): no answer of the
+ * server carries them, so the API's reference leaves them out or marks them.
+ */
+export const CLIENT_ONLY_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['offline']);
+
 export const apiErrorSchema = zm.object({
   error: zm.object({
     code: zm.enum(ERROR_CODES),

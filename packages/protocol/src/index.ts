@@ -14,6 +14,7 @@ export {
   usernameSchema,
 } from './usernames';
 export {
+  CLIENT_ONLY_ERROR_CODES,
   ERROR_CODES,
   ERROR_STATUS,
   apiErrorSchema,
@@ -118,7 +119,6 @@ export {
   type ShellDocument,
 } from './app-shell';
 export {
-  LIBRARY_MAP,
   libraryEntrySchema,
   parseLibraryEntry,
   normalizeLibraryEntry,

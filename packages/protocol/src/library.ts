@@ -5,15 +5,12 @@ import { appIconSchema, appIdSchema } from './app-basics';
 /**
  * A person's library (docs/product/routes.md `/apps`): the apps they opened, saved or installed.
  * Each device keeps its own copy (IndexedDB, so `/apps` works offline), and a signed-in person's
- * copies meet in their `user/{userId}` document (a Y.Map `library`, keyed by app id), so the
- * library follows them to their other devices. Two copies of an entry merge field by field into the
- * same result whatever the order (every time keeps its latest value), so devices that exchange
- * entries in any order agree — and a removal is a time too, so it reaches every device instead of
- * being brought back by the next one that still has the entry.
+ * copies meet in their `user/{userId}` document (a Y.Map `library`, keyed by app id: `libraryMap`
+ * of @pipit/app-definition), so the library follows them to their other devices. Two copies of an
+ * entry merge field by field into the same result whatever the order (every time keeps its latest
+ * value), so devices that exchange entries in any order agree — and a removal is a time too, so it
+ * reaches every device instead of being brought back by the next one that still has the entry.
  */
-
-/** The document map that holds a signed-in person's library. */
-export const LIBRARY_MAP = 'library';
 
 const timeSchema = zm.int().check(zm.nonnegative());
 

@@ -243,8 +243,7 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
     }),
   );
   /** The showcase titles each chart (the template's charts stand alone). */
-  const chartTitle = (name: string, words: string): Component[] =>
-    showcase ? [named(name, heading(words, 2))] : [];
+  const chartTitle = (name: string, words: string): Component => named(name, heading(words, 2));
 
   const screens = [
     screen(s.today, 'Today', '🌱', [
@@ -377,11 +376,11 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
       ),
       ...(showcase
         ? [
-            ...chartTitle('progress-by-day-title', 'Check-ins by day'),
+            chartTitle('progress-by-day-title', 'Check-ins by day'),
             byDay,
-            ...chartTitle('progress-by-habit-title', 'Check-ins by habit'),
+            chartTitle('progress-by-habit-title', 'Check-ins by habit'),
             byHabit,
-            ...chartTitle('progress-feelings-title', 'How it went'),
+            chartTitle('progress-feelings-title', 'How it went'),
             feelings,
           ]
         : [byHabit, byDay, feelings]),
