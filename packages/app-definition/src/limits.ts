@@ -6,6 +6,11 @@ export const LIMITS = {
   fieldsPerCollection: 50,
   creatorRecords: 2_000,
   documentBytes: 5 * 1024 * 1024,
+  /**
+   * Yjs items in one document, its history included: the largest app the limits above allow is
+   * about 65,000 items, so this leaves room for creator records and history.
+   */
+  documentItems: 150_000,
   titleLength: 60,
   descriptionLength: 500,
   tags: 5,

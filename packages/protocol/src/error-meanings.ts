@@ -24,7 +24,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   not_found: 'Nothing was found at that address.',
   forbidden: 'You may not do this, for example because your role does not allow it.',
   unauthenticated: 'Sign in first.',
-  document_too_large: 'A document would grow past 5 MB.',
+  document_too_large: 'A document would grow past 5 MB or 150,000 items, its history included.',
   publish_invalid: 'The definition cannot be published. fields lists each problem.',
   ai_not_configured: 'This server has no AI provider connected.',
   ai_quota_exceeded: 'You have used your AI runs for today. The quota resets daily.',

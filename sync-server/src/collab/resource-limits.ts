@@ -37,14 +37,13 @@ export interface ResourceLimits {
 const MB = 1024 * 1024;
 
 /**
- * The largest app the definition's limits allow (50 screens of 200 components) is about 65,000
- * items in 2.2 MB; 150,000 leaves room for creator records and history. A person's totals allow a
- * few such documents at once (their editor, the background sync of their other apps, the data of
- * the app they are using) — about 200 MB of heap at most.
+ * One document's bounds are the definition's (LIMITS.documentBytes and documentItems). A person's
+ * totals allow a few such documents at once (their editor, the background sync of their other
+ * apps, the data of the app they are using) — about 200 MB of heap at most.
  */
 export const DEFAULT_RESOURCE_LIMITS: Omit<ResourceLimits, 'heapBudgetBytes'> = {
   documentBytes: LIMITS.documentBytes,
-  documentItems: 150_000,
+  documentItems: LIMITS.documentItems,
   socketDocuments: 100,
   personSockets: 16,
   personDocuments: 200,

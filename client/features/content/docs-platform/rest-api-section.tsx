@@ -1,4 +1,9 @@
-import { ERROR_MEANINGS, ERROR_STATUS, type ErrorCode } from '@pipit/protocol';
+import {
+  CLIENT_ONLY_ERROR_CODES,
+  ERROR_MEANINGS,
+  ERROR_STATUS,
+  type ErrorCode,
+} from '@pipit/protocol';
 import { TableScroll } from '../../../ui/prose';
 
 const HEALTH_RESPONSE = `GET /api/health
@@ -69,7 +74,9 @@ const ACCOUNT_ENDPOINTS = [
 ] as const;
 
 /** The codes a caller of the API can meet: `offline` is the client's own, never an answer. */
-const API_ERRORS = Object.entries(ERROR_MEANINGS).filter(([code]) => code !== 'offline');
+const API_ERRORS = Object.entries(ERROR_MEANINGS).filter(
+  ([code]) => !CLIENT_ONLY_ERROR_CODES.has(code as ErrorCode),
+);
 
 /** The REST API: conventions, errors, and the endpoints that exist. */
 export function RestApiSection() {
