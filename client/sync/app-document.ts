@@ -11,12 +11,7 @@ import { documentName } from '@pipit/protocol';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import * as Y from 'yjs';
 import type { DocumentScope } from './document-scope';
-import {
-  forgetRefusedChanges,
-  type OpenDocument,
-  openDocument,
-  refusedChangesOf,
-} from './documents';
+import { type OpenDocument, openDocument } from './documents';
 import { deviceId } from './device-id';
 import { sameSync, type SyncState } from './sync-state';
 import { ViewStore } from './view-store';
@@ -199,7 +194,7 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       definition: ready ? this.definition : null,
       sync,
       readOnly,
-      refusedChanges: refusedChangesOf(this.opened.name),
+      refusedChanges: this.opened.refusedChanges(),
       canUndo: !readOnly && this.undoManager.canUndo(),
       canRedo: !readOnly && this.undoManager.canRedo(),
       peers: this.peers(),
@@ -274,7 +269,7 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
     },
     exportJson: () => exportDefinition(this.view.definition ?? readDefinition(this.opened.doc)),
     dismissRefusedChanges: () => {
-      forgetRefusedChanges(this.opened.name);
+      this.opened.forgetRefusedChanges();
       this.update();
     },
   };

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { endAccount } from './account-end';
 import { openDocument, type OpenDocument } from './documents';
 import { localAppKey, localDb, type LocalApp } from './local-db';
+import { syncSocket } from './socket';
 
 /*
  * The document registry on real yjs and y-indexeddb over fake-indexeddb: one Y.Doc per document
@@ -188,5 +189,40 @@ describe('read-only', () => {
     // Unconnected (the socket never opens here), so nothing is replaced either.
     expect(viewing.isReplaced()).toBe(false);
     endAccount(scope.accountId);
+  });
+
+  it('removes changes refused for good, and tells only the person who made them', async () => {
+    const olive = account();
+    const cole = account();
+    const appId = createId();
+    const name = documentName({ kind: 'app', appId });
+    await localDb().apps.bulkPut([
+      row(olive.accountId, appId, { role: 'editor' }),
+      row(cole.accountId, appId, { role: 'editor' }),
+    ]);
+    const opened = await openLoaded(name, olive, { connect: true });
+    createApp(opened.doc, newId, { title: 'Made offline' });
+    // The server answers this connection as it answers a viewer's: read-only (the provider's own
+    // handler for the server's "authenticated" message).
+    const provider = [...syncSocket(olive.accountId).configuration.providerMap.values()].find(
+      (candidate) => candidate.configuration.name === name,
+    );
+    provider!.authenticatedHandler('readonly');
+    await vi.waitFor(() => expect(opened.isReplaced()).toBe(true));
+    expect(opened.refusedChanges()).toBe(1);
+    opened.release();
+
+    // The next person on this device opens the same app: someone else's note is not theirs.
+    const other = await openLoaded(name, cole, { connect: false });
+    expect(other.refusedChanges()).toBe(0);
+    other.release();
+    // Opened again, olive's document still says what was removed, until she has read it.
+    const again = await openLoaded(name, olive, { connect: false });
+    expect(again.refusedChanges()).toBe(1);
+    again.forgetRefusedChanges();
+    expect(again.refusedChanges()).toBe(0);
+    again.release();
+    endAccount(olive.accountId);
+    endAccount(cole.accountId);
   });
 });

@@ -25,9 +25,13 @@ export interface OpenDocument {
   /**
    * Changes made here that the server refused for good (the person can only view the app now)
    * were removed from this device: this copy is stale, and opening the document again gives the
-   * server's. How many were removed is `refusedChangesOf(name)`.
+   * server's. How many were removed is `refusedChanges()`.
    */
   isReplaced(): boolean;
+  /** How many of this person's changes here were removed as refused (0 when none, or once read). */
+  refusedChanges(): number;
+  /** The person has read that their refused changes were removed. */
+  forgetRefusedChanges(): void;
   /** Notified on sync-state and awareness changes (not on document updates: observe `doc`). */
   subscribe(listener: () => void): () => void;
   /** Starts syncing with the server once this device's copy is loaded (an account's only). */
@@ -62,18 +66,15 @@ const ERROR_REASONS: Record<string, SyncErrorReason> = {
 /** After a refusal that passes by itself, the document tries again this much later (± 25 %). */
 const RETRY_AFTER_REFUSAL_MS = 60_000;
 
-/** Per document: changes removed from this device because the server refused them for good. */
+/** One open document per person (or the demo) and name. */
+const entryKey = (scope: DocumentScope, name: string) => `${scopeKey(scope)}|${name}`;
+
+/**
+ * Per open-document key: changes removed from this device because the server refused them for
+ * good. Kept past the entry (the editor opens the document again to show the server's copy), and
+ * per person, so the next person on the device never sees someone else's note.
+ */
 const refusedChanges = new Map<string, number>();
-
-/** How many of this document's changes were removed as refused (0 when none, or once seen). */
-export function refusedChangesOf(name: string): number {
-  return refusedChanges.get(name) ?? 0;
-}
-
-/** The person has read that their refused changes were removed. */
-export function forgetRefusedChanges(name: string): void {
-  refusedChanges.delete(name);
-}
 
 class Entry {
   readonly doc = new Y.Doc();
@@ -156,7 +157,8 @@ class Entry {
   };
 
   private async removeRefusedChanges() {
-    refusedChanges.set(this.name, (refusedChanges.get(this.name) ?? 0) + this.pending);
+    const key = entryKey(this.scope, this.name);
+    refusedChanges.set(key, (refusedChanges.get(key) ?? 0) + this.pending);
     this.disconnect();
     this.setPending(0);
     // The copy on this device goes; the next open fills a fresh one from the server. Only once
@@ -323,7 +325,7 @@ export function openDocument(
   scope: DocumentScope,
   options: { connect: boolean },
 ): OpenDocument {
-  const key = `${scopeKey(scope)}|${name}`;
+  const key = entryKey(scope, name);
   let entry = entries.get(key);
   if (!entry) {
     const created: Entry = new Entry(
@@ -354,6 +356,10 @@ export function openDocument(
     sync: () => opened.sync(),
     isReadOnly: () => opened.isReadOnly(),
     isReplaced: () => opened.replaced,
+    refusedChanges: () => refusedChanges.get(key) ?? 0,
+    forgetRefusedChanges: () => {
+      refusedChanges.delete(key);
+    },
     subscribe(listener) {
       opened.listeners.add(listener);
       return () => {
@@ -370,12 +376,14 @@ export function openDocument(
 
 /** Connects an open document now (its app was just registered), or retries after an error. */
 export function reconnectDocument(scope: DocumentScope, name: string): void {
-  const entry = entries.get(`${scopeKey(scope)}|${name}`);
+  const entry = entries.get(entryKey(scope, name));
   if (entry) void entry.whenLocal.then(() => entry.retry());
 }
 
 /** Signing out: every document of that account in this tab stops syncing and closes. */
 export function closeAccountDocuments(accountId: string): void {
+  const prefix = entryKey({ kind: 'account', accountId }, '');
+  for (const key of refusedChanges.keys()) if (key.startsWith(prefix)) refusedChanges.delete(key);
   for (const [key, entry] of entries) {
     if (entry.scope.kind === 'account' && entry.scope.accountId === accountId) {
       entries.delete(key);
