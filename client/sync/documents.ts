@@ -3,7 +3,11 @@ import { IndexeddbPersistence } from 'y-indexeddb';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { appListing } from '@pipit/app-definition';
-import { parseDocumentName } from '@pipit/protocol';
+import {
+  parseDocumentName,
+  type SyncRefusalReason,
+  type UpdateRefusalReason,
+} from '@pipit/protocol';
 import { onAccountEnd } from './account-end';
 import { type DocumentScope, localDatabaseName, scopeKey } from './document-scope';
 import { type LocalApp, localAppKey, localDb } from './local-db';
@@ -49,7 +53,9 @@ function listingOf(doc: Y.Doc): Partial<LocalApp> {
 }
 
 /** The server's refusals and close reasons, as the person is told them. */
-const ERROR_REASONS: Record<string, SyncErrorReason> = {
+const ERROR_REASONS: Record<SyncRefusalReason | UpdateRefusalReason, SyncErrorReason> = {
+  'unknown-document': 'rejected',
+  'unsaved-changes': 'rejected',
   forbidden: 'forbidden',
   'not-found': 'not-registered',
   deleted: 'deleted',
@@ -62,6 +68,12 @@ const ERROR_REASONS: Record<string, SyncErrorReason> = {
   server_busy: 'busy',
   update_rejected: 'rejected',
 };
+
+/** A reason as the provider hands it over (any string): one of the server's, or unknown. */
+const errorReasonOf = (reason: string): SyncErrorReason | undefined =>
+  Object.hasOwn(ERROR_REASONS, reason)
+    ? ERROR_REASONS[reason as keyof typeof ERROR_REASONS]
+    : undefined;
 
 /** After a refusal that passes by itself, the document tries again this much later (± 25 %). */
 const RETRY_AFTER_REFUSAL_MS = 60_000;
@@ -201,7 +213,7 @@ class Entry {
       this.notify();
     });
     provider.on('authenticationFailed', ({ reason }: { reason: string }) => {
-      this.refused(ERROR_REASONS[reason] ?? 'rejected');
+      this.refused(errorReasonOf(reason) ?? 'rejected');
     });
     provider.on('unsyncedChanges', ({ number }: { number: number }) => {
       if (number === 0 && provider.isAuthenticated) {
@@ -212,7 +224,7 @@ class Entry {
     });
     provider.on('close', ({ event }: { event: { reason?: string } }) => {
       this.acknowledged = false;
-      const reason = event.reason ? ERROR_REASONS[event.reason] : undefined;
+      const reason = event.reason ? errorReasonOf(event.reason) : undefined;
       if (reason) this.refused(reason);
       else this.notify();
     });

@@ -24,6 +24,7 @@ export {
 } from './errors';
 export { ERROR_MEANINGS } from './error-meanings';
 export { documentName, parseDocumentName, type DocumentName } from './documents';
+export type { SyncRefusalReason, UpdateRefusalReason } from './sync-refusals';
 export {
   STORAGE_ENGINES,
   healthResponseSchema,
