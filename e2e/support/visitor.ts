@@ -5,11 +5,11 @@ import type { RunningPipit } from '@pipit/sync-server/testing';
 // the editor and the Publish button do; e2e has no Yjs of its own, so it borrows theirs.
 import type { AccountsHarness } from '../../sync-server/test/support/engines';
 import {
-  createApp,
   definitionOf,
   editDocument,
   editMeta,
   publish,
+  publishDefinition,
 } from '../../sync-server/test/support/publishing';
 import type { Person } from './people';
 
@@ -28,10 +28,7 @@ export async function publishApp(
   creator: Person,
   definition: ReturnType<typeof definitionOf>,
 ): Promise<string> {
-  const appId = await createApp(harness(pipit), creator.api, definition);
-  const published = await publish(creator.api, appId, 'public');
-  if (published.status !== 201) throw new Error(`publish: ${JSON.stringify(published.body)}`);
-  return appId;
+  return publishDefinition(harness(pipit), creator.api, definition, 'public');
 }
 
 /** publishApp with the habit-tracker template (docs/product/app-definition.md). */

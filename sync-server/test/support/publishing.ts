@@ -78,13 +78,23 @@ export function publish(
 }
 
 /** Registers, fills and publishes an app; its id. */
-export async function createPublishedApp(
+export function createPublishedApp(
   h: AccountsHarness,
   client: ApiClient,
   meta: Partial<AppMeta> = {},
   visibility?: Visibility,
 ): Promise<string> {
-  const id = await createApp(h, client, definitionOf(meta));
+  return publishDefinition(h, client, definitionOf(meta), visibility);
+}
+
+/** Registers an app with this definition and publishes it; its id. */
+export async function publishDefinition(
+  h: AccountsHarness,
+  client: ApiClient,
+  definition: AppDefinition,
+  visibility?: Visibility,
+): Promise<string> {
+  const id = await createApp(h, client, definition);
   const published = await publish(client, id, visibility);
   if (published.status !== 201) throw new Error(`publish: ${JSON.stringify(published.body)}`);
   return id;
