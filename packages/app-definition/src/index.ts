@@ -131,6 +131,9 @@ export {
 } from './field-values';
 export {
   renderTemplate,
+  fillTemplate,
+  templateBindings,
+  bindingName,
   resolveExpression,
   hasTemplate,
   type TemplateRecord,

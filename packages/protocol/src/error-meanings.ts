@@ -28,6 +28,10 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   publish_invalid: 'The definition cannot be published. fields lists each problem.',
   ai_not_configured: 'This server has no AI provider connected.',
   ai_quota_exceeded: 'You have used your AI runs for today. The quota resets daily.',
+  ai_output_invalid:
+    'The AI model answered twice with something that does not fit the expected fields, so nothing was saved.',
+  ai_provider_failed:
+    'The AI provider did not answer in time, or answered with an error. Nothing was saved; try again.',
   limit_reached: 'A plan limit is reached, such as 25 apps, or 5 collaborators on one app.',
   app_deleted: 'The app was deleted forever; its id is never used again.',
   offline:

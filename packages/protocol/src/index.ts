@@ -195,3 +195,21 @@ export {
   type ErrorGroupsResponse,
   type ReportDropReason,
 } from './admin';
+export {
+  AI_BINDING_MAX_LENGTH,
+  AI_BINDINGS_MAX,
+  AI_DESCRIPTION_MAX_LENGTH,
+  AI_INSTRUCTION_MAX_LENGTH,
+  AI_RUN_SOURCES,
+  aiRunRequestSchema,
+  aiRunOutputSchema,
+  aiRunResponseSchema,
+  aiStatusSchema,
+  aiBlueprintRequestSchema,
+  aiEditRequestSchema,
+  type AiRunSource,
+  type AiRunRequest,
+  type AiRunOutput,
+  type AiRunResponse,
+  type AiStatus,
+} from './ai';

@@ -1,0 +1,88 @@
+import * as zm from 'zod/mini';
+import { appIdSchema } from './app-basics';
+
+/*
+ * AI on the server (docs/product/ai.md): runs of an app's AI actions, apps from a description, and
+ * AI as a co-editor. zod/mini only: the installed app (`/apps/{id}/pwa`) runs AI actions, and its
+ * JavaScript is budgeted (see published-app.ts).
+ *
+ * The model never sees a prompt from a browser. A run names the app and the AI action and sends the
+ * values of the bindings its stored template uses (`record.title`, `input.note`, `user.name`); the
+ * server builds the prompt itself, and refuses any binding the template does not use.
+ */
+
+/** Longest value one binding may carry into a prompt (longer is refused, not cut). */
+export const AI_BINDING_MAX_LENGTH = 4_000;
+/** Most bindings one run may send (a template cannot use more than this many different ones). */
+export const AI_BINDINGS_MAX = 50;
+/** Longest description of an app to make, and longest instruction for Ask AI. */
+export const AI_DESCRIPTION_MAX_LENGTH = 2_000;
+export const AI_INSTRUCTION_MAX_LENGTH = 1_000;
+
+/**
+ * Which definition the server reads the AI action from: `published` for visitors (the version they
+ * run), `live` for the app's editors trying an action in the editor (its current, unpublished
+ * state; others are refused with `forbidden`).
+ */
+export const AI_RUN_SOURCES = ['published', 'live'] as const;
+export type AiRunSource = (typeof AI_RUN_SOURCES)[number];
+
+/** `POST /api/ai/runs` */
+export const aiRunRequestSchema = zm.object({
+  appId: appIdSchema,
+  aiActionId: zm.string().check(zm.minLength(1), zm.maxLength(64)),
+  source: zm._default(zm.enum(AI_RUN_SOURCES), 'published'),
+  /** Binding (as `templateBindings` names it, e.g. `record.title`) → its value, as text. */
+  bindings: zm.record(
+    zm.string().check(zm.maxLength(256)),
+    zm.string().check(zm.maxLength(AI_BINDING_MAX_LENGTH)),
+  ),
+});
+export type AiRunRequest = zm.input<typeof aiRunRequestSchema>;
+
+/** A field value as a run's record output carries it (the collection's rules checked them). */
+const aiFieldValueSchema = zm.union([zm.string(), zm.number(), zm.boolean(), zm.null()]);
+
+/** What a run produced: the answer's text, or a record's values by field id. */
+export const aiRunOutputSchema = zm.discriminatedUnion('kind', [
+  zm.object({ kind: zm.literal('text'), text: zm.string() }),
+  zm.object({ kind: zm.literal('record'), values: zm.record(zm.string(), aiFieldValueSchema) }),
+]);
+export type AiRunOutput = zm.infer<typeof aiRunOutputSchema>;
+
+/** `POST /api/ai/runs`, 200. The client puts `output` where the AI action's target says. */
+export const aiRunResponseSchema = zm.object({
+  output: aiRunOutputSchema,
+  /** Runs left today for this person after this one. */
+  remaining: zm.int().check(zm.nonnegative()),
+});
+export type AiRunResponse = zm.infer<typeof aiRunResponseSchema>;
+
+/**
+ * `GET /api/ai/status`: whether this server has a provider, and (signed in) how many runs the
+ * person has left today. Everything that offers AI reads this first and says so when it is off.
+ */
+export const aiStatusSchema = zm.object({
+  available: zm.boolean(),
+  /** The model's name as the operator configured it, for the editor's "what a run sends" list. */
+  model: zm.nullable(zm.string()),
+  dailyRuns: zm.int().check(zm.nonnegative()),
+  /** null when signed out. */
+  remaining: zm.nullable(zm.int().check(zm.nonnegative())),
+});
+export type AiStatus = zm.infer<typeof aiStatusSchema>;
+
+/** `POST /api/ai/blueprints`: make an app from a description. */
+export const aiBlueprintRequestSchema = zm.object({
+  description: zm
+    .string()
+    .check(zm.trim(), zm.minLength(1), zm.maxLength(AI_DESCRIPTION_MAX_LENGTH)),
+});
+
+/** `POST /api/ai/edits`: ask AI to change an app the person can edit. */
+export const aiEditRequestSchema = zm.object({
+  appId: appIdSchema,
+  instruction: zm
+    .string()
+    .check(zm.trim(), zm.minLength(1), zm.maxLength(AI_INSTRUCTION_MAX_LENGTH)),
+});
