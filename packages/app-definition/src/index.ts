@@ -155,3 +155,15 @@ export {
   type VisitorData,
   type RecordCollection,
 } from './visitor-data';
+export {
+  AI_RECORD_SCHEMA_NAME,
+  aiRecordSchema,
+  aiRecordJsonSchema,
+  checkAiRecord,
+  checkAiTextForField,
+  planAiRun,
+  AI_RUN_SYSTEM_MESSAGE,
+  type AiCheck,
+  type AiRunPlan,
+  type AiRunPlanResult,
+} from './ai-output';
