@@ -155,3 +155,15 @@ export {
   type VisitorData,
   type RecordCollection,
 } from './visitor-data';
+export {
+  BLUEPRINT_LIMITS,
+  BLUEPRINT_SCREEN_KINDS,
+  BLUEPRINT_COMPONENT_TYPES,
+  blueprintSchema,
+  blueprintJsonSchema,
+  blueprintProblems,
+  expandBlueprint,
+  type Blueprint,
+  type BlueprintCollection,
+  type BlueprintScreen,
+} from './blueprint';
