@@ -134,6 +134,7 @@ export function blueprintProblems(value: unknown): string[] {
 
 const HEX = /^#[0-9a-f]{6}$/i;
 /** Characters that have no place in a name: control characters and line breaks. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it removes
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 
 /** Text as a name: one line, trimmed, cut to `max` (an empty result is null). */
