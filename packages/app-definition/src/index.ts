@@ -167,3 +167,16 @@ export {
   type BlueprintCollection,
   type BlueprintScreen,
 } from './blueprint';
+export {
+  AI_EDITS_MAX,
+  aiEditSchema,
+  aiEditsSchema,
+  aiEditsJsonSchema,
+  editableStructure,
+  validateEdits,
+  applyEdits,
+  summarizeEdits,
+  type AiEdit,
+  type AiEdits,
+  type EditProblem,
+} from './ai-edits';
