@@ -1,0 +1,104 @@
+import type { Hono } from 'hono';
+import {
+  aiBlueprintRequestSchema,
+  type AiBlueprintLine,
+  aiEditRequestSchema,
+  type AiEditResponse,
+} from '@pipit/protocol';
+import { appFromDescription, proposeEdits } from '../ai/app-builder';
+import { requireAiProvider } from '../ai/provider';
+import { loadAppDocument } from '../publishing/app-document';
+import { ServiceError } from '../service-error';
+import { ApiError } from './api-error';
+import type { ApiDependencies } from './api-dependencies';
+import { readJsonBody } from './body';
+import { z } from 'zod';
+import type * as zm from 'zod/mini';
+import { type ApiEnv, requireAuth } from './context';
+
+/** A JSON body checked with a zod/mini schema of the protocol (readJsonBody takes classic zod). */
+async function readBody<T>(request: Request, schema: zm.ZodMiniType<T>): Promise<T> {
+  const json = await readJsonBody(request, z.unknown());
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      fields[issue.path.map(String).join('.') || '(body)'] ??= issue.message;
+    }
+    throw new ApiError('validation_failed', 'Some fields need another look.', { fields });
+  }
+  return parsed.data;
+}
+
+const GENERIC_FAILURE = 'Something went wrong while making the app. Try again.';
+
+/**
+ * Apps from a description (`POST /api/ai/blueprints`, streamed as NDJSON) and AI as a co-editor
+ * (`POST /api/ai/edits`): docs/product/ai.md.
+ */
+export function registerAiBuilder(
+  app: Hono<ApiEnv>,
+  { ai, storage, liveDocuments, logger }: ApiDependencies,
+): void {
+  app.post('/ai/blueprints', async (c) => {
+    requireAuth(c);
+    const provider = requireAiProvider(ai);
+    const { description } = await readBody(c.req.raw, aiBlueprintRequestSchema);
+    const log = c.get('logger');
+    const encoder = new TextEncoder();
+    const abort = new AbortController();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const send = (line: AiBlueprintLine) => {
+          if (!abort.signal.aborted)
+            controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+        };
+        try {
+          const definition = await appFromDescription(
+            provider,
+            description,
+            (progress) => send({ type: 'progress', ...progress }),
+            abort.signal,
+          );
+          send({ type: 'done', definition });
+        } catch (error) {
+          if (error instanceof ServiceError) {
+            send({ type: 'error', error: { code: error.code, message: error.message } });
+          } else if (!abort.signal.aborted) {
+            log.error({ err: error }, 'making an app from a description failed');
+            send({ type: 'error', error: { code: 'internal_error', message: GENERIC_FAILURE } });
+          }
+        }
+        if (!abort.signal.aborted) controller.close();
+      },
+      cancel() {
+        // The person left: stop asking the model.
+        abort.abort();
+      },
+    });
+    return c.body(body, 200, {
+      'Content-Type': 'application/x-ndjson; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  app.post('/ai/edits', async (c) => {
+    const auth = requireAuth(c);
+    const provider = requireAiProvider(ai);
+    const { appId, instruction } = await readBody(c.req.raw, aiEditRequestSchema);
+    const found = await storage.apps.getWithRole(appId, auth.user.id);
+    if (!found?.role)
+      throw new ApiError('not_found', 'That app does not exist, or it is not shared with you.');
+    if (found.role === 'viewer') {
+      throw new ApiError('forbidden', 'Only the app’s owner and editors can ask AI to change it.');
+    }
+    const doc = await loadAppDocument(appId, storage.documents, liveDocuments, logger);
+    try {
+      const proposed = await proposeEdits(provider, doc, instruction, c.req.raw.signal);
+      const answer: AiEditResponse = proposed;
+      return c.json(answer);
+    } finally {
+      doc.destroy();
+    }
+  });
+}
