@@ -205,6 +205,26 @@ describe('AI app builder over REST', () => {
     });
   });
 
+  it('counts each request as one AI run, gives failed ones back, and refuses when the day’s runs are used', async () => {
+    const bea = await h.signup('bea_ai');
+    const beaId = await verifyEmail(h, bea);
+    const usage = h.pipit.server.storage.aiUsage;
+    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+    standIn.enqueue(JSON.stringify(recipes), '{}', '{}');
+    doneOf((await describeApp(bea, 'A recipe book')).lines);
+    expect(await usage.runsUsed(beaId, day)).toBe(1);
+    const failed = await describeApp(bea, 'Something that fails');
+    expect(failed.lines.at(-1)?.type).toBe('error');
+    expect(await usage.runsUsed(beaId, day)).toBe(1);
+
+    while ((await usage.reserveRun(beaId, day, 50)).taken);
+    const before = standIn.completions.length;
+    const refused = await describeApp(bea, 'One more');
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.text)).toMatchObject({ error: { code: 'ai_quota_exceeded' } });
+    expect(standIn.completions).toHaveLength(before);
+  });
+
   describe('POST /api/ai/edits', () => {
     let appId: string;
     let definition: AppDefinition;

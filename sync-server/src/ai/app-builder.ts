@@ -15,7 +15,7 @@ import {
 } from '@pipit/app-definition';
 import { createId } from '@pipit/protocol';
 import * as Y from 'yjs';
-import type { AiProvider, ParseResult } from './provider';
+import type { AiProvider, AiUsage, ParseResult } from './provider';
 import { readPartialJson } from './partial-json';
 
 /*
@@ -121,6 +121,7 @@ export async function appFromDescription(
 export interface ProposedEdits {
   operations: AiEdit[];
   summary: string[];
+  usage: AiUsage;
 }
 
 /**
@@ -135,7 +136,7 @@ export async function proposeEdits(
   signal?: AbortSignal,
 ): Promise<ProposedEdits> {
   const structure = editableStructure(doc);
-  const { value } = await provider.completeStructured({
+  const { value, usage } = await provider.completeStructured({
     system: EDITS_SYSTEM,
     user: [
       'The app’s structure:',
@@ -170,5 +171,5 @@ export async function proposeEdits(
       return { ok: true, value: parsed.data.operations };
     },
   });
-  return { operations: value, summary: summarizeEdits(doc, value) };
+  return { operations: value, summary: summarizeEdits(doc, value), usage };
 }

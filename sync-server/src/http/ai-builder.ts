@@ -30,20 +30,38 @@ async function readBody<T>(request: Request, schema: zm.ZodMiniType<T>): Promise
   return parsed.data;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Each blueprint or Ask AI request counts as one AI run of the person's daily quota
+ * (docs/product/ai.md, AI_DAILY_RUNS), taken before the model is asked and given back when the
+ * request fails.
+ */
+async function takeRun({ storage, clock, aiDailyRuns }: ApiDependencies, userId: string) {
+  const day = Math.floor(clock.now() / DAY_MS) * DAY_MS;
+  const { taken } = await storage.aiUsage.reserveRun(userId, day, aiDailyRuns);
+  if (!taken) {
+    throw new ApiError(
+      'ai_quota_exceeded',
+      `You have used all of today’s ${aiDailyRuns} AI runs. They reset tomorrow (UTC).`,
+    );
+  }
+  return { day, release: () => storage.aiUsage.releaseRun(userId, day) };
+}
+
 const GENERIC_FAILURE = 'Something went wrong while making the app. Try again.';
 
 /**
  * Apps from a description (`POST /api/ai/blueprints`, streamed as NDJSON) and AI as a co-editor
  * (`POST /api/ai/edits`): docs/product/ai.md.
  */
-export function registerAiBuilder(
-  app: Hono<ApiEnv>,
-  { ai, storage, liveDocuments, logger }: ApiDependencies,
-): void {
+export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): void {
+  const { ai, storage, liveDocuments, logger } = deps;
   app.post('/ai/blueprints', async (c) => {
-    requireAuth(c);
+    const auth = requireAuth(c);
     const provider = requireAiProvider(ai);
     const { description } = await readBody(c.req.raw, aiBlueprintRequestSchema);
+    const run = await takeRun(deps, auth.user.id);
     const log = c.get('logger');
     const encoder = new TextEncoder();
     const abort = new AbortController();
@@ -62,6 +80,7 @@ export function registerAiBuilder(
           );
           send({ type: 'done', definition });
         } catch (error) {
+          await run.release().catch((err: unknown) => log.warn({ err }, 'AI run not given back'));
           if (error instanceof ServiceError) {
             send({ type: 'error', error: { code: error.code, message: error.message } });
           } else if (!abort.signal.aborted) {
@@ -92,11 +111,27 @@ export function registerAiBuilder(
     if (found.role === 'viewer') {
       throw new ApiError('forbidden', 'Only the app’s owner and editors can ask AI to change it.');
     }
+    const run = await takeRun(deps, auth.user.id);
     const doc = await loadAppDocument(appId, storage.documents, liveDocuments, logger);
     try {
-      const proposed = await proposeEdits(provider, doc, instruction, c.req.raw.signal);
+      const { usage, ...proposed } = await proposeEdits(
+        provider,
+        doc,
+        instruction,
+        c.req.raw.signal,
+      );
+      await storage.aiUsage.record({
+        day: run.day,
+        appId,
+        userId: auth.user.id,
+        runs: 1,
+        ...usage,
+      });
       const answer: AiEditResponse = proposed;
       return c.json(answer);
+    } catch (error) {
+      await run.release();
+      throw error;
     } finally {
       doc.destroy();
     }
