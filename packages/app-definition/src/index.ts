@@ -156,6 +156,14 @@ export {
   type RecordCollection,
 } from './visitor-data';
 export {
+  AI_RECORD_SCHEMA_NAME,
+  aiRecordSchema,
+  aiRecordJsonSchema,
+  checkAiRecord,
+  checkAiTextForField,
+  type AiCheck,
+} from './ai-output';
+export {
   BLUEPRINT_LIMITS,
   BLUEPRINT_SCREEN_KINDS,
   BLUEPRINT_COMPONENT_TYPES,

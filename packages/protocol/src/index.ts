@@ -212,6 +212,11 @@ export {
   type AiRunOutput,
   type AiRunResponse,
   type AiStatus,
+  AI_USAGE_DAYS,
+  aiUsageRowSchema,
+  aiUsageResponseSchema,
+  type AiUsageRow,
+  type AiUsageResponse,
 } from './ai';
 export {
   aiBlueprintLineSchema,

@@ -7,6 +7,7 @@ import {
 } from '@pipit/protocol';
 import { appFromDescription, proposeEdits } from '../ai/app-builder';
 import { requireAiProvider } from '../ai/provider';
+import { DAY_MS, utcDay } from '../ai/runs';
 import { loadAppDocument } from '../publishing/app-document';
 import { ServiceError } from '../service-error';
 import { ApiError } from './api-error';
@@ -30,20 +31,24 @@ async function readBody<T>(request: Request, schema: zm.ZodMiniType<T>): Promise
   return parsed.data;
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * Each blueprint or Ask AI request counts as one AI run of the person's daily quota
- * (docs/product/ai.md, AI_DAILY_RUNS), taken before the model is asked and given back when the
- * request fails.
+ * (docs/product/ai.md, AI_DAILY_RUNS), with the same rate limit and words as a run of an AI action:
+ * taken before the model is asked, given back when the request fails.
  */
-async function takeRun({ storage, clock, aiDailyRuns }: ApiDependencies, userId: string) {
-  const day = Math.floor(clock.now() / DAY_MS) * DAY_MS;
+async function takeRun(
+  { storage, clock, aiDailyRuns, rateLimiter }: ApiDependencies,
+  userId: string,
+) {
+  await rateLimiter.enforce('aiRunsPerAccount', userId);
+  const day = utcDay(clock.now());
   const { taken } = await storage.aiUsage.reserveRun(userId, day, aiDailyRuns);
   if (!taken) {
-    throw new ApiError(
+    const retryAfter = Math.max(1, Math.ceil((day + DAY_MS - clock.now()) / 1000));
+    throw new ServiceError(
       'ai_quota_exceeded',
-      `You have used all of today’s ${aiDailyRuns} AI runs. They reset tomorrow (UTC).`,
+      `You have used all ${aiDailyRuns} AI runs for today. More are available after midnight UTC.`,
+      { retryAfter },
     );
   }
   return { day, release: () => storage.aiUsage.releaseRun(userId, day) };
