@@ -21,7 +21,7 @@ interface DescribeAppProps {
 }
 
 /**
- * "Describe your app" (docs/product/ai.md): the server asks its AI for a blueprint and expands it
+ * "Describe your app" (docs/product/ai-builder.md): the server asks its AI for a blueprint and expands it
  * into an ordinary app; the collections and screens appear here as they arrive. Needs a connection
  * and a server with an AI provider; everything else on `/create` works without either.
  */

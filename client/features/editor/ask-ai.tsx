@@ -15,7 +15,7 @@ import { EditorDialog } from './editor-dialog';
 import { useEditor } from './editor-context';
 
 /**
- * "Ask AI" in the editor's top bar (docs/product/ai.md): an instruction in, a readable summary of
+ * "Ask AI" in the editor's top bar (docs/product/ai-builder.md): an instruction in, a readable summary of
  * the proposed change out, then the change applied as ONE edit of this person, so their Undo
  * removes all of it and never a collaborator's edit. Not shown to viewers; needs a connection.
  */

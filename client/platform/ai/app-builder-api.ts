@@ -14,7 +14,7 @@ import { useEffect, useState } from 'react';
 import { ApiRequestError, apiGet, apiSend, apiSendStreaming } from '../api/request';
 
 /*
- * Apps from a description and Ask AI, as the client calls them (docs/product/ai.md):
+ * Apps from a description and Ask AI, as the client calls them (docs/product/ai-builder.md):
  * `POST /api/ai/blueprints` (NDJSON progress, then the app) and `POST /api/ai/edits`.
  */
 

@@ -23,7 +23,7 @@ import { checkForPublish, rawDefinition } from './publish-check';
 import { referenceTable } from './reader';
 
 /*
- * AI as a co-editor (docs/product/ai.md): the model answers an instruction with a list of the typed
+ * AI as a co-editor (docs/product/ai-builder.md): the model answers an instruction with a list of the typed
  * operations below, keyed by the ids of the current definition. A thing the list creates gets a
  * `ref` (a name of the model's choosing); later operations point at it by that name wherever an id
  * goes. The list is validated against the current definition, summarised for the person who asked,

@@ -16,7 +16,7 @@ import { PRESET_TOKENS } from './theme-presets';
 import { COMPONENT_PROPS } from './definition';
 
 /*
- * An app from a description (docs/product/ai.md). Small local models cannot write a whole
+ * An app from a description (docs/product/ai-builder.md). Small local models cannot write a whole
  * definition reliably, so the model answers with a compact BLUEPRINT — what the app keeps and which
  * screens it has — and `expandBlueprint` turns it, deterministically, into a full definition that
  * passes the same parse and publish check as a hand-made app. Names connect the parts (a screen

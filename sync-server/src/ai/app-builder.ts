@@ -19,7 +19,7 @@ import type { AiProvider, AiUsage, ParseResult } from './provider';
 import { readPartialJson } from './partial-json';
 
 /*
- * Apps from a description and AI as a co-editor (docs/product/ai.md). The model only ever answers
+ * Apps from a description and AI as a co-editor (docs/product/ai-builder.md). The model only ever answers
  * under a JSON schema: a blueprint, which deterministic code expands into a definition, or a list of
  * typed operations checked against the app. The person's words are sent as text in the user
  * message, after the instructions; whatever they say, the answer can only be what the schema allows.

@@ -33,7 +33,7 @@ async function readBody<T>(request: Request, schema: zm.ZodMiniType<T>): Promise
 
 /**
  * Each blueprint or Ask AI request counts as one AI run of the person's daily quota
- * (docs/product/ai.md, AI_DAILY_RUNS), with the same rate limit and words as a run of an AI action:
+ * (docs/product/ai-builder.md, AI_DAILY_RUNS), with the same rate limit and words as a run of an AI action:
  * taken before the model is asked, given back when the request fails.
  */
 async function takeRun(
@@ -58,7 +58,7 @@ const GENERIC_FAILURE = 'Something went wrong while making the app. Try again.';
 
 /**
  * Apps from a description (`POST /api/ai/blueprints`, streamed as NDJSON) and AI as a co-editor
- * (`POST /api/ai/edits`): docs/product/ai.md.
+ * (`POST /api/ai/edits`): docs/product/ai-builder.md.
  */
 export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): void {
   const { ai, storage, liveDocuments, logger } = deps;
