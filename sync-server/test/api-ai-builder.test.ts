@@ -261,7 +261,13 @@ describe('AI app builder over REST', () => {
     };
 
     it('answers an editor with checked operations and their summary; the model sees no record values', async () => {
-      standIn.enqueue(JSON.stringify({ operations: ratingOps() }));
+      // The strict form the JSON schema asks for: properties as name and value pairs.
+      const strict = ratingOps().map((op) =>
+        op.op === 'setProperty'
+          ? { ...op, props: Object.entries(op.props).map(([name, value]) => ({ name, value })) }
+          : op,
+      );
+      standIn.enqueue(JSON.stringify({ operations: strict }));
       const answer = await editor.post('/api/ai/edits', {
         appId,
         instruction: 'Add a rating from 1 to 5 to recipes and show it in the list',

@@ -100,12 +100,125 @@ export type AiEdit = z.infer<typeof aiEditSchema>;
 export const aiEditsSchema = z.object({ operations: z.array(aiEditSchema).max(AI_EDITS_MAX) });
 export type AiEdits = z.infer<typeof aiEditsSchema>;
 
+/*
+ * What the model writes: the same operations in a form every OpenAI-compatible server accepts under
+ * `strict` structured output (every key present, null for "not given", no open-ended objects), so
+ * a component's properties are a list of name and value pairs. `parseModelEdits` turns it (or the
+ * plain form above, which lenient servers' models often write) into typed operations.
+ */
+const wireId = z.string().describe('An id of the app, or the ref of a new thing.');
+const wireRef = z.string().describe('A name for the new thing, for later operations.');
+const wireProps = z
+  .array(
+    z.object({
+      name: z.string().describe('A property of the component, e.g. subtitleFieldId or label.'),
+      value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]),
+    }),
+  )
+  .describe('Properties to set; ids or refs where an id goes.');
+const wireText = (max: number) => z.string().max(max).nullable();
+
+const wireEditSchema = z.union([
+  z.object({ op: z.literal('addCollection'), ref: wireRef, name: z.string() }),
+  z.object({ op: z.literal('renameCollection'), collectionId: wireId, name: z.string() }),
+  z.object({
+    op: z.literal('addField'),
+    ref: wireRef,
+    collectionId: wireId,
+    name: z.string(),
+    type: z.enum(FIELD_TYPES),
+    required: z.boolean(),
+    choices: z.array(z.string()),
+  }),
+  z.object({
+    op: z.literal('setField'),
+    fieldId: wireId,
+    name: wireText(LIMITS.nameLength),
+    required: z.boolean().nullable(),
+    choices: z.array(z.string()).nullable(),
+  }),
+  z.object({
+    op: z.literal('addScreen'),
+    ref: wireRef,
+    title: z.string(),
+    icon: wireText(LIMITS.screenIconLength),
+  }),
+  z.object({
+    op: z.literal('setScreen'),
+    screenId: wireId,
+    title: wireText(LIMITS.screenTitleLength),
+    icon: wireText(LIMITS.screenIconLength),
+  }),
+  z.object({
+    op: z.literal('addComponent'),
+    ref: wireRef,
+    screenId: wireId,
+    type: z.enum(COMPONENT_TYPES as [ComponentType, ...ComponentType[]]),
+    index: z.number().int().nullable(),
+    props: wireProps,
+  }),
+  z.object({ op: z.literal('setProperty'), componentId: wireId, props: wireProps }),
+  z.object({ op: z.literal('removeComponent'), componentId: wireId }),
+  z.object({
+    op: z.literal('moveComponent'),
+    componentId: wireId,
+    index: z.number().int(),
+    screenId: wireId.nullable(),
+  }),
+  z.object({ op: z.literal('addAiAction'), ref: wireRef, name: z.string(), prompt: z.string() }),
+]);
+
+/** The model's answer as JSON schema: strict-mode compatible (see above). */
+export const aiEditsModelSchema = z.object({
+  operations: z.array(wireEditSchema).describe(`At most ${AI_EDITS_MAX} operations, in order.`),
+});
+
 /** The JSON schema of the model's answer, for structured output. */
 export function aiEditsJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(aiEditsSchema, { target: 'draft-7', io: 'input' }) as Record<
-    string,
-    unknown
-  >;
+  return z.toJSONSchema(aiEditsModelSchema, { target: 'draft-7' }) as Record<string, unknown>;
+}
+
+/** One operation as the model wrote it, in the plain form: nulls dropped, props as an object. */
+function plainEdit(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    if (item === null) continue;
+    if (key === 'props' && Array.isArray(item)) {
+      const props: Record<string, unknown> = {};
+      for (const pair of item as unknown[]) {
+        const { name: prop, value: propValue } = (pair ?? {}) as {
+          name?: unknown;
+          value?: unknown;
+        };
+        if (typeof prop === 'string') props[prop] = propValue;
+      }
+      out[key] = props;
+    } else out[key] = item;
+  }
+  return out;
+}
+
+/**
+ * A model's answer as typed operations, or its problems in words the model can act on. Takes the
+ * strict form (aiEditsModelSchema) and the plain one (aiEditsSchema).
+ */
+export function parseModelEdits(
+  value: unknown,
+): { ok: true; operations: AiEdit[] } | { ok: false; problems: string[] } {
+  const operations = (value as { operations?: unknown } | null)?.operations;
+  const parsed = aiEditsSchema.safeParse({
+    operations: Array.isArray(operations) ? operations.map(plainEdit) : operations,
+  });
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problems: parsed.error.issues.map(
+        (i) => `${i.path.map(String).join('.') || '(answer)'}: ${i.message}`,
+      ),
+    };
+  }
+  return { ok: true, operations: parsed.data.operations };
 }
 
 type Source = Y.Doc | AppDefinition;

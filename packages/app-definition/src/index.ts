@@ -180,6 +180,8 @@ export {
   aiEditSchema,
   aiEditsSchema,
   aiEditsJsonSchema,
+  aiEditsModelSchema,
+  parseModelEdits,
   editableStructure,
   validateEdits,
   applyEdits,

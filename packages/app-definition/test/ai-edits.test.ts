@@ -3,6 +3,8 @@ import * as Y from 'yjs';
 import {
   type AiEdit,
   aiEditsJsonSchema,
+  aiEditsModelSchema,
+  parseModelEdits,
   type AppDefinition,
   applyEdits,
   checkForPublish,
@@ -15,7 +17,7 @@ import {
   validateEdits,
   writeDefinition,
 } from '../src/index';
-import { idFactory } from './support';
+import { idFactory, strictSchemaProblems } from './support';
 
 function books(): AppDefinition {
   return expandBlueprint(
@@ -204,5 +206,47 @@ describe('AI edits', () => {
     expect(text).toContain('"Title"');
     expect(text).not.toContain('Secret sample');
     expect(aiEditsJsonSchema()).toMatchObject({ type: 'object' });
+  });
+
+  it('asks the model in a form strict structured output accepts, and reads both forms', () => {
+    expect(strictSchemaProblems(aiEditsJsonSchema())).toEqual([]);
+
+    const strict = aiEditsModelSchema.parse({
+      operations: [
+        { op: 'setScreen', screenId: 's1', title: 'Home', icon: null },
+        {
+          op: 'addComponent',
+          ref: 'h',
+          screenId: 's1',
+          type: 'heading',
+          index: null,
+          props: [
+            { name: 'text', value: 'Hello' },
+            { name: 'level', value: 1 },
+          ],
+        },
+      ],
+    });
+    expect(parseModelEdits(strict)).toEqual({
+      ok: true,
+      operations: [
+        { op: 'setScreen', screenId: 's1', title: 'Home' },
+        {
+          op: 'addComponent',
+          ref: 'h',
+          screenId: 's1',
+          type: 'heading',
+          props: { text: 'Hello', level: 1 },
+        },
+      ],
+    });
+    expect(parseModelEdits({ operations: [{ op: 'removeComponent', componentId: 'c1' }] })).toEqual(
+      {
+        ok: true,
+        operations: [{ op: 'removeComponent', componentId: 'c1' }],
+      },
+    );
+    const bad = parseModelEdits({ operations: [{ op: 'eval', code: 'x' }] });
+    expect(bad.ok).toBe(false);
   });
 });

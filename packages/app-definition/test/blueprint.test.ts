@@ -15,7 +15,7 @@ import {
   THEME_PRESETS,
   writeDefinition,
 } from '../src/index';
-import { idFactory, rng } from './support';
+import { idFactory, rng, strictSchemaProblems } from './support';
 
 function publishable(blueprint: Blueprint) {
   const definition = expandBlueprint(blueprintSchema.parse(blueprint), idFactory());
@@ -287,7 +287,9 @@ describe('expandBlueprint', () => {
         })),
       };
       const { definition, check } = publishable(blueprint);
-      expect(appDefinitionSchema.safeParse(definition).error?.issues ?? [], `seed ${seed}`).toEqual([]);
+      expect(appDefinitionSchema.safeParse(definition).error?.issues ?? [], `seed ${seed}`).toEqual(
+        [],
+      );
       expect(check.ok ? [] : check.problems, `seed ${seed}`).toEqual([]);
     }
   });
@@ -307,6 +309,7 @@ describe('the blueprint schema', () => {
       'actions',
     ]);
     expect(schema.additionalProperties).toBe(false);
+    expect(strictSchemaProblems(schema)).toEqual([]);
   });
 
   it('says what is wrong with an answer that does not fit', () => {

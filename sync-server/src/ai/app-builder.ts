@@ -1,13 +1,13 @@
 import {
   type AiEdit,
   aiEditsJsonSchema,
-  aiEditsSchema,
   type AppDefinition,
   type Blueprint,
   blueprintJsonSchema,
   blueprintSchema,
   checkForPublish,
   editableStructure,
+  parseModelEdits,
   expandBlueprint,
   summarizeEdits,
   validateEdits,
@@ -149,26 +149,19 @@ export async function proposeEdits(
     jsonSchema: aiEditsJsonSchema(),
     signal,
     parse: (answer): ParseResult<AiEdit[]> => {
-      const parsed = aiEditsSchema.safeParse(answer);
-      if (!parsed.success) {
-        return {
-          ok: false,
-          problems: parsed.error.issues.map(
-            (i) => `${i.path.map(String).join('.') || '(answer)'}: ${i.message}`,
-          ),
-        };
-      }
-      if (parsed.data.operations.length === 0) {
+      const parsed = parseModelEdits(answer);
+      if (!parsed.ok) return parsed;
+      if (parsed.operations.length === 0) {
         return {
           ok: false,
           problems: ['operations: Carry out the instruction with at least one operation.'],
         };
       }
-      const problems = validateEdits(doc, parsed.data.operations);
+      const problems = validateEdits(doc, parsed.operations);
       if (problems.length > 0) {
         return { ok: false, problems: problems.map((p) => `${p.path}: ${p.message}`) };
       }
-      return { ok: true, value: parsed.data.operations };
+      return { ok: true, value: parsed.operations };
     },
   });
   return { operations: value, summary: summarizeEdits(doc, value), usage };
