@@ -138,11 +138,21 @@ describe('AI builder in the browser', () => {
   const hasRow = async (page: Page, text: string) =>
     (await treeRows(page)).some((row) => row.includes(text));
 
-  it('makes an app from a description, showing its collections and screens as they arrive', async () => {
-    standIn.enqueue({ content: JSON.stringify(blueprint), chunkSize: 16 });
+  it('says so when the AI’s answer does not fit, and keeps the description', async () => {
+    standIn.enqueue('not a blueprint', JSON.stringify({ title: 'Still not one' }));
     await adaPage.goto(`${pipit.url}/create`);
     const description = adaPage.getByLabel('Describe your app');
     await description.fill('A recipe book for our family, with cooking times');
+    await adaPage.getByRole('button', { name: 'Create', exact: true }).click();
+    await adaPage.getByText('did not fit').waitFor();
+    expect(await description.inputValue()).toBe('A recipe book for our family, with cooking times');
+    expect(adaPage.url()).toBe(`${pipit.url}/create`);
+  });
+
+  it('makes an app from a description, showing its collections and screens as they arrive', async () => {
+    standIn.requests.length = 0;
+    // The description kept from the failed attempt is tried again.
+    standIn.enqueue({ content: JSON.stringify(blueprint), chunkSize: 16 });
     // Everything the progress list ever shows, recorded as the page changes.
     await adaPage.evaluate(() => {
       const seen: string[] = [];

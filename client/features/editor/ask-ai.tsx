@@ -24,14 +24,15 @@ export function AskAiButton({ appId }: { appId: string }) {
   const online = useOnlineStatus();
   const available = useAiAvailable();
   const [open, setOpen] = useState(false);
-  if (readOnly || available === false) return null;
+  // Shown once the server has said it has AI: never to viewers, never on a server without it.
+  if (readOnly || available !== true) return null;
   const reason = !online ? 'Ask AI needs a connection. You can keep editing offline.' : null;
   return (
     <>
       <Button
         variant="secondary"
         size="small"
-        disabled={reason !== null || available === null}
+        disabled={reason !== null}
         title={reason ?? 'Describe a change and let AI make it'}
         onClick={() => setOpen(true)}
       >

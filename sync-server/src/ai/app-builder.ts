@@ -15,7 +15,22 @@ import {
 } from '@pipit/app-definition';
 import { createId } from '@pipit/protocol';
 import * as Y from 'yjs';
-import type { AiProvider, AiUsage, ParseResult } from './provider';
+import { AiOutputInvalidError, type AiProvider, type AiUsage, type ParseResult } from './provider';
+
+/** `ai_output_invalid` in words for what was asked (the provider's own speak of actions). */
+export const BLUEPRINT_INVALID_MESSAGE =
+  'The AI’s answer did not fit what an app can be, so no app was made. Try again, or describe the app differently.';
+export const EDITS_INVALID_MESSAGE =
+  'The AI’s answer did not fit this app, so nothing was changed. Try again, or say it differently.';
+
+async function reworded<T>(message: string, asking: Promise<T>): Promise<T> {
+  try {
+    return await asking;
+  } catch (error) {
+    if (error instanceof AiOutputInvalidError) throw new AiOutputInvalidError(message, error.usage);
+    throw error;
+  }
+}
 import { readPartialJson } from './partial-json';
 
 /*
@@ -99,22 +114,25 @@ export async function appFromDescription(
   signal?: AbortSignal,
 ): Promise<AppDefinition> {
   let last = '';
-  const { value } = await provider.completeStructured({
-    system: BLUEPRINT_SYSTEM,
-    user: `The app to make, as its creator describes it:\n\n${description}`,
-    name: 'pipit_blueprint',
-    jsonSchema: blueprintJsonSchema(),
-    parse: checkBlueprint,
-    signal,
-    onDelta: (text) => {
-      const progress = blueprintProgress(text);
-      if (!progress) return;
-      const key = JSON.stringify(progress);
-      if (key === last) return;
-      last = key;
-      onProgress(progress);
-    },
-  });
+  const { value } = await reworded(
+    BLUEPRINT_INVALID_MESSAGE,
+    provider.completeStructured({
+      system: BLUEPRINT_SYSTEM,
+      user: `The app to make, as its creator describes it:\n\n${description}`,
+      name: 'pipit_blueprint',
+      jsonSchema: blueprintJsonSchema(),
+      parse: checkBlueprint,
+      signal,
+      onDelta: (text) => {
+        const progress = blueprintProgress(text);
+        if (!progress) return;
+        const key = JSON.stringify(progress);
+        if (key === last) return;
+        last = key;
+        onProgress(progress);
+      },
+    }),
+  );
   return value;
 }
 
@@ -136,33 +154,36 @@ export async function proposeEdits(
   signal?: AbortSignal,
 ): Promise<ProposedEdits> {
   const structure = editableStructure(doc);
-  const { value, usage } = await provider.completeStructured({
-    system: EDITS_SYSTEM,
-    user: [
-      'The app’s structure:',
-      JSON.stringify(structure),
-      '',
-      'The creator’s instruction:',
-      instruction,
-    ].join('\n'),
-    name: 'pipit_edits',
-    jsonSchema: aiEditsJsonSchema(),
-    signal,
-    parse: (answer): ParseResult<AiEdit[]> => {
-      const parsed = parseModelEdits(answer);
-      if (!parsed.ok) return parsed;
-      if (parsed.operations.length === 0) {
-        return {
-          ok: false,
-          problems: ['operations: Carry out the instruction with at least one operation.'],
-        };
-      }
-      const problems = validateEdits(doc, parsed.operations);
-      if (problems.length > 0) {
-        return { ok: false, problems: problems.map((p) => `${p.path}: ${p.message}`) };
-      }
-      return { ok: true, value: parsed.operations };
-    },
-  });
+  const { value, usage } = await reworded(
+    EDITS_INVALID_MESSAGE,
+    provider.completeStructured({
+      system: EDITS_SYSTEM,
+      user: [
+        'The app’s structure:',
+        JSON.stringify(structure),
+        '',
+        'The creator’s instruction:',
+        instruction,
+      ].join('\n'),
+      name: 'pipit_edits',
+      jsonSchema: aiEditsJsonSchema(),
+      signal,
+      parse: (answer): ParseResult<AiEdit[]> => {
+        const parsed = parseModelEdits(answer);
+        if (!parsed.ok) return parsed;
+        if (parsed.operations.length === 0) {
+          return {
+            ok: false,
+            problems: ['operations: Carry out the instruction with at least one operation.'],
+          };
+        }
+        const problems = validateEdits(doc, parsed.operations);
+        if (problems.length > 0) {
+          return { ok: false, problems: problems.map((p) => `${p.path}: ${p.message}`) };
+        }
+        return { ok: true, value: parsed.operations };
+      },
+    }),
+  );
   return { operations: value, summary: summarizeEdits(doc, value), usage };
 }
