@@ -159,7 +159,7 @@ describe('AiProvider.complete', () => {
     await provider.complete({ system: 's', user: 'u', jsonSchema: { name: 'recipe', schema } });
     expect(standIn.completions[0]!.body.response_format).toEqual({
       type: 'json_schema',
-      json_schema: { name: 'recipe', schema, strict: true },
+      json_schema: { name: 'recipe', schema, strict: false },
     });
   });
 
@@ -301,5 +301,19 @@ describe('AiProvider.completeStructured', () => {
       promptTokens: expect.any(Number) as number,
       completionTokens: expect.any(Number) as number,
     });
+  });
+});
+
+describe('AiProvider, stopped by its caller', () => {
+  it('stops the request when the caller aborts, as a product error (nobody is waiting)', async () => {
+    const slow = makeProvider(standIn.url, 10_000);
+    standIn.enqueue({ content: 'late', delayMs: 8_000 });
+    const controller = new AbortController();
+    const pending = failure(slow.complete({ system: 's', user: 'u', signal: controller.signal }));
+    await standIn.waitForCompletions(1);
+    controller.abort();
+    const error = await pending;
+    expect(error.code).toBe('ai_provider_failed');
+    expect(error.message).toBe(PROVIDER_FAILURE_MESSAGES.cancelled);
   });
 });

@@ -163,7 +163,9 @@ export function createAiProvider(
 
   function failFrom(error: unknown, timedOut: boolean, callerAborted: boolean): never {
     if (error instanceof ServiceError) throw error;
-    if (callerAborted) throw error;
+    // The person went away (closed the page, lost the connection): nobody reads the answer, and
+    // it is no server failure to report.
+    if (callerAborted) throw providerFailed('cancelled');
     if (timedOut || error instanceof APIConnectionTimeoutError) fail('timeout');
     if (error instanceof APIUserAbortError) fail('timeout');
     if (error instanceof APIError && typeof error.status === 'number') {
@@ -194,7 +196,11 @@ export function createAiProvider(
     const responseFormat: OpenAI.ChatCompletionCreateParams['response_format'] = jsonSchema
       ? {
           type: 'json_schema',
-          json_schema: { name: jsonSchema.name, schema: jsonSchema.schema, strict: true },
+          // Not `strict`: OpenAI's strict mode refuses schemas with keywords it does not support
+          // (text lengths), while Ollama, llama.cpp and vLLM constrain to the whole schema
+          // either way. Every answer is checked after, so a schema followed loosely costs at most
+          // the repair round.
+          json_schema: { name: jsonSchema.name, schema: jsonSchema.schema, strict: false },
         }
       : undefined;
     // One deadline for the whole answer, streaming included (the client's own timeout covers the
