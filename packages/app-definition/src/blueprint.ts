@@ -182,14 +182,14 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
   const collections: AppDefinition['collections'] = [];
   const built: Built[] = [];
   const byName = new Map<string, Built>();
-  for (const spec of blueprint.collections) {
+  for (const given of blueprint.collections) {
     if (collections.length >= BLUEPRINT_LIMITS.collections) break;
-    const collectionName = clean(spec.name, LIMITS.nameLength);
+    const collectionName = clean(given.name, LIMITS.nameLength);
     if (!collectionName || byName.has(key(collectionName))) continue;
     const fields: AppDefinition['collections'][number]['fields'] = [];
     const seen = new Set<string>();
     const sourceIndex: number[] = [];
-    spec.fields.forEach((f, index) => {
+    given.fields.forEach((f, index) => {
       if (fields.length >= BLUEPRINT_LIMITS.fieldsPerCollection) return;
       const fieldName = clean(f.name, LIMITS.nameLength);
       if (!fieldName || seen.has(key(fieldName))) return;
@@ -226,7 +226,7 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
       sourceIndex.push(0);
     }
     const records: AppDefinition['collections'][number]['records'] = [];
-    for (const sample of spec.samples.slice(0, BLUEPRINT_LIMITS.samples)) {
+    for (const sample of given.samples.slice(0, BLUEPRINT_LIMITS.samples)) {
       const values: Record<string, string | number | boolean | null> = {};
       let ok = true;
       fields.forEach((field, i) => {
@@ -256,15 +256,15 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
     c?.fields.find((f) => key(f.name) === key(text));
 
   // Screens first get ids and titles, so lists, buttons and actions can point at each other.
-  const specs = blueprint.screens.slice(0, BLUEPRINT_LIMITS.screens).map((s) => ({
-    spec: s,
+  const planned = blueprint.screens.slice(0, BLUEPRINT_LIMITS.screens).map((s) => ({
+    given: s,
     id: newId(),
     title: clean(s.title, LIMITS.screenTitleLength) ?? 'Screen',
     collection: collectionNamed(s.collection),
   }));
-  if (specs.length === 0) {
-    specs.push({
-      spec: {
+  if (planned.length === 0) {
+    planned.push({
+      given: {
         title: 'Home',
         icon: '🏠',
         kind: built.length > 0 ? 'list' : 'text',
@@ -278,8 +278,8 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
     });
   }
   const screenFor = (kind: BlueprintScreenKind, c: Built) =>
-    specs.find((s) => s.spec.kind === kind && s.collection?.id === c.id);
-  const screenTitled = (text: string) => specs.find((s) => key(s.title) === key(text));
+    planned.find((s) => s.given.kind === kind && s.collection?.id === c.id);
+  const screenTitled = (text: string) => planned.find((s) => key(s.title) === key(text));
 
   const actions: Action[] = [];
   const makeAction = (label: string, steps: Action['steps']): Action => {
@@ -296,16 +296,16 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
     props: z.input<(typeof COMPONENT_PROPS)[T]>,
   ): Component => ({ id: newId(), type, props: COMPONENT_PROPS[type].parse(props) }) as Component;
 
-  const screens: Screen[] = specs.map(({ spec, id, title: screenTitle, collection: c }) => {
+  const screens: Screen[] = planned.map(({ given, id, title: screenTitle, collection: c }) => {
     const components: Component[] = [component('heading', { text: screenTitle, level: 1 })];
-    const intro = clean(spec.text, BLUEPRINT_LIMITS.textLength);
+    const intro = clean(given.text, BLUEPRINT_LIMITS.textLength);
     if (intro) components.push(component('text', { markdown: escapeMarkdown(intro) }));
     if (c) {
       const first = c.fields[0];
       const second = c.fields[1];
       const detail = screenFor('detail', c);
       const form = screenFor('form', c);
-      if (spec.kind === 'list') {
+      if (given.kind === 'list') {
         components.push(
           component('list', {
             collectionId: c.id,
@@ -320,9 +320,9 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
           const open = makeAction(`Open ${form.title}`, [step('navigate', { screenId: form.id })]);
           components.push(component('button', { label, actionId: open.id }));
         }
-      } else if (spec.kind === 'detail') {
+      } else if (given.kind === 'detail') {
         components.push(component('detail', { fieldIds: c.fields.map((f) => f.id) }));
-      } else if (spec.kind === 'form') {
+      } else if (given.kind === 'form') {
         const after = makeAction(`After saving in ${screenTitle}`, [
           step('toast', { message: 'Saved' }),
           step('back', {}),
@@ -335,13 +335,13 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
             actionId: after.id,
           }),
         );
-      } else if (spec.kind === 'dashboard') {
+      } else if (given.kind === 'dashboard') {
         components.push(
           component('stat', { label: clean(c.name, 60) ?? 'Total', collectionId: c.id }),
         );
       }
     }
-    for (const extra of spec.components) {
+    for (const extra of given.components) {
       if (components.length >= BLUEPRINT_LIMITS.components) break;
       const made = extraComponent(extra, collectionNamed(extra.collection) ?? c, fieldNamed);
       if (made) components.push(component(made.type, made.props as never));
@@ -349,7 +349,7 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
     return {
       id,
       title: screenTitle,
-      icon: emoji(spec.icon, '📄'),
+      icon: emoji(given.icon, '📄'),
       components: components.slice(0, LIMITS.componentsPerScreen),
     };
   });
