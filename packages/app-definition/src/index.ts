@@ -161,7 +161,11 @@ export {
   aiRecordJsonSchema,
   checkAiRecord,
   checkAiTextForField,
+  planAiRun,
+  AI_RUN_SYSTEM_MESSAGE,
   type AiCheck,
+  type AiRunPlan,
+  type AiRunPlanResult,
 } from './ai-output';
 export {
   BLUEPRINT_LIMITS,

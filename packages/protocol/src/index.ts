@@ -194,6 +194,11 @@ export {
   type ErrorGroup,
   type ErrorGroupsResponse,
   type ReportDropReason,
+  AI_USAGE_DAYS,
+  aiUsageRowSchema,
+  aiUsageResponseSchema,
+  type AiUsageRow,
+  type AiUsageResponse,
 } from './admin';
 export {
   AI_BINDING_MAX_LENGTH,
@@ -212,11 +217,6 @@ export {
   type AiRunOutput,
   type AiRunResponse,
   type AiStatus,
-  AI_USAGE_DAYS,
-  aiUsageRowSchema,
-  aiUsageResponseSchema,
-  type AiUsageRow,
-  type AiUsageResponse,
 } from './ai';
 export {
   aiBlueprintLineSchema,
