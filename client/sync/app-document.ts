@@ -1,4 +1,6 @@
 import {
+  type AiEdit,
+  applyEdits,
   DefinitionError,
   exportDefinition,
   hasDefinition,
@@ -7,7 +9,7 @@ import {
   type ReadDefinition,
   undoRoots,
 } from '@pipit/app-definition';
-import { documentName } from '@pipit/protocol';
+import { createId, documentName } from '@pipit/protocol';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import * as Y from 'yjs';
 import type { DocumentScope } from './document-scope';
@@ -37,6 +39,8 @@ export interface Peer {
   name: string;
   color: string;
   selection: EditorSelection | null;
+  /** Ask AI is working on a change for this person ("AI for Ada"). */
+  aiWorking: boolean;
 }
 
 /** A person's presence as a device publishes it. */
@@ -81,6 +85,14 @@ export interface AppDocumentHandle {
   setSelection(selection: EditorSelection | null): void;
   /** The current definition as an export file (JSON). */
   exportJson(): string;
+  /**
+   * Applies Ask AI's operations as ONE edit of this person (one transaction with LOCAL_EDIT, its own
+   * undo step: Undo removes the whole change and never a collaborator's edit). Checked against the
+   * document as it is now: a change that no longer fits is a DefinitionError and changes nothing.
+   */
+  applyAiEdits(operations: AiEdit[]): void;
+  /** Tells collaborators that AI is working for this person (presence: "AI for Ada"). */
+  setAiWorking(working: boolean): void;
   /** The person has read the note about their refused changes. */
   dismissRefusedChanges(): void;
 }
@@ -104,7 +116,8 @@ function sameView(a: AppDocumentView, b: AppDocumentView): boolean {
         peer.color === other.color &&
         peer.selection?.kind === other.selection?.kind &&
         peer.selection?.id === other.selection?.id &&
-        peer.selection?.screenId === other.selection?.screenId
+        peer.selection?.screenId === other.selection?.screenId &&
+        peer.aiWorking === other.aiWorking
       );
     })
   );
@@ -218,6 +231,7 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       const device = typeof user.device === 'string' ? user.device : `client:${clientId}`;
       if (me && user.id === me.id && device === me.device) return;
       const selection = (state as { selection?: EditorSelection | null }).selection ?? null;
+      const aiWorking = (state as { aiWorking?: unknown }).aiWorking === true;
       const since = typeof user.since === 'number' ? user.since : 0;
       const key = `${String(user.id)}|${device}`;
       const known = newest.get(key);
@@ -227,7 +241,10 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       ) {
         return;
       }
-      newest.set(key, { peer: { clientId, name: user.name, color: user.color, selection }, since });
+      newest.set(key, {
+        peer: { clientId, name: user.name, color: user.color, selection, aiWorking },
+        since,
+      });
     });
     return [...newest.values()].map(({ peer }) => peer).sort((a, b) => a.clientId - b.clientId);
   }
@@ -268,6 +285,18 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       awareness.setLocalState({ ...awareness.getLocalState(), user: this.presence, selection });
     },
     exportJson: () => exportDefinition(this.view.definition ?? readDefinition(this.opened.doc)),
+    applyAiEdits: (operations) => {
+      if (this.opened.isReadOnly()) {
+        throw new DefinitionError('You can view this app but not edit it.');
+      }
+      // Its own undo step: not merged with an edit made just before or just after.
+      this.undoManager.stopCapturing();
+      applyEdits(this.opened.doc, operations, createId, LOCAL_EDIT);
+      this.undoManager.stopCapturing();
+    },
+    setAiWorking: (working) => {
+      this.opened.awareness()?.setLocalStateField('aiWorking', working);
+    },
     dismissRefusedChanges: () => {
       this.opened.forgetRefusedChanges();
       this.update();
@@ -344,6 +373,8 @@ function createLoadingStore(): Pick<AppDocumentStore, 'subscribe' | 'getView' | 
       stopCapturing: () => undefined,
       setSelection: () => undefined,
       exportJson: refuse,
+      applyAiEdits: refuse,
+      setAiWorking: () => undefined,
       dismissRefusedChanges: () => undefined,
     },
   };

@@ -15,6 +15,7 @@ import { Page, Section } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { useSession } from '../../platform/session/session';
 import { createApp } from '../../platform/app-registry';
+import { DescribeApp } from './describe-app';
 import './create-page.css';
 
 /**
@@ -137,13 +138,12 @@ export function CreatePage() {
         </label>
       </Section>
 
-      <Section title="From a prompt" id="prompt">
-        <Notice tone="info" title="AI is not configured on this server">
-          <p>
-            Describing an app to get a first draft needs an AI provider, which this server’s
-            operator has not connected. Start from a template instead.
-          </p>
-        </Notice>
+      <Section title="From a description" id="describe">
+        <DescribeApp
+          online={online}
+          disabled={busy !== null}
+          onCreate={(definition) => create('describe', () => definition)}
+        />
       </Section>
     </Page>
   );

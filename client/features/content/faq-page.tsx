@@ -224,6 +224,20 @@ export function FaqPage() {
           </p>
         </details>
 
+        <details>
+          <summary>Can AI make or change an app for me?</summary>
+          <p>
+            Yes, when the server has an AI provider. On the Create page, describe the app you want
+            and Pipit builds a first draft: collections, screens and buttons you can then edit like
+            any other app. In the editor, Ask AI takes an instruction such as “add a rating from 1
+            to 5 to books and show it in the list”, shows you the change it proposes, and makes it
+            only when you apply it. The AI sees your app’s structure, never the records in it or
+            your visitors’ data, and it never writes code. Undo takes the whole change back in one
+            step, without touching what your collaborators did. Each request counts as one AI run of
+            your daily quota.
+          </p>
+        </details>
+
         <h2 id="account-and-data">Your account and data</h2>
 
         <details>

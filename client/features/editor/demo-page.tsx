@@ -2,6 +2,7 @@ import { blankDefinition } from '@pipit/app-definition';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { createLocalApp, type LocalApp, useLocalApps } from '../../sync/local-apps';
+import { useAiAvailable } from '../../platform/ai/app-builder-api';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { AppEditor } from './app-editor';
@@ -29,10 +30,18 @@ function demoAppOf(apps: LocalApp[]): string | null {
 }
 
 function DemoBanner() {
+  const ai = useAiAvailable();
   return (
     <Notice tone="info" live="off">
       This app lives only in this browser. <Link to="/signup">Sign up</Link> to keep it and sync it
       to your account.
+      {ai ? (
+        <>
+          {' '}
+          With an account you can also describe an app and let AI build the first draft, and ask AI
+          to change it.
+        </>
+      ) : null}
     </Notice>
   );
 }

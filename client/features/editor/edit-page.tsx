@@ -3,6 +3,7 @@ import { useLocalApp } from '../../sync/local-apps';
 import { Loading } from '../../ui/loading';
 import { useSession } from '../../platform/session/session';
 import { AppEditor } from './app-editor';
+import { AskAiButton } from './ask-ai';
 import { ShareButton } from './share-button';
 
 /** A colour per person for presence, the same on every device. */
@@ -40,7 +41,12 @@ function AccountEditor({ appId, account }: { appId: string; account: Account }) 
       // An app this device has never listed (shared a moment ago) is asked of the server anyway.
       connect={row === null || row.registered}
       backTo={{ to: '/studio', label: 'Studio' }}
-      tools={<ShareButton appId={appId} isOwner={row?.role === 'owner'} />}
+      tools={
+        <>
+          <AskAiButton appId={appId} />
+          <ShareButton appId={appId} isOwner={row?.role === 'owner'} />
+        </>
+      }
     />
   );
 }

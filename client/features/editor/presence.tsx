@@ -35,38 +35,46 @@ export function PresenceAvatars({ peers }: { peers: Peer[] }) {
   if (peers.length === 0) return null;
   const shown = peers.slice(0, MAX_SHOWN);
   const more = peers.length - shown.length;
+  const aiFor = peers.filter((peer) => peer.aiWorking);
   return (
-    <ul className="presence-avatars" aria-label={`Also editing: ${peers.length}`}>
-      {shown.map((peer) => {
-        const color = peerColor(peer);
-        return (
-          <li key={peer.clientId}>
+    <>
+      {aiFor.length > 0 ? (
+        <p className="presence-ai" role="status">
+          {aiFor.map((peer) => `AI for ${peer.name}`).join(', ')}
+        </p>
+      ) : null}
+      <ul className="presence-avatars" aria-label={`Also editing: ${peers.length}`}>
+        {shown.map((peer) => {
+          const color = peerColor(peer);
+          return (
+            <li key={peer.clientId}>
+              <span
+                className="presence-avatars__avatar"
+                style={{ background: color, color: readableOn(color) }}
+                title={peer.name}
+                role="img"
+                aria-label={peer.name}
+              >
+                {initials(peer.name) || '?'}
+              </span>
+            </li>
+          );
+        })}
+        {more > 0 ? (
+          <li>
             <span
-              className="presence-avatars__avatar"
-              style={{ background: color, color: readableOn(color) }}
-              title={peer.name}
-              role="img"
-              aria-label={peer.name}
+              className="presence-avatars__avatar presence-avatars__more"
+              title={peers
+                .slice(MAX_SHOWN)
+                .map((p) => p.name)
+                .join(', ')}
             >
-              {initials(peer.name) || '?'}
+              +{more}
             </span>
           </li>
-        );
-      })}
-      {more > 0 ? (
-        <li>
-          <span
-            className="presence-avatars__avatar presence-avatars__more"
-            title={peers
-              .slice(MAX_SHOWN)
-              .map((p) => p.name)
-              .join(', ')}
-          >
-            +{more}
-          </span>
-        </li>
-      ) : null}
-    </ul>
+        ) : null}
+      </ul>
+    </>
   );
 }
 

@@ -160,3 +160,20 @@ export function describeError(error: unknown): { message: string; fields: Record
   if (error instanceof OfflineError) return { message: error.message, fields: {} };
   return { message: 'Something went wrong. Try again in a moment.', fields: {} };
 }
+
+/**
+ * A POST whose answer is read as it arrives (`application/x-ndjson`): the same rules as apiSend
+ * until the answer starts (offline, error answers), then the open response for the caller to read.
+ */
+export function apiSendStreaming(
+  path: string,
+  body: unknown,
+  init: { signal?: AbortSignal } = {},
+): Promise<Response> {
+  return call(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/x-ndjson' },
+    body: JSON.stringify(body),
+    ...(init.signal ? { signal: init.signal } : {}),
+  });
+}

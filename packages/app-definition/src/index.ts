@@ -167,3 +167,30 @@ export {
   type AiRunPlan,
   type AiRunPlanResult,
 } from './ai-output';
+export {
+  BLUEPRINT_LIMITS,
+  BLUEPRINT_SCREEN_KINDS,
+  BLUEPRINT_COMPONENT_TYPES,
+  blueprintSchema,
+  blueprintJsonSchema,
+  blueprintProblems,
+  expandBlueprint,
+  type Blueprint,
+  type BlueprintCollection,
+  type BlueprintScreen,
+} from './blueprint';
+export {
+  AI_EDITS_MAX,
+  aiEditSchema,
+  aiEditsSchema,
+  aiEditsJsonSchema,
+  aiEditsModelSchema,
+  parseModelEdits,
+  editableStructure,
+  validateEdits,
+  applyEdits,
+  summarizeEdits,
+  type AiEdit,
+  type AiEdits,
+  type EditProblem,
+} from './ai-edits';

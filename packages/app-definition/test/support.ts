@@ -28,3 +28,28 @@ export function newDoc(clientId?: number): Y.Doc {
   if (clientId !== undefined) doc.clientID = clientId;
   return doc;
 }
+
+/**
+ * Why a JSON schema would be refused by OpenAI's strict structured output: `oneOf`, an object that
+ * allows other keys, or an optional key (strict mode wants every key required, null for "none").
+ */
+export function strictSchemaProblems(root: unknown): string[] {
+  const problems: string[] = [];
+  const walk = (node: unknown, at: string) => {
+    if (!node || typeof node !== 'object') return;
+    const schema = node as Record<string, unknown>;
+    if ('oneOf' in schema) problems.push(`${at}: oneOf`);
+    if (schema.type === 'object') {
+      const keys = Object.keys((schema.properties ?? {}) as object).sort();
+      const required = [...((schema.required as string[] | undefined) ?? [])].sort();
+      if (schema.additionalProperties !== false) problems.push(`${at}: open object`);
+      if (JSON.stringify(required) !== JSON.stringify(keys)) problems.push(`${at}: optional keys`);
+    }
+    for (const [key, child] of Object.entries(schema)) {
+      if (Array.isArray(child)) child.forEach((c, i) => walk(c, `${at}.${key}.${i}`));
+      else walk(child, `${at}.${key}`);
+    }
+  };
+  walk(root, '$');
+  return problems;
+}

@@ -86,3 +86,34 @@ export const aiEditRequestSchema = zm.object({
     .string()
     .check(zm.trim(), zm.minLength(1), zm.maxLength(AI_INSTRUCTION_MAX_LENGTH)),
 });
+
+/**
+ * `POST /api/ai/blueprints` answers `application/x-ndjson`, one of these per line: progress as the
+ * model's answer arrives (the collections and screens it has named so far), then `done` with a
+ * definition that passed the same parse and publish check as a hand-made app, or `error`. Errors
+ * found before the answer starts (sign-in, quota, no provider) are ordinary JSON error answers.
+ */
+export const aiBlueprintLineSchema = zm.discriminatedUnion('type', [
+  zm.object({
+    type: zm.literal('progress'),
+    collections: zm.array(zm.string()),
+    screens: zm.array(zm.string()),
+  }),
+  /** The app definition (the client parses it with `appDefinitionSchema`). */
+  zm.object({ type: zm.literal('done'), definition: zm.unknown() }),
+  zm.object({
+    type: zm.literal('error'),
+    error: zm.object({ code: zm.string(), message: zm.string() }),
+  }),
+]);
+export type AiBlueprintLine = zm.infer<typeof aiBlueprintLineSchema>;
+
+/**
+ * `POST /api/ai/edits`, 200: the proposed change — typed operations of the app-definition package
+ * (the client checks them again with `validateEdits` before applying) and one readable line each.
+ */
+export const aiEditResponseSchema = zm.object({
+  operations: zm.array(zm.record(zm.string(), zm.unknown())),
+  summary: zm.array(zm.string()),
+});
+export type AiEditResponse = zm.infer<typeof aiEditResponseSchema>;

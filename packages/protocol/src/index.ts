@@ -218,3 +218,9 @@ export {
   type AiRunResponse,
   type AiStatus,
 } from './ai';
+export {
+  aiBlueprintLineSchema,
+  aiEditResponseSchema,
+  type AiBlueprintLine,
+  type AiEditResponse,
+} from './ai';

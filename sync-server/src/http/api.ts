@@ -7,6 +7,7 @@ import { currentRequest } from '../request-context';
 import { ServiceError } from '../service-error';
 import { registerAccount } from './account';
 import type { ApiDependencies } from './api-dependencies';
+import { registerAiBuilder } from './ai-builder';
 import { registerApps } from './apps';
 import { ApiError, errorBody, errorStatus } from './api-error';
 import { registerAuth } from './auth';
@@ -119,6 +120,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerPublishing(app, deps);
   registerPublished(app, deps);
   registerExplore(app, deps);
+  registerAiBuilder(app, deps);
   registerClientConfig(app, deps);
   registerAdmin(app, deps);
   registerAi(app, deps);

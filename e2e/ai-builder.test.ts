@@ -1,0 +1,230 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type AiStandIn,
+  type RunningPipit,
+  startAiStandIn,
+  startPipit,
+  type StandInRequest,
+} from '@pipit/sync-server/testing';
+import { collectPageErrors, launchBrowser } from './support/browser';
+import { deviceOf, type Person, signUp } from './support/people';
+
+/**
+ * Issue 14, as people use it: a creator describes an app and gets it (progress as it takes shape),
+ * changes it with Ask AI while a collaborator edits the same screen, and one Undo takes the AI's
+ * whole change back while the collaborator's edit stays. The AI is the OpenAI-compatible stand-in.
+ */
+const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 15_000 });
+
+const blueprint = {
+  title: 'Family recipes',
+  description: 'The recipes our family cooks.',
+  icon: '🍲',
+  theme: { preset: 'ember', accent: '' },
+  collections: [
+    {
+      name: 'Recipes',
+      fields: [
+        { name: 'Title', type: 'text', required: true, choices: [] },
+        { name: 'Minutes', type: 'number', required: false, choices: [] },
+      ],
+      samples: [['Lentil soup', 40]],
+    },
+  ],
+  screens: [
+    { title: 'Recipes', icon: '📖', kind: 'list', collection: 'Recipes', text: '', components: [] },
+    {
+      title: 'Recipe',
+      icon: '🥘',
+      kind: 'detail',
+      collection: 'Recipes',
+      text: '',
+      components: [],
+    },
+    {
+      title: 'Add a recipe',
+      icon: '➕',
+      kind: 'form',
+      collection: 'Recipes',
+      text: '',
+      components: [],
+    },
+  ],
+  actions: [],
+};
+
+interface Structure {
+  collections: Array<{ id: string; name: string }>;
+  screens: Array<{ id: string; title: string; components: Array<{ id: string; type: string }> }>;
+}
+
+/** The model's answer to Ask AI, made from the structure the server sent it (real ids). */
+function ratingChange(request: StandInRequest) {
+  const user = request.body.messages?.find((m) => m.role === 'user')?.content ?? '';
+  const structure = JSON.parse(user.split('\n')[1] ?? '{}') as Structure;
+  const recipes = structure.collections.find((c) => c.name === 'Recipes')!;
+  const screen = structure.screens.find((s) => s.title === 'Recipes')!;
+  const list = screen.components.find((c) => c.type === 'list')!;
+  return {
+    // The provider thinking, so the collaborator sees "AI for ada" meanwhile.
+    delayMs: 2_000,
+    content: JSON.stringify({
+      operations: [
+        {
+          op: 'addField',
+          ref: 'rating',
+          collectionId: recipes.id,
+          name: 'Rating',
+          type: 'number',
+          required: false,
+          choices: [],
+        },
+        { op: 'setProperty', componentId: list.id, props: { subtitleFieldId: 'rating' } },
+        {
+          op: 'addComponent',
+          ref: 'average',
+          screenId: screen.id,
+          type: 'stat',
+          props: {
+            label: 'Average rating',
+            collectionId: recipes.id,
+            aggregate: 'average',
+            fieldId: 'rating',
+          },
+        },
+      ],
+    }),
+  };
+}
+
+describe('AI builder in the browser', () => {
+  let standIn: AiStandIn;
+  let pipit: RunningPipit;
+  let browser: Browser;
+  let ada: Person;
+  let cole: Person;
+  let adaDevice: BrowserContext;
+  let coleDevice: BrowserContext;
+  let adaPage: Page;
+  let colePage: Page;
+  let appId: string;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    standIn = await startAiStandIn();
+    pipit = await startPipit({ env: standIn.env() });
+    browser = await launchBrowser();
+    ada = await signUp(pipit, 'ada');
+    cole = await signUp(pipit, 'cole');
+    const desk = { viewport: { width: 1440, height: 900 } };
+    adaDevice = await deviceOf(browser, pipit, ada, desk);
+    coleDevice = await deviceOf(browser, pipit, cole, desk);
+    adaPage = await adaDevice.newPage();
+    colePage = await coleDevice.newPage();
+    errors.push(...[adaPage, colePage].flatMap((p) => collectPageErrors(p)));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await pipit?.close();
+    await standIn?.close();
+  });
+
+  const treeRows = (page: Page) =>
+    page
+      .getByRole('list', { name: /^Components on / })
+      .locator('.tree-row__name')
+      .evaluateAll((rows) => rows.map((row) => row.textContent?.trim() ?? ''));
+  const hasRow = async (page: Page, text: string) =>
+    (await treeRows(page)).some((row) => row.includes(text));
+
+  it('says so when the AI’s answer does not fit, and keeps the description', async () => {
+    standIn.enqueue('not a blueprint', JSON.stringify({ title: 'Still not one' }));
+    await adaPage.goto(`${pipit.url}/create`);
+    const description = adaPage.getByLabel('Describe your app');
+    await description.fill('A recipe book for our family, with cooking times');
+    await adaPage.getByRole('button', { name: 'Create', exact: true }).click();
+    await adaPage.getByText('did not fit').waitFor();
+    expect(await description.inputValue()).toBe('A recipe book for our family, with cooking times');
+    expect(adaPage.url()).toBe(`${pipit.url}/create`);
+  });
+
+  it('makes an app from a description, showing its collections and screens as they arrive', async () => {
+    standIn.requests.length = 0;
+    // The description kept from the failed attempt is tried again.
+    standIn.enqueue({ content: JSON.stringify(blueprint), chunkSize: 16 });
+    // Everything the progress list ever shows, recorded as the page changes.
+    await adaPage.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        for (const item of document.querySelectorAll('[aria-label="Progress"] li')) {
+          if (item.textContent && !seen.includes(item.textContent)) seen.push(item.textContent);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await adaPage.getByRole('button', { name: 'Create', exact: true }).click();
+    await adaPage.waitForURL(/\/apps\/[a-z2-7]{26}\/edit$/);
+    appId = /\/apps\/([a-z2-7]{26})\/edit$/.exec(adaPage.url())![1]!;
+    await adaPage.getByRole('heading', { level: 1, name: 'Family recipes' }).waitFor();
+    const seen = await adaPage.evaluate(
+      () => (window as unknown as { progressSeen: string[] }).progressSeen,
+    );
+    expect(seen).toEqual(
+      expect.arrayContaining(['Collection: Recipes', 'Screen: Recipes', 'Screen: Add a recipe']),
+    );
+    await poll(() => hasRow(adaPage, 'List')).toBe(true);
+    const user = standIn.completions[0]?.body.messages?.find((m) => m.role === 'user')?.content;
+    expect(user).toContain('A recipe book for our family, with cooking times');
+  });
+
+  it('changes the app with Ask AI while a collaborator edits; one Undo takes back the AI’s change only', async () => {
+    await poll(async () => (await pipit.server.storage.apps.get(appId))?.ownerId).toBe(ada.id);
+    const invited = await ada.api.request('PUT', `/api/apps/${appId}/collaborators/cole`, {
+      body: { role: 'editor' },
+    });
+    expect(invited.status).toBeLessThan(300);
+    await colePage.goto(`${pipit.url}/apps/${appId}/edit`);
+    await colePage.getByRole('heading', { level: 1, name: 'Family recipes' }).waitFor();
+    await adaPage.getByRole('img', { name: 'cole' }).waitFor();
+
+    standIn.enqueue(ratingChange);
+    await adaPage.getByRole('button', { name: 'Ask AI' }).click();
+    const dialog = adaPage.getByRole('dialog', { name: 'Ask AI' });
+    await dialog
+      .getByLabel('What should change?')
+      .fill('Add a rating from 1 to 5 to recipes and show it in the list');
+    await dialog.getByRole('button', { name: 'Ask', exact: true }).click();
+
+    // While the AI works, the collaborator sees it, and adds a divider to the same screen.
+    await colePage.getByText('AI for ada').waitFor();
+    await colePage.getByRole('button', { name: '+ Add component' }).click();
+    await colePage
+      .getByRole('list', { name: 'Component types' })
+      .getByRole('button', { name: 'Divider', exact: true })
+      .click();
+    await poll(() => hasRow(adaPage, 'Divider')).toBe(true);
+
+    const summary = dialog.getByRole('list', { name: 'Proposed change' });
+    await summary.waitFor();
+    expect(await summary.getByRole('listitem').allTextContents()).toEqual([
+      'Add field Rating (number) to Recipes',
+      'Show Rating in the Recipes list',
+      'Add a stat to Recipes',
+    ]);
+    await dialog.getByRole('button', { name: 'Apply the change' }).click();
+    await poll(() => hasRow(colePage, 'Average rating')).toBe(true);
+    await poll(() => colePage.getByText('AI for ada').count()).toBe(0);
+
+    await adaPage.getByRole('button', { name: 'Undo', exact: true }).click();
+    await poll(() => hasRow(adaPage, 'Average rating')).toBe(false);
+    await poll(() => hasRow(colePage, 'Average rating')).toBe(false);
+    expect(await hasRow(adaPage, 'Divider')).toBe(true);
+    expect(await hasRow(colePage, 'Divider')).toBe(true);
+    // The field went with it: the Collections tab no longer lists Rating.
+    await adaPage.getByRole('tab', { name: 'Collections' }).click();
+    await adaPage.getByText('Minutes').first().waitFor();
+    expect(await adaPage.getByText('Rating', { exact: true }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,558 @@
+import * as Y from 'yjs';
+import { z } from 'zod';
+import { type AppDefinition, COMPONENT_TYPES, type ComponentType, FIELD_TYPES } from './definition';
+import { DefinitionError } from './edit-rules';
+import { writeDefinition } from './json';
+import { LIMITS } from './limits';
+import {
+  addAiAction,
+  addCollection,
+  addComponent,
+  addField,
+  addScreen,
+  type IdFactory,
+  moveComponent,
+  removeComponent,
+  renameCollection,
+  setAiAction,
+  setComponentProps,
+  setField,
+  setScreen,
+} from './operations';
+import { checkForPublish, rawDefinition } from './publish-check';
+import { referenceTable } from './reader';
+
+/*
+ * AI as a co-editor (docs/product/ai-builder.md): the model answers an instruction with a list of the typed
+ * operations below, keyed by the ids of the current definition. A thing the list creates gets a
+ * `ref` (a name of the model's choosing); later operations point at it by that name wherever an id
+ * goes. The list is validated against the current definition, summarised for the person who asked,
+ * and applied in one transaction through operations.ts.
+ */
+
+/** Most operations one answer may hold. */
+export const AI_EDITS_MAX = 40;
+
+const idOrRef = z.string().min(1).max(64).describe('An id of the app, or the ref of a new thing.');
+const ref = z.string().min(1).max(64).describe('A name for the new thing, for later operations.');
+const name = z.string().min(1).max(LIMITS.nameLength);
+const props = z
+  .record(z.string(), z.unknown())
+  .describe('Properties of the component, by name; ids or refs where an id goes.');
+
+export const aiEditSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('addCollection'), ref, name }),
+  z.object({ op: z.literal('renameCollection'), collectionId: idOrRef, name }),
+  z.object({
+    op: z.literal('addField'),
+    ref,
+    collectionId: idOrRef,
+    name,
+    type: z.enum(FIELD_TYPES),
+    required: z.boolean().default(false),
+    choices: z.array(z.string().max(LIMITS.choiceLength)).max(LIMITS.choices).default([]),
+  }),
+  z.object({
+    op: z.literal('setField'),
+    fieldId: idOrRef,
+    name: name.optional(),
+    required: z.boolean().optional(),
+    choices: z.array(z.string().max(LIMITS.choiceLength)).max(LIMITS.choices).optional(),
+  }),
+  z.object({
+    op: z.literal('addScreen'),
+    ref,
+    title: z.string().min(1).max(LIMITS.screenTitleLength),
+    icon: z.string().min(1).max(LIMITS.screenIconLength).optional(),
+  }),
+  z.object({
+    op: z.literal('setScreen'),
+    screenId: idOrRef,
+    title: z.string().min(1).max(LIMITS.screenTitleLength).optional(),
+    icon: z.string().min(1).max(LIMITS.screenIconLength).optional(),
+  }),
+  z.object({
+    op: z.literal('addComponent'),
+    ref,
+    screenId: idOrRef,
+    type: z.enum(COMPONENT_TYPES as [ComponentType, ...ComponentType[]]),
+    index: z.number().int().min(0).optional(),
+    props: props.default({}),
+  }),
+  z.object({ op: z.literal('setProperty'), componentId: idOrRef, props }),
+  z.object({ op: z.literal('removeComponent'), componentId: idOrRef }),
+  z.object({
+    op: z.literal('moveComponent'),
+    componentId: idOrRef,
+    index: z.number().int().min(0),
+    screenId: idOrRef.optional(),
+  }),
+  z.object({
+    op: z.literal('addAiAction'),
+    ref,
+    name,
+    prompt: z.string().max(LIMITS.promptLength).default(''),
+  }),
+]);
+export type AiEdit = z.infer<typeof aiEditSchema>;
+
+/** What the model answers: the operations, in order. */
+export const aiEditsSchema = z.object({ operations: z.array(aiEditSchema).max(AI_EDITS_MAX) });
+export type AiEdits = z.infer<typeof aiEditsSchema>;
+
+/*
+ * What the model writes: the same operations in a form every OpenAI-compatible server accepts under
+ * `strict` structured output (every key present, null for "not given", no open-ended objects), so
+ * a component's properties are a list of name and value pairs. `parseModelEdits` turns it (or the
+ * plain form above, which lenient servers' models often write) into typed operations.
+ */
+const wireId = z.string().describe('An id of the app, or the ref of a new thing.');
+const wireRef = z.string().describe('A name for the new thing, for later operations.');
+const wireProps = z
+  .array(
+    z.object({
+      name: z.string().describe('A property of the component, e.g. subtitleFieldId or label.'),
+      value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]),
+    }),
+  )
+  .describe('Properties to set; ids or refs where an id goes.');
+const wireText = (max: number) => z.string().max(max).nullable();
+
+const wireEditSchema = z.union([
+  z.object({ op: z.literal('addCollection'), ref: wireRef, name: z.string() }),
+  z.object({ op: z.literal('renameCollection'), collectionId: wireId, name: z.string() }),
+  z.object({
+    op: z.literal('addField'),
+    ref: wireRef,
+    collectionId: wireId,
+    name: z.string(),
+    type: z.enum(FIELD_TYPES),
+    required: z.boolean(),
+    choices: z.array(z.string()),
+  }),
+  z.object({
+    op: z.literal('setField'),
+    fieldId: wireId,
+    name: wireText(LIMITS.nameLength),
+    required: z.boolean().nullable(),
+    choices: z.array(z.string()).nullable(),
+  }),
+  z.object({
+    op: z.literal('addScreen'),
+    ref: wireRef,
+    title: z.string(),
+    icon: wireText(LIMITS.screenIconLength),
+  }),
+  z.object({
+    op: z.literal('setScreen'),
+    screenId: wireId,
+    title: wireText(LIMITS.screenTitleLength),
+    icon: wireText(LIMITS.screenIconLength),
+  }),
+  z.object({
+    op: z.literal('addComponent'),
+    ref: wireRef,
+    screenId: wireId,
+    type: z.enum(COMPONENT_TYPES as [ComponentType, ...ComponentType[]]),
+    index: z.number().int().nullable(),
+    props: wireProps,
+  }),
+  z.object({ op: z.literal('setProperty'), componentId: wireId, props: wireProps }),
+  z.object({ op: z.literal('removeComponent'), componentId: wireId }),
+  z.object({
+    op: z.literal('moveComponent'),
+    componentId: wireId,
+    index: z.number().int(),
+    screenId: wireId.nullable(),
+  }),
+  z.object({ op: z.literal('addAiAction'), ref: wireRef, name: z.string(), prompt: z.string() }),
+]);
+
+/** The model's answer as JSON schema: strict-mode compatible (see above). */
+export const aiEditsModelSchema = z.object({
+  operations: z.array(wireEditSchema).describe(`At most ${AI_EDITS_MAX} operations, in order.`),
+});
+
+/** The JSON schema of the model's answer, for structured output. */
+export function aiEditsJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(aiEditsModelSchema, { target: 'draft-7' }) as Record<string, unknown>;
+}
+
+/** One operation as the model wrote it, in the plain form: nulls dropped, props as an object. */
+function plainEdit(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    if (item === null) continue;
+    if (key === 'props' && Array.isArray(item)) {
+      const props: Record<string, unknown> = {};
+      for (const pair of item as unknown[]) {
+        const { name: prop, value: propValue } = (pair ?? {}) as {
+          name?: unknown;
+          value?: unknown;
+        };
+        if (typeof prop === 'string') props[prop] = propValue;
+      }
+      out[key] = props;
+    } else out[key] = item;
+  }
+  return out;
+}
+
+/**
+ * A model's answer as typed operations, or its problems in words the model can act on. Takes the
+ * strict form (aiEditsModelSchema) and the plain one (aiEditsSchema).
+ */
+export function parseModelEdits(
+  value: unknown,
+): { ok: true; operations: AiEdit[] } | { ok: false; problems: string[] } {
+  const operations = (value as { operations?: unknown } | null)?.operations;
+  const parsed = aiEditsSchema.safeParse({
+    operations: Array.isArray(operations) ? operations.map(plainEdit) : operations,
+  });
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problems: parsed.error.issues.map(
+        (i) => `${i.path.map(String).join('.') || '(answer)'}: ${i.message}`,
+      ),
+    };
+  }
+  return { ok: true, operations: parsed.data.operations };
+}
+
+type Source = Y.Doc | AppDefinition;
+
+function docOf(source: Source): Y.Doc {
+  const doc = new Y.Doc();
+  if (source instanceof Y.Doc) Y.applyUpdate(doc, Y.encodeStateAsUpdate(source));
+  else writeDefinition(doc, source);
+  return doc;
+}
+
+type Json = Record<string, unknown>;
+const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * What the model is shown of an app: its collections, fields, screens, components, actions and AI
+ * actions with their ids and names, and the components' settings. Never a record's values, the
+ * creator's or a visitor's.
+ */
+export function editableStructure(source: Source): Json {
+  const raw = source instanceof Y.Doc ? rawDefinition(source) : (source as unknown as Json);
+  const meta = (raw.meta ?? {}) as Json;
+  return {
+    title: str(meta.title),
+    collections: list(raw.collections).map((c) => ({
+      id: c.id,
+      name: c.name,
+      fields: list(c.fields).map((f) => ({
+        id: f.id,
+        name: f.name,
+        type: f.type,
+        required: f.required,
+        choices: f.options,
+      })),
+    })),
+    screens: list(raw.screens).map((s) => ({
+      id: s.id,
+      title: s.title,
+      icon: s.icon,
+      components: list(s.components).map((c) => ({ id: c.id, type: c.type, props: c.props })),
+    })),
+    actions: list(raw.actions).map((a) => ({ id: a.id, name: a.name })),
+    aiActions: list(raw.aiActions).map((a) => ({ id: a.id, name: a.name })),
+  };
+}
+
+/** Replaces refs with the ids they were given, wherever a props value holds an id. */
+function resolveProps(props: Json, ids: Map<string, string>): Json {
+  const one = (value: unknown) => (typeof value === 'string' ? (ids.get(value) ?? value) : value);
+  const out: Json = {};
+  for (const [key, value] of Object.entries(props)) {
+    if (referenceTable(key)) out[key] = one(value);
+    else if (key === 'fieldIds' && Array.isArray(value)) out[key] = value.map(one);
+    else if ((key === 'filter' || key === 'sort') && value && typeof value === 'object') {
+      out[key] = { ...(value as Json), fieldId: one((value as Json).fieldId) };
+    } else out[key] = value;
+  }
+  return out;
+}
+
+function zodMessage(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.map(String).join('.') || 'value'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** Runs the operations on `doc` (inside whatever transaction the caller holds). */
+function run(
+  doc: Y.Doc,
+  ops: AiEdit[],
+  newId: IdFactory,
+  onProblem: (i: number, m: string) => void,
+) {
+  const ids = new Map<string, string>();
+  const id = (value: string) => ids.get(value) ?? value;
+  const created = (refName: string, made: string) => ids.set(refName, made);
+  ops.forEach((op, i) => {
+    try {
+      switch (op.op) {
+        case 'addCollection':
+          created(op.ref, addCollection(doc, newId, op.name));
+          break;
+        case 'renameCollection':
+          renameCollection(doc, id(op.collectionId), op.name);
+          break;
+        case 'addField':
+          created(
+            op.ref,
+            addField(doc, newId, id(op.collectionId), {
+              name: op.name,
+              type: op.type,
+              required: op.required,
+              options: op.type === 'select' ? op.choices : [],
+            }),
+          );
+          break;
+        case 'setField':
+          setField(doc, id(op.fieldId), {
+            name: op.name,
+            required: op.required,
+            options: op.choices,
+          });
+          break;
+        case 'addScreen':
+          created(op.ref, addScreen(doc, newId, { title: op.title, icon: op.icon }));
+          break;
+        case 'setScreen':
+          setScreen(doc, id(op.screenId), { title: op.title, icon: op.icon });
+          break;
+        case 'addComponent':
+          created(
+            op.ref,
+            addComponent(
+              doc,
+              newId,
+              id(op.screenId),
+              op.type,
+              op.index ?? Infinity,
+              resolveProps(op.props, ids),
+            ),
+          );
+          break;
+        case 'setProperty':
+          setComponentProps(doc, id(op.componentId), resolveProps(op.props, ids));
+          break;
+        case 'removeComponent':
+          removeComponent(doc, id(op.componentId));
+          break;
+        case 'moveComponent':
+          moveComponent(doc, id(op.componentId), op.index, op.screenId && id(op.screenId));
+          break;
+        case 'addAiAction': {
+          const made = addAiAction(doc, newId, op.name);
+          if (op.prompt) setAiAction(doc, made, { prompt: op.prompt });
+          created(op.ref, made);
+          break;
+        }
+      }
+    } catch (error) {
+      if (error instanceof DefinitionError) onProblem(i, error.message);
+      else if (error instanceof z.ZodError) onProblem(i, zodMessage(error));
+      else throw error;
+    }
+  });
+}
+
+/** One thing wrong with a list of operations: where (`operations.3`, or `app` for the result). */
+export interface EditProblem {
+  path: string;
+  message: string;
+}
+
+const problemKey = (p: {
+  entity: { table: string; id: string } | null;
+  message: string;
+  path: string;
+}) => `${p.entity ? `${p.entity.table}/${p.entity.id}` : p.path}:${p.message}`;
+
+/**
+ * Everything wrong with a list of operations for this app: each operation must name things that
+ * exist (or were made earlier in the list), its properties must fit the component's schema and the
+ * limits must hold; the changed app must still parse and carry no reference that the app did not
+ * already have. Empty when the list may be applied. Nothing is changed.
+ */
+export function validateEdits(source: Source, ops: unknown): EditProblem[] {
+  const parsed = aiEditsSchema.safeParse({ operations: ops });
+  if (!parsed.success) {
+    return parsed.error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.'),
+      message: issue.message,
+    }));
+  }
+  const doc = docOf(source);
+  const before = checkForPublish(doc);
+  const known = new Set(before.ok ? [] : before.problems.map(problemKey));
+  const problems: EditProblem[] = [];
+  let n = 0;
+  doc.transact(() =>
+    run(
+      doc,
+      parsed.data.operations,
+      () => `ai-check-${++n}`,
+      (i, message) => problems.push({ path: `operations.${i}`, message }),
+    ),
+  );
+  if (problems.length > 0) return problems;
+  const after = checkForPublish(doc);
+  if (!after.ok) {
+    for (const problem of after.problems) {
+      if (!known.has(problemKey(problem))) {
+        problems.push({ path: problem.path || 'app', message: problem.message });
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * Applies a list of operations to the live document in ONE transaction with `origin` (the editor's
+ * LOCAL_EDIT, so the person's Undo removes the whole change in one step). Checked first: a list with
+ * problems changes nothing and throws a DefinitionError naming the first problem.
+ */
+export function applyEdits(doc: Y.Doc, ops: AiEdit[], newId: IdFactory, origin: unknown): void {
+  const problems = validateEdits(doc, ops);
+  if (problems.length > 0) {
+    throw new DefinitionError(
+      `This change no longer fits the app: ${problems[0]?.message ?? 'it changed meanwhile'}`,
+    );
+  }
+  const parsed = aiEditsSchema.parse({ operations: ops }).operations;
+  doc.transact(() => {
+    run(doc, parsed, newId, (_, message) => {
+      throw new DefinitionError(message);
+    });
+  }, origin);
+}
+
+// Summaries
+
+const TYPE_WORDS: Record<string, string> = {
+  longText: 'long text',
+  boolean: 'yes/no',
+  select: 'choice',
+};
+
+/**
+ * The operations as sentences for the person who asked ("Add field Rating (number) to Books",
+ * "Show Rating in the Books list"), in order. Names come from the app and from the list itself.
+ */
+export function summarizeEdits(source: Source, ops: AiEdit[]): string[] {
+  const raw = source instanceof Y.Doc ? rawDefinition(source) : (source as unknown as Json);
+  const names = new Map<string, string>();
+  const componentInfo = new Map<string, { type: string; screen: string; props: Json }>();
+  for (const c of list(raw.collections)) {
+    names.set(str(c.id), str(c.name));
+    for (const f of list(c.fields)) names.set(str(f.id), str(f.name));
+  }
+  for (const s of list(raw.screens)) {
+    names.set(str(s.id), str(s.title));
+    for (const c of list(s.components)) {
+      componentInfo.set(str(c.id), {
+        type: str(c.type),
+        screen: str(s.title),
+        props: (c.props ?? {}) as Json,
+      });
+    }
+  }
+  for (const a of list(raw.aiActions)) names.set(str(a.id), str(a.name));
+  const nameOf = (id: unknown) => names.get(str(id)) ?? 'a new one';
+  const describe = (type: string, props: Json) =>
+    type === 'list' && props.collectionId
+      ? `the ${nameOf(props.collectionId)} list`
+      : `the ${type}`;
+  const fieldsShown = (props: Json): string[] => {
+    const ids = [
+      props.titleFieldId,
+      props.subtitleFieldId,
+      props.fieldId,
+      props.labelFieldId,
+      props.valueFieldId,
+      props.checkFieldId,
+    ];
+    if (Array.isArray(props.fieldIds)) ids.push(...(props.fieldIds as unknown[]));
+    return ids.filter((id) => typeof id === 'string' && names.has(id)).map((id) => nameOf(id));
+  };
+
+  return ops.map((op) => {
+    switch (op.op) {
+      case 'addCollection':
+        names.set(op.ref, op.name);
+        return `Add collection ${op.name}`;
+      case 'renameCollection': {
+        const line = `Rename collection ${nameOf(op.collectionId)} to ${op.name}`;
+        names.set(op.collectionId, op.name);
+        return line;
+      }
+      case 'addField':
+        names.set(op.ref, op.name);
+        return `Add field ${op.name} (${TYPE_WORDS[op.type] ?? op.type}) to ${nameOf(op.collectionId)}`;
+      case 'setField': {
+        const changes = [
+          op.name !== undefined ? `rename it to ${op.name}` : null,
+          op.required !== undefined
+            ? op.required
+              ? 'make it required'
+              : 'make it optional'
+            : null,
+          op.choices !== undefined ? `choices ${op.choices.join(', ')}` : null,
+        ].filter(Boolean);
+        const line = `Change field ${nameOf(op.fieldId)}: ${changes.join(', ') || 'no change'}`;
+        if (op.name !== undefined) names.set(op.fieldId, op.name);
+        return line;
+      }
+      case 'addScreen':
+        names.set(op.ref, op.title);
+        return `Add screen ${op.title}`;
+      case 'setScreen': {
+        const line =
+          op.title !== undefined
+            ? `Rename screen ${nameOf(op.screenId)} to ${op.title}`
+            : `Change the icon of screen ${nameOf(op.screenId)}`;
+        if (op.title !== undefined) names.set(op.screenId, op.title);
+        return line;
+      }
+      case 'addComponent': {
+        componentInfo.set(op.ref, { type: op.type, screen: nameOf(op.screenId), props: op.props });
+        const what =
+          op.type === 'list' && op.props.collectionId
+            ? `a list of ${nameOf(op.props.collectionId)}`
+            : `a ${op.type}`;
+        return `Add ${what} to ${nameOf(op.screenId)}`;
+      }
+      case 'setProperty': {
+        const info = componentInfo.get(op.componentId);
+        const type = info?.type ?? 'component';
+        const merged = { ...(info?.props ?? {}), ...op.props };
+        const before = new Set(fieldsShown(info?.props ?? {}));
+        const added = fieldsShown(op.props).filter((n) => !before.has(n));
+        if (info) info.props = merged;
+        if (added.length > 0) return `Show ${added.join(', ')} in ${describe(type, merged)}`;
+        return `Change ${Object.keys(op.props).join(', ')} of ${describe(type, merged)}${info ? ` on ${info.screen}` : ''}`;
+      }
+      case 'removeComponent': {
+        const info = componentInfo.get(op.componentId);
+        return `Remove ${describe(info?.type ?? 'component', info?.props ?? {})}${info ? ` from ${info.screen}` : ''}`;
+      }
+      case 'moveComponent': {
+        const info = componentInfo.get(op.componentId);
+        return `Move ${describe(info?.type ?? 'component', info?.props ?? {})}${op.screenId ? ` to ${nameOf(op.screenId)}` : ` on ${info?.screen ?? 'its screen'}`}`;
+      }
+      case 'addAiAction':
+        names.set(op.ref, op.name);
+        return `Add AI action ${op.name}`;
+    }
+  });
+}
