@@ -72,6 +72,16 @@ const envSchema = z.object({
     .default(2 * 1024 * 1024),
   MONITORING_MAX_EVENTS: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   MONITORING_MAX_GROUPS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  AI_BASE_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'Use the http(s) address of an OpenAI-compatible API, e.g. http://localhost:11434/v1.',
+    })
+    .optional(),
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).max(200).optional(),
+  AI_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  AI_DAILY_RUNS: z.coerce.number().int().min(0).max(1_000_000).default(50),
 });
 
 export interface Config {
@@ -108,6 +118,21 @@ export interface Config {
    * quarters of V8's heap limit, which `--max-old-space-size` sets).
    */
   heapBudgetBytes: number | undefined;
+  /** The AI provider (docs/product/ai.md); unset, every AI endpoint answers `ai_not_configured`. */
+  ai: AiConfig | undefined;
+  /** Runs of AI actions one person may make per UTC day (AI_DAILY_RUNS). */
+  aiDailyRuns: number;
+}
+
+/** An OpenAI-compatible Chat Completions API: Ollama, llama.cpp's server, vLLM, OpenAI. */
+export interface AiConfig {
+  /** e.g. http://localhost:11434/v1 (the client appends /chat/completions). */
+  baseUrl: string;
+  /** Unset for local servers that need none. Never logged, never sent to a browser. */
+  apiKey: string | undefined;
+  model: string;
+  /** Per request to the provider, streaming included. */
+  timeoutMs: number;
 }
 
 export interface MonitoringConfig {
@@ -156,6 +181,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.AI_BASE_URL && !e.AI_MODEL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  AI_MODEL: Name the model to use with AI_BASE_URL, e.g. AI_MODEL=llama3.2.',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -183,5 +213,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxGroups: e.MONITORING_MAX_GROUPS,
     },
     heapBudgetBytes: e.HEAP_BUDGET_MB === undefined ? undefined : e.HEAP_BUDGET_MB * 1024 * 1024,
+    ai:
+      e.AI_BASE_URL && e.AI_MODEL
+        ? {
+            baseUrl: e.AI_BASE_URL.replace(/\/+$/, ''),
+            apiKey: e.AI_API_KEY,
+            model: e.AI_MODEL,
+            timeoutMs: e.AI_TIMEOUT_MS,
+          }
+        : undefined,
+    aiDailyRuns: e.AI_DAILY_RUNS,
   };
 }

@@ -23,6 +23,7 @@ import {
 import { createSyncSocket } from './collab/websocket';
 import type { Config } from './config';
 import { createDigest } from './digest';
+import { createAiProvider } from './ai/provider';
 import { createApi } from './http/api';
 import { createMetricsEndpoint } from './http/metrics-endpoint';
 import {
@@ -186,6 +187,8 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     liveDocuments: hocuspocus.documents,
     reportServerError: monitoring.reportServerError,
     monitoring: config.monitoring,
+    ai: createAiProvider(config.ai, logger),
+    aiDailyRuns: config.aiDailyRuns,
     operators: createOperators({ storage, clock }),
     shuttingDown: () => shuttingDown,
     dataRemoval,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MIGRATION_NAMES } from '../src/storage/migrations';
 import { openPostgresStorage } from '../src/storage/postgres';
 import { describeStorageContract } from './storage-contract';
+import { describeAiUsageContract } from './storage-contract-ai';
 import { describeMonitoringContract } from './storage-contract-monitoring';
 import { createTestDatabase } from './support/postgres';
 
@@ -10,6 +11,7 @@ describeStorageContract('postgres', async () => {
   return { open: () => openPostgresStorage(database.url), destroy: () => database.drop() };
 });
 describeMonitoringContract('postgres');
+describeAiUsageContract('postgres');
 
 describe('postgres adapter', () => {
   it('fails to open with a clear error when the server is unreachable', async () => {

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStorage, SQLITE_FILE_NAME } from '../src/storage/sqlite';
 import { describeStorageContract } from './storage-contract';
+import { describeAiUsageContract } from './storage-contract-ai';
 import { describeMonitoringContract } from './storage-contract-monitoring';
 
 describeStorageContract('sqlite', async () => {
@@ -15,6 +16,7 @@ describeStorageContract('sqlite', async () => {
   };
 });
 describeMonitoringContract('sqlite');
+describeAiUsageContract('sqlite');
 
 describe('sqlite adapter', () => {
   it('creates the data directory and uses WAL with full synchronous commits', async () => {

@@ -38,6 +38,7 @@ export function createDataRemoval(
     });
     await storage.documents.delete(definition);
     await storage.documents.deleteData({ appId });
+    await storage.aiUsage.deleteForApp(appId);
   }
 
   async function account(userId: string) {
@@ -52,6 +53,7 @@ export function createDataRemoval(
     });
     await storage.documents.delete(index);
     await storage.documents.deleteData({ userId });
+    await storage.aiUsage.deleteForUser(userId);
   }
 
   return { app, account };

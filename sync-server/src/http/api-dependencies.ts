@@ -1,3 +1,4 @@
+import type { AiProvider } from '../ai/provider';
 import type { AccountService } from '../accounts/account-service';
 import type { Clock } from '../accounts/clock';
 import type { HumanCheck } from '../accounts/human-check';
@@ -48,6 +49,10 @@ export interface ApiDependencies {
   monitoring: MonitoringConfig;
   /** Who sees the operator's inbox. */
   operators: Pick<Operators, 'isOperatorAccount'>;
+  /** The AI provider; undefined without AI_BASE_URL (every AI endpoint: `ai_not_configured`). */
+  ai: AiProvider | undefined;
+  /** Runs of AI actions one person may make per UTC day (AI_DAILY_RUNS). */
+  aiDailyRuns: number;
   /** Keeps a failure with its digest for the operator's inbox (never throws). */
   reportServerError?: (report: ServerErrorReport) => void;
 }

@@ -376,6 +376,33 @@ const MIGRATIONS: Record<string, EngineMigration> = {
       `.execute(db);
     },
   }),
+  '0010_ai_usage': () => ({
+    async up(db: Kysely<unknown>) {
+      // AI runs per person per UTC day (the quota), reserved before the provider is asked: the
+      // primary key is the row a reservation locks (docs/product/ai.md).
+      await db.schema
+        .createTable('ai_quota')
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('day', 'bigint', (c) => c.notNull())
+        .addColumn('runs', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('ai_quota_pk', ['user_id', 'day'])
+        .execute();
+      // What runs cost, per UTC day, app and person, for the operator's /admin. Never a prompt or
+      // an answer.
+      await db.schema
+        .createTable('ai_usage')
+        .addColumn('day', 'bigint', (c) => c.notNull())
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('runs', 'integer', (c) => c.notNull())
+        .addColumn('prompt_tokens', 'bigint', (c) => c.notNull())
+        .addColumn('completion_tokens', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('ai_usage_pk', ['day', 'app_id', 'user_id'])
+        .execute();
+      await db.schema.createIndex('ai_usage_app_id').on('ai_usage').column('app_id').execute();
+      await db.schema.createIndex('ai_usage_user_id').on('ai_usage').column('user_id').execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

@@ -44,6 +44,15 @@ export interface Database {
   username_holds: { username: string; user_id: string; held_at: number };
   operators: { user_id: string; added_at: number };
   rate_limits: { key: string; window_start: number; count: number };
+  ai_quota: { user_id: string; day: number; runs: number };
+  ai_usage: {
+    day: number;
+    app_id: string;
+    user_id: string;
+    runs: number;
+    prompt_tokens: number;
+    completion_tokens: number;
+  };
   human_check_uses: { signature: string; expires_at: number };
   server_secrets: { name: string; value: string; created_at: number };
   messages: {

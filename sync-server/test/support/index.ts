@@ -12,3 +12,12 @@ export { makeOperator } from './operators';
 export { startTestSmtp, linkIn, type TestSmtp, type ReceivedMail } from './smtp';
 export { ApiClient, solveHumanCheck, errorCode } from './api-client';
 export { testClock, type TestClock } from './clock';
+export {
+  startAiStandIn,
+  type AiStandIn,
+  type AiStandInOptions,
+  type StandInAnswer,
+  type StandInScript,
+  type StandInRequest,
+  type StandInChatBody,
+} from './ai-stand-in';

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { appliedMigrations } from '../migrations';
 import type { Database } from '../schema';
 import type { Storage } from '../types';
+import { createAiUsageStore } from './ai-usage';
 import { createAppStore } from './apps';
 import { createDocumentStore } from './documents';
 import { createMonitoringStore } from './monitoring';
@@ -41,6 +42,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     messages: createMessageStore(db),
     uploads: createUploadStore(db),
     monitoring: createMonitoringStore(db),
+    aiUsage: createAiUsageStore(db),
     appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
     async ping() {
       await db.selectFrom('documents').select('name').limit(1).execute();

@@ -1,4 +1,5 @@
 import type { StorageEngine } from '@pipit/protocol';
+import type { AiUsageStore } from './ai-usage';
 import type { AppStore } from './apps';
 import type { DocumentStore } from './documents';
 import type { MonitoringStore } from './monitoring';
@@ -46,6 +47,7 @@ export type {
   ErrorGroupRecord,
   MonitoringStore,
 } from './monitoring';
+export type { AiUsageRecord, AiDailyUsage, AiUsageStore } from './ai-usage';
 export { ConflictError, NotFoundError } from './errors';
 
 /**
@@ -69,6 +71,8 @@ export interface Storage {
   readonly uploads: UploadStore;
   /** Error reports from browsers and this server (issue 6). */
   readonly monitoring: MonitoringStore;
+  /** AI quota and usage (issue 14). */
+  readonly aiUsage: AiUsageStore;
   /** Names of the applied migrations, oldest first. */
   appliedMigrations(): Promise<string[]>;
   /** Resolves when the database answers a trivial query. */

@@ -1,0 +1,311 @@
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from 'openai';
+import type { AiConfig } from '../config';
+import type { Logger } from '../logger';
+import { ServiceError } from '../service-error';
+import { aiNotConfigured, providerFailed, type ProviderFailure } from './provider-errors';
+
+/*
+ * The one client of the AI provider (docs/product/ai.md): any OpenAI-compatible Chat Completions
+ * API (Ollama, llama.cpp's server, vLLM, OpenAI) through the official `openai` package.
+ *
+ * Privacy: prompts and answers are never logged. A failure is logged with its kind, the HTTP
+ * status and the provider's error type only; the API key never appears in a log or an answer.
+ */
+
+/** Local servers need no key, but the client refuses to start without one. */
+const PLACEHOLDER_API_KEY = 'no-key';
+
+export interface AiUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface AiJsonSchema {
+  /** `[A-Za-z0-9_-]`, at most 64 characters (the API's rule for `json_schema.name`). */
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+export interface AiMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface CompleteOptions {
+  system: string;
+  user: string;
+  /** Asks for structured output: `response_format: { type: 'json_schema', … }`. */
+  jsonSchema?: AiJsonSchema;
+  /** Streams the answer: called with the whole text so far after each piece. */
+  onDelta?: (textSoFar: string) => void;
+  signal?: AbortSignal;
+  /** Earlier turns after the user's message (the repair round sends the bad answer back). */
+  followUp?: AiMessage[];
+}
+
+export interface Completion {
+  content: string;
+  usage: AiUsage;
+}
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+export interface CompleteStructuredOptions<T> {
+  system: string;
+  user: string;
+  name: string;
+  jsonSchema: Record<string, unknown>;
+  /** The answer's JSON (already parsed); say what is wrong in words the model can act on. */
+  parse: (value: unknown) => ParseResult<T>;
+  /** Streaming; starts again from '' when the repair round begins. */
+  onDelta?: (textSoFar: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface StructuredCompletion<T> {
+  value: T;
+  /** Both rounds added together when there was a repair round. */
+  usage: AiUsage;
+  /** Whether the first answer did not fit and the second one did. */
+  repaired: boolean;
+}
+
+export interface AiProvider {
+  /** The model's name as configured (AI_MODEL). */
+  readonly model: string;
+  complete(options: CompleteOptions): Promise<Completion>;
+  /**
+   * Structured output with one repair round: an answer that is not JSON or does not pass `parse`
+   * is sent back once with its problems; a second misfit throws `ai_output_invalid`.
+   */
+  completeStructured<T>(options: CompleteStructuredOptions<T>): Promise<StructuredCompletion<T>>;
+}
+
+/**
+ * `ai_output_invalid` carrying what both rounds cost, so the caller can count the tokens (never
+ * sent: the error body holds only `code` and `message`).
+ */
+export class AiOutputInvalidError extends ServiceError {
+  constructor(
+    message: string,
+    readonly usage: AiUsage,
+  ) {
+    super('ai_output_invalid', message);
+  }
+}
+
+export const OUTPUT_INVALID_MESSAGE =
+  'The AI’s answer did not fit what this action needs, so nothing was saved. Try again.';
+
+/** Problems shown to the model in the repair round, and in the log's count. */
+const MAX_PROBLEMS = 20;
+
+/**
+ * Small local models often wrap JSON in a markdown fence even when asked for a schema; take what
+ * is inside. Anything else is parsed as it is.
+ */
+export function parseJsonAnswer(content: string): ParseResult<unknown> {
+  let text = content.trim();
+  const fenced = /^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i.exec(text);
+  if (fenced) text = fenced[1]!.trim();
+  if (text.length === 0) return { ok: false, problems: ['The answer was empty.'] };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, problems: ['The answer was not valid JSON.'] };
+  }
+}
+
+export function addUsage(a: AiUsage, b: AiUsage): AiUsage {
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+  };
+}
+
+function usageOf(usage: OpenAI.CompletionUsage | null | undefined): AiUsage {
+  return {
+    promptTokens: Math.max(0, Math.trunc(usage?.prompt_tokens ?? 0)),
+    completionTokens: Math.max(0, Math.trunc(usage?.completion_tokens ?? 0)),
+  };
+}
+
+/**
+ * The provider for this server, or undefined when AI_BASE_URL is unset (every AI endpoint then
+ * answers `ai_not_configured`: see `requireAiProvider`).
+ */
+export function createAiProvider(
+  config: AiConfig | undefined,
+  logger: Logger,
+): AiProvider | undefined {
+  if (!config) return undefined;
+  const client = new OpenAI({
+    baseURL: config.baseUrl,
+    apiKey: config.apiKey ?? PLACEHOLDER_API_KEY,
+    // No retries: a person is waiting and each run counts against their quota; a retry would
+    // double the wait on a timeout and add load to a provider that said it is busy (429). The
+    // person can try again, and the structured path has its own repair round.
+    maxRetries: 0,
+    timeout: config.timeoutMs,
+  });
+  const log = logger.child({ component: 'ai' });
+
+  function fail(kind: ProviderFailure, details: Record<string, unknown> = {}): never {
+    // Never the prompt, the answer or the key: the kind and what the provider said about itself.
+    log.warn({ kind, ...details }, 'AI provider request failed');
+    throw providerFailed(kind);
+  }
+
+  function failFrom(error: unknown, timedOut: boolean, callerAborted: boolean): never {
+    if (error instanceof ServiceError) throw error;
+    if (callerAborted) throw error;
+    if (timedOut || error instanceof APIConnectionTimeoutError) fail('timeout');
+    if (error instanceof APIUserAbortError) fail('timeout');
+    if (error instanceof APIError && typeof error.status === 'number') {
+      const status = error.status;
+      const details = {
+        status,
+        type: error.type ?? undefined,
+        providerCode: error.code ?? undefined,
+      };
+      if (status === 429) fail('busy', details);
+      if (status === 401 || status === 403) fail('settings', details);
+      if (status === 404) fail('settings', details);
+      if (status >= 500) fail('unavailable', details);
+      fail('refused', details);
+    }
+    if (error instanceof APIConnectionError) fail('unreachable');
+    // A stream cut short, a body that is not JSON, chunks that do not parse.
+    fail('malformed', { error: error instanceof Error ? error.name : typeof error });
+  }
+
+  async function complete(options: CompleteOptions): Promise<Completion> {
+    const { system, user, jsonSchema, onDelta, signal, followUp = [] } = options;
+    const messages: OpenAI.ChatCompletionMessageParam[] = [
+      { role: 'system', content: system },
+      { role: 'user', content: user },
+      ...followUp,
+    ];
+    const responseFormat: OpenAI.ChatCompletionCreateParams['response_format'] = jsonSchema
+      ? {
+          type: 'json_schema',
+          json_schema: { name: jsonSchema.name, schema: jsonSchema.schema, strict: true },
+        }
+      : undefined;
+    // One deadline for the whole answer, streaming included (the client's own timeout covers the
+    // wait for the response, not a stream that trickles on).
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, config!.timeoutMs);
+    const onCallerAbort = () => controller.abort();
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    try {
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      if (onDelta) {
+        const stream = await client.chat.completions.create(
+          {
+            model: config!.model,
+            messages,
+            stream: true,
+            stream_options: { include_usage: true },
+            ...(responseFormat ? { response_format: responseFormat } : {}),
+          },
+          { signal: controller.signal },
+        );
+        let content = '';
+        let usage: AiUsage = { promptTokens: 0, completionTokens: 0 };
+        for await (const chunk of stream) {
+          const piece = chunk.choices[0]?.delta?.content;
+          if (typeof piece === 'string' && piece.length > 0) {
+            content += piece;
+            onDelta(content);
+          }
+          if (chunk.usage) usage = usageOf(chunk.usage);
+        }
+        if (content.trim().length === 0) fail('empty');
+        return { content, usage };
+      }
+      const answer = await client.chat.completions.create(
+        {
+          model: config!.model,
+          messages,
+          ...(responseFormat ? { response_format: responseFormat } : {}),
+        },
+        { signal: controller.signal },
+      );
+      if (!answer || typeof answer !== 'object' || !Array.isArray(answer.choices))
+        fail('malformed');
+      const content = answer.choices[0]?.message?.content;
+      if (typeof content !== 'string' || content.trim().length === 0) fail('empty');
+      return { content, usage: usageOf(answer.usage) };
+    } catch (error) {
+      failFrom(error, timedOut, signal?.aborted === true && !timedOut);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  async function completeStructured<T>(
+    options: CompleteStructuredOptions<T>,
+  ): Promise<StructuredCompletion<T>> {
+    const { system, user, name, jsonSchema, parse, onDelta, signal } = options;
+    const check = (content: string): ParseResult<T> => {
+      const json = parseJsonAnswer(content);
+      return json.ok ? parse(json.value) : json;
+    };
+    const first = await complete({
+      system,
+      user,
+      jsonSchema: { name, schema: jsonSchema },
+      onDelta,
+      signal,
+    });
+    const firstCheck = check(first.content);
+    if (firstCheck.ok) return { value: firstCheck.value, usage: first.usage, repaired: false };
+
+    const problems = firstCheck.problems.slice(0, MAX_PROBLEMS);
+    const second = await complete({
+      system,
+      user,
+      jsonSchema: { name, schema: jsonSchema },
+      onDelta,
+      signal,
+      followUp: [
+        { role: 'assistant', content: first.content },
+        {
+          role: 'user',
+          content: [
+            'Your answer does not fit the JSON schema:',
+            ...problems.map((p) => `- ${p}`),
+            'Answer again with only the corrected JSON, nothing else.',
+          ].join('\n'),
+        },
+      ],
+    });
+    const usage = addUsage(first.usage, second.usage);
+    const secondCheck = check(second.content);
+    if (secondCheck.ok) return { value: secondCheck.value, usage, repaired: true };
+    log.info(
+      { schema: name, problems: secondCheck.problems.length },
+      'AI answer did not fit its schema after the repair round',
+    );
+    throw new AiOutputInvalidError(OUTPUT_INVALID_MESSAGE, usage);
+  }
+
+  return { model: config.model, complete, completeStructured };
+}
+
+/** The provider, or `ai_not_configured` ("AI is not configured on this server."). */
+export function requireAiProvider(provider: AiProvider | undefined): AiProvider {
+  if (!provider) throw aiNotConfigured();
+  return provider;
+}
