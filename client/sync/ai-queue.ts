@@ -58,7 +58,7 @@ export function watchAiRuns(
 
 /** Forgets a finished run (the person dismissed it); only its owner can. */
 export async function dismissAiRun(owner: string, id: string): Promise<void> {
-  await localDb().aiRuns.where({ id, owner }).delete();
+  await localDb().aiRuns.filter((run) => run.id === id && run.owner === owner).delete();
 }
 
 /** What sending one run to the server came to. */
