@@ -155,3 +155,11 @@ export {
   type VisitorData,
   type RecordCollection,
 } from './visitor-data';
+export {
+  AI_RECORD_SCHEMA_NAME,
+  aiRecordSchema,
+  aiRecordJsonSchema,
+  checkAiRecord,
+  checkAiTextForField,
+  type AiCheck,
+} from './ai-output';

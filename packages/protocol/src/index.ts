@@ -212,4 +212,9 @@ export {
   type AiRunOutput,
   type AiRunResponse,
   type AiStatus,
+  AI_USAGE_DAYS,
+  aiUsageRowSchema,
+  aiUsageResponseSchema,
+  type AiUsageRow,
+  type AiUsageResponse,
 } from './ai';

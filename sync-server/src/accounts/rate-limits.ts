@@ -38,6 +38,11 @@ export const DEFAULT_RATE_LIMITS = {
    * install now and then; more than this from one address is a script inflating counts.
    */
   appEventsPerIp: { limit: 60, windowMs: HOUR_MS },
+  /**
+   * AI runs asked for by one account, whatever their outcome (the daily quota counts only runs
+   * that produce something): a burst past this is a script, not a person.
+   */
+  aiRunsPerAccount: { limit: 30, windowMs: MINUTE_MS },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;

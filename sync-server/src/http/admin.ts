@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import {
   type AdminMessage,
+  AI_USAGE_DAYS,
+  type AiUsageResponse,
   DIGEST_PATTERN,
   type DroppedReports,
   ERROR_GROUPS_PAGE_SIZE,
@@ -12,7 +14,9 @@ import {
   REPORT_DROP_REASONS,
   type ReportDropReason,
 } from '@pipit/protocol';
+import type { Clock } from '../accounts/clock';
 import type { Operators } from '../accounts/operators';
+import { DAY_MS, utcDay } from '../ai/runs';
 import type { ErrorEventRecord, Storage } from '../storage/types';
 import { ApiError } from './api-error';
 import { fieldsOf } from './body';
@@ -70,7 +74,11 @@ async function detailOf(storage: Storage, sample: ErrorEventRecord): Promise<Err
 
 export function registerAdmin(
   app: Hono<ApiEnv>,
-  { storage, operators }: { storage: Storage; operators: Pick<Operators, 'isOperatorAccount'> },
+  {
+    storage,
+    operators,
+    clock,
+  }: { storage: Storage; operators: Pick<Operators, 'isOperatorAccount'>; clock: Clock },
 ): void {
   // Every endpoint below: operators only, and for anyone else as if it did not exist. Checked on
   // each request, so removing an operator (or their email becoming unconfirmed) applies at once;
@@ -130,6 +138,25 @@ export function registerAdmin(
       );
     }
     return c.json(detail);
+  });
+
+  // AI runs and tokens per UTC day and app (docs/product/ai.md, "Usage"): counts only.
+  app.get('/admin/ai-usage', async (c) => {
+    const today = utcDay(clock.now());
+    const rows = await storage.aiUsage.dailyUsage(today - (AI_USAGE_DAYS - 1) * DAY_MS);
+    const body: AiUsageResponse = {
+      days: AI_USAGE_DAYS,
+      rows: rows.map((row) => ({
+        day: new Date(row.day).toISOString().slice(0, 10),
+        appId: row.appId,
+        appTitle: row.appTitle,
+        people: row.people,
+        runs: row.runs,
+        promptTokens: row.promptTokens,
+        completionTokens: row.completionTokens,
+      })),
+    };
+    return c.json(body);
   });
 
   app.get('/admin/messages', async (c) => {

@@ -13,6 +13,7 @@ import { registerAuth } from './auth';
 import { API_BODY_LIMIT_BYTES, assertDeclaredSize } from './body';
 import type { ApiEnv } from './context';
 import { registerAdmin } from './admin';
+import { registerAi } from './ai';
 import { registerClientConfig } from './client-config';
 import { registerExplore } from './explore';
 import { registerHealth } from './health';
@@ -120,6 +121,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerExplore(app, deps);
   registerClientConfig(app, deps);
   registerAdmin(app, deps);
+  registerAi(app, deps);
 
   app.notFound(() => {
     throw new ApiError('not_found', 'There is no such API endpoint.');

@@ -58,6 +58,7 @@ export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   messagesPerIp: ROOMY,
   passwordCheckPerAccount: ROOMY,
   appEventsPerIp: ROOMY,
+  aiRunsPerAccount: ROOMY,
 };
 
 /** The real server on `engine`, sending mail to a real local SMTP server. */

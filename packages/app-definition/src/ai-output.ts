@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { Collection, Field } from './definition';
+import { checkFieldValues, coerceFieldValue, type FieldValue, VALUE_LIMITS } from './field-values';
+
+/*
+ * What an AI action's answer may be (docs/product/ai.md): the JSON schema the model is asked to
+ * follow for a record, derived from the target collection's fields, and the check of its answer,
+ * which is the very check a hand-made visitor record passes (`checkFieldValues`). The server runs
+ * both; the editor shows the schema in "what a run sends".
+ */
+
+/** The `json_schema.name` a record output is asked for under. */
+export const AI_RECORD_SCHEMA_NAME = 'record';
+
+const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+const URL_PATTERN = '^https?://';
+
+function valueSchema(field: Pick<Field, 'name' | 'type' | 'options'>): z.ZodType {
+  switch (field.type) {
+    case 'text':
+      return z.string().max(VALUE_LIMITS.textLength);
+    case 'longText':
+      return z.string().max(VALUE_LIMITS.longTextLength);
+    case 'number':
+      return z.number();
+    case 'boolean':
+      return z.boolean();
+    case 'date':
+      return z.string().regex(new RegExp(DATE_PATTERN));
+    case 'select':
+      return field.options.length > 0
+        ? z.enum(field.options as [string, ...string[]])
+        : z.string().max(VALUE_LIMITS.textLength);
+    case 'url':
+      return z.string().max(2048).regex(new RegExp(URL_PATTERN));
+    case 'email':
+      return z.string().max(VALUE_LIMITS.emailLength);
+  }
+}
+
+/**
+ * A zod schema of a record as a model should answer it: every field by id, described by its name,
+ * a value of its type (select choices as an enum, text lengths, dates and web addresses by pattern),
+ * null allowed where the field is optional, nothing else. Strict-mode friendly: every key is
+ * required and no other key is allowed, as OpenAI's structured outputs demand.
+ */
+export function aiRecordSchema(collection: Pick<Collection, 'fields'>): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of collection.fields) {
+    const value = valueSchema(field).describe(field.name);
+    shape[field.id] = field.required || field.type === 'boolean' ? value : value.nullable();
+  }
+  return z.strictObject(shape);
+}
+
+/** The JSON schema for `response_format` (draft 2020-12, as `z.toJSONSchema` writes it). */
+export function aiRecordJsonSchema(
+  collection: Pick<Collection, 'fields'>,
+): Record<string, unknown> {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(aiRecordSchema(collection), {
+    target: 'draft-2020-12',
+  }) as Record<string, unknown>;
+  return schema;
+}
+
+export type AiCheck<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+/**
+ * A model's record checked with the rules of a hand-made visitor record: each field's type,
+ * choices, lengths, safe web addresses only, required fields. Keys that are not fields of the
+ * collection are refused (a hand-made record drops them; here they say the answer is off).
+ */
+export function checkAiRecord(
+  collection: Pick<Collection, 'fields'>,
+  answer: unknown,
+): AiCheck<Record<string, FieldValue>> {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+    return { ok: false, problems: ['The answer must be one JSON object with a key per field.'] };
+  }
+  const values = answer as Record<string, unknown>;
+  const known = new Set(collection.fields.map((f) => f.id));
+  const problems = Object.keys(values)
+    .filter((key) => !known.has(key))
+    .slice(0, 10)
+    .map((key) => `"${key.slice(0, 64)}" is not a field of this collection.`);
+  const checked = checkFieldValues(collection.fields, values, { complete: true });
+  for (const [fieldId, message] of Object.entries(checked.errors)) {
+    problems.push(`${fieldId}: ${message}`);
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: checked.values };
+}
+
+/**
+ * A text answer bound for a field (`target: field`), checked by the field's own rules: a number
+ * field needs a number, a date a date, a select one of its choices. The text is what the field
+ * would store, written back as text.
+ */
+export function checkAiTextForField(
+  field: Pick<Field, 'name' | 'type' | 'required' | 'options'>,
+  text: string,
+): AiCheck<string> {
+  const coerced = coerceFieldValue(field, text);
+  if (!coerced.ok) return { ok: false, problems: [coerced.message] };
+  return { ok: true, value: coerced.value === null ? '' : String(coerced.value) };
+}
