@@ -34,7 +34,8 @@ export function aiErrorMessage(error: unknown): string {
     case 'ai_not_configured':
       return AI_ERROR_MESSAGES.notConfigured;
     case 'ai_quota_exceeded':
-      return AI_ERROR_MESSAGES.quota;
+      // The server's words say how many runs a day and when more come.
+      return error.message || AI_ERROR_MESSAGES.quota;
     case 'ai_output_invalid':
       return AI_ERROR_MESSAGES.outputInvalid;
     case 'ai_provider_failed':
