@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AiStandIn,
@@ -8,8 +8,8 @@ import {
   startPipit,
 } from '@pipit/sync-server/testing';
 import { definitionOf } from '../sync-server/test/support/publishing';
-import { collectPageErrors, launchPersistent } from './support/browser';
-import { type Person, signInContext, signUp } from './support/people';
+import { collectPageErrors, launchBrowser } from './support/browser';
+import { deviceOf, type Person, signInContext, signUp } from './support/people';
 import {
   appScreens,
   goOffline,
@@ -28,13 +28,17 @@ import {
 describe('AI actions in the installed app', () => {
   let ai: AiStandIn;
   let pipit: RunningPipit;
+  let creator: Person;
   let visitor: Person;
   let appId: string;
+  /** One browser; each person is a context in it. */
+  let browser: Browser;
 
   beforeAll(async () => {
+    browser = await launchBrowser();
     ai = await startAiStandIn();
     pipit = await startPipit({ env: ai.env() });
-    const creator = await signUp(pipit, 'rosa');
+    creator = await signUp(pipit, 'rosa');
     visitor = await signUp(pipit, 'vera');
     appId = await publishApp(
       pipit,
@@ -43,6 +47,7 @@ describe('AI actions in the installed app', () => {
     );
   });
   afterAll(async () => {
+    await browser?.close();
     await pipit?.close();
     await ai?.close();
   });
@@ -84,9 +89,12 @@ describe('AI actions in the installed app', () => {
   const aiRuns = (page: Page) => page.getByRole('region', { name: 'AI runs' });
 
   it('asks to sign in, makes a shopping list online and queued offline, and saves nothing from an answer that does not fit', async () => {
-    const device = await launchPersistent({ width: 390, height: 844 });
+    const device = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      serviceWorkers: 'block',
+    });
     try {
-      const page = await device.context.newPage();
+      const page = await device.newPage();
       const errors = collectPageErrors(page);
 
       // Not signed in: asked to sign in, with a link, and nothing is sent.
@@ -99,7 +107,7 @@ describe('AI actions in the installed app', () => {
       );
       expect(ai.completions).toHaveLength(0);
 
-      await signInContext(device.context, pipit, visitor);
+      await signInContext(device, pipit, visitor);
       await openInstalledApp(page, pipit.url, appId);
       // Signed in, the AI component offers its run instead of the sign-in link.
       await openRecipe(page, 'Weeknight tomato dal');
@@ -116,7 +124,7 @@ describe('AI actions in the installed app', () => {
       expect(await shoppingLists(page)).toEqual(['Shopping for Weeknight tomato dal']);
 
       // Offline: the run waits on the device, then runs when the device is back online.
-      await goOffline(device.context, page);
+      await goOffline(device, page);
       const before = ai.completions.length;
       await openRecipe(page, 'Overnight oats');
       await page.getByRole('button', { name: 'Make shopping list' }).click();
@@ -124,7 +132,7 @@ describe('AI actions in the installed app', () => {
       await poll(() => aiRuns(page).innerText()).toContain('Queued');
       expect(ai.completions.length).toBe(before);
       ai.enqueue(shoppingList('Overnight oats'));
-      await goOnline(device.context, page);
+      await goOnline(device, page);
       await poll(() => aiRuns(page).innerText()).toContain('Done');
       await poll(() => shoppingLists(page)).toEqual([
         'Shopping for Weeknight tomato dal',
@@ -146,6 +154,65 @@ describe('AI actions in the installed app', () => {
       expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
     } finally {
       await device.close();
+    }
+  });
+
+  it('lets the creator try an AI action with sample values, showing what a run sends', async () => {
+    const context = await deviceOf(browser, pipit, creator, {
+      viewport: { width: 1440, height: 900 },
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${pipit.url}/apps/${appId}/edit`);
+      await page.getByRole('tab', { name: 'Actions' }).click();
+      const action = page.getByRole('group', { name: 'Shopping list' });
+      await action.getByText(`To the model ${ai.model}.`).waitFor();
+      const sends = await action.locator('.ai-sends__list').innerText();
+      expect(sends).toContain('The filled-in prompt.');
+      expect(sends).toContain('Name (record.');
+      expect(sends).toContain('Ingredients (record.');
+      expect(sends).toContain(`To the model ${ai.model}.`);
+
+      const before = ai.completions.length;
+      ai.enqueue(shoppingList('Pancakes'));
+      await action.getByRole('textbox', { name: /^Sample for Name/ }).fill('Pancakes');
+      await action.getByRole('textbox', { name: /^Sample for Ingredients/ }).fill('Flour, eggs');
+      await action.getByRole('button', { name: 'Try it' }).click();
+      await action.getByText('Name: Shopping for Pancakes').waitFor();
+      const prompt = JSON.stringify(ai.completions[before]?.body.messages);
+      expect(prompt).toContain('Pancakes');
+      expect(prompt).toContain('Flour, eggs');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says AI is not configured on a server without a provider, in the editor and the app', async () => {
+    const plain = await startPipit();
+    const owner = await signUp(plain, 'otto');
+    const id = await publishApp(plain, owner, definitionOf({ title: 'Plain' }, 'recipe-book'));
+    const context = await deviceOf(browser, plain, owner, {
+      viewport: { width: 1440, height: 900 },
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${plain.url}/apps/${id}/edit`);
+      await page.getByRole('tab', { name: 'Actions' }).click();
+      await page
+        .getByText('AI is not configured on this server.', { exact: false })
+        .first()
+        .waitFor();
+      const action = page.getByRole('group', { name: 'Shopping list' });
+      expect(await action.getByRole('button', { name: 'Try it' }).isDisabled()).toBe(true);
+
+      await openInstalledApp(page, plain.url, id);
+      await openRecipe(page, 'Weeknight tomato dal');
+      await page.getByText('AI is not configured on this server').first().waitFor();
+      await page.getByRole('button', { name: 'Make shopping list' }).click();
+      await poll(() => toast(page).innerText()).toBe('AI is not configured on this server');
+    } finally {
+      await context.close();
+      await plain.close();
     }
   });
 });

@@ -237,8 +237,22 @@ function bindingKey(field: { id: string; name: string }): string {
   return name && !/[{}]/.test(name) && name.length <= 60 ? name : field.id;
 }
 
+/**
+ * A binding as the creator reads it: the field's name when the binding names a field by id (as
+ * templates do), with the binding itself, which is what a run sends.
+ */
+function bindingLabel(definition: ReadDefinition, binding: string): string {
+  const key = binding.slice(binding.indexOf('.') + 1);
+  for (const collection of definition.collections) {
+    const field = collection.fields.find((f) => f.id === key);
+    if (field && field.name !== key) return `${field.name} (${binding})`;
+  }
+  return binding;
+}
+
 /** Exactly what a run sends the provider, in plain words. */
 function WhatARunSends({ ai, model }: { ai: AiAction; model: string | null }) {
+  const { definition } = useEditor();
   const bindings = templateBindings(ai.prompt);
   return (
     <div className="ai-sends">
@@ -253,7 +267,7 @@ function WhatARunSends({ ai, model }: { ai: AiAction; model: string | null }) {
             {bindings.map((b, i) => (
               <span key={b}>
                 {i > 0 ? ', ' : ''}
-                <code>{b}</code>
+                <code>{bindingLabel(definition, b)}</code>
               </span>
             ))}
             .
@@ -324,7 +338,7 @@ function TryIt({
       {bindings.map((b) => (
         <TextField
           key={b}
-          label={`Sample for ${b}`}
+          label={`Sample for ${bindingLabel(definition, b)}`}
           value={samples[b] ?? ''}
           maxLength={4_000}
           onChange={(e) => setSamples({ ...samples, [b]: e.target.value })}
