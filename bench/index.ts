@@ -12,3 +12,6 @@ console.log(
 console.log(
   '  npm run bench -- pwa           /apps/{id}/pwa: gzip JS, offline render time; Lighthouse scores',
 );
+console.log(
+  '  npm run bench -- ai            AI runs: the server’s overhead per run (stand-in); a real provider',
+);

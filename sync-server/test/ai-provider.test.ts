@@ -303,3 +303,17 @@ describe('AiProvider.completeStructured', () => {
     });
   });
 });
+
+describe('AiProvider, stopped by its caller', () => {
+  it('stops the request when the caller aborts, as a product error (nobody is waiting)', async () => {
+    const slow = makeProvider(standIn.url, 10_000);
+    standIn.enqueue({ content: 'late', delayMs: 8_000 });
+    const controller = new AbortController();
+    const pending = failure(slow.complete({ system: 's', user: 'u', signal: controller.signal }));
+    await standIn.waitForCompletions(1);
+    controller.abort();
+    const error = await pending;
+    expect(error.code).toBe('ai_provider_failed');
+    expect(error.message).toBe(PROVIDER_FAILURE_MESSAGES.cancelled);
+  });
+});

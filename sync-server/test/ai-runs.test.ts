@@ -11,7 +11,14 @@ import { RUN_SYSTEM_MESSAGE } from '../src/ai/runs';
 import { type AiStandIn, errorCode, startAiStandIn, type ApiClient } from './support';
 import { type AccountsHarness, startAccountsServer } from './support/engines';
 import { makeOperator } from './support/operators';
-import { createApp, definitionOf, editDocument, publish, verifyEmail } from './support/publishing';
+import {
+  archiveApp,
+  createApp,
+  definitionOf,
+  editDocument,
+  publish,
+  verifyEmail,
+} from './support/publishing';
 
 const API_KEY = 'sk-stand-in-secret-0123456789abcdef';
 
@@ -349,6 +356,46 @@ describe('AI runs (sqlite)', () => {
     expect(row.promptTokens).toBeGreaterThan(0);
     expect(row.completionTokens).toBeGreaterThan(0);
     expect(JSON.stringify(usage.body)).not.toContain('milk');
+  });
+});
+
+describe('a provider that does not answer in time', () => {
+  let h: AccountsHarness;
+  let standIn: AiStandIn;
+  beforeAll(async () => {
+    standIn = await startAiStandIn();
+    h = await startAccountsServer('sqlite', { env: standIn.env({ AI_TIMEOUT_MS: '1000' }) });
+  });
+  afterAll(async () => {
+    await h.close();
+    await standIn.close();
+  });
+
+  it('answers ai_provider_failed after AI_TIMEOUT_MS, gives the run back, and deletes usage with the app', async () => {
+    const ada = await h.signup('ada_slow');
+    await verifyEmail(h, ada);
+    const appId = await createApp(h, ada, shoppingApp());
+    expect((await publish(ada, appId)).status).toBe(201);
+    const body = { appId, aiActionId: tip.id, bindings: { [`record.${f.item}`]: 'Milk' } };
+
+    standIn.enqueue({ content: 'too late', delayMs: 5_000 });
+    const started = Date.now();
+    const slow = await ada.post('/api/ai/runs', body);
+    expect(slow.status).toBe(502);
+    expect(slow.body).toEqual({
+      error: { code: 'ai_provider_failed', message: PROVIDER_FAILURE_MESSAGES.timeout },
+    });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect((await ada.get('/api/ai/status')).body).toMatchObject({ remaining: 50 });
+
+    standIn.enqueue('Keep it cold.');
+    expect((await ada.post('/api/ai/runs', body)).status).toBe(200);
+    const storage = h.pipit.server.storage;
+    expect((await storage.aiUsage.dailyUsage(0)).map((r) => r.appId)).toEqual([appId]);
+    await archiveApp(ada, appId);
+    const deleted = await ada.request('DELETE', `/api/apps/${appId}`);
+    expect(deleted.status).toBeLessThan(300);
+    expect(await storage.aiUsage.dailyUsage(0)).toEqual([]);
   });
 });
 

@@ -48,6 +48,11 @@ describe('loadConfig', () => {
         MONITORING_DAILY_BYTES_PER_ADDRESS: '1048576',
         MONITORING_MAX_EVENTS: '500',
         MONITORING_MAX_GROUPS: '50',
+        AI_BASE_URL: 'http://localhost:11434/v1/',
+        AI_API_KEY: 'sk-local',
+        AI_MODEL: 'llama3.2',
+        AI_TIMEOUT_MS: '30000',
+        AI_DAILY_RUNS: '10',
       },
       '/srv',
     );
@@ -88,6 +93,13 @@ describe('loadConfig', () => {
         maxEvents: 500,
         maxGroups: 50,
       },
+      ai: {
+        baseUrl: 'http://localhost:11434/v1',
+        apiKey: 'sk-local',
+        model: 'llama3.2',
+        timeoutMs: 30_000,
+      },
+      aiDailyRuns: 10,
     });
   });
 
@@ -139,6 +151,10 @@ describe('loadConfig', () => {
     [{ MONITORING_DAILY_BYTES_PER_ADDRESS: '1000' }, 'MONITORING_DAILY_BYTES_PER_ADDRESS'],
     [{ MONITORING_MAX_EVENTS: '0' }, 'MONITORING_MAX_EVENTS'],
     [{ MONITORING_MAX_GROUPS: 'many' }, 'MONITORING_MAX_GROUPS'],
+    [{ AI_BASE_URL: 'ftp://models.example.org', AI_MODEL: 'x' }, 'AI_BASE_URL'],
+    [{ AI_BASE_URL: 'http://localhost:11434/v1' }, 'AI_MODEL'],
+    [{ AI_TIMEOUT_MS: '10' }, 'AI_TIMEOUT_MS'],
+    [{ AI_DAILY_RUNS: '-1' }, 'AI_DAILY_RUNS'],
   ])('stops with a message naming the variable for %j', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(name));

@@ -19,6 +19,7 @@ import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { apiGet, describeError } from '../../platform/api/request';
 import { useApiGet } from '../../platform/api/use-api-get';
+import { AiUsage } from './ai-usage';
 import { EventDetail } from './event-detail';
 import './inbox.css';
 
@@ -33,7 +34,7 @@ export function InboxPage({ errors }: { errors: ErrorGroupsResponse }) {
   return (
     <Page
       title="Operator’s inbox"
-      lead="Errors reported by browsers and by this server, grouped, and what people wrote to you."
+      lead="Errors reported by browsers and by this server, grouped, what people wrote to you, and AI usage."
       width="content"
     >
       <DigestSearch />
@@ -93,6 +94,7 @@ export function InboxPage({ errors }: { errors: ErrorGroupsResponse }) {
         )}
       </Section>
       <Messages />
+      <AiUsage />
     </Page>
   );
 }

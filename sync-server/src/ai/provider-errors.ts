@@ -9,7 +9,8 @@ export type ProviderFailure =
   | 'settings'
   | 'refused'
   | 'empty'
-  | 'malformed';
+  | 'malformed'
+  | 'cancelled';
 
 const TELL_OPERATOR = 'If it keeps happening, tell the people who run this server.';
 
@@ -24,6 +25,7 @@ export const PROVIDER_FAILURE_MESSAGES: Record<ProviderFailure, string> = {
   refused: `The AI refused this request. ${TELL_OPERATOR}`,
   empty: 'The AI sent an empty answer. Try again.',
   malformed: 'The AI sent an answer that couldn’t be read. Try again.',
+  cancelled: 'The run was stopped before the AI answered. Try again.',
 };
 
 export function providerFailed(kind: ProviderFailure): ServiceError {

@@ -163,7 +163,9 @@ export function createAiProvider(
 
   function failFrom(error: unknown, timedOut: boolean, callerAborted: boolean): never {
     if (error instanceof ServiceError) throw error;
-    if (callerAborted) throw error;
+    // The person went away (closed the page, lost the connection): nobody reads the answer, and
+    // it is no server failure to report.
+    if (callerAborted) throw providerFailed('cancelled');
     if (timedOut || error instanceof APIConnectionTimeoutError) fail('timeout');
     if (error instanceof APIUserAbortError) fail('timeout');
     if (error instanceof APIError && typeof error.status === 'number') {

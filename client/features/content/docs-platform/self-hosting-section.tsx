@@ -92,7 +92,46 @@ const ENVIRONMENT = [
     defaultValue: '30',
     description: 'How long the username of a deleted account stays unavailable.',
   },
+  {
+    name: 'AI_BASE_URL',
+    defaultValue: 'Unset (no AI)',
+    description:
+      'An OpenAI-compatible API, http or https, such as http://localhost:11434/v1 for Ollama. Turns AI on.',
+  },
+  {
+    name: 'AI_MODEL',
+    defaultValue: 'Unset',
+    description: 'The model to use, such as llama3.2. Required with AI_BASE_URL.',
+  },
+  {
+    name: 'AI_API_KEY',
+    defaultValue: 'Unset',
+    description:
+      'The provider’s key. It stays on the server and is never sent to browsers. Local servers need none.',
+  },
+  {
+    name: 'AI_TIMEOUT_MS',
+    defaultValue: '60000',
+    description: 'The longest one request to the AI provider may take, in milliseconds.',
+  },
+  {
+    name: 'AI_DAILY_RUNS',
+    defaultValue: '50',
+    description: 'How many AI runs one person may make per day (UTC).',
+  },
 ] as const;
+
+const AI_PROVIDERS = `# Ollama
+AI_BASE_URL=http://localhost:11434/v1 AI_MODEL=llama3.2 npm start
+
+# llama.cpp's server (llama-server -m model.gguf --port 8081)
+AI_BASE_URL=http://localhost:8081/v1 AI_MODEL=local npm start
+
+# vLLM (vllm serve Qwen/Qwen2.5-7B-Instruct)
+AI_BASE_URL=http://localhost:8000/v1 AI_MODEL=Qwen/Qwen2.5-7B-Instruct npm start
+
+# OpenAI
+AI_BASE_URL=https://api.openai.com/v1 AI_MODEL=gpt-4o-mini AI_API_KEY=sk-... npm start`;
 
 /** Running a Pipit server: commands, storage, configuration, proxy, backups. */
 export function SelfHostingSection() {
@@ -161,6 +200,44 @@ export function SelfHostingSection() {
         </table>
       </TableScroll>
       <p>Logs are JSON lines on standard output, ready for any log collector.</p>
+      <h3 id="ai-provider">Connecting an AI provider</h3>
+      <p>
+        AI actions need an AI provider. Pipit works with any OpenAI-compatible API: a model you run
+        yourself with Ollama, llama.cpp&apos;s server or vLLM, or a hosted one such as OpenAI. Set{' '}
+        <code>AI_BASE_URL</code> and <code>AI_MODEL</code> (and <code>AI_API_KEY</code> if the
+        provider needs one), then start the server:
+      </p>
+      <pre>
+        <code>{AI_PROVIDERS}</code>
+      </pre>
+      <ul>
+        <li>
+          The server builds every prompt from the app&apos;s stored template; browsers send only the
+          values it uses. The key never leaves the server.
+        </li>
+        <li>
+          Answers are asked for under a JSON schema and checked like a hand-made record before
+          anything uses them. An answer that does not fit is sent back once to be fixed, then
+          refused with <code>ai_output_invalid</code>; nothing is saved.
+        </li>
+        <li>
+          Each person has <code>AI_DAILY_RUNS</code> runs a day (50 by default), reset at midnight
+          UTC; runs that fail do not count. Past them, runs fail with <code>ai_quota_exceeded</code>
+          .
+        </li>
+        <li>
+          If the provider is slow, busy or unreachable, runs fail with{' '}
+          <code>ai_provider_failed</code> and a message saying which. Requests are not retried.
+        </li>
+        <li>
+          Prompts and answers are never stored or logged. Operators see runs and tokens per day and
+          app on <code>/admin</code>.
+        </li>
+      </ul>
+      <p>
+        Without <code>AI_BASE_URL</code>, everything else works and AI features say &ldquo;AI is not
+        configured on this server&rdquo;.
+      </p>
       <h3>Behind a reverse proxy</h3>
       <p>For production, put Pipit behind a reverse proxy that:</p>
       <ul>

@@ -1,0 +1,72 @@
+import { type AiUsageRow, aiUsageResponseSchema } from '@pipit/protocol';
+import { EmptyState } from '../../ui/empty-state';
+import { Loading } from '../../ui/loading';
+import { Notice } from '../../ui/notice';
+import { Section } from '../../ui/page';
+import { TableScroll } from '../../ui/prose';
+import { useApiGet } from '../../platform/api/use-api-get';
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * AI usage for the operator (docs/product/ai.md, "Usage"): runs and tokens per UTC day and app,
+ * for the last 30 days. Counts only: prompts and answers are never stored.
+ */
+export function AiUsage() {
+  const usage = useApiGet('/api/admin/ai-usage', aiUsageResponseSchema);
+  return (
+    <Section title="AI usage" id="ai-usage">
+      {usage.status === 'loading' ? (
+        <Loading label="Loading AI usage…" />
+      ) : usage.status === 'error' ? (
+        <Notice tone="danger" title="AI usage could not be loaded">
+          {usage.message}
+        </Notice>
+      ) : usage.data.rows.length === 0 ? (
+        <EmptyState icon="✨" title="No AI runs yet" level={3}>
+          Runs and tokens of apps’ AI actions show here, per day and app, for the last{' '}
+          {usage.data.days} days.
+        </EmptyState>
+      ) : (
+        <>
+          <p className="inbox__count">
+            {totals(usage.data.rows)} in the last {usage.data.days} days (UTC days). Prompts and
+            answers are never stored.
+          </p>
+          <TableScroll label="AI usage per day and app">
+            <table className="inbox__table">
+              <thead>
+                <tr>
+                  <th scope="col">Day</th>
+                  <th scope="col">App</th>
+                  <th scope="col">People</th>
+                  <th scope="col">Runs</th>
+                  <th scope="col">Prompt tokens</th>
+                  <th scope="col">Answer tokens</th>
+                </tr>
+              </thead>
+              <tbody>
+                {usage.data.rows.map((row) => (
+                  <tr key={`${row.day}/${row.appId}`}>
+                    <td>{row.day}</td>
+                    <td>{row.appTitle ?? row.appId}</td>
+                    <td>{count(row.people)}</td>
+                    <td>{count(row.runs)}</td>
+                    <td>{count(row.promptTokens)}</td>
+                    <td>{count(row.completionTokens)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        </>
+      )}
+    </Section>
+  );
+}
+
+function totals(rows: AiUsageRow[]): string {
+  const runs = rows.reduce((sum, r) => sum + r.runs, 0);
+  const tokens = rows.reduce((sum, r) => sum + r.promptTokens + r.completionTokens, 0);
+  return `${count(runs)} ${runs === 1 ? 'run' : 'runs'} and ${count(tokens)} tokens`;
+}
