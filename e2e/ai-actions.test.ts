@@ -8,6 +8,7 @@ import {
   startPipit,
 } from '@pipit/sync-server/testing';
 import { definitionOf } from '../sync-server/test/support/publishing';
+import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { deviceOf, type Person, signInContext, signUp } from './support/people';
 import {
@@ -134,6 +135,7 @@ describe('AI actions in the installed app', () => {
       ai.enqueue(shoppingList('Overnight oats'));
       await goOnline(device, page);
       await poll(() => aiRuns(page).innerText()).toContain('Done');
+      expect(await axeViolations(page)).toEqual([]);
       await poll(() => shoppingLists(page)).toEqual([
         'Shopping for Weeknight tomato dal',
         'Shopping for Overnight oats',
@@ -182,6 +184,7 @@ describe('AI actions in the installed app', () => {
       const prompt = JSON.stringify(ai.completions[before]?.body.messages);
       expect(prompt).toContain('Pancakes');
       expect(prompt).toContain('Flour, eggs');
+      expect(await axeViolations(page, '.properties-section')).toEqual([]);
     } finally {
       await context.close();
     }
