@@ -95,7 +95,7 @@ describe('AI actions in the installed app', () => {
       serviceWorkers: 'block',
     });
     try {
-      const page = await device.newPage();
+      let page = await device.newPage();
       const errors = collectPageErrors(page);
 
       // Not signed in: asked to sign in, with a link, and nothing is sent.
@@ -141,6 +141,23 @@ describe('AI actions in the installed app', () => {
         'Shopping for Overnight oats',
       ]);
 
+      // Queued offline, the app closed, opened again online: the run lands then.
+      await goOffline(device, page);
+      await openRecipe(page, 'Weeknight tomato dal');
+      await page.getByRole('button', { name: 'Make shopping list' }).click();
+      await poll(() => aiRuns(page).innerText()).toContain('Queued');
+      await page.close();
+      await device.setOffline(false);
+      ai.enqueue(shoppingList('Dal again'));
+      page = await device.newPage();
+      errors.push(...collectPageErrors(page));
+      await openInstalledApp(page, pipit.url, appId);
+      await poll(() => shoppingLists(page)).toEqual([
+        'Shopping for Weeknight tomato dal',
+        'Shopping for Overnight oats',
+        'Shopping for Dal again',
+      ]);
+
       // An answer without items, twice (the server's repair round too): nothing is saved.
       ai.enqueue(
         shoppingList('Weeknight tomato dal', null),
@@ -151,7 +168,7 @@ describe('AI actions in the installed app', () => {
       await poll(() => toast(page).innerText()).toBe(
         'The AI’s answer didn’t fit, so nothing was saved. Try again.',
       );
-      expect(await shoppingLists(page)).toHaveLength(2);
+      expect(await shoppingLists(page)).toHaveLength(3);
       // The refused run's 422 is the browser's own log line; nothing else went wrong.
       expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
     } finally {
