@@ -12,8 +12,12 @@ import { checkFieldValues, coerceFieldValue, type FieldValue, VALUE_LIMITS } fro
 /** The `json_schema.name` a record output is asked for under. */
 export const AI_RECORD_SCHEMA_NAME = 'record';
 
-const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
-const URL_PATTERN = '^https?://';
+/*
+ * Patterns anchored at both ends and written with plain classes: llama.cpp's server turns a schema
+ * into a grammar and refuses patterns without `^…$`, and every provider reads `[0-9]`.
+ */
+const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
+const URL_PATTERN = '^https?://[^ ]+$';
 
 function valueSchema(field: Pick<Field, 'name' | 'type' | 'options'>): z.ZodType {
   switch (field.type) {
@@ -32,7 +36,8 @@ function valueSchema(field: Pick<Field, 'name' | 'type' | 'options'>): z.ZodType
         ? z.enum(field.options as [string, ...string[]])
         : z.string().max(VALUE_LIMITS.textLength);
     case 'url':
-      return z.string().max(2048).regex(new RegExp(URL_PATTERN));
+      // `meta` writes the pattern as it is: from a RegExp, zod would escape the slashes.
+      return z.string().max(2048).regex(new RegExp(URL_PATTERN)).meta({ pattern: URL_PATTERN });
     case 'email':
       return z.string().max(VALUE_LIMITS.emailLength);
   }

@@ -196,7 +196,11 @@ export function createAiProvider(
     const responseFormat: OpenAI.ChatCompletionCreateParams['response_format'] = jsonSchema
       ? {
           type: 'json_schema',
-          json_schema: { name: jsonSchema.name, schema: jsonSchema.schema, strict: true },
+          // Not `strict`: OpenAI's strict mode refuses schemas with keywords it does not support
+          // (text lengths), while Ollama, llama.cpp and vLLM constrain to the whole schema
+          // either way. Every answer is checked after, so a schema followed loosely costs at most
+          // the repair round.
+          json_schema: { name: jsonSchema.name, schema: jsonSchema.schema, strict: false },
         }
       : undefined;
     // One deadline for the whole answer, streaming included (the client's own timeout covers the
