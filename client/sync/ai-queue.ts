@@ -12,6 +12,8 @@ export type { LocalAiRun };
 
 /** A finished run stays this long, so the person sees how it went; older ones are cleared. */
 const KEEP_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
+/** How often queued runs are tried while the device seems online (the server may have been down). */
+const RETRY_MS = 30_000;
 /** A run left `working` this long (the tab closed mid-run) is queued again. */
 const STALE_WORKING_MS = 2 * 60 * 1000;
 
@@ -58,7 +60,9 @@ export function watchAiRuns(
 
 /** Forgets a finished run (the person dismissed it); only its owner can. */
 export async function dismissAiRun(owner: string, id: string): Promise<void> {
-  await localDb().aiRuns.filter((run) => run.id === id && run.owner === owner).delete();
+  await localDb()
+    .aiRuns.filter((run) => run.id === id && run.owner === owner)
+    .delete();
 }
 
 /** What sending one run to the server came to. */
@@ -148,8 +152,9 @@ async function runPass<Output>({
 }
 
 /**
- * Runs the queue now if the device is online, and again each time it comes back online, until the
- * returned function is called (the app closes, the person signs out).
+ * Runs the queue now if the device is online, again each time it comes back online and every half
+ * minute while it seems online, until the returned function is called (the app closes, the person
+ * signs out).
  */
 export function runQueuedAiRunsWhenOnline<Output>(options: RunQueuedOptions<Output>): () => void {
   const run = () => {
@@ -159,5 +164,12 @@ export function runQueuedAiRunsWhenOnline<Output>(options: RunQueuedOptions<Outp
   };
   if (navigator.onLine) run();
   window.addEventListener('online', run);
-  return () => window.removeEventListener('online', run);
+  // The browser may think it is online while the server is out of reach: try again now and then.
+  const retry = setInterval(() => {
+    if (navigator.onLine) run();
+  }, RETRY_MS);
+  return () => {
+    window.removeEventListener('online', run);
+    clearInterval(retry);
+  };
 }
