@@ -107,6 +107,7 @@ describe('AI actions in the installed app', () => {
         `/login?redirect=${encodeURIComponent(`/apps/${appId}/pwa`)}`,
       );
       expect(ai.completions).toHaveLength(0);
+      expect(await axeViolations(page)).toEqual([]);
 
       await signInContext(device, pipit, visitor);
       await openInstalledApp(page, pipit.url, appId);
