@@ -284,9 +284,11 @@ export function DocsAiActionsPage() {
 
       <h2 id="quotas">Quotas</h2>
       <p>
-        Every person has a daily quota of AI runs. On the free plan, it is 50 runs a day. When the
-        quota is used up, runs fail with <code>ai_quota_exceeded</code> until it resets the next
-        day. See <Link to="/pricing">Pricing</Link> for the plans.
+        Every person has a daily quota of AI runs, across all apps. On the free plan, it is 50 runs
+        a day, counted per UTC day. When the quota is used up, runs fail with{' '}
+        <code>ai_quota_exceeded</code> until it resets at midnight UTC. A run that produces nothing,
+        because the provider failed or its answer did not fit, does not count. See{' '}
+        <Link to="/pricing">Pricing</Link> for the plans.
       </p>
 
       <h2 id="operator-setup">Setting up a provider</h2>

@@ -391,6 +391,43 @@ describe('AppRuntime: checklist, counter, timer, AI', () => {
     expect(textOf([region()])).toBe('Quota used up.');
   });
 
+  it('shows the last run kept on the device for this AI action when the app opens again', () => {
+    const runAi = vi.fn();
+    const { root } = start({
+      initialScreenId: 'today',
+      runAi,
+      aiRuns: [
+        {
+          id: 'old',
+          aiActionId: 'ai-summary',
+          recordId: null,
+          state: 'done',
+          text: 'Earlier answer',
+          problem: null,
+        },
+        {
+          id: 'new',
+          aiActionId: 'ai-summary',
+          recordId: null,
+          state: 'done',
+          text: 'Latest answer',
+          problem: null,
+        },
+        {
+          id: 'other',
+          aiActionId: 'ai-summary',
+          recordId: 'r9',
+          state: 'failed',
+          text: null,
+          problem: 'Another record’s run',
+        },
+      ],
+    });
+    const region = one(root.tree, (n) => n.props.className === 'rt-ai-result');
+    expect(textOf([region])).toBe('Latest answer');
+    expect(runAi).not.toHaveBeenCalled();
+  });
+
   it('asks a visitor who is not signed in to sign in instead of offering the run', () => {
     const runAi = vi.fn();
     const { root } = start({
