@@ -16,7 +16,7 @@ export function AppPreview({ definition, appId }: { definition: AppDefinition; a
   const { account } = useSession();
   // AI runs for real here too (the person's quota), online only: the result lands in the preview's
   // memory, like everything else done in it.
-  const aiStatus = useAiStatus(account?.id ?? null);
+  const aiStatus = useAiStatus(account?.id ?? null, definition.aiActions.length > 0);
   const available = aiStatus?.available ?? true;
   const runAi = useMemo(
     () => (available ? createRunAi({ appId, queue: null }) : undefined),

@@ -35,8 +35,8 @@ export function useAiHost({
   /** The visitor's data once open (null while it opens): where queued runs land. */
   data: RuntimeData | null;
 }): AiHost {
-  const status = useAiStatus(accountId);
   const usesAi = definition.aiActions.length > 0;
+  const status = useAiStatus(accountId, usesAi);
   // Unknown on this device yet (first visit, offline): offer the run; the server says if it can't.
   const available = status?.available ?? true;
   const [runs, setRuns] = useState<AiRunView[]>([]);

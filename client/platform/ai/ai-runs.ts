@@ -147,9 +147,10 @@ export function refreshAiStatus(): Promise<void> {
 
 /**
  * The server's AI status: the last known at once (null before the first answer on this device),
- * the server's answer when it comes. `key` (the account id) asks again when the person changes.
+ * the server's answer when it comes. `key` (the account id) asks again when the person changes;
+ * with `enabled` false (an app without AI actions) nothing is asked.
  */
-export function useAiStatus(key: string | null = null): KnownStatus | null {
+export function useAiStatus(key: string | null = null, enabled = true): KnownStatus | null {
   const status = useSyncExternalStore(
     (l) => {
       listeners.add(l);
@@ -158,10 +159,11 @@ export function useAiStatus(key: string | null = null): KnownStatus | null {
     () => (known === undefined ? (known = readStored()) : known),
   );
   useEffect(() => {
+    if (!enabled) return;
     void refreshAiStatus();
     const again = () => void refreshAiStatus();
     window.addEventListener('online', again);
     return () => window.removeEventListener('online', again);
-  }, [key]);
+  }, [key, enabled]);
   return status;
 }
