@@ -161,5 +161,9 @@ export {
   aiRecordJsonSchema,
   checkAiRecord,
   checkAiTextForField,
+  planAiRun,
+  AI_RUN_SYSTEM_MESSAGE,
   type AiCheck,
+  type AiRunPlan,
+  type AiRunPlanResult,
 } from './ai-output';

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AI_RUN_SYSTEM_MESSAGE,
   aiRecordJsonSchema,
   aiRecordSchema,
   checkAiRecord,
   checkAiTextForField,
   type Field,
   fieldSchema,
+  planAiRun,
 } from '../src/index';
 
 const field = (id: string, type: Field['type'], more: Partial<Field> = {}): Field =>
@@ -122,5 +124,63 @@ describe('checkAiTextForField', () => {
     expect(checkAiTextForField(field('c', 'select', { options: ['Red', 'Blue'] }), 'blue')).toEqual(
       { ok: true, value: 'Blue' },
     );
+  });
+});
+
+describe('planAiRun', () => {
+  const shopping = { id: 'shopping', name: 'Shopping', fields: collection.fields };
+
+  it('fills the stored template with the values as text, and asks for the collection’s schema', () => {
+    const planned = planAiRun(
+      {
+        prompt: 'Plan {{input.note}} for {{user.name}}; {{input.missing}}.',
+        output: { kind: 'record', collectionId: 'shopping' },
+        target: { kind: 'createRecord', collectionId: 'shopping' },
+      },
+      [shopping],
+      { 'input.note': '{{user.name}} <b>soup</b>', 'user.name': 'Ada' },
+    );
+    expect(planned.ok).toBe(true);
+    if (!planned.ok) return;
+    // A value is never read as a template; a binding not given reads as ''.
+    expect(planned.plan.user).toBe('Plan {{user.name}} <b>soup</b> for Ada; .');
+    expect(planned.plan.system.startsWith(AI_RUN_SYSTEM_MESSAGE)).toBe(true);
+    expect(planned.plan.system).toContain('"course": Course — one of: "Starter", "Main", or null');
+    expect(planned.plan.output).toMatchObject({
+      kind: 'record',
+      jsonSchema: aiRecordJsonSchema(shopping),
+    });
+  });
+
+  it('names the field a text answer is stored in', () => {
+    const planned = planAiRun(
+      {
+        prompt: 'How many?',
+        output: { kind: 'text' },
+        target: { kind: 'field', fieldId: 'servings' },
+      },
+      [shopping],
+      {},
+    );
+    expect(planned.ok && planned.plan.system).toContain(
+      'the field “Servings”, which holds a number',
+    );
+  });
+
+  it('says what is missing: a prompt, a collection to fill', () => {
+    expect(
+      planAiRun({ prompt: ' ', output: { kind: 'text' }, target: { kind: 'component' } }, [], {}),
+    ).toEqual({ ok: false, message: 'This AI action has no prompt yet. Write one in the editor.' });
+    expect(
+      planAiRun(
+        {
+          prompt: 'x',
+          output: { kind: 'record', collectionId: 'gone' },
+          target: { kind: 'component' },
+        },
+        [shopping],
+        {},
+      ).ok,
+    ).toBe(false);
   });
 });

@@ -100,3 +100,28 @@ export type AdminMessage = z.infer<typeof adminMessageSchema>;
 
 /** `GET /api/admin/messages` — the newest first. */
 export const adminMessagesResponseSchema = z.object({ messages: z.array(adminMessageSchema) });
+
+/** How many days `/admin` shows AI usage for (today included). */
+export const AI_USAGE_DAYS = 30;
+
+/** One app's AI usage on one UTC day, for the operator (docs/product/ai.md). Counts only. */
+export const aiUsageRowSchema = z.object({
+  /** The UTC day, `YYYY-MM-DD`. */
+  day: z.string(),
+  appId: z.string(),
+  /** The app's current title; null once the app row is gone. */
+  appTitle: z.string().nullable(),
+  /** How many people ran its AI actions that day. */
+  people: z.number().int().nonnegative(),
+  runs: z.number().int().nonnegative(),
+  promptTokens: z.number().nonnegative(),
+  completionTokens: z.number().nonnegative(),
+});
+export type AiUsageRow = z.infer<typeof aiUsageRowSchema>;
+
+/** `GET /api/admin/ai-usage`: the last AI_USAGE_DAYS days, newest first. */
+export const aiUsageResponseSchema = z.object({
+  days: z.number().int(),
+  rows: z.array(aiUsageRowSchema),
+});
+export type AiUsageResponse = z.infer<typeof aiUsageResponseSchema>;

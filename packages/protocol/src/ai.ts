@@ -86,28 +86,3 @@ export const aiEditRequestSchema = zm.object({
     .string()
     .check(zm.trim(), zm.minLength(1), zm.maxLength(AI_INSTRUCTION_MAX_LENGTH)),
 });
-
-/** How many days `/admin` shows AI usage for (today included). */
-export const AI_USAGE_DAYS = 30;
-
-/** One app's AI usage on one UTC day, for the operator. Never a prompt or an answer. */
-export const aiUsageRowSchema = zm.object({
-  /** The UTC day, `YYYY-MM-DD`. */
-  day: zm.string(),
-  appId: zm.string(),
-  /** The app's current title; null once the app row is gone. */
-  appTitle: zm.nullable(zm.string()),
-  /** How many people ran its AI actions that day. */
-  people: zm.int().check(zm.nonnegative()),
-  runs: zm.int().check(zm.nonnegative()),
-  promptTokens: zm.number().check(zm.nonnegative()),
-  completionTokens: zm.number().check(zm.nonnegative()),
-});
-export type AiUsageRow = zm.infer<typeof aiUsageRowSchema>;
-
-/** `GET /api/admin/ai-usage` (operators only): the last AI_USAGE_DAYS days, newest first. */
-export const aiUsageResponseSchema = zm.object({
-  days: zm.int(),
-  rows: zm.array(aiUsageRowSchema),
-});
-export type AiUsageResponse = zm.infer<typeof aiUsageResponseSchema>;

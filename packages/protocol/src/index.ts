@@ -194,6 +194,11 @@ export {
   type ErrorGroup,
   type ErrorGroupsResponse,
   type ReportDropReason,
+  AI_USAGE_DAYS,
+  aiUsageRowSchema,
+  aiUsageResponseSchema,
+  type AiUsageRow,
+  type AiUsageResponse,
 } from './admin';
 export {
   AI_BINDING_MAX_LENGTH,
@@ -212,9 +217,4 @@ export {
   type AiRunOutput,
   type AiRunResponse,
   type AiStatus,
-  AI_USAGE_DAYS,
-  aiUsageRowSchema,
-  aiUsageResponseSchema,
-  type AiUsageRow,
-  type AiUsageResponse,
 } from './ai';

@@ -253,7 +253,7 @@ export function createAiProvider(
       if (typeof content !== 'string' || content.trim().length === 0) fail('empty');
       return { content, usage: usageOf(answer.usage) };
     } catch (error) {
-      failFrom(error, timedOut, signal?.aborted === true && !timedOut);
+      return failFrom(error, timedOut, signal?.aborted === true && !timedOut);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);

@@ -4,7 +4,7 @@ import { createAiRuns } from '../ai/runs';
 import { aiNotConfigured } from '../ai/provider-errors';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
-import { fieldsOf, readBodyBytes } from './body';
+import { readBodyBytes } from './body';
 import type { ApiEnv } from './context';
 
 /**
@@ -34,9 +34,11 @@ async function readRunRequest(request: Request) {
   }
   const parsed = aiRunRequestSchema.safeParse(json);
   if (!parsed.success) {
-    throw new ApiError('validation_failed', 'Some fields need another look.', {
-      fields: fieldsOf(parsed.error),
-    });
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      fields[issue.path.map(String).join('.') || '(body)'] ??= issue.message;
+    }
+    throw new ApiError('validation_failed', 'Some fields need another look.', { fields });
   }
   return parsed.data;
 }
