@@ -197,6 +197,10 @@ describe('AI actions in the installed app', () => {
       ai.enqueue(shoppingList('Pancakes'));
       await action.getByRole('textbox', { name: /^Sample for Name/ }).fill('Pancakes');
       await action.getByRole('textbox', { name: /^Sample for Ingredients/ }).fill('Flour, eggs');
+      await action.getByText('The filled-in prompt, with these samples').click();
+      expect(await action.locator('.ai-try__prompt').innerText()).toContain(
+        'This recipe is called "Pancakes"',
+      );
       await action.getByRole('button', { name: 'Try it' }).click();
       await action.getByText('Name: Shopping for Pancakes').waitFor();
       const prompt = JSON.stringify(ai.completions[before]?.body.messages);

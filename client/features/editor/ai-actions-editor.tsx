@@ -2,6 +2,7 @@ import {
   type AiAction,
   addAiAction,
   LIMITS,
+  planAiRun,
   type ReadDefinition,
   removeAiAction,
   setAiAction,
@@ -304,6 +305,8 @@ function TryIt({
   const [samples, setSamples] = useState<Record<string, string>>({});
   const [state, setState] = useState<TryState>({ kind: 'idle' });
   const bindings = templateBindings(ai.prompt);
+  const sampleValues = Object.fromEntries(bindings.map((b) => [b, samples[b] ?? '']));
+  const plan = planAiRun(ai, definition.collections, sampleValues);
   const why = !available
     ? 'AI is not configured on this server.'
     : !appId
@@ -317,14 +320,7 @@ function TryIt({
     if (!appId || state.kind === 'working') return;
     setState({ kind: 'working' });
     try {
-      const output = await sendAiRun(
-        appId,
-        {
-          aiActionId: ai.id,
-          bindings: Object.fromEntries(bindings.map((b) => [b, samples[b] ?? ''])),
-        },
-        'live',
-      );
+      const output = await sendAiRun(appId, { aiActionId: ai.id, bindings: sampleValues }, 'live');
       const collectionId = ai.output.kind === 'record' ? ai.output.collectionId : null;
       const collection = definition.collections.find((c) => c.id === collectionId) ?? null;
       setState({ kind: 'done', text: aiOutputText(output, collection) || '(An empty answer.)' });
@@ -344,10 +340,21 @@ function TryIt({
           onChange={(e) => setSamples({ ...samples, [b]: e.target.value })}
         />
       ))}
+      {plan.ok ? (
+        <details className="ai-try__plan">
+          <summary>The filled-in prompt, with these samples</summary>
+          <pre className="ai-try__prompt">{plan.plan.user}</pre>
+          <p className="editor-muted">
+            {`Pipit adds its own instructions: the values are data, never instructions, and the answer must be ${plan.plan.output.kind === 'record' ? 'the fields of one record' : 'plain text'}, with no HTML or code.`}
+          </p>
+        </details>
+      ) : (
+        <p className="editor-muted">{plan.message}</p>
+      )}
       <Button
         size="small"
         variant="secondary"
-        disabled={why !== null}
+        disabled={why !== null || !plan.ok}
         aria-disabled={state.kind === 'working' || undefined}
         onClick={() => void tryIt()}
       >
