@@ -62,10 +62,33 @@ export interface AnonymousData {
   createdAt: number;
 }
 
+/**
+ * An AI run kept on this device (sync/ai-queue.ts): asked for offline, it waits here, runs when the
+ * device is back online, and keeps how it went (done, or failed and why) until dismissed. Only
+ * `owner` ever sees or runs it: another person signing in on the device does not.
+ */
+export interface LocalAiRun {
+  id: string;
+  /** The account that asked for it. */
+  owner: string;
+  appId: string;
+  aiActionId: string;
+  /** Binding name → value, as the run sends them. */
+  bindings: Record<string, string>;
+  /** The record a field target writes to. */
+  recordId: string | null;
+  state: 'queued' | 'working' | 'done' | 'failed';
+  text: string | null;
+  problem: string | null;
+  queuedAt: number;
+  updatedAt: number;
+}
+
 class LocalDatabase extends Dexie {
   apps!: EntityTable<LocalApp, 'key'>;
   library!: EntityTable<LocalLibraryEntry, 'key'>;
   anonymousData!: EntityTable<AnonymousData, 'appId'>;
+  aiRuns!: EntityTable<LocalAiRun, 'id'>;
   constructor() {
     super('pipit-local');
     this.version(1).stores({ apps: 'key, accountId, [accountId+id]' });
@@ -79,6 +102,8 @@ class LocalDatabase extends Dexie {
     // Version 3 drops `published`: the copy of each app run here is the service worker's cached
     // answer now (published-cache.ts), one copy instead of two.
     this.version(3).stores({ published: null });
+    // Version 4 adds AI runs waiting on this device, per person and app.
+    this.version(4).stores({ aiRuns: 'id, [owner+appId]' });
   }
 }
 

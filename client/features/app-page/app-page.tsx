@@ -191,7 +191,7 @@ export function AppPage({
               Preview
             </h2>
             {definition ? (
-              <AppPreview definition={definition} />
+              <AppPreview definition={definition} appId={app.id} />
             ) : (
               <p className="app-page__muted">
                 This version can’t be previewed here. Open the app to use it.

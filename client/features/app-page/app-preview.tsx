@@ -1,6 +1,7 @@
 import type { AppDefinition } from '@pipit/app-definition';
 import { AppRuntime, useMemoryRuntimeData } from '@pipit/runtime';
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
+import { createRunAi, useAiStatus } from '../../platform/ai/ai-runs';
 import { useSession } from '../../platform/session/session';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { useThemePreference } from '../../platform/theme-preference';
@@ -10,9 +11,17 @@ import { useThemePreference } from '../../platform/theme-preference';
  * data kept in memory only: the caption says nothing done here is saved, and Open runs the app
  * with the visitor's own data.
  */
-export function AppPreview({ definition }: { definition: AppDefinition }) {
+export function AppPreview({ definition, appId }: { definition: AppDefinition; appId: string }) {
   const data = useMemoryRuntimeData();
   const { account } = useSession();
+  // AI runs for real here too (the person's quota), online only: the result lands in the preview's
+  // memory, like everything else done in it.
+  const aiStatus = useAiStatus(account?.id ?? null, definition.aiActions.length > 0);
+  const available = aiStatus?.available ?? true;
+  const runAi = useMemo(
+    () => (available ? createRunAi({ appId, queue: null }) : undefined),
+    [available, appId],
+  );
   const colorMode = useColorMode(definition.theme.mode);
   const captionId = useId();
   return (
@@ -30,6 +39,10 @@ export function AppPreview({ definition }: { definition: AppDefinition }) {
             data={data}
             colorMode={colorMode}
             user={account ? { name: account.displayName || account.username } : null}
+            runAi={runAi}
+            aiSignInHref={
+              account ? null : `/login?redirect=${encodeURIComponent(`/apps/${appId}`)}`
+            }
             chrome="preview"
           />
         </div>

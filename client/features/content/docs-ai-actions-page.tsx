@@ -266,15 +266,29 @@ export function DocsAiActionsPage() {
       <h2 id="offline">Running offline</h2>
       <p>
         AI runs need the server, but apps do not. If someone asks for a run while offline, the run
-        is queued on the device and happens when the device is back online. Its result then goes to
-        its target as usual.
+        is queued on the device and happens when the device is back online, even if the app was
+        closed in between. Its result then goes to its target as usual: the field of that same
+        record, or a new record in the person&apos;s own data.
+      </p>
+      <p>
+        A queued run belongs to the person who asked for it: someone else signing in on the same
+        device never sees it or runs it. The app shows each run as queued, working, done or failed,
+        and a failed run keeps its reason, such as a used-up quota or an answer that did not fit.
+      </p>
+
+      <h2 id="signing-in">Signing in</h2>
+      <p>
+        AI runs count against a person&apos;s daily quota, so they need an account. Visitors who are
+        not signed in see a link to sign in where the AI action would run, and nothing is sent.
       </p>
 
       <h2 id="quotas">Quotas</h2>
       <p>
-        Every person has a daily quota of AI runs. On the free plan, it is 50 runs a day. When the
-        quota is used up, runs fail with <code>ai_quota_exceeded</code> until it resets the next
-        day. See <Link to="/pricing">Pricing</Link> for the plans.
+        Every person has a daily quota of AI runs, across all apps. On the free plan, it is 50 runs
+        a day, counted per UTC day. When the quota is used up, runs fail with{' '}
+        <code>ai_quota_exceeded</code> until it resets at midnight UTC. A run that produces nothing,
+        because the provider failed or its answer did not fit, does not count. See{' '}
+        <Link to="/pricing">Pricing</Link> for the plans.
       </p>
 
       <h2 id="operator-setup">Setting up a provider</h2>
@@ -351,9 +365,31 @@ export function DocsAiActionsPage() {
               </td>
             </tr>
             <tr>
-              <td>The output is rejected</td>
-              <td>The answer did not fit the collection&apos;s fields, so nothing was saved.</td>
+              <td>
+                <code>ai_output_invalid</code>: the output is rejected
+              </td>
+              <td>
+                The answer did not fit the collection&apos;s fields, even after the server asked the
+                model once more, so nothing was saved.
+              </td>
               <td>Run it again, or make the prompt say more clearly what each field needs.</td>
+            </tr>
+            <tr>
+              <td>
+                <code>ai_provider_failed</code>
+              </td>
+              <td>
+                The AI provider did not answer in time, or answered with an error. Nothing was
+                saved.
+              </td>
+              <td>Try again later. If it keeps happening, tell the server&apos;s operator.</td>
+            </tr>
+            <tr>
+              <td>
+                <code>unauthenticated</code>: &ldquo;Sign in to use AI in this app&rdquo;
+              </td>
+              <td>AI runs need an account.</td>
+              <td>Sign in, then run it again.</td>
             </tr>
             <tr>
               <td>

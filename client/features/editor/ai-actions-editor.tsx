@@ -2,11 +2,21 @@ import {
   type AiAction,
   addAiAction,
   LIMITS,
+  planAiRun,
+  type ReadDefinition,
   removeAiAction,
   setAiAction,
+  templateBindings,
 } from '@pipit/app-definition';
+import { aiOutputText } from '@pipit/runtime';
+import { useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import { aiErrorMessage, sendAiRun, useAiStatus } from '../../platform/ai/ai-runs';
+import { useSession } from '../../platform/session/session';
 import { Button } from '../../ui/button';
-import { SelectField } from '../../ui/field';
+import { SelectField, TextField } from '../../ui/field';
+import { Notice } from '../../ui/notice';
+import { useOnlineStatus } from '../../ui/use-online-status';
 import { ConfirmDeleteButton } from './confirm-delete-button';
 import { DraftText } from './draft-fields';
 import { newId, useEditor } from './editor-context';
@@ -16,6 +26,8 @@ import { nameProblem } from './validation';
 export function AiActionsEditor() {
   const { definition, handle, readOnly } = useEditor();
   const aiActions = definition.aiActions;
+  const { account } = useSession();
+  const status = useAiStatus(account?.id ?? null);
   return (
     <section className="properties-section" aria-labelledby="ai-actions-title">
       <div className="editor-section__header">
@@ -33,18 +45,35 @@ export function AiActionsEditor() {
           </Button>
         )}
       </div>
-      <p className="editor-muted">
-        Run by the server’s AI provider when the operator configured one; otherwise the app says “AI
-        is not configured on this server”.
-      </p>
+      {status && !status.available ? (
+        <Notice tone="warning" live="off">
+          AI is not configured on this server. You can still write AI actions; they run once the
+          server’s operator connects an AI provider.
+        </Notice>
+      ) : (
+        <p className="editor-muted">Run on the server by the AI provider its operator connected.</p>
+      )}
       {aiActions.map((ai) => (
-        <AiActionEditor key={ai.id} ai={ai} />
+        <AiActionEditor
+          key={ai.id}
+          ai={ai}
+          available={status?.available ?? false}
+          model={status?.model ?? null}
+        />
       ))}
     </section>
   );
 }
 
-function AiActionEditor({ ai }: { ai: AiAction }) {
+function AiActionEditor({
+  ai,
+  available,
+  model,
+}: {
+  ai: AiAction;
+  available: boolean;
+  model: string | null;
+}) {
   const { definition, handle, readOnly } = useEditor();
   const set = (patch: Parameters<typeof setAiAction>[2]) => handle.edit(setAiAction, ai.id, patch);
   const collections = definition.collections;
@@ -73,6 +102,15 @@ function AiActionEditor({ ai }: { ai: AiAction }) {
         }
         onCommit={(prompt) => set({ prompt })}
       />
+      {readOnly ? null : (
+        <BindingPicker
+          definition={definition}
+          onInsert={(binding) => {
+            const next = `${ai.prompt}${ai.prompt === '' || /\s$/.test(ai.prompt) ? '' : ' '}${binding}`;
+            if (next.length <= LIMITS.promptLength) set({ prompt: next });
+          }}
+        />
+      )}
       <SelectField
         label="It returns"
         value={ai.output.kind === 'text' ? 'text' : `record:${ai.output.collectionId ?? ''}`}
@@ -137,6 +175,8 @@ function AiActionEditor({ ai }: { ai: AiAction }) {
           </option>
         ))}
       </SelectField>
+      <WhatARunSends ai={ai} model={model} />
+      <TryIt ai={ai} available={available} readOnly={readOnly} />
       <ConfirmDeleteButton
         label="Delete AI action"
         title={`Delete “${ai.name}”?`}
@@ -145,5 +185,189 @@ function AiActionEditor({ ai }: { ai: AiAction }) {
         onConfirm={() => handle.edit(removeAiAction, ai.id)}
       />
     </fieldset>
+  );
+}
+
+/** Inserts `{{record.<field>}}`, `{{input.<field>}}` or `{{user.name}}` at the end of the prompt. */
+function BindingPicker({
+  definition,
+  onInsert,
+}: {
+  definition: ReadDefinition;
+  onInsert: (binding: string) => void;
+}) {
+  const token = (root: string, name: string) => `{{${root}.${name}}}`;
+  return (
+    <SelectField
+      label="Insert a value"
+      hint="Only the values a prompt uses are sent with a run."
+      value=""
+      onChange={(e) => {
+        if (e.target.value) onInsert(e.target.value);
+      }}
+    >
+      <option value="">Choose a value to insert…</option>
+      {definition.collections.map((c) => (
+        <optgroup key={`record:${c.id}`} label={`The current record (${c.name})`}>
+          {c.fields.map((f) => (
+            <option key={f.id} value={token('record', bindingKey(f))}>
+              {token('record', bindingKey(f))}
+            </option>
+          ))}
+        </optgroup>
+      ))}
+      {definition.collections.map((c) => (
+        <optgroup key={`input:${c.id}`} label={`A form’s input (${c.name})`}>
+          {c.fields.map((f) => (
+            <option key={f.id} value={token('input', bindingKey(f))}>
+              {token('input', bindingKey(f))}
+            </option>
+          ))}
+        </optgroup>
+      ))}
+      <optgroup label="The person using the app">
+        <option value="{{user.name}}">{'{{user.name}}'}</option>
+      </optgroup>
+    </SelectField>
+  );
+}
+
+/** A field as a binding names it: its name when that reads back unambiguously, else its id. */
+function bindingKey(field: { id: string; name: string }): string {
+  const name = field.name.trim();
+  return name && !/[{}]/.test(name) && name.length <= 60 ? name : field.id;
+}
+
+/**
+ * A binding as the creator reads it: the field's name when the binding names a field by id (as
+ * templates do), with the binding itself, which is what a run sends.
+ */
+function bindingLabel(definition: ReadDefinition, binding: string): string {
+  const key = binding.slice(binding.indexOf('.') + 1);
+  for (const collection of definition.collections) {
+    const field = collection.fields.find((f) => f.id === key);
+    if (field && field.name !== key) return `${field.name} (${binding})`;
+  }
+  return binding;
+}
+
+/** Exactly what a run sends the provider, in plain words. */
+function WhatARunSends({ ai, model }: { ai: AiAction; model: string | null }) {
+  const { definition } = useEditor();
+  const bindings = templateBindings(ai.prompt);
+  return (
+    <div className="ai-sends">
+      <p className="field__label">What a run sends</p>
+      <ul className="ai-sends__list">
+        <li>The filled-in prompt.</li>
+        {bindings.length === 0 ? (
+          <li>No values from the app: the prompt uses none.</li>
+        ) : (
+          <li>
+            The values of{' '}
+            {bindings.map((b, i) => (
+              <span key={b}>
+                {i > 0 ? ', ' : ''}
+                <code>{bindingLabel(definition, b)}</code>
+              </span>
+            ))}
+            .
+          </li>
+        )}
+        <li>{model ? <>To the model {model}.</> : 'To the model the server’s operator chose.'}</li>
+      </ul>
+    </div>
+  );
+}
+
+type TryState =
+  | { kind: 'idle' }
+  | { kind: 'working' }
+  | { kind: 'done'; text: string }
+  | { kind: 'failed'; problem: string };
+
+/**
+ * Runs the AI action's current (live) template with sample values for each binding it uses, and
+ * shows the output or the error. Nothing is written anywhere.
+ */
+function TryIt({
+  ai,
+  available,
+  readOnly,
+}: {
+  ai: AiAction;
+  available: boolean;
+  readOnly: boolean;
+}) {
+  const { definition } = useEditor();
+  const appId = useParams({ strict: false }).id;
+  const online = useOnlineStatus();
+  const [samples, setSamples] = useState<Record<string, string>>({});
+  const [state, setState] = useState<TryState>({ kind: 'idle' });
+  const bindings = templateBindings(ai.prompt);
+  const sampleValues = Object.fromEntries(bindings.map((b) => [b, samples[b] ?? '']));
+  const plan = planAiRun(ai, definition.collections, sampleValues);
+  const why = !available
+    ? 'AI is not configured on this server.'
+    : !appId
+      ? 'Try it works in an app saved to your account.'
+      : readOnly
+        ? 'Only the app’s editors can try its AI actions.'
+        : !online
+          ? 'You’re offline: Try it needs a connection.'
+          : null;
+  const tryIt = async () => {
+    if (!appId || state.kind === 'working') return;
+    setState({ kind: 'working' });
+    try {
+      const output = await sendAiRun(appId, { aiActionId: ai.id, bindings: sampleValues }, 'live');
+      const collectionId = ai.output.kind === 'record' ? ai.output.collectionId : null;
+      const collection = definition.collections.find((c) => c.id === collectionId) ?? null;
+      setState({ kind: 'done', text: aiOutputText(output, collection) || '(An empty answer.)' });
+    } catch (error) {
+      setState({ kind: 'failed', problem: aiErrorMessage(error) });
+    }
+  };
+  return (
+    <div className="ai-try">
+      <p className="field__label">Try it</p>
+      {bindings.map((b) => (
+        <TextField
+          key={b}
+          label={`Sample for ${bindingLabel(definition, b)}`}
+          value={samples[b] ?? ''}
+          maxLength={4_000}
+          onChange={(e) => setSamples({ ...samples, [b]: e.target.value })}
+        />
+      ))}
+      {plan.ok ? (
+        <details className="ai-try__plan">
+          <summary>The filled-in prompt, with these samples</summary>
+          <pre className="ai-try__prompt">{plan.plan.user}</pre>
+          <p className="editor-muted">
+            {`Pipit adds its own instructions: the values are data, never instructions, and the answer must be ${plan.plan.output.kind === 'record' ? 'the fields of one record' : 'plain text'}, with no HTML or code.`}
+          </p>
+        </details>
+      ) : (
+        <p className="editor-muted">{plan.message}</p>
+      )}
+      <Button
+        size="small"
+        variant="secondary"
+        disabled={why !== null || !plan.ok}
+        aria-disabled={state.kind === 'working' || undefined}
+        onClick={() => void tryIt()}
+      >
+        {state.kind === 'working' ? 'Trying…' : 'Try it'}
+      </Button>
+      <div aria-live="polite" className="ai-try__result">
+        {why ? <p className="editor-muted">{why}</p> : null}
+        {state.kind === 'done' ? <p className="ai-try__text">{state.text}</p> : null}
+        {state.kind === 'failed' ? <p className="field__error">{state.problem}</p> : null}
+        {state.kind === 'done' || state.kind === 'failed' ? (
+          <p className="editor-muted">Trying an AI action never changes any data.</p>
+        ) : null}
+      </div>
+    </div>
   );
 }

@@ -7,6 +7,8 @@ import { Loading } from '../../ui/loading';
 import { useAppColorMode } from '../../ui/color-mode';
 import { describeDataSync } from '../../sync/visitor-data-status';
 import { SyncIndicator } from '../../ui/sync-indicator';
+import { AiRunList } from './ai-run-list';
+import { useAiHost } from './use-ai-host';
 import './runtime-host.css';
 
 /**
@@ -19,15 +21,26 @@ export function AppHost({
   definition,
   visitorData,
   user,
+  appId,
+  accountId,
   notice,
 }: {
   definition: ReadDefinition;
   visitorData: VisitorDataView;
   user: RuntimeUser | null;
+  appId: string;
+  /** The signed-in visitor's account (their AI runs queued on this device), null when anonymous. */
+  accountId: string | null;
   /** Shown above the app (e.g. "New version available"). */
   notice?: ReactNode;
 }) {
   const colorMode = useAppColorMode(definition.theme.mode);
+  const ai = useAiHost({
+    appId,
+    accountId,
+    definition,
+    data: visitorData.phase === 'ready' ? visitorData.data : null,
+  });
   return (
     <div className="app-host" style={themeStyle(definition.theme, colorMode)}>
       <header className="app-host__bar">
@@ -38,6 +51,7 @@ export function AppHost({
         <SyncIndicator {...describeDataSync(visitorData.sync)} />
       </header>
       {notice}
+      <AiRunList definition={definition} runs={ai.aiRuns} onDismiss={ai.dismiss} />
       <main className="app-host__main" id="main">
         {visitorData.phase === 'ready' ? (
           <AppRuntime
@@ -45,6 +59,9 @@ export function AppHost({
             data={visitorData.data}
             colorMode={colorMode}
             user={user}
+            runAi={ai.runAi}
+            aiSignInHref={ai.aiSignInHref}
+            aiRuns={ai.aiRuns}
             chrome="full"
           />
         ) : (

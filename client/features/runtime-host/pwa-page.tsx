@@ -68,6 +68,8 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
     <AppHost
       definition={definition}
       visitorData={visitorData}
+      appId={appId}
+      accountId={accountId}
       user={account ? { name: account.displayName || account.username } : null}
       notice={
         newer ? (

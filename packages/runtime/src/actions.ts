@@ -7,10 +7,12 @@ import {
   type FieldValue,
   type ReadDefinition,
   renderTemplate,
+  resolveExpression,
   type Step,
+  templateBindings,
   type TemplateScope,
 } from '@pipit/app-definition';
-import type { RunAi, RuntimeData, RuntimeRecord, RuntimeUser } from './runtime-data';
+import type { AiOutput, RunAi, RuntimeData, RuntimeRecord, RuntimeUser } from './runtime-data';
 import { safeHref } from './safe-url';
 
 /** What a visitor reads when a step cannot run (the action stops there, the app goes on). */
@@ -27,8 +29,15 @@ export const ACTION_MESSAGES = {
   /** docs/product/app-definition.md, word for word. */
   aiNotConfigured: 'AI is not configured on this server',
   aiFailed: 'The AI action didn’t work. Try again later.',
+  aiSignIn: 'Sign in to use AI in this app.',
+  aiQueued: 'You’re offline. The AI run is queued and will run when you’re back online.',
+  aiTooLong: 'A value in this AI action is too long to send (at most 4,000 characters).',
+  aiNoText: 'The AI’s answer has no text for this field, so nothing was saved.',
   unexpected: 'Something went wrong, so the rest of this action was skipped. Try again.',
 } as const;
+
+/** Longest value one binding may carry (the server refuses longer: AI_BINDING_MAX_LENGTH). */
+const BINDING_MAX_LENGTH = 4_000;
 
 /** A toast shows at most this much of an AI answer; the AI component shows all of it. */
 const TOAST_TEXT_LENGTH = 300;
@@ -50,10 +59,19 @@ export interface ActionEnv {
   /** Opens a screen with a record (the action's current one), on top of the back stack. */
   navigate(screenId: string, recordId: string | null): void;
   back(): void;
-  toast(message: string): void;
+  /** Shows a message; `link` (already safe: a path on the site) goes under it. */
+  toast(message: string, link?: ToastLink): void;
   /** Opens an address already checked by `safeHref`. */
   openUrl(href: string): void;
   runAi?: RunAi | undefined;
+  /** Set when the visitor must sign in before AI runs: where to sign in. */
+  aiSignInHref?: string | null | undefined;
+}
+
+/** A link under a toast (sign in to use AI). */
+export interface ToastLink {
+  href: string;
+  label: string;
 }
 
 export interface ActionResult {
@@ -62,10 +80,22 @@ export interface ActionResult {
   completed: number;
   /** What stopped the action (also shown as a toast), or null. */
   problem: string | null;
+  /** An AI run waits on the device (offline): the steps after it were not run. */
+  queued?: boolean;
 }
 
 /** A step that cannot run: its message is for the visitor. */
-class StepProblem extends Error {}
+class StepProblem extends Error {
+  constructor(
+    message: string,
+    readonly link?: ToastLink,
+  ) {
+    super(message);
+  }
+}
+
+/** A run-AI step whose run waits on the device: the action stops there, and says so. */
+class StepQueued extends Error {}
 
 function problemOf(error: unknown): string {
   if (error instanceof StepProblem || error instanceof DefinitionError) return error.message;
@@ -131,66 +161,160 @@ function createRecord(
   state.record = { id, collectionId: collection.id, values: checked, isOwn: true };
 }
 
-/** An AI answer as record values: a JSON object by field id or name, else the first text field. */
-function aiRecordValues(collection: Collection, text: string, asRecord: boolean) {
-  if (asRecord) {
-    try {
-      const json = JSON.parse(text.replace(/^\s*```(?:json)?\s*|\s*```\s*$/g, '')) as unknown;
-      if (json && typeof json === 'object' && !Array.isArray(json)) {
-        const values: Record<string, unknown> = {};
-        for (const [key, value] of Object.entries(json)) {
-          const wanted = key.trim().toLowerCase();
-          const field = collection.fields.find(
-            (f) => f.id === key || f.name.trim().toLowerCase() === wanted,
-          );
-          if (field) values[field.id] = value;
-        }
-        return values;
-      }
-    } catch {
-      // Not JSON: the text goes into the first text field below.
-    }
+/** What an AI output reads as text (an AI component, a toast, a text field). */
+export function aiOutputText(output: AiOutput, collection: Collection | null = null): string {
+  if (output.kind === 'text') return output.text;
+  const lines: string[] = [];
+  for (const [fieldId, value] of Object.entries(output.values)) {
+    if (value === null || value === '') continue;
+    const name = collection?.fields.find((f) => f.id === fieldId)?.name ?? fieldId;
+    lines.push(`${name}: ${String(value)}`);
   }
-  const textField = collection.fields.find((f) => f.type === 'text' || f.type === 'longText');
-  return textField ? { [textField.id]: text } : {};
+  return lines.join('\n');
 }
 
 /**
- * Runs an AI action: fills in its prompt, asks the server (`env.runAi`), and puts the answer where
- * the AI action says (a field of the current record, or a new record). Returns the answer's text;
- * throws a StepProblem with a message for the visitor when it cannot run.
+ * The value of each binding the AI action's template uses, over the current record, the form's
+ * input and the visitor: all a run sends (the server builds the prompt from its own copy).
  */
-async function runAiIn(ai: AiAction, env: ActionEnv, state: RunState): Promise<string> {
-  if (!env.runAi) throw new StepProblem(ACTION_MESSAGES.aiNotConfigured);
-  const scope = templateScope(env.definition, state.record, env.input, env.user);
-  let text: string;
+export function aiBindings(ai: AiAction, scope: TemplateScope): Record<string, string> {
+  const bindings: Record<string, string> = {};
+  for (const name of templateBindings(ai.prompt)) {
+    const value = resolveExpression(name, scope);
+    if (value.length > BINDING_MAX_LENGTH) throw new StepProblem(ACTION_MESSAGES.aiTooLong);
+    bindings[name] = value;
+  }
+  return bindings;
+}
+
+/** A value the collection refused, said as an AI answer that saved nothing. */
+function refusedOutput(error: unknown): StepProblem {
+  const detail = error instanceof DefinitionError ? ` ${error.message}` : '';
+  return new StepProblem(`The AI’s answer didn’t fit.${detail} Nothing was saved.`);
+}
+
+/**
+ * Puts a run's output where the AI action's target says: nothing to store (an AI component), a
+ * field of `record` (checked like the set-field step), or a new record in the collection (checked
+ * like a hand-made one; a refused value saves nothing). Returns the text to show and the record
+ * later steps work on; throws a StepProblem with a message for the visitor.
+ */
+function landOutput(
+  definition: ReadDefinition,
+  data: RuntimeData,
+  ai: AiAction,
+  output: AiOutput,
+  record: RuntimeRecord | null,
+): { text: string; record: RuntimeRecord | null } {
+  const target = ai.target;
+  if (target.kind === 'field') {
+    if (!record) throw new StepProblem(ACTION_MESSAGES.noRecord);
+    if (!record.isOwn) throw new StepProblem(ACTION_MESSAGES.creatorRecord);
+    const collection = collectionOf(definition, record.collectionId);
+    if (!collection) throw new StepProblem(ACTION_MESSAGES.noRecord);
+    const fieldId = target.fieldId;
+    if (!fieldId || !collection.fields.some((f) => f.id === fieldId))
+      throw new StepProblem(ACTION_MESSAGES.missingField);
+    const value = output.kind === 'text' ? output.text : output.values[fieldId];
+    if (value === undefined) throw new StepProblem(ACTION_MESSAGES.aiNoText);
+    try {
+      data.update(collection, record.id, { [fieldId]: value });
+    } catch (error) {
+      throw refusedOutput(error);
+    }
+    const checked = checkFieldValues(collection.fields, { [fieldId]: value }, { complete: false });
+    return {
+      text: aiOutputText(output, collection),
+      record: { ...record, values: { ...record.values, ...checked.values } },
+    };
+  }
+  if (target.kind === 'createRecord') {
+    const collection = collectionOf(definition, target.collectionId);
+    if (!collection) throw new StepProblem(ACTION_MESSAGES.missingCollection);
+    const values = recordValues(collection, output);
+    let id: string;
+    try {
+      id = data.create(collection, values);
+    } catch (error) {
+      throw refusedOutput(error);
+    }
+    const checked = checkFieldValues(collection.fields, values, { complete: true }).values;
+    return {
+      text: aiOutputText(output, collection),
+      record: { id, collectionId: collection.id, values: checked, isOwn: true },
+    };
+  }
+  return { text: aiOutputText(output, collectionOf(definition, outputCollectionId(ai))), record };
+}
+
+function outputCollectionId(ai: AiAction): string | null {
+  return ai.output.kind === 'record' ? ai.output.collectionId : null;
+}
+
+/** A record output's values for the collection's own fields; a text output fills the first text field. */
+function recordValues(collection: Collection, output: AiOutput): Record<string, unknown> {
+  if (output.kind === 'record') {
+    const values: Record<string, unknown> = {};
+    for (const field of collection.fields) {
+      if (Object.hasOwn(output.values, field.id)) values[field.id] = output.values[field.id];
+    }
+    return values;
+  }
+  const textField = collection.fields.find((f) => f.type === 'text' || f.type === 'longText');
+  return textField ? { [textField.id]: output.text } : {};
+}
+
+/**
+ * Lands the output of a run that waited on the device (offline) once it has run: into the record
+ * the run was asked for (found by id in the visitor's own data) or a new record. Never throws.
+ */
+export function landAiOutput(
+  definition: ReadDefinition,
+  data: RuntimeData,
+  aiActionId: string,
+  recordId: string | null,
+  output: AiOutput,
+): { ok: true; text: string } | { ok: false; problem: string } {
+  const ai = definition.aiActions.find((a) => a.id === aiActionId);
+  if (!ai) return { ok: false, problem: ACTION_MESSAGES.missingAi };
+  const own = data.records.find((r) => r.id === recordId);
+  const record: RuntimeRecord | null = own
+    ? { id: own.id, collectionId: own.collectionId, values: own.values, isOwn: true }
+    : null;
   try {
-    text = await env.runAi(ai.id, {
-      prompt: renderTemplate(ai.prompt, scope),
-      record: state.record?.values ?? null,
-      input: env.input?.values ?? null,
-      user: env.user,
-    });
+    return { ok: true, text: landOutput(definition, data, ai, output, record).text };
+  } catch (error) {
+    return { ok: false, problem: problemOf(error) };
+  }
+}
+
+type AiStepOutcome = { status: 'done'; text: string } | { status: 'queued'; runId: string };
+
+/**
+ * Runs an AI action: computes the values of the bindings its template uses, asks the host
+ * (`env.runAi`, which asks the server), and puts the typed output where the AI action says. Throws
+ * a StepProblem with a message for the visitor when it cannot run.
+ */
+async function runAiIn(ai: AiAction, env: ActionEnv, state: RunState): Promise<AiStepOutcome> {
+  if (!env.runAi) throw new StepProblem(ACTION_MESSAGES.aiNotConfigured);
+  if (env.aiSignInHref)
+    throw new StepProblem(ACTION_MESSAGES.aiSignIn, { href: env.aiSignInHref, label: 'Sign in' });
+  // A field target needs a record the visitor may change: say so before anything is sent.
+  if (ai.target.kind === 'field') ownRecord(env, state);
+  const scope = templateScope(env.definition, state.record, env.input, env.user);
+  const bindings = aiBindings(ai, scope);
+  let answer;
+  try {
+    answer = await env.runAi({ aiActionId: ai.id, bindings, recordId: state.record?.id ?? null });
   } catch (error) {
     throw new StepProblem(
       error instanceof Error && error.message ? error.message : ACTION_MESSAGES.aiFailed,
     );
   }
-  if (ai.target.kind === 'field') {
-    const fieldId = ai.target.fieldId;
-    if (!fieldId) throw new StepProblem(ACTION_MESSAGES.missingField);
-    changeRecord(env, state, { [fieldId]: text });
-  } else if (ai.target.kind === 'createRecord') {
-    const collection = collectionOf(env.definition, ai.target.collectionId);
-    if (!collection) throw new StepProblem(ACTION_MESSAGES.missingCollection);
-    createRecord(
-      env,
-      state,
-      collection,
-      aiRecordValues(collection, text, ai.output.kind === 'record'),
-    );
-  }
-  return text;
+  if (answer.status === 'queued') return answer;
+  const landed = landOutput(env.definition, env.data, ai, answer.output, state.record);
+  state.record = landed.record;
+  return { status: 'done', text: landed.text };
 }
 
 async function runStep(step: Step, env: ActionEnv, state: RunState): Promise<void> {
@@ -245,7 +369,9 @@ async function runStep(step: Step, env: ActionEnv, state: RunState): Promise<voi
     case 'runAi': {
       const ai = env.definition.aiActions.find((a) => a.id === step.props.aiActionId);
       if (!ai) throw new StepProblem(ACTION_MESSAGES.missingAi);
-      const text = await runAiIn(ai, env, state);
+      const outcome = await runAiIn(ai, env, state);
+      if (outcome.status === 'queued') throw new StepQueued(ACTION_MESSAGES.aiQueued);
+      const text = outcome.text;
       if (ai.target.kind === 'component' && text.trim()) {
         env.toast(text.length > TOAST_TEXT_LENGTH ? `${text.slice(0, TOAST_TEXT_LENGTH)}…` : text);
       }
@@ -277,27 +403,36 @@ export async function runAction(
       await runStep(step, env, state);
       completed += 1;
     } catch (error) {
+      if (error instanceof StepQueued) {
+        env.toast(error.message);
+        return { ok: false, completed, problem: error.message, queued: true };
+      }
       const problem = problemOf(error);
-      env.toast(problem);
+      if (error instanceof StepProblem && error.link) env.toast(problem, error.link);
+      else env.toast(problem);
       return { ok: false, completed, problem };
     }
   }
   return { ok: true, completed, problem: null };
 }
 
-/**
- * Runs an AI action for an AI component: the answer's text, or the problem to show instead (never
- * throws).
- */
+/** What an AI component shows after asking for a run. */
+export type AiComponentOutcome =
+  | { status: 'done'; text: string }
+  | { status: 'queued'; runId: string }
+  | { status: 'failed'; problem: string; link?: ToastLink };
+
+/** Runs an AI action for an AI component: its text, a queued run, or the problem (never throws). */
 export async function runAiAction(
   aiActionId: string | null,
   env: ActionEnv,
-): Promise<{ ok: true; text: string } | { ok: false; problem: string }> {
+): Promise<AiComponentOutcome> {
   const ai = env.definition.aiActions.find((a) => a.id === aiActionId);
-  if (!ai) return { ok: false, problem: ACTION_MESSAGES.missingAi };
+  if (!ai) return { status: 'failed', problem: ACTION_MESSAGES.missingAi };
   try {
-    return { ok: true, text: await runAiIn(ai, env, { record: env.record }) };
+    return await runAiIn(ai, env, { record: env.record });
   } catch (error) {
-    return { ok: false, problem: problemOf(error) };
+    const link = error instanceof StepProblem ? error.link : undefined;
+    return { status: 'failed', problem: problemOf(error), ...(link ? { link } : {}) };
   }
 }

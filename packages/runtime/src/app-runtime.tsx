@@ -11,7 +11,7 @@ import {
   tabScreens,
 } from './navigation';
 import type { RunContext } from './render-context';
-import type { RunAi, RuntimeData, RuntimeUser } from './runtime-data';
+import type { AiRunView, RunAi, RuntimeData, RuntimeUser } from './runtime-data';
 import { indexRecords } from './runtime-records';
 import { isAbsoluteUrl } from './safe-url';
 import { TabBar } from './tab-bar';
@@ -34,6 +34,13 @@ export interface AppRuntimeProps {
   onOpenUrl?: (href: string) => void;
   /** Runs an AI action on the server; absent → "AI is not configured on this server". */
   runAi?: RunAi;
+  /**
+   * Where a visitor who is not signed in signs in before AI runs (e.g. `/login?redirect=…`): AI
+   * components and run-AI steps ask them to, with this link, instead of failing.
+   */
+  aiSignInHref?: string | null;
+  /** Runs the host keeps on the device (queued offline), so AI components show how they went. */
+  aiRuns?: readonly AiRunView[];
   /** Where the app opens (the first screen when absent or unknown). */
   initialScreenId?: string;
   /**
@@ -43,6 +50,8 @@ export interface AppRuntimeProps {
    */
   chrome?: 'full' | 'preview';
 }
+
+const NO_RUNS: readonly AiRunView[] = [];
 
 function defaultOpenUrl(href: string): void {
   if (isAbsoluteUrl(href)) host.open?.(href, '_blank', 'noopener,noreferrer');
@@ -67,6 +76,8 @@ export function AppRuntime({
   user,
   onOpenUrl,
   runAi,
+  aiSignInHref = null,
+  aiRuns = NO_RUNS,
   initialScreenId,
   chrome = 'full',
 }: AppRuntimeProps) {
@@ -108,6 +119,7 @@ export function AppRuntime({
     toast: showToast,
     openUrl: onOpenUrl ?? defaultOpenUrl,
     runAi,
+    aiSignInHref,
   });
   const run: RunContext = {
     recordsOf: records.of,
@@ -115,6 +127,8 @@ export function AppRuntime({
     data,
     user,
     aiAvailable: runAi !== undefined,
+    aiSignIn: runAi && aiSignInHref ? { href: aiSignInHref, label: 'Sign in' } : null,
+    aiRuns,
     runAction: (actionId, input) =>
       runAction(
         definition.actions.find((a) => a.id === actionId),

@@ -6,17 +6,25 @@ export {
   type RuntimeRecord,
   type RuntimeUser,
   type RunAi,
-  type AiRunScope,
+  type AiOutput,
+  type AiRunAsk,
+  type AiRunAnswer,
+  type AiRunView,
 } from './runtime-data';
 export { createMemoryDataStore, useMemoryRuntimeData, type MemoryDataStore } from './memory-data';
 export {
   runAction,
   runAiAction,
+  landAiOutput,
+  aiBindings,
+  aiOutputText,
   templateScope,
   ACTION_MESSAGES,
   type ActionEnv,
   type ActionInput,
   type ActionResult,
+  type AiComponentOutcome,
+  type ToastLink,
 } from './actions';
 export {
   navigationReducer,

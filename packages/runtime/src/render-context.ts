@@ -1,6 +1,6 @@
 import type { Collection, ReadDefinition } from '@pipit/app-definition';
-import type { ActionInput, ActionResult } from './actions';
-import type { RuntimeData, RuntimeRecord, RuntimeUser } from './runtime-data';
+import type { ActionInput, ActionResult, AiComponentOutcome, ToastLink } from './actions';
+import type { AiRunView, RuntimeData, RuntimeRecord, RuntimeUser } from './runtime-data';
 import type { TimerState } from './timer-state';
 
 /** What every component renderer may read besides its own props. */
@@ -25,10 +25,12 @@ export interface RunContext {
   user: RuntimeUser | null;
   /** Whether AI actions can run here (the server has a provider configured). */
   aiAvailable: boolean;
+  /** Set when the visitor must sign in before AI runs: where to sign in. */
+  aiSignIn: ToastLink | null;
+  /** Runs kept on the device (queued offline), newest last, as the host reports them. */
+  aiRuns: readonly AiRunView[];
   runAction(actionId: string | null, input?: ActionInput | null): Promise<ActionResult>;
-  runAi(
-    aiActionId: string | null,
-  ): Promise<{ ok: true; text: string } | { ok: false; problem: string }>;
+  runAi(aiActionId: string | null): Promise<AiComponentOutcome>;
   openRecord(screenId: string, recordId: string): void;
   /** Changes a visitor record; false after a toast saying why not. */
   update(

@@ -34,18 +34,41 @@ export interface RuntimeUser {
   name: string;
 }
 
-/** What an AI action runs with: its prompt with the placeholders filled in, and the data behind it. */
-export interface AiRunScope {
-  prompt: string;
-  /** The current record's values by field id, if there is one. */
-  record: Readonly<Record<string, FieldValue>> | null;
-  /** The values a form just submitted, if the action follows a form. */
-  input: Readonly<Record<string, FieldValue>> | null;
-  user: RuntimeUser | null;
-}
+/** What a run produced: the answer's text, or a record's values by field id (checked by the server). */
+export type AiOutput =
+  | { kind: 'text'; text: string }
+  | { kind: 'record'; values: Readonly<Record<string, string | number | boolean | null>> };
 
 /**
- * Runs an AI action on the server and resolves with its text output; rejects with an Error whose
- * message is shown to the visitor (e.g. the quota is used up).
+ * What the runtime hands the host for one run: never a prompt. The server fills in its own copy of
+ * the template with these values (docs/product/ai.md).
  */
-export type RunAi = (aiActionId: string, scope: AiRunScope) => Promise<string>;
+export interface AiRunAsk {
+  aiActionId: string;
+  /** Each binding the template uses (`record.title`, `input.note`, `user.name`) → its value. */
+  bindings: Readonly<Record<string, string>>;
+  /** The record a `field` target writes to, so a run that lands later finds it by id. */
+  recordId: string | null;
+}
+
+/** The host's answer: the output now, or the run waits on the device (offline) and lands later. */
+export type AiRunAnswer =
+  { status: 'done'; output: AiOutput } | { status: 'queued'; runId: string };
+
+/**
+ * Runs an AI action on the server. Rejects with an Error whose message is shown to the visitor
+ * (the quota is used up, the answer did not fit and nothing was saved, …).
+ */
+export type RunAi = (ask: AiRunAsk) => Promise<AiRunAnswer>;
+
+/** A run the host keeps on the device (queued offline), as the AI component and lists show it. */
+export interface AiRunView {
+  id: string;
+  aiActionId: string;
+  recordId: string | null;
+  state: 'queued' | 'working' | 'done' | 'failed';
+  /** The answer's text once done (what an AI component shows). */
+  text: string | null;
+  /** Why it failed, in the visitor's words. */
+  problem: string | null;
+}

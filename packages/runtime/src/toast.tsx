@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
+import type { ToastLink } from './actions';
 import { host } from './host';
+import { SafeLink } from './safe-link';
 
 const TOAST_MIN_MS = 4_000;
 const TOAST_MAX_MS = 10_000;
@@ -9,10 +11,11 @@ const TOAST_MS_PER_CHARACTER = 50;
 export interface Toast {
   id: number;
   text: string;
+  link?: ToastLink | undefined;
 }
 
 /** One message at a time; a new one replaces the last. The timer runs only while one shows. */
-export function useToast(): [Toast | null, (text: string) => void] {
+export function useToast(): [Toast | null, (text: string, link?: ToastLink) => void] {
   const [toast, setToast] = useState<Toast | null>(null);
   useEffect(() => {
     if (!toast) return;
@@ -21,7 +24,8 @@ export function useToast(): [Toast | null, (text: string) => void] {
     return () => host.clearTimeout(id);
   }, [toast]);
   const show = useCallback(
-    (text: string) => setToast((last) => ({ id: (last?.id ?? 0) + 1, text })),
+    (text: string, link?: ToastLink) =>
+      setToast((last) => ({ id: (last?.id ?? 0) + 1, text, link })),
     [],
   );
   return [toast, show];
@@ -37,6 +41,12 @@ export function ToastRegion({ toast }: { toast: Toast | null }) {
       {toast && (
         <p key={toast.id} className="rt-toast">
           {toast.text}
+          {toast.link && (
+            <>
+              {' '}
+              <SafeLink url={toast.link.href}>{toast.link.label}</SafeLink>
+            </>
+          )}
         </p>
       )}
     </div>

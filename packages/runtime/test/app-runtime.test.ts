@@ -349,16 +349,96 @@ describe('AppRuntime: checklist, counter, timer, AI', () => {
   });
 
   it('shows an AI answer in a live region', async () => {
-    const runAi = vi.fn(async () => 'Three tasks, one done.');
+    const runAi = vi.fn(async () => ({
+      status: 'done' as const,
+      output: { kind: 'text' as const, text: 'Three tasks, one done.' },
+    }));
     const { root } = start({ initialScreenId: 'today', runAi });
     await click(root, '✨ Summarise');
     const region = one(root.tree, (n) => n.props.className === 'rt-ai-result');
     expect(region.props['aria-live']).toBe('polite');
     expect(textOf([region])).toBe('Three tasks, one done.');
     expect(runAi).toHaveBeenCalledWith(
-      'ai-summary',
-      expect.objectContaining({ user: { name: 'Ana' } }),
+      expect.objectContaining({
+        aiActionId: 'ai-summary',
+        bindings: expect.objectContaining({ 'user.name': 'Ana' }),
+      }),
     );
+  });
+
+  it('shows a queued run as queued, then as the host reports it', async () => {
+    const runAi = vi.fn(async () => ({ status: 'queued' as const, runId: 'q1' }));
+    const { root, store } = start({ initialScreenId: 'today', runAi });
+    await click(root, '✨ Summarise');
+    const region = () => one(root.tree, (n) => n.props.className === 'rt-ai-result');
+    expect(textOf([region()])).toBe('Queued: this runs when you’re back online.');
+    const props = { definition: taskApp(), store, initialScreenId: 'today', runAi };
+    root.render(
+      createElement(Harness, {
+        ...props,
+        aiRuns: [
+          {
+            id: 'q1',
+            aiActionId: 'ai-summary',
+            recordId: null,
+            state: 'failed',
+            text: null,
+            problem: 'Quota used up.',
+          },
+        ],
+      }),
+    );
+    expect(textOf([region()])).toBe('Quota used up.');
+  });
+
+  it('shows the last run kept on the device for this AI action when the app opens again', () => {
+    const runAi = vi.fn();
+    const { root } = start({
+      initialScreenId: 'today',
+      runAi,
+      aiRuns: [
+        {
+          id: 'old',
+          aiActionId: 'ai-summary',
+          recordId: null,
+          state: 'done',
+          text: 'Earlier answer',
+          problem: null,
+        },
+        {
+          id: 'new',
+          aiActionId: 'ai-summary',
+          recordId: null,
+          state: 'done',
+          text: 'Latest answer',
+          problem: null,
+        },
+        {
+          id: 'other',
+          aiActionId: 'ai-summary',
+          recordId: 'r9',
+          state: 'failed',
+          text: null,
+          problem: 'Another record’s run',
+        },
+      ],
+    });
+    const region = one(root.tree, (n) => n.props.className === 'rt-ai-result');
+    expect(textOf([region])).toBe('Latest answer');
+    expect(runAi).not.toHaveBeenCalled();
+  });
+
+  it('asks a visitor who is not signed in to sign in instead of offering the run', () => {
+    const runAi = vi.fn();
+    const { root } = start({
+      initialScreenId: 'today',
+      runAi,
+      aiSignInHref: '/login?redirect=%2Fx',
+    });
+    expect(() => button(root, '✨ Summarise')).toThrow();
+    const link = one(root.tree, (n) => n.tag === 'a' && n.props.href === '/login?redirect=%2Fx');
+    expect(textOf([link])).toBe('Sign in');
+    expect(textOf(root.tree)).toContain('Sign in to use AI in this app.');
   });
 });
 

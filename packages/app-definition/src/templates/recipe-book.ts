@@ -52,7 +52,8 @@ const OATS_METHOD = `1. Stir the oats, milk, yoghurt, honey and cinnamon togethe
 export const recipeBook: AppTemplate = {
   id: 'recipe-book',
   name: 'Recipe book',
-  summary: 'Your recipes with ingredients, method, timings and favourites, plus a kitchen timer.',
+  summary:
+    'Your recipes with ingredients, method, timings and favourites, a kitchen timer, and shopping lists written by AI.',
   icon,
   build() {
     const s = ids(
@@ -63,6 +64,8 @@ export const recipeBook: AppTemplate = {
       'addRecipe',
       'editRecipe',
       'overview',
+      'lists',
+      'list',
     );
 
     const recipes = collection(
@@ -116,8 +119,40 @@ export const recipeBook: AppTemplate = {
     );
     const f = recipes.f;
 
-    // The one AI action in the templates: it only shows text beside the recipe and writes nothing,
-    // so a server without AI configured just says so on tap.
+    // /docs/ai-actions' worked example: "Make shopping list" runs the AI action "Shopping list",
+    // whose answer is checked against this collection's fields and saved as the visitor's record.
+    const lists = collection('Shopping lists', {
+      name: field('Name', 'text', { required: true }),
+      items: field('Items', 'longText', { required: true }),
+      servings: field('Servings', 'number'),
+    });
+    const l = lists.f;
+    const shoppingList: AiAction = {
+      id: createId(),
+      name: 'Shopping list',
+      prompt: `This recipe is called "${fromRecord(f.name)}" and serves ${fromRecord(f.servings)}.
+Its ingredients are:
+${fromRecord(f.ingredients)}
+
+Write a shopping list for it. Combine duplicate ingredients, group the items by
+supermarket aisle, put one item per line, and leave out water, salt and pepper.
+Set name to "Shopping for ${fromRecord(f.name)}" and servings to ${fromRecord(f.servings)}.`,
+      output: { kind: 'record', collectionId: lists.id },
+      target: { kind: 'createRecord', collectionId: lists.id },
+    };
+    const makeList = action(
+      'Make shopping list',
+      step('runAi', { aiActionId: shoppingList.id }),
+      toast('Shopping list added'),
+    );
+    const removeList = action(
+      'Delete shopping list',
+      step('deleteRecord', {}),
+      toast('Shopping list deleted'),
+      back(),
+    );
+
+    // Shows text beside the recipe and writes nothing.
     const swaps: AiAction = {
       id: createId(),
       name: 'Suggest swaps',
@@ -201,6 +236,7 @@ export const recipeBook: AppTemplate = {
         component('timer', { label: 'Kitchen timer', mode: 'countdown', seconds: 600 }),
         button('Add to favourites', favourite),
         button('Edit', goEdit, 'secondary'),
+        button('Make shopping list', makeList, 'secondary'),
         component('ai', { label: 'Suggest swaps', aiActionId: swaps.id }),
         divider(),
         component('link', {
@@ -208,6 +244,21 @@ export const recipeBook: AppTemplate = {
           url: 'https://en.wikipedia.org/wiki/Cooking_weights_and_measures',
         }),
         button('Delete recipe', removeRecipe, 'secondary'),
+      ]),
+      screen(s.lists, 'Shopping', '🛒', [
+        heading('Shopping lists', 1),
+        text('Tap “Make shopping list” on a recipe, and AI writes its list here.'),
+        component('list', {
+          collectionId: lists.id,
+          titleFieldId: l.name,
+          subtitleFieldId: l.servings,
+          emptyText: 'No shopping lists yet. Open a recipe and tap “Make shopping list”.',
+          detailScreenId: s.list,
+        }),
+      ]),
+      screen(s.list, 'Shopping list', '🧾', [
+        component('detail', { fieldIds: [l.name, l.servings, l.items] }),
+        button('Delete shopping list', removeList, 'secondary'),
       ]),
       screen(s.addRecipe, 'New recipe', '➕', [
         heading('New recipe', 1),
@@ -262,9 +313,9 @@ export const recipeBook: AppTemplate = {
       tags: ['food', 'cooking', 'recipes'],
       preset: 'ember',
       screens,
-      collections: [recipes],
-      actions: [goAdd, goEdit, favourite, removeRecipe, afterAdd, afterEdit],
-      aiActions: [swaps],
+      collections: [recipes, lists],
+      actions: [goAdd, goEdit, favourite, removeRecipe, afterAdd, afterEdit, makeList, removeList],
+      aiActions: [shoppingList, swaps],
     });
   },
 };

@@ -1,0 +1,53 @@
+import type { ReadDefinition } from '@pipit/app-definition';
+import type { AiRunView } from '@pipit/runtime';
+
+const STATE_WORDS: Record<AiRunView['state'], string> = {
+  queued: 'Queued: runs when you’re back online',
+  working: 'Working on it…',
+  done: 'Done',
+  failed: 'Failed',
+};
+
+/**
+ * The AI runs kept on this device for the run-AI steps (an AI component shows its own): queued,
+ * working, done or failed with the reason, each until dismissed. Plain text only.
+ */
+export function AiRunList({
+  definition,
+  runs,
+  onDismiss,
+}: {
+  definition: ReadDefinition;
+  runs: readonly AiRunView[];
+  onDismiss: (runId: string) => void;
+}) {
+  const byId = new Map(definition.aiActions.map((a) => [a.id, a]));
+  const shown = runs.filter((run) => byId.get(run.aiActionId)?.target.kind !== 'component');
+  if (shown.length === 0) return null;
+  return (
+    <section className="app-host__ai-runs" aria-label="AI runs">
+      <ul>
+        {shown.map((run) => (
+          <li key={run.id} data-ai-run={run.state}>
+            <span className="app-host__ai-run-name" dir="auto">
+              {byId.get(run.aiActionId)?.name ?? 'AI action'}
+            </span>{' '}
+            <span className="app-host__ai-run-state">
+              {STATE_WORDS[run.state]}
+              {run.state === 'failed' && run.problem ? `: ${run.problem}` : ''}
+            </span>
+            {(run.state === 'done' || run.state === 'failed') && (
+              <button
+                type="button"
+                className="app-host__ai-run-dismiss"
+                onClick={() => onDismiss(run.id)}
+              >
+                Dismiss
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

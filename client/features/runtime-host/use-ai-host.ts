@@ -1,0 +1,114 @@
+import type { ReadDefinition } from '@pipit/app-definition';
+import type { AiRunOutput } from '@pipit/protocol';
+import { type AiRunView, landAiOutput, type RunAi, type RuntimeData } from '@pipit/runtime';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { aiErrorMessage, createRunAi, sendAiRun, useAiStatus } from '../../platform/ai/ai-runs';
+import { OfflineError } from '../../platform/api/request';
+
+export interface AiHost {
+  /** Absent when the server has no provider: the app says "AI is not configured on this server". */
+  runAi: RunAi | undefined;
+  /** Where someone not signed in signs in first. */
+  aiSignInHref: string | null;
+  /** This person's runs kept on the device for this app (queued offline), oldest first. */
+  aiRuns: AiRunView[];
+  dismiss(runId: string): void;
+}
+
+/** The queue lives in IndexedDB: loaded only when a signed-in person runs an app with AI. */
+const loadQueue = () => import('../../sync/ai-queue');
+
+/**
+ * AI for an app run with the person's own data (`/apps/{id}/pwa`): runs on the server, a queue on
+ * the device for runs asked offline (tied to the account; it runs on reconnect, also after the app
+ * was closed, and lands in the visitor's data), and a sign-in link for someone not signed in.
+ */
+export function useAiHost({
+  appId,
+  accountId,
+  definition,
+  data,
+}: {
+  appId: string;
+  accountId: string | null;
+  definition: ReadDefinition;
+  /** The visitor's data once open (null while it opens): where queued runs land. */
+  data: RuntimeData | null;
+}): AiHost {
+  const usesAi = definition.aiActions.length > 0;
+  const status = useAiStatus(accountId, usesAi);
+  // Unknown on this device yet (first visit, offline): offer the run; the server says if it can't.
+  const available = status?.available ?? true;
+  const [runs, setRuns] = useState<AiRunView[]>([]);
+  const latest = useRef({ definition, data });
+  latest.current = { definition, data };
+  const ready = data !== null;
+
+  useEffect(() => {
+    if (!accountId || !usesAi) {
+      setRuns([]);
+      return;
+    }
+    let stop: (() => void) | undefined;
+    let closed = false;
+    loadQueue()
+      .then((queue) => {
+        if (closed) return;
+        const unwatch = queue.watchAiRuns(accountId, appId, setRuns);
+        // Queued runs land in the visitor's data: run them only once it is open.
+        const unrun = ready
+          ? queue.runQueuedAiRunsWhenOnline<AiRunOutput>({
+              owner: accountId,
+              appId,
+              send: async (run) => {
+                try {
+                  return { status: 'done' as const, output: await sendAiRun(appId, run) };
+                } catch (error) {
+                  if (error instanceof OfflineError) return { status: 'offline' as const };
+                  return { status: 'failed' as const, problem: aiErrorMessage(error) };
+                }
+              },
+              land: (run, output) => {
+                const now = latest.current;
+                if (!now.data) return { ok: false, problem: aiErrorMessage(null) };
+                return landAiOutput(now.definition, now.data, run.aiActionId, run.recordId, output);
+              },
+            })
+          : () => undefined;
+        stop = () => {
+          unwatch();
+          unrun();
+        };
+      })
+      .catch((error: unknown) => console.warn('Could not open the AI runs on this device:', error));
+    return () => {
+      closed = true;
+      stop?.();
+    };
+  }, [accountId, appId, usesAi, ready]);
+
+  const runAi = useMemo(
+    () =>
+      available
+        ? createRunAi({
+            appId,
+            queue: accountId
+              ? async (ask) => (await loadQueue()).queueAiRun({ owner: accountId, appId, ...ask })
+              : null,
+          })
+        : undefined,
+    [available, appId, accountId],
+  );
+
+  return {
+    runAi,
+    aiSignInHref: accountId
+      ? null
+      : `/login?redirect=${encodeURIComponent(`${location.pathname}${location.search}`)}`,
+    aiRuns: runs,
+    dismiss: (runId) => {
+      if (!accountId) return;
+      void loadQueue().then((queue) => queue.dismissAiRun(accountId, runId));
+    },
+  };
+}

@@ -1,0 +1,219 @@
+// First: IndexedDB must exist before Dexie loads.
+import { fakeBrowser } from './fake-browser';
+import { type AiAction, blankDefinition, fieldSchema } from '@pipit/app-definition';
+import { createMemoryDataStore, landAiOutput, type AiOutput } from '@pipit/runtime';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Queue from './ai-queue';
+
+/*
+ * The device's queue of AI runs asked for offline: tied to the person who asked, kept across a
+ * reload (a fresh module over the same IndexedDB), run when the device comes back online, landed
+ * in their target in the visitor's data, and failures keep their reason. fake-indexeddb; the
+ * server is a scripted `send`.
+ */
+
+let browser: ReturnType<typeof fakeBrowser>;
+let queue: typeof Queue;
+
+/** The queue module as a freshly loaded page has it (IndexedDB stays: it is the device's). */
+async function loadPage(): Promise<typeof Queue> {
+  vi.resetModules();
+  return import('./ai-queue');
+}
+
+beforeEach(async () => {
+  browser = fakeBrowser({ online: false });
+  queue = await loadPage();
+  const { localDb } = await import('./local-db');
+  await localDb().aiRuns.clear();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const lists = {
+  id: 'lists',
+  name: 'Shopping lists',
+  fields: [
+    fieldSchema.parse({ id: 'name', name: 'Name', type: 'text', required: true }),
+    fieldSchema.parse({ id: 'items', name: 'Items', type: 'longText', required: true }),
+    fieldSchema.parse({ id: 'servings', name: 'Servings', type: 'number' }),
+  ],
+  records: [],
+};
+const notes = {
+  id: 'notes',
+  name: 'Notes',
+  fields: [
+    fieldSchema.parse({ id: 'title', name: 'Title', type: 'text', required: true }),
+    fieldSchema.parse({ id: 'summary', name: 'Summary', type: 'text' }),
+  ],
+  records: [],
+};
+const makeList: AiAction = {
+  id: 'make-list',
+  name: 'Shopping list',
+  prompt: 'List for {{record.title}}',
+  output: { kind: 'record', collectionId: 'lists' },
+  target: { kind: 'createRecord', collectionId: 'lists' },
+};
+const summarise: AiAction = {
+  id: 'summarise',
+  name: 'Summarise',
+  prompt: 'Summarise {{record.title}}',
+  output: { kind: 'text' },
+  target: { kind: 'field', fieldId: 'summary' },
+};
+const definition = {
+  ...blankDefinition('Kitchen'),
+  collections: [lists, notes],
+  aiActions: [makeList, summarise],
+};
+
+const ADA = 'account-ada';
+const BO = 'account-bo';
+const APP = 'app-1';
+
+function options(
+  owner: string,
+  store: ReturnType<typeof createMemoryDataStore>,
+  send: Queue.RunQueuedOptions<AiOutput>['send'],
+): Queue.RunQueuedOptions<AiOutput> {
+  return {
+    owner,
+    appId: APP,
+    send,
+    land: (run, output) =>
+      landAiOutput(definition, store.getSnapshot(), run.aiActionId, run.recordId, output),
+  };
+}
+
+const done = (output: AiOutput) => async () => ({ status: 'done' as const, output });
+
+describe('AI runs queued on the device', () => {
+  it('keeps a run across a reload and runs it when the device comes back online', async () => {
+    await queue.queueAiRun({
+      owner: ADA,
+      appId: APP,
+      aiActionId: 'make-list',
+      bindings: { 'record.title': 'Dal' },
+      recordId: null,
+    });
+    queue = await loadPage();
+    const store = createMemoryDataStore();
+    const send = vi.fn(
+      done({ kind: 'record', values: { name: 'Shopping for Dal', items: 'Lentils' } }),
+    );
+    const stop = queue.runQueuedAiRunsWhenOnline(options(ADA, store, send));
+    // Offline: nothing is sent yet.
+    expect(send).not.toHaveBeenCalled();
+    const [waiting] = await queue.aiRunsOf(ADA, APP);
+    expect(waiting).toMatchObject({ state: 'queued', bindings: { 'record.title': 'Dal' } });
+
+    const finished = new Promise<Queue.LocalAiRun[]>((resolve) => {
+      const unwatch = queue.watchAiRuns(ADA, APP, (runs) => {
+        if (runs[0]?.state === 'done') {
+          unwatch();
+          resolve(runs);
+        }
+      });
+    });
+    browser.navigator.onLine = true;
+    window.dispatchEvent(new Event('online'));
+    const [ran] = await finished;
+    stop();
+    expect(send).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({ aiActionId: 'make-list' }),
+    );
+    expect(ran).toMatchObject({ state: 'done', text: 'Name: Shopping for Dal\nItems: Lentils' });
+    expect(store.getSnapshot().records).toEqual([
+      expect.objectContaining({
+        collectionId: 'lists',
+        values: expect.objectContaining({ name: 'Shopping for Dal', items: 'Lentils' }),
+      }),
+    ]);
+  });
+
+  it('is tied to the person: another account on the device never sees or runs it', async () => {
+    await queue.queueAiRun({
+      owner: ADA,
+      appId: APP,
+      aiActionId: 'make-list',
+      bindings: {},
+      recordId: null,
+    });
+    browser.navigator.onLine = true;
+    const send = vi.fn(done({ kind: 'record', values: { name: 'x', items: 'y' } }));
+    const store = createMemoryDataStore();
+    await queue.runQueuedAiRuns(options(BO, store, send));
+    expect(send).not.toHaveBeenCalled();
+    expect(await queue.aiRunsOf(BO, APP)).toEqual([]);
+    await queue.dismissAiRun(BO, (await queue.aiRunsOf(ADA, APP))[0]!.id);
+    expect(await queue.aiRunsOf(ADA, APP)).toHaveLength(1);
+    expect(store.getSnapshot().records).toEqual([]);
+  });
+
+  it('sets the field of the record it was asked for, by id', async () => {
+    const store = createMemoryDataStore();
+    const first = store.getSnapshot().create(notes, { title: 'First' });
+    const second = store.getSnapshot().create(notes, { title: 'Second' });
+    await queue.queueAiRun({
+      owner: ADA,
+      appId: APP,
+      aiActionId: 'summarise',
+      bindings: { 'record.title': 'Second' },
+      recordId: second,
+    });
+    browser.navigator.onLine = true;
+    await queue.runQueuedAiRuns(options(ADA, store, done({ kind: 'text', text: 'Short.' })));
+    const values = new Map(store.getSnapshot().records.map((r) => [r.id, r.values.summary]));
+    expect(values.get(second)).toBe('Short.');
+    expect(values.get(first)).toBeNull();
+  });
+
+  it('keeps the reason of a failed run, and saves nothing for an answer that does not fit', async () => {
+    for (const title of ['One', 'Two']) {
+      await queue.queueAiRun({
+        owner: ADA,
+        appId: APP,
+        aiActionId: 'make-list',
+        bindings: { 'record.title': title },
+        recordId: null,
+      });
+    }
+    browser.navigator.onLine = true;
+    const store = createMemoryDataStore();
+    const answers = [
+      { status: 'failed' as const, problem: 'You have used all of today’s AI runs.' },
+      {
+        status: 'done' as const,
+        output: { kind: 'record' as const, values: { name: 'No items' } },
+      },
+    ];
+    await queue.runQueuedAiRuns(options(ADA, store, async () => answers.shift()!));
+    const runs = await queue.aiRunsOf(ADA, APP);
+    expect(runs.map((r) => [r.state, r.problem])).toEqual([
+      ['failed', 'You have used all of today’s AI runs.'],
+      ['failed', expect.stringMatching(/^The AI’s answer didn’t fit\..* Nothing was saved\.$/)],
+    ]);
+    expect(store.getSnapshot().records).toEqual([]);
+  });
+
+  it('stops at a run that cannot reach the server, and keeps it queued', async () => {
+    for (const title of ['One', 'Two']) {
+      await queue.queueAiRun({
+        owner: ADA,
+        appId: APP,
+        aiActionId: 'make-list',
+        bindings: { 'record.title': title },
+        recordId: null,
+      });
+    }
+    browser.navigator.onLine = true;
+    const send = vi.fn(async () => ({ status: 'offline' as const }));
+    await queue.runQueuedAiRuns(options(ADA, createMemoryDataStore(), send));
+    expect(send).toHaveBeenCalledTimes(1);
+    expect((await queue.aiRunsOf(ADA, APP)).map((r) => r.state)).toEqual(['queued', 'queued']);
+  });
+});

@@ -1,0 +1,175 @@
+import { liveQuery } from 'dexie';
+import { type LocalAiRun, localDb } from './local-db';
+
+/*
+ * AI runs asked for offline (docs/product/ai.md, /docs/ai-actions#offline): kept on this device in
+ * IndexedDB, tied to the person who asked (another account on the device never runs or sees
+ * them), run when the device is back online — also after the app was closed and opened again — and
+ * landed in their target by whoever runs them. How each went stays until the person dismisses it.
+ */
+
+export type { LocalAiRun };
+
+/** A finished run stays this long, so the person sees how it went; older ones are cleared. */
+const KEEP_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
+/** How often queued runs are tried while the device seems online (the server may have been down). */
+const RETRY_MS = 30_000;
+/** A run left `working` this long (the tab closed mid-run) is queued again. */
+const STALE_WORKING_MS = 2 * 60 * 1000;
+
+export interface AiRunToQueue {
+  owner: string;
+  appId: string;
+  aiActionId: string;
+  bindings: Record<string, string>;
+  recordId: string | null;
+}
+
+export async function queueAiRun(run: AiRunToQueue, now = Date.now()): Promise<LocalAiRun> {
+  const queued: LocalAiRun = {
+    ...run,
+    id: crypto.randomUUID(),
+    state: 'queued',
+    text: null,
+    problem: null,
+    queuedAt: now,
+    updatedAt: now,
+  };
+  await localDb().aiRuns.add(queued);
+  return queued;
+}
+
+/** One person's runs for one app, oldest first. */
+export async function aiRunsOf(owner: string, appId: string): Promise<LocalAiRun[]> {
+  const runs = await localDb().aiRuns.where('[owner+appId]').equals([owner, appId]).toArray();
+  return runs.sort((a, b) => a.queuedAt - b.queuedAt || a.id.localeCompare(b.id));
+}
+
+/** Calls `onChange` with one person's runs for one app now and after every change. */
+export function watchAiRuns(
+  owner: string,
+  appId: string,
+  onChange: (runs: LocalAiRun[]) => void,
+): () => void {
+  const subscription = liveQuery(() => aiRunsOf(owner, appId)).subscribe({
+    next: onChange,
+    error: (error: unknown) => console.warn('Could not read the AI runs on this device:', error),
+  });
+  return () => subscription.unsubscribe();
+}
+
+/** Forgets a finished run (the person dismissed it); only its owner can. */
+export async function dismissAiRun(owner: string, id: string): Promise<void> {
+  await localDb()
+    .aiRuns.filter((run) => run.id === id && run.owner === owner)
+    .delete();
+}
+
+/** What sending one run to the server came to. */
+export type AiRunSent<Output> =
+  | { status: 'done'; output: Output }
+  /** The server could not be reached: the run waits for the next time. */
+  | { status: 'offline' }
+  | { status: 'failed'; problem: string };
+
+export interface RunQueuedOptions<Output> {
+  owner: string;
+  appId: string;
+  send(run: LocalAiRun): Promise<AiRunSent<Output>>;
+  /** Puts the output in its target (the visitor's data); the text to show, or why it failed. */
+  land(
+    run: LocalAiRun,
+    output: Output,
+  ): { ok: true; text: string } | { ok: false; problem: string };
+  now?: () => number;
+}
+
+/** Takes a queued run for this tab (queued → working in one transaction), or null if another did. */
+async function claim(id: string, now: number): Promise<LocalAiRun | null> {
+  const db = localDb();
+  return db.transaction('rw', db.aiRuns, async () => {
+    const run = await db.aiRuns.get(id);
+    const stale = run?.state === 'working' && now - run.updatedAt > STALE_WORKING_MS;
+    if (!run || (run.state !== 'queued' && !stale)) return null;
+    const working: LocalAiRun = { ...run, state: 'working', updatedAt: now };
+    await db.aiRuns.put(working);
+    return working;
+  });
+}
+
+const running = new Map<string, Promise<void>>();
+
+/**
+ * Runs one person's queued runs for one app, oldest first, and lands each: stops at the first that
+ * cannot reach the server (it stays queued). One pass per person and app at a time in this tab;
+ * another tab cannot take the same run (see `claim`).
+ */
+export function runQueuedAiRuns<Output>(options: RunQueuedOptions<Output>): Promise<void> {
+  const key = `${options.owner}:${options.appId}`;
+  let pass = running.get(key);
+  if (!pass) {
+    pass = runPass(options).finally(() => running.delete(key));
+    running.set(key, pass);
+  }
+  return pass;
+}
+
+async function runPass<Output>({
+  owner,
+  appId,
+  send,
+  land,
+  now = Date.now,
+}: RunQueuedOptions<Output>): Promise<void> {
+  const db = localDb();
+  for (const queued of await aiRunsOf(owner, appId)) {
+    if (queued.state === 'done' || queued.state === 'failed') {
+      if (now() - queued.updatedAt > KEEP_FINISHED_MS) await db.aiRuns.delete(queued.id);
+      continue;
+    }
+    const run = await claim(queued.id, now());
+    if (!run) continue;
+    let sent: AiRunSent<Output>;
+    try {
+      sent = await send(run);
+    } catch (error) {
+      console.warn('An AI run failed unexpectedly:', error);
+      sent = { status: 'failed', problem: 'The AI action didn’t work. Try again later.' };
+    }
+    if (sent.status === 'offline') {
+      await db.aiRuns.update(run.id, { state: 'queued', updatedAt: now() });
+      return;
+    }
+    const landed: { ok: true; text: string } | { ok: false; problem: string } =
+      sent.status === 'done' ? land(run, sent.output) : { ok: false, problem: sent.problem };
+    await db.aiRuns.update(
+      run.id,
+      landed.ok
+        ? { state: 'done', text: landed.text, problem: null, updatedAt: now() }
+        : { state: 'failed', text: null, problem: landed.problem, updatedAt: now() },
+    );
+  }
+}
+
+/**
+ * Runs the queue now if the device is online, again each time it comes back online and every half
+ * minute while it seems online, until the returned function is called (the app closes, the person
+ * signs out).
+ */
+export function runQueuedAiRunsWhenOnline<Output>(options: RunQueuedOptions<Output>): () => void {
+  const run = () => {
+    runQueuedAiRuns(options).catch((error: unknown) =>
+      console.warn('Could not run the AI runs waiting on this device:', error),
+    );
+  };
+  if (navigator.onLine) run();
+  window.addEventListener('online', run);
+  // The browser may think it is online while the server is out of reach: try again now and then.
+  const retry = setInterval(() => {
+    if (navigator.onLine) run();
+  }, RETRY_MS);
+  return () => {
+    window.removeEventListener('online', run);
+    clearInterval(retry);
+  };
+}
