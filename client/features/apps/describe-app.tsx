@@ -2,11 +2,8 @@ import type { AppDefinition } from '@pipit/app-definition';
 import { AI_DESCRIPTION_MAX_LENGTH } from '@pipit/protocol';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { describeError } from '../../platform/api/request';
-import {
-  appFromDescription,
-  type BlueprintProgress,
-  useAiAvailable,
-} from '../../platform/ai/app-builder-api';
+import { appFromDescription, type BlueprintProgress } from '../../platform/ai/app-builder-api';
+import { useAiAvailable } from '../../platform/ai/ai-runs';
 import { Button } from '../../ui/button';
 import { TextArea } from '../../ui/field';
 import { Loading } from '../../ui/loading';

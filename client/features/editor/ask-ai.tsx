@@ -2,11 +2,8 @@ import { DefinitionError } from '@pipit/app-definition';
 import { AI_INSTRUCTION_MAX_LENGTH } from '@pipit/protocol';
 import { type FormEvent, useState } from 'react';
 import { describeError } from '../../platform/api/request';
-import {
-  type ProposedChange,
-  proposeChange,
-  useAiAvailable,
-} from '../../platform/ai/app-builder-api';
+import { type ProposedChange, proposeChange } from '../../platform/ai/app-builder-api';
+import { useAiAvailable } from '../../platform/ai/ai-runs';
 import { Button } from '../../ui/button';
 import { TextArea } from '../../ui/field';
 import { Notice } from '../../ui/notice';

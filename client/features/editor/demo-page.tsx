@@ -2,7 +2,7 @@ import { blankDefinition } from '@pipit/app-definition';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { createLocalApp, type LocalApp, useLocalApps } from '../../sync/local-apps';
-import { useAiAvailable } from '../../platform/ai/app-builder-api';
+import { useAiAvailable } from '../../platform/ai/ai-runs';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { AppEditor } from './app-editor';

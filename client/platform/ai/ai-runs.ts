@@ -6,7 +6,7 @@ import {
   aiStatusSchema,
 } from '@pipit/protocol';
 import type { AiRunAsk, RunAi } from '@pipit/runtime';
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { ApiRequestError, apiGet, apiSend, OfflineError } from '../api/request';
 
 /*
@@ -166,4 +166,24 @@ export function useAiStatus(key: string | null = null, enabled = true): KnownSta
     return () => window.removeEventListener('online', again);
   }, [key, enabled]);
   return status;
+}
+
+/**
+ * Whether this server has an AI provider, for pages that offer AI to its editors (/create, Ask AI):
+ * null while the first answer is on its way; with no answer (offline on a device that never asked,
+ * an older server), false, so the page says AI is not configured and offers what works without it.
+ */
+export function useAiAvailable(): boolean | null {
+  const status = useAiStatus();
+  const [asked, setAsked] = useState(false);
+  useEffect(() => {
+    let live = true;
+    // The same request useAiStatus starts (refreshAiStatus shares one at a time).
+    void refreshAiStatus().then(() => live && setAsked(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (status) return status.available;
+  return asked ? false : null;
 }

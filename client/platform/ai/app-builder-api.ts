@@ -4,37 +4,13 @@ import {
   type AppDefinition,
   appDefinitionSchema,
 } from '@pipit/app-definition';
-import {
-  type AiBlueprintLine,
-  aiBlueprintLineSchema,
-  aiEditResponseSchema,
-  aiStatusSchema,
-} from '@pipit/protocol';
-import { useEffect, useState } from 'react';
-import { ApiRequestError, apiGet, apiSend, apiSendStreaming } from '../api/request';
+import { type AiBlueprintLine, aiBlueprintLineSchema, aiEditResponseSchema } from '@pipit/protocol';
+import { ApiRequestError, apiSend, apiSendStreaming } from '../api/request';
 
 /*
  * Apps from a description and Ask AI, as the client calls them (docs/product/ai-builder.md):
  * `POST /api/ai/blueprints` (NDJSON progress, then the app) and `POST /api/ai/edits`.
  */
-
-/**
- * Whether this server has an AI provider: null while asking. A failing answer (offline, an older
- * server) counts as "no": the page then says AI is not configured and offers templates.
- */
-export function useAiAvailable(): boolean | null {
-  const [available, setAvailable] = useState<boolean | null>(null);
-  useEffect(() => {
-    let live = true;
-    apiGet('/api/ai/status', aiStatusSchema)
-      .then((status) => live && setAvailable(status.available))
-      .catch(() => live && setAvailable(false));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return available;
-}
 
 export type BlueprintProgress = Extract<AiBlueprintLine, { type: 'progress' }>;
 
