@@ -3,11 +3,7 @@ import { IndexeddbPersistence } from 'y-indexeddb';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { appListing } from '@pipit/app-definition';
-import {
-  parseDocumentName,
-  type SyncRefusalReason,
-  type UpdateRefusalReason,
-} from '@pipit/protocol';
+import { isSyncCloseReason, parseDocumentName, type SyncCloseReason } from '@pipit/protocol';
 import { onAccountEnd } from './account-end';
 import { type DocumentScope, localDatabaseName, scopeKey } from './document-scope';
 import { type LocalApp, localAppKey, localDb } from './local-db';
@@ -52,28 +48,29 @@ function listingOf(doc: Y.Doc): Partial<LocalApp> {
   return listing ? { ...listing, updatedAt: Date.now() } : {};
 }
 
-/** The server's refusals and close reasons, as the person is told them. */
-const ERROR_REASONS: Record<SyncRefusalReason | UpdateRefusalReason, SyncErrorReason> = {
-  'unknown-document': 'rejected',
-  'unsaved-changes': 'rejected',
+/**
+ * The server's refusals and close reasons, as the person is told them (undefined: the provider
+ * connects again by itself, e.g. after a role change).
+ */
+const ERROR_REASONS: Record<SyncCloseReason, SyncErrorReason | undefined> = {
+  unknown_document: 'rejected',
+  unsaved_changes: 'rejected',
   forbidden: 'forbidden',
-  'not-found': 'not-registered',
+  not_found: 'not-registered',
   deleted: 'deleted',
-  'storage-unavailable': 'storage-unavailable',
-  'server-busy': 'busy',
-  'too-many-documents': 'too-much-open',
+  role_changed: undefined,
+  storage_unavailable: 'storage-unavailable',
+  server_busy: 'busy',
+  too_many_documents: 'too-much-open',
   document_too_large: 'too-large',
   over_capacity: 'too-much-open',
   slow_down: 'busy',
-  server_busy: 'busy',
   update_rejected: 'rejected',
 };
 
 /** A reason as the provider hands it over (any string): one of the server's, or unknown. */
 const errorReasonOf = (reason: string): SyncErrorReason | undefined =>
-  Object.hasOwn(ERROR_REASONS, reason)
-    ? ERROR_REASONS[reason as keyof typeof ERROR_REASONS]
-    : undefined;
+  isSyncCloseReason(reason) ? ERROR_REASONS[reason] : undefined;
 
 /** After a refusal that passes by itself, the document tries again this much later (± 25 %). */
 const RETRY_AFTER_REFUSAL_MS = 60_000;

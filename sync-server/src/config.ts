@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { type Dsn, parseDsn } from './monitoring/dsn';
@@ -82,6 +83,18 @@ const envSchema = z.object({
   AI_MODEL: z.string().min(1).max(200).optional(),
   AI_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
   AI_DAILY_RUNS: z.coerce.number().int().min(0).max(1_000_000).default(50),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'Use a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379.')
+    .optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'Use letters, digits, - _ . or :')
+    .default('pipit'),
+  INSTANCE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'Use letters, digits, - _ or .')
+    .optional(),
 });
 
 export interface Config {
@@ -122,6 +135,19 @@ export interface Config {
   ai: AiConfig | undefined;
   /** Runs of AI actions one person may make per UTC day (AI_DAILY_RUNS). */
   aiDailyRuns: number;
+  /**
+   * Several instances (docs/scaling.md): set, documents' edits and presence, and every decision
+   * about a document or person, reach the other instances through this Redis.
+   */
+  redis: RedisConfig | undefined;
+  /** This instance's name in logs and among the others (INSTANCE_NAME; host name and pid). */
+  instanceName: string;
+}
+
+export interface RedisConfig {
+  url: string;
+  /** Keys and channels start with this, so several Pipits can share one Redis. */
+  prefix: string;
 }
 
 /** An OpenAI-compatible Chat Completions API: Ollama, llama.cpp's server, vLLM, OpenAI. */
@@ -181,6 +207,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.REDIS_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  REDIS_URL: several instances share one PostgreSQL: set DATABASE_URL too (SQLite serves one instance).',
+    );
+  }
   if (e.AI_BASE_URL && !e.AI_MODEL) {
     throw new ConfigError(
       'Invalid configuration:\n  AI_MODEL: Name the model to use with AI_BASE_URL, e.g. AI_MODEL=llama3.2.',
@@ -223,5 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
           }
         : undefined,
     aiDailyRuns: e.AI_DAILY_RUNS,
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : undefined,
+    instanceName: e.INSTANCE_NAME ?? `${hostname()}-${process.pid}`,
   };
 }

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import type { Duplex } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type { Hocuspocus } from '@hocuspocus/server';
-import { documentName } from '@pipit/protocol';
+import { documentName, parseDocumentName } from '@pipit/protocol';
 import { getRequestListener } from '@hono/node-server';
 import { createAccountService } from './accounts/account-service';
 import { type Clock, systemClock } from './accounts/clock';
@@ -15,6 +15,7 @@ import { createSessionService } from './accounts/sessions';
 import { createDocumentAccess, type DocumentAccess } from './collab/access';
 import { createCollab } from './collab/create-collab';
 import { createDataRemoval } from './collab/data-removal';
+import { type ClusterEvent, createCluster } from './collab/fan-out';
 import {
   DEFAULT_RESOURCE_LIMITS,
   defaultHeapBudgetBytes,
@@ -111,10 +112,10 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     dataDir: config.dataDir,
     logger,
   });
-  // A session that ends (sign-out, sign-out everywhere, password change) loses its documents too.
+  // A session that ends (sign-out, sign-out everywhere, password change) loses its documents too,
+  // on every instance.
   const sessions = createSessionService(storage, clock, (ids) => {
-    const ended = new Set(ids);
-    collab.disconnect('forbidden', (context) => ended.has(context.sessionId));
+    void cluster.broadcast({ kind: 'sessions-ended', sessionIds: ids });
   });
   const access =
     options.access ??
@@ -124,7 +125,49 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
       publicOrigin: config.publicOrigin,
       trustProxy: config.trustProxy,
     });
+  /**
+   * What this instance does about a decision made on any instance (fan-out.ts): close the
+   * connections it concerns, or stop writing documents being deleted.
+   */
+  async function carryOut(event: ClusterEvent): Promise<void> {
+    switch (event.kind) {
+      case 'sessions-ended': {
+        const ended = new Set(event.sessionIds);
+        collab.disconnect('forbidden', (context) => ended.has(context.sessionId));
+        return;
+      }
+      case 'app-access':
+        collab.disconnect(
+          event.reason,
+          (context) => event.userId === null || context.userId === event.userId,
+          documentName({ kind: 'app', appId: event.appId }),
+        );
+        return;
+      case 'visitors-changed':
+        await closeRefusedVisitors(event.appId, {
+          storage,
+          openDocuments: () => hocuspocus.documents.keys(),
+          close: (name) => collab.disconnect('forbidden', () => true, name),
+          logger,
+        });
+        return;
+      case 'deleting':
+        await collab.closeForDeletion((name) => {
+          const document = parseDocumentName(name);
+          if ('appId' in event) return document?.kind !== 'user' && document?.appId === event.appId;
+          return document?.kind !== 'app' && document?.userId === event.userId;
+        });
+        return;
+    }
+  }
+  const cluster = createCluster({
+    redis: config.redis,
+    instanceName: config.instanceName,
+    logger,
+    handle: carryOut,
+  });
   const collab = createCollab({
+    fanOut: cluster.extension,
     documents: storage.documents,
     apps: storage.apps,
     access,
@@ -138,7 +181,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     ...(options.storeDebounceMs !== undefined ? { debounceMs: options.storeDebounceMs } : {}),
   });
   const { hocuspocus, persistence } = collab;
-  const dataRemoval = createDataRemoval(storage, collab, clock);
+  const dataRemoval = createDataRemoval(storage, cluster, clock);
   const rateLimiter = createRateLimiter(
     storage,
     { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
@@ -194,24 +237,10 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     dataRemoval,
     accessChanges: {
       revoked: (appId, userId) =>
-        collab.disconnect(
-          'forbidden',
-          (context) => userId === null || context.userId === userId,
-          documentName({ kind: 'app', appId }),
-        ),
+        cluster.broadcast({ kind: 'app-access', appId, userId, reason: 'forbidden' }),
       roleChanged: (appId, userId) =>
-        collab.disconnect(
-          'role-changed',
-          (context) => context.userId === userId,
-          documentName({ kind: 'app', appId }),
-        ),
-      visitorsChanged: (appId) =>
-        closeRefusedVisitors(appId, {
-          storage,
-          openDocuments: () => hocuspocus.documents.keys(),
-          close: (name) => collab.disconnect('forbidden', () => true, name),
-          logger,
-        }),
+        cluster.broadcast({ kind: 'app-access', appId, userId, reason: 'role_changed' }),
+      visitorsChanged: (appId) => cluster.broadcast({ kind: 'visitors-changed', appId }),
     },
   });
   const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
@@ -348,6 +377,13 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
       persistence.abandonRetries();
       logger.error({ unsaved }, 'shutting down with documents whose last changes are not stored');
     }
+    // Nothing more to tell the other instances (the fan-out's channels close with it).
+    await Promise.race([
+      cluster
+        .close()
+        .catch((error: unknown) => logger.warn({ err: error }, 'closing Redis failed')),
+      sleep(Math.min(remaining(), 2_000)),
+    ]);
     // Reports being recorded are kept; an unreachable database holds nothing past the deadline.
     await Promise.race([monitoring.close(), sleep(remaining())]);
     // A store stuck on an unreachable database must not hold the process past its deadline.

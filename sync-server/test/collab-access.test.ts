@@ -200,7 +200,7 @@ describe('who may open which document over the socket (docs/product/roles.md)', 
     const unknown = connect(owner, `app/${createId()}`);
     const reason = refusal(unknown);
     expect(await unknown.ready).toBe(false);
-    expect(await reason).toBe('not-found');
+    expect(await reason).toBe('not_found');
 
     const me = await editor.get<{ account: { id: string } }>('/api/auth/session');
     const theirs = connect(owner, `user/${me.body.account.id}`);
@@ -277,7 +277,7 @@ describe('who may open which document over the socket (docs/product/roles.md)', 
     const unknown = connect(stranger, `data/${createId()}/${visitorId}`);
     const unknownReason = refusal(unknown);
     expect(await unknown.ready).toBe(false);
-    expect(await unknownReason).toBe('not-found');
+    expect(await unknownReason).toBe('not_found');
   });
 
   it('keeps the listing (title, description) from the stored document', async () => {

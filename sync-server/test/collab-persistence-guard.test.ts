@@ -9,20 +9,26 @@ import { describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import { createPersistence } from '../src/collab/persistence';
 import { createLogger } from '../src/logger';
-import type { DocumentStore } from '../src/storage/types';
+import { DocumentLedger } from '../src/collab/document-ledger';
 
 const NAME = 'app/aaaaaaaaaaaaaaaaaaaaaaaaaa';
 
-function setUp(store: DocumentStore['store']) {
+/** `store` stands for the write of a compaction: it gets the snapshot the fold made. */
+function setUp(store: (name: string, state: Uint8Array) => Promise<void>) {
   const persistence = createPersistence({
     store: {
       load: () => Promise.resolve(null),
       loadWithLog: () => Promise.resolve({ snapshot: null, log: [] }),
       append: (entries) => Promise.resolve(entries.map((_, i) => i + 1)),
-      store,
+      store: () => Promise.resolve(),
+      compact: async (name, fold) => {
+        await store(name, fold({ snapshot: null, log: [] }));
+        return true;
+      },
       delete: () => Promise.resolve(),
       deleteData: () => Promise.resolve(),
     },
+    ledger: new DocumentLedger(),
     logger: createLogger('silent'),
   });
   const document = Object.assign(new Y.Doc(), {
@@ -50,7 +56,7 @@ describe('the persistence extension’s unload guard', () => {
     const { persistence, instance, change, unload } = setUp(() => Promise.resolve());
     await change();
     expect(persistence.unsavedDocuments()).toEqual([NAME]);
-    await expect(unload()).rejects.toMatchObject({ reason: 'unsaved-changes' });
+    await expect(unload()).rejects.toMatchObject({ reason: 'unsaved_changes' });
     expect(instance.storeDocumentHooks).toHaveBeenCalledWith(
       expect.anything(),
       expect.anything(),

@@ -22,10 +22,10 @@ function titleIn(state: Uint8Array | null): unknown {
 /** Storage whose document stores fail while `failing` is true, counting attempts. */
 function flaky(storage: Storage) {
   const control = { failing: false, attempts: 0 };
-  const store = storage.documents.store.bind(storage.documents);
-  storage.documents.store = (name, state) => {
+  const compact = storage.documents.compact.bind(storage.documents);
+  storage.documents.compact = (...args) => {
     control.attempts++;
-    return control.failing ? Promise.reject(new Error('disk unavailable')) : store(name, state);
+    return control.failing ? Promise.reject(new Error('disk unavailable')) : compact(...args);
   };
   return control;
 }

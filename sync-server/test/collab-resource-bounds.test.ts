@@ -172,7 +172,7 @@ describe.each(ENGINES)('bounded memory for one person (%s)', (engine) => {
     // The fourth document, on either socket, is one too many.
     expect(await second.authenticate(names[3]!)).toMatchObject({
       type: 'permission-denied',
-      reason: 'too-many-documents',
+      reason: 'too_many_documents',
     });
     // Someone else is not affected by Bob's share.
     const carol = await h.signup('carol');
@@ -250,7 +250,7 @@ describe.each(ENGINES)('bounded memory against a second reading (%s)', (engine) 
       'authenticated',
       'permission-denied',
     ]);
-    expect(answers[2]).toMatchObject({ reason: 'too-many-documents' });
+    expect(answers[2]).toMatchObject({ reason: 'too_many_documents' });
   });
 
   it('closes a socket that does not read what it asks for, instead of holding it', async () => {
@@ -374,7 +374,7 @@ describe('refusals that cost little (a second reading)', () => {
     }
     expect(await raw.authenticate(`${name}\0s4`)).toMatchObject({
       type: 'permission-denied',
-      reason: 'too-many-documents',
+      reason: 'too_many_documents',
     });
   });
 
@@ -426,7 +426,7 @@ describe('bounded memory for the server', () => {
     expect((await raw.authenticate(names[1]!)).type).toBe('authenticated');
     expect(await raw.authenticate(names[2]!)).toMatchObject({
       type: 'permission-denied',
-      reason: 'too-many-documents',
+      reason: 'too_many_documents',
     });
     // A second socket (another person here) still opens it.
     track(await RawSyncClient.open(pipit.url, names[2]!));
@@ -571,6 +571,6 @@ describe('counting items', () => {
     });
     expect(bounds.openSocket('s1', 'u1')).toBe(true);
     await expect(bounds.admit('s1', 'app/loaded')).resolves.toBeUndefined();
-    await expect(bounds.admit('s1', 'app/new')).rejects.toMatchObject({ reason: 'server-busy' });
+    await expect(bounds.admit('s1', 'app/new')).rejects.toMatchObject({ reason: 'server_busy' });
   });
 });

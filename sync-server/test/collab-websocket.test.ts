@@ -89,7 +89,7 @@ describe('the sync websocket', () => {
     }
     expect(pipit.server.hocuspocus.getDocumentsCount()).toBe(0);
     expect(await pipit.server.storage.documents.load('anything')).toBeNull();
-    expect(pipit.logs.filter((l) => l.reason === 'unknown-document')).toHaveLength(4);
+    expect(pipit.logs.filter((l) => l.reason === 'unknown_document')).toHaveLength(4);
   });
 
   it('keeps a viewer read-only on the server: their edit is neither applied nor stored', async () => {
@@ -216,7 +216,7 @@ describe('the sync websocket', () => {
       ),
     );
     expect(await client.ready).toBe(false);
-    expect(await reason).toBe('storage-unavailable');
+    expect(await reason).toBe('storage_unavailable');
     const logged = pipit.logs.find((l) => l.msg === 'loading a document failed');
     expect(logged?.err?.message).toBe('connection reset');
     expect(logged?.digest).toMatch(/^[0-9a-f]{12}$/);

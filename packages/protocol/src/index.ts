@@ -24,7 +24,13 @@ export {
 } from './errors';
 export { ERROR_MEANINGS } from './error-meanings';
 export { documentName, parseDocumentName, type DocumentName } from './documents';
-export type { SyncRefusalReason, UpdateRefusalReason } from './sync-refusals';
+export {
+  SYNC_CLOSE_REASONS,
+  isSyncCloseReason,
+  type SyncCloseReason,
+  type SyncRefusalReason,
+  type UpdateRefusalReason,
+} from './sync-refusals';
 export {
   STORAGE_ENGINES,
   healthResponseSchema,

@@ -50,7 +50,7 @@ export function createDocumentAccess(options: {
   };
   /** Why an app's documents are refused when it has no row: deleted forever, or never made. */
   const missing = async (appId: string) =>
-    new SyncRefusal((await storage.apps.wasDeleted(appId)) ? 'deleted' : 'not-found');
+    new SyncRefusal((await storage.apps.wasDeleted(appId)) ? 'deleted' : 'not_found');
   return {
     async identify(request) {
       const auth = await authenticate(request);

@@ -39,7 +39,7 @@ export function createAuthentication(access: DocumentAccess, logger: Logger): Ex
     }: onAuthenticatePayload): Promise<DocumentGrant> {
       const document = parseDocumentName(documentName);
       let grant: DocumentGrant | null = null;
-      let reason: SyncRefusal['reason'] = document ? 'forbidden' : 'unknown-document';
+      let reason: SyncRefusal['reason'] = document ? 'forbidden' : 'unknown_document';
       try {
         grant = document ? await access.grantFor({ document, request }) : null;
       } catch (error) {

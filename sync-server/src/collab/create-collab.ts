@@ -1,13 +1,18 @@
-import { Hocuspocus } from '@hocuspocus/server';
+import { type Extension, Hocuspocus } from '@hocuspocus/server';
+import type { SyncCloseReason } from '@pipit/protocol';
 import type { Logger } from '../logger';
 import type { CollabTimings } from '../metrics';
 import type { AppStore, DocumentStore } from '../storage/types';
 import type { DocumentAccess } from './access';
 import { type ConnectionContext, createAuthentication } from './authenticate';
+import { DocumentLedger } from './document-ledger';
+import type { RedisFanOut } from './fan-out';
 import { createPersistence, type Persistence } from './persistence';
 import { ResourceBounds } from './resource-bounds';
 import { createResourceBoundsExtension } from './resource-bounds-extension';
 import type { ResourceLimits } from './resource-limits';
+import { createUpdateGuard } from './update-guard';
+import { createUpdateLogExtension, UpdateLog } from './update-log';
 
 /** Stores are debounced: at most every 2 s while edits flow, and at least every 10 s. */
 export const STORE_DEBOUNCE_MS = 2_000;
@@ -30,18 +35,19 @@ export interface Collab {
   bounds: ResourceBounds;
   /**
    * Closes the document connections matching `which` (a person lost access, their role changed,
-   * their session ended), on one document when `documentName` is given, else on all. Their provider
-   * is told `reason` and does not get the document again unless it authenticates anew.
+   * their session ended), on one document when `documentName` is given, else on all — on this
+   * instance (the cluster carries the decision to the others: create-server.ts). Their provider is
+   * told `reason` and does not get the document again unless it authenticates anew.
    */
   disconnect(
-    reason: 'forbidden' | 'role-changed',
+    reason: Extract<SyncCloseReason, 'forbidden' | 'role_changed'>,
     which: (context: ConnectionContext) => boolean,
     documentName?: string,
   ): number;
   /**
    * Before documents are deleted from storage: the loaded ones among those `which` matches stop
    * being written (Persistence.discard) and every connection to them is closed. Resolves when
-   * deleting them from storage is final.
+   * deleting them from storage is final (on this instance: see ClusterEvent 'deleting').
    */
   closeForDeletion(which: (documentName: string) => boolean): Promise<void>;
 }
@@ -55,22 +61,56 @@ export function createCollab(options: {
   /** Storage latency for the metrics. */
   timings?: CollabTimings;
   limits: ResourceLimits;
+  /** With several instances: edits and presence to and from the others (fan-out.ts). */
+  fanOut?: RedisFanOut | null;
 }): Collab {
-  // Asked only once a socket is open, when Hocuspocus and the persistence exist.
+  const { logger, limits, timings } = options;
+  const ledger = new DocumentLedger();
+  // Asked only once a socket is open, when Hocuspocus exists.
   const bounds: ResourceBounds = new ResourceBounds({
-    limits: options.limits,
-    usageOf: (name) => persistence.usageOf(name),
+    limits,
+    usageOf: (name) => ledger.usageOf(name),
     isLoaded: (name): boolean =>
       hocuspocus.documents.has(name) || hocuspocus.loadingDocuments.has(name),
   });
   const persistence = createPersistence({
     store: options.documents,
-    logger: options.logger,
-    limits: options.limits,
+    ledger,
+    logger,
     bounds,
     ...(options.apps ? { apps: options.apps } : {}),
-    ...(options.timings ? { timings: options.timings } : {}),
+    ...(timings ? { timings } : {}),
   });
+
+  /*
+   * The path of a document and of each message, one step per file. Hocuspocus runs each hook of
+   * these in this order (all have its default priority, but the fan-out: see below).
+   */
+  const extensions: Extension[] = [
+    // 1. Who may open which document, and as what (authenticate.ts, access.ts). Deny by default.
+    createAuthentication(options.access, logger),
+    // 2. Each person's share of memory: a granted document is admitted only within it
+    //    (resource-bounds.ts); presence is bounded here too.
+    createResourceBoundsExtension(bounds),
+    // 3. Every message decoded once and checked before anything else sees it: malformed,
+    //    oversized or over-limit updates close only their connection (update-guard.ts).
+    createUpdateGuard({ ledger, limits, bounds, logger }),
+    // 4. The checked update appended to the durable log — and only then applied and acknowledged
+    //    (update-log.ts). A storage outage pauses acknowledgements; it never skips the log.
+    createUpdateLogExtension({
+      log: new UpdateLog(options.documents, { logger, ...(timings ? { timings } : {}) }),
+      ledger,
+      logger,
+    }),
+    // 5. Load (snapshot + log), debounced store merged into what is stored, retries, unload guard
+    //    (persistence.ts).
+    persistence,
+  ];
+  // 6. With several instances, the Redis fan-out (fan-out.ts). Its priority (1000) runs its hooks
+  //    before the others': a loaded document joins its channel, and every change is announced to
+  //    the other instances — after the log, since Hocuspocus announces a change once applied.
+  if (options.fanOut) extensions.push(options.fanOut);
+
   const hocuspocus: Hocuspocus = new Hocuspocus({
     name: 'pipit',
     quiet: true,
@@ -78,13 +118,7 @@ export function createCollab(options: {
     maxDebounce: Math.max(options.debounceMs ?? 0, STORE_MAX_DEBOUNCE_MS),
     maxPendingDocuments: MAX_PENDING_DOCUMENTS,
     maxUnauthenticatedQueueMessages: MAX_UNAUTHENTICATED_MESSAGES,
-    // The access policy first, then the bounds (counted only for what is granted); persistence
-    // refuses malformed and oversized updates before the others see them.
-    extensions: [
-      createAuthentication(options.access, options.logger),
-      createResourceBoundsExtension(bounds),
-      persistence,
-    ],
+    extensions,
   });
   const disconnect: Collab['disconnect'] = (reason, which, documentName) => {
     let closed = 0;

@@ -1,7 +1,7 @@
-import { documentName, parseDocumentName } from '@pipit/protocol';
+import { documentName } from '@pipit/protocol';
 import type { Clock } from '../accounts/clock';
 import type { Storage } from '../storage/types';
-import type { Collab } from './create-collab';
+import type { Cluster } from './fan-out';
 
 export interface DataRemoval {
   /**
@@ -20,22 +20,21 @@ export interface DataRemoval {
 
 /**
  * Deleting documents while they may be open: the app's row goes first, so no connection is granted
- * to them any more; then each one loaded here (or being loaded) stops being written and loses its
- * connections (Collab.closeForDeletion), so a store on unload cannot bring it back; only then are
- * they deleted from storage.
+ * to them any more; then each one loaded on any instance (or being loaded) stops being written and
+ * loses its connections (the cluster's 'deleting' event: Collab.closeForDeletion on every instance),
+ * so a store on unload cannot bring it back; only then are they deleted from storage. An instance
+ * out of reach at that moment cannot bring an app's documents back either: a store checks, under a
+ * lock the deletion waits for, that the app still exists (DocumentStore.compact).
  */
 export function createDataRemoval(
   storage: Storage,
-  collab: Pick<Collab, 'closeForDeletion'>,
+  cluster: Pick<Cluster, 'broadcast'>,
   clock: Clock,
 ): DataRemoval {
   async function app(appId: string) {
     const definition = documentName({ kind: 'app', appId });
     await storage.apps.delete(appId, clock.now());
-    await collab.closeForDeletion((name) => {
-      const document = parseDocumentName(name);
-      return document?.kind !== 'user' && document?.appId === appId;
-    });
+    await cluster.broadcast({ kind: 'deleting', appId });
     await storage.documents.delete(definition);
     await storage.documents.deleteData({ appId });
     await storage.aiUsage.deleteForApp(appId);
@@ -47,10 +46,7 @@ export function createDataRemoval(
       else await storage.apps.removeCollaborator(shared.id, userId);
     }
     const index = documentName({ kind: 'user', userId });
-    await collab.closeForDeletion((name) => {
-      const document = parseDocumentName(name);
-      return document?.kind !== 'app' && document?.userId === userId;
-    });
+    await cluster.broadcast({ kind: 'deleting', userId });
     await storage.documents.delete(index);
     await storage.documents.deleteData({ userId });
     await storage.aiUsage.deleteForUser(userId);

@@ -1,34 +1,17 @@
-import type { SyncRefusalReason, UpdateRefusalReason } from '@pipit/protocol';
+import { SYNC_CLOSE_REASONS, type SyncCloseReason } from '@pipit/protocol';
 
 /**
- * Why the server refused or dropped something on the sync socket, as the provider receives it.
- * Hocuspocus sends `reason` to the client and prints every hook error that has a message; these
- * carry none, so each is logged once by Pipit, as structured JSON, where it happens.
+ * Why the server refused or dropped something on the sync socket, as the provider receives it:
+ * one of @pipit/protocol's close reasons, with its close code. Thrown from a hook, it closes that
+ * document's connection (or refuses to open it); the rest of the socket, and the server, go on.
+ * Hocuspocus prints every hook error that has a message; these carry none, so each is logged once
+ * by Pipit, as structured JSON, where it happens.
  */
 export class SyncRefusal extends Error {
-  constructor(readonly reason: SyncRefusalReason) {
+  readonly code: number;
+  constructor(readonly reason: SyncCloseReason) {
     super('');
     this.name = 'SyncRefusal';
-  }
-}
-
-const UPDATE_REFUSAL_CODES: Record<UpdateRefusalReason, number> = {
-  update_rejected: 4400,
-  document_too_large: 4413,
-  over_capacity: 4429,
-  slow_down: 4429,
-  server_busy: 4503,
-};
-
-/**
- * Closes one document's connection over an update it sent (Hocuspocus closes the connection with
- * this `code` and `reason` and tells the provider). The rest of the socket, and the server, go on.
- */
-export class UpdateRefusal extends Error {
-  readonly code: number;
-  constructor(readonly reason: UpdateRefusalReason) {
-    super('');
-    this.name = 'UpdateRefusal';
-    this.code = UPDATE_REFUSAL_CODES[reason];
+    this.code = SYNC_CLOSE_REASONS[reason];
   }
 }

@@ -134,7 +134,7 @@ export class ResourceBounds {
     const holds = this.sockets.get(socketId);
     if (!holds) return;
     const held = holds.documents.get(documentName) ?? 0;
-    if (held >= MAX_CONNECTIONS_PER_DOCUMENT) throw new SyncRefusal('too-many-documents');
+    if (held >= MAX_CONNECTIONS_PER_DOCUMENT) throw new SyncRefusal('too_many_documents');
     if (held === 0) this.checkNewDocument(holds, documentName);
     holds.documents.set(documentName, held + 1);
   }
@@ -156,10 +156,10 @@ export class ResourceBounds {
 
   private checkNewDocument(holds: SocketHolds, documentName: string) {
     if (!this.options.isLoaded(documentName) && this.heapUsed() > this.limits.heapBudgetBytes) {
-      throw new SyncRefusal('server-busy');
+      throw new SyncRefusal('server_busy');
     }
     if (holds.documents.size >= this.limits.socketDocuments) {
-      throw new SyncRefusal('too-many-documents');
+      throw new SyncRefusal('too_many_documents');
     }
     // A document the person holds on another socket already counts for them.
     const mine = this.documentsOf(holds.userId);
@@ -170,7 +170,7 @@ export class ResourceBounds {
       usage.bytes >= this.limits.personBytes ||
       usage.items >= this.limits.personItems
     ) {
-      throw new SyncRefusal('too-many-documents');
+      throw new SyncRefusal('too_many_documents');
     }
   }
 

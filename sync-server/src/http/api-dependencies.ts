@@ -16,9 +16,9 @@ import type { Storage } from '../storage/types';
 /** What the sync server must do when access to an app changes under open connections. */
 export interface AccessChanges {
   /** A person lost access to an app (removed, or the app was deleted). */
-  revoked(appId: string, userId: string | null): void;
+  revoked(appId: string, userId: string | null): Promise<void>;
   /** A person's role changed: their connection authenticates again with the new one. */
-  roleChanged(appId: string, userId: string): void;
+  roleChanged(appId: string, userId: string): Promise<void>;
   /**
    * Who may visit the app changed (visibility, unpublished): the visitors' data connections of
    * those who may no longer see it are closed.

@@ -201,7 +201,8 @@ export function registerApps(
       invitedBy: auth.user.id,
       addedAt,
     });
-    if (already && already.role !== input.role) accessChanges.roleChanged(found.id, invitee.id);
+    if (already && already.role !== input.role)
+      await accessChanges.roleChanged(found.id, invitee.id);
     return c.json({ person: toPerson(invitee, input.role, addedAt) }, already ? 200 : 201);
   });
 
@@ -214,7 +215,7 @@ export function registerApps(
     if (!person || !(await storage.apps.removeCollaborator(found.id, person.id))) {
       throw new ApiError('not_found', 'That person is not a collaborator on this app.');
     }
-    accessChanges.revoked(found.id, person.id);
+    await accessChanges.revoked(found.id, person.id);
     return c.json({ removed: true });
   });
 }

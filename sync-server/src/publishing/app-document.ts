@@ -2,6 +2,7 @@ import { documentName } from '@pipit/protocol';
 import * as Y from 'yjs';
 import type { Logger } from '../logger';
 import type { DocumentStore } from '../storage/types';
+import { replayInto } from '../collab/update-log';
 
 /** The documents this instance has loaded (Hocuspocus's map), by name. */
 export interface LiveDocuments {
@@ -22,19 +23,14 @@ export async function loadAppDocument(
 ): Promise<Y.Doc> {
   const name = documentName({ kind: 'app', appId });
   const doc = new Y.Doc();
-  const { snapshot, log } = await documents.loadWithLog(name);
-  if (snapshot) Y.applyUpdate(doc, snapshot);
-  for (const { seq, update } of log) {
-    try {
-      Y.applyUpdate(doc, update);
-    } catch (error) {
-      // Persistence skips such an update when it loads the document; so does publishing.
+  replayInto(doc, await documents.loadWithLog(name), {
+    // Persistence skips such an update when it loads the document; so does publishing.
+    onSkipped: (seq, error) =>
       logger.warn(
         { err: error, documentName: name, seq },
         'skipped a logged update that does not apply',
-      );
-    }
-  }
+      ),
+  });
   const loaded = live?.get(name);
   if (loaded) Y.applyUpdate(doc, Y.encodeStateAsUpdate(loaded));
   return doc;

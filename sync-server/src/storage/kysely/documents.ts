@@ -1,8 +1,12 @@
+import { sql } from 'kysely';
 import type { DocumentStore } from '../types/documents';
-import { isId } from '@pipit/protocol';
+import { isId, type StorageEngine } from '@pipit/protocol';
 import { type Db, toUint8Array } from './shared';
 
-export function createDocumentStore(db: Db): DocumentStore {
+/** Logged updates dropped per statement (SQLite allows 32,766 parameters; PostgreSQL 65,535). */
+const DELETE_CHUNK = 1_000;
+
+export function createDocumentStore(db: Db, engine: StorageEngine): DocumentStore {
   return {
     async load(name) {
       const row = await db
@@ -55,21 +59,78 @@ export function createDocumentStore(db: Db): DocumentStore {
       return rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
     },
 
-    async store(name, state, compactedThrough) {
+    async store(name, state) {
       const updatedAt = Date.now();
-      await db.transaction().execute(async (trx) => {
+      await db
+        .insertInto('documents')
+        .values({ name, state, updated_at: updatedAt })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ state, updated_at: updatedAt }))
+        .execute();
+    },
+
+    async compact(name, fold, options = {}) {
+      return db.transaction().execute(async (trx) => {
+        if (engine === 'postgres') {
+          // One compaction of a document at a time across every instance: the lock is the
+          // document's, held until this transaction ends. SQLite has one writer (this process) and
+          // runs one transaction at a time already.
+          await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(trx);
+        }
+        const { owner } = options;
+        // Under a share lock: deleting the app (or person) marks its row, and waits for this
+        // transaction; a compaction that comes after sees the mark. Either way a deleted document
+        // stays deleted. (SQLite: one transaction at a time already.)
+        if (owner?.appId !== undefined) {
+          const app = await trx
+            .selectFrom('app_ids')
+            .select('deleted_at')
+            .where('id', '=', owner.appId)
+            .$if(engine === 'postgres', (q) => q.forShare())
+            .executeTakeFirst();
+          if (app?.deleted_at != null) return false;
+        }
+        if (owner?.userId !== undefined) {
+          const user = await trx
+            .selectFrom('users')
+            .select('deleted_at')
+            .where('id', '=', owner.userId)
+            .$if(engine === 'postgres', (q) => q.forShare())
+            .executeTakeFirst();
+          if (user?.deleted_at != null) return false;
+        }
+        const stored = await trx
+          .selectFrom('documents')
+          .select('state')
+          .where('name', '=', name)
+          .executeTakeFirst();
+        const logged = await trx
+          .selectFrom('document_updates')
+          .select(['seq', 'update'])
+          .where('name', '=', name)
+          .orderBy('seq')
+          .execute();
+        const log = logged.map((entry) => ({
+          seq: Number(entry.seq),
+          update: toUint8Array(entry.update),
+        }));
+        const state = fold({ snapshot: stored ? toUint8Array(stored.state) : null, log });
+        const updatedAt = Date.now();
         await trx
           .insertInto('documents')
           .values({ name, state, updated_at: updatedAt })
           .onConflict((oc) => oc.column('name').doUpdateSet({ state, updated_at: updatedAt }))
           .execute();
-        if (compactedThrough !== undefined) {
+        // Exactly the updates read: one logged by another instance after the read (even with a
+        // lower sequence number, committed later) stays for the next compaction.
+        const seqs = log.map((entry) => entry.seq);
+        for (let i = 0; i < seqs.length; i += DELETE_CHUNK) {
           await trx
             .deleteFrom('document_updates')
             .where('name', '=', name)
-            .where('seq', '<=', compactedThrough)
+            .where('seq', 'in', seqs.slice(i, i + DELETE_CHUNK))
             .execute();
         }
+        return true;
       });
     },
 

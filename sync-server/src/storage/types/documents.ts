@@ -4,21 +4,48 @@ export interface LoggedUpdate {
   update: Uint8Array;
 }
 
+/** What storage holds of a document: its snapshot and the logged updates not folded into it yet. */
+export interface StoredDocument {
+  snapshot: Uint8Array | null;
+  log: LoggedUpdate[];
+}
+
+/** What a document cannot outlive: its app (app and visitor-data documents), its person, or both. */
+export interface DocumentOwner {
+  appId?: string;
+  userId?: string;
+}
+
 export interface DocumentStore {
   /** The stored snapshot of a document (without its update log), or null when it has none. */
   load(name: string): Promise<Uint8Array | null>;
   /** The snapshot and every logged update after it, read together. */
-  loadWithLog(name: string): Promise<{ snapshot: Uint8Array | null; log: LoggedUpdate[] }>;
+  loadWithLog(name: string): Promise<StoredDocument>;
   /**
    * Appends updates to their documents' logs in one transaction (one commit for a group of
    * updates) and returns their sequence numbers, in order. Durable when it resolves.
    */
   append(entries: Array<{ name: string; update: Uint8Array }>): Promise<number[]>;
   /**
-   * Replaces the snapshot (a full Yjs state update) and, in the same transaction, drops the logged
-   * updates up to `compactedThrough` that the snapshot already contains.
+   * Replaces the snapshot with a full Yjs state (a new document's first state, an import);
+   * live documents are stored with `compact`.
    */
-  store(name: string, state: Uint8Array, compactedThrough?: number): Promise<void>;
+  store(name: string, state: Uint8Array): Promise<void>;
+  /**
+   * Folds what is stored into one snapshot, safely beside other instances doing the same for the
+   * same document: in one transaction, holding the document's lock, reads the snapshot and every
+   * logged update, calls `fold` with them — it returns the new snapshot, which must contain all
+   * of them (a live document they were applied to) — writes it and drops exactly the logged
+   * updates it read. Nothing another instance logged or stored meanwhile is overwritten or lost.
+   *
+   * With `owner`, nothing is written once that app or person was deleted (checked under a lock
+   * their deletion waits for): a deleted document is never brought back. Resolves `false` then.
+   */
+  compact(
+    name: string,
+    fold: (stored: StoredDocument) => Uint8Array,
+    options?: { owner?: DocumentOwner },
+  ): Promise<boolean>;
   /** The snapshot and the log. */
   delete(name: string): Promise<void>;
   /**

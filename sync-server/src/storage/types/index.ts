@@ -17,7 +17,7 @@ import type { TokenStore } from './tokens';
 import type { UserStore } from './users';
 
 export type { UserRecord, NewUser, UserPatch, UserStore } from './users';
-export type { LoggedUpdate, DocumentStore } from './documents';
+export type { LoggedUpdate, DocumentStore, DocumentOwner, StoredDocument } from './documents';
 export type { OperatorRecord, OperatorStore } from './operators';
 export type { SessionRecord, SessionStore } from './sessions';
 export type { TokenKind, NewToken, TokenUse, TokenStore } from './tokens';

@@ -1,6 +1,13 @@
+import type {
+  afterHandleMessagePayload,
+  beforeHandleMessagePayload,
+  Extension,
+} from '@hocuspocus/server';
 import * as Y from 'yjs';
 import type { Logger } from '../logger';
-import { UpdateRefusal } from './refusal';
+import type { ConnectionContext } from './authenticate';
+import type { CheckedUpdate, DocumentLedger } from './document-ledger';
+import { SyncRefusal } from './refusal';
 import type { DocumentUsage, ResourceBounds } from './resource-bounds';
 import type { ResourceLimits } from './resource-limits';
 import { syncPayloadOf } from './sync-message';
@@ -17,12 +24,6 @@ export const MAX_WAITING_BYTES = 64 * 1024;
  * is a client), a few bytes each. The server decodes it to answer; 1 MB is ~100,000 clients.
  */
 export const MAX_STATE_VECTOR_BYTES = 1024 * 1024;
-
-export interface CheckedUpdate {
-  update: Uint8Array;
-  /** What it adds to its document at most (it counts from the moment it is let through). */
-  growth: DocumentUsage;
-}
 
 export interface MessageCheck {
   documentName: string;
@@ -46,7 +47,7 @@ export interface MessageCheck {
  */
 export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   const { documentName, logger, bounds, socketKey } = check;
-  const refuse = (error: UpdateRefusal, details: Record<string, unknown>) => {
+  const refuse = (error: SyncRefusal, details: Record<string, unknown>) => {
     // The server being short of memory is not the sender's doing.
     if (socketKey && error.reason !== 'server_busy') bounds?.noteRefusal(socketKey);
     logger.warn({ documentName, reason: error.reason, ...details }, 'refused a sync message');
@@ -54,17 +55,17 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   };
   if (socketKey && bounds?.isSlowedDown(socketKey)) {
     // No decoding for someone whose messages keep being refused: they wait a minute.
-    throw new UpdateRefusal('slow_down');
+    throw new SyncRefusal('slow_down');
   }
   let payload: ReturnType<typeof syncPayloadOf>;
   try {
     payload = syncPayloadOf(check.message);
   } catch {
-    throw refuse(new UpdateRefusal('update_rejected'), { why: 'malformed framing' });
+    throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed framing' });
   }
   if (payload?.kind === 'state-vector') {
     if (payload.stateVector.byteLength > MAX_STATE_VECTOR_BYTES) {
-      throw refuse(new UpdateRefusal('update_rejected'), {
+      throw refuse(new SyncRefusal('update_rejected'), {
         why: 'state vector too large',
         bytes: payload.stateVector.byteLength,
       });
@@ -77,7 +78,7 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   const { usage, limits } = check;
   // Bytes before anything is decoded: decoding 5 MB of tiny structs takes a second.
   if (usage.bytes + update.byteLength > limits.documentBytes) {
-    throw refuse(new UpdateRefusal('document_too_large'), {
+    throw refuse(new SyncRefusal('document_too_large'), {
       bytes: usage.bytes,
       updateBytes: update.byteLength,
     });
@@ -86,7 +87,7 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   try {
     decoded = Y.decodeUpdate(update);
   } catch (error) {
-    throw refuse(new UpdateRefusal('update_rejected'), { why: 'malformed update', err: error });
+    throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed update', err: error });
   }
   // An empty sync step 2 (nothing to send) changes nothing: nothing to log.
   if (decoded.structs.length === 0 && decoded.ds.clients.size === 0) return null;
@@ -94,17 +95,17 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
     Y.getState(check.document.store, client),
   );
   if (hasSubdocument) {
-    throw refuse(new UpdateRefusal('update_rejected'), { why: 'subdocument' });
+    throw refuse(new SyncRefusal('update_rejected'), { why: 'subdocument' });
   }
   if (waits && waitingBytes(check.document) + update.byteLength > MAX_WAITING_BYTES) {
-    throw refuse(new UpdateRefusal('update_rejected'), {
+    throw refuse(new SyncRefusal('update_rejected'), {
       why: 'too much waiting for missing parts',
       waitingBytes: waitingBytes(check.document),
       updateBytes: update.byteLength,
     });
   }
   if (usage.items + items > limits.documentItems) {
-    throw refuse(new UpdateRefusal('document_too_large'), {
+    throw refuse(new SyncRefusal('document_too_large'), {
       items: usage.items,
       updateItems: items,
     });
@@ -112,7 +113,55 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   const growth = { bytes: update.byteLength, items };
   if (bounds && socketKey) {
     const over = bounds.overLimits(socketKey, growth);
-    if (over) throw refuse(new UpdateRefusal(over), { update: growth });
+    if (over) throw refuse(new SyncRefusal(over), { update: growth });
   }
   return { update, growth };
+}
+
+/**
+ * The update guard as a Hocuspocus step: every message a client sends about a document is decoded
+ * once, here, and checked before anything else sees it (checkMessage). An update it lets through
+ * is written in the ledger for its connection — counted against the document from now on — where
+ * the update log takes it (update-log.ts); once Hocuspocus applied it, it is settled. A refusal
+ * closes only that document's connection.
+ */
+export function createUpdateGuard(options: {
+  ledger: DocumentLedger;
+  limits: Pick<ResourceLimits, 'documentBytes' | 'documentItems'>;
+  bounds?: ResourceBounds | undefined;
+  logger: Logger;
+}): Extension {
+  const { ledger, limits, bounds, logger } = options;
+  return {
+    extensionName: 'pipit-update-guard',
+
+    beforeHandleMessage({
+      documentName,
+      document,
+      update: message,
+      connection,
+      context,
+    }: beforeHandleMessagePayload<Partial<ConnectionContext> | undefined>) {
+      // Being deleted: nothing of it is written any more.
+      if (ledger.isDiscarded(documentName)) throw new SyncRefusal('update_rejected');
+      const checked = checkMessage({
+        documentName,
+        message,
+        document,
+        usage: ledger.of(documentName),
+        readOnly: connection.readOnly,
+        limits,
+        bounds,
+        socketKey: context?.socketKey,
+        logger,
+      });
+      if (checked) ledger.reserve(documentName, connection, checked);
+      return Promise.resolve();
+    },
+
+    afterHandleMessage({ connection }: afterHandleMessagePayload) {
+      ledger.applied(connection);
+      return Promise.resolve();
+    },
+  };
 }
