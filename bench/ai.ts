@@ -2,7 +2,9 @@
  * AI figures: what the server itself adds to a run of an AI action (reading the stored template,
  * filling it, deriving the JSON schema, checking the answer), against the local OpenAI-compatible
  * stand-in answering at once; and, when AI_BASE_URL (and AI_MODEL) are set, the end-to-end latency
- * of the same structured request against that provider. Prints figures; not a pass/fail test.
+ * of a whole run through a Pipit server pointed at that provider (`POST /api/ai/runs`, as a
+ * signed-in visitor of a published app: Pipit's prompt, schema, repair round and check included).
+ * Prints figures; not a pass/fail test.
  * Run: npm run bench -- ai   (--quick: fewer runs)
  */
 import { performance } from 'node:perf_hooks';
@@ -113,11 +115,13 @@ function pureSteps(): number[] {
   return samples;
 }
 
-async function againstStandIn() {
-  const standIn = await startAiStandIn();
-  standIn.setDefault(JSON.stringify(answer));
+/**
+ * A Pipit server (SQLite) whose AI settings are `aiEnv`, with a published app holding the AI action
+ * and a signed-in visitor, and the body of one run of it.
+ */
+async function pipitWithAiApp(aiEnv: Record<string, string>) {
   const h = await startAccountsServer('sqlite', {
-    env: standIn.env({ AI_DAILY_RUNS: '1000000', LOG_LEVEL: 'warn' }),
+    env: { ...aiEnv, AI_DAILY_RUNS: '1000000', LOG_LEVEL: 'warn' },
   });
   try {
     const owner = await h.signup('bench_owner');
@@ -129,8 +133,18 @@ async function againstStandIn() {
       aiActions: [action],
     });
     const visitor = await h.signup('bench_visitor');
-    const body = { appId, aiActionId: action.id, bindings };
+    return { h, visitor, body: { appId, aiActionId: action.id, bindings } };
+  } catch (error) {
+    await h.close();
+    throw error;
+  }
+}
 
+async function againstStandIn() {
+  const standIn = await startAiStandIn();
+  standIn.setDefault(JSON.stringify(answer));
+  const { h, visitor, body } = await pipitWithAiApp(standIn.env());
+  try {
     const provider = createAiProvider(
       loadConfig(standIn.env()).ai,
       createLogger('silent', new Writable({ write: (_c, _e, done) => done() })),
@@ -164,46 +178,48 @@ async function againstStandIn() {
   }
 }
 
+/** The provider's settings as the server reads them (AI_*), to start Pipit with. */
+const AI_SETTINGS = ['AI_BASE_URL', 'AI_MODEL', 'AI_API_KEY', 'AI_TIMEOUT_MS'] as const;
+
 async function againstProvider() {
+  // Checked first, with the server's own words for a bad value.
   const config = loadConfig(process.env).ai;
   if (!config) return;
-  const provider = createAiProvider(
-    config,
-    createLogger('warn', new Writable({ write: (_c, _e, done) => done() })),
-  )!;
-  const prompt = fillTemplate(action.prompt, (expression) => {
-    const name = bindingName(expression);
-    return name !== null && Object.hasOwn(bindings, name)
-      ? bindings[name as keyof typeof bindings]
-      : '';
-  });
-  const samples: number[] = [];
-  let failures = 0;
-  let tokens = 0;
-  for (let i = 0; i < PROVIDER_RUNS; i += 1) {
-    const started = performance.now();
-    try {
-      const result = await provider.completeStructured({
-        system: 'Answer with one JSON object for a new shopping list item.',
-        user: prompt,
-        name: 'record',
-        jsonSchema: aiRecordJsonSchema(shopping),
-        parse: (value) => checkAiRecord(shopping, value),
-      });
-      tokens += result.usage.promptTokens + result.usage.completionTokens;
-      samples.push(performance.now() - started);
-    } catch (error) {
-      failures += 1;
-      console.log(
-        `  run ${i + 1} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-  }
-  console.log(`\nEnd to end against ${config.baseUrl} (${config.model}), one structured record:`);
-  if (samples.length > 0) line('run (with a repair round when needed)', samples);
-  console.log(
-    `  ${samples.length} fitting answers, ${failures} failed; ${samples.length ? Math.round(tokens / samples.length) : 0} tokens per run on average`,
+  const aiEnv = Object.fromEntries(
+    AI_SETTINGS.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
   );
+  const { h, visitor, body } = await pipitWithAiApp(aiEnv);
+  const samples: number[] = [];
+  const failures = new Map<string, number>();
+  try {
+    for (let i = 0; i < PROVIDER_RUNS; i += 1) {
+      // The whole run, as an app asks for it: Pipit's prompt and JSON schema, the provider, the
+      // repair round when the answer does not fit, the check, the quota and usage.
+      const started = performance.now();
+      const run = await visitor.post('/api/ai/runs', body);
+      const elapsed = performance.now() - started;
+      if (run.status === 200) samples.push(elapsed);
+      else {
+        const error = (run.body as { error?: { code?: string; message?: string } }).error;
+        const said = `${error?.code ?? run.status}: ${error?.message ?? ''}`;
+        failures.set(said, (failures.get(said) ?? 0) + 1);
+      }
+    }
+    // Tokens as the server counted them for /admin (fitting and misfitting answers alike).
+    const usage = await h.pipit.server.storage.aiUsage.dailyUsage(0);
+    const tokens = usage.reduce((sum, r) => sum + r.promptTokens + r.completionTokens, 0);
+    console.log(
+      `\nEnd to end against ${config.baseUrl} (${config.model}), POST /api/ai/runs for one record:`,
+    );
+    if (samples.length > 0) line('whole run (with a repair round when needed)', samples);
+    const failed = [...failures.values()].reduce((sum, n) => sum + n, 0);
+    console.log(
+      `  ${samples.length} fitting answers, ${failed} failed; ${Math.round(tokens / PROVIDER_RUNS)} tokens per run on average`,
+    );
+    for (const [said, count] of failures) console.log(`  ${count} × ${said}`);
+  } finally {
+    await h.close();
+  }
 }
 
 console.log(`AI runs (${QUICK ? 'quick' : 'full'})\n`);

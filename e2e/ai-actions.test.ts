@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AI_OUTPUT_INVALID_MESSAGE } from '@pipit/protocol';
 import {
   type AiStandIn,
   type RunningPipit,
@@ -166,9 +167,8 @@ describe('AI actions in the installed app', () => {
       );
       await openRecipe(page, 'Weeknight tomato dal');
       await page.getByRole('button', { name: 'Make shopping list' }).click();
-      await poll(() => toast(page).innerText()).toBe(
-        'The AI’s answer didn’t fit, so nothing was saved. Try again.',
-      );
+      // The server's words for it, shown as they come.
+      await poll(() => toast(page).innerText()).toBe(AI_OUTPUT_INVALID_MESSAGE);
       expect(await shoppingLists(page)).toHaveLength(3);
       // The refused run's 422 is the browser's own log line; nothing else went wrong.
       expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
@@ -192,6 +192,15 @@ describe('AI actions in the installed app', () => {
       expect(sends).toContain('Name (record.');
       expect(sends).toContain('Ingredients (record.');
       expect(sends).toContain(`To the model ${ai.model}.`);
+      // A record answer: its collection and each field, as the instructions and the schema say.
+      expect(sends).toContain('The fields of a new record of “Shopping lists”');
+      expect(sends).toContain('Name: Text, required');
+      expect(sends).toContain('Items: Long text, required');
+      expect(sends).toContain('Servings: Number, optional');
+      await action.getByText('The instructions and the JSON schema, as sent').click();
+      const asSent = await action.locator('.ai-sends__as-sent').innerText();
+      expect(asSent).toContain('Answer with one JSON object for a new item of “Shopping lists”');
+      expect(asSent).toContain('"required"');
 
       const before = ai.completions.length;
       ai.enqueue(shoppingList('Pancakes'));

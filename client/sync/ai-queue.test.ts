@@ -32,6 +32,23 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** Queues one shopping list run of Ada's for each title, oldest first (a millisecond apart). */
+async function queueLists(...titles: string[]) {
+  const now = Date.now();
+  for (const [i, title] of titles.entries()) {
+    await queue.queueAiRun(
+      {
+        owner: ADA,
+        appId: APP,
+        aiActionId: 'make-list',
+        bindings: { 'record.title': title },
+        recordId: null,
+      },
+      now + i,
+    );
+  }
+}
+
 const lists = {
   id: 'lists',
   name: 'Shopping lists',
@@ -211,9 +228,81 @@ describe('AI runs queued on the device', () => {
       });
     }
     browser.navigator.onLine = true;
-    const send = vi.fn(async () => ({ status: 'offline' as const }));
+    const send = vi.fn(async () => ({ status: 'later' as const }));
     await queue.runQueuedAiRuns(options(ADA, createMemoryDataStore(), send));
     expect(send).toHaveBeenCalledTimes(1);
     expect((await queue.aiRunsOf(ADA, APP)).map((r) => r.state)).toEqual(['queued', 'queued']);
+  });
+
+  it('sends nothing more once stopped mid-pass, and keeps the answer for the owner’s next pass', async () => {
+    await queueLists('One', 'Two');
+    browser.navigator.onLine = true;
+    // The first run is answered only after its page stopped the pass (Ada signed out).
+    let answer: (() => void) | undefined;
+    const left = createMemoryDataStore();
+    const sendBefore = vi.fn(
+      (run: Queue.LocalAiRun) =>
+        new Promise<Queue.AiRunSent<AiOutput>>((resolve) => {
+          answer = () =>
+            resolve({
+              status: 'done',
+              output: {
+                kind: 'record',
+                values: { name: `List ${run.bindings['record.title']}`, items: 'Rice' },
+              },
+            });
+        }),
+    );
+    const stop = queue.runQueuedAiRunsWhenOnline(options(ADA, left, sendBefore));
+    await vi.waitFor(() => expect(sendBefore).toHaveBeenCalledTimes(1));
+    stop();
+
+    // Ada opens the app again while the stopped pass still waits for its answer: a pass of its own.
+    const back = createMemoryDataStore();
+    const sendAfter = vi.fn(done({ kind: 'record', values: { name: 'List Two', items: 'Beans' } }));
+    const next = queue.runQueuedAiRuns(options(ADA, back, sendAfter));
+    answer!();
+    await next;
+
+    expect(sendBefore).toHaveBeenCalledTimes(1);
+    // The answered run is landed from the kept answer: the server is asked once for each run.
+    expect(sendAfter).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({ bindings: { 'record.title': 'Two' } }),
+    );
+    expect(left.getSnapshot().records).toEqual([]);
+    expect(back.getSnapshot().records.map((r) => r.values.name)).toEqual(['List One', 'List Two']);
+    const runs = await queue.aiRunsOf(ADA, APP);
+    expect(runs.map((r) => r.state)).toEqual(['done', 'done']);
+    expect(runs.map((r) => r.output)).toEqual([undefined, undefined]);
+  });
+
+  it('keeps a stopped pass’s answer queued until its owner runs the queue again', async () => {
+    await queueLists('One', 'Two');
+    browser.navigator.onLine = true;
+    let active = true;
+    const left = createMemoryDataStore();
+    const send = vi.fn(async () => {
+      active = false; // signed out while the server answered
+      return {
+        status: 'done' as const,
+        output: { kind: 'record' as const, values: { name: 'List One', items: 'Rice' } },
+      };
+    });
+    await queue.runQueuedAiRuns({ ...options(ADA, left, send), isActive: () => active });
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(left.getSnapshot().records).toEqual([]);
+    const [kept, waiting] = await queue.aiRunsOf(ADA, APP);
+    expect(kept).toMatchObject({
+      state: 'queued',
+      output: { kind: 'record', values: { name: 'List One' } },
+    });
+    expect(waiting).toMatchObject({ state: 'queued' });
+    expect(waiting?.output).toBeUndefined();
+
+    // Another account on the device never lands it.
+    const bo = createMemoryDataStore();
+    await queue.runQueuedAiRuns(options(BO, bo, send));
+    expect(bo.getSnapshot().records).toEqual([]);
+    expect(send).toHaveBeenCalledTimes(1);
   });
 });

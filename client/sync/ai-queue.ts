@@ -68,8 +68,11 @@ export async function dismissAiRun(owner: string, id: string): Promise<void> {
 /** What sending one run to the server came to. */
 export type AiRunSent<Output> =
   | { status: 'done'; output: Output }
-  /** The server could not be reached: the run waits for the next time. */
-  | { status: 'offline' }
+  /**
+   * Not now: the server could not be reached, the session expired (signing in again runs it) or
+   * too many requests came at once. The run waits for the next pass.
+   */
+  | { status: 'later' }
   | { status: 'failed'; problem: string };
 
 export interface RunQueuedOptions<Output> {
@@ -81,6 +84,12 @@ export interface RunQueuedOptions<Output> {
     run: LocalAiRun,
     output: Output,
   ): { ok: true; text: string } | { ok: false; problem: string };
+  /**
+   * Whether the pass is still wanted: false once its owner left (signed out, another account, the
+   * app closed). Asked before each run is sent and right before its answer lands, so a pass that
+   * outlives its page never sends with someone else's session or lands in someone else's data.
+   */
+  isActive?: () => boolean;
   now?: () => number;
 }
 
@@ -97,20 +106,25 @@ async function claim(id: string, now: number): Promise<LocalAiRun | null> {
   });
 }
 
-const running = new Map<string, Promise<void>>();
+const always = () => true;
+const running = new Map<string, { pass: Promise<void>; isActive: () => boolean }>();
 
 /**
- * Runs one person's queued runs for one app, oldest first, and lands each: stops at the first that
- * cannot reach the server (it stays queued). One pass per person and app at a time in this tab;
- * another tab cannot take the same run (see `claim`).
+ * Runs one person's queued runs for one app, oldest first, and lands each: stops at the first the
+ * server cannot take now (it stays queued). One pass per person and app at a time in this tab;
+ * another tab cannot take the same run (see `claim`). A pass whose owner left may still be
+ * finishing its last run: a new caller gets a pass of its own, after that one.
  */
 export function runQueuedAiRuns<Output>(options: RunQueuedOptions<Output>): Promise<void> {
   const key = `${options.owner}:${options.appId}`;
-  let pass = running.get(key);
-  if (!pass) {
-    pass = runPass(options).finally(() => running.delete(key));
-    running.set(key, pass);
-  }
+  const previous = running.get(key);
+  if (previous?.isActive()) return previous.pass;
+  const pass: Promise<void> = (previous?.pass.catch(() => undefined) ?? Promise.resolve())
+    .then(() => runPass(options))
+    .finally(() => {
+      if (running.get(key)?.pass === pass) running.delete(key);
+    });
+  running.set(key, { pass, isActive: options.isActive ?? always });
   return pass;
 }
 
@@ -119,25 +133,42 @@ async function runPass<Output>({
   appId,
   send,
   land,
+  isActive = always,
   now = Date.now,
 }: RunQueuedOptions<Output>): Promise<void> {
   const db = localDb();
   for (const queued of await aiRunsOf(owner, appId)) {
+    if (!isActive()) return;
     if (queued.state === 'done' || queued.state === 'failed') {
       if (now() - queued.updatedAt > KEEP_FINISHED_MS) await db.aiRuns.delete(queued.id);
       continue;
     }
     const run = await claim(queued.id, now());
     if (!run) continue;
-    let sent: AiRunSent<Output>;
-    try {
-      sent = await send(run);
-    } catch (error) {
-      console.warn('An AI run failed unexpectedly:', error);
-      sent = { status: 'failed', problem: 'The AI action didn’t work. Try again later.' };
-    }
-    if (sent.status === 'offline') {
+    if (!isActive()) {
       await db.aiRuns.update(run.id, { state: 'queued', updatedAt: now() });
+      return;
+    }
+    let sent: AiRunSent<Output>;
+    if (run.output !== undefined) {
+      // Answered before, after its pass was over: it lands now, without running it again.
+      sent = { status: 'done', output: run.output as Output };
+    } else {
+      try {
+        sent = await send(run);
+      } catch (error) {
+        console.warn('An AI run failed unexpectedly:', error);
+        sent = { status: 'failed', problem: 'The AI action didn’t work. Try again later.' };
+      }
+    }
+    if (sent.status === 'later') {
+      await db.aiRuns.update(run.id, { state: 'queued', updatedAt: now() });
+      return;
+    }
+    // The owner left while the server answered: whatever data is open now may not be theirs.
+    // The answer waits on the run for their next pass.
+    if (sent.status === 'done' && !isActive()) {
+      await db.aiRuns.update(run.id, { state: 'queued', output: sent.output, updatedAt: now() });
       return;
     }
     const landed: { ok: true; text: string } | { ok: false; problem: string } =
@@ -145,8 +176,14 @@ async function runPass<Output>({
     await db.aiRuns.update(
       run.id,
       landed.ok
-        ? { state: 'done', text: landed.text, problem: null, updatedAt: now() }
-        : { state: 'failed', text: null, problem: landed.problem, updatedAt: now() },
+        ? { state: 'done', text: landed.text, problem: null, output: undefined, updatedAt: now() }
+        : {
+            state: 'failed',
+            text: null,
+            problem: landed.problem,
+            output: undefined,
+            updatedAt: now(),
+          },
     );
   }
 }
@@ -154,11 +191,13 @@ async function runPass<Output>({
 /**
  * Runs the queue now if the device is online, again each time it comes back online and every half
  * minute while it seems online, until the returned function is called (the app closes, the person
- * signs out).
+ * signs out). From then on, a pass already under way sends nothing more and lands nothing.
  */
 export function runQueuedAiRunsWhenOnline<Output>(options: RunQueuedOptions<Output>): () => void {
+  let stopped = false;
+  const isActive = () => !stopped && (options.isActive?.() ?? true);
   const run = () => {
-    runQueuedAiRuns(options).catch((error: unknown) =>
+    runQueuedAiRuns({ ...options, isActive }).catch((error: unknown) =>
       console.warn('Could not run the AI runs waiting on this device:', error),
     );
   };
@@ -169,6 +208,7 @@ export function runQueuedAiRunsWhenOnline<Output>(options: RunQueuedOptions<Outp
     if (navigator.onLine) run();
   }, RETRY_MS);
   return () => {
+    stopped = true;
     window.removeEventListener('online', run);
     clearInterval(retry);
   };

@@ -80,6 +80,12 @@ export interface LocalAiRun {
   state: 'queued' | 'working' | 'done' | 'failed';
   text: string | null;
   problem: string | null;
+  /**
+   * The server's answer to a run whose pass was over before it could land (the person signed out,
+   * the app closed): kept, queued again, so their next pass lands it without a second run of
+   * their quota. Not indexed, so no new version of the database.
+   */
+  output?: unknown;
   queuedAt: number;
   updatedAt: number;
 }

@@ -225,6 +225,67 @@ describe('AI app builder over REST', () => {
     expect(standIn.completions).toHaveLength(before);
   });
 
+  /** Today's usage of one app (null: apps made from a description), as /admin reads it. */
+  async function usageOf(appId: string | null) {
+    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+    const rows = await h.pipit.server.storage.aiUsage.dailyUsage(day);
+    const row = rows.find((r) => r.appId === appId);
+    return { runs: row?.runs ?? 0, promptTokens: row?.promptTokens ?? 0 };
+  }
+
+  it('records a description’s run and tokens under no app, and the tokens of one that never fit', async () => {
+    const before = await usageOf(null);
+    standIn.enqueue({
+      content: JSON.stringify(recipes),
+      usage: { prompt_tokens: 700, completion_tokens: 300 },
+    });
+    doneOf((await describeApp(ada, 'A recipe book')).lines);
+    expect(await usageOf(null)).toEqual({
+      runs: before.runs + 1,
+      promptTokens: before.promptTokens + 700,
+    });
+    standIn.enqueue(
+      { content: '{}', usage: { prompt_tokens: 11, completion_tokens: 1 } },
+      { content: '{}', usage: { prompt_tokens: 13, completion_tokens: 1 } },
+    );
+    const failed = await describeApp(ada, 'Something that fails');
+    expect(failed.lines.at(-1)).toMatchObject({ error: { code: 'ai_output_invalid' } });
+    expect(await usageOf(null)).toEqual({
+      runs: before.runs + 1,
+      promptTokens: before.promptTokens + 724,
+    });
+  });
+
+  it('ends a description that fails on the server with internal and a digest that is logged', async () => {
+    const cyd = await h.signup('cyd_ai');
+    const cydId = await verifyEmail(h, cyd);
+    const usage = h.pipit.server.storage.aiUsage;
+    const original = usage.record;
+    usage.record = () => Promise.reject(new Error('the usage table is on fire'));
+    let answer;
+    try {
+      standIn.enqueue(JSON.stringify(recipes));
+      answer = await describeApp(cyd, 'A recipe book');
+    } finally {
+      usage.record = original;
+    }
+    const last = answer.lines.at(-1);
+    expect(last).toEqual({
+      type: 'error',
+      error: {
+        code: 'internal',
+        message: 'Something went wrong while making the app. Try again.',
+        digest: expect.stringMatching(/^[0-9a-f]{12}$/) as string,
+      },
+    });
+    const digest = last?.type === 'error' ? last.error.digest : undefined;
+    const logged = h.pipit.logs.find((l) => l.digest === digest);
+    expect(logged).toMatchObject({ level: 'error', method: 'POST', path: '/api/ai/blueprints' });
+    expect(logged?.err?.message).toBe('the usage table is on fire');
+    // The run was given back.
+    expect(await usage.runsUsed(cydId, Math.floor(Date.now() / 86_400_000) * 86_400_000)).toBe(0);
+  });
+
   describe('POST /api/ai/edits', () => {
     let appId: string;
     let definition: AppDefinition;
@@ -304,10 +365,39 @@ describe('AI app builder over REST', () => {
       const bad = JSON.stringify({
         operations: [{ op: 'removeComponent', componentId: 'gone' }],
       });
-      standIn.enqueue(bad, bad);
+      const before = await usageOf(appId);
+      standIn.enqueue(
+        { content: bad, usage: { prompt_tokens: 40, completion_tokens: 5 } },
+        { content: bad, usage: { prompt_tokens: 60, completion_tokens: 5 } },
+      );
       const answer = await ada.post('/api/ai/edits', { appId, instruction: 'Remove the list' });
       expect(answer.status).toBe(422);
       expect(errorCode(answer)).toBe('ai_output_invalid');
+      // No run, but the tokens are counted for the operator.
+      expect(await usageOf(appId)).toEqual({
+        runs: before.runs,
+        promptTokens: before.promptTokens + 100,
+      });
+    });
+
+    it('gives the run back when the app’s document cannot be read', async () => {
+      const dan = await h.signup('dan_ai');
+      const danId = await verifyEmail(h, dan);
+      const danApp = await createApp(h, dan, definition);
+      const { documents } = h.pipit.server.storage;
+      const original = documents.loadWithLog;
+      documents.loadWithLog = () => Promise.reject(new Error('the documents table is on fire'));
+      let answer;
+      try {
+        answer = await dan.post('/api/ai/edits', { appId: danApp, instruction: 'Add a rating' });
+      } finally {
+        documents.loadWithLog = original;
+      }
+      expect(answer.status).toBe(500);
+      expect(errorCode(answer)).toBe('internal');
+      const day = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+      expect(await h.pipit.server.storage.aiUsage.runsUsed(danId, day)).toBe(0);
+      expect(standIn.completions).toHaveLength(0);
     });
 
     it('refuses viewers, strangers and signed-out people before asking the model', async () => {

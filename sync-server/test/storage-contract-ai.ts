@@ -145,6 +145,40 @@ export function describeAiUsageContract(engine: Engine) {
       ]);
     });
 
+    it('adds up usage with no app (apps made from a description) in a row of its own', async () => {
+      const usage = { day: TODAY, appId: null, runs: 1, promptTokens: 10, completionTokens: 2 };
+      await storage.aiUsage.record({ ...usage, userId: 'ada' });
+      await storage.aiUsage.record({ ...usage, userId: 'ada', runs: 0 });
+      await storage.aiUsage.record({ ...usage, userId: 'bob' });
+      await storage.aiUsage.record({ ...usage, appId: 'a1', userId: 'bob', runs: 5 });
+      expect(await storage.aiUsage.dailyUsage(TODAY)).toEqual([
+        {
+          day: TODAY,
+          appId: 'a1',
+          appTitle: null,
+          people: 1,
+          runs: 5,
+          promptTokens: 10,
+          completionTokens: 2,
+        },
+        {
+          day: TODAY,
+          appId: null,
+          appTitle: null,
+          people: 2,
+          runs: 2,
+          promptTokens: 30,
+          completionTokens: 6,
+        },
+      ]);
+      // Deleting an app never touches them; deleting the person does.
+      await storage.aiUsage.deleteForApp('a1');
+      await storage.aiUsage.deleteForUser('bob');
+      expect((await storage.aiUsage.dailyUsage(TODAY)).map((r) => [r.appId, r.runs])).toEqual([
+        [null, 1],
+      ]);
+    });
+
     it('deletes a person’s rows, an app’s rows, and days past retention', async () => {
       const usage = { day: TODAY, runs: 1, promptTokens: 1, completionTokens: 1 };
       await storage.aiUsage.record({ ...usage, appId: 'a1', userId: 'ada' });

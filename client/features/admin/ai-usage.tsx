@@ -10,7 +10,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * AI usage for the operator (docs/product/ai.md, "Usage"): runs and tokens per UTC day and app,
- * for the last 30 days. Counts only: prompts and answers are never stored.
+ * for the last 30 days (apps made from a description in a row of their own). Counts only: prompts and answers are never stored.
  */
 export function AiUsage() {
   const usage = useApiGet('/api/admin/ai-usage', aiUsageResponseSchema);
@@ -24,8 +24,8 @@ export function AiUsage() {
         </Notice>
       ) : usage.data.rows.length === 0 ? (
         <EmptyState icon="✨" title="No AI runs yet" level={3}>
-          Runs and tokens of apps’ AI actions show here, per day and app, for the last{' '}
-          {usage.data.days} days.
+          Runs and tokens of apps’ AI actions, Ask AI and apps made from a description show here,
+          per day and app, for the last {usage.data.days} days.
         </EmptyState>
       ) : (
         <>
@@ -49,7 +49,7 @@ export function AiUsage() {
                 {usage.data.rows.map((row) => (
                   <tr key={`${row.day}/${row.appId}`}>
                     <td>{row.day}</td>
-                    <td>{row.appTitle ?? row.appId}</td>
+                    <td>{appLabel(row)}</td>
                     <td>{count(row.people)}</td>
                     <td>{count(row.runs)}</td>
                     <td>{count(row.promptTokens)}</td>
@@ -63,6 +63,11 @@ export function AiUsage() {
       )}
     </Section>
   );
+}
+
+/** Apps made from a description have no id when the model is asked: their runs show together. */
+function appLabel(row: AiUsageRow): string {
+  return row.appId === null ? 'New apps, from a description' : (row.appTitle ?? row.appId);
 }
 
 function totals(rows: AiUsageRow[]): string {

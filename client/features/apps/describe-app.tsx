@@ -8,6 +8,7 @@ import { Button } from '../../ui/button';
 import { TextArea } from '../../ui/field';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
+import './describe-app.css';
 
 interface DescribeAppProps {
   online: boolean;
@@ -15,14 +16,21 @@ interface DescribeAppProps {
   disabled: boolean;
   /** Makes the app on this device, as a template app is made, and opens it. */
   onCreate(definition: AppDefinition): Promise<void>;
+  /** What still works without AI or a connection, on the page the form is on. */
+  withoutAi?: string;
 }
 
 /**
  * "Describe your app" (docs/product/ai-builder.md): the server asks its AI for a blueprint and expands it
  * into an ordinary app; the collections and screens appear here as they arrive. Needs a connection
- * and a server with an AI provider; everything else on `/create` works without either.
+ * and a server with an AI provider; everything else on `/create` (and `/demo`) works without either.
  */
-export function DescribeApp({ online, disabled, onCreate }: DescribeAppProps) {
+export function DescribeApp({
+  online,
+  disabled,
+  onCreate,
+  withoutAi = 'Templates, a blank app and importing still work.',
+}: DescribeAppProps) {
   const available = useAiAvailable();
   const [description, setDescription] = useState('');
   const [progress, setProgress] = useState<BlueprintProgress | null>(null);
@@ -32,6 +40,13 @@ export function DescribeApp({ online, disabled, onCreate }: DescribeAppProps) {
   useEffect(() => () => abort.current?.abort(), []);
 
   if (available === null) return <Loading label="Checking whether AI is available…" />;
+  const offline = (
+    <Notice tone="offline" title="Describing an app needs a connection">
+      <p>You’re offline. {withoutAi}</p>
+    </Notice>
+  );
+  // Never asked on this device, and no connection now: whether there is AI is not known yet.
+  if (available === 'offline') return offline;
   if (!available) {
     return (
       <Notice tone="info" title="AI is not configured on this server">
@@ -55,24 +70,30 @@ export function DescribeApp({ online, disabled, onCreate }: DescribeAppProps) {
     setProblem(null);
     setProgress(null);
     abort.current = new AbortController();
+    let definition: AppDefinition;
     try {
-      const definition = await appFromDescription(text, setProgress, abort.current.signal);
-      await onCreate(definition);
+      definition = await appFromDescription(text, setProgress, abort.current.signal);
     } catch (error) {
       if (abort.current.signal.aborted) return;
       // The description stays in the field, to try again or reword.
       setProblem(describeError(error).message);
       setWorking(false);
+      return;
     }
+    try {
+      await onCreate(definition);
+    } catch {
+      setProblem(
+        'The app could not be saved on this device. Check that the browser allows site storage, then try again.',
+      );
+    }
+    // Still here (the app did not open): the form is usable again.
+    setWorking(false);
   };
 
   return (
     <form className="create-describe" onSubmit={(e) => void onSubmit(e)}>
-      {!online ? (
-        <Notice tone="offline" title="Describing an app needs a connection">
-          <p>You’re offline. Templates, a blank app and importing still work.</p>
-        </Notice>
-      ) : null}
+      {!online ? offline : null}
       <TextArea
         label="Describe your app"
         hint="What it keeps and what people do with it. For example: “A recipe book for our family, with cooking times and a shopping list.”"

@@ -1,3 +1,12 @@
+import {
+  AI_BINDING_MAX_LENGTH,
+  AI_BINDINGS_MAX,
+  AI_NOT_CONFIGURED_MESSAGE,
+  AI_OUTPUT_INVALID_MESSAGE,
+  AI_PROVIDER_FAILURE_MESSAGES,
+  AI_RUNS_PER_MINUTE,
+  type AiProviderFailure,
+} from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
 import { TableScroll } from '../../ui/prose';
 import { DocsLayout } from './docs-layout';
@@ -17,7 +26,30 @@ reply with exactly: Summary not available.`;
 const CARE_PROMPT = `Give three short care tips for a {{record.species}} that lives
 {{record.location}}. One sentence each, about watering, light and soil.`;
 
-/** `/docs/ai-actions`: prompt templates, outputs and targets, examples, quotas and privacy. */
+/** The caps and limits as the server words them (sync-server/src/ai/runs.ts). */
+const MAX_LENGTH = AI_BINDING_MAX_LENGTH.toLocaleString('en-US');
+/** The free plan's runs a day (AI_DAILY_RUNS' default), as `ai_quota_exceeded` says it. */
+const FREE_DAILY_RUNS = 50;
+
+/** Why the provider failed, for each of the server's messages (sync-server/src/ai/provider.ts). */
+const PROVIDER_FAILURE_WHY: Record<AiProviderFailure, string> = {
+  timeout: 'The provider took longer than the server allows.',
+  unreachable: 'The server could not connect to the provider.',
+  busy: 'The provider said it is busy.',
+  unavailable: 'The provider failed on its side.',
+  settings: 'The provider refused the server’s key, or does not know its model.',
+  refused: 'The provider refused the request for another reason.',
+  empty: 'The provider answered with nothing.',
+  malformed: 'The provider’s answer could not be read.',
+  cancelled: 'The request was stopped before the answer came.',
+};
+
+/**
+ * `/docs/ai-actions`: prompt templates, outputs and targets, examples, quotas and privacy. It must
+ * say what the product does, word for word: caps, limits and the server's messages are rendered
+ * from the constants the server uses (@pipit/protocol), the app's own messages quoted from
+ * @pipit/runtime's ACTION_MESSAGES.
+ */
 export function DocsAiActionsPage() {
   return (
     <DocsLayout
@@ -95,6 +127,21 @@ export function DocsAiActionsPage() {
         The template language only substitutes values. No code runs, neither in the template nor in
         the values that fill it, so what a visitor types is always treated as text.
       </p>
+      <p>
+        A run sends the values of the bindings its template uses, and only those. Each value is at
+        most {MAX_LENGTH} characters, and one run sends at most {AI_BINDINGS_MAX} of them. A longer
+        value is refused, never cut: the app says &ldquo;A value in this AI action is too long to
+        send (at most {MAX_LENGTH} characters).&rdquo; and sends nothing.
+      </p>
+      <p>
+        The server checks again, and answers <code>validation_failed</code> for a binding the
+        template does not use (&ldquo;This AI action&rsquo;s prompt does not use{' '}
+        <code>{'{{…}}'}</code>, so it can&rsquo;t be sent. Send only the values its prompt
+        uses.&rdquo;), a value that is too long (&ldquo;The value of <code>{'{{…}}'}</code> is too
+        long: send at most {MAX_LENGTH} characters.&rdquo;) and too many bindings (&ldquo;Send at
+        most {AI_BINDINGS_MAX} bindings with one run.&rdquo;). Apps only ever send the bindings
+        their template uses; these answers matter when you call the API yourself.
+      </p>
 
       <h2 id="outputs-and-targets">Outputs and targets</h2>
       <h3>Output types</h3>
@@ -104,7 +151,8 @@ export function DocsAiActionsPage() {
         <dt>Record fields</dt>
         <dd>
           Values for the fields of a record in a collection you choose. The result is validated
-          against that collection&apos;s fields and their rules. Output that does not fit is
+          against that collection&apos;s fields and their rules. An answer that does not fit is sent
+          back to the model once with what is wrong; if the second answer does not fit either, it is
           rejected, not saved, so a malformed answer never ends up in the data.
         </dd>
       </dl>
@@ -113,9 +161,19 @@ export function DocsAiActionsPage() {
         <dt>Show in an AI component</dt>
         <dd>The result appears on the screen and is not stored in a record.</dd>
         <dt>Set a field</dt>
-        <dd>The result is written into a field of the current record, like the set field step.</dd>
+        <dd>
+          The result is written into a field of the current record, like the set field step. Plain
+          text must fit the field&apos;s rules: a number field needs a number, a date field a date,
+          a choice field one of its choices, with the same one more try.
+        </dd>
         <dt>Create a record</dt>
-        <dd>The result becomes a new record in the collection, like the create record step.</dd>
+        <dd>
+          The result becomes a new record in the collection you choose, like the create record step.
+          With record fields, the AI returns a record of that same collection: choose the same
+          collection for both, or the app cannot be published (&ldquo;The new record must be of the
+          collection the AI returns. Choose the same collection for both.&rdquo;). Plain text goes
+          into the new record&apos;s first text or long text field and must fit it.
+        </dd>
       </dl>
       <p>
         Plain text suits showing a result or setting a single field. Record fields suit creating a
@@ -188,9 +246,12 @@ export function DocsAiActionsPage() {
         </table>
       </TableScroll>
       <p>
-        Each run sends the provider the title, servings and ingredients of that one recipe, and
-        nothing else. If the answer lacks a name or its items, it fails validation and no record is
-        created; the person can simply try again.
+        Each run sends the provider the title, servings and ingredients of that one recipe, with
+        Pipit&apos;s instructions and what a Shopping lists record is: the collection&apos;s name,
+        its fields&apos; names and types, and a JSON schema of them. Nothing else from the app or
+        its data is sent. If the answer lacks a name or its items, the server asks the model once
+        more; if that answer does not fit either, no record is created, the run does not count
+        against the quota, and the person can simply try again.
       </p>
 
       <h3>A reading list that summarizes each book</h3>
@@ -242,10 +303,11 @@ export function DocsAiActionsPage() {
         </table>
       </TableScroll>
       <p>
-        Only the title and author are sent. The summary lands in the visitor&apos;s own copy of the
-        record, where they can read it, correct it, or clear it like any other field. Setting a
-        field needs a record the person can change, so use this pattern with records visitors create
-        rather than with creator records, which are read-only to them.
+        Only the title and author are sent, with Pipit&apos;s instructions, which name the{' '}
+        <code>summary</code> field and the kind of value it holds. The summary lands in the
+        visitor&apos;s own copy of the record, where they can read it, correct it, or clear it like
+        any other field. Setting a field needs a record the person can change, so use this pattern
+        with records visitors create rather than with creator records, which are read-only to them.
       </p>
 
       <h3>Plant care tips shown on a screen</h3>
@@ -271,6 +333,15 @@ export function DocsAiActionsPage() {
         record, or a new record in the person&apos;s own data.
       </p>
       <p>
+        When the <strong>run AI</strong> step of an action is queued, the action stops there. The
+        app says &ldquo;You&rsquo;re offline. The AI run is queued and will run when you&rsquo;re
+        back online.&rdquo; The steps before it stay done, and the steps after it do not run: not
+        then, and not when the queued run finishes later. In the shopping list example, the
+        &ldquo;Shopping list added&rdquo; toast is not shown; the new shopping list appears once the
+        run is done. An AI component that runs offline says &ldquo;Queued: this runs when
+        you&rsquo;re back online.&rdquo; and shows the result when it comes.
+      </p>
+      <p>
         A queued run belongs to the person who asked for it: someone else signing in on the same
         device never sees it or runs it. The app shows each run as queued, working, done or failed,
         and a failed run keeps its reason, such as a used-up quota or an answer that did not fit.
@@ -284,11 +355,21 @@ export function DocsAiActionsPage() {
 
       <h2 id="quotas">Quotas</h2>
       <p>
-        Every person has a daily quota of AI runs, across all apps. On the free plan, it is 50 runs
-        a day, counted per UTC day. When the quota is used up, runs fail with{' '}
-        <code>ai_quota_exceeded</code> until it resets at midnight UTC. A run that produces nothing,
-        because the provider failed or its answer did not fit, does not count. See{' '}
-        <Link to="/pricing">Pricing</Link> for the plans.
+        Every person has a daily quota of AI runs, across all apps. On the free plan, it is{' '}
+        {FREE_DAILY_RUNS} runs a day, counted per UTC day. Each run of an AI action uses one, and so
+        does each <strong>Try it</strong> in the editor, each app made by describing it, and each{' '}
+        <strong>Ask AI</strong> request. When the quota is used up, they fail with{' '}
+        <code>ai_quota_exceeded</code> (&ldquo;You have used all {FREE_DAILY_RUNS} AI runs for
+        today. More are available after midnight UTC.&rdquo;) until it resets at midnight UTC. A run
+        that produces nothing, because the provider failed or its answer did not fit, gives its run
+        back and does not count. See <Link to="/pricing">Pricing</Link> for the plans.
+      </p>
+      <p>
+        On top of that, one account may ask for at most {AI_RUNS_PER_MINUTE} runs a minute, all of
+        these together and failed ones included. Past that, a run fails with{' '}
+        <code>rate_limited</code>: &ldquo;Too many attempts. Wait 42 seconds and try again.&rdquo;,
+        with the seconds left of the minute. A queued run that meets the limit stays queued and is
+        tried again later.
       </p>
 
       <h2 id="operator-setup">Setting up a provider</h2>
@@ -298,18 +379,22 @@ export function DocsAiActionsPage() {
         server and is never sent to browsers.
       </p>
       <p>
-        Without a provider, both the editor and running apps say &ldquo;AI is not configured on this
-        server&rdquo;, and runs fail with <code>ai_not_configured</code>. Everything else in Pipit
-        keeps working. If you run your own server, see{' '}
+        Without a provider, both the editor and running apps say &ldquo;
+        {AI_NOT_CONFIGURED_MESSAGE}&rdquo;, and runs fail with <code>ai_not_configured</code>.
+        Everything else in Pipit keeps working. If you run your own server, see{' '}
         <Link to="/docs/platform">the platform guide</Link> for self-hosting.
       </p>
 
       <h2 id="privacy-and-safety">Privacy and safety</h2>
       <ul>
         <li>
-          <strong>Only what the template binds is sent.</strong> A run sends the provider the prompt
-          with its bindings filled in, and nothing else from the app or its data. Bind only the
-          fields the task needs.
+          <strong>Only what the template binds is sent of the app&apos;s data.</strong> A run sends
+          the provider Pipit&apos;s instructions and the prompt with its bindings filled in. A run
+          that returns record fields also sends the collection&apos;s name, its fields&apos; names,
+          types and choices, and a JSON schema of them; a plain text run stored in a field also
+          sends that field&apos;s name and the kind of value it holds. Nothing else from the app or
+          its data is sent: no other records and no other values. Bind only the fields the task
+          needs.
         </li>
         <li>
           <strong>Keep other people&apos;s personal data out.</strong> Don&apos;t write names,
@@ -350,14 +435,15 @@ export function DocsAiActionsPage() {
           <tbody>
             <tr>
               <td>
-                <code>ai_not_configured</code>: &ldquo;AI is not configured on this server&rdquo;
+                <code>ai_not_configured</code>: &ldquo;{AI_NOT_CONFIGURED_MESSAGE}&rdquo;
               </td>
               <td>The server has no AI provider connected.</td>
               <td>Ask the server&apos;s operator to connect one.</td>
             </tr>
             <tr>
               <td>
-                <code>ai_quota_exceeded</code>
+                <code>ai_quota_exceeded</code>: &ldquo;You have used all {FREE_DAILY_RUNS} AI runs
+                for today. More are available after midnight UTC.&rdquo;
               </td>
               <td>You have used all of today&apos;s runs.</td>
               <td>
@@ -366,23 +452,44 @@ export function DocsAiActionsPage() {
             </tr>
             <tr>
               <td>
-                <code>ai_output_invalid</code>: the output is rejected
+                <code>rate_limited</code>: &ldquo;Too many attempts. Wait 42 seconds and try
+                again.&rdquo;
+              </td>
+              <td>More than {AI_RUNS_PER_MINUTE} AI requests from your account in one minute.</td>
+              <td>Wait the seconds it says, then run it again.</td>
+            </tr>
+            <tr>
+              <td>
+                <code>validation_failed</code>
               </td>
               <td>
-                The answer did not fit the collection&apos;s fields, even after the server asked the
-                model once more, so nothing was saved.
+                A binding the template does not use, a value over {MAX_LENGTH} characters or more
+                than {AI_BINDINGS_MAX} bindings (see{' '}
+                <a href="#prompt-templates">Prompt templates</a>); or the AI action is not finished:
+                &ldquo;This AI action has no prompt yet. Write one in the editor.&rdquo; or
+                &ldquo;This AI action has no collection to fill. Choose one in the editor.&rdquo;
+              </td>
+              <td>Finish the AI action in the editor, or send only the values its prompt uses.</td>
+            </tr>
+            <tr>
+              <td>
+                <code>ai_output_invalid</code>: &ldquo;{AI_OUTPUT_INVALID_MESSAGE}&rdquo;
+              </td>
+              <td>
+                The answer did not fit the collection&apos;s fields or the field it goes to, even
+                after the server asked the model once more, so nothing was saved.
               </td>
               <td>Run it again, or make the prompt say more clearly what each field needs.</td>
             </tr>
             <tr>
               <td>
-                <code>ai_provider_failed</code>
+                <code>ai_provider_failed</code>: one of the messages below
               </td>
               <td>
                 The AI provider did not answer in time, or answered with an error. Nothing was
                 saved.
               </td>
-              <td>Try again later. If it keeps happening, tell the server&apos;s operator.</td>
+              <td>Do what the message says.</td>
             </tr>
             <tr>
               <td>
@@ -401,6 +508,27 @@ export function DocsAiActionsPage() {
                 <Link to="/contact">contact us</Link>.
               </td>
             </tr>
+          </tbody>
+        </table>
+      </TableScroll>
+      <p>
+        <code>ai_provider_failed</code> says what went wrong with the provider:
+      </p>
+      <TableScroll label="AI provider failures">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">What you see</th>
+              <th scope="col">Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(Object.keys(PROVIDER_FAILURE_WHY) as AiProviderFailure[]).map((kind) => (
+              <tr key={kind}>
+                <td>&ldquo;{AI_PROVIDER_FAILURE_MESSAGES[kind]}&rdquo;</td>
+                <td>{PROVIDER_FAILURE_WHY[kind]}</td>
+              </tr>
+            ))}
           </tbody>
         </table>
       </TableScroll>

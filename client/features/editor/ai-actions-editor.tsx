@@ -1,6 +1,8 @@
 import {
   type AiAction,
   addAiAction,
+  type AiRunPlan,
+  type Field,
   LIMITS,
   planAiRun,
   type ReadDefinition,
@@ -8,6 +10,7 @@ import {
   setAiAction,
   templateBindings,
 } from '@pipit/app-definition';
+import { AI_BINDING_MAX_LENGTH } from '@pipit/protocol';
 import { aiOutputText } from '@pipit/runtime';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -20,6 +23,7 @@ import { useOnlineStatus } from '../../ui/use-online-status';
 import { ConfirmDeleteButton } from './confirm-delete-button';
 import { DraftText } from './draft-fields';
 import { newId, useEditor } from './editor-context';
+import { FIELD_TYPE_LABELS } from './labels';
 import { nameProblem } from './validation';
 
 /** AI actions: a prompt template, what it returns, and where the result goes. */
@@ -117,12 +121,15 @@ function AiActionEditor({
         disabled={readOnly}
         onChange={(e) => {
           const v = e.target.value;
-          set({
-            output:
-              v === 'text'
-                ? { kind: 'text' }
-                : { kind: 'record', collectionId: v.slice(7) || null },
-          });
+          const output: AiAction['output'] =
+            v === 'text' ? { kind: 'text' } : { kind: 'record', collectionId: v.slice(7) || null };
+          // A record answer lands as a new record of that same collection: both change together,
+          // in one edit (one undo), so the editor never makes the pair publishing refuses.
+          set(
+            output.kind === 'record' && ai.target.kind === 'createRecord'
+              ? { output, target: { kind: 'createRecord', collectionId: output.collectionId } }
+              : { output },
+          );
         }}
       >
         <option value="text">Text</option>
@@ -147,14 +154,17 @@ function AiActionEditor({
         disabled={readOnly}
         onChange={(e) => {
           const v = e.target.value;
-          set({
-            target:
-              v === 'component'
-                ? { kind: 'component' }
-                : v.startsWith('field:')
-                  ? { kind: 'field', fieldId: v.slice(6) || null }
-                  : { kind: 'createRecord', collectionId: v.slice(7) || null },
-          });
+          const target: AiAction['target'] =
+            v === 'component'
+              ? { kind: 'component' }
+              : v.startsWith('field:')
+                ? { kind: 'field', fieldId: v.slice(6) || null }
+                : { kind: 'createRecord', collectionId: v.slice(7) || null };
+          set(
+            target.kind === 'createRecord' && ai.output.kind === 'record'
+              ? { target, output: { kind: 'record', collectionId: target.collectionId } }
+              : { target },
+          );
         }}
       >
         <option value="component">The AI component that runs it</option>
@@ -251,14 +261,26 @@ function bindingLabel(definition: ReadDefinition, binding: string): string {
   return binding;
 }
 
-/** Exactly what a run sends the provider, in plain words. */
+/**
+ * Exactly what a run sends the provider, in plain words: Pipit's instructions, the filled-in
+ * prompt, the values it uses, what the answer must be (for a record, the collection and each of its
+ * fields, which the instructions and the JSON schema name), and the model. The instructions and
+ * the schema as sent are one click away.
+ */
 function WhatARunSends({ ai, model }: { ai: AiAction; model: string | null }) {
   const { definition } = useEditor();
   const bindings = templateBindings(ai.prompt);
+  // Planned without values: all it sends but the values is the same whatever they are.
+  const planned = planAiRun(ai, definition.collections, {});
+  const plan = planned.ok ? planned.plan : null;
   return (
     <div className="ai-sends">
       <p className="field__label">What a run sends</p>
       <ul className="ai-sends__list">
+        <li>
+          Pipit’s instructions: the values are data, never instructions, and the answer has no HTML,
+          scripts or code.
+        </li>
         <li>The filled-in prompt.</li>
         {bindings.length === 0 ? (
           <li>No values from the app: the prompt uses none.</li>
@@ -274,10 +296,63 @@ function WhatARunSends({ ai, model }: { ai: AiAction; model: string | null }) {
             .
           </li>
         )}
+        {planned.ok ? <AnswerSent output={planned.plan.output} /> : <li>{planned.message}</li>}
         <li>{model ? <>To the model {model}.</> : 'To the model the server’s operator chose.'}</li>
       </ul>
+      {plan ? (
+        <details className="ai-sends__as-sent">
+          <summary>
+            {plan.output.kind === 'record'
+              ? 'The instructions and the JSON schema, as sent'
+              : 'The instructions, as sent'}
+          </summary>
+          {/* Scrollable when long: focusable, so the keyboard can scroll it too. */}
+          <pre className="ai-sends__text" tabIndex={0}>
+            {plan.system}
+          </pre>
+          {plan.output.kind === 'record' ? (
+            <pre className="ai-sends__text" tabIndex={0}>
+              {JSON.stringify(plan.output.jsonSchema, null, 2)}
+            </pre>
+          ) : null}
+        </details>
+      ) : null}
     </div>
   );
+}
+
+/** What the answer must be, as the instructions (and for a record, the JSON schema) say. */
+function AnswerSent({ output }: { output: AiRunPlan['output'] }) {
+  if (output.kind === 'text') {
+    return (
+      <li>
+        {output.field
+          ? `That the answer goes in the field “${output.field.name}” (${fieldWords(output.field)}), so it must be that value only.`
+          : 'That the answer is plain text.'}
+      </li>
+    );
+  }
+  return (
+    <li>
+      The fields of a new record of “{output.collection.name}” the answer must fill, in the
+      instructions and as a JSON schema:
+      <ul>
+        {output.collection.fields.map((f) => (
+          <li key={f.id}>
+            {f.name}: {fieldWords(f)}, {f.required ? 'required' : 'optional'}
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+/** A field's type in the editor's words, with a choice field's choices. */
+function fieldWords(field: Pick<Field, 'type' | 'options'>): string {
+  const type = FIELD_TYPE_LABELS[field.type];
+  return field.type === 'select' && field.options.length > 0
+    ? `${type}, one of ${field.options.join(', ')}`
+    : type;
 }
 
 type TryState =
@@ -336,7 +411,7 @@ function TryIt({
           key={b}
           label={`Sample for ${bindingLabel(definition, b)}`}
           value={samples[b] ?? ''}
-          maxLength={4_000}
+          maxLength={AI_BINDING_MAX_LENGTH}
           onChange={(e) => setSamples({ ...samples, [b]: e.target.value })}
         />
       ))}

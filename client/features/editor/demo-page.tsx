@@ -1,11 +1,15 @@
-import { blankDefinition } from '@pipit/app-definition';
-import { Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { type AppDefinition, blankDefinition } from '@pipit/app-definition';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type ComponentType, useEffect, useState } from 'react';
 import { createLocalApp, type LocalApp, useLocalApps } from '../../sync/local-apps';
 import { useAiAvailable } from '../../platform/ai/ai-runs';
+import { createApp } from '../../platform/app-registry';
+import { useSession } from '../../platform/session/session';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
+import { useOnlineStatus } from '../../ui/use-online-status';
 import { AppEditor } from './app-editor';
+import './demo-page.css';
 
 const DEMO = 'demo';
 const DEMO_TITLE = 'My first app';
@@ -29,25 +33,73 @@ function demoAppOf(apps: LocalApp[]): string | null {
   return oldest?.id ?? null;
 }
 
-function DemoBanner() {
+/** /create's "Describe your app" form (features/apps), which the route passes in. */
+export type DescribeAppForm = ComponentType<{
+  online: boolean;
+  disabled: boolean;
+  onCreate(definition: AppDefinition): Promise<void>;
+  withoutAi?: string;
+}>;
+
+function DemoBanner({ DescribeApp }: { DescribeApp: DescribeAppForm }) {
   const ai = useAiAvailable();
   return (
-    <Notice tone="info" live="off">
-      This app lives only in this browser. <Link to="/signup">Sign up</Link> to keep it and sync it
-      to your account.
-      {ai ? (
-        <>
-          {' '}
-          With an account you can also describe an app and let AI build the first draft, and ask AI
-          to change it.
-        </>
-      ) : null}
-    </Notice>
+    <>
+      <Notice tone="info" live="off">
+        This app lives only in this browser. <Link to="/signup">Sign up</Link> to keep it and sync
+        it to your account.
+        {ai === true ? <> With an account you can also ask AI to change your apps.</> : null}
+      </Notice>
+      {ai === true ? <DescribeOnDemo DescribeApp={DescribeApp} /> : null}
+    </>
   );
 }
 
-/** `/demo`: the editor on a local, unsynced app — try building without an account. */
-export function DemoPage() {
+/**
+ * An app from a description, on a server with AI: /create's form for someone signed in (the app is
+ * made in their account and opens in the editor). Anyone else is asked to sign in first: each
+ * description is a run of a person's daily AI quota, so it is never anonymous.
+ */
+function DescribeOnDemo({ DescribeApp }: { DescribeApp: DescribeAppForm }) {
+  const { account } = useSession();
+  const online = useOnlineStatus();
+  const navigate = useNavigate();
+  const onCreate = async (definition: AppDefinition) => {
+    if (!account) return;
+    const id = await createApp(account.id, definition);
+    await navigate({ to: '/apps/$id/edit', params: { id } });
+  };
+  return (
+    <details className="demo-describe">
+      <summary>Describe an app and let AI make a first draft</summary>
+      {account ? (
+        <>
+          <p>It’s made in your account and opens in the editor. This demo app stays here.</p>
+          <DescribeApp
+            online={online}
+            disabled={false}
+            onCreate={onCreate}
+            withoutAi="You can keep building this app by hand."
+          />
+        </>
+      ) : (
+        <p>
+          AI runs count toward a person’s daily limit, so describing an app needs an account.{' '}
+          <Link to="/login" search={{ redirect: '/demo' }}>
+            Sign in
+          </Link>{' '}
+          or <Link to="/signup">sign up</Link>, then describe your app here.
+        </p>
+      )}
+    </details>
+  );
+}
+
+/**
+ * `/demo`: the editor on a local, unsynced app — try building without an account; on a server with
+ * AI, also an app from a description (`DescribeApp`, /create's form).
+ */
+export function DemoPage({ DescribeApp }: { DescribeApp: DescribeAppForm }) {
   const apps = useLocalApps(DEMO);
   const [failure, setFailure] = useState<string | null>(null);
   const existing = apps ? demoAppOf(apps) : null;
@@ -76,7 +128,7 @@ export function DemoPage() {
         scope={{ kind: 'demo' }}
         person={null}
         connect={false}
-        banner={<DemoBanner />}
+        banner={<DemoBanner DescribeApp={DescribeApp} />}
       />
     );
   }

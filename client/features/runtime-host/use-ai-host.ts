@@ -2,8 +2,12 @@ import type { ReadDefinition } from '@pipit/app-definition';
 import type { AiRunOutput } from '@pipit/protocol';
 import { type AiRunView, landAiOutput, type RunAi, type RuntimeData } from '@pipit/runtime';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { aiErrorMessage, createRunAi, sendAiRun, useAiStatus } from '../../platform/ai/ai-runs';
-import { OfflineError } from '../../platform/api/request';
+import {
+  aiErrorMessage,
+  createRunAi,
+  sendQueuedAiRun,
+  useAiStatus,
+} from '../../platform/ai/ai-runs';
 
 export interface AiHost {
   /** Absent when the server has no provider: the app says "AI is not configured on this server". */
@@ -40,8 +44,8 @@ export function useAiHost({
   // Unknown on this device yet (first visit, offline): offer the run; the server says if it can't.
   const available = status?.available ?? true;
   const [runs, setRuns] = useState<AiRunView[]>([]);
-  const latest = useRef({ definition, data });
-  latest.current = { definition, data };
+  const latest = useRef({ definition, data, accountId });
+  latest.current = { definition, data, accountId };
   const ready = data !== null;
 
   useEffect(() => {
@@ -60,14 +64,11 @@ export function useAiHost({
           ? queue.runQueuedAiRunsWhenOnline<AiRunOutput>({
               owner: accountId,
               appId,
-              send: async (run) => {
-                try {
-                  return { status: 'done' as const, output: await sendAiRun(appId, run) };
-                } catch (error) {
-                  if (error instanceof OfflineError) return { status: 'offline' as const };
-                  return { status: 'failed' as const, problem: aiErrorMessage(error) };
-                }
-              },
+              // Over once this effect is; and at once if the page already renders someone else's
+              // data or none (a render comes before this effect's cleanup).
+              isActive: () =>
+                !closed && latest.current.accountId === accountId && latest.current.data !== null,
+              send: (run) => sendQueuedAiRun(appId, run),
               land: (run, output) => {
                 const now = latest.current;
                 if (!now.data) return { ok: false, problem: aiErrorMessage(null) };

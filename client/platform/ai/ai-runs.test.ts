@@ -1,11 +1,15 @@
 import { fakeBrowser } from '../../sync/fake-browser';
+import { AI_OUTPUT_INVALID_MESSAGE, AI_PROVIDER_FAILURE_MESSAGES } from '@pipit/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AI_ERROR_MESSAGES, createRunAi } from './ai-runs';
+import { aiRunsOf, queueAiRun, runQueuedAiRuns } from '../../sync/ai-queue';
+import { localDb } from '../../sync/local-db';
+import { AI_ERROR_MESSAGES, createRunAi, sendQueuedAiRun } from './ai-runs';
 
 /*
  * The installed app's RunAi: online it posts exactly the app, the action and the bindings (never a
  * prompt) and returns the typed output; offline, or with the server out of reach, the run goes to
- * the device's queue; a refused run rejects with the words /docs/ai-actions uses.
+ * the device's queue; a refused run rejects with the server's words, or else the ones
+ * /docs/ai-actions uses.
  */
 
 let browser: ReturnType<typeof fakeBrowser>;
@@ -71,8 +75,17 @@ describe('createRunAi', () => {
   });
 
   it.each([
-    [422, 'ai_output_invalid', 'Bad.', AI_ERROR_MESSAGES.outputInvalid],
-    [502, 'ai_provider_failed', 'Down.', AI_ERROR_MESSAGES.providerFailed],
+    // The server's own words, which say what failed and what to do.
+    [422, 'ai_output_invalid', AI_OUTPUT_INVALID_MESSAGE, AI_OUTPUT_INVALID_MESSAGE],
+    [
+      502,
+      'ai_provider_failed',
+      AI_PROVIDER_FAILURE_MESSAGES.settings,
+      AI_PROVIDER_FAILURE_MESSAGES.settings,
+    ],
+    // Without words, the client's own.
+    [422, 'ai_output_invalid', '', AI_ERROR_MESSAGES.outputInvalid],
+    [502, 'ai_provider_failed', '', AI_ERROR_MESSAGES.providerFailed],
     [503, 'ai_not_configured', 'None.', 'AI is not configured on this server'],
     [401, 'unauthenticated', 'Sign in first.', AI_ERROR_MESSAGES.signIn],
     [
@@ -86,5 +99,51 @@ describe('createRunAi', () => {
     const { runAi, queue } = setup();
     await expect(runAi(ask)).rejects.toThrow(shown);
     expect(queue).not.toHaveBeenCalled();
+  });
+});
+
+describe('sendQueuedAiRun', () => {
+  const ADA = 'account-ada';
+  /** Two of Ada's runs on the device, and the queue run once with the server's answer. */
+  async function runQueue(answer: () => Response) {
+    await localDb().aiRuns.clear();
+    for (const title of ['One', 'Two']) {
+      await queueAiRun({
+        owner: ADA,
+        appId: 'app-1',
+        aiActionId: 'make-list',
+        bindings: { 'record.title': title },
+        recordId: null,
+      });
+    }
+    fetchMock.mockImplementation(async () => answer());
+    await runQueuedAiRuns({
+      owner: ADA,
+      appId: 'app-1',
+      send: (run) => sendQueuedAiRun('app-1', run),
+      land: () => ({ ok: true, text: 'Landed' }),
+    });
+    return (await aiRunsOf(ADA, 'app-1')).map((r) => [r.state, r.problem]);
+  }
+
+  it.each([
+    [401, 'unauthenticated', 'Your session has ended. Sign in again.'],
+    [429, 'rate_limited', 'Too many requests. Wait a minute.'],
+  ])('leaves the runs queued for later on a %i %s', async (status, code, message) => {
+    // Not a failure of the run: signing in again, or a minute later, runs it.
+    expect(await runQueue(() => refusal(status, code, message))).toEqual([
+      ['queued', null],
+      ['queued', null],
+    ]);
+    // The pass stops at the first; the rest waits with it.
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('fails a run the provider failed, with the server’s words', async () => {
+    const words = AI_PROVIDER_FAILURE_MESSAGES.timeout;
+    expect(await runQueue(() => refusal(502, 'ai_provider_failed', words))).toEqual([
+      ['failed', words],
+      ['failed', words],
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import {
 } from '@pipit/protocol';
 import type { AiRunAsk, RunAi } from '@pipit/runtime';
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { AiRunSent } from '../../sync/ai-queue';
 import { ApiRequestError, apiGet, apiSend, OfflineError } from '../api/request';
 
 /*
@@ -36,10 +37,12 @@ export function aiErrorMessage(error: unknown): string {
     case 'ai_quota_exceeded':
       // The server's words say how many runs a day and when more come.
       return error.message || AI_ERROR_MESSAGES.quota;
+    // The server words each of these for what went wrong (its AI settings, a timeout, an answer
+    // that did not fit): those words say whether to try again or tell the operator.
     case 'ai_output_invalid':
-      return AI_ERROR_MESSAGES.outputInvalid;
+      return error.message || AI_ERROR_MESSAGES.outputInvalid;
     case 'ai_provider_failed':
-      return AI_ERROR_MESSAGES.providerFailed;
+      return error.message || AI_ERROR_MESSAGES.providerFailed;
     case 'unauthenticated':
       return AI_ERROR_MESSAGES.signIn;
     case 'internal':
@@ -65,6 +68,29 @@ export async function sendAiRun(
   );
   setRemaining(response.remaining);
   return response.output;
+}
+
+/**
+ * A run from the device's queue (ai-queue.ts), sent: what it came to. The server out of reach, an
+ * expired session or too many requests leave it queued for a later pass; any other refusal fails
+ * it, with the words to show.
+ */
+export async function sendQueuedAiRun(
+  appId: string,
+  run: Pick<AiRunAsk, 'aiActionId' | 'bindings'>,
+): Promise<AiRunSent<AiRunOutput>> {
+  try {
+    return { status: 'done', output: await sendAiRun(appId, run) };
+  } catch (error) {
+    if (
+      error instanceof OfflineError ||
+      (error instanceof ApiRequestError &&
+        (error.code === 'unauthenticated' || error.code === 'rate_limited'))
+    ) {
+      return { status: 'later' };
+    }
+    return { status: 'failed', problem: aiErrorMessage(error) };
+  }
 }
 
 /**
@@ -113,12 +139,25 @@ function readStored(): KnownStatus | null {
 
 let known: KnownStatus | null | undefined;
 let loading: Promise<void> | undefined;
+/** The last ask never reached the server (offline, or the server out of reach). */
+let unreachable = false;
 const listeners = new Set<() => void>();
 
 function setKnown(next: KnownStatus | null) {
   known = next;
   listeners.forEach((l) => l());
 }
+
+function setUnreachable(next: boolean) {
+  if (unreachable === next) return;
+  unreachable = next;
+  listeners.forEach((l) => l());
+}
+
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => void listeners.delete(l);
+};
 
 function setRemaining(remaining: number) {
   if (known) setKnown({ ...known, remaining });
@@ -134,9 +173,11 @@ export function refreshAiStatus(): Promise<void> {
       } catch {
         // A full or blocked storage only costs the offline copy.
       }
+      setUnreachable(false);
       setKnown(status);
     })
     .catch((error: unknown) => {
+      setUnreachable(error instanceof OfflineError);
       if (!(error instanceof OfflineError)) console.warn('Could not read the AI status:', error);
     })
     .finally(() => {
@@ -151,12 +192,8 @@ export function refreshAiStatus(): Promise<void> {
  * with `enabled` false (an app without AI actions) nothing is asked.
  */
 export function useAiStatus(key: string | null = null, enabled = true): KnownStatus | null {
-  const status = useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => (known === undefined ? (known = readStored()) : known),
+  const status = useSyncExternalStore(subscribe, () =>
+    known === undefined ? (known = readStored()) : known,
   );
   useEffect(() => {
     if (!enabled) return;
@@ -169,12 +206,15 @@ export function useAiStatus(key: string | null = null, enabled = true): KnownSta
 }
 
 /**
- * Whether this server has an AI provider, for pages that offer AI to its editors (/create, Ask AI):
- * null while the first answer is on its way; with no answer (offline on a device that never asked,
- * an older server), false, so the page says AI is not configured and offers what works without it.
+ * Whether this server has an AI provider, for pages that offer AI to its editors (/create, /demo,
+ * Ask AI): null while the first answer is on its way; 'offline' when this device never got an
+ * answer and cannot ask now (the page says AI needs a connection, not that there is none); with no
+ * answer otherwise (an older server), false, so the page says AI is not configured and offers what
+ * works without it.
  */
-export function useAiAvailable(): boolean | null {
+export function useAiAvailable(): boolean | 'offline' | null {
   const status = useAiStatus();
+  const offline = useSyncExternalStore(subscribe, () => unreachable);
   const [asked, setAsked] = useState(false);
   useEffect(() => {
     let live = true;
@@ -185,5 +225,6 @@ export function useAiAvailable(): boolean | null {
     };
   }, []);
   if (status) return status.available;
-  return asked ? false : null;
+  if (!asked) return null;
+  return offline ? 'offline' : false;
 }

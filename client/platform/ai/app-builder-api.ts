@@ -4,7 +4,13 @@ import {
   type AppDefinition,
   appDefinitionSchema,
 } from '@pipit/app-definition';
-import { type AiBlueprintLine, aiBlueprintLineSchema, aiEditResponseSchema } from '@pipit/protocol';
+import {
+  type AiBlueprintLine,
+  aiBlueprintLineSchema,
+  aiEditResponseSchema,
+  ERROR_CODES,
+} from '@pipit/protocol';
+import * as zm from 'zod/mini';
 import { ApiRequestError, apiSend, apiSendStreaming } from '../api/request';
 
 /*
@@ -35,25 +41,58 @@ export async function appFromDescription(
     buffered = done ? '' : (lines.pop() ?? '');
     for (const text of lines) {
       if (!text.trim()) continue;
-      const line = aiBlueprintLineSchema.safeParse(JSON.parse(text));
-      if (!line.success) throw unreadable();
+      const json = jsonOrNull(text);
+      if (json === null) throw cutOff();
+      const line = aiBlueprintLineSchema.safeParse(json);
+      if (!line.success) throw errorOf(json) ?? unreadable();
       if (line.data.type === 'progress') onProgress(line.data);
       else if (line.data.type === 'done') return appDefinitionSchema.parse(line.data.definition);
-      else {
-        throw new ApiRequestError(200, {
-          code: line.data.error.code as ApiRequestError['code'],
-          message: line.data.error.message,
-        });
-      }
+      else throw new ApiRequestError(200, line.data.error);
     }
     if (done) throw unreadable();
   }
+}
+
+/** A line as JSON; null for one that is not (cut off mid-line by a proxy or a dropped connection). */
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** An error line whatever its code: a newer server may send one this client does not know. */
+const anyErrorLineSchema = zm.object({
+  type: zm.literal('error'),
+  error: zm.object({ code: zm.string(), message: zm.string() }),
+});
+
+/**
+ * An error line with a code this client does not know, with its words; null for anything else.
+ * Pages and messages go by the codes of ERROR_CODES only: any other is `internal`.
+ */
+function errorOf(json: unknown): ApiRequestError | null {
+  const line = anyErrorLineSchema.safeParse(json);
+  if (!line.success) return null;
+  const { code, message } = line.data.error;
+  return new ApiRequestError(200, {
+    code: ERROR_CODES.find((known) => known === code) ?? 'internal',
+    message,
+  });
 }
 
 function unreadable() {
   return new ApiRequestError(502, {
     code: 'ai_provider_failed',
     message: 'The answer stopped before the app was ready. Try again.',
+  });
+}
+
+function cutOff() {
+  return new ApiRequestError(502, {
+    code: 'ai_provider_failed',
+    message: 'The server’s answer was cut off. Try again.',
   });
 }
 

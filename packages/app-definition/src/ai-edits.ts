@@ -379,31 +379,15 @@ const problemKey = (p: {
 }) => `${p.entity ? `${p.entity.table}/${p.entity.id}` : p.path}:${p.message}`;
 
 /**
- * Everything wrong with a list of operations for this app: each operation must name things that
- * exist (or were made earlier in the list), its properties must fit the component's schema and the
- * limits must hold; the changed app must still parse and carry no reference that the app did not
- * already have. Empty when the list may be applied. Nothing is changed.
+ * Runs the operations on `doc` and says everything wrong: each operation that could not run, then
+ * every problem the publish check finds in the result that the app did not already have.
  */
-export function validateEdits(source: Source, ops: unknown): EditProblem[] {
-  const parsed = aiEditsSchema.safeParse({ operations: ops });
-  if (!parsed.success) {
-    return parsed.error.issues.map((issue) => ({
-      path: issue.path.map(String).join('.'),
-      message: issue.message,
-    }));
-  }
-  const doc = docOf(source);
+function runChecked(doc: Y.Doc, ops: AiEdit[], newId: IdFactory): EditProblem[] {
   const before = checkForPublish(doc);
   const known = new Set(before.ok ? [] : before.problems.map(problemKey));
   const problems: EditProblem[] = [];
-  let n = 0;
   doc.transact(() =>
-    run(
-      doc,
-      parsed.data.operations,
-      () => `ai-check-${++n}`,
-      (i, message) => problems.push({ path: `operations.${i}`, message }),
-    ),
+    run(doc, ops, newId, (i, message) => problems.push({ path: `operations.${i}`, message })),
   );
   if (problems.length > 0) return problems;
   const after = checkForPublish(doc);
@@ -417,24 +401,64 @@ export function validateEdits(source: Source, ops: unknown): EditProblem[] {
   return problems;
 }
 
+/** The operations of a list, or the problems of one that is not a list of operations. */
+function parseEdits(
+  ops: unknown,
+): { ok: true; ops: AiEdit[] } | { ok: false; problems: EditProblem[] } {
+  const parsed = aiEditsSchema.safeParse({ operations: ops });
+  if (parsed.success) return { ok: true, ops: parsed.data.operations };
+  return {
+    ok: false,
+    problems: parsed.error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.'),
+      message: issue.message,
+    })),
+  };
+}
+
+/**
+ * Everything wrong with a list of operations for this app: each operation must name things that
+ * exist (or were made earlier in the list), its properties must fit the component's schema and the
+ * limits must hold; the changed app must still parse and carry no reference that the app did not
+ * already have. Empty when the list may be applied. Nothing is changed: they run on a copy.
+ */
+export function validateEdits(source: Source, ops: unknown): EditProblem[] {
+  const parsed = parseEdits(ops);
+  if (!parsed.ok) return parsed.problems;
+  const doc = docOf(source);
+  let n = 0;
+  try {
+    return runChecked(doc, parsed.ops, () => `ai-check-${++n}`);
+  } finally {
+    doc.destroy();
+  }
+}
+
 /**
  * Applies a list of operations to the live document in ONE transaction with `origin` (the editor's
  * LOCAL_EDIT, so the person's Undo removes the whole change in one step). Checked first: a list with
  * problems changes nothing and throws a DefinitionError naming the first problem.
+ *
+ * Yjs cannot roll a transaction back, so nothing runs on the live document itself: the operations
+ * run on a copy, with the ids they will keep, and are checked there; only a list that ran whole
+ * reaches the document, as one update applied with `origin` (as `mergeVisitorData` does). The copy
+ * writes as a client of its own: an update carrying the document's own client id would make Yjs
+ * take it for another device using that id and pick a new one.
  */
 export function applyEdits(doc: Y.Doc, ops: AiEdit[], newId: IdFactory, origin: unknown): void {
-  const problems = validateEdits(doc, ops);
-  if (problems.length > 0) {
-    throw new DefinitionError(
-      `This change no longer fits the app: ${problems[0]?.message ?? 'it changed meanwhile'}`,
-    );
+  const parsed = parseEdits(ops);
+  const scratch = docOf(doc);
+  try {
+    const problems = parsed.ok ? runChecked(scratch, parsed.ops, newId) : parsed.problems;
+    if (problems.length > 0) {
+      throw new DefinitionError(
+        `This change no longer fits the app: ${problems[0]?.message ?? 'it changed meanwhile'}`,
+      );
+    }
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(scratch, Y.encodeStateVector(doc)), origin);
+  } finally {
+    scratch.destroy();
   }
-  const parsed = aiEditsSchema.parse({ operations: ops }).operations;
-  doc.transact(() => {
-    run(doc, parsed, newId, (_, message) => {
-      throw new DefinitionError(message);
-    });
-  }, origin);
 }
 
 // Summaries

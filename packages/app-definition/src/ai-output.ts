@@ -161,9 +161,30 @@ export interface AiRunPlan {
 export type AiRunPlanResult = { ok: true; plan: AiRunPlan } | { ok: false; message: string };
 
 /**
+ * The collection a run's answer lands in as a new record (`target: createRecord`), as the runtime
+ * lands it (`landOutput` in @pipit/runtime), or null for any other target.
+ */
+function createdCollection(
+  action: Pick<AiAction, 'target'>,
+  collections: ReadonlyArray<Pick<Collection, 'id' | 'name' | 'fields'>>,
+): Pick<Collection, 'id' | 'name' | 'fields'> | null | undefined {
+  if (action.target.kind !== 'createRecord') return undefined;
+  const collectionId = action.target.collectionId;
+  return collections.find((c) => c.id === collectionId) ?? null;
+}
+
+const NO_COLLECTION = 'This AI action has no collection to fill. Choose one in the editor.';
+
+/**
  * Exactly what a run sends (docs/product/ai.md): the system message, the template filled with the
  * given values by name (`templateBindings` names; a binding not given reads as ''), and for a
  * record the JSON schema of its collection. The server runs it; the editor shows it.
+ *
+ * The schema and the field a text must fit come from where the answer lands: a new record is
+ * written into the target's collection (a text into its first text field), so that collection is
+ * asked for, whatever the output names (publishing refuses the two apart; a live document may have
+ * them apart for a while). An action whose new record has no collection is refused before a run is
+ * spent on an answer the runtime could not land.
  */
 export function planAiRun(
   action: Pick<AiAction, 'prompt' | 'output' | 'target'>,
@@ -173,19 +194,16 @@ export function planAiRun(
   if (action.prompt.trim().length === 0) {
     return { ok: false, message: 'This AI action has no prompt yet. Write one in the editor.' };
   }
+  const created = createdCollection(action, collections);
+  if (created === null) return { ok: false, message: NO_COLLECTION };
   const user = fillTemplate(action.prompt, (expression) => {
     const name = bindingName(expression);
     return name !== null && Object.hasOwn(bindings, name) ? bindings[name]! : '';
   });
   if (action.output.kind === 'record') {
     const collectionId = action.output.collectionId;
-    const collection = collections.find((c) => c.id === collectionId);
-    if (!collection) {
-      return {
-        ok: false,
-        message: 'This AI action has no collection to fill. Choose one in the editor.',
-      };
-    }
+    const collection = created ?? collections.find((c) => c.id === collectionId);
+    if (!collection) return { ok: false, message: NO_COLLECTION };
     const system = [
       AI_RUN_SYSTEM_MESSAGE,
       `Answer with one JSON object for a new item of “${collection.name}”, with exactly these keys:`,
@@ -204,11 +222,7 @@ export function planAiRun(
       },
     };
   }
-  const fieldId = action.target.kind === 'field' ? action.target.fieldId : null;
-  const field =
-    fieldId === null
-      ? null
-      : (collections.flatMap((c) => c.fields).find((f) => f.id === fieldId) ?? null);
+  const field = textFieldOf(action, created, collections);
   const system = [
     AI_RUN_SYSTEM_MESSAGE,
     field
@@ -216,4 +230,21 @@ export function planAiRun(
       : 'Answer in plain text, without markdown.',
   ].join('\n');
   return { ok: true, plan: { system, user, output: { kind: 'text', field } } };
+}
+
+/**
+ * The field a text answer is stored in: the target field, or a new record's first text or long
+ * text field (where the runtime's `recordValues` puts it); null when it only shows.
+ */
+function textFieldOf(
+  action: Pick<AiAction, 'target'>,
+  created: Pick<Collection, 'fields'> | undefined,
+  collections: ReadonlyArray<Pick<Collection, 'fields'>>,
+): Field | null {
+  if (created) {
+    return created.fields.find((f) => f.type === 'text' || f.type === 'longText') ?? null;
+  }
+  const fieldId = action.target.kind === 'field' ? action.target.fieldId : null;
+  if (fieldId === null) return null;
+  return collections.flatMap((c) => c.fields).find((f) => f.id === fieldId) ?? null;
 }

@@ -32,11 +32,14 @@ const dangling = (target: ReferenceTable) =>
   `The ${WHAT[target]} this points to no longer exists. Choose another one, or none.`;
 const OTHER_COLLECTION =
   'This field belongs to another collection. Choose one of this collection’s fields.';
+const OTHER_RECORD =
+  'The new record must be of the collection the AI returns. Choose the same collection for both.';
 
 /**
  * References that point nowhere: a screen, collection, field, action or AI action that was deleted
  * (the editor's reader shows them as unset; a published app must not carry them). A field must also
- * belong to the collection the component or step works on. An unset (null) reference is fine.
+ * belong to the collection the component or step works on, and an AI action's new record must be
+ * of the collection its record output names. An unset (null) reference is fine.
  */
 export function referenceProblems(definition: unknown): ReferenceProblem[] {
   const problems: ReferenceProblem[] = [];
@@ -96,6 +99,21 @@ export function referenceProblems(definition: unknown): ReferenceProblem[] {
     };
     if (object(output).kind === 'record') collection('output', object(output));
     if (object(target).kind === 'createRecord') collection('target', object(target));
+    // A run asks for the new record's collection (planAiRun), so a record output naming another
+    // one would be asked for, shown and landed as something it is not.
+    const returned = object(output).collectionId;
+    const created = object(target).collectionId;
+    if (
+      object(output).kind === 'record' &&
+      object(target).kind === 'createRecord' &&
+      typeof returned === 'string' &&
+      typeof created === 'string' &&
+      returned !== created &&
+      ids.collections.has(returned) &&
+      ids.collections.has(created)
+    ) {
+      add(['aiActions', a, 'target', 'collectionId'], OTHER_RECORD);
+    }
     const fieldId = object(target).fieldId;
     if (
       object(target).kind === 'field' &&

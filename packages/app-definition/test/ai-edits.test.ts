@@ -198,6 +198,41 @@ describe('AI edits', () => {
     expect(Y.encodeStateVector(doc)).toEqual(before);
   });
 
+  it('changes nothing when an operation fails half-way through the list', () => {
+    const { doc } = setup();
+    const before = Y.encodeStateVector(doc);
+    let made = 0;
+    // The second id cannot be made: the first screen was already added, on the copy only.
+    const failing = () => {
+      if (++made > 1) throw new Error('no more ids');
+      return `new-${made}`;
+    };
+    expect(() =>
+      applyEdits(
+        doc,
+        [
+          { op: 'addScreen', ref: 'a', title: 'One' },
+          { op: 'addScreen', ref: 'b', title: 'Two' },
+        ],
+        failing,
+        LOCAL_EDIT,
+      ),
+    ).toThrow('no more ids');
+    expect(Y.encodeStateVector(doc)).toEqual(before);
+    expect(readDefinition(doc).screens.map((s) => s.title)).toEqual(['Books']);
+  });
+
+  it('applies with the ids it was given, keeping the document’s own client id', () => {
+    const { doc } = setup();
+    const clientID = doc.clientID;
+    applyEdits(doc, [{ op: 'addScreen', ref: 'a', title: 'One' }], () => 'screen-one', LOCAL_EDIT);
+    expect(readDefinition(doc).screens.map((s) => [s.id, s.title])).toContainEqual([
+      'screen-one',
+      'One',
+    ]);
+    expect(doc.clientID).toBe(clientID);
+  });
+
   it('shows the model the structure with ids, and never a record’s values', () => {
     const { doc, collection } = setup();
     const structure = editableStructure(doc);

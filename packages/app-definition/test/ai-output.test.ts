@@ -167,6 +167,60 @@ describe('planAiRun', () => {
     );
   });
 
+  it('asks for the collection a new record is created in, whatever the output names', () => {
+    const lists = { id: 'lists', name: 'Lists', fields: [field('items', 'longText')] };
+    const planned = planAiRun(
+      {
+        prompt: 'A list',
+        output: { kind: 'record', collectionId: 'shopping' },
+        target: { kind: 'createRecord', collectionId: 'lists' },
+      },
+      [shopping, lists],
+      {},
+    );
+    expect(planned.ok).toBe(true);
+    if (!planned.ok) return;
+    expect(planned.plan.output).toEqual({
+      kind: 'record',
+      collection: lists,
+      jsonSchema: aiRecordJsonSchema(lists),
+    });
+    expect(planned.plan.system).toContain('a new item of “Lists”');
+  });
+
+  it('holds a text for a new record to its collection’s first text field, where it lands', () => {
+    const notes = {
+      id: 'notes',
+      name: 'Notes',
+      fields: [field('when', 'date'), field('body', 'longText'), field('title', 'text')],
+    };
+    const planned = planAiRun(
+      {
+        prompt: 'A note',
+        output: { kind: 'text' },
+        target: { kind: 'createRecord', collectionId: 'notes' },
+      },
+      [shopping, notes],
+      {},
+    );
+    expect(planned.ok).toBe(true);
+    if (!planned.ok) return;
+    expect(planned.plan.output).toEqual({ kind: 'text', field: notes.fields[1] });
+    expect(planned.plan.system).toContain('the field “Body”, which holds a text');
+    // No text field: the text is asked for as plain text.
+    const dates = { id: 'dates', name: 'Dates', fields: [field('when', 'date')] };
+    const plain = planAiRun(
+      {
+        prompt: 'A date',
+        output: { kind: 'text' },
+        target: { kind: 'createRecord', collectionId: 'dates' },
+      },
+      [dates],
+      {},
+    );
+    expect(plain.ok && plain.plan.output).toEqual({ kind: 'text', field: null });
+  });
+
   it('says what is missing: a prompt, a collection to fill', () => {
     expect(
       planAiRun({ prompt: ' ', output: { kind: 'text' }, target: { kind: 'component' } }, [], {}),
@@ -182,5 +236,21 @@ describe('planAiRun', () => {
         {},
       ).ok,
     ).toBe(false);
+    // A new record with no collection (or a deleted one) could not be landed: no run is spent.
+    for (const output of [
+      { kind: 'text' as const },
+      { kind: 'record' as const, collectionId: 'shopping' },
+    ]) {
+      expect(
+        planAiRun(
+          { prompt: 'x', output, target: { kind: 'createRecord', collectionId: null } },
+          [shopping],
+          {},
+        ),
+      ).toEqual({
+        ok: false,
+        message: 'This AI action has no collection to fill. Choose one in the editor.',
+      });
+    }
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type * as Y from 'yjs';
 import {
   addAction,
+  addAiAction,
   addCollection,
   addComponent,
   addField,
@@ -11,6 +12,7 @@ import {
   createApp,
   readDefinition,
   removeAction,
+  setAiAction,
   setComponentProps,
   writeDefinition,
 } from '../src/index';
@@ -100,6 +102,41 @@ describe('checkForPublish', () => {
         entity: { table: 'components', id: list },
       },
     ]);
+  });
+
+  it('refuses an AI action whose new record is of another collection than the one it returns', () => {
+    const doc = newDoc();
+    const newId = idFactory();
+    createApp(doc, newId, { title: 'Recipes' });
+    const recipes = addCollection(doc, newId, 'Recipes');
+    const lists = addCollection(doc, newId, 'Lists');
+    const ai = addAiAction(doc, newId, 'Plan');
+    setAiAction(doc, ai, {
+      prompt: 'Plan a list',
+      output: { kind: 'record', collectionId: recipes },
+      target: { kind: 'createRecord', collectionId: lists },
+    });
+    const check = checkForPublish(doc);
+    expect(check.ok).toBe(false);
+    if (!check.ok) {
+      expect(check.problems).toEqual([
+        {
+          path: 'aiActions.0.target.collectionId',
+          message:
+            'The new record must be of the collection the AI returns. Choose the same collection for both.',
+          entity: { table: 'aiActions', id: ai },
+        },
+      ]);
+    }
+
+    // The same collection for both, or a text output into a new record, publishes.
+    setAiAction(doc, ai, { target: { kind: 'createRecord', collectionId: recipes } });
+    expect(checkForPublish(doc).ok).toBe(true);
+    setAiAction(doc, ai, {
+      output: { kind: 'text' },
+      target: { kind: 'createRecord', collectionId: lists },
+    });
+    expect(checkForPublish(doc).ok).toBe(true);
   });
 
   it('reports shape and reference problems together, so one round fixes them all', () => {

@@ -108,7 +108,8 @@ export const AI_USAGE_DAYS = 30;
 export const aiUsageRowSchema = z.object({
   /** The UTC day, `YYYY-MM-DD`. */
   day: z.string(),
-  appId: z.string(),
+  /** Null: apps made from a description that day (they have no id when the model is asked). */
+  appId: z.string().nullable(),
   /** The app's current title; null once the app row is gone. */
   appTitle: z.string().nullable(),
   /** How many people ran its AI actions that day. */

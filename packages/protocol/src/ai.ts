@@ -1,5 +1,6 @@
 import * as zm from 'zod/mini';
 import { appIdSchema } from './app-basics';
+import { ERROR_CODES } from './errors';
 
 /*
  * AI on the server (docs/product/ai.md): runs of an app's AI actions, apps from a description, and
@@ -101,9 +102,15 @@ export const aiBlueprintLineSchema = zm.discriminatedUnion('type', [
   }),
   /** The app definition (the client parses it with `appDefinitionSchema`). */
   zm.object({ type: zm.literal('done'), definition: zm.unknown() }),
+  /** A failure after the stream began: the code and words an error answer would carry. */
   zm.object({
     type: zm.literal('error'),
-    error: zm.object({ code: zm.string(), message: zm.string() }),
+    error: zm.object({
+      code: zm.enum(ERROR_CODES),
+      message: zm.string(),
+      /** `internal` only: the same digest is in the server log. */
+      digest: zm.optional(zm.string()),
+    }),
   }),
 ]);
 export type AiBlueprintLine = zm.infer<typeof aiBlueprintLineSchema>;

@@ -225,6 +225,13 @@ export {
   type AiStatus,
 } from './ai';
 export {
+  AI_RUNS_PER_MINUTE,
+  AI_NOT_CONFIGURED_MESSAGE,
+  AI_OUTPUT_INVALID_MESSAGE,
+  AI_PROVIDER_FAILURE_MESSAGES,
+  type AiProviderFailure,
+} from './ai-messages';
+export {
   aiBlueprintLineSchema,
   aiEditResponseSchema,
   type AiBlueprintLine,

@@ -1,3 +1,4 @@
+import { AI_RUNS_PER_MINUTE } from '@pipit/protocol';
 import { ServiceError } from '../service-error';
 import { unmapIpv4 } from './client-info';
 import type { Storage } from '../storage/types';
@@ -42,7 +43,7 @@ export const DEFAULT_RATE_LIMITS = {
    * AI runs asked for by one account, whatever their outcome (the daily quota counts only runs
    * that produce something): a burst past this is a script, not a person.
    */
-  aiRunsPerAccount: { limit: 30, windowMs: MINUTE_MS },
+  aiRunsPerAccount: { limit: AI_RUNS_PER_MINUTE, windowMs: MINUTE_MS },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;

@@ -106,15 +106,18 @@ export function checkBlueprint(value: unknown): ParseResult<AppDefinition> {
     : { ok: false, problems: check.problems.map((p) => `${p.path || '(app)'}: ${p.message}`) };
 }
 
-/** Asks the model for a blueprint (streamed, one repair round) and expands it. */
+/**
+ * Asks the model for a blueprint (streamed, one repair round) and expands it: the app and the
+ * tokens it took (an answer that never fit throws AiOutputInvalidError with its tokens).
+ */
 export async function appFromDescription(
   provider: AiProvider,
   description: string,
   onProgress: (progress: BlueprintProgress) => void,
   signal?: AbortSignal,
-): Promise<AppDefinition> {
+): Promise<{ definition: AppDefinition; usage: AiUsage }> {
   let last = '';
-  const { value } = await reworded(
+  const { value, usage } = await reworded(
     BLUEPRINT_INVALID_MESSAGE,
     provider.completeStructured({
       system: BLUEPRINT_SYSTEM,
@@ -133,7 +136,7 @@ export async function appFromDescription(
       },
     }),
   );
-  return value;
+  return { definition: value, usage };
 }
 
 export interface ProposedEdits {

@@ -4,6 +4,7 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from 'openai';
+import { AI_OUTPUT_INVALID_MESSAGE } from '@pipit/protocol';
 import type { AiConfig } from '../config';
 import type { Logger } from '../logger';
 import { ServiceError } from '../service-error';
@@ -99,8 +100,8 @@ export class AiOutputInvalidError extends ServiceError {
   }
 }
 
-export const OUTPUT_INVALID_MESSAGE =
-  'The AI’s answer did not fit what this action needs, so nothing was saved. Try again.';
+/** `ai_output_invalid` for a run of an AI action (the words /docs/ai-actions quotes). */
+export const OUTPUT_INVALID_MESSAGE = AI_OUTPUT_INVALID_MESSAGE;
 
 /** Problems shown to the model in the repair round, and in the log's count. */
 const MAX_PROBLEMS = 20;

@@ -6,8 +6,9 @@ import {
   type AiEditResponse,
 } from '@pipit/protocol';
 import { appFromDescription, proposeEdits } from '../ai/app-builder';
-import { requireAiProvider } from '../ai/provider';
+import { AiOutputInvalidError, requireAiProvider } from '../ai/provider';
 import { DAY_MS, utcDay } from '../ai/runs';
+import { createDigest } from '../digest';
 import { loadAppDocument } from '../publishing/app-document';
 import { ServiceError } from '../service-error';
 import { ApiError } from './api-error';
@@ -15,6 +16,7 @@ import type { ApiDependencies } from './api-dependencies';
 import { readJsonBody } from './body';
 import { z } from 'zod';
 import type * as zm from 'zod/mini';
+import type * as Y from 'yjs';
 import { type ApiEnv, requireAuth } from './context';
 
 /** A JSON body checked with a zod/mini schema of the protocol (readJsonBody takes classic zod). */
@@ -58,16 +60,22 @@ const GENERIC_FAILURE = 'Something went wrong while making the app. Try again.';
 
 /**
  * Apps from a description (`POST /api/ai/blueprints`, streamed as NDJSON) and AI as a co-editor
- * (`POST /api/ai/edits`): docs/product/ai-builder.md.
+ * (`POST /api/ai/edits`): docs/product/ai-builder.md. Both record their tokens for the operator's
+ * `/admin` as runs of AI actions do (docs/product/ai.md, "Usage"): one run with its tokens when
+ * there is an answer, the tokens alone when the answer never fit.
  */
 export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): void {
-  const { ai, storage, liveDocuments, logger } = deps;
+  const { ai, storage, liveDocuments, logger, reportServerError } = deps;
   app.post('/ai/blueprints', async (c) => {
     const auth = requireAuth(c);
     const provider = requireAiProvider(ai);
     const { description } = await readBody(c.req.raw, aiBlueprintRequestSchema);
     const run = await takeRun(deps, auth.user.id);
     const log = c.get('logger');
+    const { method, path } = c.req;
+    // The client creates the app once it has the definition, so there is no app id yet: these
+    // runs are counted together, under no app.
+    const base = { day: run.day, appId: null, userId: auth.user.id };
     const encoder = new TextEncoder();
     const abort = new AbortController();
     const body = new ReadableStream<Uint8Array>({
@@ -77,20 +85,34 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
             controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
         };
         try {
-          const definition = await appFromDescription(
+          const { definition, usage } = await appFromDescription(
             provider,
             description,
             (progress) => send({ type: 'progress', ...progress }),
             abort.signal,
           );
+          await storage.aiUsage.record({ ...base, runs: 1, ...usage });
           send({ type: 'done', definition });
         } catch (error) {
           await run.release().catch((err: unknown) => log.warn({ err }, 'AI run not given back'));
+          if (error instanceof AiOutputInvalidError) {
+            // Nothing may throw past here: the stream has begun, so the error goes in a line.
+            await storage.aiUsage
+              .record({ ...base, runs: 0, ...error.usage })
+              .catch((err: unknown) => log.warn({ err }, 'AI usage not recorded'));
+          }
           if (error instanceof ServiceError) {
             send({ type: 'error', error: { code: error.code, message: error.message } });
           } else if (!abort.signal.aborted) {
-            log.error({ err: error }, 'making an app from a description failed');
-            send({ type: 'error', error: { code: 'internal_error', message: GENERIC_FAILURE } });
+            // As the API's own error handler does (api.ts): the digest the person sees is the
+            // one in the log and in the operator's inbox.
+            const digest = createDigest();
+            log.error(
+              { err: error, digest, method, path },
+              'making an app from a description failed',
+            );
+            reportServerError?.({ error, digest, method, path });
+            send({ type: 'error', error: { code: 'internal', message: GENERIC_FAILURE, digest } });
           }
         }
         if (!abort.signal.aborted) controller.close();
@@ -117,28 +139,29 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
       throw new ApiError('forbidden', 'Only the app’s owner and editors can ask AI to change it.');
     }
     const run = await takeRun(deps, auth.user.id);
-    const doc = await loadAppDocument(appId, storage.documents, liveDocuments, logger);
+    const base = { day: run.day, appId, userId: auth.user.id };
+    // Everything after the run is taken is in the try, so any failure gives it back.
+    let doc: Y.Doc | undefined;
     try {
+      doc = await loadAppDocument(appId, storage.documents, liveDocuments, logger);
       const { usage, ...proposed } = await proposeEdits(
         provider,
         doc,
         instruction,
         c.req.raw.signal,
       );
-      await storage.aiUsage.record({
-        day: run.day,
-        appId,
-        userId: auth.user.id,
-        runs: 1,
-        ...usage,
-      });
+      await storage.aiUsage.record({ ...base, runs: 1, ...usage });
       const answer: AiEditResponse = proposed;
       return c.json(answer);
     } catch (error) {
       await run.release();
+      // Tokens spent on an answer that did not fit are still counted for the operator.
+      if (error instanceof AiOutputInvalidError) {
+        await storage.aiUsage.record({ ...base, runs: 0, ...error.usage });
+      }
       throw error;
     } finally {
-      doc.destroy();
+      doc?.destroy();
     }
   });
 }

@@ -2,6 +2,13 @@ import { sql } from 'kysely';
 import type { AiUsageStore } from '../types/ai-usage';
 import type { Db } from './shared';
 
+/*
+ * Usage with no app (apps made from a description) is stored under the app id '' — never an app's
+ * id — because the app id is part of the primary key, which cannot hold null, and the upsert must
+ * find the row again. Callers see null.
+ */
+const NO_APP = '';
+
 export function createAiUsageStore(db: Db): AiUsageStore {
   return {
     async reserveRun(userId, day, limit) {
@@ -49,7 +56,7 @@ export function createAiUsageStore(db: Db): AiUsageStore {
         .insertInto('ai_usage')
         .values({
           day: usage.day,
-          app_id: usage.appId,
+          app_id: usage.appId ?? NO_APP,
           user_id: usage.userId,
           runs: usage.runs,
           prompt_tokens: usage.promptTokens,
@@ -86,7 +93,7 @@ export function createAiUsageStore(db: Db): AiUsageStore {
         .execute();
       return rows.map((r) => ({
         day: Number(r.day),
-        appId: r.app_id,
+        appId: r.app_id === NO_APP ? null : r.app_id,
         appTitle: r.app_title ?? null,
         people: Number(r.people),
         runs: Number(r.runs),

@@ -2,7 +2,11 @@
 export interface AiUsageRecord {
   /** The start of the UTC day, in ms. */
   day: number;
-  appId: string;
+  /**
+   * The app whose AI actions ran, or Ask AI changed; null for apps made from a description, which
+   * have no id yet when the model is asked (the client creates the app afterwards).
+   */
+  appId: string | null;
   userId: string;
   runs: number;
   promptTokens: number;
@@ -12,7 +16,8 @@ export interface AiUsageRecord {
 /** Usage added together per day and app, for the operator's `/admin`. */
 export interface AiDailyUsage {
   day: number;
-  appId: string;
+  /** Null: apps made from a description, all together. */
+  appId: string | null;
   /** The app's current title (usage of deleted apps is deleted with them). */
   appTitle: string | null;
   /** How many people ran its AI actions that day. */
