@@ -96,6 +96,15 @@ export class RedisFanOut extends RedisExtension {
     });
     this.logger = options.logger;
     this.prefix = `${options.prefix}:doc`;
+    // The extension publishes some answers without waiting for them (a peer's sync step 1 is
+    // answered from a callback whose promise nobody holds): one failing as Redis goes away would
+    // be an unhandled rejection. Each publish is marked handled; callers still get its outcome.
+    const publish = this.pub.publish.bind(this.pub) as (...args: unknown[]) => Promise<number>;
+    (this.pub as unknown as { publish: typeof publish }).publish = (...args) => {
+      const published = publish(...args);
+      published.catch(() => undefined);
+      return published;
+    };
     // ioredis reports each failed reconnection as an error event; without a listener it prints.
     let down = false;
     for (const client of [this.pub, this.sub]) {
