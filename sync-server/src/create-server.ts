@@ -62,6 +62,8 @@ export interface CreateServerOptions {
   client?: (httpServer: HttpServer) => Promise<ClientHandler>;
   /** Debounce of document stores (tests shorten it). */
   storeDebounceMs?: number;
+  /** The longest a store waits while edits keep coming (tests shorten it). */
+  storeMaxDebounceMs?: number;
   /** Time (tests move it: token expiry, username release). */
   clock?: Clock;
   /** Rate-limit rules; docs/product/quotas.md's by default. */
@@ -179,6 +181,9 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     logger,
     timings: metrics.collab,
     ...(options.storeDebounceMs !== undefined ? { debounceMs: options.storeDebounceMs } : {}),
+    ...(options.storeMaxDebounceMs !== undefined
+      ? { maxDebounceMs: options.storeMaxDebounceMs }
+      : {}),
   });
   const { hocuspocus, persistence } = collab;
   const dataRemoval = createDataRemoval(storage, cluster, clock);

@@ -43,8 +43,16 @@ export function createAuthentication(access: DocumentAccess, logger: Logger): Ex
       try {
         grant = document ? await access.grantFor({ document, request }) : null;
       } catch (error) {
-        if (!(error instanceof SyncRefusal)) throw error;
-        reason = error.reason;
+        if (error instanceof SyncRefusal) reason = error.reason;
+        else {
+          // Storage could not be asked (a database outage): not a refusal of the person, who is
+          // told to wait — the provider tries again — rather than that they may not open it.
+          logger.warn(
+            { err: error, documentName: documentName.slice(0, 200), socketId },
+            'checking access to a document failed',
+          );
+          throw new SyncRefusal('storage_unavailable');
+        }
       }
       if (!grant) {
         logger.info(

@@ -58,6 +58,8 @@ export function createCollab(options: {
   access: DocumentAccess;
   logger: Logger;
   debounceMs?: number;
+  /** The longest a store waits while edits keep coming (tests shorten it). */
+  maxDebounceMs?: number;
   /** Storage latency for the metrics. */
   timings?: CollabTimings;
   limits: ResourceLimits;
@@ -115,7 +117,7 @@ export function createCollab(options: {
     name: 'pipit',
     quiet: true,
     debounce: options.debounceMs ?? STORE_DEBOUNCE_MS,
-    maxDebounce: Math.max(options.debounceMs ?? 0, STORE_MAX_DEBOUNCE_MS),
+    maxDebounce: options.maxDebounceMs ?? Math.max(options.debounceMs ?? 0, STORE_MAX_DEBOUNCE_MS),
     maxPendingDocuments: MAX_PENDING_DOCUMENTS,
     maxUnauthenticatedQueueMessages: MAX_UNAUTHENTICATED_MESSAGES,
     extensions,

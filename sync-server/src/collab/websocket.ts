@@ -160,7 +160,16 @@ export function createSyncSocket(
             status: 403,
           });
         }
-        const person = await options.access.identify(request as unknown as Request);
+        let person: Awaited<ReturnType<DocumentAccess['identify']>>;
+        try {
+          person = await options.access.identify(request as unknown as Request);
+        } catch (error) {
+          // Sessions live in storage: during an outage the provider waits and tries again.
+          logger.warn({ err: error }, 'checking a sync connection’s session failed');
+          return new Response('The server cannot reach its storage right now. Try again soon.', {
+            status: 503,
+          });
+        }
         if (!person) {
           return new Response('Sign in to sync.', { status: 401 });
         }
