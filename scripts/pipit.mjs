@@ -15,6 +15,7 @@ const CLIENT_OUT = path.join(ROOT, 'dist/client');
 const BUILD_STAMP = path.join(CLIENT_OUT, '.build-inputs');
 const BUILD_INPUTS = ['client', 'packages', 'public', 'vite.config.ts', 'pnpm-lock.yaml'];
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
 const TS_PROJECTS = [
   'tsconfig.json',
   'packages/tsconfig.json',
@@ -104,6 +105,26 @@ function ensureChromium() {
   process.exit(1);
 }
 
+/** Several instances need a load balancer: Debian's HAProxy, installed when missing and allowed. */
+function ensureHaproxy() {
+  if (existsSync(HAPROXY)) return;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    log('installing HAProxy from Debian (the cluster and its tests need it; a few seconds)');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    if (run('apt-get', ['install', '-y', '--no-install-recommends', 'haproxy'], { env }) !== 0) {
+      run('apt-get', ['update'], { env });
+      runOrExit('apt-get', ['install', '-y', '--no-install-recommends', 'haproxy'], { env });
+    }
+    return;
+  }
+  console.error(
+    `HAProxy is missing at ${HAPROXY} and cannot be installed from here.\n` +
+      'Install it (Debian: sudo apt-get install -y haproxy) or set HAPROXY_PATH, then run this again.',
+  );
+  process.exit(1);
+}
+
 /** Runs TypeScript source in this process (the server ships as source, like the packages). */
 async function importTs(file) {
   const { register } = await import('tsx/esm/api');
@@ -143,6 +164,7 @@ switch (command) {
   case 'test':
     ensureInstalled();
     ensureChromium();
+    ensureHaproxy();
     ensureBuilt();
     process.exit(vitest(args));
     break;
@@ -150,6 +172,7 @@ switch (command) {
     ensureInstalled();
     staticChecks();
     ensureChromium();
+    ensureHaproxy();
     ensureBuilt();
     process.exit(vitest(args));
     break;
@@ -169,6 +192,14 @@ switch (command) {
     ensureInstalled();
     for (const project of TS_PROJECTS) runOrExit(bin('tsc'), ['-p', project]);
     break;
+  case 'cluster':
+    ensureInstalled();
+    ensureBuilt();
+    ensureHaproxy();
+    // The entry reads its own options: `cluster-main.ts --instances 3`.
+    process.argv.splice(2, 1);
+    await importTs('sync-server/src/cluster/cluster-main.ts');
+    break;
   case 'operator':
     ensureInstalled();
     // The entry reads its arguments as if it were run itself: `operator-main.ts add NAME`.
@@ -185,7 +216,7 @@ switch (command) {
     break;
   default:
     console.error(
-      `Unknown command "${command}". Use start, dev, build, test, check, lint, format, typecheck, bench, docs or operator.`,
+      `Unknown command "${command}". Use start, dev, build, test, check, lint, format, typecheck, bench, docs, cluster or operator.`,
     );
     process.exit(2);
 }
