@@ -23,6 +23,8 @@ export interface ClusterPlan {
   instanceEnv?: (index: number) => Record<string, string>;
   /** Each line an instance or HAProxy writes, with its name. */
   onLine?: (source: string, line: string) => void;
+  /** The entry each instance runs (the production one, src/main.ts, unless a test gives its own). */
+  entry?: string;
 }
 
 export interface ClusterInstance {
@@ -65,8 +67,8 @@ export function freePort(): Promise<number> {
 /**
  * HAProxy in front of the instances: HTTP and the sync websocket alike (HAProxy passes an upgrade
  * through and keeps the tunnel), each instance checked every second on `/api/ready` — an instance
- * shutting down or without its database leaves the pool at once, its open connections closed so
- * their clients reconnect to the others — and the least busy instance taking each new connection.
+ * shutting down or without its database gets no new connections — and the least busy instance
+ * taking each new connection.
  */
 export function haproxyConfig(frontPort: number, backends: Array<{ name: string; port: number }>) {
   return [
@@ -83,6 +85,9 @@ export function haproxyConfig(frontPort: number, backends: Array<{ name: string;
     '  timeout http-keep-alive 5s',
     // Pipit reads the client's address from the last X-Forwarded-For entry (TRUST_PROXY=true).
     '  option forwardfor',
+    // A connection to an instance that just died goes to another one.
+    '  retries 3',
+    '  option redispatch',
     '',
     'frontend pipit',
     `  bind 127.0.0.1:${frontPort}`,
@@ -93,7 +98,10 @@ export function haproxyConfig(frontPort: number, backends: Array<{ name: string;
     '  option httpchk',
     '  http-check send meth GET uri /api/ready ver HTTP/1.1 hdr Host localhost',
     '  http-check expect status 200',
-    '  default-server inter 1s fastinter 500ms fall 2 rise 1 on-marked-down shutdown-sessions',
+    // An instance marked down keeps its open sockets (one without its database still holds its
+    // clients' edits until storage is back); one that stops closes them itself, one that dies
+    // takes them with it.
+    '  default-server inter 1s fastinter 500ms fall 2 rise 1',
     ...backends.map(({ name, port }) => `  server ${name} 127.0.0.1:${port} check`),
     '',
   ].join('\n');
@@ -154,7 +162,7 @@ export async function launchCluster(plan: ClusterPlan): Promise<RunningCluster> 
         return child;
       },
       async start() {
-        const started = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
+        const started = spawn(process.execPath, ['--import', 'tsx', plan.entry ?? ENTRY], {
           cwd: ROOT,
           env: {
             ...process.env,

@@ -11,7 +11,13 @@ export function openStorage(
 ): Promise<Storage> {
   return config.databaseUrl
     ? openPostgresStorage(config.databaseUrl, {
-        onPoolError: (error) => logger?.warn({ err: error }, 'a PostgreSQL connection failed'),
+        // The message and code only: pg hangs its client (with the connection's settings, the
+        // password among them) on such errors.
+        onPoolError: (error) =>
+          logger?.warn(
+            { err: { message: error.message, code: (error as { code?: unknown }).code } },
+            'a PostgreSQL connection failed',
+          ),
       })
     : openSqliteStorage(config.dataDir);
 }

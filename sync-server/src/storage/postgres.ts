@@ -38,6 +38,10 @@ export async function openPostgresStorage(
   // An idle client's error (the server restarting) must not crash the process: the pool replaces
   // the client, and the error is reported.
   pool.on('error', (error) => options.onPoolError?.(error));
+  // A client in use (between two statements of a transaction) whose connection breaks emits its
+  // error outside any query; with no listener, that would end the process. The statement it runs
+  // next fails instead, and the work is retried (the update log, stores) or answered 503.
+  pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrateToLatest(db as Kysely<unknown>, 'postgres');

@@ -25,6 +25,11 @@ export function connectProvider(options: {
   query?: string;
   /** The session cookie a signed-in browser would send (`ApiClient.cookie`). */
   cookie?: string | null;
+  /**
+   * Keep reconnecting, as a browser's provider does (quickly: at most 2 s apart), instead of
+   * giving up when the socket closes.
+   */
+  reconnect?: boolean;
 }): TestProvider {
   const origin = options.origin === undefined ? options.url : options.origin;
   class BrowserLikeWebSocket extends WebSocket {
@@ -40,14 +45,16 @@ export function connectProvider(options: {
   const websocketProvider = new HocuspocusProviderWebsocket({
     url: `${options.url.replace(/^http/, 'ws')}/api/sync${options.query ? `?${options.query}` : ''}`,
     WebSocketPolyfill: BrowserLikeWebSocket,
-    maxAttempts: 1,
+    ...(options.reconnect
+      ? { maxAttempts: 0, delay: 200, minDelay: 200, maxDelay: 2_000, factor: 2 }
+      : { maxAttempts: 1 }),
   });
   const doc = options.doc ?? new Y.Doc();
   const provider = new HocuspocusProvider({ name: options.name, document: doc, websocketProvider });
   const ready = new Promise<boolean>((resolve) => {
     provider.on('synced', () => resolve(true));
     provider.on('authenticationFailed', () => resolve(false));
-    websocketProvider.on('close', () => resolve(false));
+    if (!options.reconnect) websocketProvider.on('close', () => resolve(false));
   });
   provider.attach();
   return {

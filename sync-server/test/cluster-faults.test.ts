@@ -1,0 +1,270 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { createId } from '@pipit/protocol';
+import { launchCluster, type RunningCluster } from '../src/cluster/launch';
+import { openPostgresStorage } from '../src/storage/postgres';
+import type { Storage } from '../src/storage/types';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './support/postgres';
+import { connectProvider, type TestProvider } from './support/provider';
+import { TEST_REDIS_URL, testRedisPrefix } from './support/redis';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
+
+/*
+ * The fault suite (docs/scaling.md#faults): three real instances behind HAProxy on one PostgreSQL
+ * and one Redis, each instance reaching both through TCP proxies of its own, so a test can cut,
+ * delay and restore any link. Writers connect through HAProxy and count the edits the server
+ * acknowledged; after each fault heals, every acknowledged edit must be in every client and in
+ * storage, and every client must hold the same document. Each scenario prints its figures.
+ */
+
+const INSTANCES = 3;
+const DOCUMENTS = 3;
+const WRITERS_PER_DOCUMENT = 3;
+/** Each writer's edits are this far apart: ~20 a second each, ~180 a second in all. */
+const EDIT_EVERY_MS = 50;
+const FIXTURE = path.join('sync-server', 'test', 'fixtures', 'serve-with-open-documents.ts');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Writer {
+  id: string;
+  name: string;
+  client: TestProvider;
+  /** Edits made, and how many of the first ones the server has acknowledged. */
+  made: number;
+  acked: number;
+  /** Closes and refusals the client saw (reasons). */
+  errors: string[];
+}
+
+interface Links {
+  redis: TcpProxy;
+  postgres: TcpProxy;
+}
+
+function entriesOf(doc: Y.Doc): string[] {
+  return doc.getArray<string>('entries').toArray();
+}
+
+describe('faults in a cluster of three behind HAProxy', () => {
+  let database: TestDatabase;
+  let cluster: RunningCluster;
+  let storage: Storage;
+  let workDir: string;
+  const links: Links[] = [];
+  let writers: Writer[] = [];
+  let writing = false;
+  let burst: Promise<void> = Promise.resolve();
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const prefix = await testRedisPrefix();
+    const redis = new URL(TEST_REDIS_URL);
+    const pgUrl = new URL(TEST_DATABASE_URL);
+    for (let i = 0; i < INSTANCES; i++) {
+      links.push({
+        redis: await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) }),
+        postgres: await startTcpProxy({ host: pgUrl.hostname, port: Number(pgUrl.port || 5432) }),
+      });
+    }
+    workDir = mkdtempSync(path.join(tmpdir(), 'pipit-faults-'));
+    cluster = await launchCluster({
+      instances: INSTANCES,
+      port: 0,
+      workDir,
+      databaseUrl: database.url,
+      redisUrl: TEST_REDIS_URL,
+      entry: FIXTURE,
+      env: { REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_MS: '10000' },
+      instanceEnv: (i) => ({
+        DATABASE_URL: links[i]!.postgres.url(database.url),
+        REDIS_URL: links[i]!.redis.url(TEST_REDIS_URL),
+      }),
+      ...(process.env.PIPIT_TEST_LOGS
+        ? { onLine: (source: string, line: string) => console.log(`${source} | ${line}`) }
+        : {}),
+    });
+    storage = await openPostgresStorage(database.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    writing = false;
+    await burst;
+    writers.forEach((w) => w.client.destroy());
+    await storage?.close();
+    await cluster?.stop();
+    for (const link of links) {
+      await link.redis.close();
+      await link.postgres.close();
+    }
+    await database?.drop();
+    rmSync(workDir, { recursive: true, force: true });
+  }, 60_000);
+
+  afterEach(async () => {
+    writing = false;
+    await burst;
+    writers.forEach((w) => w.client.destroy());
+    writers = [];
+    for (const link of links) {
+      link.redis.restore();
+      link.postgres.restore();
+    }
+  });
+
+  /** Writers on fresh documents, all connected through HAProxy, then writing until told. */
+  async function startWriting() {
+    for (let d = 0; d < DOCUMENTS; d++) {
+      const name = `app/${createId()}`;
+      for (let k = 0; k < WRITERS_PER_DOCUMENT; k++) {
+        const writer: Writer = {
+          id: `d${d}w${k}`,
+          name,
+          client: connectProvider({ url: cluster.url, name, reconnect: true }),
+          made: 0,
+          acked: 0,
+          errors: [],
+        };
+        writer.client.provider.on('unsyncedChanges', ({ number }: { number: number }) => {
+          // Every update sent so far is in the log: every edit made so far is acknowledged.
+          if (number === 0) writer.acked = writer.made;
+        });
+        writer.client.provider.on(
+          'close',
+          ({ event }: { event: { code: number; reason: string } }) =>
+            writer.errors.push(`close ${event.code} ${event.reason}`.trim()),
+        );
+        writer.client.provider.on('authenticationFailed', ({ reason }: { reason: string }) =>
+          writer.errors.push(`refused ${reason}`),
+        );
+        writers.push(writer);
+      }
+    }
+    expect(await Promise.all(writers.map((w) => w.client.ready))).toEqual(writers.map(() => true));
+    writing = true;
+    burst = Promise.all(
+      writers.map(async (writer) => {
+        while (writing) {
+          writer.made += 1;
+          writer.client.doc.getArray<string>('entries').push([`${writer.id}-${writer.made}`]);
+          await sleep(EDIT_EVERY_MS * (0.5 + Math.random()));
+        }
+      }),
+    ).then(() => undefined);
+    await sleep(1_000);
+  }
+
+  /**
+   * Stops writing, waits until every client holds the same entries per document (timing it), and
+   * checks that every acknowledged edit is in every client and in storage. Prints the figures.
+   */
+  async function settle(scenario: string, healedAt: number) {
+    writing = false;
+    await burst;
+    const byDocument = new Map<string, Writer[]>();
+    for (const w of writers) byDocument.set(w.name, [...(byDocument.get(w.name) ?? []), w]);
+    const converged = async () => {
+      for (const group of byDocument.values()) {
+        const first = JSON.stringify([...entriesOf(group[0]!.client.doc)].sort());
+        if (group.some((w) => JSON.stringify([...entriesOf(w.client.doc)].sort()) !== first)) {
+          return false;
+        }
+        if (group.some((w) => w.client.provider.hasUnsyncedChanges)) return false;
+      }
+      return true;
+    };
+    const deadline = Date.now() + 45_000;
+    while (!(await converged())) {
+      if (Date.now() > deadline) break;
+      await sleep(50);
+    }
+    const convergedMs = Date.now() - healedAt;
+    expect(await converged(), `${scenario}: clients converge`).toBe(true);
+
+    let lost = 0;
+    let acked = 0;
+    for (const [name, group] of byDocument) {
+      // Storage: the snapshot and the log together, as any instance would load them.
+      const { snapshot, log } = await storage.documents.loadWithLog(name);
+      const stored = new Y.Doc();
+      if (snapshot) Y.applyUpdate(stored, snapshot);
+      for (const { update } of log) Y.applyUpdate(stored, update);
+      const inStorage = new Set(entriesOf(stored));
+      for (const writer of group) {
+        acked += writer.acked;
+        for (let n = 1; n <= writer.acked; n++) {
+          const entry = `${writer.id}-${n}`;
+          if (!inStorage.has(entry)) lost += 1;
+          for (const other of group) {
+            if (!entriesOf(other.client.doc).includes(entry)) lost += 1;
+          }
+        }
+      }
+    }
+    const errors = writers.flatMap((w) => w.errors);
+    const kinds = [...new Set(errors)].map((e) => `${e} ×${errors.filter((x) => x === e).length}`);
+    console.log(
+      `[faults] ${scenario}: ${acked} edits acknowledged, ${lost} lost, converged ${convergedMs} ms ` +
+        `after healing; client errors: ${kinds.join(', ') || 'none'}`,
+    );
+    expect(lost, `${scenario}: acknowledged edits lost`).toBe(0);
+    expect(acked).toBeGreaterThan(0);
+  }
+
+  it('kill -9 of an instance mid-burst: its clients go on through the others', async () => {
+    await startWriting();
+    const victim = cluster.instances[0]!;
+    await victim.stop('SIGKILL');
+    await sleep(3_000);
+    const healedAt = Date.now();
+    await settle('kill -9 of one instance', healedAt);
+    await victim.start();
+  }, 120_000);
+
+  it('Redis unreachable for 10 s: each instance serves its clients, all converge after', async () => {
+    await startWriting();
+    for (const link of links) link.redis.cut();
+    await sleep(10_000);
+    for (const link of links) link.redis.restore();
+    await settle('Redis unreachable 10 s', Date.now());
+  }, 120_000);
+
+  it('PostgreSQL unreachable for 10 s: acknowledgements pause, /api/ready says so, nothing is lost', async () => {
+    await startWriting();
+    for (const link of links) link.postgres.cut();
+    await sleep(3_000);
+    const during = writers.map((w) => w.acked);
+    for (const instance of cluster.instances) {
+      const ready = await fetch(`${instance.url}/api/ready`);
+      expect(ready.status).toBe(503);
+    }
+    await sleep(7_000);
+    // Nothing was acknowledged without the log.
+    expect(writers.map((w) => w.acked)).toEqual(during);
+    for (const link of links) link.postgres.restore();
+    await settle('PostgreSQL unreachable 10 s', Date.now());
+    for (const instance of cluster.instances) {
+      expect((await fetch(`${instance.url}/api/ready`)).status).toBe(200);
+    }
+  }, 120_000);
+
+  it('one instance partitioned from Redis, then healed', async () => {
+    await startWriting();
+    links[1]!.redis.cut();
+    await sleep(8_000);
+    links[1]!.redis.restore();
+    await settle('one instance cut from Redis 8 s', Date.now());
+  }, 120_000);
+
+  it('a rolling restart of every instance under load', async () => {
+    await startWriting();
+    for (const instance of cluster.instances) {
+      expect(await instance.stop('SIGTERM')).toBe(0);
+      await instance.start();
+    }
+    await settle('rolling restart (SIGTERM each)', Date.now());
+  }, 180_000);
+});
