@@ -412,7 +412,7 @@ describe('bounded memory for the server', () => {
       resourceLimits: { heapBudgetBytes: 1 },
     });
     const name = `app/${createId()}`;
-    await expect(RawSyncClient.open(pipit.url, name)).rejects.toThrow(/server-busy/);
+    await expect(RawSyncClient.open(pipit.url, name)).rejects.toThrow(/server_busy/);
     expect(pipit.server.hocuspocus.documents.has(name)).toBe(false);
   });
 
