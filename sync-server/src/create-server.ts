@@ -14,6 +14,8 @@ import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from './accou
 import { createSessionService } from './accounts/sessions';
 import { createDocumentAccess, type DocumentAccess } from './collab/access';
 import { createCollab } from './collab/create-collab';
+import type { ConnectionContext } from './collab/authenticate';
+import { SyncRefusal } from './collab/refusal';
 import { createDataRemoval } from './collab/data-removal';
 import { type ClusterEvent, createCluster } from './collab/fan-out';
 import {
@@ -162,11 +164,38 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
         return;
     }
   }
+  /**
+   * Every open connection checked against storage again (its session, its role): after this
+   * instance could not hear the others, the decisions they made meanwhile are carried out here.
+   */
+  async function checkConnectionsAgain(): Promise<void> {
+    let closed = 0;
+    for (const document of [...hocuspocus.documents.values()]) {
+      const parsed = parseDocumentName(document.name);
+      if (!parsed) continue;
+      for (const connection of document.getConnections()) {
+        const held = connection.context as ConnectionContext;
+        let grant: Awaited<ReturnType<DocumentAccess['grantFor']>>;
+        try {
+          grant = await access.grantFor({ document: parsed, request: connection.request });
+        } catch (error) {
+          // Refused (the app was deleted meanwhile): it goes. Storage out of reach: it stays.
+          if (!(error instanceof SyncRefusal)) throw error;
+          grant = null;
+        }
+        if (grant && grant.role === held.role && grant.sessionId === held.sessionId) continue;
+        connection.close({ code: 4403, reason: grant ? 'role_changed' : 'forbidden' });
+        closed += 1;
+      }
+    }
+    logger.info({ closed }, 'checked every open connection again after Redis came back');
+  }
   const cluster = createCluster({
     redis: config.redis,
     instanceName: config.instanceName,
     logger,
     handle: carryOut,
+    onRejoined: checkConnectionsAgain,
   });
   const collab = createCollab({
     fanOut: cluster.extension,

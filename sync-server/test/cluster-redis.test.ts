@@ -160,6 +160,28 @@ describe('several instances through Redis (docs/scaling.md)', () => {
     expect(log).toEqual([]);
   });
 
+  it('carries out on an instance that was cut from Redis what was decided meanwhile', async () => {
+    const { id, name } = await sharedApp('Secrets');
+    const editorSide = connect(editor, 1, name);
+    expect(await editorSide.ready).toBe(true);
+    const partitioned = cluster.instances[1]!;
+    partitioned.redisLink.cut();
+    await vi.waitFor(() =>
+      expect(partitioned.pipit.logs.some((l) => l.msg.startsWith('Redis cannot be reached'))).toBe(
+        true,
+      ),
+    );
+    const reason = closedWith(editorSide);
+    // Instance 1 cannot hear this removal…
+    const removed = await owner.request('DELETE', `/api/apps/${id}/collaborators/editor_c`);
+    expect(removed.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(editorSide.provider.isSynced).toBe(true);
+    // …until its link is back: it checks its open connections against storage again.
+    partitioned.redisLink.restore();
+    expect(await reason).toBe('forbidden');
+  });
+
   it('keeps serving while an instance cannot reach Redis, and converges once it can', async () => {
     const { name, ownerSide } = await sharedApp('Trip');
     const editorSide = connect(editor, 1, name);

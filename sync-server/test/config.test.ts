@@ -53,6 +53,9 @@ describe('loadConfig', () => {
         AI_MODEL: 'llama3.2',
         AI_TIMEOUT_MS: '30000',
         AI_DAILY_RUNS: '10',
+        REDIS_URL: 'redis://cache.internal:6379',
+        REDIS_PREFIX: 'pipit-eu',
+        INSTANCE_NAME: 'pipit-2',
       },
       '/srv',
     );
@@ -100,7 +103,21 @@ describe('loadConfig', () => {
         timeoutMs: 30_000,
       },
       aiDailyRuns: 10,
+      redis: { url: 'redis://cache.internal:6379', prefix: 'pipit-eu' },
+      instanceName: 'pipit-2',
     });
+  });
+
+  it('needs PostgreSQL for several instances, and names this one by host and process by default', () => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }, '/srv')).toThrow(
+      /REDIS_URL: several instances share one PostgreSQL/,
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://db/p', REDIS_URL: 'http://redis' }, '/srv'),
+    ).toThrow(/REDIS_URL: Use a redis:\/\/ or rediss:\/\/ URL/);
+    const alone = loadConfig({}, '/srv');
+    expect(alone.redis).toBeUndefined();
+    expect(alone.instanceName).toMatch(new RegExp(`-${process.pid}$`));
   });
 
   it('reports errors to itself with no setup: a local DSN, org pipit, no upstream, 30 days', () => {

@@ -245,6 +245,11 @@ export function createCluster(options: {
   logger: Logger;
   /** Carries out an event on this instance's connections. */
   handle: Handler;
+  /**
+   * The control channel is back after this instance could not hear it: decisions made meanwhile
+   * by other instances never reached it, so it checks its open connections again.
+   */
+  onRejoined?: () => Promise<void>;
 }): Cluster {
   const { logger, handle } = options;
   const instanceId = `${options.instanceName}-${randomUUID().slice(0, 8)}`;
@@ -268,7 +273,18 @@ export function createCluster(options: {
   };
   const pub = new IORedis(url, clientOptions);
   const sub = new IORedis(url, clientOptions);
-  for (const client of [pub, sub]) client.on('error', () => undefined);
+  let missed = false;
+  for (const client of [pub, sub]) client.on('error', () => (missed = true));
+  sub.on('ready', () => {
+    if (!missed) return;
+    missed = false;
+    void sub
+      .subscribe(controlChannel, ackChannel)
+      .then(() => options.onRejoined?.())
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'checking connections again after Redis came back failed'),
+      );
+  });
   const waiting = new Map<string, { acks: number; done: () => void }>();
 
   void sub.subscribe(controlChannel, ackChannel).catch((error: unknown) => {

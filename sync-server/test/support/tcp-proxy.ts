@@ -19,7 +19,7 @@ export interface TcpProxy {
 }
 
 /**
- * A small TCP proxy for fault tests (docs/testing.md): between a Pipit instance and its Redis or
+ * A small TCP proxy for fault tests (docs/scaling.md#the-fault-suite): between a Pipit instance and its Redis or
  * PostgreSQL, it cuts, delays and restores the link, so a test can make one instance lose its
  * database or its Redis while the others keep theirs.
  */
