@@ -13,7 +13,7 @@ import { TEST_REDIS_URL, testRedisPrefix } from './support/redis';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
 /*
- * The fault suite (docs/scaling.md#faults): three real instances behind HAProxy on one PostgreSQL
+ * The fault suite (docs/scaling.md#the-fault-suite): three real instances behind HAProxy on one PostgreSQL
  * and one Redis, each instance reaching both through TCP proxies of its own, so a test can cut,
  * delay and restore any link. Writers connect through HAProxy and count the edits the server
  * acknowledged; after each fault heals, every acknowledged edit must be in every client and in
