@@ -436,11 +436,15 @@ describe('bounded memory for the server', () => {
     const limit = 1024 * 1024;
     pipit = await startPipit({
       access: grantEveryone('editor'),
-      resourceLimits: { socketQueuedBytes: limit, documentBytes: 64 * 1024 * 1024 },
+      resourceLimits: {
+        socketQueuedBytes: limit,
+        logWaitingBytes: limit,
+        documentBytes: 64 * 1024 * 1024,
+      },
     });
     const name = `app/${createId()}`;
     const raw = track(await RawSyncClient.open(pipit.url, name));
-    // The durable log stalls: every update waits for it, one at a time.
+    // The durable log stalls: past its budget waiting, every update waits for its own write.
     let release!: () => void;
     const stalled = new Promise<void>((resolve) => (release = resolve));
     const documents = pipit.server.storage.documents;

@@ -97,12 +97,14 @@ export function createCollab(options: {
     // 3. Every message decoded once and checked before anything else sees it: malformed,
     //    oversized or over-limit updates close only their connection (update-guard.ts).
     createUpdateGuard({ ledger, limits, bounds, logger }),
-    // 4. The checked update appended to the durable log — and only then applied and acknowledged
-    //    (update-log.ts). A storage outage pauses acknowledgements; it never skips the log.
+    // 4. The checked update appended to the durable log; its acknowledgement is held until the
+    //    write commits, while other clients get it at once (update-log.ts). A storage outage
+    //    pauses acknowledgements; it never skips the log.
     createUpdateLogExtension({
       log: new UpdateLog(options.documents, { logger, ...(timings ? { timings } : {}) }),
       ledger,
       logger,
+      waitingBytesBudget: limits.logWaitingBytes,
     }),
     // 5. Load (snapshot + log), debounced store merged into what is stored, retries, unload guard
     //    (persistence.ts).

@@ -21,6 +21,12 @@ import type { ResourceBounds } from './resource-bounds';
 import { replayInto } from './update-log';
 
 export const STORE_RETRY_INITIAL_DELAY_MS = 100;
+/**
+ * Stores run at most this many at once. Documents edited together reach their longest debounce
+ * together (every 10 s while edits never pause): hundreds of stores at once would hold every
+ * database connection, and requests, loads and sign-ins would wait behind them.
+ */
+export const STORE_CONCURRENCY = 4;
 export const STORE_RETRY_MAX_DELAY_MS = 5_000;
 
 /**
@@ -60,6 +66,22 @@ export interface PersistenceOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** At most `limit` of the given works run at once; the others wait their turn, in order. */
+function turns(limit: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+    try {
+      return await work();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
+
 const fingerprint = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('base64');
 
 /** The app and person a document belongs to: it is never stored once either was deleted. */
@@ -91,6 +113,7 @@ function ownerOf(documentName: string): DocumentOwner | undefined {
 export function createPersistence(options: PersistenceOptions): Persistence {
   const { store, ledger, logger, apps, bounds, timings = NO_COLLAB_TIMINGS } = options;
   let abandoned = false;
+  const inTurn = turns(STORE_CONCURRENCY);
   /** What this instance last wrote as each document's snapshot: it need not be read back. */
   const lastWritten = new Map<string, string>();
 
@@ -117,27 +140,29 @@ export function createPersistence(options: PersistenceOptions): Persistence {
       if (ledger.isDiscarded(documentName)) return;
       const timed = timings.documentStore();
       try {
-        const kept = await store.compact(
-          documentName,
-          (stored) => {
-            const known =
-              stored.snapshot !== null &&
-              lastWritten.get(documentName) === fingerprint(stored.snapshot);
-            replayInto(document, stored, {
-              origin: STORAGE_ORIGIN,
-              skipSnapshot: known,
-              onSkipped: (seq, error) =>
-                logger.warn(
-                  { err: error, documentName, seq },
-                  'skipped a logged update that does not apply',
-                ),
-            });
-            const encoded = Y.encodeStateAsUpdate(document);
-            ledger.measure(documentName, document, encoded.byteLength);
-            lastWritten.set(documentName, fingerprint(encoded));
-            return encoded;
-          },
-          owner ? { owner } : {},
+        const kept = await inTurn(() =>
+          store.compact(
+            documentName,
+            (stored) => {
+              const known =
+                stored.snapshot !== null &&
+                lastWritten.get(documentName) === fingerprint(stored.snapshot);
+              replayInto(document, stored, {
+                origin: STORAGE_ORIGIN,
+                skipSnapshot: known,
+                onSkipped: (seq, error) =>
+                  logger.warn(
+                    { err: error, documentName, seq },
+                    'skipped a logged update that does not apply',
+                  ),
+              });
+              const encoded = Y.encodeStateAsUpdate(document);
+              ledger.measure(documentName, document, encoded.byteLength);
+              lastWritten.set(documentName, fingerprint(encoded));
+              return encoded;
+            },
+            owner ? { owner } : {},
+          ),
         );
         timed();
         if (!kept) {

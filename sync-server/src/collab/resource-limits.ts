@@ -25,6 +25,12 @@ export interface ResourceLimits {
   /** Messages one socket has sent that are not handled yet; past this it is not read from. */
   socketQueuedBytes: number;
   /**
+   * Updates applied (and sent on to other clients) but not in the durable log yet, over the whole
+   * process: past this, an update waits for its own write before it is applied, so a slow or
+   * unreachable database fills the sockets' queues (and stops reading them) instead of memory.
+   */
+  logWaitingBytes: number;
+  /**
    * What the server has written to one socket that the other side has not taken yet (a client
    * that does not read); past this, or past the person's total, the socket is closed.
    */
@@ -50,6 +56,7 @@ export const DEFAULT_RESOURCE_LIMITS: Omit<ResourceLimits, 'heapBudgetBytes'> = 
   personBytes: 40 * MB,
   personItems: 400_000,
   socketQueuedBytes: 16 * MB,
+  logWaitingBytes: 32 * MB,
   socketUnsentBytes: 32 * MB,
   personUnsentBytes: 64 * MB,
 };

@@ -1,4 +1,6 @@
-import type { beforeHandleMessagePayload, Extension } from '@hocuspocus/server';
+import type { beforeHandleMessagePayload, Connection, Extension } from '@hocuspocus/server';
+import { SYNC_CLOSE_REASONS } from '@pipit/protocol';
+import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
 import { createDigest } from '../digest';
 import type { Logger } from '../logger';
@@ -36,6 +38,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class UpdateLog {
   private queue: Waiting[] = [];
   private writing = false;
+  /** Bytes of the updates waiting to be written (or being written). */
+  private waiting = 0;
 
   constructor(
     private readonly store: Pick<DocumentStore, 'append'>,
@@ -49,14 +53,33 @@ export class UpdateLog {
   /** Resolves with the update's sequence number once it is durable in storage. */
   append(name: string, update: Uint8Array): Promise<number> {
     const deadline = Date.now() + (this.options.retryDeadlineMs ?? LOG_RETRY_DEADLINE_MS);
-    return new Promise((resolve, reject) => {
-      this.queue.push({ name, update, deadline, resolve, reject });
+    this.waiting += update.byteLength;
+    const settled = () => (this.waiting -= update.byteLength);
+    return new Promise<number>((resolve, reject) => {
+      this.queue.push({
+        name,
+        update,
+        deadline,
+        resolve: (seq) => {
+          settled();
+          resolve(seq);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
+      });
       if (this.writing) return;
       this.writing = true;
       // SQLite commits synchronously: started at once, every write would go alone. Waiting for the
       // check phase lets the updates read from other sockets in the same I/O phase join it.
       setImmediate(() => void this.drain());
     });
+  }
+
+  /** Bytes of updates not in the log yet. */
+  waitingBytes(): number {
+    return this.waiting;
   }
 
   private async drain() {
@@ -123,32 +146,112 @@ export function replayInto(
   }
 }
 
+/** Hocuspocus's message type of an acknowledgement (its MessageType enum: SyncStatus). */
+const SYNC_STATUS = 8;
+
+/** Whether a message a connection sends is an acknowledgement (`[name][8][applied]`). */
+function isAcknowledgement(message: Uint8Array): boolean {
+  try {
+    const decoder = decoding.createDecoder(message);
+    decoding.readVarString(decoder);
+    return decoding.readVarUint(decoder) === SYNC_STATUS;
+  } catch {
+    return false;
+  }
+}
+
+/** Per document connection: the log writes its acknowledgements wait for. */
+interface HeldAcknowledgements {
+  /** Resolves once every update this connection sent so far is in the log; rejects if one never got there. */
+  durable: Promise<void>;
+  outstanding: number;
+  /** A write failed for good: the connection is being closed. */
+  failed: boolean;
+}
+
 /**
- * The update log as a Hocuspocus step: the update the guard let through (update-guard.ts) is
- * appended to the durable log before Hocuspocus applies it and acknowledges it to its sender
- * (docs/decisions/0001-durable-log-before-ack.md). An acknowledged update survives `kill -9`.
+ * The update log as a Hocuspocus step (docs/decisions/0001-durable-log-before-ack.md): the update
+ * the guard let through (update-guard.ts) is appended to the durable log, and its acknowledgement
+ * to its sender is held until the write has committed — an acknowledged update survives
+ * `kill -9`, so the sender's "saved" is true. Meanwhile Hocuspocus applies it and other clients
+ * get it at once: a write in flight (or a store holding the database) never slows an edit on its way
+ * to the others, only the sender's acknowledgement. If the write fails for good, the connection
+ * is closed instead of acknowledged (`storage_unavailable`); the provider sends it again.
  */
 export function createUpdateLogExtension(options: {
   log: UpdateLog;
   ledger: DocumentLedger;
   logger: Logger;
+  /**
+   * Past this many bytes waiting for the log (storage slow or out of reach), an update waits for
+   * its own write before it is applied: the socket's messages then wait in Hocuspocus's queue, and
+   * the socket is not read from (websocket.ts), so memory stays bounded.
+   */
+  waitingBytesBudget: number;
 }): Extension {
-  const { log, ledger, logger } = options;
+  const { log, ledger, logger, waitingBytesBudget } = options;
+  const held = new WeakMap<Connection, HeldAcknowledgements>();
+
+  /** Acknowledgements of this connection go out once the log has what they acknowledge. */
+  function holdAcknowledgements(connection: Connection): HeldAcknowledgements {
+    let entry = held.get(connection);
+    if (entry) return entry;
+    entry = { durable: Promise.resolve(), outstanding: 0, failed: false };
+    held.set(connection, entry);
+    const send = connection.send.bind(connection);
+    const hold = entry;
+    connection.send = (message: Uint8Array) => {
+      if (hold.outstanding === 0 || !isAcknowledgement(message)) {
+        send(message);
+        return;
+      }
+      hold.durable.then(
+        () => send(message),
+        // The connection is closed instead (below): this acknowledgement never goes.
+        () => undefined,
+      );
+    };
+    return entry;
+  }
+
   return {
     extensionName: 'pipit-update-log',
 
     async beforeHandleMessage({ documentName, connection }: beforeHandleMessagePayload) {
       const checked = ledger.inFlight(connection);
       if (!checked) return;
-      try {
-        await ledger.tracked(documentName, log.append(documentName, checked.update));
-      } catch (error) {
-        ledger.refused(connection);
-        logger.error(
-          { err: error, documentName, digest: createDigest() },
-          'appending an update to the log failed',
-        );
-        throw new SyncRefusal('storage_unavailable');
+      const entry = holdAcknowledgements(connection);
+      const written = ledger.tracked(documentName, log.append(documentName, checked.update));
+      // Handled below, through the chain (or not at all once the chain has failed).
+      written.catch(() => undefined);
+      entry.outstanding += 1;
+      entry.durable = entry.durable.then(() => written.then(() => undefined));
+      entry.durable.then(
+        () => {
+          entry.outstanding -= 1;
+        },
+        (error: unknown) => {
+          entry.outstanding -= 1;
+          if (entry.failed) return;
+          entry.failed = true;
+          logger.error(
+            { err: error, documentName, digest: createDigest() },
+            'appending an update to the log failed',
+          );
+          connection.close({
+            code: SYNC_CLOSE_REASONS.storage_unavailable,
+            reason: 'storage_unavailable',
+          });
+        },
+      );
+      // Storage far behind: this update waits for its write before it is applied.
+      if (log.waitingBytes() > waitingBytesBudget) {
+        try {
+          await written;
+        } catch {
+          ledger.refused(connection);
+          throw new SyncRefusal('storage_unavailable');
+        }
       }
     },
   };

@@ -21,37 +21,50 @@ const types = {
 /** Bounds on waiting for PostgreSQL, so a partition shows up as an error (and retry), not a hang. */
 export const PG_CONNECT_TIMEOUT_MS = 10_000;
 export const PG_STATEMENT_TIMEOUT_MS = 30_000;
+/** Connections for everything but the update log, and for the update log (group commits). */
+export const POOL_SIZE = 10;
+export const LOG_POOL_SIZE = 2;
 
 export async function openPostgresStorage(
   connectionString: string,
   options: { onPoolError?: (error: Error) => void } = {},
 ): Promise<Storage> {
-  const pool = new pg.Pool({
-    connectionString,
-    types,
-    max: 10,
-    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
-    statement_timeout: PG_STATEMENT_TIMEOUT_MS,
-    query_timeout: PG_STATEMENT_TIMEOUT_MS + 5_000,
-    keepAlive: true,
-  });
-  // An idle client's error (the server restarting) must not crash the process: the pool replaces
-  // the client, and the error is reported.
-  pool.on('error', (error) => options.onPoolError?.(error));
-  // A client in use (between two statements of a transaction) whose connection breaks emits its
-  // error outside any query; with no listener, that would end the process. The statement it runs
-  // next fails instead, and the work is retried (the update log, stores) or answered 503.
-  pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const newPool = (max: number) => {
+    const pool = new pg.Pool({
+      connectionString,
+      types,
+      max,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      statement_timeout: PG_STATEMENT_TIMEOUT_MS,
+      query_timeout: PG_STATEMENT_TIMEOUT_MS + 5_000,
+      keepAlive: true,
+    });
+    // An idle client's error (the server restarting) must not crash the process: the pool replaces
+    // the client, and the error is reported.
+    pool.on('error', (error) => options.onPoolError?.(error));
+    // A client in use (between two statements of a transaction) whose connection breaks emits its
+    // error outside any query; with no listener, that would end the process. The statement it runs
+    // next fails instead, and the work is retried (the update log, stores) or answered 503.
+    pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
+    return pool;
+  };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: newPool(POOL_SIZE) }) });
   try {
     await migrateToLatest(db as Kysely<unknown>, 'postgres');
   } catch (error) {
     await db.destroy();
     throw error;
   }
+  // The update log's own connections: every acknowledgement waits for an append, so appends never
+  // queue behind stores, loads and API requests for the pool's connections.
+  const logDb = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: newPool(LOG_POOL_SIZE) }),
+  });
 
   return createKyselyStorage(db, {
     engine: 'postgres',
+    logDb,
+    afterClose: () => logDb.destroy(),
     uniqueViolation(error) {
       if (!(error instanceof pg.DatabaseError) || error.code !== '23505') return null;
       // "Key (email)=(a@b.c) already exists."

@@ -6,7 +6,7 @@ import { type Db, toUint8Array } from './shared';
 /** Logged updates dropped per statement (SQLite allows 32,766 parameters; PostgreSQL 65,535). */
 const DELETE_CHUNK = 1_000;
 
-export function createDocumentStore(db: Db, engine: StorageEngine): DocumentStore {
+export function createDocumentStore(db: Db, engine: StorageEngine, logDb: Db = db): DocumentStore {
   return {
     async load(name) {
       const row = await db
@@ -50,7 +50,7 @@ export function createDocumentStore(db: Db, engine: StorageEngine): DocumentStor
     async append(entries) {
       if (entries.length === 0) return [];
       const createdAt = Date.now();
-      const rows = await db
+      const rows = await logDb
         .insertInto('document_updates')
         .values(entries.map(({ name, update }) => ({ name, update, created_at: createdAt })))
         .returning('seq')

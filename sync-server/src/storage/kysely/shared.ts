@@ -11,6 +11,8 @@ export interface EngineSpecifics {
   uniqueViolation(error: unknown): { field: string | undefined } | null;
   /** Called after the database is destroyed (closing the SQLite file, ending the pool). */
   afterClose?(): void | Promise<void>;
+  /** Where the update log is appended, when it has connections of its own (PostgreSQL). */
+  logDb?: Db;
 }
 
 /** Engines hand back Buffer (a Uint8Array subclass); callers get a plain Uint8Array. */
