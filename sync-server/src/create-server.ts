@@ -190,7 +190,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     }
     logger.info({ closed }, 'checked every open connection again after Redis came back');
   }
-  const cluster = createCluster({
+  const cluster = await createCluster({
     redis: config.redis,
     instanceName: config.instanceName,
     logger,

@@ -2,7 +2,7 @@ import { Document } from '@hocuspocus/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import { createId } from '@pipit/protocol';
-import { RedisFanOut } from '../src/collab/fan-out';
+import { RedisFanOut } from '../src/collab/redis-fan-out';
 import type { Storage } from '../src/storage/types';
 import { grantEveryone } from './support/access';
 import { type TestCluster, startTestCluster } from './support/cluster';

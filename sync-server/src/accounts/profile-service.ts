@@ -1,4 +1,5 @@
-import sharp from 'sharp';
+/** libvips is loaded on the first picture: a server that makes none keeps it out of memory. */
+const loadSharp = async () => (await import('sharp')).default;
 import {
   AVATAR_UPLOAD_MAX_BYTES,
   AVATAR_UPLOAD_TYPES,
@@ -90,6 +91,7 @@ export function createProfileService(deps: {
         );
       }
       let encoded: Buffer;
+      const sharp = await loadSharp();
       try {
         encoded = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
           .rotate()

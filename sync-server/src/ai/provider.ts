@@ -1,9 +1,4 @@
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from 'openai';
+import type OpenAI from 'openai';
 import { AI_OUTPUT_INVALID_MESSAGE } from '@pipit/protocol';
 import type { AiConfig } from '../config';
 import type { Logger } from '../logger';
@@ -145,15 +140,21 @@ export function createAiProvider(
   logger: Logger,
 ): AiProvider | undefined {
   if (!config) return undefined;
-  const client = new OpenAI({
-    baseURL: config.baseUrl,
-    apiKey: config.apiKey ?? PLACEHOLDER_API_KEY,
-    // No retries: a person is waiting and each run counts against their quota; a retry would
-    // double the wait on a timeout and add load to a provider that said it is busy (429). The
-    // person can try again, and the structured path has its own repair round.
-    maxRetries: 0,
-    timeout: config.timeoutMs,
-  });
+  // Loaded on the first request: a server whose people never run AI keeps the SDK out of memory.
+  let client: Promise<{ sdk: typeof import('openai'); client: OpenAI }> | undefined;
+  const clientOf = () =>
+    (client ??= import('openai').then((sdk) => ({
+      sdk,
+      client: new sdk.default({
+        baseURL: config.baseUrl,
+        apiKey: config.apiKey ?? PLACEHOLDER_API_KEY,
+        // No retries: a person is waiting and each run counts against their quota; a retry would
+        // double the wait on a timeout and add load to a provider that said it is busy (429). The
+        // person can try again, and the structured path has its own repair round.
+        maxRetries: 0,
+        timeout: config.timeoutMs,
+      }),
+    })));
   const log = logger.child({ component: 'ai' });
 
   function fail(kind: ProviderFailure, details: Record<string, unknown> = {}): never {
@@ -162,7 +163,13 @@ export function createAiProvider(
     throw providerFailed(kind);
   }
 
-  function failFrom(error: unknown, timedOut: boolean, callerAborted: boolean): never {
+  function failFrom(
+    sdk: typeof import('openai'),
+    error: unknown,
+    timedOut: boolean,
+    callerAborted: boolean,
+  ): never {
+    const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk;
     if (error instanceof ServiceError) throw error;
     // The person went away (closed the page, lost the connection): nobody reads the answer, and
     // it is no server failure to report.
@@ -214,6 +221,7 @@ export function createAiProvider(
     }, config!.timeoutMs);
     const onCallerAbort = () => controller.abort();
     signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const { sdk, client } = await clientOf();
     try {
       if (signal?.aborted) throw signal.reason ?? new Error('aborted');
       if (onDelta) {
@@ -254,7 +262,7 @@ export function createAiProvider(
       if (typeof content !== 'string' || content.trim().length === 0) fail('empty');
       return { content, usage: usageOf(answer.usage) };
     } catch (error) {
-      return failFrom(error, timedOut, signal?.aborted === true && !timedOut);
+      return failFrom(sdk, error, timedOut, signal?.aborted === true && !timedOut);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);

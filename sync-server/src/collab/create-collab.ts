@@ -6,7 +6,7 @@ import type { AppStore, DocumentStore } from '../storage/types';
 import type { DocumentAccess } from './access';
 import { type ConnectionContext, createAuthentication } from './authenticate';
 import { DocumentLedger } from './document-ledger';
-import type { RedisFanOut } from './fan-out';
+import type { RedisFanOut } from './redis-fan-out';
 import { createPersistence, type Persistence } from './persistence';
 import { ResourceBounds } from './resource-bounds';
 import { createResourceBoundsExtension } from './resource-bounds-extension';
@@ -80,6 +80,7 @@ export function createCollab(options: {
     ledger,
     logger,
     bounds,
+    spreadMs: options.debounceMs ?? STORE_DEBOUNCE_MS,
     ...(options.apps ? { apps: options.apps } : {}),
     ...(timings ? { timings } : {}),
   });

@@ -62,6 +62,13 @@ export interface PersistenceOptions {
   timings?: CollabTimings;
   /** Each person's share of memory: told when a document is loaded (measured) or failed to load. */
   bounds?: ResourceBounds;
+  /**
+   * A document being edited waits a random part of this before it is stored (create-collab.ts:
+   * the store debounce): documents opened together reach their longest debounce together, and
+   * their stores (CPU and database work) are spread out instead of landing in the same second.
+   * Every edit is in the log meanwhile.
+   */
+  spreadMs?: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -242,6 +249,10 @@ export function createPersistence(options: PersistenceOptions): Persistence {
       // its debounce runs out while a slow store goes on (hocuspocus #1110): those that find
       // nothing new since the last store cost nothing, so a slow store never builds a storm.
       if (!ledger.isDirty(documentName)) return;
+      // Not when it is about to unload, or the server to stop: those stores are waited for.
+      if (document.getConnectionsCount() > 0 && !abandoned) {
+        await sleep(Math.random() * (options.spreadMs ?? 0));
+      }
       await ledger.tracked(documentName, storeDocument(documentName, document));
     },
 

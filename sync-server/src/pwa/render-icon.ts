@@ -1,4 +1,5 @@
-import sharp from 'sharp';
+/** libvips is loaded on the first picture: a server that makes none keeps it out of memory. */
+const loadSharp = async () => (await import('sharp')).default;
 
 /**
  * Draws an app's icon as PNG, in the shapes an installed app needs (docs/library-notes.md#pwa):
@@ -61,6 +62,7 @@ function svgDocument(size: number, body: string): Buffer {
 /** Renders one icon variant as PNG bytes. */
 export async function renderAppIcon(art: IconArt, variant: AppIconVariant): Promise<Buffer> {
   const { size, shape } = APP_ICON_VARIANTS[variant];
+  const sharp = await loadSharp();
   if (art.kind === 'image') {
     const picture = sharp(art.bytes, { limitInputPixels: MAX_INPUT_PIXELS })
       .rotate()
