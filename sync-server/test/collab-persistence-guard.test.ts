@@ -23,7 +23,7 @@ function setUp(store: (name: string, state: Uint8Array) => Promise<void>) {
       store: () => Promise.resolve(),
       compact: async (name, fold) => {
         await store(name, fold({ snapshot: null, log: [] }));
-        return true;
+        return [];
       },
       delete: () => Promise.resolve(),
       deleteData: () => Promise.resolve(),

@@ -185,13 +185,34 @@ export function describeStorageContract(
             for (const { update } of stored.log) Y.applyUpdate(live, update);
             return Y.encodeStateAsUpdate(live);
           }),
-        ).toBe(true);
+        ).toHaveLength(2);
         expect(seen).toEqual({ snapshot: true, log: 2 });
         const after = await storage.documents.loadWithLog(name);
         expect(after.log).toEqual([]);
         const reread = new Y.Doc();
         Y.applyUpdate(reread, after.snapshot!);
         expect(reread.getArray('items').toArray()).toEqual([1, 2, 3]);
+      });
+
+      it('does not read back the logged updates the caller holds, and drops them with the rest', async () => {
+        const name = `app/${createId()}`;
+        const source = new Y.Doc();
+        const updates: Uint8Array[] = [];
+        source.on('update', (u: Uint8Array) => updates.push(u));
+        for (const item of [1, 2, 3]) source.getArray<number>('items').push([item]);
+        const seqs = await storage.documents.append(updates.map((update) => ({ name, update })));
+        let read: number[] = [];
+        const dropped = await storage.documents.compact(
+          name,
+          (stored) => {
+            read = stored.log.map((entry) => entry.seq);
+            return Y.encodeStateAsUpdate(source);
+          },
+          { held: (seq) => seq !== seqs[1] },
+        );
+        expect(read).toEqual([seqs[1]]);
+        expect(dropped).toEqual(seqs);
+        expect((await storage.documents.loadWithLog(name)).log).toEqual([]);
       });
 
       it('loses no edit when two instances compact one document at once, however they interleave', async () => {
@@ -246,18 +267,18 @@ export function describeStorageContract(
         const name = `data/${appId}/${owner.id}`;
         expect(
           await storage.documents.compact(name, fold, { owner: { appId, userId: owner.id } }),
-        ).toBe(true);
+        ).toEqual([]);
         await storage.documents.delete(name);
         await storage.apps.delete(appId, 2);
-        expect(await storage.documents.compact(name, fold, { owner: { appId } })).toBe(false);
+        expect(await storage.documents.compact(name, fold, { owner: { appId } })).toBeNull();
         expect(await storage.documents.load(name)).toBeNull();
 
         const person = await storage.users.insert(testUser());
         await storage.users.markDeleted(person.id, 3);
         const index = `user/${person.id}`;
-        expect(await storage.documents.compact(index, fold, { owner: { userId: person.id } })).toBe(
-          false,
-        );
+        expect(
+          await storage.documents.compact(index, fold, { owner: { userId: person.id } }),
+        ).toBeNull();
         expect(await storage.documents.load(index)).toBeNull();
       });
 

@@ -1,3 +1,4 @@
+import type * as OpenAISdk from 'openai';
 import type OpenAI from 'openai';
 import { AI_OUTPUT_INVALID_MESSAGE } from '@pipit/protocol';
 import type { AiConfig } from '../config';
@@ -141,7 +142,7 @@ export function createAiProvider(
 ): AiProvider | undefined {
   if (!config) return undefined;
   // Loaded on the first request: a server whose people never run AI keeps the SDK out of memory.
-  let client: Promise<{ sdk: typeof import('openai'); client: OpenAI }> | undefined;
+  let client: Promise<{ sdk: typeof OpenAISdk; client: OpenAI }> | undefined;
   const clientOf = () =>
     (client ??= import('openai').then((sdk) => ({
       sdk,
@@ -164,7 +165,7 @@ export function createAiProvider(
   }
 
   function failFrom(
-    sdk: typeof import('openai'),
+    sdk: typeof OpenAISdk,
     error: unknown,
     timedOut: boolean,
     callerAborted: boolean,

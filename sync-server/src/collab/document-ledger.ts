@@ -23,6 +23,18 @@ export interface DocumentEntry {
   items: number;
   /** Updates let through but not applied yet: not in a measurement taken now. */
   inFlight: DocumentUsage;
+  /**
+   * Logged updates (by sequence number) that are in the live document already: this instance
+   * logged and applied them, or loaded them. A store need not read them back (persistence.ts).
+   */
+  held: Set<number>;
+}
+
+/** An update on its way: logged (its `seq` once written) and applied, in either order. */
+interface Handled extends CheckedUpdate {
+  name: string;
+  seq?: number;
+  applied: boolean;
 }
 
 /**
@@ -33,7 +45,7 @@ export interface DocumentEntry {
  */
 export class DocumentLedger {
   private readonly entries = new Map<string, DocumentEntry>();
-  private readonly handling = new WeakMap<object, CheckedUpdate & { name: string }>();
+  private readonly handling = new WeakMap<object, Handled>();
   private readonly writing = new Map<string, Set<Promise<unknown>>>();
   /** Loaded documents being deleted (until they unload): nothing of theirs is written. */
   private readonly discarded = new Set<string>();
@@ -41,7 +53,14 @@ export class DocumentLedger {
   of(name: string): DocumentEntry {
     let entry = this.entries.get(name);
     if (!entry) {
-      entry = { changes: 0, stored: 0, bytes: 0, items: 0, inFlight: { bytes: 0, items: 0 } };
+      entry = {
+        changes: 0,
+        stored: 0,
+        bytes: 0,
+        items: 0,
+        inFlight: { bytes: 0, items: 0 },
+        held: new Set(),
+      };
       this.entries.set(name, entry);
     }
     return entry;
@@ -63,11 +82,11 @@ export class DocumentLedger {
   /** A connection's update was let through: it counts against its document from now on. */
   reserve(name: string, connection: object, checked: CheckedUpdate): void {
     this.grow(name, checked.growth, 1);
-    this.handling.set(connection, { name, ...checked });
+    this.handling.set(connection, { name, ...checked, applied: false });
   }
 
   /** The update a connection is handling now, if the guard let one through. */
-  inFlight(connection: object): CheckedUpdate | undefined {
+  inFlight(connection: object): Handled | undefined {
     return this.handling.get(connection);
   }
 
@@ -79,6 +98,31 @@ export class DocumentLedger {
     const entry = this.of(handled.name);
     entry.inFlight.bytes -= handled.growth.bytes;
     entry.inFlight.items -= handled.growth.items;
+    handled.applied = true;
+    if (handled.seq !== undefined) entry.held.add(handled.seq);
+  }
+
+  /** An update was written to the log as `seq` (before or after it was applied). */
+  logged(handled: Handled, seq: number): void {
+    handled.seq = seq;
+    if (handled.applied) this.of(handled.name).held.add(seq);
+  }
+
+  /** Logged updates `seqs` are in the live document (they were loaded into it). */
+  hold(name: string, seqs: number[]): void {
+    const { held } = this.of(name);
+    for (const seq of seqs) held.add(seq);
+  }
+
+  /** Whether the logged update `seq` is in the live document already. */
+  isHeld(name: string, seq: number): boolean {
+    return this.entries.get(name)?.held.has(seq) ?? false;
+  }
+
+  /** Logged updates `seqs` were folded into the snapshot and left the log. */
+  folded(name: string, seqs: number[]): void {
+    const held = this.entries.get(name)?.held;
+    if (held) for (const seq of seqs) held.delete(seq);
   }
 
   /** The connection's update never reached the document (the log refused it): it counts no more. */

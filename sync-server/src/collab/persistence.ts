@@ -168,7 +168,11 @@ export function createPersistence(options: PersistenceOptions): Persistence {
               lastWritten.set(documentName, fingerprint(encoded));
               return encoded;
             },
-            owner ? { owner } : {},
+            {
+              ...(owner ? { owner } : {}),
+              // What this instance logged and applied, or loaded, is in the live document.
+              held: (seq) => ledger.isHeld(documentName, seq),
+            },
           ),
         );
         timed();
@@ -177,6 +181,7 @@ export function createPersistence(options: PersistenceOptions): Persistence {
           await ledger.discard([documentName]);
           return;
         }
+        ledger.folded(documentName, kept);
         break;
       } catch (error) {
         timed();
@@ -231,6 +236,10 @@ export function createPersistence(options: PersistenceOptions): Persistence {
       });
       // Logged updates are folded into the snapshot by the next store (at the latest on unload).
       if (stored.log.length > 0) ledger.changed(documentName);
+      ledger.hold(
+        documentName,
+        stored.log.map(({ seq }) => seq),
+      );
       if (stored.snapshot) lastWritten.set(documentName, fingerprint(stored.snapshot));
       ledger.measure(documentName, document, Y.encodeStateAsUpdate(document).byteLength);
       // Measured: the person's next document may be admitted against it.

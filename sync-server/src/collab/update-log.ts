@@ -221,7 +221,13 @@ export function createUpdateLogExtension(options: {
       const checked = ledger.inFlight(connection);
       if (!checked) return;
       const entry = holdAcknowledgements(connection);
-      const written = ledger.tracked(documentName, log.append(documentName, checked.update));
+      const written = ledger.tracked(
+        documentName,
+        log.append(documentName, checked.update).then((seq) => {
+          ledger.logged(checked, seq);
+          return seq;
+        }),
+      );
       // Handled below, through the chain (or not at all once the chain has failed).
       written.catch(() => undefined);
       entry.outstanding += 1;

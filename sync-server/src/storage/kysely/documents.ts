@@ -3,7 +3,7 @@ import type { DocumentStore } from '../types/documents';
 import { isId, type StorageEngine } from '@pipit/protocol';
 import { type Db, toUint8Array } from './shared';
 
-/** Logged updates dropped per statement (SQLite allows 32,766 parameters; PostgreSQL 65,535). */
+/** Logged updates read or dropped per statement (SQLite allows 32,766 parameters; PostgreSQL 65,535). */
 const DELETE_CHUNK = 1_000;
 
 export function createDocumentStore(db: Db, engine: StorageEngine, logDb: Db = db): DocumentStore {
@@ -87,7 +87,7 @@ export function createDocumentStore(db: Db, engine: StorageEngine, logDb: Db = d
             .where('id', '=', owner.appId)
             .$if(engine === 'postgres', (q) => q.forShare())
             .executeTakeFirst();
-          if (app?.deleted_at != null) return false;
+          if (app?.deleted_at != null) return null;
         }
         if (owner?.userId !== undefined) {
           const user = await trx
@@ -96,23 +96,36 @@ export function createDocumentStore(db: Db, engine: StorageEngine, logDb: Db = d
             .where('id', '=', owner.userId)
             .$if(engine === 'postgres', (q) => q.forShare())
             .executeTakeFirst();
-          if (user?.deleted_at != null) return false;
+          if (user?.deleted_at != null) return null;
         }
         const stored = await trx
           .selectFrom('documents')
           .select('state')
           .where('name', '=', name)
           .executeTakeFirst();
-        const logged = await trx
-          .selectFrom('document_updates')
-          .select(['seq', 'update'])
-          .where('name', '=', name)
-          .orderBy('seq')
-          .execute();
-        const log = logged.map((entry) => ({
-          seq: Number(entry.seq),
-          update: toUint8Array(entry.update),
-        }));
+        const seqs = (
+          await trx
+            .selectFrom('document_updates')
+            .select('seq')
+            .where('name', '=', name)
+            .orderBy('seq')
+            .execute()
+        ).map((row) => Number(row.seq));
+        const held = options.held ?? (() => false);
+        const unread = seqs.filter((seq) => !held(seq));
+        const log: Array<{ seq: number; update: Uint8Array }> = [];
+        for (let i = 0; i < unread.length; i += DELETE_CHUNK) {
+          const rows = await trx
+            .selectFrom('document_updates')
+            .select(['seq', 'update'])
+            .where('name', '=', name)
+            .where('seq', 'in', unread.slice(i, i + DELETE_CHUNK))
+            .orderBy('seq')
+            .execute();
+          for (const row of rows) {
+            log.push({ seq: Number(row.seq), update: toUint8Array(row.update) });
+          }
+        }
         const state = fold({ snapshot: stored ? toUint8Array(stored.state) : null, log });
         const updatedAt = Date.now();
         await trx
@@ -122,7 +135,6 @@ export function createDocumentStore(db: Db, engine: StorageEngine, logDb: Db = d
           .execute();
         // Exactly the updates read: one logged by another instance after the read (even with a
         // lower sequence number, committed later) stays for the next compaction.
-        const seqs = log.map((entry) => entry.seq);
         for (let i = 0; i < seqs.length; i += DELETE_CHUNK) {
           await trx
             .deleteFrom('document_updates')
@@ -130,7 +142,7 @@ export function createDocumentStore(db: Db, engine: StorageEngine, logDb: Db = d
             .where('seq', 'in', seqs.slice(i, i + DELETE_CHUNK))
             .execute();
         }
-        return true;
+        return seqs;
       });
     },
 

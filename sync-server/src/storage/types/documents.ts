@@ -37,15 +37,17 @@ export interface DocumentStore {
    * logged update, calls `fold` with them — it returns the new snapshot, which must contain all
    * of them (a live document they were applied to) — writes it and drops exactly the logged
    * updates it read. Nothing another instance logged or stored meanwhile is overwritten or lost.
+   * Logged updates `held` says the caller's document holds already are not read back, and are
+   * dropped with the others. Resolves with the sequence numbers dropped.
    *
    * With `owner`, nothing is written once that app or person was deleted (checked under a lock
-   * their deletion waits for): a deleted document is never brought back. Resolves `false` then.
+   * their deletion waits for): a deleted document is never brought back. Resolves `null` then.
    */
   compact(
     name: string,
     fold: (stored: StoredDocument) => Uint8Array,
-    options?: { owner?: DocumentOwner },
-  ): Promise<boolean>;
+    options?: { owner?: DocumentOwner; held?: (seq: number) => boolean },
+  ): Promise<number[] | null>;
   /** The snapshot and the log. */
   delete(name: string): Promise<void>;
   /**
