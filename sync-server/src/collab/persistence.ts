@@ -23,10 +23,12 @@ import { replayInto } from './update-log';
 export const STORE_RETRY_INITIAL_DELAY_MS = 100;
 /**
  * Stores run at most this many at once. Documents edited together reach their longest debounce
- * together (every 10 s while edits never pause): hundreds of stores at once would hold every
+ * together (every 30 s while edits never pause): hundreds of stores at once would hold every
  * database connection, and requests, loads and sign-ins would wait behind them.
  */
 export const STORE_CONCURRENCY = 4;
+/** An app's "updated" time moves on at most this often while only its content changes. */
+export const LISTING_REFRESH_MS = 60_000;
 export const STORE_RETRY_MAX_DELAY_MS = 5_000;
 
 /**
@@ -124,17 +126,28 @@ export function createPersistence(options: PersistenceOptions): Persistence {
   /** What this instance last wrote as each document's snapshot: it need not be read back. */
   const lastWritten = new Map<string, string>();
 
+  /**
+   * The listing this instance last wrote for each app document, and when: unchanged, it is written
+   * again only to move the app's "updated" time on, at most once a minute.
+   */
+  const lastListing = new Map<string, { listing: string; at: number }>();
+
   async function updateListing(documentName: string, document: Y.Doc) {
     const parsed = parseDocumentName(documentName);
     if (!apps || parsed?.kind !== 'app') return;
     const { meta } = readDefinition(document);
-    await apps.updateListing(parsed.appId, {
+    const listing = {
       title: meta.title,
       description: meta.description,
       icon: meta.icon,
       tags: meta.tags,
-      updatedAt: Date.now(),
-    });
+    };
+    const written = JSON.stringify(listing);
+    const now = Date.now();
+    const last = lastListing.get(documentName);
+    if (last?.listing === written && now - last.at < LISTING_REFRESH_MS) return;
+    await apps.updateListing(parsed.appId, { ...listing, updatedAt: now });
+    lastListing.set(documentName, { listing: written, at: now });
   }
 
   /** Folds storage and the live document into one snapshot, retrying until it is stored. */
@@ -285,6 +298,7 @@ export function createPersistence(options: PersistenceOptions): Persistence {
     afterUnloadDocument({ documentName }) {
       ledger.forget(documentName);
       lastWritten.delete(documentName);
+      lastListing.delete(documentName);
       return Promise.resolve();
     },
 
