@@ -7,13 +7,16 @@ import {
   startPipit,
   type StandInRequest,
 } from '@pipit/sync-server/testing';
+import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { deviceOf, type Person, signUp } from './support/people';
 
 /**
  * Issue 14, as people use it: a creator describes an app and gets it (progress as it takes shape),
  * changes it with Ask AI while a collaborator edits the same screen, and one Undo takes the AI's
- * whole change back while the collaborator's edit stays. The AI is the OpenAI-compatible stand-in.
+ * whole change back while the collaborator's edit stays. On /demo, describing an app asks a
+ * signed-out visitor to sign in first and makes a signed-in person's app in their account. The AI is
+ * the OpenAI-compatible stand-in.
  */
 const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 15_000 });
 
@@ -226,5 +229,58 @@ describe('AI builder in the browser', () => {
     await adaPage.getByText('Minutes').first().waitFor();
     expect(await adaPage.getByText('Rating', { exact: true }).count()).toBe(0);
     expect(errors).toEqual([]);
+  });
+
+  const describeOffer = (page: Page) =>
+    page.locator('summary', { hasText: 'Describe an app and let AI make a first draft' });
+
+  it('on /demo, asks a signed-out visitor to sign in before describing an app', async () => {
+    const visitorDevice = await browser.newContext({
+      viewport: { width: 375, height: 800 },
+      serviceWorkers: 'block',
+    });
+    try {
+      const page = await visitorDevice.newPage();
+      const visitorErrors = collectPageErrors(page);
+      await page.goto(`${pipit.url}/demo`);
+      await describeOffer(page).click();
+      await page.getByText('describing an app needs an account').waitFor();
+      const signIn = page.locator('.demo-describe').getByRole('link', { name: 'Sign in' });
+      const href = new URL((await signIn.getAttribute('href'))!, pipit.url);
+      expect(`${href.pathname}?redirect=${href.searchParams.get('redirect')}`).toBe(
+        '/login?redirect=/demo',
+      );
+      expect(await page.getByLabel('Describe your app').count()).toBe(0);
+      // The notice and the offer; the rest of /demo is the editor, which editor.test.ts checks.
+      expect(await axeViolations(page, '.app-editor__notices')).toEqual([]);
+      expect(visitorErrors).toEqual([]);
+    } finally {
+      await visitorDevice.close();
+    }
+  });
+
+  it('on /demo, makes a signed-in person’s app from a description and opens it in the editor', async () => {
+    // A device where /demo is the first page: who is signed in comes from the server, not a copy.
+    const device = await deviceOf(browser, pipit, ada, { viewport: { width: 1280, height: 800 } });
+    try {
+      const page = await device.newPage();
+      const pageErrors = collectPageErrors(page);
+      standIn.requests.length = 0;
+      standIn.enqueue({ content: JSON.stringify(blueprint), chunkSize: 64 });
+      await page.goto(`${pipit.url}/demo`);
+      await describeOffer(page).click();
+      await page.getByLabel('Describe your app').fill('Our family recipes, from the demo');
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.waitForURL(/\/apps\/[a-z2-7]{26}\/edit$/);
+      const made = /\/apps\/([a-z2-7]{26})\/edit$/.exec(page.url())![1]!;
+      expect(made).not.toBe(appId);
+      await page.getByRole('heading', { level: 1, name: 'Family recipes' }).waitFor();
+      await poll(async () => (await pipit.server.storage.apps.get(made))?.ownerId).toBe(ada.id);
+      const user = standIn.completions[0]?.body.messages?.find((m) => m.role === 'user')?.content;
+      expect(user).toContain('Our family recipes, from the demo');
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await device.close();
+    }
   });
 });

@@ -68,6 +68,13 @@ describe('the editor on /demo', () => {
     await creator.getByRole('heading', { level: 1, name: 'My first app' }).waitFor();
     expect(await creator.locator('h1').count()).toBe(1);
     await creator.getByText('This app lives only in this browser.').waitFor();
+    // This server has no AI provider: nothing offers describing an app, or promises AI for later.
+    // The page has the server's answer once it keeps a copy for offline use.
+    await expect
+      .poll(() => creator.evaluate(() => localStorage.getItem('pipit:ai-status')))
+      .toContain('"available":false');
+    expect(await creator.getByText(/describe an app/i).count()).toBe(0);
+    expect(await creator.getByRole('main').innerText()).not.toMatch(/\bAI\b/);
     expect(await creator.getByRole('link', { name: 'Sign up' }).last().getAttribute('href')).toBe(
       '/signup',
     );

@@ -418,7 +418,10 @@ function TryIt({
       {plan.ok ? (
         <details className="ai-try__plan">
           <summary>The filled-in prompt, with these samples</summary>
-          <pre className="ai-try__prompt">{plan.plan.user}</pre>
+          {/* Scrollable when long (a phone, a long template): focusable, as the ones sent are. */}
+          <pre className="ai-try__prompt" tabIndex={0}>
+            {plan.plan.user}
+          </pre>
           <p className="editor-muted">
             {`Pipit adds its own instructions: the values are data, never instructions, and the answer must be ${plan.plan.output.kind === 'record' ? 'the fields of one record' : 'plain text'}, with no HTML or code.`}
           </p>

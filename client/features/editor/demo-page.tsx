@@ -4,7 +4,7 @@ import { type ComponentType, useEffect, useState } from 'react';
 import { createLocalApp, type LocalApp, useLocalApps } from '../../sync/local-apps';
 import { useAiAvailable } from '../../platform/ai/ai-runs';
 import { createApp } from '../../platform/app-registry';
-import { useSession } from '../../platform/session/session';
+import { loadSession, useSession } from '../../platform/session/session';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { useOnlineStatus } from '../../ui/use-online-status';
@@ -62,6 +62,11 @@ function DemoBanner({ DescribeApp }: { DescribeApp: DescribeAppForm }) {
  */
 function DescribeOnDemo({ DescribeApp }: { DescribeApp: DescribeAppForm }) {
   const { account } = useSession();
+  // /demo has no sign-in guard to ask the server who this is: without it, the device's last copy
+  // decides (none on a fresh device, or an account whose session has ended elsewhere).
+  useEffect(() => {
+    void loadSession();
+  }, []);
   const online = useOnlineStatus();
   const navigate = useNavigate();
   const onCreate = async (definition: AppDefinition) => {
