@@ -57,14 +57,29 @@ export async function openPostgresStorage(
   }
   // The update log's own connections: every acknowledgement waits for an append, so appends never
   // queue behind stores, loads and API requests for the pool's connections.
-  const logDb = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: newPool(LOG_POOL_SIZE) }),
-  });
+  const logPool = newPool(LOG_POOL_SIZE);
 
   return createKyselyStorage(db, {
     engine: 'postgres',
-    logDb,
-    afterClose: () => logDb.destroy(),
+    // One named (prepared once per connection) statement for any batch: the rows as arrays.
+    async appendUpdates(entries, at) {
+      const result = await logPool.query<{ seq: string | number }>({
+        name: 'pipit_append_updates',
+        text:
+          'INSERT INTO document_updates (name, "update", created_at) ' +
+          'SELECT name, "update", $3::int8 FROM unnest($1::text[], $2::bytea[]) AS t(name, "update") ' +
+          'RETURNING seq',
+        values: [
+          entries.map((e) => e.name),
+          entries.map((e) =>
+            Buffer.from(e.update.buffer, e.update.byteOffset, e.update.byteLength),
+          ),
+          at,
+        ],
+      });
+      return result.rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
+    },
+    afterClose: () => logPool.end(),
     uniqueViolation(error) {
       if (!(error instanceof pg.DatabaseError) || error.code !== '23505') return null;
       // "Key (email)=(a@b.c) already exists."

@@ -1,12 +1,16 @@
 import { sql } from 'kysely';
 import type { DocumentStore } from '../types/documents';
 import { isId, type StorageEngine } from '@pipit/protocol';
-import { type Db, toUint8Array } from './shared';
+import { type Db, type EngineSpecifics, toUint8Array } from './shared';
 
 /** Logged updates read or dropped per statement (SQLite allows 32,766 parameters; PostgreSQL 65,535). */
 const DELETE_CHUNK = 1_000;
 
-export function createDocumentStore(db: Db, engine: StorageEngine, logDb: Db = db): DocumentStore {
+export function createDocumentStore(
+  db: Db,
+  engine: StorageEngine,
+  appendUpdates?: EngineSpecifics['appendUpdates'],
+): DocumentStore {
   return {
     async load(name) {
       const row = await db
@@ -50,7 +54,8 @@ export function createDocumentStore(db: Db, engine: StorageEngine, logDb: Db = d
     async append(entries) {
       if (entries.length === 0) return [];
       const createdAt = Date.now();
-      const rows = await logDb
+      if (appendUpdates) return appendUpdates(entries, createdAt);
+      const rows = await db
         .insertInto('document_updates')
         .values(entries.map(({ name, update }) => ({ name, update, created_at: createdAt })))
         .returning('seq')

@@ -29,7 +29,7 @@ export type { EngineSpecifics } from './shared';
 export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpecifics): Storage {
   return {
     engine: specifics.engine,
-    documents: createDocumentStore(db, specifics.engine, specifics.logDb ?? db),
+    documents: createDocumentStore(db, specifics.engine, specifics.appendUpdates),
     apps: createAppStore(db),
     publishing: createPublishingStore(db),
     users: createUserStore(db, specifics),

@@ -11,8 +11,15 @@ export interface EngineSpecifics {
   uniqueViolation(error: unknown): { field: string | undefined } | null;
   /** Called after the database is destroyed (closing the SQLite file, ending the pool). */
   afterClose?(): void | Promise<void>;
-  /** Where the update log is appended, when it has connections of its own (PostgreSQL). */
-  logDb?: Db;
+  /**
+   * Appends to the update log, when the engine has a faster way than the query builder: the
+   * hottest statement of all (every edit of every person), one prepared statement whatever the
+   * batch's size (PostgreSQL).
+   */
+  appendUpdates?(
+    entries: Array<{ name: string; update: Uint8Array }>,
+    at: number,
+  ): Promise<number[]>;
 }
 
 /** Engines hand back Buffer (a Uint8Array subclass); callers get a plain Uint8Array. */
