@@ -15,6 +15,8 @@ import { SyncRefusal } from './refusal';
  * waits: an update is never acknowledged before it is in the log.
  */
 export const LOG_RETRY_DEADLINE_MS = 30_000;
+/** How long the first update of a write waits for others to join it. */
+export const LOG_BATCH_WINDOW_MS = 4;
 export const LOG_RETRY_INITIAL_DELAY_MS = 50;
 export const LOG_RETRY_MAX_DELAY_MS = 1_000;
 
@@ -47,6 +49,7 @@ export class UpdateLog {
       timings?: CollabTimings;
       logger?: Logger;
       retryDeadlineMs?: number;
+      batchWindowMs?: number;
     } = {},
   ) {}
 
@@ -71,9 +74,10 @@ export class UpdateLog {
       });
       if (this.writing) return;
       this.writing = true;
-      // SQLite commits synchronously: started at once, every write would go alone. Waiting for the
-      // check phase lets the updates read from other sockets in the same I/O phase join it.
-      setImmediate(() => void this.drain());
+      // A write waits a few milliseconds for others to join it: nothing waits for the log but the
+      // sender's acknowledgement (the edit reaches the others at once), and far fewer transactions
+      // leave the database's share of the CPU to the rest (docs/decisions/0002-group-commit.md).
+      setTimeout(() => void this.drain(), this.options.batchWindowMs ?? LOG_BATCH_WINDOW_MS);
     });
   }
 
