@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import { createId } from '@pipit/protocol';
-import { launchCluster, type RunningCluster } from '../src/cluster/launch';
+import { type ClusterInstance, launchCluster, type RunningCluster } from '../src/cluster/launch';
 import { openPostgresStorage } from '../src/storage/postgres';
 import type { Storage } from '../src/storage/types';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './support/postgres';
@@ -113,7 +113,9 @@ describe('faults in a cluster of three behind HAProxy', () => {
       link.redis.restore();
       link.postgres.restore();
     }
-  });
+    // A scenario that failed half-way leaves the next ones a whole cluster.
+    for (const instance of cluster.instances) if (!instance.child) await instance.start();
+  }, 60_000);
 
   /** Writers on fresh documents, all connected through HAProxy, then writing until told. */
   async function startWriting() {
@@ -221,8 +223,48 @@ describe('faults in a cluster of three behind HAProxy', () => {
     await sleep(3_000);
     const healedAt = Date.now();
     await settle('kill -9 of one instance', healedAt);
-    await victim.start();
   }, 120_000);
+
+  it('an instance killed before it could log an edit: the instance its client reconnects to logs it before saying saved', async () => {
+    const [first, second] = cluster.instances as [ClusterInstance, ClusterInstance];
+    const portOf = (instance: ClusterInstance) => Number(new URL(instance.url).port);
+    // The author's load balancer: the first instance, until it dies.
+    const front = await startTcpProxy({ host: '127.0.0.1', port: portOf(first) });
+    const name = `app/${createId()}`;
+    const author = connectProvider({
+      url: `http://127.0.0.1:${front.port}`,
+      name,
+      reconnect: true,
+    });
+    const reader = connectProvider({ url: second.url, name });
+    try {
+      expect(await Promise.all([author.ready, reader.ready])).toEqual([true, true]);
+      // The first instance cannot log: its edit goes to the others (through Redis), unsaved.
+      links[0]!.postgres.cut();
+      author.doc.getArray<string>('entries').push(['edit-the-first-instance-never-logged']);
+      await vi.waitFor(() =>
+        expect(entriesOf(reader.doc)).toContain('edit-the-first-instance-never-logged'),
+      );
+      expect(author.provider.hasUnsyncedChanges).toBe(true);
+      front.retarget({ host: '127.0.0.1', port: portOf(second) });
+      await first.stop('SIGKILL');
+      // The author reconnects to the second instance, which holds the edit already: the author has
+      // nothing left to send, and is told it is saved only once the second instance logged it.
+      await vi.waitFor(() => expect(author.provider.hasUnsyncedChanges).toBe(false), {
+        timeout: 20_000,
+        interval: 20,
+      });
+      const { snapshot, log } = await storage.documents.loadWithLog(name);
+      const stored = new Y.Doc();
+      if (snapshot) Y.applyUpdate(stored, snapshot);
+      for (const { update } of log) Y.applyUpdate(stored, update);
+      expect(entriesOf(stored)).toEqual(['edit-the-first-instance-never-logged']);
+    } finally {
+      author.destroy();
+      reader.destroy();
+      await front.close();
+    }
+  }, 60_000);
 
   it('Redis unreachable for 10 s: each instance serves its clients, all converge after', async () => {
     await startWriting();

@@ -1,4 +1,11 @@
-import type { beforeHandleMessagePayload, Connection, Extension } from '@hocuspocus/server';
+import {
+  type afterUnloadDocumentPayload,
+  type beforeHandleMessagePayload,
+  type Connection,
+  type Extension,
+  isTransactionOrigin,
+  type onChangePayload,
+} from '@hocuspocus/server';
 import { SYNC_CLOSE_REASONS } from '@pipit/protocol';
 import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
@@ -8,6 +15,7 @@ import { type CollabTimings, NO_COLLAB_TIMINGS } from '../metrics';
 import type { DocumentStore, StoredDocument } from '../storage/types';
 import type { DocumentLedger } from './document-ledger';
 import { SyncRefusal } from './refusal';
+import { syncPayloadOf } from './sync-message';
 
 /**
  * How long an update waits for the log while storage is unreachable before its connection is told
@@ -19,6 +27,13 @@ export const LOG_RETRY_DEADLINE_MS = 30_000;
 export const LOG_BATCH_WINDOW_MS = 4;
 export const LOG_RETRY_INITIAL_DELAY_MS = 50;
 export const LOG_RETRY_MAX_DELAY_MS = 1_000;
+/**
+ * Other instances' edits a document holds in memory and this instance has not logged itself are
+ * written to the log once they reach this many bytes, even if no acknowledgement waits for them.
+ */
+export const PEER_CHANGES_FLUSH_BYTES = 64 * 1024;
+/** …and all of them, on every document, once they reach this many bytes together. */
+export const PEER_CHANGES_BUDGET_BYTES = 8 * 1024 * 1024;
 
 interface Waiting {
   name: string;
@@ -174,6 +189,25 @@ interface HeldAcknowledgements {
 }
 
 /**
+ * Per document: edits that came from other instances (through Redis) and are in this instance's
+ * copy, but that this instance has not logged itself. Their own instance logs them too, unless it
+ * died (or lost its database) first: a client that then reconnects here is told its edit is
+ * saved — this copy has it, so the client has nothing left to send — and a client here may build on
+ * it. So before this instance acknowledges anything on the document, it logs them as well
+ * (writing an update twice is harmless: Yjs applies it once).
+ */
+interface PeerChanges {
+  pending: Uint8Array[];
+  bytes: number;
+  /** Writes of earlier ones under way. */
+  writing: number;
+  /** Settles once the writes under way are done; rejects if one of them failed for good. */
+  durable: Promise<void>;
+  /** A write failed for good; its changes are pending again. */
+  failed: boolean;
+}
+
+/**
  * The update log as a Hocuspocus step (docs/decisions/0001-durable-log-before-ack.md): the update
  * the guard let through (update-guard.ts) is appended to the durable log, and its acknowledgement
  * to its sender is held until the write has committed — an acknowledged update survives
@@ -181,6 +215,9 @@ interface HeldAcknowledgements {
  * get it at once: a write in flight (or a store holding the database) never slows an edit on its way
  * to the others, only the sender's acknowledgement. If the write fails for good, the connection
  * is closed instead of acknowledged (`storage_unavailable`); the provider sends it again.
+ *
+ * An acknowledgement also waits for the other instances' edits this copy holds (PeerChanges):
+ * whatever a client is told is saved, and whatever its edit builds on, is in the log.
  */
 export function createUpdateLogExtension(options: {
   log: UpdateLog;
@@ -195,6 +232,8 @@ export function createUpdateLogExtension(options: {
 }): Extension {
   const { log, ledger, logger, waitingBytesBudget } = options;
   const held = new WeakMap<Connection, HeldAcknowledgements>();
+  const peers = new Map<string, PeerChanges>();
+  let peerBytes = 0;
 
   /** Acknowledgements of this connection go out once the log has what they acknowledge. */
   function holdAcknowledgements(connection: Connection): HeldAcknowledgements {
@@ -218,24 +257,110 @@ export function createUpdateLogExtension(options: {
     return entry;
   }
 
+  /**
+   * Logs the other instances' edits the document holds and this instance has not logged yet.
+   * Resolves once all of them are in the log (null: there are none, nothing to wait for).
+   */
+  function logPeerChanges(name: string): Promise<void> | null {
+    const changes = peers.get(name);
+    if (!changes) return null;
+    if (changes.pending.length > 0 && !ledger.isDiscarded(name)) {
+      const taken = changes.pending;
+      const update = taken.length === 1 ? taken[0]! : Y.mergeUpdates(taken);
+      peerBytes -= changes.bytes;
+      changes.pending = [];
+      changes.bytes = 0;
+      if (changes.failed && changes.writing === 0) {
+        // What failed is in this write again.
+        changes.failed = false;
+        changes.durable = Promise.resolve();
+      }
+      changes.writing += 1;
+      const written = ledger.tracked(
+        name,
+        log.append(name, update).then((seq) => {
+          if (peers.get(name) === changes) ledger.hold(name, [seq]);
+        }),
+      );
+      written.then(
+        () => {
+          changes.writing -= 1;
+        },
+        () => {
+          changes.writing -= 1;
+          changes.failed = true;
+          // Tried again with the next acknowledgement; those waiting now are closed instead.
+          changes.pending.unshift(update);
+          changes.bytes += update.byteLength;
+          if (peers.get(name) === changes) peerBytes += update.byteLength;
+        },
+      );
+      changes.durable = Promise.all([changes.durable, written]).then(() => undefined);
+    }
+    return changes.writing > 0 || changes.failed ? changes.durable : null;
+  }
+
   return {
     extensionName: 'pipit-update-log',
 
-    async beforeHandleMessage({ documentName, connection }: beforeHandleMessagePayload) {
+    onChange({ documentName, update, transactionOrigin }: onChangePayload) {
+      if (!isTransactionOrigin(transactionOrigin) || transactionOrigin.source !== 'redis') {
+        return Promise.resolve();
+      }
+      let changes = peers.get(documentName);
+      if (!changes) {
+        changes = { pending: [], bytes: 0, writing: 0, durable: Promise.resolve(), failed: false };
+        peers.set(documentName, changes);
+      }
+      changes.pending.push(update);
+      changes.bytes += update.byteLength;
+      peerBytes += update.byteLength;
+      // Bounded memory: past the budget they are logged whether or not anything waits for them.
+      if (changes.bytes > PEER_CHANGES_FLUSH_BYTES) {
+        logPeerChanges(documentName)?.catch(() => undefined);
+      }
+      if (peerBytes > PEER_CHANGES_BUDGET_BYTES) {
+        for (const name of peers.keys()) logPeerChanges(name)?.catch(() => undefined);
+      }
+      return Promise.resolve();
+    },
+
+    async beforeHandleMessage({
+      documentName,
+      connection,
+      update: message,
+    }: beforeHandleMessagePayload) {
       const checked = ledger.inFlight(connection);
-      if (!checked) return;
+      // A sync step 2 or an update, even one that adds nothing here: the provider counts it as
+      // saved once acknowledged, so the other instances' edits this copy has must be logged first.
+      let carriesUpdate = !!checked;
+      if (!carriesUpdate && !connection.readOnly) {
+        try {
+          carriesUpdate = syncPayloadOf(message)?.kind === 'update';
+        } catch {
+          // Malformed framing is refused by the guard before this step.
+        }
+      }
+      if (!carriesUpdate) return;
+      const peerWrites = logPeerChanges(documentName);
+      if (!checked && !peerWrites) return;
       const entry = holdAcknowledgements(connection);
-      const written = ledger.tracked(
-        documentName,
-        log.append(documentName, checked.update).then((seq) => {
-          ledger.logged(checked, seq);
-          return seq;
-        }),
-      );
+      const written = checked
+        ? ledger.tracked(
+            documentName,
+            log.append(documentName, checked.update).then((seq) => {
+              ledger.logged(checked, seq);
+              return seq;
+            }),
+          )
+        : null;
       // Handled below, through the chain (or not at all once the chain has failed).
-      written.catch(() => undefined);
+      written?.catch(() => undefined);
+      peerWrites?.catch(() => undefined);
       entry.outstanding += 1;
-      entry.durable = entry.durable.then(() => written.then(() => undefined));
+      entry.durable = entry.durable.then(() =>
+        Promise.all([written, peerWrites]).then(() => undefined),
+      );
       entry.durable.then(
         () => {
           entry.outstanding -= 1;
@@ -255,7 +380,7 @@ export function createUpdateLogExtension(options: {
         },
       );
       // Storage far behind: this update waits for its write before it is applied.
-      if (log.waitingBytes() > waitingBytesBudget) {
+      if (written && log.waitingBytes() > waitingBytesBudget) {
         try {
           await written;
         } catch {
@@ -263,6 +388,20 @@ export function createUpdateLogExtension(options: {
           throw new SyncRefusal('storage_unavailable');
         }
       }
+    },
+
+    afterUnloadDocument({ documentName }: afterUnloadDocumentPayload) {
+      const changes = peers.get(documentName);
+      peers.delete(documentName);
+      if (!changes || changes.pending.length === 0) return Promise.resolve();
+      peerBytes -= changes.bytes;
+      // Nothing here waits for them any more, but this copy may be the last one that has them.
+      if (!ledger.isDiscarded(documentName)) {
+        log.append(documentName, Y.mergeUpdates(changes.pending)).catch((error: unknown) => {
+          logger.warn({ err: error, documentName }, 'logging other instances’ edits failed');
+        });
+      }
+      return Promise.resolve();
     },
   };
 }

@@ -13,6 +13,8 @@ export interface TcpProxy {
   /** Every chunk waits this long each way (0: none). */
   delay(ms: number): void;
   restore(): void;
+  /** New connections reach this target from now on (as a load balancer fails over). */
+  retarget(target: { host: string; port: number }): void;
   /** Connections through the proxy now. */
   openConnections(): number;
   close(): Promise<void>;
@@ -23,7 +25,8 @@ export interface TcpProxy {
  * PostgreSQL, it cuts, delays and restores the link, so a test can make one instance lose its
  * database or its Redis while the others keep theirs.
  */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(initial: { host: string; port: number }): Promise<TcpProxy> {
+  let target = initial;
   const sockets = new Set<net.Socket>();
   let down = false;
   let delayMs = 0;
@@ -95,6 +98,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     restore() {
       down = false;
       delayMs = 0;
+    },
+    retarget(next) {
+      target = next;
     },
     openConnections: () => sockets.size / 2,
     async close() {
