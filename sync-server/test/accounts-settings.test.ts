@@ -86,6 +86,21 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
       expect((await client.get('/api/account')).body).toEqual(before);
     });
 
+    it.each([{}, { login: 1.5 }, { password: 'x' }])(
+      'refuses a change with no field it knows (%j) as validation_failed, naming the fields, and changes nothing',
+      async (body) => {
+        const client = await h.login('pat_lee');
+        const before = (await client.get('/api/account')).body;
+        const response = await client.request('PATCH', '/api/account/profile', { body });
+        expect(response.status).toBe(400);
+        expect(errorCode(response)).toBe('validation_failed');
+        expect((response.body as { error: { message: string } }).error.message).toMatch(
+          /username, displayName, bio, links, avatar, pinnedAppIds/,
+        );
+        expect((await client.get('/api/account')).body).toEqual(before);
+      },
+    );
+
     it('refuses a taken username', async () => {
       await h.signup('quinn');
       const client = await h.login('pat_lee');

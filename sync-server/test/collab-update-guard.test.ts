@@ -219,6 +219,12 @@ describe.each(ENGINES)('the update guard (%s)', (engine: Engine) => {
     }
     await goodEdit('between');
     expect(refusalsLogged('update_rejected')).toHaveLength(malformed.length + 2);
+    // A client's fault is one short line: no stack a client could make the server write at will.
+    for (const line of refusalsLogged('update_rejected')) {
+      expect(line.err).toBeUndefined();
+      expect(JSON.stringify(line)).not.toMatch(/\bat .+:\d+:\d+/);
+      expect(JSON.stringify(line).length).toBeLessThan(400);
+    }
     await expectOnlyValidEdits(malformed);
   });
 

@@ -413,6 +413,13 @@ export function describeStorageContract(
         expect((await storage.users.findById(a.id))?.username).toBe(a.username);
       });
 
+      it('changes nothing, with no statement, when a patch sets no field', async () => {
+        const a = await storage.users.insert(testUser({ bio: 'unchanged' }));
+        expect(await storage.users.update(a.id, {})).toMatchObject({ id: a.id, bio: 'unchanged' });
+        await storage.users.markDeleted(a.id, 1_000);
+        await expect(storage.users.update(a.id, {})).rejects.toBeInstanceOf(NotFoundError);
+      });
+
       it('deletes an account: gone, email free at once, username held until released', async () => {
         const user = await storage.users.insert(
           testUser({ email: 'leaving@example.org', displayName: 'Leaving', bio: 'bye' }),

@@ -92,6 +92,10 @@ export const updateProfileRequestSchema = z
   })
   .partial();
 export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
+/** The fields `PATCH /api/account/profile` changes; a body with none of them changes nothing. */
+export const PROFILE_FIELDS = Object.keys(
+  updateProfileRequestSchema.shape,
+) as (keyof UpdateProfileRequest)[];
 
 /** `GET /api/usernames/{username}` */
 export const usernameAvailabilitySchema = z.object({

@@ -61,6 +61,7 @@ export {
   changePasswordRequestSchema,
   deleteAccountRequestSchema,
   updateProfileRequestSchema,
+  PROFILE_FIELDS,
   usernameAvailabilitySchema,
   sessionListSchema,
   messageRequestSchema,

@@ -87,7 +87,11 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   try {
     decoded = Y.decodeUpdate(update);
   } catch (error) {
-    throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed update', err: error });
+    // One short line, no stack: a client's fault, and one a client can repeat at will.
+    throw refuse(new SyncRefusal('update_rejected'), {
+      why: 'malformed update',
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
   // An empty sync step 2 (nothing to send) changes nothing: nothing to log.
   if (decoded.structs.length === 0 && decoded.ds.clients.size === 0) return null;

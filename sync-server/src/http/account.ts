@@ -4,6 +4,7 @@ import {
   changeEmailRequestSchema,
   changePasswordRequestSchema,
   deleteAccountRequestSchema,
+  PROFILE_FIELDS,
   updateProfileRequestSchema,
   usernameSchema,
 } from '@pipit/protocol';
@@ -24,6 +25,12 @@ export function registerAccount(app: Hono<ApiEnv>, deps: ApiDependencies): void 
   app.patch('/account/profile', async (c) => {
     const auth = requireAuth(c);
     const patch = await readJsonBody(c.req.raw, updateProfileRequestSchema);
+    if (!PROFILE_FIELDS.some((field) => patch[field] !== undefined)) {
+      throw new ApiError(
+        'validation_failed',
+        `Nothing to change: send one or more of ${PROFILE_FIELDS.join(', ')}.`,
+      );
+    }
     return c.json({ account: toAccount(await profiles.updateProfile(auth, patch)) });
   });
 

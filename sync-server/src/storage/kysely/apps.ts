@@ -1,5 +1,10 @@
 import { type Selectable, sql } from 'kysely';
-import { type AppRole, appIconSchema, type CollaboratorRole } from '@pipit/protocol';
+import {
+  type AppRole,
+  appIconSchema,
+  type CollaboratorRole,
+  type StorageEngine,
+} from '@pipit/protocol';
 import type { Database } from '../schema';
 import type { AppRecord, AppStore } from '../types/apps';
 import type { Db } from './shared';
@@ -26,7 +31,7 @@ export function toApp(row: Selectable<Database['apps']>): AppRecord {
   };
 }
 
-export function createAppStore(db: Db): AppStore {
+export function createAppStore(db: Db, engine: StorageEngine): AppStore {
   const get = async (id: string) => {
     const row = await db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toApp(row) : null;
@@ -44,10 +49,15 @@ export function createAppStore(db: Db): AppStore {
           .returning('id')
           .executeTakeFirst();
         if (!claimed) {
+          // Under a share lock: a deletion under way (it marks this row) is waited for, and one
+          // that comes after waits for this transaction. Without it, PostgreSQL's per-statement
+          // snapshots could read the claim before the deletion committed and the app row after.
+          // (SQLite: one transaction at a time already.)
           const known = await trx
             .selectFrom('app_ids')
             .select('deleted_at')
             .where('id', '=', app.id)
+            .$if(engine === 'postgres', (q) => q.forShare())
             .executeTakeFirst();
           if (known && known.deleted_at !== null) return { deleted: true } as const;
           const existing = await trx

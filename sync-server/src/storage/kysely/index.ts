@@ -30,7 +30,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
   return {
     engine: specifics.engine,
     documents: createDocumentStore(db, specifics.engine, specifics.appendUpdates),
-    apps: createAppStore(db),
+    apps: createAppStore(db, specifics.engine),
     publishing: createPublishingStore(db),
     users: createUserStore(db, specifics),
     operators: createOperatorStore(db),

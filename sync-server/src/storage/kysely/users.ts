@@ -134,6 +134,12 @@ export function createUserStore(db: Db, specifics: EngineSpecifics): UserStore {
       return row ? toUser(row) : null;
     },
     async update(id, patch, at = Date.now()) {
+      if (Object.keys(toRow(patch)).length === 0) {
+        // Nothing to set: no statement (an empty SET is not SQL).
+        const row = await live().where('id', '=', id).executeTakeFirst();
+        if (!row) throw new NotFoundError(`No live account ${id}`);
+        return toUser(row);
+      }
       if (patch.username === undefined) {
         const row = await mapConflict(specifics, () =>
           db
