@@ -236,6 +236,8 @@ type ClientsResult = Extract<ScaleResult, { ok: true }>;
 interface Measured extends ClientsResult {
   /** Peak RSS of this process (the servers') during the run, bytes. */
   rssPeak: number;
+  /** V8's heap (used, reserved) and memory outside it (buffers), when RSS peaked, bytes. */
+  heapAtPeak: { used: number; total: number; external: number };
   /** This process's event-loop delay during the measured window, ms. */
   serverLoopP99: number;
   serverLoopMax: number;
@@ -262,8 +264,12 @@ async function measure(
   };
   const loop = monitorEventLoopDelay({ resolution: 1 });
   let rssPeak = process.memoryUsage.rss();
+  let atPeak = process.memoryUsage();
   const sampler = setInterval(() => {
-    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+    const rss = process.memoryUsage.rss();
+    if (rss <= rssPeak) return;
+    rssPeak = rss;
+    atPeak = process.memoryUsage();
   }, 250);
   const child: ChildProcess = fork(
     path.join(import.meta.dirname, 'scale-clients.ts'),
@@ -288,6 +294,11 @@ async function measure(
     return {
       ...result,
       rssPeak,
+      heapAtPeak: {
+        used: atPeak.heapUsed,
+        total: atPeak.heapTotal,
+        external: atPeak.external,
+      },
       serverLoopP99: loop.percentile(99) / 1e6,
       serverLoopMax: loop.max / 1e6,
     } satisfies Measured;
@@ -374,7 +385,10 @@ async function levels(
       cpuShare(result),
       ms(result.loopP99, 9),
     ]);
-    console.log(`   slow: ${slowRanges(result.slow)}`);
+    console.log(
+      `   slow: ${slowRanges(result.slow)}; at the RSS peak: heap ${mb(result.heapAtPeak.used).toFixed(0)} MB ` +
+        `used of ${mb(result.heapAtPeak.total).toFixed(0)}, outside the heap ${mb(result.heapAtPeak.external).toFixed(0)} MB`,
+    );
     if (result.closed > 0)
       console.log(`   ${result.closed} connections were closed during the run`);
   }
