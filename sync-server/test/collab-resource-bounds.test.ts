@@ -5,7 +5,7 @@ import * as encoding from 'lib0/encoding';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { ResourceBounds } from '../src/collab/resource-bounds';
+import { REFUSALS_BEFORE_SLOWDOWN, ResourceBounds } from '../src/collab/resource-bounds';
 import { DEFAULT_RESOURCE_LIMITS } from '../src/collab/resource-limits';
 import { SYNC_PATH } from '../src/collab/websocket';
 import { growthOf, itemsOf, waitingBytes } from '../src/collab/yjs-usage';
@@ -564,6 +564,30 @@ describe('counting items', () => {
     Y.applyUpdate(target, first);
     expect(target.getMap('m').size).toBe(2);
     expect(itemsOf(target)).toBe(3);
+  });
+
+  it('keeps slowing down a person whose refusals outlive their socket, until the minute is over', () => {
+    let now = 1_000_000;
+    const bounds = new ResourceBounds({
+      limits: { ...DEFAULT_RESOURCE_LIMITS, heapBudgetBytes: 1024 ** 3 },
+      usageOf: () => ({ bytes: 0, items: 0 }),
+      isLoaded: () => false,
+      heapUsed: () => 0,
+      now: () => now,
+    });
+    expect(bounds.openSocket('s1', 'mallory')).toBe(true);
+    for (let i = 0; i < REFUSALS_BEFORE_SLOWDOWN; i++) bounds.noteRefusal('s1');
+    expect(bounds.isSlowedDown('s1')).toBe(true);
+    // Connecting again costs nothing: it must not wipe the count.
+    bounds.closeSocket('s1');
+    expect(bounds.openSocket('s2', 'mallory')).toBe(true);
+    expect(bounds.isSlowedDown('s2')).toBe(true);
+    now += 61_000;
+    expect(bounds.isSlowedDown('s2')).toBe(false);
+    // Once expired, a person's refusals are forgotten when they leave.
+    bounds.closeSocket('s2');
+    expect(bounds.openSocket('s3', 'mallory')).toBe(true);
+    expect(bounds.isSlowedDown('s3')).toBe(false);
   });
 
   it('admits a connection to a loaded document past the heap budget, and a new one not', async () => {

@@ -23,6 +23,8 @@ export const MAX_CONNECTIONS_PER_DOCUMENT = 3;
 /** Refused messages a person may send in a minute before the rest are refused undecoded. */
 export const REFUSALS_BEFORE_SLOWDOWN = 5;
 const SLOWDOWN_WINDOW_MS = 60_000;
+/** People with refusals kept before the expired ones are swept (a person's entry is small). */
+const REFUSALS_KEPT_BEFORE_SWEEP = 10_000;
 /** How long a person's admission waits for their previous document to load, at most. */
 const LOAD_WAIT_MS = 10_000;
 
@@ -100,7 +102,8 @@ export class ResourceBounds {
     theirs?.delete(socketId);
     if (theirs?.size === 0) {
       this.people.delete(holds.userId);
-      this.refusals.delete(holds.userId);
+      // Refusals outlive the socket: connecting again must not wipe a slowdown.
+      if (this.recentRefusals(holds.userId).length === 0) this.refusals.delete(holds.userId);
     }
   }
 
@@ -225,6 +228,13 @@ export class ResourceBounds {
     const recent = this.recentRefusals(userId);
     recent.push(this.now());
     this.refusals.set(userId, recent);
+    // People who left with recent refusals are kept until those expire; past a bound, the expired
+    // ones are swept.
+    if (this.refusals.size > REFUSALS_KEPT_BEFORE_SWEEP) {
+      for (const [person] of this.refusals) {
+        if (this.recentRefusals(person).length === 0) this.refusals.delete(person);
+      }
+    }
   }
 
   /** Whether this socket's person had so many messages refused lately that theirs wait. */
