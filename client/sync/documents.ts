@@ -7,6 +7,7 @@ import { isSyncCloseReason, parseDocumentName, type SyncCloseReason } from '@pip
 import { onAccountEnd } from './account-end';
 import { type DocumentScope, localDatabaseName, scopeKey } from './document-scope';
 import { type LocalApp, localAppKey, localDb } from './local-db';
+import { noteSynced } from './device-storage';
 import { closeSyncSocket, syncSocket } from './socket';
 import { PASSING_SYNC_ERRORS, sameSync, type SyncErrorReason, type SyncState } from './sync-state';
 
@@ -215,7 +216,10 @@ class Entry {
     provider.on('unsyncedChanges', ({ number }: { number: number }) => {
       if (number === 0 && provider.isAuthenticated) {
         this.acknowledged = true;
-        if (provider.authorizedScope !== 'readonly') this.setPending(0);
+        if (provider.authorizedScope !== 'readonly') {
+          this.setPending(0);
+          noteSynced();
+        }
       }
       this.notify();
     });

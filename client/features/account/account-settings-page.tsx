@@ -13,6 +13,11 @@ import { apiGet, apiSend, describeError } from '../../platform/api/request';
 import { useSubmit } from '../../platform/api/use-submit';
 import { THEME_OPTIONS, useThemePreference } from '../../platform/theme-preference';
 import { NewPasswordField } from './new-password-field';
+import { DurabilityPanel } from '../../ui/durability-panel';
+import { useDurability } from '../../sync/device-storage';
+import { useLocalApps } from '../../sync/local-apps';
+import { listedSync } from '../../sync/sync-status';
+import { useOnlineStatus } from '../../ui/use-online-status';
 import { setAccount, useSession } from '../../platform/session/session';
 import './account-pages.css';
 
@@ -298,7 +303,27 @@ function DeleteSection() {
   );
 }
 
-/** `/account/settings`: email, password, sessions, appearance, export, deletion. */
+/** What this device holds for the person and whether the server has it all. */
+function DeviceSection() {
+  const { account } = useSession();
+  const online = useOnlineStatus();
+  const apps = useLocalApps(account?.id ?? null);
+  const waiting =
+    apps === undefined
+      ? null
+      : apps.filter((app) => !app.deleting && listedSync(app, online).kind !== 'saved').length;
+  return (
+    <DurabilityPanel
+      facts={useDurability()}
+      waiting={waiting}
+      signedIn={!!account}
+      online={online}
+      where="platform"
+    />
+  );
+}
+
+/** `/account/settings`: email, password, sessions, appearance, this device, export, deletion. */
 export function AccountSettingsPage() {
   const [theme, setTheme] = useThemePreference();
   const [sessionsVersion, setSessionsVersion] = useState(0);
@@ -310,6 +335,9 @@ export function AccountSettingsPage() {
       <Section title="Appearance" id="appearance">
         <p>How Pipit looks on this device.</p>
         <Segmented label="Colour theme" options={THEME_OPTIONS} value={theme} onChange={setTheme} />
+      </Section>
+      <Section title="This device" id="device">
+        <DeviceSection />
       </Section>
       <Section title="Your data" id="data">
         <p>

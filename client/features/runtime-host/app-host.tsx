@@ -7,9 +7,22 @@ import { Loading } from '../../ui/loading';
 import { useAppColorMode } from '../../ui/color-mode';
 import { describeDataSync } from '../../sync/visitor-data-status';
 import { SyncIndicator } from '../../ui/sync-indicator';
+import type { SyncState } from '../../sync/sync-state';
+import { DurabilityPanel } from '../../ui/durability-panel';
+import { useDurability } from '../../sync/device-storage';
+import { useOnlineStatus } from '../../ui/use-online-status';
 import { AiRunList } from './ai-run-list';
 import { useAiHost } from './use-ai-host';
 import './runtime-host.css';
+
+/** Changes of the visitor's data the server has not confirmed (null: not known, or not syncing). */
+function waitingOf(sync: SyncState): number | null {
+  if (sync.kind === 'saved') return 0;
+  if (sync.kind === 'syncing' || sync.kind === 'offline' || sync.kind === 'connecting') {
+    return sync.pending;
+  }
+  return null;
+}
 
 /**
  * A published app running full screen with the visitor's data (`/apps/{id}/pwa`): a slim bar with
@@ -35,6 +48,8 @@ export function AppHost({
   notice?: ReactNode;
 }) {
   const colorMode = useAppColorMode(definition.theme.mode);
+  const durability = useDurability();
+  const online = useOnlineStatus();
   const ai = useAiHost({
     appId,
     accountId,
@@ -68,6 +83,18 @@ export function AppHost({
           <Loading label="Opening your data…" />
         )}
       </main>
+      <footer>
+        <details className="app-host__device">
+          <summary>Your data on this device</summary>
+          <DurabilityPanel
+            facts={durability}
+            waiting={waitingOf(visitorData.sync)}
+            signedIn={visitorData.sync.kind !== 'local'}
+            online={online}
+            where="app"
+          />
+        </details>
+      </footer>
     </div>
   );
 }
