@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MONITORING_PATH } from '@pipit/protocol';
+import { MONITORING_PATH, type UpdateRefusalReason } from '@pipit/protocol';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RequestContext } from './request-context';
 
@@ -25,11 +25,22 @@ export interface CollabSources {
   documentsLoaded(): number;
 }
 
-/** Each starts a timer; calling the function it returns records the elapsed time. */
+/** What the collab layer measures: each timing starts a timer (calling its result records it). */
 export interface CollabTimings {
   documentStore(): () => void;
   updateLogAppend(): () => void;
+  /** A client's sync message refused (its connection to the document closed), by reason. */
+  protocolError(reason: UpdateRefusalReason): void;
 }
+
+/** Every reason a client's sync message is refused for: each a series from the start. */
+export const PROTOCOL_ERROR_REASONS: readonly UpdateRefusalReason[] = [
+  'update_rejected',
+  'document_too_large',
+  'over_capacity',
+  'slow_down',
+  'server_busy',
+];
 
 export const MONITORING_OUTCOMES = ['accepted', 'rejected', 'rate_limited', 'too_large'] as const;
 export type MonitoringOutcome = (typeof MONITORING_OUTCOMES)[number];
@@ -38,6 +49,7 @@ export type MonitoringOutcome = (typeof MONITORING_OUTCOMES)[number];
 export const NO_COLLAB_TIMINGS: CollabTimings = {
   documentStore: () => () => undefined,
   updateLogAppend: () => () => undefined,
+  protocolError: () => undefined,
 };
 
 const HTTP_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -127,6 +139,13 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
   });
   // Every outcome is a series from the start, so a rate over "rejected" is 0, not missing.
   for (const outcome of MONITORING_OUTCOMES) reports.inc({ outcome }, 0);
+  const protocolErrors = new Counter({
+    name: 'pipit_sync_protocol_errors_total',
+    help: 'Sync messages from clients refused (the connection to that document closed), by reason',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  for (const reason of PROTOCOL_ERROR_REASONS) protocolErrors.inc({ reason }, 0);
   // The default collectors start process-wide observers (event loop, GC) that are never stopped:
   // only worth it when someone can scrape them.
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
@@ -149,6 +168,7 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
     collab: {
       documentStore: () => documentStores.startTimer(),
       updateLogAppend: () => logAppends.startTimer(),
+      protocolError: (reason) => protocolErrors.inc({ reason }),
     },
     monitoringReport(outcome) {
       reports.inc({ outcome });

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createId } from '@pipit/protocol';
 import { ConfigError, loadConfig } from '../src/config';
-import { MONITORING_OUTCOMES } from '../src/metrics';
+import { MONITORING_OUTCOMES, PROTOCOL_ERROR_REASONS } from '../src/metrics';
 import { grantEveryone } from './support/access';
 import { ENGINES, openEngine } from './support/engines';
 import { acknowledged, connectProvider } from './support/provider';
+import { RawSyncClient, updateMessage } from './support/raw-sync';
 import { CLIENT_DIR, type RunningPipit, startPipit } from './support/start-server';
 
 const TOKEN = 'a-long-random-metrics-token-1234567890';
@@ -202,6 +203,32 @@ describe.each(ENGINES)('GET /metrics on %s', (engine) => {
       expect(after.value('pipit_websocket_connections')).toBe(0);
       expect(after.value('pipit_documents_loaded')).toBe(0);
     });
+  });
+
+  it('counts sync messages refused, by reason, each reason a series from the start', async () => {
+    const before = await scrape(pipit);
+    for (const reason of PROTOCOL_ERROR_REASONS) {
+      expect(
+        before.samples.some(
+          (s) => s.name === 'pipit_sync_protocol_errors_total' && s.labels.reason === reason,
+        ),
+        reason,
+      ).toBe(true);
+    }
+    const name = `app/${createId()}`;
+    const raw = await RawSyncClient.open(pipit.url, name);
+    try {
+      expect(
+        await raw.sendAndAnswer(name, updateMessage(name, new Uint8Array([1, 2, 3, 4]))),
+      ).toMatchObject({ type: 'close-message', reason: 'update_rejected' });
+    } finally {
+      raw.close();
+    }
+    const after = await scrape(pipit);
+    expect(
+      after.value('pipit_sync_protocol_errors_total', { reason: 'update_rejected' }) -
+        before.value('pipit_sync_protocol_errors_total', { reason: 'update_rejected' }),
+    ).toBe(1);
   });
 
   it('counts error reports by outcome, each outcome a series from the start', async () => {

@@ -103,7 +103,7 @@ export function createCollab(options: {
     createResourceBoundsExtension(bounds),
     // 3. Every message decoded once and checked before anything else sees it: malformed,
     //    oversized or over-limit updates close only their connection (update-guard.ts).
-    createUpdateGuard({ ledger, limits, bounds, logger }),
+    createUpdateGuard({ ledger, limits, bounds, logger, timings }),
     // 4. The checked update appended to the durable log; its acknowledgement is held until the
     //    write commits, while other clients get it at once (update-log.ts). A storage outage
     //    pauses acknowledgements; it never skips the log.

@@ -4,7 +4,9 @@ import type {
   Extension,
 } from '@hocuspocus/server';
 import * as Y from 'yjs';
+import type { UpdateRefusalReason } from '@pipit/protocol';
 import type { Logger } from '../logger';
+import type { CollabTimings } from '../metrics';
 import type { ConnectionContext } from './authenticate';
 import type { CheckedUpdate, DocumentLedger } from './document-ledger';
 import { SyncRefusal } from './refusal';
@@ -37,6 +39,8 @@ export interface MessageCheck {
   /** The sending socket, for the person's limits (absent for the server's own connections). */
   socketKey?: string | undefined;
   logger: Logger;
+  /** Counts each refusal by reason (pipit_sync_protocol_errors_total). */
+  timings?: Pick<CollabTimings, 'protocolError'> | undefined;
 }
 
 /**
@@ -46,8 +50,9 @@ export interface MessageCheck {
  * update costs as little as it can, and one person's refusals in a row slow them down.
  */
 export function checkMessage(check: MessageCheck): CheckedUpdate | null {
-  const { documentName, logger, bounds, socketKey } = check;
+  const { documentName, logger, bounds, socketKey, timings } = check;
   const refuse = (error: SyncRefusal, details: Record<string, unknown>) => {
+    timings?.protocolError(error.reason as UpdateRefusalReason);
     // The server being short of memory is not the sender's doing.
     if (socketKey && error.reason !== 'server_busy') bounds?.noteRefusal(socketKey);
     logger.warn({ documentName, reason: error.reason, ...details }, 'refused a sync message');
@@ -55,6 +60,7 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   };
   if (socketKey && bounds?.isSlowedDown(socketKey)) {
     // No decoding for someone whose messages keep being refused: they wait a minute.
+    timings?.protocolError('slow_down');
     throw new SyncRefusal('slow_down');
   }
   let payload: ReturnType<typeof syncPayloadOf>;
@@ -134,8 +140,9 @@ export function createUpdateGuard(options: {
   limits: Pick<ResourceLimits, 'documentBytes' | 'documentItems'>;
   bounds?: ResourceBounds | undefined;
   logger: Logger;
+  timings?: Pick<CollabTimings, 'protocolError'> | undefined;
 }): Extension {
-  const { ledger, limits, bounds, logger } = options;
+  const { ledger, limits, bounds, logger, timings } = options;
   return {
     extensionName: 'pipit-update-guard',
 
@@ -158,6 +165,7 @@ export function createUpdateGuard(options: {
         bounds,
         socketKey: context?.socketKey,
         logger,
+        timings,
       });
       if (checked) ledger.reserve(documentName, connection, checked);
       return Promise.resolve();
