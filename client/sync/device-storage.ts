@@ -62,8 +62,14 @@ export function useDeviceStorage(): { storage: DeviceStorage | null; refresh: ()
   return { storage, refresh };
 }
 
+/** Acknowledgements come after every burst of typing; the time is written at most this often. */
+const NOTE_SYNCED_EVERY_MS = 5_000;
+let lastNoted = 0;
+
 /** The server acknowledged every change of a document this device had: noted as the last sync. */
 export function noteSynced(at = Date.now()): void {
+  if (at - lastNoted < NOTE_SYNCED_EVERY_MS) return;
+  lastNoted = at;
   try {
     localStorage.setItem(LAST_SYNCED_KEY, String(at));
   } catch {

@@ -54,6 +54,16 @@ class Scrape {
     return found?.value ?? 0;
   }
 
+  /** Asserts `name` has a series for each of `values` of `label` (counted from 0 at start). */
+  expectSeries(name: string, label: string, values: readonly string[]): void {
+    for (const value of values) {
+      expect(
+        this.samples.some((s) => s.name === name && s.labels[label] === value),
+        value,
+      ).toBe(true);
+    }
+  }
+
   has(name: string): boolean {
     return this.samples.some((s) => s.name === name);
   }
@@ -207,14 +217,7 @@ describe.each(ENGINES)('GET /metrics on %s', (engine) => {
 
   it('counts sync messages refused, by reason, each reason a series from the start', async () => {
     const before = await scrape(pipit);
-    for (const reason of PROTOCOL_ERROR_REASONS) {
-      expect(
-        before.samples.some(
-          (s) => s.name === 'pipit_sync_protocol_errors_total' && s.labels.reason === reason,
-        ),
-        reason,
-      ).toBe(true);
-    }
+    before.expectSeries('pipit_sync_protocol_errors_total', 'reason', PROTOCOL_ERROR_REASONS);
     const name = `app/${createId()}`;
     const raw = await RawSyncClient.open(pipit.url, name);
     try {
@@ -233,14 +236,7 @@ describe.each(ENGINES)('GET /metrics on %s', (engine) => {
 
   it('counts error reports by outcome, each outcome a series from the start', async () => {
     const before = await scrape(pipit);
-    for (const outcome of MONITORING_OUTCOMES) {
-      expect(
-        before.samples.some(
-          (s) => s.name === 'pipit_monitoring_reports_total' && s.labels.outcome === outcome,
-        ),
-        outcome,
-      ).toBe(true);
-    }
+    before.expectSeries('pipit_monitoring_reports_total', 'outcome', MONITORING_OUTCOMES);
     pipit.server.metrics.monitoringReport('rate_limited');
     pipit.server.metrics.monitoringReport('rate_limited');
     pipit.server.metrics.monitoringReport('too_large');
