@@ -150,6 +150,7 @@ export {
   removeVisitorRecord,
   setCounter,
   readVisitorData,
+  writeVisitorData,
   mergeVisitorData,
   type VisitorRecord,
   type VisitorData,
@@ -194,3 +195,42 @@ export {
   type AiEdits,
   type EditProblem,
 } from './ai-edits';
+export {
+  PIPIT_FILE_FORMAT,
+  PIPIT_FILE_VERSION,
+  PIPIT_FILE_EXTENSION,
+  PIPIT_FILE_TYPE,
+  PORTABLE_LIMITS,
+  PORTABLE_IMAGE_TYPES,
+  pipitManifestSchema,
+  portableDefinition,
+  writePipitFile,
+  readPipitFile,
+  uploadIdsIn,
+  rewriteUploadUrls,
+  withoutUploads,
+  type PortableImageType,
+  type PipitManifest,
+  type PipitFile,
+  type PipitFileApp,
+  type PipitFileImage,
+  type PipitFileVersion,
+  type PipitFileCheckpoint,
+  type PortableApp,
+  type PortableExport,
+} from './pipit-file';
+export { PipitFileError, looksLikeZip } from './zip';
+export {
+  diffDefinitions,
+  summarizeChanges,
+  type ChangeGroup,
+  type DefinitionChanges,
+  type EntityChange,
+} from './changes';
+export {
+  mergeDefinitions,
+  chooseTheirs,
+  type MergeConflict,
+  type MergeResult,
+  type PlacedEntity,
+} from './merge';

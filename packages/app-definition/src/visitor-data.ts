@@ -217,6 +217,33 @@ export function readVisitorData(doc: Y.Doc): VisitorData {
 }
 
 /**
+ * Writes a person's data as `readVisitorData` read it (an import of an exported copy, into a new
+ * document): each record and counter exactly as it was, times included, in one transaction.
+ * Records are not checked against the app's collections, as reading never drops them either.
+ */
+export function writeVisitorData(doc: Y.Doc, data: VisitorData): void {
+  const records = recordsMap(doc);
+  if (records.size + data.records.length > VISITOR_RECORD_LIMIT) {
+    throw new DefinitionError(recordLimitMessage());
+  }
+  doc.transact(() => {
+    for (const record of data.records) {
+      const entity = new Y.Map<unknown>();
+      entity.set('collectionId', record.collectionId);
+      entity.set('values', plainMap(record.values));
+      entity.set('createdAt', record.createdAt);
+      entity.set('updatedAt', record.updatedAt);
+      records.set(record.id, entity);
+    }
+    for (const [key, value] of Object.entries(data.counters)) {
+      if (key && key.length <= MAX_KEY_LENGTH && Number.isFinite(value)) {
+        countersMap(doc).set(key, Math.max(-MAX_COUNTER, Math.min(MAX_COUNTER, Math.round(value))));
+      }
+    }
+  }, LOCAL_EDIT);
+}
+
+/**
  * Brings everything of `from` (an anonymous visitor's local document) into `into` (their
  * account's): both sides' records are kept; a counter both sides set keeps one of the two values.
  */

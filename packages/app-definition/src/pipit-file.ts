@@ -1,0 +1,488 @@
+import { strFromU8, strToU8 } from 'fflate';
+import { createId, ID_PATTERN } from '@pipit/protocol';
+import { z } from 'zod';
+import { type AppDefinition, appDefinitionSchema } from './definition';
+import { exportDefinition, definitionProblems, parseImport } from './json';
+import { DEFAULT_APP_ICON } from './meta';
+import { migrateDefinition } from './migrations';
+import type { ReadDefinition } from './reader';
+import { VISITOR_RECORD_LIMIT, type VisitorData } from './visitor-data';
+import { PipitFileError, readZip, writeZip, type ZipEntryInput } from './zip';
+
+/*
+ * The portable `.pipit` file (docs/product/portable-file.md): one zip with a JSON manifest, holding
+ * apps — each with its definition, published versions, checkpoints, uploaded images and, when the
+ * person chose so, their own data — and, for an account export, the account's JSON. The server
+ * writes and reads it; the browser reads it too (an import made offline takes the definitions).
+ * One piece of code for both sides, so what one writes the other reads.
+ */
+
+export const PIPIT_FILE_FORMAT = 'pipit-file';
+export const PIPIT_FILE_VERSION = 1;
+export const PIPIT_FILE_EXTENSION = '.pipit';
+/** What a `.pipit` file is sent as: it is a zip. */
+export const PIPIT_FILE_TYPE = 'application/zip';
+
+/** What one `.pipit` file may hold; past any of these it is refused, saying which. */
+export const PORTABLE_LIMITS = {
+  /** The file itself, compressed: the import endpoint's body limit. */
+  fileBytes: 64 * 1024 * 1024,
+  /** Files inside it. */
+  entries: 20_000,
+  /** One file inside, unpacked (a definition, a version, a person's data). */
+  entryBytes: 32 * 1024 * 1024,
+  /** Everything inside, unpacked: a zip bomb stops here, before it is unpacked. */
+  totalBytes: 256 * 1024 * 1024,
+  /** The manifest, unpacked. */
+  manifestBytes: 4 * 1024 * 1024,
+  /** Apps in one file: an account's, at most the free plan's 25. */
+  apps: 25,
+  versionsPerApp: 1_000,
+  checkpointsPerApp: 500,
+  imagesPerApp: 500,
+  /** One image: the upload limit. */
+  imageBytes: 5 * 1024 * 1024,
+} as const;
+
+/** The image types a Pipit server stores (uploads are re-encoded to WebP). */
+export const PORTABLE_IMAGE_TYPES = ['image/webp', 'image/png', 'image/jpeg', 'image/gif'] as const;
+export type PortableImageType = (typeof PORTABLE_IMAGE_TYPES)[number];
+
+const IMAGE_EXTENSIONS: Record<PortableImageType, string> = {
+  'image/webp': 'webp',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+};
+
+const idSchema = z.string().regex(ID_PATTERN, 'Not an id.');
+const entryNameSchema = z.string().min(1).max(255);
+
+const versionEntrySchema = z.object({
+  number: z.number().int().min(1),
+  publishedAt: z.number().int().min(0),
+  file: entryNameSchema,
+});
+
+const checkpointEntrySchema = z.object({
+  id: idSchema,
+  kind: z.string().min(1).max(32),
+  name: z.string().max(200).nullable(),
+  version: z.number().int().min(1).nullable(),
+  createdAt: z.number().int().min(0),
+  /** What changed since the checkpoint before it, as the history panel lists it. */
+  changes: z.unknown().optional(),
+  file: entryNameSchema,
+});
+
+const imageEntrySchema = z.object({
+  id: idSchema,
+  contentType: z.enum(PORTABLE_IMAGE_TYPES),
+  bytes: z.number().int().min(1).max(PORTABLE_LIMITS.imageBytes),
+  file: entryNameSchema,
+});
+
+const appEntrySchema = z.object({
+  id: idSchema,
+  title: z.string().max(200),
+  files: z.object({
+    definition: entryNameSchema,
+    versions: z.array(versionEntrySchema).max(PORTABLE_LIMITS.versionsPerApp),
+    checkpoints: z.array(checkpointEntrySchema).max(PORTABLE_LIMITS.checkpointsPerApp),
+    images: z.array(imageEntrySchema).max(PORTABLE_LIMITS.imagesPerApp),
+    /** The exporting person's own data in the app, when they chose to include it. */
+    data: entryNameSchema.nullable(),
+  }),
+});
+export type PipitFileApp = z.infer<typeof appEntrySchema>;
+export type PipitFileImage = z.infer<typeof imageEntrySchema>;
+export type PipitFileVersion = z.infer<typeof versionEntrySchema>;
+export type PipitFileCheckpoint = z.infer<typeof checkpointEntrySchema>;
+
+/** `manifest.json`: what the file is and where each part of each app is inside it. */
+export const pipitManifestSchema = z.object({
+  format: z.literal(PIPIT_FILE_FORMAT),
+  version: z.literal(PIPIT_FILE_VERSION),
+  /** Random, one per export: importing the same file twice is recognised by it. */
+  exportId: idSchema,
+  /** The server it was exported from (`PUBLIC_ORIGIN`). */
+  origin: z.string().max(2048),
+  exportedAt: z.string().max(40),
+  kind: z.enum(['app', 'account']),
+  /** An account export's JSON (profile, sessions), not imported anywhere. */
+  account: entryNameSchema.nullable(),
+  apps: z.array(appEntrySchema).max(PORTABLE_LIMITS.apps),
+});
+export type PipitManifest = z.infer<typeof pipitManifestSchema>;
+
+const recordValueSchema = z.union([z.string().max(100_000), z.number(), z.boolean(), z.null()]);
+
+/** A person's own data in one app, as `readVisitorData` reads it. */
+const visitorDataFileSchema = z.object({
+  format: z.literal('pipit-visitor-data'),
+  records: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(64),
+        collectionId: z.string().min(1).max(64),
+        values: z.record(z.string().max(64), recordValueSchema),
+        createdAt: z.number(),
+        updatedAt: z.number(),
+      }),
+    )
+    .max(VISITOR_RECORD_LIMIT),
+  counters: z.record(z.string().min(1).max(64), z.number().int()),
+});
+
+const versionFileSchema = z.object({
+  format: z.literal('pipit-version'),
+  number: z.number().int().min(1),
+  definition: z.unknown(),
+});
+
+const checkpointFileSchema = z.object({
+  format: z.literal('pipit-checkpoint'),
+  id: idSchema,
+  definition: z.unknown(),
+});
+
+/** An app as it goes into a file. */
+export interface PortableApp {
+  id: string;
+  title: string;
+  definition: AppDefinition | ReadDefinition;
+  /** Oldest first. */
+  versions: Array<{ number: number; publishedAt: number; definition: unknown }>;
+  checkpoints: Array<{
+    id: string;
+    kind: string;
+    name: string | null;
+    version: number | null;
+    createdAt: number;
+    changes: unknown;
+    definition: unknown;
+  }>;
+  images: Array<{ id: string; contentType: PortableImageType; bytes: Uint8Array }>;
+  data: VisitorData | null;
+}
+
+export interface PortableExport {
+  /** Made here unless given. */
+  exportId?: string;
+  origin: string;
+  exportedAt: number;
+  kind: 'app' | 'account';
+  account?: unknown;
+  apps: PortableApp[];
+}
+
+const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
+
+/** A definition as a file keeps it: what the editor shows, without placeholders it cannot use. */
+export function portableDefinition(definition: AppDefinition | ReadDefinition): AppDefinition {
+  type Usable = AppDefinition['screens'][number]['components'][number];
+  const screens: ReadDefinition['screens'] = definition.screens;
+  return {
+    ...definition,
+    screens: screens.map((screen) => ({
+      ...screen,
+      components: screen.components.filter((c): c is Usable => c.type !== 'invalid'),
+    })),
+  };
+}
+
+/** Writes a `.pipit` file. Images are stored as they are (they are compressed already). */
+export function writePipitFile(input: PortableExport): Uint8Array {
+  const entries: ZipEntryInput[] = [];
+  const add = (name: string, data: Uint8Array, compress = true) => {
+    entries.push({ name, data, compress });
+    return name;
+  };
+  const exportedAt = new Date(input.exportedAt);
+  const manifest: PipitManifest = {
+    format: PIPIT_FILE_FORMAT,
+    version: PIPIT_FILE_VERSION,
+    exportId: input.exportId ?? createId(),
+    origin: input.origin,
+    exportedAt: exportedAt.toISOString(),
+    kind: input.kind,
+    account: input.account === undefined ? null : 'account.json',
+    apps: [],
+  };
+  // The manifest comes first in the zip, so a person opening it sees it at the top.
+  entries.push({ name: 'manifest.json', data: new Uint8Array(0), compress: true });
+  if (input.account !== undefined) add('account.json', json(input.account));
+  for (const app of input.apps) {
+    const base = `apps/${app.id}`;
+    manifest.apps.push({
+      id: app.id,
+      title: app.title,
+      files: {
+        definition: add(
+          `${base}/definition.json`,
+          strToU8(exportDefinition(portableDefinition(app.definition))),
+        ),
+        versions: app.versions.map((v) => ({
+          number: v.number,
+          publishedAt: v.publishedAt,
+          file: add(
+            `${base}/versions/${v.number}.json`,
+            json({ format: 'pipit-version', number: v.number, definition: v.definition }),
+          ),
+        })),
+        checkpoints: app.checkpoints.map((c) => ({
+          id: c.id,
+          kind: c.kind,
+          name: c.name,
+          version: c.version,
+          createdAt: c.createdAt,
+          changes: c.changes,
+          file: add(
+            `${base}/checkpoints/${c.id}.json`,
+            json({ format: 'pipit-checkpoint', id: c.id, definition: c.definition }),
+          ),
+        })),
+        images: app.images.map((image) => ({
+          id: image.id,
+          contentType: image.contentType,
+          bytes: image.bytes.byteLength,
+          file: add(
+            `${base}/images/${image.id}.${IMAGE_EXTENSIONS[image.contentType]}`,
+            image.bytes,
+            false,
+          ),
+        })),
+        data: app.data
+          ? add(`${base}/data.json`, json({ format: 'pipit-visitor-data', ...app.data }))
+          : null,
+      },
+    });
+  }
+  entries[0] = { name: 'manifest.json', data: json(manifest), compress: true };
+  return writeZip(entries, exportedAt);
+}
+
+function parseJson(bytes: Uint8Array, what: string): unknown {
+  try {
+    return JSON.parse(strFromU8(bytes)) as unknown;
+  } catch {
+    throw new PipitFileError(`${what} in this Pipit file is not readable JSON. Export it again.`);
+  }
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join('.') || '(file)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** A definition from a version of the file: migrated forward and checked like an import. */
+function checkedDefinition(value: unknown, what: string): AppDefinition {
+  let migrated: unknown;
+  try {
+    migrated = migrateDefinition(value);
+  } catch (error) {
+    throw new PipitFileError(`${what}: ${(error as Error).message}`);
+  }
+  const problems = definitionProblems(migrated);
+  if (problems.length > 0) {
+    const first = problems.slice(0, 3).map((p) => `${p.path || '(app)'}: ${p.message}`);
+    throw new PipitFileError(
+      `${what} can’t be imported: ${first.join('; ')}${problems.length > 3 ? '; …' : ''}`,
+    );
+  }
+  return appDefinitionSchema.parse(migrated);
+}
+
+function unique<T>(items: readonly T[], key: (item: T) => unknown, what: string): void {
+  const seen = new Set<unknown>();
+  for (const item of items) {
+    const k = key(item);
+    if (seen.has(k)) throw new PipitFileError(`This Pipit file lists ${what} twice.`);
+    seen.add(k);
+  }
+}
+
+/** A `.pipit` file, opened: its manifest checked, each part read (and checked) when asked for. */
+export interface PipitFile {
+  manifest: PipitManifest;
+  /** An account export's JSON, or null. */
+  account(): unknown;
+  /** The app's definition, checked like an imported JSON file. */
+  definition(app: PipitFileApp): AppDefinition;
+  /** A published version's definition, checked the same way. */
+  version(app: PipitFileApp, version: PipitFileVersion): AppDefinition;
+  /** A checkpoint's definition: a definition as it was, kept as it is (not repaired). */
+  checkpoint(app: PipitFileApp, checkpoint: PipitFileCheckpoint): Record<string, unknown>;
+  /** An image's bytes, exactly as many as the manifest says. */
+  image(app: PipitFileApp, image: PipitFileImage): Uint8Array;
+  /** The exporting person's data in the app, or null when it was left out. */
+  data(app: PipitFileApp): VisitorData | null;
+}
+
+/**
+ * Opens a `.pipit` file: anything broken, foreign, too large or unsafe is a PipitFileError (a
+ * DefinitionError) that says what, before more than the manifest is unpacked.
+ */
+export function readPipitFile(bytes: Uint8Array): PipitFile {
+  if (bytes.byteLength > PORTABLE_LIMITS.fileBytes) {
+    throw new PipitFileError(
+      `This file is larger than ${PORTABLE_LIMITS.fileBytes / 1024 / 1024} MB, the most a Pipit file may be.`,
+    );
+  }
+  const zip = readZip(bytes, PORTABLE_LIMITS);
+  if (!zip.has('manifest.json')) {
+    throw new PipitFileError('This zip file is not a Pipit file: it has no manifest.json.');
+  }
+  const manifestBytes = zip.read('manifest.json');
+  if (manifestBytes.byteLength > PORTABLE_LIMITS.manifestBytes) {
+    throw new PipitFileError('This Pipit file’s manifest is too large.');
+  }
+  const raw = parseJson(manifestBytes, 'The manifest') as Record<string, unknown> | null;
+  if (!raw || typeof raw !== 'object' || raw.format !== PIPIT_FILE_FORMAT) {
+    throw new PipitFileError('This zip file is not a Pipit file.');
+  }
+  if (typeof raw.version === 'number' && raw.version > PIPIT_FILE_VERSION) {
+    throw new PipitFileError(
+      'This file was made by a newer version of Pipit. Update this server to import it.',
+    );
+  }
+  const parsed = pipitManifestSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new PipitFileError(
+      `This Pipit file’s manifest is not valid: ${describeIssues(parsed.error)}`,
+    );
+  }
+  const manifest = parsed.data;
+  unique(manifest.apps, (a) => a.id, 'an app');
+  for (const app of manifest.apps) {
+    unique(app.files.versions, (v) => v.number, `a version of “${app.title}”`);
+    unique(app.files.checkpoints, (c) => c.id, `a checkpoint of “${app.title}”`);
+    unique(app.files.images, (i) => i.id, `an image of “${app.title}”`);
+    const names = [
+      app.files.definition,
+      ...app.files.versions.map((v) => v.file),
+      ...app.files.checkpoints.map((c) => c.file),
+      ...app.files.images.map((i) => i.file),
+      ...(app.files.data ? [app.files.data] : []),
+    ];
+    for (const name of names) {
+      if (!zip.has(name)) {
+        throw new PipitFileError(`This Pipit file is missing “${name}”. Export it again.`);
+      }
+    }
+  }
+
+  const jsonOf = (name: string, what: string) => parseJson(zip.read(name), what);
+
+  return {
+    manifest,
+    account: () => (manifest.account ? jsonOf(manifest.account, 'The account') : null),
+    definition(app) {
+      const text = strFromU8(zip.read(app.files.definition));
+      try {
+        return parseImport(text);
+      } catch (error) {
+        throw new PipitFileError(`“${app.title}”: ${(error as Error).message}`);
+      }
+    },
+    version(app, version) {
+      const what = `Version ${version.number} of “${app.title}”`;
+      const file = versionFileSchema.safeParse(jsonOf(version.file, what));
+      if (!file.success || file.data.number !== version.number) {
+        throw new PipitFileError(`${what} is not a published version.`);
+      }
+      return checkedDefinition(file.data.definition, what);
+    },
+    checkpoint(app, checkpoint) {
+      const what = `A checkpoint of “${app.title}”`;
+      const file = checkpointFileSchema.safeParse(jsonOf(checkpoint.file, what));
+      if (!file.success || file.data.id !== checkpoint.id) {
+        throw new PipitFileError(`${what} is not a checkpoint.`);
+      }
+      try {
+        return migrateDefinition(file.data.definition) as Record<string, unknown>;
+      } catch (error) {
+        throw new PipitFileError(`${what}: ${(error as Error).message}`);
+      }
+    },
+    image(app, image) {
+      const bytes = zip.read(image.file);
+      if (bytes.byteLength !== image.bytes) {
+        throw new PipitFileError(`An image of “${app.title}” is damaged. Export it again.`);
+      }
+      return bytes;
+    },
+    data(app) {
+      if (!app.files.data) return null;
+      const what = `The data in “${app.title}”`;
+      const file = visitorDataFileSchema.safeParse(jsonOf(app.files.data, what));
+      if (!file.success) {
+        throw new PipitFileError(`${what} is not valid: ${describeIssues(file.error)}`);
+      }
+      unique(file.data.records, (r) => r.id, `a record in “${app.title}”`);
+      return { records: file.data.records, counters: file.data.counters };
+    },
+  };
+}
+
+/** `/api/uploads/{id}`, wherever it appears in a string (image sources, icons, markdown, links). */
+const UPLOAD_URL = /\/api\/uploads\/([a-z2-7]{26})(?![a-z2-7])/g;
+
+function mapStrings(value: unknown, map: (text: string) => string): unknown {
+  if (typeof value === 'string') return map(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = mapStrings(item, map);
+    return out;
+  }
+  return value;
+}
+
+/** The ids of the uploaded images a definition (or any JSON) points at. */
+export function uploadIdsIn(value: unknown, into = new Set<string>()): Set<string> {
+  mapStrings(value, (text) => {
+    for (const match of text.matchAll(UPLOAD_URL)) into.add(match[1]!);
+    return text;
+  });
+  return into;
+}
+
+/** The same JSON with each `/api/uploads/{old}` pointing at `/api/uploads/{new}` instead. */
+export function rewriteUploadUrls<T>(value: T, ids: ReadonlyMap<string, string>): T {
+  if (ids.size === 0) return value;
+  return mapStrings(value, (text) =>
+    text.replace(UPLOAD_URL, (whole, id: string) => {
+      const next = ids.get(id);
+      return next ? `/api/uploads/${next}` : whole;
+    }),
+  ) as T;
+}
+
+/**
+ * A definition imported without its images (offline: only the definition comes): image components
+ * that showed an uploaded image are emptied and an uploaded icon becomes the default emoji, rather
+ * than pointing at images this server does not have.
+ */
+export function withoutUploads(definition: AppDefinition): {
+  definition: AppDefinition;
+  removed: number;
+} {
+  let removed = 0;
+  const isUpload = (url: string) => uploadIdsIn(url).size > 0;
+  const icon =
+    definition.meta.icon.kind === 'image' && isUpload(definition.meta.icon.url)
+      ? (removed++, { ...DEFAULT_APP_ICON })
+      : definition.meta.icon;
+  const screens = definition.screens.map((screen) => ({
+    ...screen,
+    components: screen.components.map((c) => {
+      if (c.type !== 'image' || !isUpload(c.props.src)) return c;
+      removed++;
+      return { ...c, props: { ...c.props, src: '' } };
+    }),
+  }));
+  return { definition: { ...definition, meta: { ...definition.meta, icon }, screens }, removed };
+}
