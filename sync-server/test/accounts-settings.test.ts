@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { readPipitFile } from '@pipit/app-definition';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountSchema, publicProfileSchema, sessionListSchema } from '@pipit/protocol';
 import { errorCode } from './support/api-client';
@@ -295,17 +296,20 @@ describe.each(ENGINES)('account settings on %s', (engine) => {
   });
 
   describe('export and deletion', () => {
-    it('exports the account as a JSON download', async () => {
+    it('exports the account as a .pipit download: its JSON, and the apps it owns (none yet)', async () => {
       const client = await h.signup('xavi');
       const response = await fetch(`${h.pipit.url}/api/account/export`, {
         headers: { Cookie: client.cookie! },
       });
+      expect(response.headers.get('content-type')).toBe('application/zip');
       expect(response.headers.get('content-disposition')).toMatch(
-        /^attachment; filename="pipit-xavi-\d{4}-\d{2}-\d{2}\.json"$/,
+        /^attachment; filename="pipit-xavi-\d{4}-\d{2}-\d{2}\.pipit"/,
       );
-      const data = (await response.json()) as Record<string, unknown>;
+      const file = readPipitFile(new Uint8Array(await response.arrayBuffer()));
+      expect(file.manifest).toMatchObject({ kind: 'account', apps: [] });
+      const data = file.account();
       expect(data).toMatchObject({
-        format: 'pipit-export',
+        format: 'pipit-account',
         account: { username: 'xavi', email: 'xavi@example.org' },
         apps: [],
       });

@@ -34,6 +34,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
     'The AI provider did not answer in time, or answered with an error. Nothing was saved; try again.',
   limit_reached: 'A plan limit is reached, such as 25 apps, or 5 collaborators on one app.',
   app_deleted: 'The app was deleted forever; its id is never used again.',
+  already_imported:
+    'This file was imported already; appId is the app it made. Send copy=1 for a copy.',
   offline:
     'The request never reached the server: the device is offline, or the server is unreachable.',
   payload_too_large: 'The request body is larger than 1 MB.',

@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'ai_provider_failed',
   'limit_reached',
   'app_deleted',
+  'already_imported',
   'offline',
   'payload_too_large',
   'unsupported_media_type',
@@ -54,6 +55,8 @@ export const apiErrorSchema = zm.object({
     retryAfter: zm.optional(zm.int().check(zm.nonnegative())),
     /** publish_invalid: each problem with the entity it is in (`fields` has the same paths). */
     problems: zm.optional(zm.array(publishProblemSchema)),
+    /** already_imported: the app the same file made here before. */
+    appId: zm.optional(zm.string()),
   }),
 });
 
@@ -82,6 +85,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   ai_provider_failed: 502,
   limit_reached: 403,
   app_deleted: 410,
+  already_imported: 409,
   offline: 503,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -238,3 +238,16 @@ export {
   type AiBlueprintLine,
   type AiEditResponse,
 } from './ai';
+export {
+  uploadUrl,
+  APP_IMAGE_TYPES,
+  APP_IMAGE_MAX_BYTES,
+  APP_IMAGE_MAX_SIDE_PX,
+  appImageResponseSchema,
+  exportQuerySchema,
+  importQuerySchema,
+  importedAppSchema,
+  importResponseSchema,
+  type AppImageResponse,
+  type ImportResponse,
+} from './portable';

@@ -128,11 +128,14 @@ export function createProfileService(deps: {
       });
     },
 
-    /** "Export all my data": everything Pipit keeps about the person, as JSON. */
+    /**
+     * "Export all my data": the account's part of it, as JSON — the `.pipit` file adds every app
+     * the person owns, with their data (sync-server/src/portable/export.ts).
+     */
     async exportData(auth: Authenticated) {
       const sessions = await storage.sessions.listForUser(auth.user.id);
       return {
-        format: 'pipit-export',
+        format: 'pipit-account',
         version: 1,
         exportedAt: new Date(clock.now()).toISOString(),
         account: toAccount(auth.user),
@@ -142,7 +145,6 @@ export function createProfileService(deps: {
           createdAt: new Date(s.createdAt).toISOString(),
           lastSeenAt: new Date(s.lastSeenAt).toISOString(),
         })),
-        apps: [] as unknown[],
       };
     },
   };

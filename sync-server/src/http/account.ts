@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { PIPIT_FILE_EXTENSION, PIPIT_FILE_TYPE } from '@pipit/app-definition';
 import {
   AVATAR_UPLOAD_MAX_BYTES,
   changeEmailRequestSchema,
@@ -11,10 +12,12 @@ import {
 import { describeDevice } from '../accounts/client-info';
 import { clearSessionCookie } from '../accounts/session-cookie';
 import { toAccount } from '../accounts/views';
+import { exportAccount } from '../portable/export';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { readBodyBytes, readJsonBody } from './body';
 import { type ApiEnv, requireAuth } from './context';
+import { attachment, exportOrigin } from './portable';
 
 /** The signed-in person's own account: profile, email, password, sessions, export, deletion. */
 export function registerAccount(app: Hono<ApiEnv>, deps: ApiDependencies): void {
@@ -86,15 +89,27 @@ export function registerAccount(app: Hono<ApiEnv>, deps: ApiDependencies): void 
     return c.json({ ended: ended.length });
   });
 
+  // The account's JSON and every app it owns, with the person's data in each, as one `.pipit`
+  // file (docs/product/portable-file.md): the same format an app's export has, importable anywhere.
   app.get('/account/export', async (c) => {
     const auth = requireAuth(c);
     const data = await profiles.exportData(auth);
     const date = data.exportedAt.slice(0, 10);
-    c.header(
-      'Content-Disposition',
-      `attachment; filename="pipit-${auth.user.username}-${date}.json"`,
+    const bytes = await exportAccount(
+      {
+        storage: deps.storage,
+        clock: deps.clock,
+        logger: c.get('logger'),
+        liveDocuments: deps.liveDocuments,
+      },
+      { origin: exportOrigin(c, deps.publicOrigin), userId: auth.user.id, account: data },
     );
-    return c.json(data);
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': PIPIT_FILE_TYPE,
+      'Content-Disposition': attachment(
+        `pipit-${auth.user.username}-${date}${PIPIT_FILE_EXTENSION}`,
+      ),
+    });
   });
 
   app.delete('/account', async (c) => {

@@ -26,6 +26,7 @@ import { registerProfiles } from './profiles';
 import { registerPublished } from './published';
 import { registerPublishing } from './publishing';
 import { registerUploads } from './uploads';
+import { PORTABLE_RAW_BODIES, registerPortable } from './portable';
 
 export type { ApiEnv } from './context';
 
@@ -38,6 +39,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const RAW_BODY_ENDPOINTS: Record<string, { types: RegExp; limitBytes: number }> = {
   '/api/account/avatar': { types: /^image\//, limitBytes: AVATAR_UPLOAD_MAX_BYTES },
 };
+
+/** The raw body an endpoint takes, by its path (an app's images and the import have an id or none). */
+function rawBodyOf(
+  path: string,
+): { types: RegExp; limitBytes: number; message?: string } | undefined {
+  return (
+    RAW_BODY_ENDPOINTS[path] ??
+    Object.values(PORTABLE_RAW_BODIES).find((endpoint) => endpoint.path.test(path))
+  );
+}
 
 /**
  * The REST API under /api: JSON in and out, errors as `{ error: { code, message, … } }`
@@ -67,7 +78,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
 
   // Same-origin writes only, with a JSON body (or the one raw upload an endpoint takes).
   app.use(async (c, next) => {
-    const raw = RAW_BODY_ENDPOINTS[c.req.path];
+    const raw = rawBodyOf(c.req.path);
     assertDeclaredSize(c.req.header('content-length'), raw?.limitBytes ?? API_BODY_LIMIT_BYTES);
     if (SAFE_METHODS.has(c.req.method)) return next();
     if (!isSameOriginRequest(c.req.raw.headers, deps.publicOrigin)) {
@@ -85,7 +96,9 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
     if (hasBody && !allowed) {
       throw new ApiError(
         'unsupported_media_type',
-        raw ? 'Upload an image file.' : 'Send the request body as application/json.',
+        raw
+          ? (raw.message ?? 'Upload an image file.')
+          : 'Send the request body as application/json.',
       );
     }
     return next();
@@ -118,6 +131,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerMessages(app, deps);
   registerApps(app, deps);
   registerPublishing(app, deps);
+  registerPortable(app, deps);
   registerPublished(app, deps);
   registerExplore(app, deps);
   registerAiBuilder(app, deps);

@@ -403,6 +403,40 @@ const MIGRATIONS: Record<string, EngineMigration> = {
       await db.schema.createIndex('ai_usage_user_id').on('ai_usage').column('user_id').execute();
     },
   }),
+  '0012_app_uploads_and_imports': () => ({
+    async up(db: Kysely<unknown>) {
+      // An uploaded image may belong to an app (docs/product/portable-file.md): an export finds
+      // the app's images by it, and deleting the app deletes them. Avatars have none.
+      await db.schema
+        .alterTable('uploads')
+        .addColumn('app_id', 'text', (c) => c.references('apps.id').onDelete('cascade'))
+        .execute();
+      await db.schema.createIndex('uploads_app_id').on('uploads').column('app_id').execute();
+      // Each app a person imported, by the file it came from: importing the same file again is
+      // recognised (and answered with the app it made) while that app exists; a copy imported on
+      // purpose is one more row.
+      await db.schema
+        .createTable('app_imports')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('export_id', 'text', (c) => c.notNull())
+        .addColumn('source_app_id', 'text', (c) => c.notNull())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('origin', 'text', (c) => c.notNull())
+        .addColumn('imported_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('app_imports_pk', [
+          'user_id',
+          'export_id',
+          'source_app_id',
+          'app_id',
+        ])
+        .execute();
+      await db.schema
+        .createIndex('app_imports_app_id')
+        .on('app_imports')
+        .column('app_id')
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

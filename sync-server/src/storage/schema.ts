@@ -71,6 +71,16 @@ export interface Database {
     bytes: Uint8Array;
     size: number;
     created_at: number;
+    /** The app an image was uploaded to; null for avatars. */
+    app_id: Generated<string | null>;
+  };
+  app_imports: {
+    user_id: string;
+    export_id: string;
+    source_app_id: string;
+    app_id: string;
+    origin: string;
+    imported_at: number;
   };
   app_ids: {
     id: string;

@@ -7,6 +7,7 @@ import { createAppStore } from './apps';
 import { createDocumentStore } from './documents';
 import { createMonitoringStore } from './monitoring';
 import { createOperatorStore } from './operators';
+import { createPortableStore } from './portable';
 import { createPublishingStore } from './publishing';
 import { createSessionStore } from './sessions';
 import type { EngineSpecifics } from './shared';
@@ -43,6 +44,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     uploads: createUploadStore(db),
     monitoring: createMonitoringStore(db),
     aiUsage: createAiUsageStore(db),
+    portable: createPortableStore(db, specifics),
     appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
     async ping() {
       await db.selectFrom('documents').select('name').limit(1).execute();

@@ -137,6 +137,7 @@ export function createUploadStore(db: Db): UploadStore {
           bytes: u.bytes,
           size: u.bytes.byteLength,
           created_at: u.createdAt,
+          app_id: u.appId ?? null,
         })
         .execute();
     },
@@ -152,9 +153,20 @@ export function createUploadStore(db: Db): UploadStore {
             userId: row.user_id,
             contentType: row.content_type,
             bytes: toUint8Array(row.bytes),
-            createdAt: row.created_at,
+            createdAt: Number(row.created_at),
+            appId: row.app_id,
           }
         : null;
+    },
+    async idsForApp(appId) {
+      const rows = await db
+        .selectFrom('uploads')
+        .select('id')
+        .where('app_id', '=', appId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => row.id);
     },
     async delete(id) {
       await db.deleteFrom('uploads').where('id', '=', id).execute();

@@ -4,6 +4,7 @@ import type { AppStore } from './apps';
 import type { DocumentStore } from './documents';
 import type { MonitoringStore } from './monitoring';
 import type { OperatorStore } from './operators';
+import type { PortableStore } from './portable';
 import type { PublishingStore } from './publishing';
 import type { SessionStore } from './sessions';
 import type {
@@ -73,6 +74,8 @@ export interface Storage {
   readonly monitoring: MonitoringStore;
   /** AI quota and usage (issue 14). */
   readonly aiUsage: AiUsageStore;
+  /** Moving apps between servers: what an import checks and writes (docs/product/portable-file.md). */
+  readonly portable: PortableStore;
   /** Names of the applied migrations, oldest first. */
   appliedMigrations(): Promise<string[]>;
   /** Resolves when the database answers a trivial query. */

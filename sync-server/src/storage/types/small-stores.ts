@@ -41,15 +41,20 @@ export interface MessageStore {
 
 export interface UploadRecord {
   id: string;
+  /** Whose upload quota it counts against: the uploader's, or the app's owner for an app image. */
   userId: string;
   contentType: string;
   bytes: Uint8Array;
   createdAt: number;
+  /** The app an image was uploaded to (deleted with it); null or absent for an avatar. */
+  appId?: string | null;
 }
 
 export interface UploadStore {
   insert(upload: UploadRecord): Promise<void>;
   get(id: string): Promise<UploadRecord | null>;
+  /** The ids of an app's uploaded images, oldest first. */
+  idsForApp(appId: string): Promise<string[]>;
   delete(id: string): Promise<void>;
   deleteForUser(userId: string): Promise<void>;
   totalBytesForUser(userId: string): Promise<number>;

@@ -1,0 +1,322 @@
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import {
+  type AppDefinition,
+  type PipitFile,
+  type PipitFileApp,
+  PipitFileError,
+  readPipitFile,
+  rewriteUploadUrls,
+  uploadIdsIn,
+  writeDefinition,
+  writeVisitorData,
+} from '@pipit/app-definition';
+import {
+  CHECKPOINT_KINDS,
+  checkpointChangesSchema,
+  createId,
+  documentName,
+  type ImportResponse,
+  PLAN_LIMITS,
+} from '@pipit/protocol';
+import * as Y from 'yjs';
+import { UPLOAD_QUOTA_BYTES } from '../accounts/profile-service';
+import { ServiceError } from '../service-error';
+import { ConflictError, type ImportedApp, type UserRecord } from '../storage/types';
+import type { PortableDeps } from './export';
+import { acceptImportedImage } from './images';
+
+/** What the file holds of one app, read and checked before anything is written. */
+interface ReadApp {
+  entry: PipitFileApp;
+  definition: AppDefinition;
+  versions: Array<{ number: number; publishedAt: number; definition: AppDefinition }>;
+  checkpoints: Array<{
+    id: string;
+    kind: string;
+    name: string | null;
+    version: number | null;
+    createdAt: number;
+    changes: unknown;
+    definition: Record<string, unknown>;
+  }>;
+  images: Array<{ id: string; contentType: string; bytes: Uint8Array }>;
+  data: ReturnType<PipitFile['data']>;
+}
+
+const NO_CHANGES_RECORDED = {
+  counts: {},
+  names: [],
+  summary: 'Changes not recorded',
+  first: false,
+};
+
+/** Everything a file holds, checked: the whole file is refused before anything is written. */
+async function readAll(file: PipitFile): Promise<ReadApp[]> {
+  const apps: ReadApp[] = [];
+  for (const entry of file.manifest.apps) {
+    const images: ReadApp['images'] = [];
+    for (const image of entry.files.images) {
+      const accepted = await acceptImportedImage(file.image(entry, image));
+      images.push({ id: image.id, contentType: accepted.contentType, bytes: accepted.bytes });
+    }
+    apps.push({
+      entry,
+      definition: file.definition(entry),
+      versions: entry.files.versions.map((v) => ({
+        number: v.number,
+        publishedAt: v.publishedAt,
+        definition: file.version(entry, v),
+      })),
+      checkpoints: entry.files.checkpoints.map((c) => ({
+        id: c.id,
+        kind: c.kind,
+        name: c.name,
+        version: c.version,
+        createdAt: c.createdAt,
+        changes: c.changes,
+        definition: file.checkpoint(entry, c),
+      })),
+      images,
+      data: file.data(entry),
+    });
+  }
+  return apps;
+}
+
+function listingOf(definition: AppDefinition) {
+  return {
+    title: definition.meta.title,
+    description: definition.meta.description,
+    icon: definition.meta.icon,
+    tags: definition.meta.tags,
+  };
+}
+
+/** The rows and documents of each app, with the ids it gets here. */
+async function plan(
+  deps: PortableDeps,
+  owner: UserRecord,
+  apps: readonly ReadApp[],
+  source: { exportId: string; origin: string },
+): Promise<{ imported: ImportedApp[]; report: ImportResponse }> {
+  const { storage, clock } = deps;
+  const now = clock.now();
+  const takenApps = await storage.portable.takenAppIds(apps.map((a) => a.entry.id));
+  const takenImages = await storage.portable.takenUploadIds(
+    apps.flatMap((a) => a.images.map((i) => i.id)),
+  );
+  const takenCheckpoints = await storage.portable.takenCheckpointIds(
+    apps.flatMap((a) => a.checkpoints.map((c) => c.id)),
+  );
+  // Within one file, an image or checkpoint two apps share is given to the first; the second
+  // gets a copy with an id of its own.
+  const usedImages = new Set<string>();
+  const usedCheckpoints = new Set<string>();
+  const report: ImportResponse = {
+    apps: [],
+    report: {
+      origin: source.origin,
+      exportId: source.exportId,
+      remapped: { apps: {}, images: {}, checkpoints: 0 },
+      notes: [],
+    },
+  };
+  const imported: ImportedApp[] = [];
+  for (const app of apps) {
+    const id = takenApps.has(app.entry.id) ? createId() : app.entry.id;
+    if (id !== app.entry.id) report.report.remapped.apps[app.entry.id] = id;
+    const imageIds = new Map<string, string>();
+    const images = app.images.map((image) => {
+      const keep = !takenImages.has(image.id) && !usedImages.has(image.id);
+      const newId = keep ? image.id : createId();
+      usedImages.add(newId);
+      if (!keep) {
+        imageIds.set(image.id, newId);
+        report.report.remapped.images[image.id] = newId;
+      }
+      return { ...image, id: newId };
+    });
+    const definition = rewriteUploadUrls(app.definition, imageIds);
+    const missing = [...uploadIdsIn(app.definition)].filter(
+      (imageId) => !app.images.some((i) => i.id === imageId),
+    );
+    if (missing.length > 0) {
+      report.report.notes.push(
+        `“${definition.meta.title}” points at ${missing.length === 1 ? 'an image' : `${missing.length} images`} the file did not hold; ${missing.length === 1 ? 'it stays' : 'they stay'} empty.`,
+      );
+    }
+
+    const doc = new Y.Doc();
+    writeDefinition(doc, definition);
+    const documents = [
+      { name: documentName({ kind: 'app', appId: id }), state: Y.encodeStateAsUpdate(doc) },
+    ];
+    doc.destroy();
+    if (app.data) {
+      const dataDoc = new Y.Doc();
+      writeVisitorData(dataDoc, app.data);
+      documents.push({
+        name: documentName({ kind: 'data', appId: id, userId: owner.id }),
+        state: Y.encodeStateAsUpdate(dataDoc),
+      });
+      dataDoc.destroy();
+    }
+
+    const checkpoints = app.checkpoints.map((c) => {
+      const keep = !takenCheckpoints.has(c.id) && !usedCheckpoints.has(c.id);
+      const checkpointId = keep ? c.id : createId();
+      usedCheckpoints.add(checkpointId);
+      if (!keep) report.report.remapped.checkpoints++;
+      const json = JSON.stringify(rewriteUploadUrls(c.definition, imageIds));
+      const changes = checkpointChangesSchema.safeParse(c.changes);
+      return {
+        id: checkpointId,
+        kind: (CHECKPOINT_KINDS as readonly string[]).includes(c.kind) ? c.kind : 'auto',
+        name: c.name,
+        version: c.version,
+        createdAt: Math.min(c.createdAt, now),
+        changesJson: JSON.stringify(changes.success ? changes.data : NO_CHANGES_RECORDED),
+        // As the history hashes a definition: an unchanged app makes no automatic checkpoint.
+        definitionHash: createHash('sha256').update(json).digest('base64url'),
+        definition: new Uint8Array(gzipSync(json)),
+      };
+    });
+
+    const versions = app.versions.map((v) => {
+      const versionDefinition = rewriteUploadUrls(v.definition, imageIds);
+      return {
+        number: v.number,
+        definitionJson: JSON.stringify(versionDefinition),
+        listing: listingOf(versionDefinition),
+        publishedAt: Math.min(v.publishedAt, now),
+      };
+    });
+
+    imported.push({
+      id,
+      ownerId: owner.id,
+      ...listingOf(definition),
+      createdAt: now,
+      source: { appId: app.entry.id, ...source },
+      documents,
+      versions,
+      checkpoints,
+      images,
+    });
+    report.apps.push({
+      id,
+      sourceId: app.entry.id,
+      title: definition.meta.title,
+      versions: versions.length,
+      checkpoints: checkpoints.length,
+      images: images.length,
+      records: app.data?.records.length ?? 0,
+    });
+    if (versions.length > 0) {
+      report.report.notes.push(
+        `“${definition.meta.title}” keeps its ${versions.length === 1 ? 'published version' : `${versions.length} published versions`}, but is not published here: publish it to share it.`,
+      );
+    }
+  }
+  return { imported, report };
+}
+
+/**
+ * `POST /api/apps/import`: recreates the apps of a `.pipit` file as the caller's own
+ * (docs/product/portable-file.md). Everything is read and checked first, then written in one
+ * transaction (storage.portable.commitImport): a file that fails half-way leaves nothing. Ids are
+ * kept where this server has never used them, and new ones given otherwise, with the urls of
+ * remapped images rewritten everywhere they appear. The same file imported again answers
+ * `already_imported` with the app it made, unless `copy` asks for another one.
+ */
+export async function importFile(
+  deps: PortableDeps,
+  owner: UserRecord,
+  bytes: Uint8Array,
+  options: { copy: boolean },
+): Promise<ImportResponse> {
+  const { storage } = deps;
+  let file: PipitFile;
+  let apps: ReadApp[];
+  try {
+    file = readPipitFile(bytes);
+    if (file.manifest.apps.length === 0) {
+      throw new PipitFileError('This file holds no app to import.');
+    }
+    if (!options.copy) await refuseSecondImport(deps, owner, file);
+    apps = await readAll(file);
+  } catch (error) {
+    if (error instanceof PipitFileError) {
+      throw new ServiceError('validation_failed', error.message, {
+        fields: { file: error.message },
+      });
+    }
+    throw error;
+  }
+
+  const owned = await storage.apps.countOwned(owner.id);
+  if (owned + apps.length > PLAN_LIMITS.apps) {
+    throw new ServiceError(
+      'limit_reached',
+      apps.length === 1
+        ? `You have ${owned} apps, the most the free plan allows. Delete an archived app to make room.`
+        : `This file holds ${apps.length} apps and you have ${owned}: the free plan allows ${PLAN_LIMITS.apps}. Delete archived apps to make room.`,
+    );
+  }
+  const imageBytes = apps.reduce(
+    (sum, a) => sum + a.images.reduce((s, i) => s + i.bytes.byteLength, 0),
+    0,
+  );
+  const used = await storage.uploads.totalBytesForUser(owner.id);
+  if (used + imageBytes > UPLOAD_QUOTA_BYTES) {
+    throw new ServiceError(
+      'limit_reached',
+      `This file’s images (${(imageBytes / 1024 / 1024).toFixed(1)} MB) would take your uploads past the ${UPLOAD_QUOTA_BYTES / 1024 / 1024} MB of your plan. Remove some images first.`,
+    );
+  }
+
+  const source = { exportId: file.manifest.exportId, origin: file.manifest.origin };
+  // An id taken between the check and the write (a registration at that moment) fails the
+  // transaction; planned again, it gets a new id.
+  for (let attempt = 0; ; attempt++) {
+    const { imported, report } = await plan(deps, owner, apps, source);
+    try {
+      await storage.portable.commitImport(imported, deps.clock.now());
+      return report;
+    } catch (error) {
+      if (!(error instanceof ConflictError) || attempt >= 2) throw error;
+    }
+  }
+}
+
+/** The same file (or the app itself) is already here for this person: say where, make nothing. */
+async function refuseSecondImport(
+  deps: PortableDeps,
+  owner: UserRecord,
+  file: PipitFile,
+): Promise<void> {
+  for (const app of file.manifest.apps) {
+    const earlier = await deps.storage.portable.findImport(
+      owner.id,
+      file.manifest.exportId,
+      app.id,
+    );
+    if (earlier) {
+      throw new ServiceError(
+        'already_imported',
+        `You imported “${app.title}” from this file already. Open it, or import the file again as a copy.`,
+        { appId: earlier },
+      );
+    }
+    // The app itself is on this server and theirs to open (a file exported here, brought back).
+    const here = await deps.storage.apps.getWithRole(app.id, owner.id);
+    if (here?.role) {
+      throw new ServiceError(
+        'already_imported',
+        `“${here.app.title}” is already on this server. Open it, or import the file again as a copy.`,
+        { appId: here.app.id },
+      );
+    }
+  }
+}

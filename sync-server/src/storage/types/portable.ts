@@ -1,0 +1,56 @@
+import type { AppIcon } from '@pipit/protocol';
+import type { VersionListing } from './publishing';
+
+/** One app of an import, everything it brings, with the ids it gets here. */
+export interface ImportedApp {
+  id: string;
+  ownerId: string;
+  title: string;
+  description: string;
+  icon: AppIcon | null;
+  tags: string[];
+  createdAt: number;
+  /** Its id in the file, and the file's export id and origin: a second import is recognised. */
+  source: { appId: string; exportId: string; origin: string };
+  /** Full Yjs states of new documents: the definition's, the importer's data. */
+  documents: Array<{ name: string; state: Uint8Array }>;
+  /** Published versions with their numbers, the importer as their publisher; none published. */
+  versions: Array<{
+    number: number;
+    definitionJson: string;
+    listing: VersionListing;
+    publishedAt: number;
+  }>;
+  checkpoints: Array<{
+    id: string;
+    kind: string;
+    name: string | null;
+    version: number | null;
+    createdAt: number;
+    changesJson: string;
+    definitionHash: string;
+    /** The definition's JSON, gzipped, as the history keeps it. */
+    definition: Uint8Array;
+  }>;
+  /** Images, counted against the owner's upload quota. */
+  images: Array<{ id: string; contentType: string; bytes: Uint8Array }>;
+}
+
+/** Moving apps between servers (docs/product/portable-file.md). */
+export interface PortableStore {
+  /**
+   * Which of these app ids cannot be given to an imported app: registered here at any time
+   * (deleted ones included), or named by a stored document or logged update.
+   */
+  takenAppIds(ids: readonly string[]): Promise<Set<string>>;
+  takenUploadIds(ids: readonly string[]): Promise<Set<string>>;
+  takenCheckpointIds(ids: readonly string[]): Promise<Set<string>>;
+  /** The app a person's earlier import of this file's app made, while that app exists. */
+  findImport(userId: string, exportId: string, sourceAppId: string): Promise<string | null>;
+  /**
+   * Writes every app of an import — rows, documents, versions, checkpoints, images, the record of
+   * the import — in one transaction: all of it is there, or none (a failure half-way leaves
+   * nothing behind). Throws ConflictError when an id was taken meanwhile.
+   */
+  commitImport(apps: readonly ImportedApp[], at: number): Promise<void>;
+}
