@@ -105,7 +105,7 @@ const SERVER_HTTP = {
     'Only http/ (and the server setup in src/) imports http/. Services throw a ServiceError (src/service-error.ts), and http/ answers it.',
 };
 const SERVER_SERVICES = {
-  regex: '^(\\.\\./)+(accounts|ai|collab|portable|publishing|monitoring|pwa)(/|$)',
+  regex: '^(\\.\\./)+(accounts|ai|collab|history|portable|publishing|monitoring|pwa)(/|$)',
   message: 'storage/ is the bottom layer: it never imports a service. Pass what it needs in.',
 };
 
@@ -259,7 +259,9 @@ export default tseslint.config(
     rules: restrict([...IN_PACKAGES, RUNTIME_FROM_BELOW]),
   },
   {
-    files: ['sync-server/src/{accounts,ai,collab,portable,publishing,monitoring,pwa}/**/*.ts'],
+    files: [
+      'sync-server/src/{accounts,ai,collab,history,portable,publishing,monitoring,pwa}/**/*.ts',
+    ],
     rules: restrict([...IN_SERVER, SERVER_HTTP]),
   },
   {

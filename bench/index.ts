@@ -18,3 +18,6 @@ console.log(
 console.log(
   '  npm run bench -- ai            AI runs: the server’s overhead per run (stand-in); a real provider',
 );
+console.log(
+  '  npm run bench -- history       a checkpoint of the 1,000-component app; the History panel with 200',
+);

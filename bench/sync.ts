@@ -13,18 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Server } from '@hocuspocus/server';
-import {
-  addComponent,
-  addScreen,
-  type ComponentType,
-  createApp,
-  entityCount,
-  LIMITS,
-  readDefinition,
-} from '@pipit/app-definition';
+import { entityCount, LIMITS, readDefinition } from '@pipit/app-definition';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
+import { buildApp, COMPONENTS } from './big-app';
 // Not re-exported by @pipit/sync-server/testing; imported by path, as the server's own tests do.
 import { ResourceBounds } from '../sync-server/src/collab/resource-bounds';
 import { DEFAULT_RESOURCE_LIMITS } from '../sync-server/src/collab/resource-limits';
@@ -61,7 +54,6 @@ const LOADS = [
     gapMs: [500, 1500] as [number, number],
   },
 ];
-const COMPONENTS = 1_000;
 const OPEN_ROUNDS = QUICK ? 5 : 20;
 const UNLOAD_TIMEOUT_MS = 15_000;
 
@@ -266,34 +258,6 @@ async function propagation(bare: BenchServer, pipit: BenchServer) {
 // ---------------------------------------------------------------------------------------------
 // 2. Opening a 1,000-component app
 
-const MIX: Array<[ComponentType, (n: number) => Record<string, unknown>]> = [
-  ['heading', (n) => ({ text: `Section ${n}`, level: 2 })],
-  [
-    'text',
-    (n) => ({ markdown: `Paragraph ${n}: a few words of **markdown** text, as apps have.` }),
-  ],
-  ['button', (n) => ({ label: `Action ${n}` })],
-  ['image', () => ({ alt: 'A picture' })],
-  ['link', (n) => ({ label: `Link ${n}`, url: 'https://example.org/' })],
-  ['divider', () => ({})],
-];
-
-/** Builds the app with the editor's operations; returns every edit's update, as they were made. */
-function buildApp(doc: Y.Doc): Uint8Array[] {
-  const updates: Uint8Array[] = [];
-  doc.on('update', (update: Uint8Array) => updates.push(update));
-  const screens = [createApp(doc, newId, { title: 'Benchmark app' })];
-  while (screens.length * LIMITS.componentsPerScreen < COMPONENTS) {
-    screens.push(addScreen(doc, newId, { title: `Screen ${screens.length + 1}` }));
-  }
-  for (let i = 0; i < COMPONENTS; i++) {
-    const screen = screens[Math.floor(i / LIMITS.componentsPerScreen)] ?? '';
-    const [type, props] = MIX[i % MIX.length] ?? ['divider', () => ({})];
-    addComponent(doc, newId, screen, type, Infinity, props(i));
-  }
-  return updates;
-}
-
 function checkLoaded(doc: Y.Doc, where: string) {
   const components = entityCount(doc, 'components');
   if (components !== COMPONENTS) throw new Error(`${where}: ${components} components loaded`);
@@ -343,7 +307,7 @@ async function openFromServer(server: BenchServer, name: string): Promise<number
 async function opening(pipit: BenchServer & { pipit: RunningPipit }) {
   const doc = new Y.Doc();
   const buildStarted = performance.now();
-  const updates = buildApp(doc);
+  const updates = buildApp(doc, newId);
   const buildMs = performance.now() - buildStarted;
   const state = Y.encodeStateAsUpdate(doc);
   const screens = Math.ceil(COMPONENTS / LIMITS.componentsPerScreen);
@@ -426,7 +390,7 @@ function microseconds(calls: number, fn: () => void): number {
  */
 async function updateChecks() {
   const doc = new Y.Doc();
-  const updates = buildApp(doc);
+  const updates = buildApp(doc, newId);
   const edit = updates[updates.length - 1]!;
   const whole = Y.encodeStateAsUpdate(doc);
   const bounds = new ResourceBounds({

@@ -1,5 +1,7 @@
 import {
   type AiEdit,
+  applyDefinition,
+  type AppDefinition,
   applyEdits,
   DefinitionError,
   exportDefinition,
@@ -91,6 +93,11 @@ export interface AppDocumentHandle {
    * document as it is now: a change that no longer fits is a DefinitionError and changes nothing.
    */
   applyAiEdits(operations: AiEdit[]): void;
+  /**
+   * Makes the app equal to `target` (a restore, a pulled update, a conflict resolved the other
+   * way) as one change of mine: collaborators get it live, my Undo takes it back in one step.
+   */
+  replaceDefinition(target: ReadDefinition | AppDefinition): void;
   /** Tells collaborators that AI is working for this person (presence: "AI for Ada"). */
   setAiWorking(working: boolean): void;
   /** The person has read the note about their refused changes. */
@@ -294,6 +301,14 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       applyEdits(this.opened.doc, operations, createId, LOCAL_EDIT);
       this.undoManager.stopCapturing();
     },
+    replaceDefinition: (target) => {
+      if (this.opened.isReadOnly()) {
+        throw new DefinitionError('You can view this app but not edit it.');
+      }
+      this.undoManager.stopCapturing();
+      applyDefinition(this.opened.doc, target, LOCAL_EDIT);
+      this.undoManager.stopCapturing();
+    },
     setAiWorking: (working) => {
       this.opened.awareness()?.setLocalStateField('aiWorking', working);
     },
@@ -374,6 +389,7 @@ function createLoadingStore(): Pick<AppDocumentStore, 'subscribe' | 'getView' | 
       setSelection: () => undefined,
       exportJson: refuse,
       applyAiEdits: refuse,
+      replaceDefinition: refuse,
       setAiWorking: () => undefined,
       dismissRefusedChanges: () => undefined,
     },

@@ -90,11 +90,47 @@ export interface LocalAiRun {
   updatedAt: number;
 }
 
+/**
+ * An app's history as this device last saw it (docs/product/history.md), per account: the list,
+ * and each checkpoint's definition once opened, so history works offline for what the device
+ * holds. Checkpoints made offline wait in `pendingCheckpoints` until the server takes them.
+ */
+export interface LocalHistory {
+  /** `${owner}:${appId}` */
+  key: string;
+  owner: string;
+  appId: string;
+  list: unknown;
+  fetchedAt: number;
+}
+
+export interface LocalCheckpointDefinition {
+  /** `${owner}:${appId}:${checkpointId}` */
+  key: string;
+  owner: string;
+  definition: unknown;
+}
+
+export interface PendingCheckpoint {
+  id: string;
+  owner: string;
+  appId: string;
+  kind: 'manual' | 'restore';
+  name: string;
+  createdAt: number;
+  definition: unknown;
+  /** Why the server refused it last time (it stays, shown, until sent or dismissed). */
+  problem?: string;
+}
+
 class LocalDatabase extends Dexie {
   apps!: EntityTable<LocalApp, 'key'>;
   library!: EntityTable<LocalLibraryEntry, 'key'>;
   anonymousData!: EntityTable<AnonymousData, 'appId'>;
   aiRuns!: EntityTable<LocalAiRun, 'id'>;
+  history!: EntityTable<LocalHistory, 'key'>;
+  checkpointDefinitions!: EntityTable<LocalCheckpointDefinition, 'key'>;
+  pendingCheckpoints!: EntityTable<PendingCheckpoint, 'id'>;
   constructor() {
     super('pipit-local');
     this.version(1).stores({ apps: 'key, accountId, [accountId+id]' });
@@ -110,6 +146,12 @@ class LocalDatabase extends Dexie {
     this.version(3).stores({ published: null });
     // Version 4 adds AI runs waiting on this device, per person and app.
     this.version(4).stores({ aiRuns: 'id, [owner+appId]' });
+    // Version 5 adds apps' history as last seen, and checkpoints made offline.
+    this.version(5).stores({
+      history: 'key, owner',
+      checkpointDefinitions: 'key, owner',
+      pendingCheckpoints: 'id, owner, [owner+appId]',
+    });
   }
 }
 

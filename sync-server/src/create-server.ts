@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import type { Duplex } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type { Hocuspocus } from '@hocuspocus/server';
+import { hasDefinition, readDefinition } from '@pipit/app-definition';
 import { documentName, parseDocumentName } from '@pipit/protocol';
 import { getRequestListener } from '@hono/node-server';
 import { createAccountService } from './accounts/account-service';
@@ -26,6 +27,7 @@ import {
 import { createSyncSocket } from './collab/websocket';
 import type { Config } from './config';
 import { createDigest } from './digest';
+import { createHistory } from './history/checkpoints';
 import { createAiProvider } from './ai/provider';
 import { createApi } from './http/api';
 import { createMetricsEndpoint } from './http/metrics-endpoint';
@@ -197,8 +199,14 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     handle: carryOut,
     onRejoined: checkConnectionsAgain,
   });
+  const history = createHistory({ storage, clock, logger });
   const collab = createCollab({
     fanOut: cluster.extension,
+    // An app's history starts with its first definition, never with the empty document before it.
+    afterAppStored: (appId, document, authorIds, final) =>
+      hasDefinition(document)
+        ? history.afterStore(appId, () => readDefinition(document), authorIds, final)
+        : Promise.resolve(false),
     documents: storage.documents,
     apps: storage.apps,
     access,
@@ -262,6 +270,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     rateLimiter,
     clock,
     liveDocuments: hocuspocus.documents,
+    history,
     reportServerError: monitoring.reportServerError,
     monitoring: config.monitoring,
     ai: createAiProvider(config.ai, logger),

@@ -3,6 +3,7 @@ import * as Y from 'yjs';
 import { createId } from '@pipit/protocol';
 import { MIGRATION_NAMES } from '../src/storage/migrations';
 import { ConflictError, NotFoundError, type Storage } from '../src/storage/types';
+import { describeHistoryContract } from './storage-contract-history';
 import { describePublishingContract } from './storage-contract-publishing';
 import { testUser } from './support/users';
 
@@ -731,6 +732,7 @@ export function describeStorageContract(
     });
 
     describePublishingContract(() => storage);
+    describeHistoryContract(() => storage);
 
     describe('messages and uploads', () => {
       it('keeps messages, newest first', async () => {

@@ -4,6 +4,9 @@ import { Loading } from '../../ui/loading';
 import { useSession } from '../../platform/session/session';
 import { AppEditor } from './app-editor';
 import { AskAiButton } from './ask-ai';
+import { ExportButton } from './export-button';
+import { HistoryButton } from './history-panel';
+import { PullChangesNotice } from './pull-changes';
 import { ShareButton } from './share-button';
 
 /** A colour per person for presence, the same on every device. */
@@ -41,10 +44,13 @@ function AccountEditor({ appId, account }: { appId: string; account: Account }) 
       // An app this device has never listed (shared a moment ago) is asked of the server anyway.
       connect={row === null || row.registered}
       backTo={{ to: '/studio', label: 'Studio' }}
+      banner={<PullChangesNotice appId={appId} />}
       tools={
         <>
           <AskAiButton appId={appId} />
+          <HistoryButton appId={appId} />
           <ShareButton appId={appId} isOwner={row?.role === 'owner'} />
+          {row?.role === 'viewer' ? null : <ExportButton appId={appId} title={row?.title ?? ''} />}
         </>
       }
     />

@@ -50,3 +50,8 @@ export function useEditor(): EditorContextValue {
 
 /** New entity ids: random, so ids made on different devices never collide. */
 export const newId = (): string => createId();
+
+/** The editor's context where there may be none (a notice shown before the app has loaded too). */
+export function useEditorIfReady(): EditorContextValue | null {
+  return useContext(EditorContext);
+}

@@ -7,13 +7,15 @@ interface EditorDialogProps {
   onClose(): void;
   /** Buttons at the bottom; a Close button when absent. */
   actions?: ReactNode;
+  /** A wide dialog (the history: a list beside a preview). */
+  wide?: boolean;
 }
 
 /**
  * A modal dialog (the native `<dialog>`: focus is trapped, Escape closes, focus returns to what
  * opened it). Rendered only while open.
  */
-export function EditorDialog({ title, children, onClose, actions }: EditorDialogProps) {
+export function EditorDialog({ title, children, onClose, actions, wide }: EditorDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -29,7 +31,7 @@ export function EditorDialog({ title, children, onClose, actions }: EditorDialog
   return (
     <dialog
       ref={ref}
-      className="editor-dialog"
+      className={wide ? 'editor-dialog editor-dialog--wide' : 'editor-dialog'}
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();

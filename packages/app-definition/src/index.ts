@@ -195,6 +195,7 @@ export {
   type AiEdits,
   type EditProblem,
 } from './ai-edits';
+export { applyDefinition } from './apply';
 export {
   PIPIT_FILE_FORMAT,
   PIPIT_FILE_VERSION,

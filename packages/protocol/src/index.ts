@@ -239,6 +239,25 @@ export {
   type AiEditResponse,
 } from './ai';
 export {
+  CHECKPOINT_KINDS,
+  THINNED_CHECKPOINT_KINDS,
+  AUTO_CHECKPOINT_INTERVAL_MS,
+  HISTORY_LIMITS,
+  checkpointChangesSchema,
+  checkpointSchema,
+  checkpointListSchema,
+  checkpointWithDefinitionSchema,
+  createCheckpointRequestSchema,
+  upstreamSchema,
+  pulledVersionRequestSchema,
+  type Upstream,
+  type CheckpointKind,
+  type CheckpointChanges,
+  type Checkpoint,
+  type CheckpointList,
+  type CreateCheckpointRequest,
+} from './history';
+export {
   uploadUrl,
   APP_IMAGE_TYPES,
   APP_IMAGE_MAX_BYTES,

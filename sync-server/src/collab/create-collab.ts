@@ -7,7 +7,7 @@ import type { DocumentAccess } from './access';
 import { type ConnectionContext, createAuthentication } from './authenticate';
 import { DocumentLedger } from './document-ledger';
 import type { RedisFanOut } from './redis-fan-out';
-import { createPersistence, type Persistence } from './persistence';
+import { createPersistence, type Persistence, type PersistenceOptions } from './persistence';
 import { ResourceBounds } from './resource-bounds';
 import { createResourceBoundsExtension } from './resource-bounds-extension';
 import type { ResourceLimits } from './resource-limits';
@@ -71,6 +71,8 @@ export function createCollab(options: {
   limits: ResourceLimits;
   /** With several instances: edits and presence to and from the others (fan-out.ts). */
   fanOut?: RedisFanOut | null;
+  /** After an app document is stored: its history may take a checkpoint (persistence.ts). */
+  afterAppStored?: PersistenceOptions['afterAppStored'];
 }): Collab {
   const { logger, limits, timings } = options;
   const ledger = new DocumentLedger();
@@ -89,6 +91,7 @@ export function createCollab(options: {
     spreadMs: options.debounceMs ?? STORE_DEBOUNCE_MS,
     ...(options.apps ? { apps: options.apps } : {}),
     ...(timings ? { timings } : {}),
+    ...(options.afterAppStored ? { afterAppStored: options.afterAppStored } : {}),
   });
 
   /*

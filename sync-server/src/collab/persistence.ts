@@ -71,7 +71,24 @@ export interface PersistenceOptions {
    * Every edit is in the log meanwhile.
    */
   spreadMs?: number;
+  /**
+   * After an app document is stored: whose edits it holds since the last call that returned true
+   * (the people who sent them), and whether its last person has left. The app's history
+   * (history/checkpoints.ts) decides whether that makes a checkpoint; true clears the authors.
+   */
+  afterAppStored?: (
+    appId: string,
+    document: Y.Doc,
+    authorIds: readonly string[],
+    final: boolean,
+  ) => Promise<boolean>;
 }
+
+/** A loaded document's connections on this instance (Hocuspocus's Document is a Y.Doc). */
+const connectionsOf = (document: Y.Doc): number =>
+  'getConnectionsCount' in document && typeof document.getConnectionsCount === 'function'
+    ? (document.getConnectionsCount as () => number)()
+    : 0;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -131,6 +148,23 @@ export function createPersistence(options: PersistenceOptions): Persistence {
    * again only to move the app's "updated" time on, at most once a minute.
    */
   const lastListing = new Map<string, { listing: string; at: number }>();
+
+  /** Who sent the edits of each app document since its last checkpoint. */
+  const authors = new Map<string, Set<string>>();
+
+  async function afterAppStored(documentName: string, document: Y.Doc) {
+    const parsed = parseDocumentName(documentName);
+    if (!options.afterAppStored || parsed?.kind !== 'app') return;
+    const ids = authors.get(documentName) ?? new Set<string>();
+    const taken = [...ids];
+    const made = await options.afterAppStored(
+      parsed.appId,
+      document,
+      taken,
+      connectionsOf(document) === 0,
+    );
+    if (made) for (const id of taken) ids.delete(id);
+  }
 
   async function updateListing(documentName: string, document: Y.Doc) {
     const parsed = parseDocumentName(documentName);
@@ -218,6 +252,7 @@ export function createPersistence(options: PersistenceOptions): Persistence {
       // The listing catches up on the next store; the document itself is safe.
       logger.warn({ err: error, documentName }, 'updating the app listing failed');
     }
+    await afterAppStored(documentName, document);
   }
 
   return {
@@ -259,10 +294,18 @@ export function createPersistence(options: PersistenceOptions): Persistence {
       bounds?.loaded(documentName);
     },
 
-    onChange({ documentName, transactionOrigin }: onChangePayload) {
+    onChange({ documentName, transactionOrigin, context }: onChangePayload) {
       // Updates relayed from another instance are in the log already (that instance logged them),
       // and so is what a store folded in from storage.
-      if (!shouldSkipStoreHooks(transactionOrigin)) ledger.changed(documentName);
+      if (!shouldSkipStoreHooks(transactionOrigin)) {
+        ledger.changed(documentName);
+        const userId = (context as { userId?: unknown } | undefined)?.userId;
+        if (typeof userId === 'string' && options.afterAppStored) {
+          const ids = authors.get(documentName) ?? new Set<string>();
+          ids.add(userId);
+          authors.set(documentName, ids);
+        }
+      }
       return Promise.resolve();
     },
 
@@ -299,6 +342,7 @@ export function createPersistence(options: PersistenceOptions): Persistence {
       ledger.forget(documentName);
       lastWritten.delete(documentName);
       lastListing.delete(documentName);
+      authors.delete(documentName);
       return Promise.resolve();
     },
 

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { readDefinition } from '@pipit/app-definition';
 import {
   aiBlueprintRequestSchema,
   type AiBlueprintLine,
@@ -65,7 +66,7 @@ const GENERIC_FAILURE = 'Something went wrong while making the app. Try again.';
  * there is an answer, the tokens alone when the answer never fit.
  */
 export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): void {
-  const { ai, storage, liveDocuments, logger, reportServerError } = deps;
+  const { ai, storage, liveDocuments, logger, reportServerError, history } = deps;
   app.post('/ai/blueprints', async (c) => {
     const auth = requireAuth(c);
     const provider = requireAiProvider(ai);
@@ -151,6 +152,20 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
         c.req.raw.signal,
       );
       await storage.aiUsage.record({ ...base, runs: 1, ...usage });
+      // The app as it was before the AI's change, in its history (the change is the asker's
+      // device's to make; Undo takes it back, Restore brings this back later).
+      const before = readDefinition(doc);
+      await history
+        .record({
+          appId,
+          kind: 'ai',
+          name: 'Before Ask AI',
+          definition: before,
+          createdById: auth.user.id,
+        })
+        .catch((error: unknown) =>
+          logger.warn({ err: error, appId }, 'the checkpoint before Ask AI failed'),
+        );
       const answer: AiEditResponse = proposed;
       return c.json(answer);
     } catch (error) {

@@ -8,6 +8,7 @@ import type { RateLimiter } from '../accounts/rate-limits';
 import type { SessionService } from '../accounts/sessions';
 import type { DataRemoval } from '../collab/data-removal';
 import type { MonitoringConfig } from '../config';
+import type { History } from '../history/checkpoints';
 import type { Logger } from '../logger';
 import type { ServerErrorReport } from '../monitoring/server-error';
 import type { LiveDocuments } from '../publishing/app-document';
@@ -41,6 +42,8 @@ export interface ApiDependencies {
   accessChanges: AccessChanges;
   /** Deletes an app's or an account's documents and rows, closing them first where they are open. */
   dataRemoval: DataRemoval;
+  /** Apps' checkpoints (docs/product/history.md). */
+  history: History;
   /** The app documents this instance has loaded, so publishing reads their newest state. */
   liveDocuments?: LiveDocuments;
   /** True once a graceful shutdown began (`GET /api/ready` then answers 503). */

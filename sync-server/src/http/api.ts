@@ -18,6 +18,7 @@ import { registerAi } from './ai';
 import { registerClientConfig } from './client-config';
 import { registerExplore } from './explore';
 import { registerHealth } from './health';
+import { CHECKPOINT_BODY_LIMIT_BYTES, isCheckpointPost, registerHistory } from './history';
 import { registerHumanCheck } from './human-check';
 import { matchedRoute } from './matched-route';
 import { registerMessages } from './messages';
@@ -79,7 +80,13 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   // Same-origin writes only, with a JSON body (or the one raw upload an endpoint takes).
   app.use(async (c, next) => {
     const raw = rawBodyOf(c.req.path);
-    assertDeclaredSize(c.req.header('content-length'), raw?.limitBytes ?? API_BODY_LIMIT_BYTES);
+    assertDeclaredSize(
+      c.req.header('content-length'),
+      raw?.limitBytes ??
+        (isCheckpointPost(c.req.method, c.req.path)
+          ? CHECKPOINT_BODY_LIMIT_BYTES
+          : API_BODY_LIMIT_BYTES),
+    );
     if (SAFE_METHODS.has(c.req.method)) return next();
     if (!isSameOriginRequest(c.req.raw.headers, deps.publicOrigin)) {
       throw new ApiError(
@@ -132,6 +139,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerApps(app, deps);
   registerPublishing(app, deps);
   registerPortable(app, deps);
+  registerHistory(app, deps);
   registerPublished(app, deps);
   registerExplore(app, deps);
   registerAiBuilder(app, deps);

@@ -54,7 +54,7 @@ function publishInvalid(problems: PublishProblem[]): ApiError {
  */
 export function registerPublishing(
   app: Hono<ApiEnv>,
-  { storage, clock, liveDocuments, accessChanges }: ApiDependencies,
+  { storage, clock, liveDocuments, accessChanges, history, logger }: ApiDependencies,
 ): void {
   const reload = async (found: AppRecord) => (await storage.apps.get(found.id)) ?? found;
 
@@ -85,7 +85,7 @@ export function registerPublishing(
     const { meta } = check.definition;
     const isFirst = (await storage.publishing.versions(found.id)).length === 0;
     const visibility: Visibility = input.visibility ?? (isFirst ? 'public' : found.visibility);
-    await storage.publishing.publish({
+    const { number } = await storage.publishing.publish({
       appId: found.id,
       definitionJson: JSON.stringify(check.definition),
       listing: {
@@ -98,6 +98,20 @@ export function registerPublishing(
       publishedAt: clock.now(),
       visibility,
     });
+    // Every publish is a checkpoint of its app's history. The version is stored either way: a
+    // failure here is logged, not the publish's.
+    await history
+      .record({
+        appId: found.id,
+        kind: 'publish',
+        name: `Version ${number}`,
+        version: number,
+        definition: check.definition,
+        createdById: auth.user.id,
+      })
+      .catch((error: unknown) =>
+        logger.warn({ err: error, appId: found.id }, 'the publish checkpoint failed'),
+      );
     return c.json(await publicationOf(storage, await reload(found)), 201);
   });
 

@@ -403,6 +403,34 @@ const MIGRATIONS: Record<string, EngineMigration> = {
       await db.schema.createIndex('ai_usage_user_id').on('ai_usage').column('user_id').execute();
     },
   }),
+  '0011_checkpoints': (engine) => ({
+    async up(db: Kysely<unknown>) {
+      const bytes = engine === 'postgres' ? sql`bytea` : sql`blob`;
+      // An app's history (docs/product/history.md): its definition at a moment, gzipped JSON, with
+      // what changed since the checkpoint before it. Gone with the app; the author's name is
+      // forgotten with their account.
+      await db.schema
+        .createTable('checkpoints')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('name', 'text')
+        .addColumn('version', 'integer')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('author_ids', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('changes', 'text', (c) => c.notNull())
+        .addColumn('definition_hash', 'text', (c) => c.notNull())
+        .addColumn('definition', bytes, (c) => c.notNull())
+        .addColumn('size', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('checkpoints_app_created')
+        .on('checkpoints')
+        .columns(['app_id', 'created_at'])
+        .execute();
+    },
+  }),
   '0012_app_uploads_and_imports': () => ({
     async up(db: Kysely<unknown>) {
       // An uploaded image may belong to an app (docs/product/portable-file.md): an export finds

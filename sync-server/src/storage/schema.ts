@@ -53,6 +53,20 @@ export interface Database {
     prompt_tokens: number;
     completion_tokens: number;
   };
+  checkpoints: {
+    id: string;
+    app_id: string;
+    kind: string;
+    name: string | null;
+    version: number | null;
+    created_at: number;
+    created_by: string | null;
+    author_ids: string;
+    changes: string;
+    definition_hash: string;
+    definition: Uint8Array;
+    size: number;
+  };
   human_check_uses: { signature: string; expires_at: number };
   server_secrets: { name: string; value: string; created_at: number };
   messages: {

@@ -129,6 +129,15 @@ export function createAppStore(db: Db, engine: StorageEngine): AppStore {
       return Number(row.count);
     },
 
+    async setForkedFromVersion(id, version) {
+      await db
+        .updateTable('apps')
+        .set({ forked_from_version: version })
+        .where('id', '=', id)
+        .where('forked_from', 'is not', null)
+        .execute();
+    },
+
     async updateListing(id, listing) {
       await db
         .updateTable('apps')

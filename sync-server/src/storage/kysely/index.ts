@@ -4,6 +4,7 @@ import type { Database } from '../schema';
 import type { Storage } from '../types';
 import { createAiUsageStore } from './ai-usage';
 import { createAppStore } from './apps';
+import { createCheckpointStore } from './checkpoints';
 import { createDocumentStore } from './documents';
 import { createMonitoringStore } from './monitoring';
 import { createOperatorStore } from './operators';
@@ -44,6 +45,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     uploads: createUploadStore(db),
     monitoring: createMonitoringStore(db),
     aiUsage: createAiUsageStore(db),
+    checkpoints: createCheckpointStore(db),
     portable: createPortableStore(db, specifics),
     appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
     async ping() {

@@ -58,6 +58,8 @@ export interface AppStore {
   countOwned(ownerId: string): Promise<number>;
   /** The listing fields, as read from the stored document. */
   updateListing(id: string, listing: AppListing): Promise<void>;
+  /** A remix pulled its original's newer version: that version is its base from now on. */
+  setForkedFromVersion(id: string, version: number): Promise<void>;
   /**
    * Archives the app at `at`, or restores it (null): the owner's alone, so it is server state,
    * never read from the shared document. Archiving an archived app keeps its first time.

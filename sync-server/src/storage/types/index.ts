@@ -1,6 +1,7 @@
 import type { StorageEngine } from '@pipit/protocol';
 import type { AiUsageStore } from './ai-usage';
 import type { AppStore } from './apps';
+import type { CheckpointStore } from './checkpoints';
 import type { DocumentStore } from './documents';
 import type { MonitoringStore } from './monitoring';
 import type { OperatorStore } from './operators';
@@ -41,6 +42,8 @@ export type {
   AppEventKind,
   PublishingStore,
 } from './publishing';
+export type { CheckpointRecord, NewCheckpoint, CheckpointStore } from './checkpoints';
+export type { ImportedApp, PortableStore } from './portable';
 export { ERROR_SOURCES } from './monitoring';
 export type {
   ErrorSource,
@@ -74,6 +77,8 @@ export interface Storage {
   readonly monitoring: MonitoringStore;
   /** AI quota and usage (issue 14). */
   readonly aiUsage: AiUsageStore;
+  /** Apps' history: checkpoints of their definitions (issue 16). */
+  readonly checkpoints: CheckpointStore;
   /** Moving apps between servers: what an import checks and writes (docs/product/portable-file.md). */
   readonly portable: PortableStore;
   /** Names of the applied migrations, oldest first. */

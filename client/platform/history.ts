@@ -1,0 +1,195 @@
+import {
+  appDefinitionSchema,
+  type AppDefinition,
+  type ReadDefinition,
+} from '@pipit/app-definition';
+import {
+  type Checkpoint,
+  type CheckpointList,
+  checkpointListSchema,
+  checkpointSchema,
+  checkpointWithDefinitionSchema,
+  createId,
+  type Upstream,
+  upstreamSchema,
+} from '@pipit/protocol';
+import { z } from 'zod';
+import { historyCache, type PendingCheckpoint } from '../sync/history-cache';
+import { ApiRequestError, apiGet, apiSend, OfflineError } from './api/request';
+
+/**
+ * An app's history on this device (docs/product/history.md): the server's list when it answers,
+ * else the copy this device last saw; checkpoints made offline wait on the device and are sent
+ * when it is back online.
+ */
+export interface AppHistory {
+  list: CheckpointList | null;
+  /** The list is this device's copy (the server could not be asked), from `fetchedAt`. */
+  fromDevice: boolean;
+  fetchedAt: number | null;
+  /** Made on this device and not on the server yet, oldest first. */
+  pending: PendingCheckpoint[];
+}
+
+const base = (appId: string) => `/api/apps/${encodeURIComponent(appId)}/checkpoints`;
+
+export async function loadHistory(owner: string, appId: string): Promise<AppHistory> {
+  const pending = await historyCache.pending(owner, appId);
+  try {
+    const list = await apiGet(base(appId), checkpointListSchema);
+    await historyCache.putList(owner, appId, list);
+    return { list, fromDevice: false, fetchedAt: Date.now(), pending };
+  } catch (error) {
+    if (!(error instanceof OfflineError)) throw error;
+    const cached = await historyCache.list(owner, appId);
+    const parsed = cached ? checkpointListSchema.safeParse(cached.list) : null;
+    return {
+      list: parsed?.success ? parsed.data : null,
+      fromDevice: true,
+      fetchedAt: cached?.fetchedAt ?? null,
+      pending,
+    };
+  }
+}
+
+/** A checkpoint's definition ready to show: components this version cannot read are left out. */
+export function readCheckpointDefinition(value: unknown): AppDefinition {
+  const screens = (value as { screens?: unknown } | null)?.screens;
+  const cleaned = Array.isArray(screens)
+    ? {
+        ...(value as object),
+        screens: screens.map((screen: { components?: unknown }) => ({
+          ...screen,
+          components: Array.isArray(screen.components)
+            ? screen.components.filter((c: { type?: unknown }) => c.type !== 'invalid')
+            : screen.components,
+        })),
+      }
+    : value;
+  const parsed = appDefinitionSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new Error('This checkpoint could not be read by this version of Pipit. Reload the page.');
+  }
+  return parsed.data;
+}
+
+/** Checkpoints never change: once this device has one, it is read from here, offline too. */
+export async function loadCheckpointDefinition(
+  owner: string,
+  appId: string,
+  id: string,
+): Promise<AppDefinition> {
+  const pending = (await historyCache.pending(owner, appId)).find((p) => p.id === id);
+  if (pending) return readCheckpointDefinition(pending.definition);
+  const cached = await historyCache.definition(owner, appId, id);
+  if (cached !== undefined) return readCheckpointDefinition(cached);
+  const { definition } = await apiGet(
+    `${base(appId)}/${encodeURIComponent(id)}`,
+    checkpointWithDefinitionSchema,
+  );
+  await historyCache.putDefinition(owner, appId, id, definition);
+  return readCheckpointDefinition(definition);
+}
+
+const savedSchema = z.object({ checkpoint: checkpointSchema.nullable() });
+
+async function send(checkpoint: PendingCheckpoint): Promise<Checkpoint | null> {
+  const { checkpoint: saved } = await apiSend(
+    'POST',
+    base(checkpoint.appId),
+    {
+      id: checkpoint.id,
+      kind: checkpoint.kind,
+      name: checkpoint.name,
+      createdAt: checkpoint.createdAt,
+      definition: checkpoint.definition,
+    },
+    savedSchema,
+  );
+  await historyCache.putDefinition(
+    checkpoint.owner,
+    checkpoint.appId,
+    checkpoint.id,
+    checkpoint.definition,
+  );
+  return saved;
+}
+
+/**
+ * Saves a checkpoint of `definition` (what this device shows now): on the server when it can be
+ * reached, else on this device until it can. Refusals (a full history) are thrown as they are.
+ */
+export async function saveCheckpoint(
+  owner: string,
+  appId: string,
+  input: { name: string; kind: 'manual' | 'restore'; definition: ReadDefinition | AppDefinition },
+): Promise<'server' | 'device'> {
+  const checkpoint: PendingCheckpoint = {
+    id: createId(),
+    owner,
+    appId,
+    kind: input.kind,
+    name: input.name,
+    createdAt: Date.now(),
+    definition: JSON.parse(JSON.stringify(input.definition)) as unknown,
+  };
+  try {
+    await send(checkpoint);
+    return 'server';
+  } catch (error) {
+    if (!(error instanceof OfflineError)) throw error;
+    await historyCache.addPending(checkpoint);
+    return 'device';
+  }
+}
+
+/** Sends the checkpoints this person made offline; stops at the first that cannot reach the server. */
+export async function sendPendingCheckpoints(owner: string, appId?: string): Promise<number> {
+  let sent = 0;
+  for (const checkpoint of await historyCache.pending(owner, appId)) {
+    try {
+      await send(checkpoint);
+      await historyCache.removePending(checkpoint.id);
+      sent += 1;
+    } catch (error) {
+      if (error instanceof OfflineError) break;
+      if (error instanceof ApiRequestError && error.status < 500) {
+        // Refused for good (a full history, access lost): kept and shown with the reason.
+        await historyCache.markPending(checkpoint.id, error.message);
+        continue;
+      }
+      break;
+    }
+  }
+  return sent;
+}
+
+export async function deleteCheckpoint(appId: string, id: string): Promise<void> {
+  await apiSend('DELETE', `${base(appId)}/${encodeURIComponent(id)}`, undefined, z.object({}));
+}
+
+export async function discardPendingCheckpoint(id: string): Promise<void> {
+  await historyCache.removePending(id);
+}
+
+/** A remix's original (docs/product/history.md#remixes): null when it is not a remix one may pull into. */
+export async function loadUpstream(appId: string): Promise<Upstream | null> {
+  try {
+    return await apiGet(`/api/apps/${encodeURIComponent(appId)}/upstream`, upstreamSchema);
+  } catch (error) {
+    if (error instanceof ApiRequestError && (error.status === 404 || error.status === 403)) {
+      return null;
+    }
+    throw error;
+  }
+}
+
+/** After a pull: the original's version pulled is the remix's base from now on. */
+export async function markPulled(appId: string, version: number): Promise<void> {
+  await apiSend(
+    'PUT',
+    `/api/apps/${encodeURIComponent(appId)}/upstream`,
+    { version },
+    z.object({ version: z.number() }),
+  );
+}

@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import {
+  type AppDefinition,
+  diffDefinitions,
+  type ReadDefinition,
+  summarizeChanges,
+} from '@pipit/app-definition';
+import {
+  AUTO_CHECKPOINT_INTERVAL_MS,
+  type Checkpoint,
+  type CheckpointChanges,
+  type CheckpointKind,
+  type CheckpointList,
+  checkpointChangesSchema,
+  createId,
+  HISTORY_LIMITS,
+} from '@pipit/protocol';
+import type { Clock } from '../accounts/clock';
+import type { Logger } from '../logger';
+import type { CheckpointRecord, Storage } from '../storage/types';
+import { checkpointsToDrop, roomForNamed } from './thinning';
+
+/** Names of the first changed things a checkpoint lists. */
+const NAMED_CHANGES = 6;
+
+/**
+ * An automatic checkpoint when the last person leaves an app waits this long after the one before:
+ * someone reconnecting now and then does not fill the history.
+ */
+const FINAL_CHECKPOINT_GAP_MS = 60_000;
+
+export type AnyDefinition = ReadDefinition | AppDefinition;
+
+export interface NewCheckpointInput {
+  appId: string;
+  kind: CheckpointKind;
+  definition: AnyDefinition;
+  name?: string | null;
+  version?: number | null;
+  createdById?: string | null;
+  authorIds?: readonly string[];
+  /** The device's id for a checkpoint it made (idempotent); otherwise a new one. */
+  id?: string;
+  createdAt?: number;
+}
+
+export class HistoryFullError extends Error {}
+
+function hashOf(json: string): string {
+  return createHash('sha256').update(json).digest('base64url');
+}
+
+function parseChanges(json: string): CheckpointChanges {
+  try {
+    const parsed = checkpointChangesSchema.safeParse(JSON.parse(json));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // An unreadable summary is shown as unknown rather than failing the whole list.
+  }
+  return { counts: {}, names: [], summary: 'Changes not recorded', first: false };
+}
+
+function changesBetween(before: AnyDefinition | null, after: AnyDefinition): CheckpointChanges {
+  if (!before) {
+    return { counts: {}, names: [], summary: 'The app as it was first saved', first: true };
+  }
+  const diff = diffDefinitions(before, after);
+  const names: string[] = [];
+  for (const change of diff.changes) {
+    if (names.length >= NAMED_CHANGES) break;
+    if (!names.includes(change.name)) names.push(change.name);
+  }
+  return { counts: { ...diff.counts }, names, summary: summarizeChanges(diff), first: false };
+}
+
+/**
+ * An app's history (docs/product/history.md): checkpoints of its definition with what changed
+ * since the one before, bounded by thinning old automatic ones, and read back for the history
+ * panel, a comparison, a restore or an export.
+ */
+export function createHistory(deps: { storage: Storage; clock: Clock; logger: Logger }) {
+  const { storage, clock, logger } = deps;
+
+  async function definitionOf(appId: string, id: string): Promise<unknown> {
+    const bytes = await storage.checkpoints.definition(appId, id);
+    return bytes === null ? null : (JSON.parse(gunzipSync(bytes).toString('utf8')) as unknown);
+  }
+
+  async function thin(appId: string): Promise<void> {
+    const all = await storage.checkpoints.list(appId);
+    const drop = checkpointsToDrop(all, clock.now());
+    await storage.checkpoints.delete(appId, drop);
+  }
+
+  /**
+   * Stores a checkpoint. Automatic kinds are skipped (null) when nothing changed since the newest
+   * checkpoint; named ones are refused with HistoryFullError when the kept ones fill the history.
+   */
+  async function record(
+    input: NewCheckpointInput,
+  ): Promise<{ checkpoint: CheckpointRecord; created: boolean } | null> {
+    const json = JSON.stringify(input.definition);
+    const hash = hashOf(json);
+    if (input.id) {
+      const existing = await storage.checkpoints.get(input.appId, input.id);
+      if (existing) return { checkpoint: existing, created: false };
+    }
+    const latest = await storage.checkpoints.latest(input.appId);
+    const named = input.kind === 'manual' || input.kind === 'publish';
+    if (!named && latest?.definitionHash === hash) return null;
+    if (input.kind === 'manual' && !roomForNamed(await storage.checkpoints.list(input.appId))) {
+      throw new HistoryFullError();
+    }
+    const before = latest ? ((await definitionOf(input.appId, latest.id)) as AnyDefinition) : null;
+    const changes = changesBetween(before, input.definition);
+    const definition = gzipSync(json);
+    const now = clock.now();
+    const checkpoint = {
+      id: input.id ?? createId(),
+      appId: input.appId,
+      kind: input.kind,
+      name: input.name ?? null,
+      version: input.version ?? null,
+      // A device's time is kept for what it made offline, never past the server's now.
+      createdAt: Math.min(input.createdAt ?? now, now),
+      authorIds: [...new Set(input.authorIds ?? [])],
+      changesJson: JSON.stringify(changes),
+      definitionHash: hash,
+      size: definition.byteLength,
+    };
+    const created = await storage.checkpoints.insert({
+      ...checkpoint,
+      createdById: input.createdById ?? null,
+      definition,
+    });
+    if (created) await thin(input.appId);
+    const stored = await storage.checkpoints.get(input.appId, checkpoint.id);
+    return stored ? { checkpoint: stored, created } : null;
+  }
+
+  return {
+    record,
+    definitionOf,
+
+    /**
+     * After a store of an app's document: a checkpoint when the newest is older than
+     * AUTO_CHECKPOINT_INTERVAL_MS, or when the last person left (`final`) and it is over a minute
+     * old. Never throws: history must not stand in the way of storing.
+     */
+    async afterStore(
+      appId: string,
+      read: () => AnyDefinition,
+      authorIds: readonly string[],
+      final: boolean,
+    ): Promise<boolean> {
+      try {
+        const latest = await storage.checkpoints.latest(appId);
+        const age = latest ? clock.now() - latest.createdAt : Infinity;
+        if (age < (final ? FINAL_CHECKPOINT_GAP_MS : AUTO_CHECKPOINT_INTERVAL_MS)) return false;
+        return (await record({ appId, kind: 'auto', definition: read(), authorIds })) !== null;
+      } catch (error) {
+        logger.warn({ err: error, appId }, 'making an automatic checkpoint failed');
+        return false;
+      }
+    },
+
+    /** The history panel's list: newest first, people named, with the app's usage. */
+    async list(appId: string): Promise<CheckpointList> {
+      const rows = await storage.checkpoints.list(appId);
+      const people = await storage.users.findByIds([...new Set(rows.flatMap((r) => r.authorIds))]);
+      const checkpoints: Checkpoint[] = rows.map((row) => toCheckpoint(row, people));
+      return {
+        checkpoints,
+        usage: {
+          count: rows.length,
+          bytes: rows.reduce((sum, r) => sum + r.size, 0),
+          limitCount: HISTORY_LIMITS.checkpointsPerApp,
+          limitBytes: HISTORY_LIMITS.bytesPerApp,
+        },
+      };
+    },
+
+    async get(
+      appId: string,
+      id: string,
+    ): Promise<{ checkpoint: Checkpoint; definition: unknown } | null> {
+      const row = await storage.checkpoints.get(appId, id);
+      if (!row) return null;
+      const people = await storage.users.findByIds(row.authorIds);
+      return { checkpoint: toCheckpoint(row, people), definition: await definitionOf(appId, id) };
+    },
+
+    toCheckpoint,
+  };
+}
+
+function toCheckpoint(
+  row: CheckpointRecord,
+  people: Map<string, { username: string; displayName: string }>,
+): Checkpoint {
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    version: row.version,
+    createdAt: row.createdAt,
+    createdBy: row.createdBy
+      ? { username: row.createdBy.username, displayName: row.createdBy.displayName }
+      : null,
+    authors: row.authorIds.flatMap((id) => {
+      const person = people.get(id);
+      return person ? [{ username: person.username, displayName: person.displayName }] : [];
+    }),
+    changes: parseChanges(row.changesJson),
+    bytes: row.size,
+  };
+}
+
+export type History = ReturnType<typeof createHistory>;
