@@ -72,6 +72,7 @@ describe.each(ENGINES)('GET /api/published/{id} and popularity (%s)', (engine) =
       role: null,
       remixedFrom: null,
       remixes: [],
+      remixCount: 0,
       definition: { meta: { title: 'Plant care' } },
     });
     expect((await read(ada, id)).body.role).toBe('owner');
@@ -153,6 +154,7 @@ describe.each(ENGINES)('GET /api/published/{id} and popularity (%s)', (engine) =
         author: expect.objectContaining({ username: `bo_${engine}` }),
       },
     ]);
+    expect((await read(stranger, source)).body.remixCount).toBe(1);
 
     await ada.request('PUT', `/api/apps/${source}/visibility`, { body: { visibility: 'private' } });
     expect((await read(stranger, remix)).body.remixedFrom).toBeNull();

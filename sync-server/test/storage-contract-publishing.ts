@@ -261,6 +261,8 @@ export function describePublishingContract(storage: () => Storage) {
       });
       expect(remix).toMatchObject({ forkedFrom: source.id, forkedFromVersion: 1 });
       expect((await s.publishing.remixes(source.id)).map((r) => r.id)).toEqual([remix.id]);
+      expect(await s.publishing.countRemixes(source.id)).toBe(1);
+      expect(await s.publishing.countRemixes(remix.id)).toBe(0);
 
       await s.publishing.recordEvent(source.id, 'open', 'v', 1);
       await s.apps.delete(source.id, 3);

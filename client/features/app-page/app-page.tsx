@@ -166,7 +166,7 @@ export function AppPage({
           {app.remixes.length > 0 ? (
             <section aria-labelledby="app-remixes-title">
               <h2 id="app-remixes-title" className="app-page__subtitle">
-                Remixes
+                Remixes ({app.remixCount ?? app.remixes.length})
               </h2>
               <ul className="app-page__remixes">
                 {app.remixes.map((remix) => (

@@ -81,6 +81,8 @@ export const publishedAppSchema = zm.extend(appCardSchema, {
    * link only, so it is not listed here).
    */
   remixes: zm.array(zm.pick(appCardSchema, { id: true, title: true, author: true })),
+  /** How many such remixes there are (the list shows the newest 50). Absent in older answers. */
+  remixCount: zm.optional(zm.number()),
   definition: zm.unknown(),
 });
 export type PublishedApp = zm.infer<typeof publishedAppSchema>;

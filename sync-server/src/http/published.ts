@@ -73,7 +73,10 @@ export function registerPublished(
       (role ? ((await storage.publishing.versions(found.id))[0]?.number ?? null) : null);
     const version = number === null ? null : await storage.publishing.version(found.id, number);
     const listing = version ?? found;
-    const remixes = await storage.publishing.remixes(found.id);
+    const [remixes, remixCount] = await Promise.all([
+      storage.publishing.remixes(found.id),
+      storage.publishing.countRemixes(found.id),
+    ]);
     const body: PublishedApp = {
       id: found.id,
       title: listing.title,
@@ -91,6 +94,7 @@ export function registerPublished(
       role,
       remixedFrom: await lineageOf(storage, visible, readerId),
       remixes: remixes.map(toAppCard).map(({ id, title, author }) => ({ id, title, author })),
+      remixCount,
       definition: version ? (JSON.parse(version.definitionJson) as unknown) : null,
     };
     c.header(PUBLISHED_VIEWER_HEADER, readerId ?? ANONYMOUS_VIEWER);

@@ -125,7 +125,7 @@ function matching(db: Db, search: Pick<ExploreSearch, 'q' | 'tag' | 'author'>): 
 /** Explore, profiles and remix lists: the queries over listed apps. */
 export function createAppCardQueries(
   db: Db,
-): Pick<PublishingStore, 'explore' | 'listPublicForOwner' | 'remixes'> {
+): Pick<PublishingStore, 'explore' | 'listPublicForOwner' | 'remixes' | 'countRemixes'> {
   return {
     async explore(search) {
       const query = matching(db, search);
@@ -189,6 +189,14 @@ export function createAppCardQueries(
         .limit(REMIXES_SHOWN)
         .execute();
       return rows.map(toCard);
+    },
+
+    async countRemixes(appId) {
+      const row = await listed(db)
+        .where('apps.forked_from', '=', appId)
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirst();
+      return Number(row?.count ?? 0);
     },
   };
 }

@@ -85,6 +85,8 @@ export interface PublishingStore {
   listPublicForOwner(ownerId: string): Promise<AppCardRecord[]>;
   /** Listed apps remixed from this one, newest first. */
   remixes(appId: string): Promise<AppCardRecord[]>;
+  /** How many listed remixes an app has (all of them, not only those `remixes` lists). */
+  countRemixes(appId: string): Promise<number>;
   /**
    * Counts a visitor once per app and kind while they are remembered (until forgetVisitors);
    * returns whether this was their first time.
