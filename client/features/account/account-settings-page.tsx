@@ -341,11 +341,12 @@ export function AccountSettingsPage() {
       </Section>
       <Section title="Your data" id="data">
         <p>
-          Download everything Pipit keeps about your account — your profile, your sessions and, as
-          you make them, your apps — as a JSON file.
+          Download everything Pipit keeps about your account as one <strong>.pipit</strong> file:
+          your profile and sessions, and every app you own with its versions, history, images and
+          your data in it. Import it on any Pipit server from <strong>Create</strong>.
         </p>
         <a className="button button--secondary" href="/api/account/export" download>
-          Download my data
+          Download my data (.pipit)
         </a>
       </Section>
       <DeleteSection />

@@ -4,7 +4,6 @@ import {
   APP_TEMPLATES,
   blankDefinition,
   DefinitionError,
-  parseImport,
 } from '@pipit/app-definition';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../ui/button';
@@ -16,6 +15,7 @@ import { useOnlineStatus } from '../../ui/use-online-status';
 import { useSession } from '../../platform/session/session';
 import { createApp } from '../../platform/app-registry';
 import { DescribeApp } from './describe-app';
+import { ImportFile } from './import-file';
 import './create-page.css';
 
 /**
@@ -50,16 +50,6 @@ export function CreatePage() {
   const onBlank = (event: FormEvent) => {
     event.preventDefault();
     void create('blank', () => blankDefinition(title.trim() || undefined));
-  };
-
-  const onImport = async (file: File | undefined) => {
-    if (!file) return;
-    if (file.size > 5 * 1024 * 1024) {
-      setProblem('That file is over 5 MB, the most an app can be. Choose a Pipit export.');
-      return;
-    }
-    const text = await file.text();
-    void create('import', () => parseImport(text));
   };
 
   return (
@@ -122,20 +112,18 @@ export function CreatePage() {
         </div>
       </Section>
 
-      <Section title="Import JSON" id="import">
+      <Section title="Import a file" id="import">
         <p>
-          Bring in an app exported from Pipit (the editor’s “Export JSON”), from this server or
-          another.
+          Bring in apps exported from Pipit — a <strong>.pipit</strong> file from the editor’s
+          “Export” or your account’s data, or an older <strong>.json</strong> — from this server or
+          another. Online, the app comes with its versions, history, images and, if the file has
+          them, your data; offline, it is made from its definition on this device.
         </p>
-        <label className="create-import">
-          <span className="create-import__label">Choose an exported file</span>
-          <input
-            type="file"
-            accept="application/json,.json"
-            disabled={busy !== null}
-            onChange={(e) => void onImport(e.target.files?.[0])}
-          />
-        </label>
+        <ImportFile
+          accountId={account?.id ?? ''}
+          disabled={busy !== null || !account}
+          onJson={(build) => void create('import', build)}
+        />
       </Section>
 
       <Section title="From a description" id="describe">

@@ -22,3 +22,16 @@ export function downloadText(fileName: string, text: string, type = 'application
   // Revoked later: some browsers start reading the blob after click() returns.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** Saves a file (a `.pipit` export) through the browser's download. */
+export function downloadBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

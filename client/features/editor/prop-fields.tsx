@@ -3,6 +3,7 @@ import { SelectField } from '../../ui/field';
 import { DraftNumber, DraftText } from './draft-fields';
 import { type FieldGroup, fieldGroups } from './field-groups';
 import { useEditor } from './editor-context';
+import { ImageUpload } from './image-upload';
 import { optionLabel, propLabel } from './labels';
 import { describeProp, problemOf, type PropKind, type PropSchema } from './prop-schema';
 import {
@@ -90,8 +91,8 @@ function PropField({
           onCommit={(v) => onPatch({ [propKey]: v })}
         />
       );
-    case 'url':
-      return (
+    case 'url': {
+      const field = (
         <DraftText
           label={label}
           hint="An address starting with https://, or a path on this site."
@@ -102,6 +103,15 @@ function PropField({
           onCommit={(v) => onPatch({ [propKey]: v.trim() })}
         />
       );
+      // An image's source: an address, or an image uploaded to this app.
+      if (propKey !== 'src' || readOnly) return field;
+      return (
+        <div className="stack">
+          {field}
+          <ImageUpload label="Upload an image" onUploaded={(url) => onPatch({ src: url })} />
+        </div>
+      );
+    }
     case 'number':
       return (
         <DraftNumber

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { DraftText } from './draft-fields';
+import { ImageUpload } from './image-upload';
 import { useEditor } from './editor-context';
 import { firstProblem } from './prop-schema';
 
@@ -40,10 +41,19 @@ export function SettingsPanel() {
       <fieldset className="prop-group">
         <legend className="field__label">Icon</legend>
         {icon.kind === 'image' ? (
-          <p className="field__hint">
-            This app uses an uploaded image. Choosing an emoji below replaces it.
-          </p>
+          <div className="icon-editor">
+            <img className="icon-editor__preview" src={icon.url} alt="The app’s icon" />
+            <p className="field__hint">
+              This app uses an uploaded image. Choosing an emoji below replaces it.
+            </p>
+          </div>
         ) : null}
+        {readOnly ? null : (
+          <ImageUpload
+            label="Upload an image as the icon"
+            onUploaded={(url) => save({ icon: { kind: 'image', url } })}
+          />
+        )}
         <div className="icon-editor">
           <span
             className="icon-editor__preview"

@@ -18,6 +18,8 @@ export class ApiRequestError extends Error {
   readonly retryAfter: number | undefined;
   /** publish_invalid: each problem with the entity it is in. */
   readonly problems: PublishProblem[] | undefined;
+  /** already_imported: the app the same file made before. */
+  readonly appId: string | undefined;
 
   constructor(status: number, body: ApiErrorBody['error']) {
     super(body.message);
@@ -28,6 +30,7 @@ export class ApiRequestError extends Error {
     this.fields = body.fields;
     this.retryAfter = body.retryAfter;
     this.problems = body.problems;
+    this.appId = body.appId;
   }
 }
 

@@ -68,7 +68,19 @@ const ACCOUNT_ENDPOINTS = [
   ['GET /api/account/sessions', 'Where you are signed in (signed in).'],
   ['DELETE /api/account/sessions/{id}', 'End one of your sessions (signed in).'],
   ['POST /api/account/sessions/revoke-others', 'End all your other sessions (signed in).'],
-  ['GET /api/account/export', 'Everything Pipit keeps about your account, as JSON (signed in).'],
+  [
+    'GET /api/account/export',
+    'Everything Pipit keeps about your account, with every app you own, as a .pipit file (signed in).',
+  ],
+  [
+    'GET /api/apps/{id}/export?data=1',
+    'An app as a .pipit file; data=1 adds your own data in it (owner and editors).',
+  ],
+  [
+    'POST /api/apps/import?copy=1',
+    'Import a .pipit file (the file as the body); copy=1 imports it again as a copy (signed in).',
+  ],
+  ['POST /api/apps/{id}/images', 'Upload an image for an app (the image as the body).'],
   ['DELETE /api/account', 'Delete your account, with your password (signed in).'],
   ['POST /api/messages', 'Send a contact or feedback message (check).'],
 ] as const;

@@ -1,0 +1,262 @@
+import {
+  type AppDefinition,
+  DefinitionError,
+  looksLikeZip,
+  parseImport,
+  PORTABLE_LIMITS,
+  readPipitFile,
+  withoutUploads,
+} from '@pipit/app-definition';
+import { type ImportResponse, importResponseSchema } from '@pipit/protocol';
+import { useId, useState } from 'react';
+import { Button } from '../../ui/button';
+import { ButtonLink } from '../../ui/button-link';
+import { Notice } from '../../ui/notice';
+import { createApp, reconcileApps } from '../../platform/app-registry';
+import { ApiRequestError, describeError, OfflineError } from '../../platform/api/request';
+import { uploadFile } from '../../platform/api/transfer';
+
+/** The most a `.json` export may be: an app's document limit. */
+const JSON_MAX_BYTES = 5 * 1024 * 1024;
+
+type Stage =
+  | { kind: 'idle' }
+  | { kind: 'uploading'; progress: number }
+  | { kind: 'imported'; result: ImportResponse }
+  | { kind: 'duplicate'; file: File; appId: string | undefined; message: string }
+  | {
+      kind: 'on-device';
+      apps: Array<{ id: string; title: string }>;
+      left: { versions: number; checkpoints: number; images: number; data: boolean };
+    };
+
+const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/**
+ * `/create`'s import (docs/product/portable-file.md): a `.pipit` file goes to the server, which
+ * recreates its apps with their history, images and data and says which ids it had to change; the
+ * same file again is recognised, with a choice to open what it made or import a copy. Offline (or
+ * with the server out of reach) the file is read here and each app is made on this device from
+ * its definition alone. An old `.json` export is made on the device, as before.
+ */
+export function ImportFile({
+  accountId,
+  disabled,
+  onJson,
+}: {
+  accountId: string;
+  disabled: boolean;
+  /** An old `.json` export: made on the device by the page, as a template is. */
+  onJson(build: () => AppDefinition): void;
+}) {
+  const inputId = useId();
+  const [stage, setStage] = useState<Stage>({ kind: 'idle' });
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function onDevice(bytes: Uint8Array) {
+    const file = readPipitFile(bytes);
+    const apps: Array<{ id: string; title: string }> = [];
+    const left = { versions: 0, checkpoints: 0, images: 0, data: false };
+    for (const app of file.manifest.apps) {
+      const { definition } = withoutUploads(file.definition(app));
+      apps.push({ id: await createApp(accountId, definition), title: definition.meta.title });
+      left.versions += app.files.versions.length;
+      left.checkpoints += app.files.checkpoints.length;
+      left.images += app.files.images.length;
+      left.data ||= app.files.data !== null;
+    }
+    if (apps.length === 0) throw new DefinitionError('This file holds no app to import.');
+    setStage({ kind: 'on-device', apps, left });
+  }
+
+  async function upload(file: File, bytes: Uint8Array | null, copy: boolean) {
+    setStage({ kind: 'uploading', progress: 0 });
+    try {
+      const result = await uploadFile(
+        `/api/apps/import${copy ? '?copy=1' : ''}`,
+        file,
+        importResponseSchema,
+        {
+          type: 'application/zip',
+          onProgress: (progress) => setStage({ kind: 'uploading', progress }),
+        },
+      );
+      // The new apps join this device's list, so the editor opens them at once.
+      await reconcileApps(accountId);
+      setStage({ kind: 'imported', result });
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.code === 'already_imported') {
+        setStage({ kind: 'duplicate', file, appId: error.appId, message: error.message });
+      } else if (error instanceof OfflineError) {
+        await onDevice(bytes ?? new Uint8Array(await file.arrayBuffer()));
+      } else {
+        throw error;
+      }
+    }
+  }
+
+  async function choose(file: File | undefined, input: HTMLInputElement) {
+    if (!file) return;
+    setProblem(null);
+    setStage({ kind: 'idle' });
+    try {
+      if (file.size > PORTABLE_LIMITS.fileBytes) {
+        throw new DefinitionError('That file is over 64 MB, the most a Pipit file may be.');
+      }
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      if (!looksLikeZip(bytes)) {
+        if (file.size > JSON_MAX_BYTES) {
+          throw new DefinitionError(
+            'That file is over 5 MB, the most an app can be. Choose a Pipit export.',
+          );
+        }
+        const text = new TextDecoder().decode(bytes);
+        onJson(() => parseImport(text));
+        return;
+      }
+      if (navigator.onLine) await upload(file, bytes, false);
+      else await onDevice(bytes);
+    } catch (error) {
+      setStage({ kind: 'idle' });
+      setProblem(error instanceof DefinitionError ? error.message : describeError(error).message);
+    } finally {
+      input.value = '';
+    }
+  }
+
+  async function importCopy(file: File) {
+    setProblem(null);
+    try {
+      await upload(file, null, true);
+    } catch (error) {
+      setStage({ kind: 'idle' });
+      setProblem(describeError(error).message);
+    }
+  }
+
+  const busy = disabled || stage.kind === 'uploading';
+  return (
+    <div className="stack">
+      <label className="create-import" htmlFor={inputId}>
+        <span className="create-import__label">Choose a .pipit or .json file</span>
+      </label>
+      <input
+        id={inputId}
+        type="file"
+        accept=".pipit,application/zip,application/json,.json"
+        disabled={busy}
+        onChange={(event) => void choose(event.target.files?.[0], event.target)}
+      />
+      {stage.kind === 'uploading' ? (
+        <p className="field__hint" role="status">
+          <progress max={1} value={stage.progress} /> Importing… {Math.round(stage.progress * 100)}%
+        </p>
+      ) : null}
+      {problem ? (
+        <Notice tone="danger" title="That file couldn’t be imported" live="alert">
+          <p>{problem}</p>
+        </Notice>
+      ) : null}
+      {stage.kind === 'imported' ? <ImportReport result={stage.result} /> : null}
+      {stage.kind === 'duplicate' ? (
+        <Notice tone="warning" title="You imported this file already">
+          <p>{stage.message}</p>
+          <div className="create-import__actions">
+            {stage.appId ? (
+              <ButtonLink to="/apps/$id/edit" params={{ id: stage.appId }}>
+                Open it
+              </ButtonLink>
+            ) : null}
+            <Button variant="secondary" onClick={() => void importCopy(stage.file)}>
+              Import again as a copy
+            </Button>
+          </div>
+        </Notice>
+      ) : null}
+      {stage.kind === 'on-device' ? (
+        <Notice tone="offline" title="Imported on this device">
+          <p>
+            {stage.apps.length === 1
+              ? `“${stage.apps[0]!.title}” was made on this device from the file’s definition; it syncs`
+              : `${plural(stage.apps.length, 'app')} were made on this device from the file’s definitions; they sync`}{' '}
+            to your account when you’re back online.
+          </p>
+          <p>
+            History, images and data come only when you import the file online
+            {leftOut(stage.left)}.
+          </p>
+          <div className="create-import__actions">
+            {stage.apps.map((app) => (
+              <ButtonLink key={app.id} to="/apps/$id/edit" params={{ id: app.id }}>
+                Open {app.title}
+              </ButtonLink>
+            ))}
+          </div>
+        </Notice>
+      ) : null}
+    </div>
+  );
+}
+
+/** What an import made on the device leaves behind, in words (or nothing). */
+function leftOut(left: { versions: number; checkpoints: number; images: number; data: boolean }) {
+  const parts = [
+    left.versions ? plural(left.versions, 'published version') : null,
+    left.checkpoints ? plural(left.checkpoints, 'checkpoint') : null,
+    left.images ? plural(left.images, 'image') : null,
+    left.data ? 'your data' : null,
+  ].filter((part): part is string => part !== null);
+  return parts.length > 0 ? ` (this file also holds ${parts.join(', ')})` : '';
+}
+
+/** What an import made, and which ids it had to change because this server used them already. */
+function ImportReport({ result }: { result: ImportResponse }) {
+  const { remapped, notes, origin } = result.report;
+  const images = Object.keys(remapped.images).length;
+  const apps = Object.keys(remapped.apps).length;
+  return (
+    <Notice
+      tone="success"
+      title={
+        result.apps.length === 1
+          ? `Imported “${result.apps[0]!.title}”`
+          : `Imported ${plural(result.apps.length, 'app')}`
+      }
+    >
+      <p>From {origin}:</p>
+      <ul>
+        {result.apps.map((app) => (
+          <li key={app.id}>
+            {app.title}: {plural(app.versions, 'published version')},{' '}
+            {plural(app.checkpoints, 'checkpoint')}, {plural(app.images, 'image')},{' '}
+            {plural(app.records, 'record')} of your data
+          </li>
+        ))}
+      </ul>
+      {apps + images + remapped.checkpoints > 0 ? (
+        <p>
+          Some ids were already used on this server, so they were given new ones
+          {apps > 0 ? `: ${plural(apps, 'app')}` : ''}
+          {images > 0 ? `${apps > 0 ? ',' : ':'} ${plural(images, 'image')}` : ''}
+          {remapped.checkpoints > 0
+            ? `${apps + images > 0 ? ',' : ':'} ${plural(remapped.checkpoints, 'checkpoint')}`
+            : ''}
+          . Links to the old app address won’t open this copy.
+        </p>
+      ) : (
+        <p>Every id was kept.</p>
+      )}
+      {notes.map((note) => (
+        <p key={note}>{note}</p>
+      ))}
+      <div className="create-import__actions">
+        {result.apps.map((app) => (
+          <ButtonLink key={app.id} to="/apps/$id/edit" params={{ id: app.id }}>
+            Open {app.title}
+          </ButtonLink>
+        ))}
+      </div>
+    </Notice>
+  );
+}
