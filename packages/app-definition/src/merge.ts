@@ -312,7 +312,11 @@ function keptWithParent(m: Merge, key: string): boolean {
   );
 }
 
-/** Whether an entity is in the result: added on one side, or kept/deleted by the rules above. */
+/**
+ * Whether an entity is in the result. Added on either side: yes. Deleted by the original: only if
+ * the remix worked on it (a conflict) or it sits in a parent kept that way. Deleted by the remix:
+ * no, and a conflict when the original worked on it.
+ */
 function decide(m: Merge, key: string): void {
   const inBase = m.base.entities.has(key);
   const inOurs = m.ours.flat.entities.has(key);
@@ -428,7 +432,8 @@ function limitChildren(m: Merge) {
       group.keys.delete(key);
       const merged = m.result.get(key)!;
       const ours = m.ours.flat.entities.get(key);
-      if (!ours?.parent || !isChildKind(merged.kind)) {
+      const home = ours?.parent && isChildKind(merged.kind) ? parentKeyOf(ours) : null;
+      if (!ours?.parent || !isChildKind(merged.kind) || !home || !m.result.has(home)) {
         m.result.delete(key);
         droppedFromTheirs(m, key);
         continue;
@@ -436,11 +441,11 @@ function limitChildren(m: Merge) {
       const path = PARENT_KEY[merged.kind];
       addConflict(m, key, path, ours.parent, merged.props.get(path));
       merged.props.set(path, ours.parent);
-      const home = listKey(merged.kind, ours.parent);
-      if (!groups.has(home))
-        groups.set(home, { kind: merged.kind, parent: ours.parent, keys: new Set() });
-      groups.get(home)!.keys.add(key);
-      queue.push(home);
+      const list = listKey(merged.kind, ours.parent);
+      if (!groups.has(list))
+        groups.set(list, { kind: merged.kind, parent: ours.parent, keys: new Set() });
+      groups.get(list)!.keys.add(key);
+      queue.push(list);
     }
   }
 }

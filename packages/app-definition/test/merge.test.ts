@@ -421,6 +421,28 @@ describe('mergeDefinitions: limits', () => {
     expect(() => chooseTheirs(definition, conflicts[0]!)).toThrow(DefinitionError);
   });
 
+  it('leaves a component where the remix has it when the original’s move would pass a limit', () => {
+    const full = Array.from({ length: LIMITS.componentsPerScreen - 1 }, (_, i) =>
+      heading(`c${i}`, `C${i}`),
+    );
+    const base = app({
+      screens: [
+        { id: 'full', title: 'Full', components: full },
+        { id: 'home', title: 'Home', components: [heading('mover', 'Mover')] },
+      ],
+    });
+    const theirs = edit(base, (d) =>
+      d.screens[0]!.components.push(d.screens[1]!.components.pop()!),
+    );
+    const ours = edit(base, (d) => d.screens[0]!.components.push(heading('o1', 'O1')));
+    const { definition, conflicts } = merge(base, theirs, ours);
+    expect(ids(screen(definition, 'home').components)).toEqual(['mover']);
+    expect(screen(definition, 'full').components).toHaveLength(LIMITS.componentsPerScreen);
+    expect(conflicts).toMatchObject([
+      { id: 'mover', property: 'screenId', ours: 'home', theirs: 'full' },
+    ]);
+  });
+
   it('drops the original’s screens past the screen limit, with what they hold', () => {
     const base = app({
       screens: Array.from({ length: LIMITS.screens - 1 }, (_, i) => ({
