@@ -21,3 +21,6 @@ console.log(
 console.log(
   '  npm run bench -- history       a checkpoint of the 1,000-component app; the History panel with 200',
 );
+console.log(
+  '  npm run bench -- portable      export and import of an app with 2,000 records and 20 images',
+);

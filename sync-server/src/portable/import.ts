@@ -51,15 +51,38 @@ const NO_CHANGES_RECORDED = {
   first: false,
 };
 
+/**
+ * Images are checked a few at a time: libvips decodes on its own threads, so this uses the
+ * machine's cores, while at most this many decoded images are held at once.
+ */
+const IMAGE_CHECKS_AT_ONCE = 4;
+
+/** `work` on every item, at most `limit` at a time; results in the items' order. */
+async function inTurns<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 /** Everything a file holds, checked: the whole file is refused before anything is written. */
 async function readAll(file: PipitFile): Promise<ReadApp[]> {
   const apps: ReadApp[] = [];
   for (const entry of file.manifest.apps) {
-    const images: ReadApp['images'] = [];
-    for (const image of entry.files.images) {
+    const images = await inTurns(entry.files.images, IMAGE_CHECKS_AT_ONCE, async (image) => {
       const accepted = await acceptImportedImage(file.image(entry, image));
-      images.push({ id: image.id, contentType: accepted.contentType, bytes: accepted.bytes });
-    }
+      return { id: image.id, contentType: accepted.contentType, bytes: accepted.bytes };
+    });
     apps.push({
       entry,
       definition: file.definition(entry),

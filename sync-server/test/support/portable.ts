@@ -2,12 +2,20 @@ import { gzipSync } from 'node:zlib';
 import {
   addComponent,
   createVisitorRecord,
+  type ReadDefinition,
   readDefinition,
+  readPipitFile,
+  readVisitorData,
   setComponentProps,
   setMeta,
+  type VisitorRecord,
 } from '@pipit/app-definition';
 import { createId, documentName } from '@pipit/protocol';
 import sharp from 'sharp';
+import * as Y from 'yjs';
+import type { Logger } from '../../src/logger';
+import { loadAppDocument } from '../../src/publishing/app-document';
+import type { Storage } from '../../src/storage/types';
 import type { ApiClient, ApiResponse } from './api-client';
 import type { AccountsHarness } from './engines';
 import { acknowledged, connectProvider } from './provider';
@@ -37,7 +45,7 @@ export async function postRaw<T = Record<string, unknown>>(
       'Content-Type': type,
       ...(client.cookie ? { Cookie: client.cookie } : {}),
     },
-    body,
+    body: body as Uint8Array<ArrayBuffer>,
   });
   const text = await response.text();
   return {
@@ -53,12 +61,12 @@ export function uploadImage(
   bytes: Uint8Array,
   type = 'image/png',
 ) {
-  return postRaw<{ url: string; id: string; bytes: number }>(
-    client,
-    `/api/apps/${appId}/images`,
-    bytes,
-    type,
-  );
+  return postRaw<{
+    url: string;
+    id: string;
+    bytes: number;
+    error?: { code: string; message: string };
+  }>(client, `/api/apps/${appId}/images`, bytes, type);
 }
 
 /** `GET /api/apps/{id}/export` (or the account's): the status, headers and the file's bytes. */
@@ -191,4 +199,29 @@ export async function writeRecords(
   } finally {
     side.destroy();
   }
+}
+
+/** An app's definition and a person's records as a server stores them (e2e compares two servers). */
+export async function storedApp(
+  server: { storage: Storage; logger: Logger },
+  appId: string,
+  userId: string,
+): Promise<{ definition: ReadDefinition; records: VisitorRecord[] }> {
+  const doc = await loadAppDocument(appId, server.storage.documents, undefined, server.logger);
+  const data = new Y.Doc();
+  const state = await server.storage.documents.load(documentName({ kind: 'data', appId, userId }));
+  if (state) Y.applyUpdate(data, state);
+  return { definition: readDefinition(doc), records: readVisitorData(data).records };
+}
+
+/** What a `.pipit` file holds of each app, counted. */
+export function pipitFileSummary(bytes: Uint8Array) {
+  const file = readPipitFile(bytes);
+  return file.manifest.apps.map((app) => ({
+    id: app.id,
+    title: app.title,
+    images: app.files.images.length,
+    versions: app.files.versions.length,
+    records: file.data(app)?.records.length ?? null,
+  }));
 }
