@@ -176,6 +176,26 @@ describe('moving an app to another server', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it('still imports an old .json export, on the device', async () => {
+    const context = await deviceOf(browser, second, mayaThere);
+    try {
+      const page = watch(await context.newPage());
+      await page.goto(`${second.url}/create`);
+      const json = JSON.stringify({
+        format: 'pipit-app',
+        definition: definitionOf({ title: 'From an old export' }),
+      });
+      await page.getByLabel('Choose a .pipit or .json file').setInputFiles({
+        name: 'From an old export.pipit.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(json),
+      });
+      await page.getByRole('heading', { level: 1, name: 'From an old export' }).waitFor();
+    } finally {
+      await context.close();
+    }
     expect(
       errors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e)),
     ).toEqual([]);
