@@ -37,19 +37,29 @@ export async function loadHistory(owner: string, appId: string): Promise<AppHist
   const pending = await historyCache.pending(owner, appId);
   try {
     const list = await apiGet(base(appId), checkpointListSchema);
-    await historyCache.putList(owner, appId, list);
+    // Kept for offline in the background: the list shows without waiting for the write.
+    void historyCache.putList(owner, appId, list).catch(() => undefined);
     return { list, fromDevice: false, fetchedAt: Date.now(), pending };
   } catch (error) {
     if (!(error instanceof OfflineError)) throw error;
-    const cached = await historyCache.list(owner, appId);
-    const parsed = cached ? checkpointListSchema.safeParse(cached.list) : null;
-    return {
-      list: parsed?.success ? parsed.data : null,
-      fromDevice: true,
-      fetchedAt: cached?.fetchedAt ?? null,
-      pending,
-    };
+    return (await deviceHistory(owner, appId)) ?? { ...NOTHING_SEEN, pending };
   }
+}
+
+const NOTHING_SEEN: AppHistory = { list: null, fromDevice: true, fetchedAt: null, pending: [] };
+
+/**
+ * The history as this device last saw it (null when it never did): shown at once while the
+ * server is asked, and instead of the server's answer offline.
+ */
+export async function deviceHistory(owner: string, appId: string): Promise<AppHistory | null> {
+  const [cached, pending] = await Promise.all([
+    historyCache.list(owner, appId),
+    historyCache.pending(owner, appId),
+  ]);
+  const parsed = cached ? checkpointListSchema.safeParse(cached.list) : null;
+  if (!parsed?.success) return pending.length > 0 ? { ...NOTHING_SEEN, pending } : null;
+  return { list: parsed.data, fromDevice: true, fetchedAt: cached?.fetchedAt ?? null, pending };
 }
 
 /** A checkpoint's definition ready to show: components this version cannot read are left out. */

@@ -14,6 +14,7 @@ import {
   type AppHistory,
   deleteCheckpoint,
   discardPendingCheckpoint,
+  deviceHistory,
   loadCheckpointDefinition,
   loadHistory,
   saveCheckpoint,
@@ -125,6 +126,11 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
       if (navigator.onLine) await sendPendingCheckpoints(owner, appId);
       return loadHistory(owner, appId);
     };
+    // What this device saw last shows at once; the server's answer replaces it.
+    void deviceHistory(owner, appId).then(
+      (seen) => live && seen && setHistory((shown) => shown ?? seen),
+      () => undefined,
+    );
     load().then(
       (loaded) => live && setHistory(loaded),
       (error: unknown) => live && setProblem(describeError(error).message),

@@ -18,8 +18,10 @@ import './history-panel.css';
 const CHANGE_WORDS = { added: 'Added', removed: 'Removed', changed: 'Changed', moved: 'Moved' };
 
 /** A value as a person reads it in a conflict, kept short. */
-function shown(value: unknown): string {
+function shown(value: unknown, property: string): string {
   if (value === undefined) return 'deleted';
+  // Kept on one side, deleted on the other: the value is the whole thing, so just say it is there.
+  if (property === 'exists') return 'kept';
   const text = typeof value === 'string' ? `“${value}”` : JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
@@ -177,8 +179,8 @@ function PullDialog({
                   {conflict.where ? (
                     <span className="editor-muted"> in {conflict.where}</span>
                   ) : null}
-                  , {conflict.label}: yours {shown(conflict.ours)}, the original’s{' '}
-                  {shown(conflict.theirs)}.{' '}
+                  , {conflict.label}: yours {shown(conflict.ours, conflict.property)}, the
+                  original’s {shown(conflict.theirs, conflict.property)}.{' '}
                   {taken.has(index) ? (
                     <span role="status">Using the original’s.</span>
                   ) : (

@@ -46,7 +46,7 @@ describe('applyDefinition', () => {
     const screenId = before.screens[0]!.id;
     setMeta(doc, { title: 'Renamed' });
     setTheme(doc, { preset: 'forest' } as never);
-    addScreen(doc, newId, 'Extra');
+    addScreen(doc, newId, { title: 'Extra' });
     addComponent(doc, newId, screenId, 'heading', 0);
     removeScreen(doc, before.screens.at(-1)!.id);
     const first = before.screens[0]!.components[0]!;
