@@ -344,6 +344,16 @@ describe('AI app builder over REST', () => {
       expect(user).toContain('Add a rating from 1 to 5 to recipes and show it in the list');
       expect(user).toContain(definition.collections[0]!.id);
       expect(request?.raw).not.toContain('Secret sample soup');
+      // The app as it was before the change is in its history (docs/product/history.md).
+      const history = await h.pipit.server.storage.checkpoints.list(appId);
+      const before = history.find((c) => c.kind === 'ai');
+      expect(before).toMatchObject({ name: 'Before Ask AI' });
+      const stored = await ada.get<{ definition: { collections: Array<{ fields: unknown[] }> } }>(
+        `/api/apps/${appId}/checkpoints/${before!.id}`,
+      );
+      expect(stored.body.definition.collections[0]!.fields).toHaveLength(
+        definition.collections[0]!.fields.length,
+      );
     });
 
     it('sends problems back once, then answers the repaired operations', async () => {
@@ -366,6 +376,10 @@ describe('AI app builder over REST', () => {
         operations: [{ op: 'removeComponent', componentId: 'gone' }],
       });
       const before = await usageOf(appId);
+      const aiCheckpoints = async () =>
+        (await h.pipit.server.storage.checkpoints.list(appId)).filter((c) => c.kind === 'ai')
+          .length;
+      const checkpointsBefore = await aiCheckpoints();
       standIn.enqueue(
         { content: bad, usage: { prompt_tokens: 40, completion_tokens: 5 } },
         { content: bad, usage: { prompt_tokens: 60, completion_tokens: 5 } },
@@ -373,6 +387,8 @@ describe('AI app builder over REST', () => {
       const answer = await ada.post('/api/ai/edits', { appId, instruction: 'Remove the list' });
       expect(answer.status).toBe(422);
       expect(errorCode(answer)).toBe('ai_output_invalid');
+      // Nothing was proposed, so nothing went into the history.
+      expect(await aiCheckpoints()).toBe(checkpointsBefore);
       // No run, but the tokens are counted for the operator.
       expect(await usageOf(appId)).toEqual({
         runs: before.runs,

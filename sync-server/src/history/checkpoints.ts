@@ -94,8 +94,9 @@ export function createHistory(deps: { storage: Storage; clock: Clock; logger: Lo
   }
 
   /**
-   * Stores a checkpoint. Automatic kinds are skipped (null) when nothing changed since the newest
-   * checkpoint; named ones are refused with HistoryFullError when the kept ones fill the history.
+   * Stores a checkpoint. A timed one (`auto`) is skipped (null) when nothing changed since the
+   * newest checkpoint; named ones are refused with HistoryFullError when the kept ones fill the
+   * history.
    */
   async function record(
     input: NewCheckpointInput,
@@ -107,8 +108,9 @@ export function createHistory(deps: { storage: Storage; clock: Clock; logger: Lo
       if (existing) return { checkpoint: existing, created: false };
     }
     const latest = await storage.checkpoints.latest(input.appId);
-    const named = input.kind === 'manual' || input.kind === 'publish';
-    if (!named && latest?.definitionHash === hash) return null;
+    // Only a timed checkpoint is skipped for an unchanged app: the others mark an event (a publish,
+    // Ask AI, a restore) that the list shows even when the app is as the checkpoint before it.
+    if (input.kind === 'auto' && latest?.definitionHash === hash) return null;
     if (input.kind === 'manual' && !roomForNamed(await storage.checkpoints.list(input.appId))) {
       throw new HistoryFullError();
     }
