@@ -261,3 +261,33 @@ describe.each(ENGINES)('app history over REST (%s)', (engine) => {
     expect(stored.body.definition).toEqual(readDefinition(doc));
   });
 });
+
+describe('saving checkpoints is rate limited per account', () => {
+  let h: AccountsHarness;
+  beforeAll(async () => {
+    h = await startAccountsServer('sqlite', {
+      rateLimits: { checkpointsPerAccount: { limit: 2, windowMs: 60 * MINUTE } },
+    });
+  });
+  afterAll(() => h.close());
+
+  it('refuses the third new checkpoint in the window, not a device sending one again', async () => {
+    const ada = await h.signup('ada_limits');
+    const id = await createApp(h, ada, definitionOf({ title: 'Limits' }));
+    const first = { id: createId(), name: 'One', definition: definitionOf() };
+    expect((await ada.post(`/api/apps/${id}/checkpoints`, first)).status).toBe(201);
+    expect(
+      (await ada.post(`/api/apps/${id}/checkpoints`, { ...first, id: createId(), name: 'Two' }))
+        .status,
+    ).toBe(201);
+    // The first one sent again (its answer was lost): not counted, answered as before.
+    expect((await ada.post(`/api/apps/${id}/checkpoints`, first)).status).toBe(200);
+    const third = await ada.post(`/api/apps/${id}/checkpoints`, {
+      ...first,
+      id: createId(),
+      name: 'Three',
+    });
+    expect(third.status).toBe(429);
+    expect(errorCode(third)).toBe('rate_limited');
+  });
+});

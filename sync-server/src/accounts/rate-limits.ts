@@ -44,6 +44,11 @@ export const DEFAULT_RATE_LIMITS = {
    * that produce something): a burst past this is a script, not a person.
    */
   aiRunsPerAccount: { limit: AI_RUNS_PER_MINUTE, windowMs: MINUTE_MS },
+  /**
+   * Checkpoints one account saves by hand or before a restore (docs/product/history.md): each is a
+   * whole app compared with the one before; a person saves a few an hour, a script thousands.
+   */
+  checkpointsPerAccount: { limit: 60, windowMs: HOUR_MS },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;

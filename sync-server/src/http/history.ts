@@ -62,7 +62,10 @@ function definitionFrom(value: unknown) {
  * An app's history (docs/product/history.md): its owner and collaborators read checkpoints; the
  * owner and editors make them by hand (or before a restore) and delete named ones they made.
  */
-export function registerHistory(app: Hono<ApiEnv>, { storage, history }: ApiDependencies): void {
+export function registerHistory(
+  app: Hono<ApiEnv>,
+  { storage, history, rateLimiter }: ApiDependencies,
+): void {
   app.get('/apps/:id/checkpoints', async (c) => {
     const { app: found } = await appFor(c, storage);
     return c.json(await history.list(found.id));
@@ -87,6 +90,9 @@ export function registerHistory(app: Hono<ApiEnv>, { storage, history }: ApiDepe
       CHECKPOINT_BODY_LIMIT_BYTES,
     );
     const definition = definitionFrom(input.definition);
+    // Sent again by a device that did not hear the answer: nothing new, nothing counted.
+    const known = await storage.checkpoints.get(found.id, input.id);
+    if (!known) await rateLimiter.enforce('checkpointsPerAccount', auth.user.id);
     let result;
     try {
       result = await history.record({

@@ -59,6 +59,7 @@ export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   passwordCheckPerAccount: ROOMY,
   appEventsPerIp: ROOMY,
   aiRunsPerAccount: ROOMY,
+  checkpointsPerAccount: ROOMY,
 };
 
 /** The real server on `engine`, sending mail to a real local SMTP server. */
