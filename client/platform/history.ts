@@ -163,8 +163,9 @@ export async function sendPendingCheckpoints(owner: string, appId?: string): Pro
       sent += 1;
     } catch (error) {
       if (error instanceof OfflineError) break;
-      if (error instanceof ApiRequestError && error.status < 500) {
-        // Refused for good (a full history, access lost): kept and shown with the reason.
+      // A refusal for good (a full history, access lost) is kept and shown; a rate limit is not:
+      // the checkpoint is sent again later.
+      if (error instanceof ApiRequestError && error.status < 500 && error.status !== 429) {
         await historyCache.markPending(checkpoint.id, error.message);
         continue;
       }
