@@ -19,6 +19,7 @@ import {
   writePipitFile,
   writeDefinition,
   writeVisitorData,
+  type PipitManifest,
   type PortableApp,
 } from '../src/index';
 import { idFactory, newDoc } from './support';
@@ -181,12 +182,12 @@ describe('the .pipit file', () => {
     const at = damaged.findIndex(
       (_, i) => damaged[i] === 82 && damaged[i + 1] === 73 && damaged[i + 2] === 70,
     );
-    damaged[at + 5] ^= 0xff;
+    damaged[at + 5] = damaged[at + 5]! ^ 0xff;
     expect(failure(damaged)).toMatch(/damaged/);
     // Cut short.
     expect(failure(bytes.slice(0, bytes.length - 30))).toMatch(/not a Pipit file|damaged/);
     // A manifest naming a file the zip does not hold.
-    const manifest = structuredClone(readPipitFile(bytes).manifest);
+    const manifest = JSON.parse(JSON.stringify(readPipitFile(bytes).manifest)) as PipitManifest;
     manifest.apps[0]!.files.definition = 'apps/elsewhere.json';
     expect(failure(zipSync({ 'manifest.json': strToU8(JSON.stringify(manifest)) }))).toMatch(
       /missing “apps\/elsewhere.json”/,
