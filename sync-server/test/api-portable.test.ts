@@ -354,6 +354,59 @@ describe.each(ENGINES)('moving apps between servers (%s)', (engine) => {
       );
     });
 
+    it('keeps a Pipit-made image byte for byte, encodes any other again, refuses a non-image', async () => {
+      const stored = (await storage().uploads.get(rich.imageIds[0]!))!.bytes;
+      const png = await pngImage(30, 20, '#aabbcc');
+      const trailing = new Uint8Array([...stored, 60, 104, 116, 109, 108, 62]);
+      const fileWith = (
+        images: Array<{ id: string; contentType: 'image/webp' | 'image/png'; bytes: Uint8Array }>,
+      ) => {
+        const doc = new Y.Doc();
+        writeDefinition(doc, definitionOf({ title: 'Pictures' }));
+        return writePipitFile({
+          origin: 'https://elsewhere.example',
+          exportedAt: Date.now(),
+          kind: 'app',
+          apps: [
+            {
+              id: createId(),
+              title: 'Pictures',
+              definition: readDefinition(doc),
+              versions: [],
+              checkpoints: [],
+              images,
+              data: null,
+            },
+          ],
+        });
+      };
+      const ids = [createId(), createId(), createId()];
+      const imported = await importFile(
+        bo,
+        fileWith([
+          { id: ids[0]!, contentType: 'image/webp', bytes: stored },
+          { id: ids[1]!, contentType: 'image/png', bytes: png },
+          { id: ids[2]!, contentType: 'image/webp', bytes: trailing },
+        ]),
+      );
+      expect(imported.status).toBe(201);
+      const [same, fromPng, cleaned] = await Promise.all(
+        ids.map((id) => storage().uploads.get(id)),
+      );
+      expect(same!.bytes).toEqual(stored);
+      expect(fromPng!.contentType).toBe('image/webp');
+      expect(fromPng!.bytes).not.toEqual(png);
+      expect(cleaned!.bytes).not.toEqual(trailing);
+      expect(Buffer.from(cleaned!.bytes).includes(Buffer.from('<html>'))).toBe(false);
+
+      const notAnImage = await importFile(
+        bo,
+        fileWith([{ id: createId(), contentType: 'image/png', bytes: new Uint8Array(64).fill(9) }]),
+      );
+      expect([notAnImage.status, errorCode(notAnImage)]).toEqual([400, 'validation_failed']);
+      expect(notAnImage.body.error?.message).toMatch(/image in this file cannot be read/);
+    });
+
     it('refuses broken, foreign and oversized files with a message, making nothing', async () => {
       const count = async () => (await bo.get<{ apps: unknown[] }>('/api/apps')).body.apps.length;
       const before = await count();

@@ -111,7 +111,8 @@ export async function portableApp(
   for (const v of versions) uploadIdsIn(v.definition, imageIds);
   for (const c of checkpoints) uploadIdsIn(c.definition, imageIds);
   const images: PortableApp['images'] = [];
-  for (const id of imageIds) {
+  // By id: the same app exports the same file on any server, whenever its images were stored.
+  for (const id of [...imageIds].sort()) {
     const upload = await storage.uploads.get(id);
     if (upload && (PORTABLE_IMAGE_TYPES as readonly string[]).includes(upload.contentType)) {
       images.push({
