@@ -206,6 +206,25 @@ async function plan(
       };
     });
 
+    // The import itself is a moment of the app's history (docs/product/history.md): the app as it
+    // arrived here, newest in its list.
+    const arrived = JSON.stringify(definition);
+    checkpoints.push({
+      id: createId(),
+      kind: 'import',
+      name: 'Imported from a file',
+      version: null,
+      createdAt: now,
+      changesJson: JSON.stringify({
+        counts: {},
+        names: [],
+        summary: `Imported from ${source.origin}`,
+        first: checkpoints.length === 0,
+      }),
+      definitionHash: createHash('sha256').update(arrived).digest('base64url'),
+      definition: new Uint8Array(gzipSync(arrived)),
+    });
+
     const versions = app.versions.map((v) => {
       const versionDefinition = rewriteUploadUrls(v.definition, imageIds);
       return {
