@@ -11,7 +11,7 @@ import {
   checkpointWithDefinitionSchema,
   createId,
   type Upstream,
-  upstreamSchema,
+  upstreamResponseSchema,
 } from '@pipit/protocol';
 import { z } from 'zod';
 import { historyCache, type PendingCheckpoint } from '../sync/history-cache';
@@ -185,14 +185,11 @@ export async function discardPendingCheckpoint(id: string): Promise<void> {
 
 /** A remix's original (docs/product/history.md#remixes): null when it is not a remix one may pull into. */
 export async function loadUpstream(appId: string): Promise<Upstream | null> {
-  try {
-    return await apiGet(`/api/apps/${encodeURIComponent(appId)}/upstream`, upstreamSchema);
-  } catch (error) {
-    if (error instanceof ApiRequestError && (error.status === 404 || error.status === 403)) {
-      return null;
-    }
-    throw error;
-  }
+  const { upstream } = await apiGet(
+    `/api/apps/${encodeURIComponent(appId)}/upstream`,
+    upstreamResponseSchema,
+  );
+  return upstream;
 }
 
 /** After a pull: the original's version pulled is the remix's base from now on. */

@@ -1,7 +1,19 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addScreen, readDefinition, setMeta, writeDefinition } from '@pipit/app-definition';
-import { type Checkpoint, type CheckpointList, createId, HISTORY_LIMITS } from '@pipit/protocol';
+import {
+  addScreen,
+  type AppDefinition,
+  readDefinition,
+  setMeta,
+  writeDefinition,
+} from '@pipit/app-definition';
+import {
+  type Checkpoint,
+  type CheckpointList,
+  createId,
+  HISTORY_LIMITS,
+  type Upstream,
+} from '@pipit/protocol';
 import * as Y from 'yjs';
 import { type ApiClient, errorCode } from './support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
@@ -259,6 +271,97 @@ describe.each(ENGINES)('app history over REST (%s)', (engine) => {
     const doc = new Y.Doc();
     writeDefinition(doc, written);
     expect(stored.body.definition).toEqual(readDefinition(doc));
+  });
+});
+
+describe.each(ENGINES)('a remix and its original over REST (%s)', (engine) => {
+  let h: AccountsHarness;
+  let ada: ApiClient;
+  let ben: ApiClient;
+  let cy: ApiClient;
+  beforeAll(async () => {
+    h = await startAccountsServer(engine);
+    ada = await h.signup(`ada_up_${engine}`);
+    ben = await h.signup(`ben_up_${engine}`);
+    cy = await h.signup(`cy_up_${engine}`);
+    await verifyEmail(h, ada);
+    await verifyEmail(h, ben);
+  });
+  afterAll(() => h.close());
+
+  type Answer = { upstream: Upstream | null };
+
+  it('gives a remix the version it came from and the original’s newer one; a pull moves its base', async () => {
+    const original = await createApp(h, ada, definitionOf({ title: 'Original' }));
+    expect((await publish(ada, original)).status).toBe(201);
+    const v1 = await h.pipit.server.storage.publishing.version(original, 1);
+    const remix = await createApp(h, ben, JSON.parse(v1!.definitionJson) as AppDefinition, {
+      forkedFrom: { appId: original, version: 1 },
+    });
+    const invited = await ben.request('PUT', `/api/apps/${remix}/collaborators/cy_up_${engine}`, {
+      body: { role: 'viewer' },
+    });
+    expect(invited.status).toBe(201);
+
+    let answer = await ben.get<Answer>(`/api/apps/${remix}/upstream`);
+    expect(answer.body.upstream).toMatchObject({
+      source: { appId: original, title: 'Original', author: { username: `ada_up_${engine}` } },
+      base: { version: 1 },
+      latest: { version: 1 },
+      newer: false,
+    });
+
+    await editDocument(h, ada, original, (doc) => setMeta(doc, { title: 'Original, again' }));
+    expect((await publish(ada, original)).status).toBe(201);
+    answer = await ben.get<Answer>(`/api/apps/${remix}/upstream`);
+    expect(answer.body.upstream).toMatchObject({
+      base: { version: 1, definition: { meta: { title: 'Original' } } },
+      latest: { version: 2, definition: { meta: { title: 'Original, again' } } },
+      newer: true,
+    });
+
+    // A viewer of the remix cannot pull; nobody can move the base past the published version or back.
+    expect((await cy.get(`/api/apps/${remix}/upstream`)).status).toBe(403);
+    expect(
+      (await cy.request('PUT', `/api/apps/${remix}/upstream`, { body: { version: 2 } })).status,
+    ).toBe(403);
+    for (const version of [3, 0, 'two']) {
+      const refused = await ben.request('PUT', `/api/apps/${remix}/upstream`, {
+        body: { version },
+      });
+      expect(refused.status).toBe(400);
+    }
+    expect((await h.pipit.server.storage.apps.get(remix))?.forkedFromVersion).toBe(1);
+
+    const pulled = await ben.request('PUT', `/api/apps/${remix}/upstream`, {
+      body: { version: 2 },
+    });
+    expect(pulled.status).toBe(200);
+    expect((await h.pipit.server.storage.apps.get(remix))?.forkedFromVersion).toBe(2);
+    expect(
+      (await ben.request('PUT', `/api/apps/${remix}/upstream`, { body: { version: 1 } })).status,
+    ).toBe(400);
+    answer = await ben.get<Answer>(`/api/apps/${remix}/upstream`);
+    expect(answer.body.upstream).toMatchObject({ base: { version: 2 }, newer: false });
+
+    // Once the original is private, there is nothing to pull from.
+    await ada.request('PUT', `/api/apps/${original}/visibility`, {
+      body: { visibility: 'private' },
+    });
+    answer = await ben.get<Answer>(`/api/apps/${remix}/upstream`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.upstream).toBeNull();
+    expect(
+      (await ben.request('PUT', `/api/apps/${remix}/upstream`, { body: { version: 2 } })).status,
+    ).toBe(404);
+  });
+
+  it('answers null for an app that is not a remix, and not found to a stranger', async () => {
+    const plain = await createApp(h, ada, definitionOf({ title: 'Plain' }));
+    const answer = await ada.get<Answer>(`/api/apps/${plain}/upstream`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.upstream).toBeNull();
+    expect((await cy.get(`/api/apps/${plain}/upstream`)).status).toBe(404);
   });
 });
 

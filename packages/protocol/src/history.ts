@@ -104,10 +104,8 @@ export const createCheckpointRequestSchema = z.object({
 export type CreateCheckpointRequest = z.input<typeof createCheckpointRequestSchema>;
 
 /**
- * `GET /api/apps/{id}/upstream` (owner and editors of a remix): the original's version the remix
- * was made from (`base`) and the version it publishes now (`latest`), both definitions, for a
- * three-way merge on the device ("Pull changes"). Not found when the app is not a remix or its
- * original is no longer visible to the asker.
+ * A remix's original: the version the remix was made from (`base`) and the version it publishes
+ * now (`latest`), both definitions, for a three-way merge on the device ("Pull changes").
  */
 export const upstreamSchema = z.object({
   source: z.object({ appId: idSchema, title: z.string(), author: personSchema }),
@@ -117,6 +115,13 @@ export const upstreamSchema = z.object({
   newer: z.boolean(),
 });
 export type Upstream = z.infer<typeof upstreamSchema>;
+
+/**
+ * `GET /api/apps/{id}/upstream` (owner and editors): the app's original, or null when it is not a
+ * remix or its original is no longer published or visible to the asker (nothing to pull is not an
+ * error: every editor asks).
+ */
+export const upstreamResponseSchema = z.object({ upstream: upstreamSchema.nullable() });
 
 /**
  * `PUT /api/apps/{id}/upstream`: after pulling, the original's version pulled becomes the remix's

@@ -249,6 +249,7 @@ export {
   checkpointWithDefinitionSchema,
   createCheckpointRequestSchema,
   upstreamSchema,
+  upstreamResponseSchema,
   pulledVersionRequestSchema,
   type Upstream,
   type CheckpointKind,

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { appDefinitionSchema } from '@pipit/app-definition';
 import {
+  type AppRole,
   createCheckpointRequestSchema,
   HISTORY_LIMITS,
   isId,
@@ -144,33 +145,32 @@ export function registerHistory(
     return c.body(null, 204);
   });
 
-  /** A remix's original, as the asker may see it now, or not found. */
-  async function upstreamOf(appId: string, forkedFrom: string | null, userId: string) {
+  /** A remix's original, as the asker may see it now (published), or null. */
+  async function upstreamOf(forkedFrom: string | null, userId: string) {
     const source = forkedFrom ? await findVisibleApp(storage, forkedFrom, userId) : null;
-    if (!source || source.app.publishedVersion === null) {
-      throw new ApiError(
-        'not_found',
-        'This app is not a remix, or the app it came from is no longer shared with you.',
-      );
-    }
-    return source;
+    return source && source.app.publishedVersion !== null
+      ? { ...source, publishedVersion: source.app.publishedVersion }
+      : null;
   }
 
-  app.get('/apps/:id/upstream', async (c) => {
-    const { auth, app: found, role } = await appFor(c, storage);
+  const requireEditor = (role: AppRole) => {
     if (role === 'viewer') {
       throw new ApiError('forbidden', 'Only the app’s owner and editors can pull changes.');
     }
-    const source = await upstreamOf(found.id, found.forkedFrom, auth.user.id);
-    const baseNumber = found.forkedFromVersion ?? 1;
-    const [base, latest] = await Promise.all([
-      storage.publishing.version(source.app.id, baseNumber),
-      storage.publishing.version(source.app.id, source.app.publishedVersion!),
-    ]);
-    if (!base || !latest) {
-      throw new ApiError('not_found', 'The version this app was remixed from no longer exists.');
-    }
-    const body: Upstream = {
+  };
+
+  app.get('/apps/:id/upstream', async (c) => {
+    const { auth, app: found, role } = await appFor(c, storage);
+    requireEditor(role);
+    const source = await upstreamOf(found.forkedFrom, auth.user.id);
+    const [base, latest] = source
+      ? await Promise.all([
+          storage.publishing.version(source.app.id, found.forkedFromVersion ?? 1),
+          storage.publishing.version(source.app.id, source.publishedVersion),
+        ])
+      : [null, null];
+    if (!source || !base || !latest) return c.json({ upstream: null });
+    const upstream: Upstream = {
       source: {
         appId: source.app.id,
         title: latest.title,
@@ -184,17 +184,21 @@ export function registerHistory(
       },
       newer: latest.number > base.number,
     };
-    return c.json(body);
+    return c.json({ upstream });
   });
 
   app.put('/apps/:id/upstream', async (c) => {
     const { auth, app: found, role } = await appFor(c, storage);
-    if (role === 'viewer') {
-      throw new ApiError('forbidden', 'Only the app’s owner and editors can pull changes.');
-    }
+    requireEditor(role);
     const { version } = await readJsonBody(c.req.raw, pulledVersionRequestSchema);
-    const source = await upstreamOf(found.id, found.forkedFrom, auth.user.id);
-    if (version > source.app.publishedVersion! || version < (found.forkedFromVersion ?? 1)) {
+    const source = await upstreamOf(found.forkedFrom, auth.user.id);
+    if (!source) {
+      throw new ApiError(
+        'not_found',
+        'This app is not a remix, or the app it came from is no longer shared with you.',
+      );
+    }
+    if (version > source.publishedVersion || version < (found.forkedFromVersion ?? 1)) {
       throw new ApiError(
         'validation_failed',
         'That is not a version of the original this app can pull.',
