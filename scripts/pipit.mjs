@@ -210,13 +210,26 @@ switch (command) {
     ensureInstalled();
     await importTs(`bench/${args[0] ?? 'index'}.ts`);
     break;
+  case 'fuzz': {
+    ensureInstalled();
+    // `npm run fuzz -- --runs 100000 --seed 42`: the fuzz suites, longer, through vitest.
+    const option = (name) => {
+      const at = args.indexOf(`--${name}`);
+      return at >= 0 ? args[at + 1] : undefined;
+    };
+    process.env.FUZZ_RUNS = option('runs') ?? '10000';
+    if (option('seed') !== undefined) process.env.FUZZ_SEED = option('seed');
+    process.env.FUZZ_TIMEOUT_MS = String(24 * 60 * 60 * 1000);
+    process.exit(vitest(['--project', 'server', 'sync-server/test/fuzz-']));
+    break;
+  }
   case 'docs':
     ensureInstalled();
     await importTs('scripts/docs.ts');
     break;
   default:
     console.error(
-      `Unknown command "${command}". Use start, dev, build, test, check, lint, format, typecheck, bench, docs, cluster or operator.`,
+      `Unknown command "${command}". Use start, dev, build, test, check, lint, format, typecheck, bench, fuzz, docs, cluster or operator.`,
     );
     process.exit(2);
 }

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import {
+  appIdSchema,
   ANONYMOUS_VIEWER,
   type AppLineage,
   appEventRequestSchema,
@@ -26,7 +27,10 @@ export const appDeleted = () =>
 
 /** The app in the path, if the reader may see it (publishing/visibility.ts); else not_found. */
 async function visibleApp(c: ApiContext, storage: Storage): Promise<VisibleApp> {
-  const id = c.req.param('id') ?? '';
+  // Not an app id (PostgreSQL refuses a NUL byte in text): no such app, not a 500 (fuzz-api).
+  const parsed = appIdSchema.safeParse(c.req.param('id'));
+  if (!parsed.success) throw notFound();
+  const id = parsed.data;
   const visible = await findVisibleApp(storage, id, c.get('auth')?.user.id ?? null);
   if (visible) return visible;
   // An installed copy learns its app is gone for good (and stops asking), not just hidden.

@@ -1,0 +1,302 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  aiBlueprintRequestSchema,
+  aiEditRequestSchema,
+  aiRunRequestSchema,
+  appEventRequestSchema,
+  changeEmailRequestSchema,
+  changePasswordRequestSchema,
+  createAppRequestSchema,
+  createCheckpointRequestSchema,
+  deleteAccountRequestSchema,
+  forgotPasswordRequestSchema,
+  inviteRequestSchema,
+  loginRequestSchema,
+  messageRequestSchema,
+  publishRequestSchema,
+  pulledVersionRequestSchema,
+  resetPasswordRequestSchema,
+  setArchivedRequestSchema,
+  signupRequestSchema,
+  tokenRequestSchema,
+  updateProfileRequestSchema,
+  visibilityRequestSchema,
+} from '@pipit/protocol';
+import { createApi } from '../src/http/api';
+import type { ApiClient } from './support/api-client';
+import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
+import { createPublishedApp, verifyEmail } from './support/publishing';
+
+/**
+ * Bad input never becomes a 500: every route of the REST API, read from the Hono app itself, is
+ * sent bodies shaped by its request schema and then broken, odd path parameters and callers who
+ * may not change the owner's things. `FUZZ_RUNS` and `FUZZ_SEED` (npm run fuzz) set the length
+ * and the seed; a failure prints the seed and the shrunk case.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+const TIMEOUT_MS = Number(process.env.FUZZ_TIMEOUT_MS ?? 120_000);
+const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : undefined;
+
+/** Anything, at any depth: createApi only registers routes with its dependencies. */
+const anything: unknown = new Proxy(function () {}, {
+  get: (_target, key) => (key === Symbol.toPrimitive ? () => '' : anything),
+  apply: () => anything,
+});
+
+/** Every route's request body schema (null: no JSON body). A route missing here fails the suite. */
+const BODY_SCHEMAS: Record<string, object | null> = {
+  'GET /api/health': null,
+  'GET /api/ready': null,
+  'GET /api/human-check/challenge': null,
+  'GET /api/auth/session': null,
+  'POST /api/auth/signup': signupRequestSchema,
+  'POST /api/auth/login': loginRequestSchema,
+  'POST /api/auth/logout': null,
+  'POST /api/auth/verify-email': tokenRequestSchema,
+  'POST /api/auth/resend-verification': null,
+  'POST /api/auth/forgot-password': forgotPasswordRequestSchema,
+  'POST /api/auth/reset-password': resetPasswordRequestSchema,
+  'POST /api/auth/confirm-email-change': tokenRequestSchema,
+  'GET /api/account': null,
+  'PATCH /api/account/profile': updateProfileRequestSchema,
+  'POST /api/account/avatar': null,
+  'POST /api/account/email': changeEmailRequestSchema,
+  'POST /api/account/password': changePasswordRequestSchema,
+  'GET /api/account/sessions': null,
+  'DELETE /api/account/sessions/:id': null,
+  'POST /api/account/sessions/revoke-others': null,
+  'GET /api/account/export': null,
+  'DELETE /api/account': deleteAccountRequestSchema,
+  'GET /api/usernames/:username': null,
+  'GET /api/profiles/:username': null,
+  'GET /api/uploads/:id': null,
+  'POST /api/messages': messageRequestSchema,
+  'GET /api/apps': null,
+  'POST /api/apps': createAppRequestSchema,
+  'GET /api/apps/:id': null,
+  'PUT /api/apps/:id/archived': setArchivedRequestSchema,
+  'DELETE /api/apps/:id': null,
+  'GET /api/apps/:id/collaborators': null,
+  'PUT /api/apps/:id/collaborators/:username': inviteRequestSchema,
+  'DELETE /api/apps/:id/collaborators/:username': null,
+  'POST /api/apps/:id/versions': publishRequestSchema,
+  'GET /api/apps/:id/publication': null,
+  'PUT /api/apps/:id/visibility': visibilityRequestSchema,
+  'DELETE /api/apps/:id/publication': null,
+  'POST /api/apps/import': null,
+  'GET /api/apps/:id/export': null,
+  'POST /api/apps/:id/images': null,
+  'GET /api/apps/:id/checkpoints': null,
+  'GET /api/apps/:id/checkpoints/:checkpointId': null,
+  'POST /api/apps/:id/checkpoints': createCheckpointRequestSchema,
+  'DELETE /api/apps/:id/checkpoints/:checkpointId': null,
+  'GET /api/apps/:id/upstream': null,
+  'PUT /api/apps/:id/upstream': pulledVersionRequestSchema,
+  'GET /api/published/:id': null,
+  'POST /api/apps/:id/events': appEventRequestSchema,
+  'GET /api/explore': null,
+  'POST /api/ai/blueprints': aiBlueprintRequestSchema,
+  'POST /api/ai/edits': aiEditRequestSchema,
+  'GET /api/client-config': null,
+  'GET /api/admin/errors': null,
+  'GET /api/admin/errors/:fingerprint': null,
+  'GET /api/admin/digests/:digest': null,
+  'GET /api/admin/ai-usage': null,
+  'GET /api/admin/messages': null,
+  'GET /api/ai/status': null,
+  'POST /api/ai/runs': aiRunRequestSchema,
+};
+
+function registeredRoutes(): string[] {
+  const app = createApi(anything as never);
+  const keys = app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`);
+  return [...new Set(keys)];
+}
+
+/** The top-level keys of an object schema (zod 4 keeps them on `.shape`). */
+function keysOf(schema: object | null): string[] {
+  const shape = (schema as { shape?: Record<string, unknown> } | null)?.shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+const oddString = fc.oneof(
+  fc.string(),
+  fc.constantFrom('', ' ', '..', '%00', '__proto__', 'constructor', '💥', '\u0000', "'; --"),
+  fc.constant('x'.repeat(70_000)),
+);
+const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom(
+      null,
+      true,
+      false,
+      0,
+      -1,
+      1e308,
+      Number.MAX_SAFE_INTEGER + 2,
+      'viewer',
+      'public',
+    ),
+    oddString,
+    fc.array(tie('v'), { maxLength: 4 }),
+    fc.dictionary(fc.string({ maxLength: 8 }), tie('v'), { maxKeys: 3 }),
+  ),
+})).v;
+
+/** JSON nested `depth` levels deep (built as text: JSON.stringify would overflow the stack). */
+const deep = (depth: number) => '{"a":['.repeat(depth) + '1' + ']}'.repeat(depth);
+const BROKEN_BODIES = [
+  { type: 'application/json', text: '{"a":' },
+  { type: 'application/json', text: '' },
+  { type: 'application/json', text: deep(5000) },
+  { type: 'application/json', text: JSON.stringify(Array.from({ length: 50_000 }, () => 0)) },
+  { type: 'text/plain', text: '{}' },
+  { type: 'image/png', text: 'not a png' },
+  { type: 'application/x-www-form-urlencoded', text: 'a=1' },
+];
+
+/** A raw body: shaped by the schema's keys, then broken; or not JSON at all. */
+function bodyFor(schema: object | null): fc.Arbitrary<{ type: string; text: string } | null> {
+  const keys = keysOf(schema);
+  const shaped = fc
+    .record({
+      present: fc.subarray(keys),
+      values: fc.array(value, { minLength: keys.length, maxLength: keys.length }),
+      extra: fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'extra', 'role'), value, {
+        maxKeys: 2,
+      }),
+    })
+    .map(({ present, values, extra }) => {
+      const entries = present.map((key) => [key, values[keys.indexOf(key)]] as const);
+      const pairs = [...entries, ...Object.entries(extra)].map(
+        ([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? 'null'}`,
+      );
+      return { type: 'application/json', text: `{${pairs.join(',')}}` };
+    });
+  return fc.oneof(
+    shaped,
+    shaped,
+    fc.constant(null),
+    value.map((v) => ({ type: 'application/json', text: JSON.stringify(v) ?? 'null' })),
+    fc.constantFrom(...BROKEN_BODIES),
+  );
+}
+
+/** A 5xx the product documents: this server runs without an AI provider (docs/product/ai.md). */
+const DELIBERATE_5XX: Record<number, string> = { 503: 'ai_not_configured' };
+
+const errorShape = {
+  error: { code: expect.any(String) as unknown, message: expect.any(String) as unknown },
+};
+
+describe.each(ENGINES)('fuzzing every API route (%s)', (engine) => {
+  let h: AccountsHarness;
+  let owner: ApiClient;
+  let stranger: ApiClient;
+  let appId: string;
+  let strangerAppId: string;
+  const canary: string[] = [];
+
+  async function snapshot(): Promise<string> {
+    const parts = await Promise.all(canary.map((path) => owner.get(path)));
+    return JSON.stringify(parts.map((part) => [part.status, part.body]));
+  }
+
+  beforeAll(async () => {
+    h = await startAccountsServer(engine);
+    owner = await h.signup(`fz_owner_${engine}`);
+    await verifyEmail(h, owner);
+    const editor = await h.signup(`fz_editor_${engine}`);
+    await verifyEmail(h, editor);
+    stranger = await h.signup(`fz_stranger_${engine}`);
+    await verifyEmail(h, stranger);
+    appId = await createPublishedApp(h, owner, { title: 'Canary' });
+    const invited = await owner.request(
+      'PUT',
+      `/api/apps/${appId}/collaborators/fz_editor_${engine}`,
+      { body: { role: 'editor' } },
+    );
+    expect(invited.status).toBeLessThan(300);
+    strangerAppId = await createPublishedApp(h, stranger, { title: 'Other' });
+    canary.push(
+      `/api/apps/${appId}`,
+      `/api/apps/${appId}/collaborators`,
+      `/api/apps/${appId}/publication`,
+      '/api/account',
+      '/api/account/sessions',
+      `/api/profiles/fz_owner_${engine}`,
+    );
+  }, 60_000);
+  afterAll(() => h?.close());
+
+  it('has a fuzz entry for every registered route', () => {
+    const missing = registeredRoutes().filter((route) => !(route in BODY_SCHEMAS));
+    expect(missing, 'add these routes to BODY_SCHEMAS in fuzz-api.test.ts').toEqual([]);
+  });
+
+  it('answers an app id with a NUL byte with 404, not 500 (found by fuzzing, seed 1832324299)', async () => {
+    const response = await fetch(`${h.pipit.url}/api/published/%00`);
+    expect(response.status).toBe(404);
+  });
+
+  it(
+    'answers bad input from callers without rights with a 4xx and changes nothing',
+    async () => {
+      const routes = registeredRoutes();
+      const before = await snapshot();
+      const param = fc.oneof(
+        fc.constantFrom(appId, strangerAppId, 'deleted0000000000000000', `fz_owner_${engine}`),
+        fc.constantFrom('%2e%2e', '%00', '__proto__', 'x'.repeat(2000), '1', '-1', '%F0%9F%92%A5'),
+        fc.string({ minLength: 1, maxLength: 12 }).map(encodeURIComponent),
+      );
+      const caller = fc.constantFrom<'none' | 'stranger' | 'forged'>('none', 'stranger', 'forged');
+      const headers = fc.constantFrom<Record<string, string>>(
+        { Origin: h.pipit.url, 'Sec-Fetch-Site': 'same-origin' },
+        { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+        {},
+      );
+      const request = fc.constantFrom(...routes).chain((route) =>
+        fc.record({
+          route: fc.constant(route),
+          params: fc.array(param, { minLength: 3, maxLength: 3 }),
+          body: bodyFor(BODY_SCHEMAS[route] ?? null),
+          caller,
+          headers,
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(request, async ({ route, params, body, caller: who, headers: extra }) => {
+          const [method = 'GET', template = ''] = route.split(' ');
+          let i = 0;
+          const path = template.replace(/:\w+/g, () => params[i++] ?? '');
+          const cookie =
+            who === 'stranger' ? stranger.cookie : who === 'forged' ? 'pipit_session=forged' : null;
+          const sendsBody = body !== null && method !== 'GET';
+          const response = await fetch(`${h.pipit.url}${path}`, {
+            method,
+            headers: {
+              ...extra,
+              ...(cookie ? { Cookie: cookie } : {}),
+              ...(sendsBody ? { 'Content-Type': body.type } : {}),
+            },
+            ...(sendsBody ? { body: body.text } : {}),
+          });
+          const text = await response.text();
+          const deliberate = DELIBERATE_5XX[response.status];
+          const label = `${method} ${path}: ${text.slice(0, 300)}`;
+          if (deliberate)
+            expect((JSON.parse(text) as typeof errorShape).error.code, label).toBe(deliberate);
+          else expect(response.status, label).toBeLessThan(500);
+          if (response.status >= 400) expect(JSON.parse(text)).toMatchObject(errorShape);
+        }),
+        { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}), endOnFailure: true },
+      );
+      expect(await snapshot()).toBe(before);
+      const normal = await owner.get(`/api/apps/${appId}`);
+      expect(normal.status).toBe(200);
+    },
+    TIMEOUT_MS,
+  );
+});
