@@ -1,6 +1,6 @@
 import {
-  appDefinitionSchema,
   type AppDefinition,
+  parseKnownDefinition,
   type ReadDefinition,
 } from '@pipit/app-definition';
 import {
@@ -64,19 +64,7 @@ export async function deviceHistory(owner: string, appId: string): Promise<AppHi
 
 /** A checkpoint's definition ready to show: components this version cannot read are left out. */
 export function readCheckpointDefinition(value: unknown): AppDefinition {
-  const screens = (value as { screens?: unknown } | null)?.screens;
-  const cleaned = Array.isArray(screens)
-    ? {
-        ...(value as object),
-        screens: screens.map((screen: { components?: unknown }) => ({
-          ...screen,
-          components: Array.isArray(screen.components)
-            ? screen.components.filter((c: { type?: unknown }) => c.type !== 'invalid')
-            : screen.components,
-        })),
-      }
-    : value;
-  const parsed = appDefinitionSchema.safeParse(cleaned);
+  const parsed = parseKnownDefinition(value);
   if (!parsed.success) {
     throw new Error('This checkpoint could not be read by this version of Pipit. Reload the page.');
   }

@@ -1,10 +1,5 @@
 import { useNavigate } from '@tanstack/react-router';
-import {
-  type AppDefinition,
-  type DefinitionChanges,
-  diffDefinitions,
-  type ReadDefinition,
-} from '@pipit/app-definition';
+import { type AppDefinition, diffDefinitions, type ReadDefinition } from '@pipit/app-definition';
 import { AppScreen } from '@pipit/runtime';
 import { type Checkpoint, HISTORY_LIMITS } from '@pipit/protocol';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
@@ -28,6 +23,7 @@ import { formatMoment } from '../../ui/format-time';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { useOnlineStatus } from '../../ui/use-online-status';
+import { ChangeList } from './change-list';
 import { EditorDialog } from './editor-dialog';
 import { useEditor } from './editor-context';
 import './history-panel.css';
@@ -461,13 +457,6 @@ function CheckpointPreview({
   );
 }
 
-const CHANGE_WORDS: Record<DefinitionChanges['changes'][number]['change'], string> = {
-  added: 'Added',
-  removed: 'Removed',
-  changed: 'Changed',
-  moved: 'Moved',
-};
-
 function Comparison({
   rows,
   from,
@@ -528,20 +517,7 @@ function Comparison({
       ) : !diff || diff.changes.length === 0 ? (
         <p role="status">No differences: these two are the same app.</p>
       ) : (
-        <ul className="history__changes" aria-label="Differences">
-          {diff.changes.map((change) => (
-            <li key={`${change.entity}:${change.id}:${change.change}`}>
-              <span className={`history__change history__change--${change.change}`}>
-                {CHANGE_WORDS[change.change]}
-              </span>{' '}
-              {change.name}
-              {change.where ? <span className="editor-muted"> in {change.where}</span> : null}
-              {change.properties.length > 0 ? (
-                <span className="editor-muted"> ({change.properties.join(', ')})</span>
-              ) : null}
-            </li>
-          ))}
-        </ul>
+        <ChangeList changes={diff.changes} label="Differences" showProperties />
       )}
     </section>
   );

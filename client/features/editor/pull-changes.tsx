@@ -11,11 +11,10 @@ import { loadUpstream, markPulled, readCheckpointDefinition } from '../../platfo
 import { Button } from '../../ui/button';
 import { Notice } from '../../ui/notice';
 import { useOnlineStatus } from '../../ui/use-online-status';
+import { ChangeList } from './change-list';
 import { EditorDialog } from './editor-dialog';
 import { useEditorIfReady } from './editor-context';
 import './history-panel.css';
-
-const CHANGE_WORDS = { added: 'Added', removed: 'Removed', changed: 'Changed', moved: 'Moved' };
 
 /** A value as a person reads it in a conflict, kept short. */
 function shown(value: unknown, property: string): string {
@@ -207,17 +206,7 @@ function PullDialog({
           {incoming.changes.length === 0 ? (
             <p>Nothing that changes the app.</p>
           ) : (
-            <ul className="history__changes" aria-label="Changes in the original">
-              {incoming.changes.map((change) => (
-                <li key={`${change.entity}:${change.id}:${change.change}`}>
-                  <span className={`history__change history__change--${change.change}`}>
-                    {CHANGE_WORDS[change.change]}
-                  </span>{' '}
-                  {change.name}
-                  {change.where ? <span className="editor-muted"> in {change.where}</span> : null}
-                </li>
-              ))}
-            </ul>
+            <ChangeList changes={incoming.changes} label="Changes in the original" />
           )}
           <p className="editor-muted">
             Your own changes stay. Where you and the original changed the same thing, yours is kept

@@ -228,10 +228,6 @@ export {
   type DefinitionChanges,
   type EntityChange,
 } from './changes';
-export {
-  mergeDefinitions,
-  chooseTheirs,
-  type MergeConflict,
-  type MergeResult,
-  type PlacedEntity,
-} from './merge';
+export { chooseTheirs } from './choose-theirs';
+export { parseKnownDefinition, withoutInvalid } from './known-definition';
+export { mergeDefinitions, type MergeConflict, type MergeResult, type PlacedEntity } from './merge';

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { appDefinitionSchema } from '@pipit/app-definition';
+import { parseKnownDefinition } from '@pipit/app-definition';
 import {
   type AppRole,
   createCheckpointRequestSchema,
@@ -31,24 +31,7 @@ const notFound = () =>
 
 /** A definition as a device sends it: components the reader could not use are left out. */
 function definitionFrom(value: unknown) {
-  const screens = (value as { screens?: unknown } | null)?.screens;
-  const cleaned = Array.isArray(screens)
-    ? {
-        ...(value as object),
-        screens: screens.map((screen: unknown) => {
-          const components = (screen as { components?: unknown } | null)?.components;
-          return Array.isArray(components)
-            ? {
-                ...(screen as object),
-                components: components.filter(
-                  (c: unknown) => (c as { type?: unknown } | null)?.type !== 'invalid',
-                ),
-              }
-            : screen;
-        }),
-      }
-    : value;
-  const parsed = appDefinitionSchema.safeParse(cleaned);
+  const parsed = parseKnownDefinition(value);
   if (!parsed.success) {
     throw new ApiError(
       'validation_failed',
