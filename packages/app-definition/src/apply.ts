@@ -1,7 +1,16 @@
 import { generateNKeysBetween } from 'fractional-indexing';
 import * as Y from 'yjs';
 import type { AppDefinition } from './definition';
-import { appMap, type Entity, metaMap, ordered, type Table, table, themeMap } from './document';
+import {
+  appMap,
+  type Entity,
+  metaMap,
+  ordered,
+  type Table,
+  TABLES,
+  table,
+  themeMap,
+} from './document';
 import { LOCAL_EDIT } from './edit-rules';
 import { type ReadDefinition, readDefinition } from './reader';
 
@@ -21,18 +30,7 @@ const TOP = '\u0000top';
 
 function emptyPlan(): Plan {
   const plan = {} as Plan;
-  for (const name of [
-    'screens',
-    'components',
-    'collections',
-    'fields',
-    'records',
-    'actions',
-    'steps',
-    'aiActions',
-  ] as const) {
-    plan[name] = { entities: new Map(), groups: new Map() };
-  }
+  for (const name of TABLES) plan[name] = { entities: new Map(), groups: new Map() };
   return plan;
 }
 

@@ -81,6 +81,8 @@ function changesBetween(before: AnyDefinition | null, after: AnyDefinition): Che
  */
 export function createHistory(deps: { storage: Storage; clock: Clock; logger: Logger }) {
   const { storage, clock, logger } = deps;
+  /** The newest checkpoint's time per app, as this instance last saw it. */
+  const newestKnown = new Map<string, number>();
 
   async function definitionOf(appId: string, id: string): Promise<unknown> {
     const bytes = await storage.checkpoints.definition(appId, id);
@@ -136,7 +138,11 @@ export function createHistory(deps: { storage: Storage; clock: Clock; logger: Lo
       createdById: input.createdById ?? null,
       definition,
     });
-    if (created) await thin(input.appId);
+    if (created) {
+      const newest = Math.max(newestKnown.get(input.appId) ?? 0, checkpoint.createdAt);
+      newestKnown.set(input.appId, newest);
+      await thin(input.appId);
+    }
     const stored = await storage.checkpoints.get(input.appId, checkpoint.id);
     return stored ? { checkpoint: stored, created } : null;
   }
@@ -157,9 +163,15 @@ export function createHistory(deps: { storage: Storage; clock: Clock; logger: Lo
       final: boolean,
     ): Promise<boolean> {
       try {
+        const gap = final ? FINAL_CHECKPOINT_GAP_MS : AUTO_CHECKPOINT_INTERVAL_MS;
+        // Every store of every app comes here: while this instance knows the newest checkpoint is
+        // recent, storage is not asked (another instance's newer one only makes the wait longer).
+        const known = newestKnown.get(appId);
+        if (known !== undefined && clock.now() - known < gap) return false;
         const latest = await storage.checkpoints.latest(appId);
+        if (latest) newestKnown.set(appId, latest.createdAt);
         const age = latest ? clock.now() - latest.createdAt : Infinity;
-        if (age < (final ? FINAL_CHECKPOINT_GAP_MS : AUTO_CHECKPOINT_INTERVAL_MS)) return false;
+        if (age < gap) return false;
         return (await record({ appId, kind: 'auto', definition: read(), authorIds })) !== null;
       } catch (error) {
         logger.warn({ err: error, appId }, 'making an automatic checkpoint failed');
