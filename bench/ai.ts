@@ -79,6 +79,8 @@ const shopping: Collection = {
     { id: fields.link, name: 'Link', type: 'url', required: false, default: null, options: [] },
   ],
   records: [],
+  sharing: 'private',
+  recordRule: 'anyone',
 };
 const action: AiAction = {
   id: 'make-list',

@@ -58,6 +58,8 @@ const lists = {
     fieldSchema.parse({ id: 'servings', name: 'Servings', type: 'number' }),
   ],
   records: [],
+  sharing: 'private' as const,
+  recordRule: 'anyone' as const,
 };
 const notes = {
   id: 'notes',
@@ -67,6 +69,8 @@ const notes = {
     fieldSchema.parse({ id: 'summary', name: 'Summary', type: 'text' }),
   ],
   records: [],
+  sharing: 'private' as const,
+  recordRule: 'anyone' as const,
 };
 const makeList: AiAction = {
   id: 'make-list',

@@ -45,6 +45,8 @@ const shopping: Collection = {
     { id: f.link, name: 'Link', type: 'url', required: false, default: null, options: [] },
   ],
   records: [],
+  sharing: 'private',
+  recordRule: 'anyone',
 };
 const makeList: AiAction = {
   id: createId(),

@@ -17,6 +17,7 @@ import { FieldsEditor } from './fields-editor';
 import { nameProblem } from './validation';
 import { ValueInput } from './value-input';
 import { ChipPicker } from './chip-picker';
+import { CollectionSharing } from './collection-sharing';
 
 const RECORDS_PAGE = 25;
 
@@ -78,6 +79,7 @@ function CollectionEditor({ collection }: { collection: Collection }) {
         confirmLabel="Delete collection"
         onConfirm={() => handle.edit(removeCollection, collection.id)}
       />
+      <CollectionSharing collection={collection} />
       <FieldsEditor collection={collection} />
       <RecordsEditor collection={collection} />
     </div>

@@ -15,12 +15,14 @@ import {
   removeComponent,
   renameCollection,
   setAiAction,
+  setCollectionSharing,
   setComponentProps,
   setField,
   setScreen,
 } from './operations';
 import { checkForPublish, rawDefinition } from './publish-check';
 import { referenceTable } from './reader';
+import { COLLECTION_SHARING, RECORD_RULES } from './sharing';
 
 /*
  * AI as a co-editor (docs/product/ai-builder.md): the model answers an instruction with a list of the typed
@@ -36,6 +38,14 @@ export const AI_EDITS_MAX = 40;
 const idOrRef = z.string().min(1).max(64).describe('An id of the app, or the ref of a new thing.');
 const ref = z.string().min(1).max(64).describe('A name for the new thing, for later operations.');
 const name = z.string().min(1).max(LIMITS.nameLength);
+const sharing = z
+  .enum(COLLECTION_SHARING)
+  .describe(
+    'private: each visitor keeps their own records; space: shared with people they invite.',
+  );
+const recordRule = z
+  .enum(RECORD_RULES)
+  .describe('In a space: anyone there may change a record, or only its author.');
 const props = z
   .record(z.string(), z.unknown())
   .describe('Properties of the component, by name; ids or refs where an id goes.');
@@ -43,6 +53,12 @@ const props = z
 export const aiEditSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('addCollection'), ref, name }),
   z.object({ op: z.literal('renameCollection'), collectionId: idOrRef, name }),
+  z.object({
+    op: z.literal('setCollectionSharing'),
+    collectionId: idOrRef,
+    sharing: sharing.optional(),
+    recordRule: recordRule.optional(),
+  }),
   z.object({
     op: z.literal('addField'),
     ref,
@@ -121,6 +137,12 @@ const wireText = (max: number) => z.string().max(max).nullable();
 const wireEditSchema = z.union([
   z.object({ op: z.literal('addCollection'), ref: wireRef, name: z.string() }),
   z.object({ op: z.literal('renameCollection'), collectionId: wireId, name: z.string() }),
+  z.object({
+    op: z.literal('setCollectionSharing'),
+    collectionId: wireId,
+    sharing: sharing.nullable(),
+    recordRule: recordRule.nullable(),
+  }),
   z.object({
     op: z.literal('addField'),
     ref: wireRef,
@@ -247,6 +269,8 @@ export function editableStructure(source: Source): Json {
     collections: list(raw.collections).map((c) => ({
       id: c.id,
       name: c.name,
+      sharing: c.sharing ?? 'private',
+      recordRule: c.recordRule ?? 'anyone',
       fields: list(c.fields).map((f) => ({
         id: f.id,
         name: f.name,
@@ -304,6 +328,12 @@ function run(
           break;
         case 'renameCollection':
           renameCollection(doc, id(op.collectionId), op.name);
+          break;
+        case 'setCollectionSharing':
+          setCollectionSharing(doc, id(op.collectionId), {
+            sharing: op.sharing,
+            recordRule: op.recordRule,
+          });
           break;
         case 'addField':
           created(
@@ -519,6 +549,15 @@ export function summarizeEdits(source: Source, ops: AiEdit[]): string[] {
         const line = `Rename collection ${nameOf(op.collectionId)} to ${op.name}`;
         names.set(op.collectionId, op.name);
         return line;
+      }
+      case 'setCollectionSharing': {
+        const changes = [
+          op.sharing === 'space' ? 'share its records in a space' : null,
+          op.sharing === 'private' ? 'keep its records private to each visitor' : null,
+          op.recordRule === 'anyone' ? 'anyone in the space can change a record' : null,
+          op.recordRule === 'author' ? 'only the person who added a record can change it' : null,
+        ].filter(Boolean);
+        return `Change collection ${nameOf(op.collectionId)}: ${changes.join(', ') || 'no change'}`;
       }
       case 'addField':
         names.set(op.ref, op.name);

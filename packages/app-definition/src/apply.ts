@@ -73,7 +73,8 @@ function planOf(definition: ReadDefinition | AppDefinition): { plan: Plan; kept:
     }
   }
   for (const collection of definition.collections) {
-    add(plan, 'collections', collection.id, { name: collection.name });
+    const { name, sharing, recordRule } = collection;
+    add(plan, 'collections', collection.id, { name, sharing, recordRule });
     for (const { id, ...field } of collection.fields) {
       add(plan, 'fields', id, { ...field, collectionId: collection.id }, collection.id);
     }

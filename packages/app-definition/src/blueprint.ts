@@ -241,7 +241,14 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
       }
     }
     const id = newId();
-    collections.push({ id, name: collectionName, fields, records });
+    collections.push({
+      id,
+      name: collectionName,
+      fields,
+      records,
+      sharing: 'private',
+      recordRule: 'anyone',
+    });
     const entry: Built = {
       id,
       name: collectionName,

@@ -178,7 +178,13 @@ export function flattenDefinition(definition: ReadDefinition | AppDefinition): F
     }
   }
   for (const collection of definition.collections) {
-    add('collection', collection.id, null, [['name', collection.name]], collection);
+    // A definition saved before collections could be shared has neither property: the defaults.
+    const own: Array<[string, unknown]> = [
+      ['name', collection.name],
+      ['sharing', collection.sharing ?? 'private'],
+      ['recordRule', collection.recordRule ?? 'anyone'],
+    ];
+    add('collection', collection.id, null, own, collection);
     for (const { id, ...field } of collection.fields) {
       const props: Array<[string, unknown]> = [['collectionId', collection.id]];
       add('field', id, collection.id, [...props, ...Object.entries(field)], { id, ...field });
@@ -409,6 +415,8 @@ const PROPERTY_WORDS: Record<string, string> = {
   radius: 'corners',
   mode: 'light or dark',
   originalType: 'type',
+  sharing: 'shared in a space',
+  recordRule: 'who can change a record',
 };
 
 /** `titleFieldId` → 'title field', `fieldIds` → 'fields', `aiActionId` → 'AI action'. */

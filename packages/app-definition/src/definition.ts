@@ -3,6 +3,7 @@ import { LIMITS, SCHEMA_VERSION } from './limits';
 import { safeUrlSchema } from './safe-url';
 import { appMetaSchema } from './meta';
 import { themeSchema } from './theme';
+import { COLLECTION_SHARING, RECORD_RULES } from './sharing';
 
 const id = z.string().min(1).max(64);
 const label = (max = 120) => z.string().max(max);
@@ -49,6 +50,10 @@ export const collectionSchema = z.object({
   records: z
     .array(creatorRecordSchema)
     .max(LIMITS.creatorRecords, `Use at most ${LIMITS.creatorRecords} records.`),
+  /** Where the records visitors add live: each visitor's own, or a space shared with others. */
+  sharing: z.enum(COLLECTION_SHARING).default('private'),
+  /** In a shared space: whether anyone there may change a record, or only the one who added it. */
+  recordRule: z.enum(RECORD_RULES).default('anyone'),
 });
 export type Collection = z.infer<typeof collectionSchema>;
 

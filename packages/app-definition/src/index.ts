@@ -41,6 +41,14 @@ export {
   type StepType,
   type AiAction,
 } from './definition';
+export {
+  COLLECTION_SHARING,
+  RECORD_RULES,
+  isSharedCollection,
+  recordRuleOf,
+  type CollectionSharing,
+  type CollectionRecordRule,
+} from './sharing';
 export { TABLES, type Table } from './document';
 export {
   hasDefinition,
@@ -69,6 +77,7 @@ export {
   removeComponent,
   addCollection,
   renameCollection,
+  setCollectionSharing,
   removeCollection,
   addField,
   setField,

@@ -63,7 +63,9 @@ function put(
   siblings: { last: string | null },
 ) {
   const entity = new Y.Map<unknown>();
-  for (const [key, value] of Object.entries(values)) entity.set(key, value);
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined) entity.set(key, value);
+  }
   const order = generateKeyBetween(siblings.last, null);
   entity.set('order', order);
   table(doc, name).set(id, entity);
@@ -96,7 +98,8 @@ export function writeDefinition(doc: Y.Doc, definition: AppDefinition): void {
     }
     const collections = { last: null as string | null };
     for (const collection of definition.collections) {
-      put(doc, 'collections', collection.id, { name: collection.name }, collections);
+      const { name, sharing, recordRule } = collection;
+      put(doc, 'collections', collection.id, { name, sharing, recordRule }, collections);
       const fields = { last: null as string | null };
       for (const { id, ...field } of collection.fields)
         put(doc, 'fields', id, { ...field, collectionId: collection.id }, fields);

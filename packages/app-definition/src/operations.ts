@@ -24,6 +24,12 @@ import {
 import { DefinitionError, LOCAL_EDIT } from './edit-rules';
 import { LIMITS, SCHEMA_VERSION } from './limits';
 import { type AppMeta, DEFAULT_APP_ICON } from './meta';
+import {
+  COLLECTION_SHARING,
+  type CollectionRecordRule,
+  type CollectionSharing,
+  RECORD_RULES,
+} from './sharing';
 import type { Theme } from './theme';
 
 /** A new entity id: random, so ids made on different devices never collide. */
@@ -321,6 +327,30 @@ export function addCollection(doc: Y.Doc, newId: IdFactory, name = 'New collecti
 
 export function renameCollection(doc: Y.Doc, collectionId: string, name: string): void {
   edit(doc, () => need(doc, 'collections', collectionId, 'collection').set('name', name));
+}
+
+/**
+ * Where the records visitors add to a collection live (each visitor's own, or a shared space) and,
+ * when shared, who may change a record. Each property is its own key, so one device choosing the
+ * sharing and another the rule both survive.
+ */
+export function setCollectionSharing(
+  doc: Y.Doc,
+  collectionId: string,
+  patch: { sharing?: CollectionSharing; recordRule?: CollectionRecordRule },
+): void {
+  // Both values are checked before anything is written: a throw would keep a partial edit.
+  if (patch.sharing !== undefined && !COLLECTION_SHARING.includes(patch.sharing)) {
+    throw new DefinitionError('Choose whether the records are private or shared in a space.');
+  }
+  if (patch.recordRule !== undefined && !RECORD_RULES.includes(patch.recordRule)) {
+    throw new DefinitionError('Choose who can change a record: anyone, or its author.');
+  }
+  edit(doc, () => {
+    const collection = need(doc, 'collections', collectionId, 'collection');
+    if (patch.sharing !== undefined) collection.set('sharing', patch.sharing);
+    if (patch.recordRule !== undefined) collection.set('recordRule', patch.recordRule);
+  });
 }
 
 export function removeCollection(doc: Y.Doc, collectionId: string): void {

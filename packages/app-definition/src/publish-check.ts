@@ -68,7 +68,7 @@ export function rawDefinition(doc: Y.Doc): Record<string, unknown> {
     })),
     collections: ordered(doc, 'collections').map(({ id, entity }) => ({
       id,
-      ...values(entity, ['name']),
+      ...values(entity, ['name', 'sharing', 'recordRule']),
       fields: children(fieldsOf, id).map((f) => ({
         id: f.id,
         ...values(f.entity, ['name', 'type', 'required', 'default', 'options']),

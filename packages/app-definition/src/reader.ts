@@ -25,6 +25,7 @@ import {
 } from './document';
 import { LIMITS, SCHEMA_VERSION } from './limits';
 import { type AppMeta, appMetaSchema } from './meta';
+import { COLLECTION_SHARING, RECORD_RULES } from './sharing';
 import { type Theme, themeSchema } from './theme';
 
 export type ReadComponent = Component | InvalidComponent;
@@ -140,6 +141,11 @@ function readFields(rows: Ordered[]): Field[] {
   });
 }
 
+/** One of `allowed`, or `fallback` for anything else (missing, or written by a newer version). */
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(value as T) ? (value as T) : fallback;
+}
+
 function readCollections(doc: Y.Doc): Collection[] {
   const fieldsOf = orderedByParent(doc, 'fields');
   const recordsOf = orderedByParent(doc, 'records');
@@ -164,6 +170,8 @@ function readCollections(doc: Y.Doc): Collection[] {
             ),
           ) as Record<string, string | number | boolean | null>,
         })),
+        sharing: oneOf(entity.get('sharing'), COLLECTION_SHARING, 'private'),
+        recordRule: oneOf(entity.get('recordRule'), RECORD_RULES, 'anyone'),
       };
     });
 }

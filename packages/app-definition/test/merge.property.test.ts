@@ -282,6 +282,8 @@ function editCollections(d: AppDefinition, e: Edit, newId: () => string): boolea
         { id: newId(), name: 'Name', type: 'text', required: false, default: null, options: [] },
       ],
       records: [],
+      sharing: 'private',
+      recordRule: 'anyone',
     });
   } else if (e.kind === 'removeCollection' && collection) {
     d.collections.splice(d.collections.indexOf(collection), 1);

@@ -178,7 +178,14 @@ describe('mergeDefinitions: entities', () => {
     const base = app();
     const theirs = edit(base, (d) => screen(d, 'help').components.push(heading('faq', 'FAQ')));
     const ours = edit(base, (d) =>
-      d.collections.push({ id: 'loans', name: 'Loans', fields: [], records: [] }),
+      d.collections.push({
+        id: 'loans',
+        name: 'Loans',
+        fields: [],
+        records: [],
+        sharing: 'private',
+        recordRule: 'anyone',
+      }),
     );
     const { definition } = merge(base, theirs, ours);
     expect(ids(screen(definition, 'help').components)).toEqual(['faq']);

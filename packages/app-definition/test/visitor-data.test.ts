@@ -31,6 +31,8 @@ const habits: Collection = {
     fieldSchema.parse({ id: 'streak', name: 'Streak', type: 'number', default: 0 }),
   ],
   records: [],
+  sharing: 'private',
+  recordRule: 'anyone',
 };
 
 describe('visitor records', () => {

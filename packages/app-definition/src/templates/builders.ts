@@ -16,6 +16,7 @@ import {
   type StepType,
 } from '../definition';
 import { SCHEMA_VERSION } from '../limits';
+import type { CollectionRecordRule } from '../sharing';
 import type { AppIcon } from '../meta';
 import { type Theme, type ThemePreset, themeSchema } from '../theme';
 
@@ -108,8 +109,21 @@ export function collection<K extends string>(
             .map(([key, value]) => [f[key], value]),
         ),
       })),
+      sharing: 'private',
+      recordRule: 'anyone',
     },
   };
+}
+
+/**
+ * The same collection with the records visitors add kept in a space they share with the people
+ * they invite; `recordRule` says who there may change a record.
+ */
+export function sharedInSpace<K extends string>(
+  built: BuiltCollection<K>,
+  recordRule: CollectionRecordRule,
+): BuiltCollection<K> {
+  return { ...built, collection: { ...built.collection, sharing: 'space', recordRule } };
 }
 
 type PropsInput<T extends ComponentType> = z.input<(typeof COMPONENT_PROPS)[T]>;

@@ -6,6 +6,7 @@ import { definition, heading, ids, screen } from './builders';
 import { budget } from './budget';
 import { guestList } from './guest-list';
 import { habitTracker } from './habit-tracker';
+import { householdShoppingList } from './household-shopping-list';
 export { habitTrackerShowcase } from './habit-tracker';
 import { packingList } from './packing-list';
 import { readingList } from './reading-list';
@@ -24,6 +25,7 @@ export const APP_TEMPLATES: readonly AppTemplate[] = Object.freeze([
   guestList,
   budget,
   packingList,
+  householdShoppingList,
 ]);
 
 const BLANK_TITLE = 'My app';

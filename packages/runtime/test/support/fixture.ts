@@ -35,6 +35,8 @@ export const tasks: Collection = {
     { id: 'r3', values: { title: 'Call Ana', minutes: 5, done: false, area: 'Home' } },
     { id: 'r4', values: { title: 'Plan trip', minutes: null, done: true, area: 'Home' } },
   ],
+  sharing: 'private',
+  recordRule: 'anyone',
 };
 
 export function definitionWith(components: ReadComponent[]): ReadDefinition {
