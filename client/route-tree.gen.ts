@@ -37,6 +37,7 @@ import { Route as SiteAppsIndexRouteImport } from './routes/_site/apps/index'
 import { Route as SiteDocsAiActionsRouteImport } from './routes/_site/docs/ai-actions'
 import { Route as SiteDocsPlatformRouteImport } from './routes/_site/docs/platform'
 import { Route as SiteDocsThemesRouteImport } from './routes/_site/docs/themes'
+import { Route as SiteJoinTokenRouteImport } from './routes/_site/join.$token'
 import { Route as SiteLegalPolicyRouteImport } from './routes/_site/legal/policy'
 import { Route as SiteLegalPrivacyRouteImport } from './routes/_site/legal/privacy'
 import { Route as SiteLegalTermsRouteImport } from './routes/_site/legal/terms'
@@ -184,6 +185,11 @@ const SiteDocsThemesRoute = SiteDocsThemesRouteImport.update({
   path: '/docs/themes',
   getParentRoute: () => SiteRoute,
 } as any)
+const SiteJoinTokenRoute = SiteJoinTokenRouteImport.update({
+  id: '/join/$token',
+  path: '/join/$token',
+  getParentRoute: () => SiteRoute,
+} as any)
 const SiteLegalPolicyRoute = SiteLegalPolicyRouteImport.update({
   id: '/legal/policy',
   path: '/legal/policy',
@@ -247,6 +253,7 @@ export interface FileRoutesByFullPath {
   '/docs/ai-actions': typeof SiteDocsAiActionsRoute
   '/docs/platform': typeof SiteDocsPlatformRoute
   '/docs/themes': typeof SiteDocsThemesRoute
+  '/join/$token': typeof SiteJoinTokenRoute
   '/legal/policy': typeof SiteLegalPolicyRoute
   '/legal/privacy': typeof SiteLegalPrivacyRoute
   '/legal/terms': typeof SiteLegalTermsRoute
@@ -283,6 +290,7 @@ export interface FileRoutesByTo {
   '/docs/ai-actions': typeof SiteDocsAiActionsRoute
   '/docs/platform': typeof SiteDocsPlatformRoute
   '/docs/themes': typeof SiteDocsThemesRoute
+  '/join/$token': typeof SiteJoinTokenRoute
   '/legal/policy': typeof SiteLegalPolicyRoute
   '/legal/privacy': typeof SiteLegalPrivacyRoute
   '/legal/terms': typeof SiteLegalTermsRoute
@@ -321,6 +329,7 @@ export interface FileRoutesById {
   '/_site/docs/ai-actions': typeof SiteDocsAiActionsRoute
   '/_site/docs/platform': typeof SiteDocsPlatformRoute
   '/_site/docs/themes': typeof SiteDocsThemesRoute
+  '/_site/join/$token': typeof SiteJoinTokenRoute
   '/_site/legal/policy': typeof SiteLegalPolicyRoute
   '/_site/legal/privacy': typeof SiteLegalPrivacyRoute
   '/_site/legal/terms': typeof SiteLegalTermsRoute
@@ -359,6 +368,7 @@ export interface FileRouteTypes {
     | '/docs/ai-actions'
     | '/docs/platform'
     | '/docs/themes'
+    | '/join/$token'
     | '/legal/policy'
     | '/legal/privacy'
     | '/legal/terms'
@@ -395,6 +405,7 @@ export interface FileRouteTypes {
     | '/docs/ai-actions'
     | '/docs/platform'
     | '/docs/themes'
+    | '/join/$token'
     | '/legal/policy'
     | '/legal/privacy'
     | '/legal/terms'
@@ -432,6 +443,7 @@ export interface FileRouteTypes {
     | '/_site/docs/ai-actions'
     | '/_site/docs/platform'
     | '/_site/docs/themes'
+    | '/_site/join/$token'
     | '/_site/legal/policy'
     | '/_site/legal/privacy'
     | '/_site/legal/terms'
@@ -645,6 +657,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SiteDocsThemesRouteImport
       parentRoute: typeof SiteRoute
     }
+    '/_site/join/$token': {
+      id: '/_site/join/$token'
+      path: '/join/$token'
+      fullPath: '/join/$token'
+      preLoaderRoute: typeof SiteJoinTokenRouteImport
+      parentRoute: typeof SiteRoute
+    }
     '/_site/legal/policy': {
       id: '/_site/legal/policy'
       path: '/legal/policy'
@@ -724,6 +743,7 @@ interface SiteRouteChildren {
   SiteDocsAiActionsRoute: typeof SiteDocsAiActionsRoute
   SiteDocsPlatformRoute: typeof SiteDocsPlatformRoute
   SiteDocsThemesRoute: typeof SiteDocsThemesRoute
+  SiteJoinTokenRoute: typeof SiteJoinTokenRoute
   SiteLegalPolicyRoute: typeof SiteLegalPolicyRoute
   SiteLegalPrivacyRoute: typeof SiteLegalPrivacyRoute
   SiteLegalTermsRoute: typeof SiteLegalTermsRoute
@@ -760,6 +780,7 @@ const SiteRouteChildren: SiteRouteChildren = {
   SiteDocsAiActionsRoute: SiteDocsAiActionsRoute,
   SiteDocsPlatformRoute: SiteDocsPlatformRoute,
   SiteDocsThemesRoute: SiteDocsThemesRoute,
+  SiteJoinTokenRoute: SiteJoinTokenRoute,
   SiteLegalPolicyRoute: SiteLegalPolicyRoute,
   SiteLegalPrivacyRoute: SiteLegalPrivacyRoute,
   SiteLegalTermsRoute: SiteLegalTermsRoute,

@@ -1,5 +1,5 @@
 import { HocuspocusProvider, WebSocketStatus } from '@hocuspocus/provider';
-import { IndexeddbPersistence } from 'y-indexeddb';
+import { clearDocument, IndexeddbPersistence } from 'y-indexeddb';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { appListing } from '@pipit/app-definition';
@@ -391,6 +391,25 @@ export function openDocument(
 export function reconnectDocument(scope: DocumentScope, name: string): void {
   const entry = entries.get(entryKey(scope, name));
   if (entry) void entry.whenLocal.then(() => entry.retry());
+}
+
+/**
+ * Removes a document's copy from this device (a space the person was removed from: what they had
+ * offline is dropped, never sent). An open document stops syncing first; the next open starts
+ * empty.
+ */
+export async function discardDocument(scope: DocumentScope, name: string): Promise<void> {
+  const key = entryKey(scope, name);
+  const entry = entries.get(key);
+  if (entry) {
+    entries.delete(key);
+    entry.disconnect();
+    entry.replaced = true;
+    await entry.persistence.clearData();
+    entry.notify();
+    return;
+  }
+  await clearDocument(localDatabaseName(scope, name));
 }
 
 /** Signing out: every document of that account in this tab stops syncing and closes. */

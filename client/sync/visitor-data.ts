@@ -27,7 +27,12 @@ export type VisitorDataSource =
   /** A published app: the account's synced document, or the anonymous one on this device. */
   | { kind: 'app'; appId: string; accountId: string | null }
   /** A document on this device only that never merges anywhere (the /demo1 showcase). */
-  | { kind: 'device'; name: string };
+  | { kind: 'device'; name: string }
+  /**
+   * A shared space's records (docs/product/spaces.md), synced; records added here carry the
+   * account as their author, and the person shows as here now under `name`.
+   */
+  | { kind: 'space'; spaceId: string; accountId: string; name: string };
 
 export interface VisitorDataView {
   /** `loading` until this device's copy is read (rendering before would flash an empty app). */
@@ -35,17 +40,30 @@ export interface VisitorDataView {
   data: RuntimeData;
   /** `local` for data kept on this device only. */
   sync: SyncState;
+  /** Who else has the document open now (a space's members), by account; empty elsewhere. */
+  presence: readonly PresentPerson[];
 }
 
-interface Backing {
+export interface PresentPerson {
+  id: string;
+  name: string;
+}
+
+export interface Backing {
   doc: Y.Doc;
   whenLocal: Promise<void>;
   sync(): SyncState;
   subscribe(listener: () => void): () => void;
   /** Called before each of the visitor's own changes. */
   beforeWrite?(): void;
+  /** Records added here carry this author (a space's). */
+  authorId?: string;
+  /** Who else is here now (a space's members). */
+  presence?(): PresentPerson[];
   release(): void;
 }
+
+const NOBODY: readonly PresentPerson[] = [];
 
 const LOCAL: SyncState = { kind: 'local' };
 
@@ -60,7 +78,7 @@ function deviceBacking(name: string): Backing {
   };
 }
 
-function accountBacking(opened: OpenDocument): Backing {
+export function accountBacking(opened: OpenDocument): Backing {
   return {
     doc: opened.doc,
     whenLocal: opened.whenLocal,
@@ -90,6 +108,10 @@ function anonymousBacking(appId: string): Backing {
 
 async function backingFor(source: VisitorDataSource): Promise<Backing> {
   if (source.kind === 'device') return deviceBacking(source.name);
+  if (source.kind === 'space') {
+    const { spaceBacking } = await import('./space-data');
+    return spaceBacking(source, accountBacking);
+  }
   const { appId, accountId } = source;
   if (!accountId) return anonymousBacking(appId);
   const { openAccountVisitorData } = await import('./visitor-data-merge');
@@ -123,13 +145,21 @@ class VisitorDataStore extends ViewStore<VisitorDataView> {
     const doc = this.backing.doc;
     const data: RuntimeData =
       previous && !changed ? previous.data : { ...readVisitorData(doc), ...this.operations };
-    return { phase: this.loaded ? 'ready' : 'loading', data, sync: this.backing.sync() };
+    const people = this.backing.presence?.() ?? NOBODY;
+    const presence = previous && samePeople(previous.presence, people) ? previous.presence : people;
+    return { phase: this.loaded ? 'ready' : 'loading', data, sync: this.backing.sync(), presence };
   }
 
   private readonly operations: Omit<RuntimeData, keyof VisitorData> = {
     create: (collection, values) => {
       this.backing.beforeWrite?.();
-      return createVisitorRecord(this.backing.doc, collection, values);
+      const { authorId } = this.backing;
+      return createVisitorRecord(
+        this.backing.doc,
+        collection,
+        values,
+        authorId ? { authorId } : {},
+      );
     },
     update: (collection, recordId, values) => {
       this.backing.beforeWrite?.();
@@ -151,6 +181,7 @@ class VisitorDataStore extends ViewStore<VisitorDataView> {
     if (
       next.data === this.view.data &&
       next.phase === this.view.phase &&
+      next.presence === this.view.presence &&
       sameSync(next.sync, this.view.sync)
     ) {
       return;
@@ -166,12 +197,21 @@ class VisitorDataStore extends ViewStore<VisitorDataView> {
   }
 }
 
+function samePeople(a: readonly PresentPerson[], b: readonly PresentPerson[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((person, i) => person.id === b[i]?.id && person.name === b[i]?.name)
+  );
+}
+
 const sourceKey = (source: VisitorDataSource | null) =>
   !source
     ? ''
     : source.kind === 'device'
       ? `device|${source.name}`
-      : `app|${source.appId}|${source.accountId ?? ''}`;
+      : source.kind === 'space'
+        ? `space|${source.spaceId}|${source.accountId}`
+        : `app|${source.appId}|${source.accountId ?? ''}`;
 
 const refuse = () => {
   throw new Error('Your data is still loading. Try again in a moment.');
@@ -188,6 +228,7 @@ const LOADING_VIEW: VisitorDataView = {
     setCounter: refuse,
   },
   sync: { kind: 'connecting', pending: 0 },
+  presence: NOBODY,
 };
 
 const idle = {

@@ -1,7 +1,7 @@
 import type { ReadDefinition } from '@pipit/app-definition';
 import { AppRuntime, type RuntimeUser, themeStyle } from '@pipit/runtime';
-import type { ReactNode } from 'react';
-import type { VisitorDataView } from '../../sync/visitor-data';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
+import type { AppDataView } from '../../sync/app-data';
 import { AppIcon } from '../../ui/app-icon';
 import { Loading } from '../../ui/loading';
 import { useAppColorMode } from '../../ui/color-mode';
@@ -13,6 +13,18 @@ import { useDurability } from '../../sync/device-storage';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { AiRunList } from './ai-run-list';
 import { useAiHost } from './use-ai-host';
+import type { SpacesState } from './use-spaces';
+
+const SpacesDialog = lazy(() =>
+  import('./spaces-dialog').then((module) => ({ default: module.SpacesDialog })),
+);
+
+/** Spaces in an app with shared collections (docs/product/spaces.md). */
+export interface HostSpaces {
+  state: SpacesState;
+  account: { id: string; username: string } | null;
+  onCreated(moveItems: boolean): void;
+}
 import './runtime-host.css';
 
 /** Changes of the visitor's data the server has not confirmed (null: not known, or not syncing). */
@@ -37,9 +49,12 @@ export function AppHost({
   appId,
   accountId,
   notice,
+  spaces = null,
 }: {
   definition: ReadDefinition;
-  visitorData: VisitorDataView;
+  visitorData: AppDataView;
+  /** Null: the app has no shared collections. */
+  spaces?: HostSpaces | null;
   user: RuntimeUser | null;
   appId: string;
   /** The signed-in visitor's account (their AI runs queued on this device), null when anonymous. */
@@ -50,6 +65,7 @@ export function AppHost({
   const colorMode = useAppColorMode(definition.theme.mode);
   const durability = useDurability();
   const online = useOnlineStatus();
+  const [spacesOpen, setSpacesOpen] = useState(false);
   const ai = useAiHost({
     appId,
     accountId,
@@ -64,8 +80,38 @@ export function AppHost({
           {definition.meta.title}
         </h1>
         <SyncIndicator {...describeDataSync(visitorData.sync)} />
+        {spaces ? (
+          <SpaceButton
+            name={spaces.state.active?.name ?? null}
+            presence={visitorData.presence.map((person) => person.name)}
+            onOpen={() => setSpacesOpen(true)}
+          />
+        ) : null}
       </header>
       {notice}
+      {spaces?.state.notice ? (
+        <div className="app-host__notice" role="status">
+          <p>{spaces.state.notice}</p>
+          <button type="button" className="app-host__link" onClick={spaces.state.dismissNotice}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {spaces && spacesOpen ? (
+        <Suspense fallback={null}>
+          <SpacesDialog
+            appId={appId}
+            appTitle={definition.meta.title}
+            account={spaces.account}
+            spaces={spaces.state}
+            privateSharedItems={visitorData.privateShared}
+            onCreated={(move) => {
+              spaces.onCreated(move);
+            }}
+            onClose={() => setSpacesOpen(false)}
+          />
+        </Suspense>
+      ) : null}
       <AiRunList definition={definition} runs={ai.aiRuns} onDismiss={ai.dismiss} />
       <main className="app-host__main" id="main">
         {visitorData.phase === 'ready' ? (
@@ -95,6 +141,42 @@ export function AppHost({
           />
         </details>
       </footer>
+    </div>
+  );
+}
+
+/**
+ * Which data the app shows (the person's own, or a space's) and who else is in the space now; opens
+ * the spaces dialog.
+ */
+function SpaceButton({
+  name,
+  presence,
+  onOpen,
+}: {
+  name: string | null;
+  presence: string[];
+  onOpen(): void;
+}) {
+  return (
+    <div className="app-host__space">
+      <button
+        type="button"
+        className="app-host__space-button"
+        onClick={onOpen}
+        aria-haspopup="dialog"
+      >
+        <span className="visually-hidden">Showing </span>
+        <span dir="auto">{name ?? 'Just me'}</span>
+        <span className="visually-hidden">. Share with people</span>
+      </button>
+      {presence.length > 0 ? (
+        <span className="app-host__presence">
+          {presence.length === 1
+            ? `${presence[0]} is here`
+            : `${presence.slice(0, 2).join(', ')}${presence.length > 2 ? ` +${presence.length - 2}` : ''} are here`}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ANONYMOUS_VIEWER, type PublishedApp } from '@pipit/protocol';
 import { queueLibraryEntry } from '../../sync/library-inbox';
-import { useVisitorData } from '../../sync/visitor-data';
+import { sharedCollections, useAppData } from '../../sync/app-data';
+import { useDeviceSpaces } from '../../sync/space-list';
 import { loadSession, useSession } from '../../platform/session/session';
 import { PwaNotFound } from './pwa-not-found';
 import { AppHost } from './app-host';
@@ -9,6 +10,7 @@ import type { PwaLoad } from './load-pwa-app';
 import { readPublishedDefinition } from '../../platform/published-definition';
 import { UpdateBanner } from './update-banner';
 import { useAppUpdates } from './use-app-updates';
+import { useSpaces } from './use-spaces';
 import { askPersistentStorage, recordOpen } from './visit-effects';
 
 /** `/apps/{id}/pwa`: the installed app itself (docs/product/routes.md), or why it cannot run. */
@@ -26,7 +28,29 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
   const [showing, setShowing] = useState(initial);
   const updates = useAppUpdates(appId, showing, { checkNow: fromDevice });
   const definition = readPublishedDefinition(showing);
-  const visitorData = useVisitorData({ kind: 'app', appId, accountId });
+  const name = account ? account.displayName || account.username : '';
+  const hasShared = definition ? sharedCollections(definition).size > 0 : false;
+  const device = useDeviceSpaces(hasShared ? accountId : null, appId);
+  const shown = device.spaces.find((space) => space.id === device.activeId) ?? null;
+  const appData = useAppData({
+    appId,
+    accountId,
+    name,
+    definition,
+    space: shown ? { id: shown.id, role: shown.role } : null,
+  });
+  const spaces = useSpaces({ appId, accountId, enabled: hasShared, spaceSync: appData.spaceSync });
+  // A space just made: the person's private items of the shared collections go into it once open.
+  const moveWanted = useRef(false);
+  useEffect(() => {
+    if (!moveWanted.current || appData.phase !== 'ready' || !appData.spaceSync) return;
+    moveWanted.current = false;
+    try {
+      appData.moveIntoSpace();
+    } catch (error) {
+      console.warn('Could not move your items into the space:', error);
+    }
+  }, [appData]);
 
   useEffect(() => {
     // Outside the site's layout nothing else asks who is signed in: the copy last seen on this
@@ -67,10 +91,21 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
   return (
     <AppHost
       definition={definition}
-      visitorData={visitorData}
+      visitorData={appData}
       appId={appId}
       accountId={accountId}
-      user={account ? { name: account.displayName || account.username } : null}
+      user={account ? { name } : null}
+      spaces={
+        hasShared
+          ? {
+              state: spaces,
+              account: account ? { id: account.id, username: account.username } : null,
+              onCreated: (move) => {
+                moveWanted.current = move;
+              },
+            }
+          : null
+      }
       notice={
         newer ? (
           <UpdateBanner

@@ -165,6 +165,7 @@ export {
   type VisitorData,
   type RecordCollection,
 } from './visitor-data';
+export { canChangeSpaceRecord } from './space-data';
 export {
   AI_RECORD_SCHEMA_NAME,
   aiRecordSchema,

@@ -11,13 +11,16 @@ import { DefinitionError, LOCAL_EDIT } from './edit-rules';
  * Layout:
  *
  *   doc.getMap('records')  id → Y.Map { collectionId, values: Y.Map (field id → value),
- *                                        createdAt, updatedAt }
+ *                                        createdAt, updatedAt, authorId? }
  *   doc.getMap('counters') component id → number
  *
  * Records are entities keyed by random ids, so two documents (an anonymous one merged into the
  * account's on sign-in, or two offline devices) merge into the union of their records, and
  * concurrent edits of different fields of one record both survive. Every edit runs with the origin
  * LOCAL_EDIT, as definition edits do, so an UndoManager can follow this device's changes.
+ *
+ * A shared space's document `space/{spaceId}` (docs/product/spaces.md) has the same layout, with
+ * each record's `authorId`: the account that added it, set once (space-data.ts).
  */
 
 /** The most records one visitor keeps in one app (all collections together). */
@@ -32,6 +35,8 @@ export interface VisitorRecord {
   values: Record<string, FieldValue>;
   createdAt: number;
   updatedAt: number;
+  /** In a shared space: the account that added the record. */
+  authorId?: string;
 }
 
 export interface VisitorData {
@@ -60,7 +65,7 @@ function firstProblem(errors: Record<string, string>): string | null {
 export function prepareVisitorRecord(
   collection: RecordCollection,
   values: Readonly<Record<string, unknown>>,
-  options: { id?: string; now?: number } = {},
+  options: { id?: string; now?: number; authorId?: string } = {},
 ): VisitorRecord {
   const checked = checkFieldValues(collection.fields, values, { complete: true });
   const problem = firstProblem(checked.errors);
@@ -72,6 +77,7 @@ export function prepareVisitorRecord(
     values: checked.values,
     createdAt: now,
     updatedAt: now,
+    ...(options.authorId ? { authorId: options.authorId } : {}),
   };
 }
 
@@ -95,22 +101,26 @@ export function createVisitorRecord(
   doc: Y.Doc,
   collection: RecordCollection,
   values: Readonly<Record<string, unknown>>,
-  options: { id?: string; now?: number } = {},
+  options: { id?: string; now?: number; authorId?: string } = {},
 ): string {
   // Everything is checked before the transaction: a throw inside one would keep its partial edits.
   const record = prepareVisitorRecord(collection, values, options);
   const records = recordsMap(doc);
   if (records.size >= VISITOR_RECORD_LIMIT) throw new DefinitionError(recordLimitMessage());
   if (records.has(record.id)) throw new DefinitionError('That record already exists.');
-  doc.transact(() => {
-    const entity = new Y.Map<unknown>();
-    entity.set('collectionId', record.collectionId);
-    entity.set('values', plainMap(record.values));
-    entity.set('createdAt', record.createdAt);
-    entity.set('updatedAt', record.updatedAt);
-    records.set(record.id, entity);
-  }, LOCAL_EDIT);
+  doc.transact(() => records.set(record.id, recordEntity(record)), LOCAL_EDIT);
   return record.id;
+}
+
+/** A record as the document keeps it. */
+function recordEntity(record: VisitorRecord): Y.Map<unknown> {
+  const entity = new Y.Map<unknown>();
+  entity.set('collectionId', record.collectionId);
+  entity.set('values', plainMap(record.values));
+  entity.set('createdAt', record.createdAt);
+  entity.set('updatedAt', record.updatedAt);
+  if (record.authorId) entity.set('authorId', record.authorId);
+  return entity;
 }
 
 function needRecord(doc: Y.Doc, recordId: string): Y.Map<unknown> {
@@ -191,12 +201,14 @@ export function readVisitorData(doc: Y.Doc): VisitorData {
       if (fieldId !== '__proto__' && isValue(value)) values[fieldId] = value;
     }
     const created = typeof createdAt === 'number' && Number.isFinite(createdAt) ? createdAt : 0;
+    const authorId = entity.get('authorId');
     records.push({
       id,
       collectionId,
       values,
       createdAt: created,
       updatedAt: typeof updatedAt === 'number' && Number.isFinite(updatedAt) ? updatedAt : created,
+      ...(typeof authorId === 'string' && authorId ? { authorId } : {}),
     });
   });
   records.sort((a, b) =>
@@ -227,14 +239,7 @@ export function writeVisitorData(doc: Y.Doc, data: VisitorData): void {
     throw new DefinitionError(recordLimitMessage());
   }
   doc.transact(() => {
-    for (const record of data.records) {
-      const entity = new Y.Map<unknown>();
-      entity.set('collectionId', record.collectionId);
-      entity.set('values', plainMap(record.values));
-      entity.set('createdAt', record.createdAt);
-      entity.set('updatedAt', record.updatedAt);
-      records.set(record.id, entity);
-    }
+    for (const record of data.records) records.set(record.id, recordEntity(record));
     for (const [key, value] of Object.entries(data.counters)) {
       if (key && key.length <= MAX_KEY_LENGTH && Number.isFinite(value)) {
         countersMap(doc).set(key, Math.max(-MAX_COUNTER, Math.min(MAX_COUNTER, Math.round(value))));

@@ -2,12 +2,15 @@ import { isId } from './ids';
 
 /**
  * Yjs documents by name (docs/architecture.md): `app/{appId}` the definition, `user/{userId}` the
- * private index, `data/{appId}/{userId}` a visitor's private data for one app.
+ * private index, `data/{appId}/{userId}` a visitor's private data for one app, `space/{spaceId}` the
+ * records of an app's shared collections that the members of one space share
+ * (docs/product/spaces.md).
  */
 export type DocumentName =
   | { kind: 'app'; appId: string }
   | { kind: 'user'; userId: string }
-  | { kind: 'data'; appId: string; userId: string };
+  | { kind: 'data'; appId: string; userId: string }
+  | { kind: 'space'; spaceId: string };
 
 export function documentName(doc: DocumentName): string {
   switch (doc.kind) {
@@ -17,15 +20,18 @@ export function documentName(doc: DocumentName): string {
       return `user/${doc.userId}`;
     case 'data':
       return `data/${doc.appId}/${doc.userId}`;
+    case 'space':
+      return `space/${doc.spaceId}`;
   }
 }
 
-/** Parses a document name; anything that is not exactly one of the three shapes is null. */
+/** Parses a document name; anything that is not exactly one of the four shapes is null. */
 export function parseDocumentName(name: string): DocumentName | null {
   const parts = name.split('/');
   const [kind, a, b] = parts;
   if (kind === 'app' && parts.length === 2 && a && isId(a)) return { kind, appId: a };
   if (kind === 'user' && parts.length === 2 && a && isId(a)) return { kind, userId: a };
+  if (kind === 'space' && parts.length === 2 && a && isId(a)) return { kind, spaceId: a };
   if (kind === 'data' && parts.length === 3 && a && b && isId(a) && isId(b)) {
     return { kind, appId: a, userId: b };
   }

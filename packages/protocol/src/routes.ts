@@ -45,6 +45,8 @@ export const DYNAMIC_ROUTES = [
   '/apps/$id/edit',
   '/apps/$id/install',
   '/apps/$id/pwa',
+  // An invitation to a shared space (docs/product/spaces.md).
+  '/join/$token',
 ] as const;
 
 export type StaticRoute = (typeof STATIC_ROUTES)[number];
@@ -52,7 +54,11 @@ export type DynamicRoute = (typeof DYNAMIC_ROUTES)[number];
 export type RouteMatch =
   | { route: StaticRoute; params: Record<string, never> }
   | { route: '/$username'; params: { username: string } }
-  | { route: Exclude<DynamicRoute, '/$username'>; params: { id: string } };
+  | { route: '/join/$token'; params: { token: string } }
+  | { route: Exclude<DynamicRoute, '/$username' | '/join/$token'>; params: { id: string } };
+
+/** An invitation link's token (spaces.ts spaceInviteTokenSchema). */
+const INVITE_TOKEN = /^[A-Za-z0-9_-]{32}$/u;
 
 const staticSet: ReadonlySet<string> = new Set(STATIC_ROUTES);
 const APP_SUBPAGES = new Set(['edit', 'install', 'pwa']);
@@ -74,6 +80,9 @@ export function matchRoute(pathname: string): RouteMatch | null {
   const username = first?.toLowerCase();
   if (segments.length === 1 && username && USERNAME_PATTERN.test(username)) {
     return isReservedUsername(username) ? null : { route: '/$username', params: { username } };
+  }
+  if (username === 'join' && segments.length === 2 && id && INVITE_TOKEN.test(id)) {
+    return { route: '/join/$token', params: { token: id } };
   }
   if (username === 'apps' && id && isId(id)) {
     if (segments.length === 2) return { route: '/apps/$id', params: { id } };

@@ -69,7 +69,15 @@ describe('matchRoute', () => {
     }
   });
 
-  it('lists the five dynamic routes of docs/product/routes.md', () => {
-    expect(DYNAMIC_ROUTES).toHaveLength(5);
+  it('matches an invitation link only with a whole token', () => {
+    const token = 'aB3_-'.repeat(6) + 'xy';
+    expect(matchRoute(`/join/${token}`)).toEqual({ route: '/join/$token', params: { token } });
+    expect(matchRoute(`/join/${token.slice(1)}`)).toBeNull();
+    expect(matchRoute(`/join/${token}/more`)).toBeNull();
+    expect(matchRoute('/join/not a token')).toBeNull();
+  });
+
+  it('lists the six dynamic routes of docs/product/routes.md', () => {
+    expect(DYNAMIC_ROUTES).toHaveLength(6);
   });
 });

@@ -23,6 +23,7 @@ export const ACTION_MESSAGES = {
   missingCollection: 'This action adds to a collection that no longer exists.',
   noRecord: 'There’s no item here to change. Open one from a list first.',
   creatorRecord: 'This item is part of the app and can’t be changed.',
+  authorRecord: 'Only the person who added this item can change it.',
   missingField: 'This action changes a field that no longer exists.',
   unsafeUrl: 'This link can’t be opened: it isn’t a web address.',
   missingAi: 'This AI action no longer exists.',
@@ -35,6 +36,11 @@ export const ACTION_MESSAGES = {
   aiNoText: 'The AI’s answer has no text for this field, so nothing was saved.',
   unexpected: 'Something went wrong, so the rest of this action was skipped. Try again.',
 } as const;
+
+/** Why a record the visitor sees cannot be changed: the app's own, or another member's. */
+export function lockedMessage(record: Pick<RuntimeRecord, 'locked'>): string {
+  return record.locked === 'author' ? ACTION_MESSAGES.authorRecord : ACTION_MESSAGES.creatorRecord;
+}
 
 /** Longest value one binding may carry (the server refuses longer: AI_BINDING_MAX_LENGTH). */
 const BINDING_MAX_LENGTH = 4_000;
@@ -137,7 +143,7 @@ function ownRecord(
 ): { record: RuntimeRecord; collection: Collection } {
   const record = state.record;
   if (!record) throw new StepProblem(ACTION_MESSAGES.noRecord);
-  if (!record.isOwn) throw new StepProblem(ACTION_MESSAGES.creatorRecord);
+  if (!record.isOwn) throw new StepProblem(lockedMessage(record));
   const collection = collectionOf(env.definition, record.collectionId);
   if (!collection) throw new StepProblem(ACTION_MESSAGES.noRecord);
   return { record, collection };
@@ -209,7 +215,7 @@ function landOutput(
   const target = ai.target;
   if (target.kind === 'field') {
     if (!record) throw new StepProblem(ACTION_MESSAGES.noRecord);
-    if (!record.isOwn) throw new StepProblem(ACTION_MESSAGES.creatorRecord);
+    if (!record.isOwn) throw new StepProblem(lockedMessage(record));
     const collection = collectionOf(definition, record.collectionId);
     if (!collection) throw new StepProblem(ACTION_MESSAGES.noRecord);
     const fieldId = target.fieldId;

@@ -4,6 +4,7 @@ export { type PresenceMark } from './component-frame';
 export {
   type RuntimeData,
   type RuntimeRecord,
+  type RuntimeDataRecord,
   type RuntimeUser,
   type RunAi,
   type AiOutput,

@@ -6,8 +6,21 @@ export interface RuntimeRecord {
   collectionId: string;
   /** By field id. */
   values: Readonly<Record<string, FieldValue>>;
-  /** True for the visitor's own records: only those can be changed or deleted. */
+  /** True for records the visitor may change or delete: their own, or a space's they may edit. */
   isOwn: boolean;
+  /**
+   * Why a visitor's-side record cannot be changed: `author` for another member's record in a
+   * shared collection only its author may change (absent for the app's own records).
+   */
+  locked?: 'author';
+}
+
+/**
+ * A record of the visitor's data: their own, or one of a shared space's (docs/product/spaces.md),
+ * where `editable` false means only its author may change it.
+ */
+export interface RuntimeDataRecord extends VisitorRecord {
+  readonly editable?: boolean;
 }
 
 /**
@@ -18,8 +31,8 @@ export interface RuntimeRecord {
  * shown to the visitor when a value or a limit is refused.
  */
 export interface RuntimeData {
-  /** The visitor's own records, in creation order. */
-  readonly records: readonly VisitorRecord[];
+  /** The visitor's own records, and the shared space's, in creation order. */
+  readonly records: readonly RuntimeDataRecord[];
   /** Counter components' values, by component id. */
   readonly counters: Readonly<Record<string, number>>;
   /** Adds a record (values by field id, checked against the collection); returns its id. */

@@ -1,5 +1,5 @@
-import type { ReadDefinition, VisitorRecord } from '@pipit/app-definition';
-import type { RuntimeRecord } from './runtime-data';
+import type { ReadDefinition } from '@pipit/app-definition';
+import type { RuntimeDataRecord, RuntimeRecord } from './runtime-data';
 
 /** Every record the running app shows, by collection id, plus a lookup by record id. */
 export interface RecordIndex {
@@ -16,7 +16,7 @@ const NONE: RuntimeRecord[] = [];
  */
 export function indexRecords(
   definition: ReadDefinition,
-  visitorRecords: readonly VisitorRecord[],
+  visitorRecords: readonly RuntimeDataRecord[],
 ): RecordIndex {
   const groups = new Map<string, RuntimeRecord[]>();
   const byId = new Map<string, RuntimeRecord>();
@@ -33,7 +33,14 @@ export function indexRecords(
   for (const record of visitorRecords) {
     if (!groups.has(record.collectionId)) continue;
     if (byId.has(record.id)) continue;
-    add({ id: record.id, collectionId: record.collectionId, values: record.values, isOwn: true });
+    const editable = record.editable ?? true;
+    add({
+      id: record.id,
+      collectionId: record.collectionId,
+      values: record.values,
+      isOwn: editable,
+      ...(editable ? {} : { locked: 'author' as const }),
+    });
   }
   return {
     of: (collectionId) => (collectionId ? (groups.get(collectionId) ?? NONE) : NONE),

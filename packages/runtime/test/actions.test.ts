@@ -407,6 +407,12 @@ describe('runAction: a step that cannot run stops the action with a toast', () =
       ACTION_MESSAGES.creatorRecord,
       { record: creatorRecord },
     ],
+    [
+      'another member’s record that only its author may change',
+      ['s', 'deleteRecord'],
+      ACTION_MESSAGES.authorRecord,
+      { record: { ...creatorRecord, id: 'shared1', isOwn: false, locked: 'author' } },
+    ],
     ['a missing AI action', ['s', 'runAi', { aiActionId: 'gone' }], ACTION_MESSAGES.missingAi, {}],
     [
       'AI without a provider',

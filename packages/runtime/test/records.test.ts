@@ -1,7 +1,8 @@
 import type { CreatorRecord } from '@pipit/app-definition';
 import { describe, expect, it } from 'vitest';
-import { aggregateRecords, queryRecords } from '../src/index';
+import { aggregateRecords, indexRecords, queryRecords } from '../src/index';
 import { chartSeries, matchesFilter } from '../src/records';
+import { taskApp } from './support/app-fixture';
 import { tasks } from './support/fixture';
 
 const records = tasks.records;
@@ -89,5 +90,19 @@ describe('chartSeries', () => {
     expect(chartSeries(tasks, { ...props, labelFieldId: null, aggregate: 'count' })).toEqual([
       { label: 'All', value: 4 },
     ]);
+  });
+});
+
+describe('indexRecords with a shared space’s records', () => {
+  it('marks another member’s record of an author-only collection as locked to its author', () => {
+    const definition = taskApp();
+    const base = { collectionId: 'tasks', createdAt: 1, updatedAt: 1 };
+    const index = indexRecords(definition, [
+      { ...base, id: 'mine', values: { title: 'Mine' } },
+      { ...base, id: 'theirs', values: { title: 'Theirs' }, authorId: 'ben', editable: false },
+    ]);
+    expect(index.byId('mine')).toMatchObject({ isOwn: true });
+    expect(index.byId('mine')).not.toHaveProperty('locked');
+    expect(index.byId('theirs')).toMatchObject({ isOwn: false, locked: 'author' });
   });
 });

@@ -9,6 +9,7 @@ import { type FormInput, initialFormInput, validateForm } from '../form-state';
 import { focusFirst, inputChecked, inputValue } from '../host';
 import { findCollection, findField } from '../records';
 import type { RenderContext, RunContext } from '../render-context';
+import { lockedMessage } from '../actions';
 import { SetupNote } from './setup-note';
 
 const INPUT_TYPES: Partial<Record<Field['type'], string>> = {
@@ -148,9 +149,7 @@ function LiveForm({ props, collection, fields, run }: FormParts & { run: RunCont
       <SetupNote>{`Open an item from a list of ${collection.name} to edit it here.`}</SetupNote>
     );
   }
-  if (target && !target.isOwn) {
-    return <SetupNote>This item is part of the app and can’t be changed.</SetupNote>;
-  }
+  if (target && !target.isOwn) return <SetupNote>{lockedMessage(target)}</SetupNote>;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();

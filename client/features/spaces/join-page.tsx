@@ -1,0 +1,159 @@
+import { type SpaceInvitePreview, type SpaceSummary } from '@pipit/protocol';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { ApiRequestError, describeError } from '../../platform/api/request';
+import { useSession } from '../../platform/session/session';
+import { acceptSpaceInvite, previewSpaceInvite } from '../../platform/spaces';
+import { addSpace } from '../../sync/space-list';
+import { Button } from '../../ui/button';
+import { Loading } from '../../ui/loading';
+import { Notice } from '../../ui/notice';
+import { Page } from '../../ui/page';
+import './join-page.css';
+
+type Preview =
+  | { status: 'loading' }
+  | { status: 'ready'; invite: SpaceInvitePreview }
+  | { status: 'failed'; code: string | undefined; message: string };
+
+const ROLE_WORDS = {
+  member: 'see, add and change the items you share there',
+  reader: 'see the items shared there',
+} as const;
+
+/** The installed app, showing the space just joined. */
+const appPath = (space: SpaceSummary) => `/apps/${encodeURIComponent(space.appId)}/pwa`;
+
+/**
+ * `/join/{token}`: an invitation to a shared space (docs/product/spaces.md). Says whose space in
+ * which app and what joining allows; signed out it asks to sign in first (and comes back here);
+ * joining opens the app on the space.
+ */
+export function JoinSpacePage({ token }: { token: string }) {
+  const { account, status } = useSession();
+  const [preview, setPreview] = useState<Preview>({ status: 'loading' });
+  const [joining, setJoining] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let cancelled = false;
+    previewSpaceInvite(token).then(
+      (invite) => {
+        if (!cancelled) setPreview({ status: 'ready', invite });
+      },
+      (error: unknown) => {
+        if (cancelled) return;
+        setPreview({
+          status: 'failed',
+          code: error instanceof ApiRequestError ? error.code : (error as { code?: string }).code,
+          message: describeError(error).message,
+        });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [token, attempt]);
+  const load = () => {
+    setPreview({ status: 'loading' });
+    setAttempt((n) => n + 1);
+  };
+
+  const join = async () => {
+    if (!account || joining) return;
+    setJoining(true);
+    setProblem(null);
+    try {
+      const space = await acceptSpaceInvite(token);
+      addSpace(account.id, space.appId, space);
+      // The installed app is its own page (its own manifest and service worker scope).
+      location.assign(appPath(space));
+    } catch (error) {
+      setProblem(describeError(error).message);
+      setJoining(false);
+    }
+  };
+
+  if (preview.status === 'loading') {
+    return (
+      <Page title="Invitation" width="narrow">
+        <Loading label="Opening the invitation…" />
+      </Page>
+    );
+  }
+  if (preview.status === 'failed') {
+    const title =
+      preview.code === 'token_expired'
+        ? 'This invitation has expired'
+        : preview.code === 'offline'
+          ? 'You’re offline'
+          : 'This invitation doesn’t work';
+    return (
+      <Page title="Invitation" width="narrow">
+        <Notice tone="warning" title={title} live="alert">
+          <p>
+            {preview.code === 'offline'
+              ? 'Opening an invitation needs a connection. Try again once you’re back online.'
+              : `${preview.message} Ask the person who sent it for a new link.`}
+          </p>
+        </Notice>
+        <p>
+          <Button variant="secondary" onClick={load}>
+            Try again
+          </Button>
+        </p>
+      </Page>
+    );
+  }
+  const { invite } = preview;
+  const inviter = invite.invitedBy.displayName || invite.invitedBy.username;
+  return (
+    <Page
+      title={`Join “${invite.space.name}”`}
+      width="narrow"
+      lead={`${inviter} invites you to a shared space in ${invite.app.title || 'an app'}.`}
+    >
+      <p>
+        In the space you can {ROLE_WORDS[invite.role]} with{' '}
+        {invite.space.memberCount === 1 ? inviter : `${invite.space.memberCount} people`}. The rest
+        of your data in the app stays yours alone, and the app’s maker can’t see inside the space.
+      </p>
+      <p className="join-page__muted">
+        This invitation works until {new Date(invite.expiresAt).toLocaleDateString()}.
+      </p>
+      {problem ? (
+        <Notice tone="danger" live="alert">
+          {problem}
+        </Notice>
+      ) : null}
+      {account ? (
+        <p>
+          <Button onClick={() => void join()} disabled={joining}>
+            {joining ? 'Joining…' : `Join as @${account.username}`}
+          </Button>
+        </p>
+      ) : status === 'loading' ? (
+        <Loading label="Checking who you are…" />
+      ) : (
+        <p className="join-page__actions">
+          <Link
+            className="button button--primary"
+            to="/login"
+            search={{ redirect: `/join/${token}` }}
+          >
+            Sign in to join
+          </Link>{' '}
+          <Link className="button button--secondary" to="/signup">
+            Create an account
+          </Link>
+        </p>
+      )}
+      {!account && status !== 'loading' ? (
+        <p className="join-page__muted">
+          New to Pipit? After creating your account, open the invitation link again.
+        </p>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,98 @@
+import {
+  acceptSpaceInviteResponseSchema,
+  createId,
+  createSpaceInviteResponseSchema,
+  type SpaceDetail,
+  spaceDetailResponseSchema,
+  type SpaceGrantableRole,
+  type SpaceInvitePreview,
+  spaceInvitePreviewSchema,
+  spaceListResponseSchema,
+  spaceMemberResponseSchema,
+  spaceResponseSchema,
+  type SpaceSummary,
+} from '@pipit/protocol';
+import { z } from 'zod';
+import { apiGet, apiSend } from './api/request';
+
+/**
+ * The spaces API (docs/product/spaces.md) as the installed app and the join page call it. Members
+ * and roles are the server's: every change here needs a connection, and says so when offline.
+ */
+
+const appSpaces = (appId: string) => `/api/apps/${encodeURIComponent(appId)}/spaces`;
+const space = (spaceId: string) => `/api/spaces/${encodeURIComponent(spaceId)}`;
+const invite = (token: string) => `/api/space-invites/${encodeURIComponent(token)}`;
+const done = z.object({}).passthrough();
+
+export async function fetchSpaces(appId: string): Promise<SpaceSummary[]> {
+  return (await apiGet(appSpaces(appId), spaceListResponseSchema)).spaces;
+}
+
+export async function createSpace(appId: string, name: string): Promise<SpaceSummary> {
+  return (await apiSend('POST', appSpaces(appId), { id: createId(), name }, spaceResponseSchema))
+    .space;
+}
+
+export function fetchSpace(spaceId: string): Promise<SpaceDetail> {
+  return apiGet(space(spaceId), spaceDetailResponseSchema);
+}
+
+export async function renameSpace(spaceId: string, name: string): Promise<SpaceSummary> {
+  return (await apiSend('PATCH', space(spaceId), { name }, spaceResponseSchema)).space;
+}
+
+export async function deleteSpace(spaceId: string): Promise<void> {
+  await apiSend('DELETE', space(spaceId), undefined, done);
+}
+
+export async function setSpaceMember(
+  spaceId: string,
+  username: string,
+  role: SpaceGrantableRole,
+): Promise<void> {
+  await apiSend(
+    'PUT',
+    `${space(spaceId)}/members/${encodeURIComponent(username)}`,
+    { role },
+    spaceMemberResponseSchema,
+  );
+}
+
+/** The owner removes someone, or a member leaves (their own username). */
+export async function removeSpaceMember(spaceId: string, username: string): Promise<void> {
+  await apiSend(
+    'DELETE',
+    `${space(spaceId)}/members/${encodeURIComponent(username)}`,
+    undefined,
+    done,
+  );
+}
+
+export function createSpaceInvite(spaceId: string, role: SpaceGrantableRole, days: number) {
+  return apiSend(
+    'POST',
+    `${space(spaceId)}/invites`,
+    { role, days },
+    createSpaceInviteResponseSchema,
+  );
+}
+
+export async function revokeSpaceInvite(spaceId: string, inviteId: string): Promise<void> {
+  await apiSend(
+    'DELETE',
+    `${space(spaceId)}/invites/${encodeURIComponent(inviteId)}`,
+    undefined,
+    done,
+  );
+}
+
+export async function previewSpaceInvite(token: string): Promise<SpaceInvitePreview> {
+  return (await apiGet(invite(token), spaceInvitePreviewSchema)).invite;
+}
+
+export async function acceptSpaceInvite(token: string): Promise<SpaceSummary> {
+  return (
+    await apiSend('POST', `${invite(token)}/accept`, undefined, acceptSpaceInviteResponseSchema)
+  ).space;
+}

@@ -1,0 +1,155 @@
+import {
+  canChangeSpaceRecord,
+  type CollectionRecordRule,
+  DefinitionError,
+  isSharedCollection,
+  type ReadDefinition,
+} from '@pipit/app-definition';
+import type { SpaceRole } from '@pipit/protocol';
+import type { RuntimeData, RuntimeDataRecord } from '@pipit/runtime';
+import { useMemo } from 'react';
+import type { SyncState } from './sync-state';
+import { useVisitorData, type VisitorDataSource, type VisitorDataView } from './visitor-data';
+
+/**
+ * What a published app runs on (docs/product/spaces.md): the visitor's private data, and — when
+ * they show a space — the space's records for the collections the creator shares. Private
+ * collections stay private whatever space is shown; without a space, shared collections are
+ * private too, as in any app.
+ */
+export interface AppDataView extends VisitorDataView {
+  /** The shown space's own sync state (null: no space shown). */
+  spaceSync: SyncState | null;
+  /** The person's private items in the shared collections (hidden while a space is shown). */
+  privateShared: number;
+  /**
+   * Moves those items into the shown space, as the person's (a space they just made): each is
+   * added to the space before it leaves the private data. Returns how many moved.
+   */
+  moveIntoSpace(): number;
+}
+
+export interface ShownSpace {
+  id: string;
+  role: SpaceRole;
+}
+
+/** The collections whose records live in a space, and each one's rule. */
+export function sharedCollections(definition: ReadDefinition): Map<string, CollectionRecordRule> {
+  const shared = new Map<string, CollectionRecordRule>();
+  for (const collection of definition.collections)
+    if (isSharedCollection(collection))
+      shared.set(collection.id, collection.recordRule === 'anyone' ? 'anyone' : 'author');
+  return shared;
+}
+
+const READER_MESSAGE =
+  'You can only view this space. Ask its owner to make you a member to add or change items.';
+
+/** The worse of two sync states, as one badge shows them (pending changes added up). */
+export function combineSync(a: SyncState, b: SyncState): SyncState {
+  if (a.kind === 'error') return a;
+  if (b.kind === 'error') return b;
+  const pending = ('pending' in a ? a.pending : 0) + ('pending' in b ? b.pending : 0);
+  for (const kind of ['offline', 'connecting', 'syncing'] as const)
+    if (a.kind === kind || b.kind === kind) return { kind, pending };
+  return a.kind === 'read-only' ? b : a;
+}
+
+const nothingToMove = () => 0;
+
+export function combineAppData(
+  own: VisitorDataView,
+  space: VisitorDataView,
+  definition: ReadDefinition,
+  role: SpaceRole,
+  accountId: string,
+): AppDataView {
+  const shared = sharedCollections(definition);
+  const privateShared = own.data.records.filter((record) => shared.has(record.collectionId));
+  const spaceRecords: RuntimeDataRecord[] = space.data.records.map((record) => ({
+    ...record,
+    editable:
+      role !== 'reader' &&
+      canChangeSpaceRecord(record, shared.get(record.collectionId) ?? 'author', accountId),
+  }));
+  const inSpace = new Map(spaceRecords.map((record) => [record.id, record]));
+  const writable = (recordId: string) => {
+    const record = inSpace.get(recordId);
+    if (!record) return false;
+    if (!record.editable) {
+      throw new DefinitionError(
+        role === 'reader' ? READER_MESSAGE : 'Only the person who added this item can change it.',
+      );
+    }
+    return true;
+  };
+  const data: RuntimeData = {
+    records: [
+      ...own.data.records.filter((record) => !shared.has(record.collectionId)),
+      ...spaceRecords,
+    ],
+    counters: own.data.counters,
+    create: (collection, values) => {
+      if (!shared.has(collection.id)) return own.data.create(collection, values);
+      if (role === 'reader') throw new DefinitionError(READER_MESSAGE);
+      return space.data.create(collection, values);
+    },
+    update: (collection, recordId, values) =>
+      writable(recordId)
+        ? space.data.update(collection, recordId, values)
+        : own.data.update(collection, recordId, values),
+    remove: (recordId) => {
+      if (writable(recordId)) space.data.remove(recordId);
+      else own.data.remove(recordId);
+    },
+    setCounter: (counterId, value) => own.data.setCounter(counterId, value),
+  };
+  return {
+    phase: own.phase === 'ready' && space.phase === 'ready' ? 'ready' : 'loading',
+    data,
+    sync: combineSync(own.sync, space.sync),
+    presence: space.presence,
+    spaceSync: space.sync,
+    privateShared: privateShared.length,
+    moveIntoSpace: () => {
+      if (role === 'reader') throw new DefinitionError(READER_MESSAGE);
+      let moved = 0;
+      for (const record of privateShared) {
+        const collection = definition.collections.find((c) => c.id === record.collectionId);
+        if (!collection) continue;
+        space.data.create(collection, record.values);
+        own.data.remove(record.id);
+        moved += 1;
+      }
+      return moved;
+    },
+  };
+}
+
+/**
+ * The running app's data: `space` null shows the visitor's own data only (and anonymous visitors
+ * never have a space).
+ */
+export function useAppData(options: {
+  appId: string;
+  accountId: string | null;
+  /** The name others see while the person is in the space. */
+  name: string;
+  definition: ReadDefinition | null;
+  space: ShownSpace | null;
+}): AppDataView {
+  const { appId, accountId, name, definition, space } = options;
+  const own = useVisitorData({ kind: 'app', appId, accountId });
+  const source: VisitorDataSource | null =
+    space && accountId ? { kind: 'space', spaceId: space.id, accountId, name } : null;
+  const shared = useVisitorData(source);
+  const role = space?.role ?? null;
+  return useMemo(() => {
+    if (!source || !role || !accountId || !definition) {
+      return { ...own, spaceSync: null, privateShared: 0, moveIntoSpace: nothingToMove };
+    }
+    return combineAppData(own, shared, definition, role, accountId);
+    // `source` is followed through `shared` (useVisitorData reopens when it changes).
+  }, [own, shared, definition, role, accountId]);
+}
