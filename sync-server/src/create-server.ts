@@ -149,6 +149,13 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
           documentName({ kind: 'app', appId: event.appId }),
         );
         return;
+      case 'space-access':
+        collab.disconnect(
+          event.reason,
+          (context) => event.userId === null || context.userId === event.userId,
+          documentName({ kind: 'space', spaceId: event.spaceId }),
+        );
+        return;
       case 'visitors-changed':
         await closeRefusedVisitors(event.appId, {
           storage,
@@ -160,8 +167,20 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
       case 'deleting':
         await collab.closeForDeletion((name) => {
           const document = parseDocumentName(name);
-          if ('appId' in event) return document?.kind !== 'user' && document?.appId === event.appId;
-          return document?.kind !== 'app' && document?.userId === event.userId;
+          if (!document) return false;
+          if ('spaceId' in event) {
+            return document.kind === 'space' && document.spaceId === event.spaceId;
+          }
+          if ('appId' in event) {
+            return (
+              (document.kind === 'app' || document.kind === 'data') &&
+              document.appId === event.appId
+            );
+          }
+          return (
+            (document.kind === 'user' || document.kind === 'data') &&
+            document.userId === event.userId
+          );
         });
         return;
     }
@@ -284,6 +303,10 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
       roleChanged: (appId, userId) =>
         cluster.broadcast({ kind: 'app-access', appId, userId, reason: 'role_changed' }),
       visitorsChanged: (appId) => cluster.broadcast({ kind: 'visitors-changed', appId }),
+      spaceRevoked: (spaceId, userId) =>
+        cluster.broadcast({ kind: 'space-access', spaceId, userId, reason: 'forbidden' }),
+      spaceRoleChanged: (spaceId, userId) =>
+        cluster.broadcast({ kind: 'space-access', spaceId, userId, reason: 'role_changed' }),
     },
   });
   const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });

@@ -9,6 +9,8 @@ import {
   changePasswordRequestSchema,
   createAppRequestSchema,
   createCheckpointRequestSchema,
+  createSpaceInviteRequestSchema,
+  createSpaceRequestSchema,
   deleteAccountRequestSchema,
   forgotPasswordRequestSchema,
   inviteRequestSchema,
@@ -16,8 +18,10 @@ import {
   messageRequestSchema,
   publishRequestSchema,
   pulledVersionRequestSchema,
+  renameSpaceRequestSchema,
   resetPasswordRequestSchema,
   setArchivedRequestSchema,
+  setSpaceMemberRequestSchema,
   signupRequestSchema,
   tokenRequestSchema,
   updateProfileRequestSchema,
@@ -116,6 +120,17 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'GET /api/admin/messages': null,
   'GET /api/ai/status': null,
   'POST /api/ai/runs': aiRunRequestSchema,
+  'GET /api/apps/:id/spaces': null,
+  'POST /api/apps/:id/spaces': createSpaceRequestSchema,
+  'GET /api/spaces/:spaceId': null,
+  'PATCH /api/spaces/:spaceId': renameSpaceRequestSchema,
+  'DELETE /api/spaces/:spaceId': null,
+  'PUT /api/spaces/:spaceId/members/:username': setSpaceMemberRequestSchema,
+  'DELETE /api/spaces/:spaceId/members/:username': null,
+  'POST /api/spaces/:spaceId/invites': createSpaceInviteRequestSchema,
+  'DELETE /api/spaces/:spaceId/invites/:inviteId': null,
+  'GET /api/space-invites/:token': null,
+  'POST /api/space-invites/:token/accept': null,
 };
 
 function registeredRoutes(): string[] {
@@ -207,6 +222,8 @@ describe.each(ENGINES)('fuzzing every API route (%s)', (engine) => {
   let stranger: ApiClient;
   let appId: string;
   let strangerAppId: string;
+  /** The owner's shared space, with the editor in it: the stranger can change nothing of it. */
+  let spaceId: string;
   const canary: string[] = [];
 
   async function snapshot(): Promise<string> {
@@ -230,6 +247,18 @@ describe.each(ENGINES)('fuzzing every API route (%s)', (engine) => {
     );
     expect(invited.status).toBeLessThan(300);
     strangerAppId = await createPublishedApp(h, stranger, { title: 'Other' });
+    const space = await owner.post<{ space: { id: string } }>(`/api/apps/${appId}/spaces`, {
+      name: 'Canary space',
+    });
+    expect(space.status).toBe(201);
+    spaceId = space.body.space.id;
+    const member = await owner.request(
+      'PUT',
+      `/api/spaces/${spaceId}/members/fz_editor_${engine}`,
+      { body: { role: 'member' } },
+    );
+    expect(member.status).toBe(201);
+    expect((await owner.post(`/api/spaces/${spaceId}/invites`, {})).status).toBe(201);
     canary.push(
       `/api/apps/${appId}`,
       `/api/apps/${appId}/collaborators`,
@@ -237,6 +266,7 @@ describe.each(ENGINES)('fuzzing every API route (%s)', (engine) => {
       '/api/account',
       '/api/account/sessions',
       `/api/profiles/fz_owner_${engine}`,
+      `/api/spaces/${spaceId}`,
     );
   }, 60_000);
   afterAll(() => h?.close());
@@ -257,7 +287,14 @@ describe.each(ENGINES)('fuzzing every API route (%s)', (engine) => {
       const routes = registeredRoutes();
       const before = await snapshot();
       const param = fc.oneof(
-        fc.constantFrom(appId, strangerAppId, 'deleted0000000000000000', `fz_owner_${engine}`),
+        fc.constantFrom(
+          appId,
+          strangerAppId,
+          spaceId,
+          'deleted0000000000000000',
+          `fz_owner_${engine}`,
+          `fz_editor_${engine}`,
+        ),
         fc.constantFrom('%2e%2e', '%00', '__proto__', 'x'.repeat(2000), '1', '-1', '%F0%9F%92%A5'),
         fc.string({ minLength: 1, maxLength: 12 }).map(encodeURIComponent),
       );

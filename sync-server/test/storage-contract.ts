@@ -4,6 +4,7 @@ import { createId } from '@pipit/protocol';
 import { MIGRATION_NAMES } from '../src/storage/migrations';
 import { ConflictError, NotFoundError, type Storage } from '../src/storage/types';
 import { describeHistoryContract } from './storage-contract-history';
+import { describeSpacesContract } from './storage-contract-spaces';
 import { describePublishingContract } from './storage-contract-publishing';
 import { testUser } from './support/users';
 
@@ -733,6 +734,7 @@ export function describeStorageContract(
 
     describePublishingContract(() => storage);
     describeHistoryContract(() => storage);
+    describeSpacesContract(() => storage);
 
     describe('messages and uploads', () => {
       it('keeps messages, newest first', async () => {

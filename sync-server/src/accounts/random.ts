@@ -1,8 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** 32 random bytes (256 bits), base64url: for emailed links and session secrets. */
-export function randomToken(): string {
-  return randomBytes(32).toString('base64url');
+/**
+ * Random bytes, base64url: 32 (256 bits, 43 characters) for emailed links and session secrets; 24
+ * (192 bits, 32 characters) for a shared space's invitation links.
+ */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
 }
 
 /** What the database keeps of a token or a session secret: never the thing itself. */

@@ -49,6 +49,11 @@ export const DEFAULT_RATE_LIMITS = {
    * whole app compared with the one before; a person saves a few an hour, a script thousands.
    */
   checkpointsPerAccount: { limit: 60, windowMs: HOUR_MS },
+  /**
+   * Invitation links to shared spaces looked at or accepted from one address
+   * (docs/product/spaces.md): a person opens a few; a script guessing links opens thousands.
+   */
+  spaceInvitesPerIp: { limit: 60, windowMs: HOUR_MS },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;

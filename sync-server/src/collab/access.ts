@@ -1,4 +1,4 @@
-import type { DocumentName } from '@pipit/protocol';
+import type { DocumentName, SpaceRole } from '@pipit/protocol';
 import type { SessionService } from '../accounts/sessions';
 import { isSecureRequest, readSessionCookie } from '../accounts/session-cookie';
 import { canSeePublished } from '../publishing/visibility';
@@ -15,6 +15,16 @@ export interface DocumentGrant {
 }
 
 /**
+ * A shared space's roles on its document: its owner and members write, a reader's connection is
+ * read-only (docs/product/spaces.md).
+ */
+const SPACE_DOCUMENT_ROLES: Record<SpaceRole, DocumentRole> = {
+  owner: 'owner',
+  member: 'editor',
+  reader: 'viewer',
+};
+
+/**
  * Who may open which document (docs/product/roles.md). The websocket is deny-by-default: a
  * connection gets a document only when the policy grants a role, and a viewer's connection is
  * read-only on the server. A policy may throw a SyncRefusal to say why (`not-found`: nobody created
@@ -29,8 +39,8 @@ export interface DocumentAccess {
 /**
  * The real policy: the session cookie names the person; `app/{id}` gives the owner and editors
  * write access and viewers read access; `user/{id}` is its person's alone; `data/{app}/{user}` is
- * its visitor's alone, for an app that exists and that they may see (publishing/visibility.ts).
- * Documents are created by `POST /api/apps`, never by the socket: a name nobody registered is
+ * its visitor's alone, for an app that exists and that they may see (publishing/visibility.ts);
+ * `space/{id}` is its members' (docs/product/spaces.md). Documents are created by `POST /api/apps`, never by the socket: a name nobody registered is
  * refused.
  */
 export function createDocumentAccess(options: {
@@ -75,6 +85,15 @@ export function createDocumentAccess(options: {
           if (!found) throw await missing(document.appId);
           // Only for an app they may see: published public or unlisted, or one they work on.
           return canSeePublished(found.app, found.role) ? { role: 'owner', ...who } : null;
+        }
+        case 'space': {
+          // Only membership counts: the app's creator is refused like anyone else.
+          const found = await storage.spaces.getWithRole(document.spaceId, auth.user.id);
+          if (!found) {
+            const deleted = await storage.spaces.wasDeleted(document.spaceId);
+            throw new SyncRefusal(deleted ? 'deleted' : 'not_found');
+          }
+          return found.role ? { role: SPACE_DOCUMENT_ROLES[found.role], ...who } : null;
         }
       }
     },

@@ -16,6 +16,11 @@ export interface DataRemoval {
    * person's sessions first, which closes their connections (create-server.ts).
    */
   account(userId: string): Promise<void>;
+  /**
+   * A shared space deleted (docs/product/spaces.md): its row is marked deleted, its members and
+   * invitations go, then its document, once every connection to it is closed.
+   */
+  space(spaceId: string): Promise<void>;
 }
 
 /**
@@ -31,8 +36,16 @@ export function createDataRemoval(
   cluster: Pick<Cluster, 'broadcast'>,
   clock: Clock,
 ): DataRemoval {
+  async function space(spaceId: string) {
+    await storage.spaces.delete(spaceId, clock.now());
+    await cluster.broadcast({ kind: 'deleting', spaceId });
+    await storage.documents.delete(documentName({ kind: 'space', spaceId }));
+  }
+
   async function app(appId: string) {
     const definition = documentName({ kind: 'app', appId });
+    // Its shared spaces go with it: their records were kept for this app alone.
+    for (const spaceId of await storage.spaces.idsOf({ appId })) await space(spaceId);
     await storage.apps.delete(appId, clock.now());
     await cluster.broadcast({ kind: 'deleting', appId });
     await storage.documents.delete(definition);
@@ -45,6 +58,10 @@ export function createDataRemoval(
       if (shared.role === 'owner') await app(shared.id);
       else await storage.apps.removeCollaborator(shared.id, userId);
     }
+    // The spaces they own go; they leave the others (their records there stay, by "a former
+    // member", docs/product/spaces.md).
+    for (const spaceId of await storage.spaces.idsOf({ ownerId: userId })) await space(spaceId);
+    await storage.spaces.removeMemberships(userId);
     const index = documentName({ kind: 'user', userId });
     await cluster.broadcast({ kind: 'deleting', userId });
     await storage.documents.delete(index);
@@ -52,5 +69,5 @@ export function createDataRemoval(
     await storage.aiUsage.deleteForUser(userId);
   }
 
-  return { app, account };
+  return { app, account, space };
 }

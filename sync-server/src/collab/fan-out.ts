@@ -18,11 +18,25 @@ export type ClusterEvent =
       userId: string | null;
       reason: 'forbidden' | 'role_changed';
     }
+  /**
+   * A person left or was removed from a shared space (userId null: everyone in it), or their role
+   * in it changed.
+   */
+  | {
+      kind: 'space-access';
+      spaceId: string;
+      userId: string | null;
+      reason: 'forbidden' | 'role_changed';
+    }
   /** The app's visitors changed (made private, unpublished): visitors who may not see it go. */
   | { kind: 'visitors-changed'; appId: string }
-  /** Documents of an app or a person are being deleted: stop writing them and close them. */
+  /**
+   * Documents of an app, a person or a shared space are being deleted: stop writing them and close
+   * them.
+   */
   | { kind: 'deleting'; appId: string }
-  | { kind: 'deleting'; userId: string };
+  | { kind: 'deleting'; userId: string }
+  | { kind: 'deleting'; spaceId: string };
 
 /** What the instances share besides storage (docs/scaling.md). */
 export interface Cluster {

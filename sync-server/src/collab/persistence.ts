@@ -110,13 +110,23 @@ function turns(limit: number) {
 
 const fingerprint = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('base64');
 
-/** The app and person a document belongs to: it is never stored once either was deleted. */
+/**
+ * The app and person a document belongs to, or its shared space: it is never stored once either was
+ * deleted.
+ */
 function ownerOf(documentName: string): DocumentOwner | undefined {
   const parsed = parseDocumentName(documentName);
   if (!parsed) return undefined;
-  if (parsed.kind === 'user') return { userId: parsed.userId };
-  if (parsed.kind === 'app') return { appId: parsed.appId };
-  return { appId: parsed.appId, userId: parsed.userId };
+  switch (parsed.kind) {
+    case 'user':
+      return { userId: parsed.userId };
+    case 'app':
+      return { appId: parsed.appId };
+    case 'data':
+      return { appId: parsed.appId, userId: parsed.userId };
+    case 'space':
+      return { spaceId: parsed.spaceId };
+  }
 }
 
 /**

@@ -25,6 +25,10 @@ export interface AccessChanges {
    * those who may no longer see it are closed.
    */
   visitorsChanged(appId: string): Promise<void>;
+  /** A person left or was removed from a shared space (null: everyone in it). */
+  spaceRevoked(spaceId: string, userId: string | null): Promise<void>;
+  /** A person's role in a shared space changed: their connection authenticates again. */
+  spaceRoleChanged(spaceId: string, userId: string): Promise<void>;
 }
 
 export interface ApiDependencies {

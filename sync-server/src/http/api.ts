@@ -26,6 +26,7 @@ import { isSameOriginRequest } from '../origin';
 import { registerProfiles } from './profiles';
 import { registerPublished } from './published';
 import { registerPublishing } from './publishing';
+import { registerSpaces } from './spaces';
 import { registerUploads } from './uploads';
 import { PORTABLE_RAW_BODIES, registerPortable } from './portable';
 
@@ -140,6 +141,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerPublishing(app, deps);
   registerPortable(app, deps);
   registerHistory(app, deps);
+  registerSpaces(app, deps);
   registerPublished(app, deps);
   registerExplore(app, deps);
   registerAiBuilder(app, deps);

@@ -465,6 +465,61 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0013_spaces': () => ({
+    async up(db: Kysely<unknown>) {
+      // Shared spaces (docs/product/spaces.md): the records live in the `space/{id}` document; who
+      // belongs and with which role is kept here, never in the document its members write. A
+      // deleted space keeps its row (deleted_at set): its id is never used again, and its document
+      // is never stored again (DocumentStore.compact).
+      await db.schema
+        .createTable('spaces')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('deleted_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('spaces_app_id').on('spaces').column('app_id').execute();
+      await db.schema.createIndex('spaces_owner_id').on('spaces').column('owner_id').execute();
+      // Everyone in a space, its owner included (role 'owner').
+      await db.schema
+        .createTable('space_members')
+        .addColumn('space_id', 'text', (c) =>
+          c.notNull().references('spaces.id').onDelete('cascade'),
+        )
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('joined_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('space_members_pk', ['space_id', 'user_id'])
+        .execute();
+      await db.schema
+        .createIndex('space_members_user_app')
+        .on('space_members')
+        .columns(['user_id', 'app_id'])
+        .execute();
+      // Invitation links: only the token's sha256 is kept; the token is in the link alone.
+      await db.schema
+        .createTable('space_invites')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('space_id', 'text', (c) =>
+          c.notNull().references('spaces.id').onDelete('cascade'),
+        )
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('revoked_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('space_invites_space_id')
+        .on('space_invites')
+        .column('space_id')
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

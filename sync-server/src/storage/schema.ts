@@ -53,6 +53,31 @@ export interface Database {
     prompt_tokens: number;
     completion_tokens: number;
   };
+  spaces: {
+    id: string;
+    app_id: string;
+    owner_id: string;
+    name: string;
+    created_at: number;
+    deleted_at: number | null;
+  };
+  space_members: {
+    space_id: string;
+    user_id: string;
+    app_id: string;
+    role: string;
+    joined_at: number;
+  };
+  space_invites: {
+    id: string;
+    space_id: string;
+    token_hash: string;
+    role: string;
+    created_by: string;
+    created_at: number;
+    expires_at: number;
+    revoked_at: number | null;
+  };
   checkpoints: {
     id: string;
     app_id: string;

@@ -60,6 +60,7 @@ export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   appEventsPerIp: ROOMY,
   aiRunsPerAccount: ROOMY,
   checkpointsPerAccount: ROOMY,
+  spaceInvitesPerIp: ROOMY,
 };
 
 /** The real server on `engine`, sending mail to a real local SMTP server. */

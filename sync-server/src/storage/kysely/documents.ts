@@ -103,6 +103,15 @@ export function createDocumentStore(
             .executeTakeFirst();
           if (user?.deleted_at != null) return null;
         }
+        if (owner?.spaceId !== undefined) {
+          const space = await trx
+            .selectFrom('spaces')
+            .select('deleted_at')
+            .where('id', '=', owner.spaceId)
+            .$if(engine === 'postgres', (q) => q.forShare())
+            .executeTakeFirst();
+          if (space?.deleted_at != null) return null;
+        }
         const stored = await trx
           .selectFrom('documents')
           .select('state')

@@ -11,6 +11,7 @@ import { createOperatorStore } from './operators';
 import { createPortableStore } from './portable';
 import { createPublishingStore } from './publishing';
 import { createSessionStore } from './sessions';
+import { createSpaceStore } from './spaces';
 import type { EngineSpecifics } from './shared';
 import {
   createHumanCheckStore,
@@ -47,6 +48,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     aiUsage: createAiUsageStore(db),
     checkpoints: createCheckpointStore(db),
     portable: createPortableStore(db, specifics),
+    spaces: createSpaceStore(db, specifics.engine),
     appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
     async ping() {
       await db.selectFrom('documents').select('name').limit(1).execute();

@@ -10,10 +10,14 @@ export interface StoredDocument {
   log: LoggedUpdate[];
 }
 
-/** What a document cannot outlive: its app (app and visitor-data documents), its person, or both. */
+/**
+ * What a document cannot outlive: its app (app and visitor-data documents), its person, or both;
+ * or its shared space (space documents).
+ */
 export interface DocumentOwner {
   appId?: string;
   userId?: string;
+  spaceId?: string;
 }
 
 export interface DocumentStore {
@@ -40,7 +44,7 @@ export interface DocumentStore {
    * Logged updates `held` says the caller's document holds already are not read back, and are
    * dropped with the others. Resolves with the sequence numbers dropped.
    *
-   * With `owner`, nothing is written once that app or person was deleted (checked under a lock
+   * With `owner`, nothing is written once that app, person or space was deleted (checked under a lock
    * their deletion waits for): a deleted document is never brought back. Resolves `null` then.
    */
   compact(

@@ -8,6 +8,7 @@ import type { OperatorStore } from './operators';
 import type { PortableStore } from './portable';
 import type { PublishingStore } from './publishing';
 import type { SessionStore } from './sessions';
+import type { SpaceStore } from './spaces';
 import type {
   HumanCheckStore,
   MessageStore,
@@ -44,6 +45,15 @@ export type {
 } from './publishing';
 export type { CheckpointRecord, NewCheckpoint, CheckpointStore } from './checkpoints';
 export type { ImportedApp, PortableStore } from './portable';
+export type {
+  SpaceRecord,
+  NewSpace,
+  SpaceWithRole,
+  SpaceMemberRecord,
+  SpaceInviteRecord,
+  NewSpaceInvite,
+  SpaceStore,
+} from './spaces';
 export { ERROR_SOURCES } from './monitoring';
 export type {
   ErrorSource,
@@ -81,6 +91,8 @@ export interface Storage {
   readonly checkpoints: CheckpointStore;
   /** Moving apps between servers: what an import checks and writes (docs/product/portable-file.md). */
   readonly portable: PortableStore;
+  /** Shared spaces: their members, roles and invitation links (docs/product/spaces.md). */
+  readonly spaces: SpaceStore;
   /** Names of the applied migrations, oldest first. */
   appliedMigrations(): Promise<string[]>;
   /** Resolves when the database answers a trivial query. */

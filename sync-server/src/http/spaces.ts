@@ -1,0 +1,382 @@
+import type { Hono } from 'hono';
+import {
+  appIdSchema,
+  collaboratorUsernameSchema,
+  createId,
+  createSpaceInviteRequestSchema,
+  createSpaceRequestSchema,
+  isId,
+  renameSpaceRequestSchema,
+  setSpaceMemberRequestSchema,
+  SPACE_LIMITS,
+  type SpaceInvite,
+  type SpaceMember,
+  type SpaceRole,
+  type SpaceSummary,
+  spaceIdSchema,
+  spaceInvitePath,
+  spaceInviteTokenSchema,
+} from '@pipit/protocol';
+import { randomToken, sha256Hex } from '../accounts/random';
+import { nameOf } from '../accounts/views';
+import { findVisibleApp } from '../publishing/visibility';
+import type { SpaceInviteRecord, SpaceRecord, Storage, UserRecord } from '../storage/types';
+import { ApiError } from './api-error';
+import type { ApiDependencies } from './api-dependencies';
+import { readJsonBody } from './body';
+import { type ApiContext, type ApiEnv, requireAuth } from './context';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** An invitation token is 24 random bytes: 32 url-safe characters (spaceInviteTokenSchema). */
+const INVITE_TOKEN_BYTES = 24;
+
+/** Whether the space does not exist or the asker is not in it, the answer is the same. */
+const notFound = () =>
+  new ApiError('not_found', 'That space does not exist, or you are not in it.');
+
+const appNotFound = () =>
+  new ApiError('not_found', 'That app does not exist, or it is not shared with you.');
+
+/** A withdrawn link, one never made, or one whose space is gone: nothing tells them apart. */
+const inviteNotFound = () =>
+  new ApiError(
+    'not_found',
+    'This invitation link does not work: it was withdrawn, or its space was deleted. Ask for a new link.',
+  );
+
+const person = (user: UserRecord) => ({
+  userId: user.id,
+  username: user.username,
+  displayName: nameOf(user),
+});
+
+function summarize(
+  space: SpaceRecord,
+  role: SpaceRole,
+  owner: UserRecord | undefined,
+  memberCount: number,
+): SpaceSummary {
+  return {
+    id: space.id,
+    appId: space.appId,
+    name: space.name,
+    role,
+    owner: owner ? person(owner) : { userId: space.ownerId, username: '', displayName: '' },
+    memberCount,
+    createdAt: space.createdAt,
+  };
+}
+
+const toInvite = (invite: SpaceInviteRecord): SpaceInvite => ({
+  id: invite.id,
+  role: invite.role,
+  createdAt: invite.createdAt,
+  expiresAt: invite.expiresAt,
+});
+
+/** The space in the path and the asker's role in it; not found for anyone who is not in it. */
+async function spaceFor(c: ApiContext, storage: Storage) {
+  const auth = requireAuth(c);
+  const id = spaceIdSchema.safeParse(c.req.param('spaceId'));
+  if (!id.success) throw notFound();
+  const found = await storage.spaces.getWithRole(id.data, auth.user.id);
+  if (!found?.role) throw notFound();
+  return { auth, space: found.space, role: found.role };
+}
+
+function requireSpaceOwner(role: SpaceRole, what: string) {
+  if (role !== 'owner') throw new ApiError('forbidden', `Only the space’s owner can ${what}.`);
+}
+
+/** The person a path names by username; not found when no live account goes by it. */
+async function personFor(c: ApiContext, storage: Storage): Promise<UserRecord | null> {
+  const username = collaboratorUsernameSchema.safeParse(c.req.param('username'));
+  return username.success ? storage.users.findByUsername(username.data) : null;
+}
+
+/**
+ * Shared spaces (docs/product/spaces.md): a visitor of an app they may see makes a space, adds
+ * people by username or with invitation links, and gives each a role. Membership is the only way
+ * in: the app's creator has no access to a space they are not in. Every answer about a space the
+ * asker is not in is `not_found`, so nobody learns that it exists.
+ */
+export function registerSpaces(
+  app: Hono<ApiEnv>,
+  { storage, clock, accessChanges, dataRemoval, rateLimiter, publicOrigin }: ApiDependencies,
+): void {
+  /** A summary for the asker, reading the owner and the count. */
+  async function summaryOf(space: SpaceRecord, role: SpaceRole): Promise<SpaceSummary> {
+    const [owner, count] = await Promise.all([
+      storage.users.findById(space.ownerId),
+      storage.spaces.memberCount(space.id),
+    ]);
+    return summarize(space, role, owner ?? undefined, count);
+  }
+
+  /** Refuses a person one more space past SPACE_LIMITS.spacesPerPerson. */
+  async function checkSpacesOf(user: UserRecord, asker: boolean) {
+    if ((await storage.spaces.countForUser(user.id)) < SPACE_LIMITS.spacesPerPerson) return;
+    throw new ApiError(
+      'limit_reached',
+      asker
+        ? `You are in ${SPACE_LIMITS.spacesPerPerson} spaces, the most the free plan allows. Leave a space you no longer use, or delete one you own, to make room.`
+        : `${nameOf(user)} is in ${SPACE_LIMITS.spacesPerPerson} spaces already, the most the free plan allows. They need to leave one before they can join this one.`,
+    );
+  }
+
+  /** Refuses one more person in a full space. */
+  async function checkRoomIn(spaceId: string) {
+    if ((await storage.spaces.memberCount(spaceId)) < SPACE_LIMITS.membersPerSpace) return;
+    throw new ApiError(
+      'limit_reached',
+      `This space has ${SPACE_LIMITS.membersPerSpace} people, the most the free plan allows. Someone has to leave, or be removed by the owner, first.`,
+    );
+  }
+
+  /** The open invitation a token names, with its space; expired and withdrawn links refused. */
+  async function inviteFor(c: ApiContext) {
+    const { ip } = c.get('meta');
+    // Counted before the token is even read: guessing links costs a request each.
+    await rateLimiter.enforce('spaceInvitesPerIp', ip ?? 'unknown');
+    const token = spaceInviteTokenSchema.safeParse(c.req.param('token'));
+    const invite = token.success
+      ? await storage.spaces.inviteByTokenHash(sha256Hex(token.data))
+      : null;
+    const space =
+      invite && invite.revokedAt === null ? await storage.spaces.get(invite.spaceId) : null;
+    if (!invite || !space) throw inviteNotFound();
+    if (invite.expiresAt <= clock.now()) {
+      throw new ApiError(
+        'token_expired',
+        'This invitation link has expired. Ask the space’s owner for a new one.',
+      );
+    }
+    return { invite, space };
+  }
+
+  app.get('/apps/:id/spaces', async (c) => {
+    const auth = requireAuth(c);
+    const appId = appIdSchema.safeParse(c.req.param('id'));
+    if (!appId.success) throw appNotFound();
+    const spaces = await storage.spaces.listForUser(auth.user.id, appId.data);
+    const owners = await storage.users.findByIds(spaces.map((s) => s.ownerId));
+    return c.json({
+      spaces: spaces.map((s) => summarize(s, s.role, owners.get(s.ownerId), s.memberCount)),
+    });
+  });
+
+  app.post('/apps/:id/spaces', async (c) => {
+    const auth = requireAuth(c);
+    const appId = c.req.param('id');
+    // Only for an app they may see, as its visitors' data (publishing/visibility.ts).
+    const visible = await findVisibleApp(storage, appId, auth.user.id);
+    if (!visible) throw appNotFound();
+    const input = await readJsonBody(c.req.raw, createSpaceRequestSchema);
+    const id = input.id ?? createId();
+
+    /** A space made with this id before: the same device asking again gets the same space. */
+    const sameAgain = async (existing: SpaceRecord | null) => {
+      if (!existing) {
+        throw new ApiError('not_found', 'That space was deleted. Make a new one to start again.');
+      }
+      if (existing.ownerId !== auth.user.id || existing.appId !== visible.app.id) {
+        throw new ApiError('forbidden', 'That space id belongs to someone else.');
+      }
+      return c.json({ space: await summaryOf(existing, 'owner') }, 200);
+    };
+
+    if (input.id !== undefined) {
+      const known = await storage.spaces.get(id);
+      if (known || (await storage.spaces.wasDeleted(id))) return sameAgain(known);
+    }
+    await checkSpacesOf(auth.user, true);
+    const space: SpaceRecord = {
+      id,
+      appId: visible.app.id,
+      ownerId: auth.user.id,
+      name: input.name,
+      createdAt: clock.now(),
+    };
+    const inserted = await storage.spaces.insert(space);
+    // Made at the same moment by another request with the same id.
+    if (!inserted.created) return sameAgain(inserted.existing);
+    return c.json({ space: summarize(space, 'owner', auth.user, 1) }, 201);
+  });
+
+  app.get('/spaces/:spaceId', async (c) => {
+    const { space, role } = await spaceFor(c, storage);
+    const members = await storage.spaces.members(space.id);
+    const users = await storage.users.findByIds(members.map((m) => m.userId));
+    const people: SpaceMember[] = members.flatMap((m) => {
+      const user = users.get(m.userId);
+      return user ? [{ ...person(user), role: m.role, joinedAt: m.joinedAt }] : [];
+    });
+    // Invitation links are the owner's to share or withdraw: the others never see them.
+    const invites =
+      role === 'owner'
+        ? (await storage.spaces.openInvites(space.id, clock.now())).map(toInvite)
+        : [];
+    return c.json({
+      space: summarize(space, role, users.get(space.ownerId), members.length),
+      members: people,
+      invites,
+    });
+  });
+
+  app.patch('/spaces/:spaceId', async (c) => {
+    const { space, role } = await spaceFor(c, storage);
+    requireSpaceOwner(role, 'rename it');
+    const { name } = await readJsonBody(c.req.raw, renameSpaceRequestSchema);
+    const renamed = await storage.spaces.rename(space.id, name);
+    if (!renamed) throw notFound();
+    return c.json({ space: await summaryOf(renamed, role) });
+  });
+
+  app.delete('/spaces/:spaceId', async (c) => {
+    const { space, role } = await spaceFor(c, storage);
+    requireSpaceOwner(role, 'delete it');
+    // Its members' connections close on every instance before its document is deleted.
+    await dataRemoval.space(space.id);
+    return c.json({ deleted: true });
+  });
+
+  app.put('/spaces/:spaceId/members/:username', async (c) => {
+    const { space, role } = await spaceFor(c, storage);
+    requireSpaceOwner(role, 'add people or change their roles');
+    const input = await readJsonBody(c.req.raw, setSpaceMemberRequestSchema);
+    const invitee = await personFor(c, storage);
+    if (!invitee) {
+      throw new ApiError('not_found', 'No one goes by that username. Check the spelling.');
+    }
+    if (invitee.id === space.ownerId) {
+      throw new ApiError(
+        'validation_failed',
+        'That is the space’s owner; they are in it already, and their role stays owner.',
+        { fields: { username: 'The owner is in the space already.' } },
+      );
+    }
+    const members = await storage.spaces.members(space.id);
+    const already = members.find((m) => m.userId === invitee.id);
+    if (!already) {
+      await checkRoomIn(space.id);
+      await checkSpacesOf(invitee, false);
+    }
+    const joinedAt = already?.joinedAt ?? clock.now();
+    await storage.spaces.putMember({
+      spaceId: space.id,
+      userId: invitee.id,
+      role: input.role,
+      joinedAt,
+    });
+    if (already && already.role !== input.role) {
+      await accessChanges.spaceRoleChanged(space.id, invitee.id);
+    }
+    const member: SpaceMember = { ...person(invitee), role: input.role, joinedAt };
+    return c.json({ member }, already ? 200 : 201);
+  });
+
+  app.delete('/spaces/:spaceId/members/:username', async (c) => {
+    const { auth, space, role } = await spaceFor(c, storage);
+    const leaving = await personFor(c, storage);
+    // The owner removes anyone; a member or a reader may leave.
+    if (role !== 'owner' && leaving?.id !== auth.user.id) requireSpaceOwner(role, 'remove people');
+    if (leaving && leaving.id === space.ownerId) {
+      throw new ApiError(
+        'forbidden',
+        'The owner cannot leave their own space. Delete the space instead; its records go with it.',
+      );
+    }
+    if (!leaving || !(await storage.spaces.removeMember(space.id, leaving.id))) {
+      throw new ApiError('not_found', 'That person is not in this space.');
+    }
+    await accessChanges.spaceRevoked(space.id, leaving.id);
+    return c.json({ removed: true });
+  });
+
+  app.post('/spaces/:spaceId/invites', async (c) => {
+    const { auth, space, role } = await spaceFor(c, storage);
+    requireSpaceOwner(role, 'invite people');
+    const input = await readJsonBody(c.req.raw, createSpaceInviteRequestSchema);
+    const now = clock.now();
+    if ((await storage.spaces.openInvites(space.id, now)).length >= SPACE_LIMITS.invitesPerSpace) {
+      throw new ApiError(
+        'limit_reached',
+        `This space has ${SPACE_LIMITS.invitesPerSpace} open invitation links, the most the free plan allows. Withdraw one you no longer need first.`,
+      );
+    }
+    const token = randomToken(INVITE_TOKEN_BYTES);
+    const invite = {
+      id: createId(),
+      spaceId: space.id,
+      role: input.role,
+      createdBy: auth.user.id,
+      createdAt: now,
+      expiresAt: now + input.days * DAY_MS,
+    };
+    // Only the hash is kept: the token is in this answer and the link, nowhere else.
+    await storage.spaces.insertInvite({ ...invite, tokenHash: sha256Hex(token) });
+    const origin = publicOrigin ?? new URL(c.req.url).origin;
+    return c.json(
+      {
+        invite: toInvite({ ...invite, revokedAt: null }),
+        token,
+        url: `${origin}${spaceInvitePath(token)}`,
+      },
+      201,
+    );
+  });
+
+  app.delete('/spaces/:spaceId/invites/:inviteId', async (c) => {
+    const { space, role } = await spaceFor(c, storage);
+    requireSpaceOwner(role, 'withdraw invitation links');
+    const inviteId = c.req.param('inviteId');
+    if (!isId(inviteId) || !(await storage.spaces.revokeInvite(space.id, inviteId, clock.now()))) {
+      throw new ApiError('not_found', 'That invitation link was withdrawn already.');
+    }
+    return c.json({ revoked: true });
+  });
+
+  app.get('/space-invites/:token', async (c) => {
+    const { invite, space } = await inviteFor(c);
+    // The app must be one the reader may see, signed in or not; otherwise the link shows nothing.
+    const visible = await findVisibleApp(storage, space.appId, c.get('auth')?.user.id ?? null);
+    const inviter = await storage.users.findById(invite.createdBy);
+    if (!visible || !inviter) throw inviteNotFound();
+    return c.json({
+      invite: {
+        space: {
+          id: space.id,
+          name: space.name,
+          memberCount: await storage.spaces.memberCount(space.id),
+        },
+        app: { id: visible.app.id, title: visible.app.title },
+        invitedBy: person(inviter),
+        role: invite.role,
+        expiresAt: invite.expiresAt,
+      },
+    });
+  });
+
+  app.post('/space-invites/:token/accept', async (c) => {
+    const auth = requireAuth(c);
+    const { invite, space } = await inviteFor(c);
+    if (!(await findVisibleApp(storage, space.appId, auth.user.id))) {
+      throw new ApiError(
+        'not_found',
+        'The app this space belongs to is no longer shared with you, so you cannot join it.',
+      );
+    }
+    const found = await storage.spaces.getWithRole(space.id, auth.user.id);
+    // In it already (the owner too): the role they have stays.
+    if (found?.role) return c.json({ space: await summaryOf(space, found.role) }, 200);
+    await checkRoomIn(space.id);
+    await checkSpacesOf(auth.user, true);
+    await storage.spaces.putMember({
+      spaceId: space.id,
+      userId: auth.user.id,
+      role: invite.role,
+      joinedAt: clock.now(),
+    });
+    return c.json({ space: await summaryOf(space, invite.role) }, 201);
+  });
+}

@@ -1,0 +1,312 @@
+import type { SpaceGrantableRole, SpaceRole, StorageEngine } from '@pipit/protocol';
+import type { SpaceInviteRecord, SpaceRecord, SpaceStore } from '../types/spaces';
+import type { Db } from './shared';
+
+interface SpaceRow {
+  id: string;
+  app_id: string;
+  owner_id: string;
+  name: string;
+  created_at: number;
+}
+
+function toSpace(row: SpaceRow): SpaceRecord {
+  return {
+    id: row.id,
+    appId: row.app_id,
+    ownerId: row.owner_id,
+    name: row.name,
+    createdAt: Number(row.created_at),
+  };
+}
+
+interface InviteRow {
+  id: string;
+  space_id: string;
+  role: string;
+  created_by: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+function toInvite(row: InviteRow): SpaceInviteRecord {
+  return {
+    id: row.id,
+    spaceId: row.space_id,
+    role: row.role as SpaceGrantableRole,
+    createdBy: row.created_by,
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
+}
+
+const SPACE_COLUMNS = [
+  'spaces.id',
+  'spaces.app_id',
+  'spaces.owner_id',
+  'spaces.name',
+  'spaces.created_at',
+] as const;
+
+export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
+  return {
+    insert(space) {
+      return db.transaction().execute(async (trx) => {
+        // The id is claimed by the row itself; a deleted space keeps its row, so its id stays taken.
+        const claimed = await trx
+          .insertInto('spaces')
+          .values({
+            id: space.id,
+            app_id: space.appId,
+            owner_id: space.ownerId,
+            name: space.name,
+            created_at: space.createdAt,
+            deleted_at: null,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!claimed) {
+          const known = await trx
+            .selectFrom('spaces')
+            .select([...SPACE_COLUMNS, 'spaces.deleted_at'])
+            .where('id', '=', space.id)
+            .$if(engine === 'postgres', (q) => q.forShare())
+            .executeTakeFirst();
+          return {
+            created: false as const,
+            existing: known && known.deleted_at === null ? toSpace(known) : null,
+          };
+        }
+        await trx
+          .insertInto('space_members')
+          .values({
+            space_id: space.id,
+            user_id: space.ownerId,
+            app_id: space.appId,
+            role: 'owner',
+            joined_at: space.createdAt,
+          })
+          .execute();
+        return { created: true as const };
+      });
+    },
+
+    async get(id) {
+      const row = await db
+        .selectFrom('spaces')
+        .select(SPACE_COLUMNS)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return row ? toSpace(row) : null;
+    },
+
+    async wasDeleted(id) {
+      const row = await db
+        .selectFrom('spaces')
+        .select('deleted_at')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row !== undefined && row.deleted_at !== null;
+    },
+
+    async getWithRole(id, userId) {
+      const row = await db
+        .selectFrom('spaces')
+        .leftJoin('space_members', (join) =>
+          join
+            .onRef('space_members.space_id', '=', 'spaces.id')
+            .on('space_members.user_id', '=', userId),
+        )
+        .select([...SPACE_COLUMNS, 'space_members.role'])
+        .where('spaces.id', '=', id)
+        .where('spaces.deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (!row) return null;
+      return { space: toSpace(row), role: (row.role as SpaceRole | null) ?? null };
+    },
+
+    async listForUser(userId, appId) {
+      const rows = await db
+        .selectFrom('space_members as mine')
+        .innerJoin('spaces', 'spaces.id', 'mine.space_id')
+        .select([...SPACE_COLUMNS, 'mine.role'])
+        .select((eb) =>
+          eb
+            .selectFrom('space_members as everyone')
+            .select((inner) => inner.fn.countAll<number>().as('count'))
+            .whereRef('everyone.space_id', '=', 'spaces.id')
+            .as('member_count'),
+        )
+        .where('mine.user_id', '=', userId)
+        .$if(appId !== undefined, (q) => q.where('mine.app_id', '=', appId!))
+        .where('spaces.deleted_at', 'is', null)
+        .orderBy('spaces.created_at')
+        .orderBy('spaces.id')
+        .execute();
+      return rows.map((row) => ({
+        ...toSpace(row),
+        role: row.role as SpaceRole,
+        memberCount: Number(row.member_count ?? 0),
+      }));
+    },
+
+    async countForUser(userId) {
+      const row = await db
+        .selectFrom('space_members')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    async rename(id, name) {
+      const row = await db
+        .updateTable('spaces')
+        .set({ name })
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .returning(SPACE_COLUMNS)
+        .executeTakeFirst();
+      return row ? toSpace(row) : null;
+    },
+
+    async delete(id, at) {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('spaces')
+          .set({ deleted_at: at })
+          .where('id', '=', id)
+          .where('deleted_at', 'is', null)
+          .execute();
+        await trx.deleteFrom('space_members').where('space_id', '=', id).execute();
+        await trx.deleteFrom('space_invites').where('space_id', '=', id).execute();
+      });
+    },
+
+    async idsOf(of) {
+      const rows = await db
+        .selectFrom('spaces')
+        .select('id')
+        .$if('appId' in of, (q) => q.where('app_id', '=', (of as { appId: string }).appId))
+        .$if('ownerId' in of, (q) => q.where('owner_id', '=', (of as { ownerId: string }).ownerId))
+        .where('deleted_at', 'is', null)
+        .orderBy('created_at')
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
+    async members(spaceId) {
+      const rows = await db
+        .selectFrom('space_members')
+        .select(['space_id', 'user_id', 'role', 'joined_at'])
+        .where('space_id', '=', spaceId)
+        .orderBy('joined_at')
+        .orderBy('user_id')
+        .execute();
+      return rows.map((row) => ({
+        spaceId: row.space_id,
+        userId: row.user_id,
+        role: row.role as SpaceRole,
+        joinedAt: Number(row.joined_at),
+      }));
+    },
+
+    async memberCount(spaceId) {
+      const row = await db
+        .selectFrom('space_members')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('space_id', '=', spaceId)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    async putMember(member) {
+      await db.transaction().execute(async (trx) => {
+        const space = await trx
+          .selectFrom('spaces')
+          .select('app_id')
+          .where('id', '=', member.spaceId)
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('space_members')
+          .values({
+            space_id: member.spaceId,
+            user_id: member.userId,
+            app_id: space.app_id,
+            role: member.role,
+            joined_at: member.joinedAt,
+          })
+          .onConflict((oc) =>
+            oc.columns(['space_id', 'user_id']).doUpdateSet({ role: member.role }),
+          )
+          .execute();
+      });
+    },
+
+    async removeMember(spaceId, userId) {
+      const result = await db
+        .deleteFrom('space_members')
+        .where('space_id', '=', spaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async removeMemberships(userId) {
+      await db.deleteFrom('space_members').where('user_id', '=', userId).execute();
+    },
+
+    async insertInvite(invite) {
+      await db
+        .insertInto('space_invites')
+        .values({
+          id: invite.id,
+          space_id: invite.spaceId,
+          token_hash: invite.tokenHash,
+          role: invite.role,
+          created_by: invite.createdBy,
+          created_at: invite.createdAt,
+          expires_at: invite.expiresAt,
+          revoked_at: null,
+        })
+        .execute();
+    },
+
+    async openInvites(spaceId, now) {
+      const rows = await db
+        .selectFrom('space_invites')
+        .selectAll()
+        .where('space_id', '=', spaceId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .execute();
+      return rows.map(toInvite);
+    },
+
+    async inviteByTokenHash(tokenHash) {
+      const row = await db
+        .selectFrom('space_invites')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      return row ? toInvite(row) : null;
+    },
+
+    async revokeInvite(spaceId, inviteId, at) {
+      const result = await db
+        .updateTable('space_invites')
+        .set({ revoked_at: at })
+        .where('space_id', '=', spaceId)
+        .where('id', '=', inviteId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}

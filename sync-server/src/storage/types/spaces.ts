@@ -1,0 +1,91 @@
+import type { SpaceGrantableRole, SpaceRole } from '@pipit/protocol';
+
+/** A shared space's row (docs/product/spaces.md); its records live in the `space/{id}` document. */
+export interface SpaceRecord {
+  id: string;
+  appId: string;
+  ownerId: string;
+  name: string;
+  createdAt: number;
+}
+
+export type NewSpace = SpaceRecord;
+
+/** A space with the asker's role and how many people are in it, as lists show it. */
+export interface SpaceWithRole extends SpaceRecord {
+  role: SpaceRole;
+  memberCount: number;
+}
+
+export interface SpaceMemberRecord {
+  spaceId: string;
+  userId: string;
+  role: SpaceRole;
+  joinedAt: number;
+}
+
+/** An invitation link; the token itself is never stored, only its sha256. */
+export interface SpaceInviteRecord {
+  id: string;
+  spaceId: string;
+  role: SpaceGrantableRole;
+  createdBy: string;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+export interface NewSpaceInvite extends Omit<SpaceInviteRecord, 'revokedAt'> {
+  tokenHash: string;
+}
+
+/**
+ * Shared spaces: who belongs to which space, with which role, and its invitation links. Members
+ * are server state, never part of the shared document.
+ */
+export interface SpaceStore {
+  /**
+   * Makes the space with its owner as its first member. An id in use already (or used by a deleted
+   * space) makes nothing: `existing` is that space (null when it was deleted).
+   */
+  insert(
+    space: NewSpace,
+  ): Promise<{ created: true } | { created: false; existing: SpaceRecord | null }>;
+  /** A space that exists (not deleted). */
+  get(id: string): Promise<SpaceRecord | null>;
+  /** Whether the id belonged to a space deleted since. */
+  wasDeleted(id: string): Promise<boolean>;
+  /** The space and a person's role in it (null when they are not in it), in one read. */
+  getWithRole(
+    id: string,
+    userId: string,
+  ): Promise<{ space: SpaceRecord; role: SpaceRole | null } | null>;
+  /** The spaces a person is in, in one app or in all, oldest first, with their role in each. */
+  listForUser(userId: string, appId?: string): Promise<SpaceWithRole[]>;
+  /** The spaces a person is in, over all apps (owned or joined). */
+  countForUser(userId: string): Promise<number>;
+  rename(id: string, name: string): Promise<SpaceRecord | null>;
+  /**
+   * Marks the space deleted at `at` and removes its members and invitations (the caller deletes
+   * the document). Its id is never used again.
+   */
+  delete(id: string, at: number): Promise<void>;
+  /** The spaces of one app, or owned by one person (to delete them with the app or the account). */
+  idsOf(of: { appId: string } | { ownerId: string }): Promise<string[]>;
+  /** Everyone in the space, the owner included, in the order they joined. */
+  members(spaceId: string): Promise<SpaceMemberRecord[]>;
+  memberCount(spaceId: string): Promise<number>;
+  /** Adds a person, or changes their role. */
+  putMember(member: SpaceMemberRecord): Promise<void>;
+  /** Returns whether they were in it. */
+  removeMember(spaceId: string, userId: string): Promise<boolean>;
+  /** A person leaves every space they are in (their account is being deleted). */
+  removeMemberships(userId: string): Promise<void>;
+  insertInvite(invite: NewSpaceInvite): Promise<void>;
+  /** Links not revoked and not expired at `now`, newest first. */
+  openInvites(spaceId: string, now: number): Promise<SpaceInviteRecord[]>;
+  /** The invitation a token's hash names, revoked or expired too; null when there is none. */
+  inviteByTokenHash(tokenHash: string): Promise<SpaceInviteRecord | null>;
+  /** Revokes one of the space's links; false when it has no such link still open. */
+  revokeInvite(spaceId: string, inviteId: string, at: number): Promise<boolean>;
+}

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import { createId, documentName } from '@pipit/protocol';
+import type { NewSpaceInvite, Storage } from '../src/storage/types';
+import { insertUser } from './support/users';
+
+/** Shared spaces: rows, members, invitations (storage-contract.ts runs it on both engines). */
+export function describeSpacesContract(storage: () => Storage) {
+  describe('spaces', () => {
+    async function space(appId = createId()) {
+      const s = storage();
+      const owner = await insertUser(s);
+      const id = createId();
+      const inserted = await s.spaces.insert({
+        id,
+        appId,
+        ownerId: owner.id,
+        name: 'Our flat',
+        createdAt: 10,
+      });
+      expect(inserted).toEqual({ created: true });
+      return { id, appId, owner };
+    }
+
+    function invite(spaceId: string, createdBy: string, overrides: Partial<NewSpaceInvite> = {}) {
+      return {
+        id: createId(),
+        spaceId,
+        role: 'member' as const,
+        createdBy,
+        createdAt: 10,
+        expiresAt: 1_000,
+        tokenHash: createId(),
+        ...overrides,
+      };
+    }
+
+    it('makes a space with its owner as its first member, once per id', async () => {
+      const s = storage();
+      const { id, appId, owner } = await space();
+      expect(await s.spaces.get(id)).toEqual({
+        id,
+        appId,
+        ownerId: owner.id,
+        name: 'Our flat',
+        createdAt: 10,
+      });
+      expect(await s.spaces.getWithRole(id, owner.id)).toMatchObject({ role: 'owner' });
+      expect(await s.spaces.members(id)).toEqual([
+        { spaceId: id, userId: owner.id, role: 'owner', joinedAt: 10 },
+      ]);
+      const other = await insertUser(s);
+      const again = await s.spaces.insert({
+        id,
+        appId,
+        ownerId: other.id,
+        name: 'Taken',
+        createdAt: 20,
+      });
+      expect(again).toMatchObject({ created: false, existing: { ownerId: owner.id } });
+      expect(await s.spaces.getWithRole(id, other.id)).toMatchObject({ role: null });
+      expect(await s.spaces.getWithRole(createId(), owner.id)).toBeNull();
+    });
+
+    it('adds members, changes a role, lists and counts a person’s spaces per app', async () => {
+      const s = storage();
+      const { id, appId, owner } = await space();
+      const { id: elsewhere } = await space();
+      const ben = await insertUser(s);
+      await s.spaces.putMember({ spaceId: id, userId: ben.id, role: 'reader', joinedAt: 20 });
+      await s.spaces.putMember({ spaceId: id, userId: ben.id, role: 'member', joinedAt: 99 });
+      await s.spaces.putMember({
+        spaceId: elsewhere,
+        userId: ben.id,
+        role: 'reader',
+        joinedAt: 30,
+      });
+      expect(await s.spaces.members(id)).toEqual([
+        { spaceId: id, userId: owner.id, role: 'owner', joinedAt: 10 },
+        { spaceId: id, userId: ben.id, role: 'member', joinedAt: 20 },
+      ]);
+      expect(await s.spaces.memberCount(id)).toBe(2);
+      expect(await s.spaces.countForUser(ben.id)).toBe(2);
+      const inApp = await s.spaces.listForUser(ben.id, appId);
+      expect(inApp).toEqual([
+        {
+          id,
+          appId,
+          ownerId: owner.id,
+          name: 'Our flat',
+          createdAt: 10,
+          role: 'member',
+          memberCount: 2,
+        },
+      ]);
+      expect((await s.spaces.listForUser(ben.id)).map((x) => x.id).sort()).toEqual(
+        [id, elsewhere].sort(),
+      );
+      expect(await s.spaces.removeMember(id, ben.id)).toBe(true);
+      expect(await s.spaces.removeMember(id, ben.id)).toBe(false);
+      expect(await s.spaces.countForUser(ben.id)).toBe(1);
+      await s.spaces.removeMemberships(ben.id);
+      expect(await s.spaces.countForUser(ben.id)).toBe(0);
+    });
+
+    it('renames, and deletes for good: no members, no invitations, the id never used again', async () => {
+      const s = storage();
+      const { id, appId, owner } = await space();
+      expect(await s.spaces.rename(id, 'Flat 2')).toMatchObject({ name: 'Flat 2' });
+      await s.spaces.insertInvite(invite(id, owner.id));
+      expect(await s.spaces.idsOf({ appId })).toEqual([id]);
+      expect(await s.spaces.idsOf({ ownerId: owner.id })).toEqual([id]);
+      expect(await s.spaces.wasDeleted(id)).toBe(false);
+      await s.spaces.delete(id, 50);
+      expect(await s.spaces.get(id)).toBeNull();
+      expect(await s.spaces.getWithRole(id, owner.id)).toBeNull();
+      expect(await s.spaces.wasDeleted(id)).toBe(true);
+      expect(await s.spaces.members(id)).toEqual([]);
+      expect(await s.spaces.openInvites(id, 0)).toEqual([]);
+      expect(await s.spaces.idsOf({ appId })).toEqual([]);
+      expect(await s.spaces.rename(id, 'Back')).toBeNull();
+      expect(await s.spaces.countForUser(owner.id)).toBe(0);
+      const again = await s.spaces.insert({
+        id,
+        appId,
+        ownerId: owner.id,
+        name: 'Again',
+        createdAt: 60,
+      });
+      expect(again).toEqual({ created: false, existing: null });
+      expect(await s.spaces.wasDeleted(createId())).toBe(false);
+    });
+
+    it('keeps invitations by their token’s hash: open ones listed, expired and revoked ones not', async () => {
+      const s = storage();
+      const { id, owner } = await space();
+      const open = invite(id, owner.id, { createdAt: 20, expiresAt: 1_000, role: 'reader' });
+      const expired = invite(id, owner.id, { createdAt: 15, expiresAt: 100 });
+      const revoked = invite(id, owner.id, { createdAt: 12 });
+      for (const i of [open, expired, revoked]) await s.spaces.insertInvite(i);
+      expect(await s.spaces.revokeInvite(id, revoked.id, 200)).toBe(true);
+      expect(await s.spaces.revokeInvite(id, revoked.id, 300)).toBe(false);
+      expect(await s.spaces.revokeInvite(createId(), open.id, 300)).toBe(false);
+      expect((await s.spaces.openInvites(id, 500)).map((i) => i.id)).toEqual([open.id]);
+      expect(await s.spaces.inviteByTokenHash(open.tokenHash)).toEqual({
+        id: open.id,
+        spaceId: id,
+        role: 'reader',
+        createdBy: owner.id,
+        createdAt: 20,
+        expiresAt: 1_000,
+        revokedAt: null,
+      });
+      expect(await s.spaces.inviteByTokenHash(revoked.tokenHash)).toMatchObject({ revokedAt: 200 });
+      expect(await s.spaces.inviteByTokenHash('nothing')).toBeNull();
+    });
+
+    it('never stores a deleted space’s document again', async () => {
+      const s = storage();
+      const { id } = await space();
+      const name = documentName({ kind: 'space', spaceId: id });
+      const state = new Uint8Array([0, 0]);
+      expect(await s.documents.compact(name, () => state, { owner: { spaceId: id } })).toEqual([]);
+      await s.spaces.delete(id, 50);
+      await s.documents.delete(name);
+      expect(await s.documents.compact(name, () => state, { owner: { spaceId: id } })).toBeNull();
+      expect(await s.documents.load(name)).toBeNull();
+    });
+  });
+}
