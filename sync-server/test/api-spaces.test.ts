@@ -435,7 +435,9 @@ describe.each(ENGINES)('shared spaces over REST and the socket (%s)', (engine) =
     }
     const refused = await makeSpace(busy);
     expect(errorCode(refused)).toBe('limit_reached');
-    expect((refused.body as unknown as { error: { message: string } }).error.message).toMatch(/Leave/);
+    expect((refused.body as unknown as { error: { message: string } }).error.message).toMatch(
+      /Leave/,
+    );
     const id = (await makeSpace(ben)).body.space.id;
     const add = await ben.request('PUT', `/api/spaces/${id}/members/${name('busy')}`, {
       body: { role: 'member' },
