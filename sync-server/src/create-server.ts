@@ -24,6 +24,7 @@ import {
   defaultHeapBudgetBytes,
   type ResourceLimits,
 } from './collab/resource-limits';
+import { createSpaceRules } from './collab/space-rules';
 import { createSyncSocket } from './collab/websocket';
 import type { Config } from './config';
 import { createDigest } from './digest';
@@ -221,6 +222,13 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
   const history = createHistory({ storage, clock, logger });
   const collab = createCollab({
     fanOut: cluster.extension,
+    // Which records of a shared space each member may change: its app's published rules.
+    spaceRules: createSpaceRules({
+      storage,
+      appOfSpace: async (spaceId) => (await storage.spaces.get(spaceId))?.appId ?? null,
+      onRefreshFailed: (spaceId, err: unknown) =>
+        logger.warn({ err, spaceId }, "reading a space's record rules again failed"),
+    }),
     // An app's history starts with its first definition, never with the empty document before it.
     afterAppStored: (appId, document, authorIds, final) =>
       hasDefinition(document)

@@ -11,6 +11,7 @@ import { createPersistence, type Persistence, type PersistenceOptions } from './
 import { ResourceBounds } from './resource-bounds';
 import { createResourceBoundsExtension } from './resource-bounds-extension';
 import type { ResourceLimits } from './resource-limits';
+import type { SpaceRules } from './space-rules';
 import { createUpdateGuard } from './update-guard';
 import { createUpdateLogExtension, UpdateLog } from './update-log';
 
@@ -73,6 +74,11 @@ export function createCollab(options: {
   fanOut?: RedisFanOut | null;
   /** After an app document is stored: its history may take a checkpoint (persistence.ts). */
   afterAppStored?: PersistenceOptions['afterAppStored'];
+  /**
+   * The record rules of shared spaces (space-rules.ts): a space's updates change only the records
+   * their sender may change (space-guard.ts). Without them, every collection has the strictest rule.
+   */
+  spaceRules?: SpaceRules;
 }): Collab {
   const { logger, limits, timings } = options;
   const ledger = new DocumentLedger();
@@ -105,8 +111,9 @@ export function createCollab(options: {
     //    (resource-bounds.ts); presence is bounded here too.
     createResourceBoundsExtension(bounds),
     // 3. Every message decoded once and checked before anything else sees it: malformed,
-    //    oversized or over-limit updates close only their connection (update-guard.ts).
-    createUpdateGuard({ ledger, limits, bounds, logger, timings }),
+    //    oversized or over-limit updates close only their connection, and so does a space's
+    //    update that changes a record its sender may not (update-guard.ts, space-guard.ts).
+    createUpdateGuard({ ledger, limits, bounds, logger, timings, spaceRules: options.spaceRules }),
     // 4. The checked update appended to the durable log; its acknowledgement is held until the
     //    write commits, while other clients get it at once (update-log.ts). A storage outage
     //    pauses acknowledgements; it never skips the log.

@@ -4,7 +4,7 @@ import type {
   Extension,
 } from '@hocuspocus/server';
 import * as Y from 'yjs';
-import type { UpdateRefusalReason } from '@pipit/protocol';
+import { parseDocumentName, type UpdateRefusalReason } from '@pipit/protocol';
 import type { Logger } from '../logger';
 import type { CollabTimings } from '../metrics';
 import type { ConnectionContext } from './authenticate';
@@ -12,6 +12,8 @@ import type { CheckedUpdate, DocumentLedger } from './document-ledger';
 import { SyncRefusal } from './refusal';
 import type { DocumentUsage, ResourceBounds } from './resource-bounds';
 import type { ResourceLimits } from './resource-limits';
+import { checkSpaceUpdate } from './space-guard';
+import type { SpaceRuleOf, SpaceRules } from './space-rules';
 import { syncPayloadOf } from './sync-message';
 import { growthOf, waitingBytes } from './yjs-usage';
 
@@ -41,6 +43,11 @@ export interface MessageCheck {
   logger: Logger;
   /** Counts each refusal by reason (pipit_sync_protocol_errors_total). */
   timings?: Pick<CollabTimings, 'protocolError'> | undefined;
+  /**
+   * For a shared space's document: who sends the update and the space's record rules, to judge
+   * which records it may change (space-guard.ts).
+   */
+  space?: { userId: string; ruleOf: SpaceRuleOf } | undefined;
 }
 
 /**
@@ -125,6 +132,11 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
     const over = bounds.overLimits(socketKey, growth);
     if (over) throw refuse(new SyncRefusal(over), { update: growth });
   }
+  if (check.space) {
+    // A shared space: only the records the sender may change, judged from what the update writes.
+    const refusal = checkSpaceUpdate({ doc: check.document, decoded, ...check.space });
+    if (refusal) throw refuse(new SyncRefusal('update_rejected'), { ...refusal });
+  }
   return { update, growth };
 }
 
@@ -141,12 +153,41 @@ export function createUpdateGuard(options: {
   bounds?: ResourceBounds | undefined;
   logger: Logger;
   timings?: Pick<CollabTimings, 'protocolError'> | undefined;
+  /** The record rules of shared spaces; without them, every collection has the strictest one. */
+  spaceRules?: SpaceRules | undefined;
 }): Extension {
-  const { ledger, limits, bounds, logger, timings } = options;
+  const { ledger, limits, bounds, logger, timings, spaceRules } = options;
+
+  /**
+   * What a space's updates are judged with (checkMessage): the sender and the space's rules, read
+   * from storage only when none are kept (space-rules.ts).
+   */
+  async function spaceOf(
+    documentName: string,
+    readOnly: boolean,
+    userId: string | undefined,
+  ): Promise<MessageCheck['space']> {
+    const parsed = readOnly ? null : parseDocumentName(documentName);
+    if (parsed?.kind !== 'space') return undefined;
+    // Every connection has its person (authenticate.ts); without one, nothing is let in.
+    if (!userId) throw new SyncRefusal('update_rejected');
+    if (!spaceRules) return { userId, ruleOf: () => 'author' };
+    let ruleOf = spaceRules.peek(parsed.spaceId);
+    if (!ruleOf) {
+      try {
+        ruleOf = await spaceRules.load(parsed.spaceId);
+      } catch (error) {
+        logger.warn({ err: error, documentName }, "reading a space's record rules failed");
+        throw new SyncRefusal('storage_unavailable');
+      }
+    }
+    return { userId, ruleOf };
+  }
+
   return {
     extensionName: 'pipit-update-guard',
 
-    beforeHandleMessage({
+    async beforeHandleMessage({
       documentName,
       document,
       update: message,
@@ -155,6 +196,7 @@ export function createUpdateGuard(options: {
     }: beforeHandleMessagePayload<Partial<ConnectionContext> | undefined>) {
       // Being deleted: nothing of it is written any more.
       if (ledger.isDiscarded(documentName)) throw new SyncRefusal('update_rejected');
+      const space = await spaceOf(documentName, connection.readOnly, context?.userId);
       const checked = checkMessage({
         documentName,
         message,
@@ -166,9 +208,9 @@ export function createUpdateGuard(options: {
         socketKey: context?.socketKey,
         logger,
         timings,
+        space,
       });
       if (checked) ledger.reserve(documentName, connection, checked);
-      return Promise.resolve();
     },
 
     afterHandleMessage({ connection }: afterHandleMessagePayload) {
