@@ -147,7 +147,12 @@ export function useAppData(options: {
   const role = space?.role ?? null;
   return useMemo(() => {
     if (!source || !role || !accountId || !definition) {
-      return { ...own, spaceSync: null, privateShared: 0, moveIntoSpace: nothingToMove };
+      // No space shown: the shared collections' items are private, and counted for a new space.
+      const shared = definition ? sharedCollections(definition) : null;
+      const privateShared = shared
+        ? own.data.records.filter((record) => shared.has(record.collectionId)).length
+        : 0;
+      return { ...own, spaceSync: null, privateShared, moveIntoSpace: nothingToMove };
     }
     return combineAppData(own, shared, definition, role, accountId);
     // `source` is followed through `shared` (useVisitorData reopens when it changes).

@@ -2,7 +2,7 @@ import { type SpaceInvitePreview, type SpaceSummary } from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { ApiRequestError, describeError } from '../../platform/api/request';
-import { useSession } from '../../platform/session/session';
+import { loadSession, useSession } from '../../platform/session/session';
 import { acceptSpaceInvite, previewSpaceInvite } from '../../platform/spaces';
 import { addSpace } from '../../sync/space-list';
 import { Button } from '../../ui/button';
@@ -36,6 +36,10 @@ export function JoinSpacePage({ token }: { token: string }) {
   const [problem, setProblem] = useState<string | null>(null);
 
   const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    // Whether to offer "Join" or "Sign in" (no guard loaded the session for this page).
+    void loadSession();
+  }, []);
   useEffect(() => {
     let cancelled = false;
     previewSpaceInvite(token).then(
