@@ -146,6 +146,18 @@ describe('a shared space in an installed app', () => {
       );
       expect(databases).not.toContain(benCopy);
 
+      // What Ben added stays in the space, as a former member's.
+      await adaPage.reload();
+      await adaPage.getByRole('button', { name: 'Still to buy, by aisle' }).click();
+      await adaPage
+        .getByRole('link', { name: /Eggs/ })
+        .or(adaPage.getByRole('button', { name: /Eggs/ }))
+        .first()
+        .click();
+      await poll(() =>
+        adaPage.locator('.rt-detail-row').filter({ hasText: 'Added by' }).locator('dd').innerText(),
+      ).toBe('a former member');
+
       // The server agrees: Ada reads all four; Ben and the app's creator are refused.
       expect(await readSpaceDocumentAs(pipit.url, spaceId, ada.api.cookie)).toEqual({
         opened: true,

@@ -50,7 +50,8 @@ function setUp(role: SpaceRole = 'member') {
   const space = new Y.Doc();
   const ownView = viewOf(own);
   const spaceView = viewOf(space, 'ada');
-  const app = () => combineAppData(ownView(), spaceView(), definition, role, 'ada');
+  const app = () =>
+    combineAppData(ownView(), spaceView(), definition, { role, people: { ada: 'Ada' } }, 'ada');
   return { own, space, app };
 }
 
@@ -89,6 +90,8 @@ describe('an app with a space shown', () => {
     const records = new Map(app().data.records.map((r) => [r.id, r]));
     expect(records.get(bens)?.editable).toBe(true);
     expect(records.get(bensChore)?.editable).toBe(false);
+    // Ben is not among the space's members any more: what he added says so.
+    expect(records.get(bens)?.authorName).toBe('a former member');
 
     app().data.update(items, bens, { [itemName]: 'Green tea' });
     expect(readVisitorData(space).records.find((r) => r.id === bens)?.values[itemName]).toBe(
@@ -101,6 +104,7 @@ describe('an app with a space shown', () => {
     expect(readVisitorData(space).records).toHaveLength(2);
 
     const mine = app().data.create(chores, { [choreName]: 'Dishes' });
+    expect(app().data.records.find((r) => r.id === mine)?.authorName).toBe('Ada');
     app().data.remove(mine);
     expect(
       readVisitorData(space)

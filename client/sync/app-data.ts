@@ -32,7 +32,12 @@ export interface AppDataView extends VisitorDataView {
 export interface ShownSpace {
   id: string;
   role: SpaceRole;
+  /** Its members' names by account id, as last seen (null: not known on this device yet). */
+  people: Readonly<Record<string, string>> | null;
 }
+
+/** What a record added by someone no longer in the space says about its author. */
+export const FORMER_MEMBER = 'a former member';
 
 /** The collections whose records live in a space, and each one's rule. */
 export function sharedCollections(definition: ReadDefinition): Map<string, CollectionRecordRule> {
@@ -62,13 +67,15 @@ export function combineAppData(
   own: VisitorDataView,
   space: VisitorDataView,
   definition: ReadDefinition,
-  role: SpaceRole,
+  shown: Pick<ShownSpace, 'role' | 'people'>,
   accountId: string,
 ): AppDataView {
+  const { role, people } = shown;
   const shared = sharedCollections(definition);
   const privateShared = own.data.records.filter((record) => shared.has(record.collectionId));
   const spaceRecords: RuntimeDataRecord[] = space.data.records.map((record) => ({
     ...record,
+    ...(people && record.authorId ? { authorName: people[record.authorId] ?? FORMER_MEMBER } : {}),
     editable:
       role !== 'reader' &&
       canChangeSpaceRecord(record, shared.get(record.collectionId) ?? 'author', accountId),
@@ -143,8 +150,9 @@ export function useAppData(options: {
   const own = useVisitorData({ kind: 'app', appId, accountId });
   const source: VisitorDataSource | null =
     space && accountId ? { kind: 'space', spaceId: space.id, accountId, name } : null;
-  const shared = useVisitorData(source);
+  const spaceData = useVisitorData(source);
   const role = space?.role ?? null;
+  const people = space?.people ?? null;
   return useMemo(() => {
     if (!source || !role || !accountId || !definition) {
       // No space shown: the shared collections' items are private, and counted for a new space.
@@ -154,7 +162,7 @@ export function useAppData(options: {
         : 0;
       return { ...own, spaceSync: null, privateShared, moveIntoSpace: nothingToMove };
     }
-    return combineAppData(own, shared, definition, role, accountId);
-    // `source` is followed through `shared` (useVisitorData reopens when it changes).
-  }, [own, shared, definition, role, accountId]);
+    return combineAppData(own, spaceData, definition, { role, people }, accountId);
+    // `source` is followed through `spaceData` (useVisitorData reopens when it changes).
+  }, [own, spaceData, definition, role, people, accountId]);
 }

@@ -13,9 +13,11 @@ export interface DeviceSpaces {
   activeId: string | null;
   /** When the server's list was last read (null: never on this device). */
   fetchedAt: number | null;
+  /** Each space's members as last seen: account id → the name shown for what they added. */
+  people: Record<string, Record<string, string>>;
 }
 
-const EMPTY: DeviceSpaces = { spaces: [], activeId: null, fetchedAt: null };
+const EMPTY: DeviceSpaces = { spaces: [], activeId: null, fetchedAt: null, people: {} };
 const keyOf = (accountId: string, appId: string) => `pipit:spaces:${accountId}:${appId}`;
 const listeners = new Set<() => void>();
 const cache = new Map<string, DeviceSpaces>();
@@ -32,6 +34,10 @@ function read(key: string): DeviceSpaces {
         spaces: parsed.spaces,
         activeId: typeof parsed.activeId === 'string' ? parsed.activeId : null,
         fetchedAt: typeof parsed.fetchedAt === 'number' ? parsed.fetchedAt : null,
+        people:
+          parsed.people && typeof parsed.people === 'object' && !Array.isArray(parsed.people)
+            ? parsed.people
+            : {},
       };
     }
   } catch {
@@ -60,7 +66,25 @@ export function rememberSpaces(accountId: string, appId: string, spaces: SpaceSu
   const key = keyOf(accountId, appId);
   const current = read(key);
   const activeId = spaces.some((space) => space.id === current.activeId) ? current.activeId : null;
-  write(key, { spaces, activeId, fetchedAt: Date.now() });
+  const people = Object.fromEntries(
+    Object.entries(current.people).filter(([id]) => spaces.some((space) => space.id === id)),
+  );
+  write(key, { spaces, activeId, fetchedAt: Date.now(), people });
+}
+
+/** A space's members as the server listed them (their names show on what they added). */
+export function rememberPeople(
+  accountId: string,
+  appId: string,
+  spaceId: string,
+  members: ReadonlyArray<{ userId: string; username: string; displayName: string }>,
+): void {
+  const key = keyOf(accountId, appId);
+  const current = read(key);
+  const names = Object.fromEntries(
+    members.map((member) => [member.userId, member.displayName || member.username]),
+  );
+  write(key, { ...current, people: { ...current.people, [spaceId]: names } });
 }
 
 /** A space made or joined on this device: listed, and shown. */
@@ -87,6 +111,7 @@ export function forgetSpace(accountId: string, appId: string, spaceId: string): 
     ...current,
     spaces: current.spaces.filter((space) => space.id !== spaceId),
     activeId: current.activeId === spaceId ? null : current.activeId,
+    people: Object.fromEntries(Object.entries(current.people).filter(([id]) => id !== spaceId)),
   });
 }
 

@@ -37,7 +37,9 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
     accountId,
     name,
     definition,
-    space: shown ? { id: shown.id, role: shown.role } : null,
+    space: shown
+      ? { id: shown.id, role: shown.role, people: device.people[shown.id] ?? null }
+      : null,
   });
   const spaces = useSpaces({ appId, accountId, enabled: hasShared, spaceSync: appData.spaceSync });
   // A space just made: the person's private items of the shared collections go into it once open.

@@ -16,7 +16,7 @@ import {
   revokeSpaceInvite,
   setSpaceMember,
 } from '../../platform/spaces';
-import { addSpace, chooseSpace } from '../../sync/space-list';
+import { addSpace, chooseSpace, rememberPeople } from '../../sync/space-list';
 import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/field';
 import { Notice } from '../../ui/notice';
@@ -266,10 +266,13 @@ function SpaceDetails({
   const isOwner = space.role === 'owner';
   const load = useCallback(() => {
     fetchSpace(space.id).then(
-      (detail) => setState({ kind: 'ready', detail }),
+      (detail) => {
+        setState({ kind: 'ready', detail });
+        rememberPeople(account.id, space.appId, space.id, detail.members);
+      },
       (error: unknown) => setState({ kind: 'failed', message: describeError(error).message }),
     );
-  }, [space.id]);
+  }, [space.id, space.appId, account.id]);
   useEffect(() => {
     if (online) load();
   }, [online, load]);

@@ -5,6 +5,7 @@ import {
   deviceSpaces,
   type DeviceSpaces,
   forgetSpace,
+  rememberPeople,
   rememberSpaces,
   useDeviceSpaces,
 } from '../../sync/space-list';
@@ -65,10 +66,13 @@ export function useSpaces(options: {
 
   const refresh = useCallback(async () => {
     if (!accountId || !enabled) return;
-    const { fetchSpaces } = await import('../../platform/spaces');
+    const { fetchSpace, fetchSpaces } = await import('../../platform/spaces');
     const spaces = await fetchSpaces(appId);
     const before = deviceSpaces(accountId, appId).spaces;
     rememberSpaces(accountId, appId, spaces);
+    // Who is in the shown space: their names show on what they added.
+    const shown = deviceSpaces(accountId, appId).activeId;
+    if (shown) rememberPeople(accountId, appId, shown, (await fetchSpace(shown)).members);
     const gone = await dropGone(accountId, appId, before, spaces);
     const first = gone[0];
     if (first) {

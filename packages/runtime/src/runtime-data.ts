@@ -13,6 +13,8 @@ export interface RuntimeRecord {
    * shared collection only its author may change (absent for the app's own records).
    */
   locked?: 'author';
+  /** A shared space's record: who added it ("a former member" once they left). */
+  authorName?: string;
 }
 
 /**
@@ -21,6 +23,8 @@ export interface RuntimeRecord {
  */
 export interface RuntimeDataRecord extends VisitorRecord {
   readonly editable?: boolean;
+  /** Who added it, as the space's members know them. */
+  readonly authorName?: string;
 }
 
 /**

@@ -44,6 +44,8 @@ export function DetailBlock({
       </p>
     );
   }
+  // A shared space's record says who added it.
+  const authorName = run?.current === record ? run.current.authorName : undefined;
   return (
     <dl className="rt-card rt-detail">
       {props.fieldIds.map((fieldId) => {
@@ -66,6 +68,12 @@ export function DetailBlock({
           </div>
         );
       })}
+      {authorName ? (
+        <div className="rt-detail-row">
+          <dt>Added by</dt>
+          <dd dir="auto">{authorName}</dd>
+        </div>
+      ) : null}
     </dl>
   );
 }
