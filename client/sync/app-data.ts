@@ -5,7 +5,7 @@ import {
   isSharedCollection,
   type ReadDefinition,
 } from '@pipit/app-definition';
-import type { SpaceRole } from '@pipit/protocol';
+import { SPACE_LIMITS, type SpaceRole } from '@pipit/protocol';
 import type { RuntimeData, RuntimeDataRecord } from '@pipit/runtime';
 import { useMemo } from 'react';
 import type { SyncState } from './sync-state';
@@ -48,6 +48,7 @@ export function sharedCollections(definition: ReadDefinition): Map<string, Colle
   return shared;
 }
 
+const FULL_MESSAGE = `This space holds ${SPACE_LIMITS.recordsPerSpace.toLocaleString('en-US')} items, the most one space can. Delete some to add more.`;
 const READER_MESSAGE =
   'You can only view this space. Ask its owner to make you a member to add or change items.';
 
@@ -100,6 +101,8 @@ export function combineAppData(
     create: (collection, values) => {
       if (!shared.has(collection.id)) return own.data.create(collection, values);
       if (role === 'reader') throw new DefinitionError(READER_MESSAGE);
+      if (space.data.records.length >= SPACE_LIMITS.recordsPerSpace)
+        throw new DefinitionError(FULL_MESSAGE);
       return space.data.create(collection, values);
     },
     update: (collection, recordId, values) =>
