@@ -167,7 +167,12 @@ function SpaceButton({
         aria-haspopup="dialog"
       >
         <span className="visually-hidden">Showing </span>
-        <span dir="auto">{name ?? 'Just me'}</span>
+        <span dir="auto" className="app-host__space-name">
+          {name ?? 'Just me'}
+        </span>
+        <span className="app-host__space-share" aria-hidden="true">
+          Share
+        </span>
         <span className="visually-hidden">. Share with people</span>
       </button>
       {presence.length > 0 ? (
