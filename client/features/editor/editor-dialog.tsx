@@ -1,5 +1,6 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useId } from 'react';
 import { Button } from '../../ui/button';
+import { useModal } from '../../ui/use-modal';
 
 interface EditorDialogProps {
   title: string;
@@ -16,18 +17,8 @@ interface EditorDialogProps {
  * opened it). Rendered only while open.
  */
 export function EditorDialog({ title, children, onClose, actions, wide }: EditorDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal();
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      if (dialog.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
   return (
     <dialog
       ref={ref}

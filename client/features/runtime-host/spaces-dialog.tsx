@@ -5,7 +5,7 @@ import {
   type SpaceRole,
   type SpaceSummary,
 } from '@pipit/protocol';
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { describeError } from '../../platform/api/request';
 import {
   createSpace,
@@ -20,6 +20,7 @@ import { addSpace, chooseSpace, rememberPeople } from '../../sync/space-list';
 import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/field';
 import { Notice } from '../../ui/notice';
+import { useModal } from '../../ui/use-modal';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import type { SpacesState } from './use-spaces';
 
@@ -49,18 +50,8 @@ export interface SpacesDialogProps {
  */
 export function SpacesDialog(props: SpacesDialogProps) {
   const { onClose } = props;
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal();
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      if (dialog.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
   return (
     <dialog
       ref={ref}
@@ -444,14 +435,7 @@ function Invitations({
           onChange={(event) => setUsername(event.currentTarget.value)}
           disabled={full}
         />
-        <SelectField
-          label="They can"
-          value={role}
-          onChange={(event) => setRole(event.currentTarget.value as SpaceGrantableRole)}
-        >
-          <option value="member">Add and change items</option>
-          <option value="reader">Only view</option>
-        </SelectField>
+        <RoleField label="They can" value={role} onChange={setRole} />
         <Button type="submit" variant="secondary" disabled={full || !username.trim()}>
           Add to space
         </Button>
@@ -464,14 +448,7 @@ function Invitations({
       </form>
       <div className="spaces-dialog__invite">
         <h4>Invite with a link</h4>
-        <SelectField
-          label="People who open the link can"
-          value={linkRole}
-          onChange={(event) => setLinkRole(event.currentTarget.value as SpaceGrantableRole)}
-        >
-          <option value="member">Add and change items</option>
-          <option value="reader">Only view</option>
-        </SelectField>
+        <RoleField label="People who open the link can" value={linkRole} onChange={setLinkRole} />
         <Button
           variant="secondary"
           onClick={() =>
@@ -531,5 +508,27 @@ function Invitations({
         ) : null}
       </div>
     </>
+  );
+}
+
+/** The role an invitation gives, in the words people choose it by. */
+function RoleField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: SpaceGrantableRole;
+  onChange(role: SpaceGrantableRole): void;
+}) {
+  return (
+    <SelectField
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value as SpaceGrantableRole)}
+    >
+      <option value="member">Add and change items</option>
+      <option value="reader">Only view</option>
+    </SelectField>
   );
 }
