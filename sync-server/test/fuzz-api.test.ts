@@ -122,6 +122,7 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'POST /api/ai/runs': aiRunRequestSchema,
   'GET /api/apps/:id/spaces': null,
   'POST /api/apps/:id/spaces': createSpaceRequestSchema,
+  'DELETE /api/apps/:id/spaces/ended/:spaceId': null,
   'GET /api/spaces/:spaceId': null,
   'PATCH /api/spaces/:spaceId': renameSpaceRequestSchema,
   'DELETE /api/spaces/:spaceId': null,

@@ -110,7 +110,7 @@ export function describeSpacesContract(storage: () => Storage) {
       expect(await s.spaces.idsOf({ appId })).toEqual([id]);
       expect(await s.spaces.idsOf({ ownerId: owner.id })).toEqual([id]);
       expect(await s.spaces.wasDeleted(id)).toBe(false);
-      await s.spaces.delete(id, 50);
+      await s.spaces.delete(id, 50, { why: 'deleted', by: owner.id });
       expect(await s.spaces.get(id)).toBeNull();
       expect(await s.spaces.getWithRole(id, owner.id)).toBeNull();
       expect(await s.spaces.wasDeleted(id)).toBe(true);
@@ -128,6 +128,64 @@ export function describeSpacesContract(storage: () => Storage) {
       });
       expect(again).toEqual({ created: false, existing: null });
       expect(await s.spaces.wasDeleted(createId())).toBe(false);
+    });
+
+    it('tells everyone in a deleted space but its deleter why it ended, until dismissed or old', async () => {
+      const s = storage();
+      const { id, appId, owner } = await space();
+      const ben = await insertUser(s);
+      const cleo = await insertUser(s);
+      const gone = await insertUser(s);
+      for (const [who, joinedAt] of [
+        [ben, 20],
+        [cleo, 21],
+        [gone, 22],
+      ] as const) {
+        await s.spaces.putMember({ spaceId: id, userId: who.id, role: 'member', joinedAt });
+      }
+      // Someone removed before the end is not told.
+      await s.spaces.removeMember(id, gone.id);
+      await s.spaces.rename(id, 'Flat 3');
+      await s.spaces.delete(id, 500, { why: 'owner_left', by: owner.id });
+      const ending = { spaceId: id, name: 'Flat 3', why: 'owner_left', endedAt: 500 };
+      expect(await s.spaces.endingsFor(ben.id, appId, 0)).toEqual([ending]);
+      expect(await s.spaces.endingsFor(cleo.id, appId, 500)).toEqual([ending]);
+      expect(await s.spaces.endingsFor(owner.id, appId, 0)).toEqual([]);
+      expect(await s.spaces.endingsFor(gone.id, appId, 0)).toEqual([]);
+      expect(await s.spaces.endingsFor(ben.id, createId(), 0)).toEqual([]);
+      expect(await s.spaces.endingsFor(ben.id, appId, 501)).toEqual([]);
+      // Deleted again (a removal run twice): nobody is told twice, nor differently.
+      await s.spaces.delete(id, 900, { why: 'app_deleted', by: null });
+      expect(await s.spaces.endingsFor(ben.id, appId, 0)).toEqual([ending]);
+
+      expect(await s.spaces.dismissEnding(ben.id, createId(), id)).toBe(false);
+      expect(await s.spaces.dismissEnding(ben.id, appId, id)).toBe(true);
+      expect(await s.spaces.dismissEnding(ben.id, appId, id)).toBe(false);
+      expect(await s.spaces.endingsFor(ben.id, appId, 0)).toEqual([]);
+      expect(await s.spaces.endingsFor(cleo.id, appId, 0)).toEqual([ending]);
+
+      // Nobody deleted it (by: null): its owner is told too.
+      const other = await space(appId);
+      await s.spaces.putMember({
+        spaceId: other.id,
+        userId: cleo.id,
+        role: 'reader',
+        joinedAt: 30,
+      });
+      await s.spaces.delete(other.id, 700, { why: 'app_deleted', by: null });
+      expect((await s.spaces.endingsFor(cleo.id, appId, 0)).map((e) => e.spaceId)).toEqual([
+        other.id,
+        id,
+      ]);
+      expect(await s.spaces.endingsFor(other.owner.id, appId, 0)).toMatchObject([
+        { spaceId: other.id, why: 'app_deleted' },
+      ]);
+
+      expect(await s.spaces.pruneEndings(600)).toBeGreaterThanOrEqual(1);
+      expect(await s.spaces.endingsFor(cleo.id, appId, 0)).toMatchObject([{ spaceId: other.id }]);
+      // A deleted account's endings go with it.
+      await s.spaces.removeMemberships(cleo.id);
+      expect(await s.spaces.endingsFor(cleo.id, appId, 0)).toEqual([]);
     });
 
     it('keeps invitations by their token’s hash: open ones listed, expired and revoked ones not', async () => {
@@ -156,11 +214,11 @@ export function describeSpacesContract(storage: () => Storage) {
 
     it('never stores a deleted space’s document again', async () => {
       const s = storage();
-      const { id } = await space();
+      const { id, owner } = await space();
       const name = documentName({ kind: 'space', spaceId: id });
       const state = new Uint8Array([0, 0]);
       expect(await s.documents.compact(name, () => state, { owner: { spaceId: id } })).toEqual([]);
-      await s.spaces.delete(id, 50);
+      await s.spaces.delete(id, 50, { why: 'deleted', by: owner.id });
       await s.documents.delete(name);
       expect(await s.documents.compact(name, () => state, { owner: { spaceId: id } })).toBeNull();
       expect(await s.documents.load(name)).toBeNull();

@@ -227,7 +227,9 @@ export {
   type PipitFileImage,
   type PipitFileVersion,
   type PipitFileCheckpoint,
+  type PipitFileSpace,
   type PortableApp,
+  type PortableSpace,
   type PortableExport,
 } from './pipit-file';
 export { PipitFileError, looksLikeZip } from './zip';

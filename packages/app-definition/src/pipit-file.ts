@@ -1,5 +1,5 @@
 import { strFromU8, strToU8 } from 'fflate';
-import { createId, ID_PATTERN } from '@pipit/protocol';
+import { createId, ID_PATTERN, SPACE_LIMITS, SPACE_ROLES, type SpaceRole } from '@pipit/protocol';
 import { z } from 'zod';
 import { type AppDefinition, appDefinitionSchema } from './definition';
 import { exportDefinition, definitionProblems, parseImport } from './json';
@@ -12,7 +12,8 @@ import { PipitFileError, readZip, writeZip, type ZipEntryInput } from './zip';
 /*
  * The portable `.pipit` file (docs/product/portable-file.md): one zip with a JSON manifest, holding
  * apps — each with its definition, published versions, checkpoints, uploaded images and, when the
- * person chose so, their own data — and, for an account export, the account's JSON. The server
+ * person chose so, their own data — and, for an account export, the account's JSON and the records
+ * of each shared space the person is in (kept apart from their own data). The server
  * writes and reads it; the browser reads it too (an import made offline takes the definitions).
  * One piece of code for both sides, so what one writes the other reads.
  */
@@ -37,6 +38,8 @@ export const PORTABLE_LIMITS = {
   manifestBytes: 4 * 1024 * 1024,
   /** Apps in one file: an account's, at most the free plan's 25. */
   apps: 25,
+  /** Shared spaces in one file: an account's, at most the spaces one person may be in. */
+  spaces: SPACE_LIMITS.spacesPerPerson,
   versionsPerApp: 1_000,
   checkpointsPerApp: 500,
   imagesPerApp: 500,
@@ -95,6 +98,21 @@ const appEntrySchema = z.object({
   }),
 });
 export type PipitFileApp = z.infer<typeof appEntrySchema>;
+
+/**
+ * A shared space the exporting person is in, in an account export: its records are the space's,
+ * shared with its other members, never the person's own data. An import leaves them out.
+ */
+const spaceEntrySchema = z.object({
+  id: idSchema,
+  name: z.string().max(200),
+  /** The person's role in it. */
+  role: z.enum(SPACE_ROLES),
+  /** The app it belongs to (which need not be in the file: it may be someone else's). */
+  app: z.object({ id: idSchema, title: z.string().max(200) }),
+  file: entryNameSchema,
+});
+export type PipitFileSpace = z.infer<typeof spaceEntrySchema>;
 export type PipitFileImage = z.infer<typeof imageEntrySchema>;
 export type PipitFileVersion = z.infer<typeof versionEntrySchema>;
 export type PipitFileCheckpoint = z.infer<typeof checkpointEntrySchema>;
@@ -112,6 +130,8 @@ export const pipitManifestSchema = z.object({
   /** An account export's JSON (profile, sessions), not imported anywhere. */
   account: entryNameSchema.nullable(),
   apps: z.array(appEntrySchema).max(PORTABLE_LIMITS.apps),
+  /** The shared spaces the person is in (account exports; none in a file made before them). */
+  spaces: z.array(spaceEntrySchema).max(PORTABLE_LIMITS.spaces).default([]),
 });
 export type PipitManifest = z.infer<typeof pipitManifestSchema>;
 
@@ -131,6 +151,26 @@ const visitorDataFileSchema = z.object({
       }),
     )
     .max(VISITOR_RECORD_LIMIT),
+  counters: z.record(z.string().min(1).max(64), z.number().int()),
+});
+
+/** A shared space's records and counters, as `readVisitorData` reads its document. */
+const spaceDataFileSchema = z.object({
+  format: z.literal('pipit-space-data'),
+  space: z.object({ id: idSchema, name: z.string().max(200), role: z.enum(SPACE_ROLES) }),
+  records: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(64),
+        collectionId: z.string().min(1).max(64),
+        values: z.record(z.string().max(64), recordValueSchema),
+        createdAt: z.number(),
+        updatedAt: z.number(),
+        /** The account that added it, on the server the file came from. */
+        authorId: z.string().max(64).optional(),
+      }),
+    )
+    .max(SPACE_LIMITS.recordsPerSpace),
   counters: z.record(z.string().min(1).max(64), z.number().int()),
 });
 
@@ -166,6 +206,15 @@ export interface PortableApp {
   data: VisitorData | null;
 }
 
+/** A shared space the exporting person is in, as it goes into an account's file. */
+export interface PortableSpace {
+  id: string;
+  name: string;
+  role: SpaceRole;
+  app: { id: string; title: string };
+  data: VisitorData;
+}
+
 export interface PortableExport {
   /** Made here unless given. */
   exportId?: string;
@@ -174,6 +223,8 @@ export interface PortableExport {
   kind: 'app' | 'account';
   account?: unknown;
   apps: PortableApp[];
+  /** An account's shared spaces, each with its records (none unless given). */
+  spaces?: PortableSpace[];
 }
 
 const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
@@ -208,6 +259,7 @@ export function writePipitFile(input: PortableExport): Uint8Array {
     kind: input.kind,
     account: input.account === undefined ? null : 'account.json',
     apps: [],
+    spaces: [],
   };
   // The manifest comes first in the zip, so a person opening it sees it at the top.
   entries.push({ name: 'manifest.json', data: new Uint8Array(0), compress: true });
@@ -256,6 +308,22 @@ export function writePipitFile(input: PortableExport): Uint8Array {
           ? add(`${base}/data.json`, json({ format: 'pipit-visitor-data', ...app.data }))
           : null,
       },
+    });
+  }
+  for (const space of input.spaces ?? []) {
+    manifest.spaces.push({
+      id: space.id,
+      name: space.name,
+      role: space.role,
+      app: space.app,
+      file: add(
+        `spaces/${space.id}/data.json`,
+        json({
+          format: 'pipit-space-data',
+          space: { id: space.id, name: space.name, role: space.role },
+          ...space.data,
+        }),
+      ),
     });
   }
   entries[0] = { name: 'manifest.json', data: json(manifest), compress: true };
@@ -319,6 +387,8 @@ export interface PipitFile {
   image(app: PipitFileApp, image: PipitFileImage): Uint8Array;
   /** The exporting person's data in the app, or null when it was left out. */
   data(app: PipitFileApp): VisitorData | null;
+  /** A shared space's records and counters (read, never imported). */
+  spaceData(space: PipitFileSpace): VisitorData;
 }
 
 /**
@@ -374,6 +444,13 @@ export function readPipitFile(bytes: Uint8Array): PipitFile {
     }
   }
 
+  unique(manifest.spaces, (s) => s.id, 'a shared space');
+  for (const space of manifest.spaces) {
+    if (!zip.has(space.file)) {
+      throw new PipitFileError(`This Pipit file is missing “${space.file}”. Export it again.`);
+    }
+  }
+
   const jsonOf = (name: string, what: string) => parseJson(zip.read(name), what);
 
   return {
@@ -422,6 +499,16 @@ export function readPipitFile(bytes: Uint8Array): PipitFile {
         throw new PipitFileError(`${what} is not valid: ${describeIssues(file.error)}`);
       }
       unique(file.data.records, (r) => r.id, `a record in “${app.title}”`);
+      return { records: file.data.records, counters: file.data.counters };
+    },
+    spaceData(space) {
+      const what = `The records of the space “${space.name}”`;
+      const file = spaceDataFileSchema.safeParse(jsonOf(space.file, what));
+      if (!file.success || file.data.space.id !== space.id) {
+        throw new PipitFileError(
+          `${what} are not valid: ${file.success ? 'another space' : describeIssues(file.error)}`,
+        );
+      }
       return { records: file.data.records, counters: file.data.counters };
     },
   };

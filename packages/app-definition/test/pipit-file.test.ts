@@ -1,4 +1,4 @@
-import { strToU8, zipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { createId } from '@pipit/protocol';
 import { describe, expect, it } from 'vitest';
 import {
@@ -153,6 +153,62 @@ describe('the .pipit file', () => {
     expect(file.manifest.apps[0]!.files.data).toBeNull();
     expect(file.data(file.manifest.apps[0]!)).toBeNull();
     expect(file.account()).toEqual({ format: 'pipit-account', account: { username: 'ada' } });
+  });
+
+  it('carries an account’s shared spaces apart from its own data; a file without them reads as before', () => {
+    const app = sampleApp();
+    const spaceId = createId();
+    const records = {
+      records: [
+        {
+          id: 's1',
+          collectionId: 'plants',
+          values: { name: 'Mint' },
+          createdAt: 5,
+          updatedAt: 6,
+          authorId: 'someone-else',
+        },
+      ],
+      counters: {},
+    };
+    const file = readPipitFile(
+      writePipitFile({
+        origin: 'http://localhost:8080',
+        exportedAt: 0,
+        kind: 'account',
+        account: {},
+        apps: [app],
+        spaces: [
+          {
+            id: spaceId,
+            name: 'Allotment',
+            role: 'reader',
+            app: { id: app.id, title: 'Garden log' },
+            data: records,
+          },
+        ],
+      }),
+    );
+    const [space] = file.manifest.spaces;
+    expect(space).toEqual({
+      id: spaceId,
+      name: 'Allotment',
+      role: 'reader',
+      app: { id: app.id, title: 'Garden log' },
+      file: `spaces/${spaceId}/data.json`,
+    });
+    expect(file.spaceData(space!)).toEqual(records);
+    expect(file.data(file.manifest.apps[0]!)).toEqual(app.data);
+
+    // A manifest written before spaces has no `spaces`: read as none.
+    const older = writePipitFile({ origin: 'x', exportedAt: 0, kind: 'app', apps: [app] });
+    const unpacked = unzipSync(older);
+    const manifest = JSON.parse(strFromU8(unpacked['manifest.json']!)) as Record<string, unknown>;
+    delete manifest.spaces;
+    unpacked['manifest.json'] = strToU8(JSON.stringify(manifest));
+    const read = readPipitFile(zipSync(unpacked));
+    expect(read.manifest.spaces).toEqual([]);
+    expect(read.data(read.manifest.apps[0]!)).toEqual(app.data);
   });
 
   it('refuses what is not a Pipit file, saying why', () => {

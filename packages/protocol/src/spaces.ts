@@ -72,8 +72,36 @@ export const spaceInviteSchema = z.object({
 });
 export type SpaceInvite = z.infer<typeof spaceInviteSchema>;
 
-/** `GET /api/apps/{appId}/spaces`: the asker's spaces in one app. */
-export const spaceListResponseSchema = z.object({ spaces: z.array(spaceSummarySchema) });
+/**
+ * Why a space a person was in ended: its owner deleted it (`deleted`), its owner deleted their
+ * account (`owner_left`), or the app it belonged to was deleted (`app_deleted`).
+ */
+export const SPACE_ENDING_REASONS = ['deleted', 'owner_left', 'app_deleted'] as const;
+export type SpaceEndingReason = (typeof SPACE_ENDING_REASONS)[number];
+/** How long the people of a deleted space are told it ended, unless they dismiss it first. */
+export const SPACE_ENDING_DAYS = 30;
+
+/**
+ * A space the asker was in that was deleted by someone else, so the app can tell them why it is
+ * gone. Someone removed from a space, or who left it, is not told: it is simply no longer listed.
+ */
+export const spaceEndingSchema = z.object({
+  id: spaceIdSchema,
+  name: z.string(),
+  endedAt: z.number(),
+  why: z.enum(SPACE_ENDING_REASONS),
+});
+export type SpaceEnding = z.infer<typeof spaceEndingSchema>;
+
+/**
+ * `GET /api/apps/{appId}/spaces`: the asker's spaces in one app, and the ones of it they were in
+ * that ended in the last SPACE_ENDING_DAYS days and they have not dismissed (`DELETE
+ * /api/apps/{appId}/spaces/ended/{spaceId}`). `ended` is empty when a server does not say.
+ */
+export const spaceListResponseSchema = z.object({
+  spaces: z.array(spaceSummarySchema),
+  ended: z.array(spaceEndingSchema).default([]),
+});
 
 /**
  * `POST /api/apps/{appId}/spaces` (signed in, an app they may see): makes a space with the asker as

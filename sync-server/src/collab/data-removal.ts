@@ -1,14 +1,14 @@
 import { documentName } from '@pipit/protocol';
 import type { Clock } from '../accounts/clock';
-import type { Storage } from '../storage/types';
+import type { SpaceDeletion, Storage } from '../storage/types';
 import type { Cluster } from './fan-out';
 
 export interface DataRemoval {
   /**
-   * An app deleted forever: its row (versions, events and collaborators go with it), its definition
-   * and every visitor's data for it. Installs stop syncing at once.
+   * An app deleted forever by `by` (its owner): its row (versions, events and collaborators go with
+   * it), its definition, its spaces and every visitor's data for it. Installs stop syncing at once.
    */
-  app(appId: string): Promise<void>;
+  app(appId: string, by: string | null): Promise<void>;
   /**
    * A deleted account's data (docs/product/accounts.md: deleting an account): the apps it owns, as
    * `app` does; its place on apps shared with it; its private index and its data in every app it
@@ -18,9 +18,10 @@ export interface DataRemoval {
   account(userId: string): Promise<void>;
   /**
    * A shared space deleted (docs/product/spaces.md): its row is marked deleted, its members and
-   * invitations go, then its document, once every connection to it is closed.
+   * invitations go — each of them but the person who deleted it is told why it ended — then its
+   * document, once every connection to it is closed.
    */
-  space(spaceId: string): Promise<void>;
+  space(spaceId: string, deletion: SpaceDeletion): Promise<void>;
 }
 
 /**
@@ -36,16 +37,18 @@ export function createDataRemoval(
   cluster: Pick<Cluster, 'broadcast'>,
   clock: Clock,
 ): DataRemoval {
-  async function space(spaceId: string) {
-    await storage.spaces.delete(spaceId, clock.now());
+  async function space(spaceId: string, deletion: SpaceDeletion) {
+    await storage.spaces.delete(spaceId, clock.now(), deletion);
     await cluster.broadcast({ kind: 'deleting', spaceId });
     await storage.documents.delete(documentName({ kind: 'space', spaceId }));
   }
 
-  async function app(appId: string) {
+  async function app(appId: string, by: string | null) {
     const definition = documentName({ kind: 'app', appId });
     // Its shared spaces go with it: their records were kept for this app alone.
-    for (const spaceId of await storage.spaces.idsOf({ appId })) await space(spaceId);
+    for (const spaceId of await storage.spaces.idsOf({ appId })) {
+      await space(spaceId, { why: 'app_deleted', by });
+    }
     await storage.apps.delete(appId, clock.now());
     await cluster.broadcast({ kind: 'deleting', appId });
     await storage.documents.delete(definition);
@@ -55,12 +58,14 @@ export function createDataRemoval(
 
   async function account(userId: string) {
     for (const shared of await storage.apps.listForUser(userId)) {
-      if (shared.role === 'owner') await app(shared.id);
+      if (shared.role === 'owner') await app(shared.id, userId);
       else await storage.apps.removeCollaborator(shared.id, userId);
     }
     // The spaces they own go; they leave the others (their records there stay, by "a former
     // member", docs/product/spaces.md).
-    for (const spaceId of await storage.spaces.idsOf({ ownerId: userId })) await space(spaceId);
+    for (const spaceId of await storage.spaces.idsOf({ ownerId: userId })) {
+      await space(spaceId, { why: 'owner_left', by: userId });
+    }
     await storage.spaces.removeMemberships(userId);
     const index = documentName({ kind: 'user', userId });
     await cluster.broadcast({ kind: 'deleting', userId });

@@ -138,14 +138,14 @@ export function registerApps(
   });
 
   app.delete('/apps/:id', async (c) => {
-    const { app: found, role } = await appFor(c, storage);
+    const { auth, app: found, role } = await appFor(c, storage);
     requireOwner(role, 'delete it');
     if (found.archivedAt === null) {
       throw new ApiError('forbidden', 'Archive the app first; only archived apps can be deleted.');
     }
     // Installs keep working until the app is deleted (docs/product/states.md): now its visitors'
     // syncing ends, and their data for it goes with the app.
-    await dataRemoval.app(found.id);
+    await dataRemoval.app(found.id, auth.user.id);
     return c.json({ deleted: true });
   });
 

@@ -8,7 +8,9 @@ import {
   isId,
   renameSpaceRequestSchema,
   setSpaceMemberRequestSchema,
+  SPACE_ENDING_DAYS,
   SPACE_LIMITS,
+  type SpaceEnding,
   type SpaceInvite,
   type SpaceMember,
   type SpaceRole,
@@ -102,7 +104,15 @@ async function personFor(c: ApiContext, storage: Storage): Promise<UserRecord | 
  */
 export function registerSpaces(
   app: Hono<ApiEnv>,
-  { storage, clock, accessChanges, dataRemoval, rateLimiter, publicOrigin }: ApiDependencies,
+  {
+    storage,
+    clock,
+    logger,
+    accessChanges,
+    dataRemoval,
+    rateLimiter,
+    publicOrigin,
+  }: ApiDependencies,
 ): void {
   /** A summary for the asker, reading the owner and the count. */
   async function summaryOf(space: SpaceRecord, role: SpaceRole): Promise<SpaceSummary> {
@@ -160,9 +170,40 @@ export function registerSpaces(
     if (!appId.success) throw appNotFound();
     const spaces = await storage.spaces.listForUser(auth.user.id, appId.data);
     const owners = await storage.users.findByIds(spaces.map((s) => s.ownerId));
+    // Spaces deleted by someone else are told for SPACE_ENDING_DAYS days, then forgotten: older
+    // ones are never listed, and are cleared out now and then.
+    const since = clock.now() - SPACE_ENDING_DAYS * DAY_MS;
+    const endings = await storage.spaces.endingsFor(auth.user.id, appId.data, since);
+    if (Math.random() < 0.01) {
+      storage.spaces
+        .pruneEndings(since)
+        .catch((error: unknown) => logger.warn({ err: error }, 'pruning ended spaces failed'));
+    }
+    const ended: SpaceEnding[] = endings.map((e) => ({
+      id: e.spaceId,
+      name: e.name,
+      endedAt: e.endedAt,
+      why: e.why,
+    }));
     return c.json({
       spaces: spaces.map((s) => summarize(s, s.role, owners.get(s.ownerId), s.memberCount)),
+      ended,
     });
+  });
+
+  // The person has seen that a space they were in ended: it is not listed again.
+  app.delete('/apps/:id/spaces/ended/:spaceId', async (c) => {
+    const auth = requireAuth(c);
+    const appId = appIdSchema.safeParse(c.req.param('id'));
+    const spaceId = spaceIdSchema.safeParse(c.req.param('spaceId'));
+    const dismissed =
+      appId.success &&
+      spaceId.success &&
+      (await storage.spaces.dismissEnding(auth.user.id, appId.data, spaceId.data));
+    if (!dismissed) {
+      throw new ApiError('not_found', 'There is no ended space of yours to dismiss by that id.');
+    }
+    return c.json({ dismissed: true });
   });
 
   app.post('/apps/:id/spaces', async (c) => {
@@ -235,8 +276,9 @@ export function registerSpaces(
   app.delete('/spaces/:spaceId', async (c) => {
     const { space, role } = await spaceFor(c, storage);
     requireSpaceOwner(role, 'delete it');
-    // Its members' connections close on every instance before its document is deleted.
-    await dataRemoval.space(space.id);
+    // Its members' connections close on every instance before its document is deleted; each of
+    // them is told it ended.
+    await dataRemoval.space(space.id, { why: 'deleted', by: space.ownerId });
     return c.json({ deleted: true });
   });
 

@@ -4,6 +4,7 @@ import {
   PORTABLE_IMAGE_TYPES,
   type PortableApp,
   type PortableImageType,
+  type PortableSpace,
   readDefinition,
   readVisitorData,
   uploadIdsIn,
@@ -158,9 +159,32 @@ export async function exportApp(
 }
 
 /**
+ * The shared spaces a person is in, owned or joined, each with its records as its document holds
+ * them: so that when a space ends, its people may keep a copy (docs/product/spaces.md).
+ */
+async function portableSpaces(deps: PortableDeps, userId: string): Promise<PortableSpace[]> {
+  const spaces: PortableSpace[] = [];
+  for (const space of await deps.storage.spaces.listForUser(userId)) {
+    const app = await deps.storage.apps.get(space.appId);
+    const doc = await documentCopy(deps, documentName({ kind: 'space', spaceId: space.id }));
+    const data = readVisitorData(doc);
+    doc.destroy();
+    spaces.push({
+      id: space.id,
+      name: space.name,
+      role: space.role,
+      app: { id: space.appId, title: app?.title ?? '' },
+      data,
+    });
+  }
+  return spaces;
+}
+
+/**
  * An account's `.pipit` file (`GET /api/account/export`): its JSON (profile, sessions, the apps it
- * holds) and every app it owns, each with the person's own data in it. An app whose definition has
- * not reached the server yet is listed in the JSON as not included.
+ * holds, the spaces it is in) and every app it owns, each with the person's own data in it, and
+ * the records of each shared space it is in, apart from its own. An app whose definition has not
+ * reached the server yet is listed in the JSON as not included.
  */
 export async function exportAccount(
   deps: PortableDeps,
@@ -182,6 +206,7 @@ export async function exportAccount(
     }
     apps.push(await portableApp(deps, app, input.userId));
   }
+  const spaces = await portableSpaces(deps, input.userId);
   return writePipitFile({
     origin: input.origin,
     exportedAt: deps.clock.now(),
@@ -190,7 +215,15 @@ export async function exportAccount(
       ...input.account,
       apps: apps.map((a) => ({ id: a.id, title: a.title, file: `apps/${a.id}/` })),
       appsNotIncluded: notIncluded,
+      spaces: spaces.map((s) => ({
+        id: s.id,
+        name: s.name,
+        role: s.role,
+        app: s.app,
+        file: `spaces/${s.id}/`,
+      })),
     },
     apps,
+    spaces,
   });
 }

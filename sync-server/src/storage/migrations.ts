@@ -520,6 +520,34 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0014_space_endings': () => ({
+    async up(db: Kysely<unknown>) {
+      // The people of a deleted space are told it ended, and why (docs/product/spaces.md): one row
+      // for each person who was in it, but not for the person who deleted it. A person dismisses
+      // theirs; the rest go after SPACE_ENDING_DAYS days, and with the person's account.
+      await db.schema
+        .createTable('space_endings')
+        .addColumn('space_id', 'text', (c) =>
+          c.notNull().references('spaces.id').onDelete('cascade'),
+        )
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('why', 'text', (c) => c.notNull())
+        .addColumn('ended_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('space_endings_pk', ['space_id', 'user_id'])
+        .execute();
+      await db.schema
+        .createIndex('space_endings_user_app')
+        .on('space_endings')
+        .columns(['user_id', 'app_id'])
+        .execute();
+      await db.schema
+        .createIndex('space_endings_ended_at')
+        .on('space_endings')
+        .column('ended_at')
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

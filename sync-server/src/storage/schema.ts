@@ -68,6 +68,13 @@ export interface Database {
     role: string;
     joined_at: number;
   };
+  space_endings: {
+    space_id: string;
+    user_id: string;
+    app_id: string;
+    why: string;
+    ended_at: number;
+  };
   space_invites: {
     id: string;
     space_id: string;

@@ -1,4 +1,10 @@
-import type { SpaceGrantableRole, SpaceRole, StorageEngine } from '@pipit/protocol';
+import { sql } from 'kysely';
+import type {
+  SpaceEndingReason,
+  SpaceGrantableRole,
+  SpaceRole,
+  StorageEngine,
+} from '@pipit/protocol';
 import type { SpaceInviteRecord, SpaceRecord, SpaceStore } from '../types/spaces';
 import type { Db } from './shared';
 
@@ -174,14 +180,39 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
       return row ? toSpace(row) : null;
     },
 
-    async delete(id, at) {
+    async delete(id, at, deletion) {
       await db.transaction().execute(async (trx) => {
-        await trx
+        const marked = await trx
           .updateTable('spaces')
           .set({ deleted_at: at })
           .where('id', '=', id)
           .where('deleted_at', 'is', null)
-          .execute();
+          .executeTakeFirst();
+        // Everyone still in it is told, once: a deletion run again (a removal that failed
+        // half-way) finds no members left and tells nobody twice.
+        if (Number(marked.numUpdatedRows) > 0) {
+          await trx
+            .insertInto('space_endings')
+            .columns(['space_id', 'user_id', 'app_id', 'why', 'ended_at'])
+            .expression((eb) =>
+              eb
+                .selectFrom('space_members')
+                .select((inner) => [
+                  'space_members.space_id',
+                  'space_members.user_id',
+                  'space_members.app_id',
+                  inner.val(deletion.why).as('why'),
+                  // Typed, so PostgreSQL does not take the parameter for text.
+                  sql<number>`cast(${at} as bigint)`.as('ended_at'),
+                ])
+                .where('space_members.space_id', '=', id)
+                .$if(deletion.by !== null, (q) =>
+                  q.where('space_members.user_id', '!=', deletion.by!),
+                ),
+            )
+            .onConflict((oc) => oc.columns(['space_id', 'user_id']).doNothing())
+            .execute();
+        }
         await trx.deleteFrom('space_members').where('space_id', '=', id).execute();
         await trx.deleteFrom('space_invites').where('space_id', '=', id).execute();
       });
@@ -257,7 +288,52 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
     },
 
     async removeMemberships(userId) {
-      await db.deleteFrom('space_members').where('user_id', '=', userId).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('space_members').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('space_endings').where('user_id', '=', userId).execute();
+      });
+    },
+
+    async endingsFor(userId, appId, since) {
+      const rows = await db
+        .selectFrom('space_endings')
+        .innerJoin('spaces', 'spaces.id', 'space_endings.space_id')
+        .select([
+          'space_endings.space_id',
+          'spaces.name',
+          'space_endings.why',
+          'space_endings.ended_at',
+        ])
+        .where('space_endings.user_id', '=', userId)
+        .where('space_endings.app_id', '=', appId)
+        .where('space_endings.ended_at', '>=', since)
+        .orderBy('space_endings.ended_at', 'desc')
+        .orderBy('space_endings.space_id')
+        .execute();
+      return rows.map((row) => ({
+        spaceId: row.space_id,
+        name: row.name,
+        why: row.why as SpaceEndingReason,
+        endedAt: Number(row.ended_at),
+      }));
+    },
+
+    async dismissEnding(userId, appId, spaceId) {
+      const result = await db
+        .deleteFrom('space_endings')
+        .where('user_id', '=', userId)
+        .where('app_id', '=', appId)
+        .where('space_id', '=', spaceId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async pruneEndings(before) {
+      const result = await db
+        .deleteFrom('space_endings')
+        .where('ended_at', '<', before)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     async insertInvite(invite) {

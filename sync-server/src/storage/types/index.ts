@@ -52,6 +52,8 @@ export type {
   SpaceMemberRecord,
   SpaceInviteRecord,
   NewSpaceInvite,
+  SpaceDeletion,
+  SpaceEndingRecord,
   SpaceStore,
 } from './spaces';
 export { ERROR_SOURCES } from './monitoring';

@@ -1,4 +1,4 @@
-import type { SpaceGrantableRole, SpaceRole } from '@pipit/protocol';
+import type { SpaceEndingReason, SpaceGrantableRole, SpaceRole } from '@pipit/protocol';
 
 /** A shared space's row (docs/product/spaces.md); its records live in the `space/{id}` document. */
 export interface SpaceRecord {
@@ -39,6 +39,21 @@ export interface NewSpaceInvite extends Omit<SpaceInviteRecord, 'revokedAt'> {
   tokenHash: string;
 }
 
+/** Why a space is deleted, and by whom: that person is not told it ended, everyone else in it is. */
+export interface SpaceDeletion {
+  why: SpaceEndingReason;
+  /** The person who deleted it (the space's owner, or the app's); null when nobody did. */
+  by: string | null;
+}
+
+/** A deleted space, as one of the people who were in it is told. */
+export interface SpaceEndingRecord {
+  spaceId: string;
+  name: string;
+  why: SpaceEndingReason;
+  endedAt: number;
+}
+
 /**
  * Shared spaces: who belongs to which space, with which role, and its invitation links. Members
  * are server state, never part of the shared document.
@@ -67,9 +82,10 @@ export interface SpaceStore {
   rename(id: string, name: string): Promise<SpaceRecord | null>;
   /**
    * Marks the space deleted at `at` and removes its members and invitations (the caller deletes
-   * the document). Its id is never used again.
+   * the document). Everyone who was in it but `deletion.by` keeps an ending saying why. Its id is
+   * never used again.
    */
-  delete(id: string, at: number): Promise<void>;
+  delete(id: string, at: number, deletion: SpaceDeletion): Promise<void>;
   /** The spaces of one app, or owned by one person (to delete them with the app or the account). */
   idsOf(of: { appId: string } | { ownerId: string }): Promise<string[]>;
   /** Everyone in the space, the owner included, in the order they joined. */
@@ -79,8 +95,17 @@ export interface SpaceStore {
   putMember(member: SpaceMemberRecord): Promise<void>;
   /** Returns whether they were in it. */
   removeMember(spaceId: string, userId: string): Promise<boolean>;
-  /** A person leaves every space they are in (their account is being deleted). */
+  /**
+   * A person leaves every space they are in (their account is being deleted); the endings they
+   * were told about go too.
+   */
   removeMemberships(userId: string): Promise<void>;
+  /** The spaces of one app a person was in that ended at `since` or later, newest first. */
+  endingsFor(userId: string, appId: string, since: number): Promise<SpaceEndingRecord[]>;
+  /** A person dismisses the ending of a space of one app; false when they had no such ending. */
+  dismissEnding(userId: string, appId: string, spaceId: string): Promise<boolean>;
+  /** Forgets the endings of spaces that ended before `before`; answers how many. */
+  pruneEndings(before: number): Promise<number>;
   insertInvite(invite: NewSpaceInvite): Promise<void>;
   /** Links not revoked and not expired at `now`, newest first. */
   openInvites(spaceId: string, now: number): Promise<SpaceInviteRecord[]>;
