@@ -7,7 +7,7 @@ import { definitionOf } from '../sync-server/test/support/publishing';
 import { readSpaceDocumentAs } from '../sync-server/test/support/visitor-data';
 import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
-import { deviceOf, type Person, signUp } from './support/people';
+import { deviceOf, PERSON_PASSWORD, type Person, signUp } from './support/people';
 import { untilControlled } from './support/service-worker';
 import {
   appScreens,
@@ -172,6 +172,52 @@ describe('a shared space in an installed app', () => {
     } finally {
       await adaDevice.close();
       await benDevice.close();
+    }
+  });
+
+  it('tells a member when the owner deletes their account, and keeps the items they choose to', async () => {
+    // Dora makes a space over the API and adds Carl by username.
+    const [dora, carl] = await Promise.all([signUp(pipit, 'dora'), signUp(pipit, 'carl')]);
+    const made = await dora.api.post<{ space: { id: string } }>(`/api/apps/${appId}/spaces`, {
+      name: 'Trip',
+    });
+    expect(made.status).toBe(201);
+    const added = await dora.api.request('PUT', `/api/spaces/${made.body.space.id}/members/carl`, {
+      body: { role: 'member' },
+    });
+    expect(added.status).toBe(201);
+
+    const carlDevice = await deviceOf(browser, pipit, carl);
+    try {
+      const page = await carlDevice.newPage();
+      errors.push(...collectPageErrors(page));
+      await openInstalledApp(page, pipit.url, appId);
+      await spacesButton(page).click();
+      await spacesDialog(page).getByRole('radio', { name: /Trip/ }).check();
+      await spacesDialog(page).getByRole('button', { name: 'Close' }).click();
+      await addItem(page, 'Sunscreen');
+      await poll(() => syncNote(page).innerText()).toBe('Saved');
+
+      const gone = await dora.api.request('DELETE', '/api/account', {
+        body: { password: PERSON_PASSWORD },
+      });
+      expect(gone.status).toBe(204);
+      await page.reload();
+      const notice = page.getByRole('status').filter({ hasText: '“Trip” was deleted' });
+      await notice
+        .getByText('its owner deleted their account. Its 1 item is still on this device.')
+        .waitFor();
+      await notice.getByRole('button', { name: 'Keep them in my list' }).click();
+      await notice.waitFor({ state: 'detached' });
+      await poll(() => shoppingItems(page)).toEqual(['Sunscreen']);
+      // Carl's own now: after a reload it is still there, with no notice.
+      await poll(() => syncNote(page).innerText()).toBe('Saved');
+      await page.reload();
+      await appScreens(page).waitFor();
+      await poll(() => shoppingItems(page)).toEqual(['Sunscreen']);
+      expect(await page.getByText('was deleted').count()).toBe(0);
+    } finally {
+      await carlDevice.close();
     }
   });
 

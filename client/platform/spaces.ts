@@ -3,6 +3,7 @@ import {
   createId,
   createSpaceInviteResponseSchema,
   type SpaceDetail,
+  type SpaceEnding,
   spaceDetailResponseSchema,
   type SpaceGrantableRole,
   type SpaceInvitePreview,
@@ -25,8 +26,21 @@ const space = (spaceId: string) => `/api/spaces/${encodeURIComponent(spaceId)}`;
 const invite = (token: string) => `/api/space-invites/${encodeURIComponent(token)}`;
 const done = z.object({}).passthrough();
 
-export async function fetchSpaces(appId: string): Promise<SpaceSummary[]> {
-  return (await apiGet(appSpaces(appId), spaceListResponseSchema)).spaces;
+/** The person's spaces in an app, and those they were in that ended lately (deleted). */
+export async function fetchSpaces(
+  appId: string,
+): Promise<{ spaces: SpaceSummary[]; ended: SpaceEnding[] }> {
+  return apiGet(appSpaces(appId), spaceListResponseSchema);
+}
+
+/** The person has read that a space ended: it is not listed again. */
+export async function dismissSpaceEnding(appId: string, spaceId: string): Promise<void> {
+  await apiSend(
+    'DELETE',
+    `${appSpaces(appId)}/ended/${encodeURIComponent(spaceId)}`,
+    undefined,
+    done,
+  );
 }
 
 export async function createSpace(appId: string, name: string): Promise<SpaceSummary> {

@@ -13,7 +13,7 @@ import { useDurability } from '../../sync/device-storage';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { AiRunList } from './ai-run-list';
 import { useAiHost } from './use-ai-host';
-import type { SpacesState } from './use-spaces';
+import type { EndedSpace, SpacesState } from './use-spaces';
 
 const SpacesDialog = lazy(() =>
   import('./spaces-dialog').then((module) => ({ default: module.SpacesDialog })),
@@ -97,6 +97,14 @@ export function AppHost({
           </button>
         </div>
       ) : null}
+      {spaces?.state.endings.map((ending) => (
+        <EndedSpaceNotice
+          key={ending.id}
+          ending={ending}
+          onKeep={() => spaces.state.keepEnded(ending.id)}
+          onRemove={() => spaces.state.removeEnded(ending.id)}
+        />
+      ))}
       {spaces && spacesOpen ? (
         <Suspense fallback={null}>
           <SpacesDialog
@@ -182,6 +190,78 @@ function SpaceButton({
             : `${presence.slice(0, 2).join(', ')}${presence.length > 2 ? ` +${presence.length - 2}` : ''} are here`}
         </span>
       ) : null}
+    </div>
+  );
+}
+
+const ENDED_BECAUSE: Record<EndedSpace['why'], string> = {
+  deleted: 'was deleted by its owner',
+  owner_left: 'was deleted: its owner deleted their account',
+  app_deleted: 'ended: the app was deleted',
+};
+
+/**
+ * A space the person was in that its owner deleted: its items still on this device can become the
+ * person's own, or go.
+ */
+function EndedSpaceNotice({
+  ending,
+  onKeep,
+  onRemove,
+}: {
+  ending: EndedSpace;
+  onKeep(): Promise<void>;
+  onRemove(): Promise<void>;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const run = (action: () => Promise<void>) => {
+    setBusy(true);
+    setProblem(null);
+    action().catch((error: unknown) => {
+      setBusy(false);
+      setProblem(error instanceof Error ? error.message : 'That didn’t work. Try again.');
+    });
+  };
+  const items = ending.items === 1 ? '1 item is' : `${ending.items} items are`;
+  return (
+    <div className="app-host__notice" role="status">
+      <p>
+        “<span dir="auto">{ending.name}</span>” {ENDED_BECAUSE[ending.why]}.
+        {ending.items > 0 ? ` Its ${items} still on this device.` : ''}
+        {problem ? ` ${problem}` : ''}
+      </p>
+      <span className="app-host__notice-actions">
+        {ending.items > 0 ? (
+          <>
+            <button
+              type="button"
+              className="app-host__link"
+              disabled={busy}
+              onClick={() => run(onKeep)}
+            >
+              Keep them in my list
+            </button>
+            <button
+              type="button"
+              className="app-host__link"
+              disabled={busy}
+              onClick={() => run(onRemove)}
+            >
+              Remove them
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="app-host__link"
+            disabled={busy}
+            onClick={() => run(onRemove)}
+          >
+            OK
+          </button>
+        )}
+      </span>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { SpaceSummary } from '@pipit/protocol';
+import type { SpaceEnding, SpaceSummary } from '@pipit/protocol';
 import { useCallback, useEffect, useState } from 'react';
 import type { SyncState } from '../../sync/sync-state';
 import {
@@ -16,8 +16,19 @@ export interface SpacesState extends DeviceSpaces {
   /** What happened to a space the person was in (removed, deleted), until dismissed. */
   notice: string | null;
   dismissNotice(): void;
+  /** Spaces the person was in that their owner deleted lately, until the person chooses. */
+  endings: EndedSpace[];
+  /** Keeps an ended space's items (on this device) as the person's own, then forgets it. */
+  keepEnded(spaceId: string): Promise<void>;
+  /** Drops an ended space's copy from this device and forgets it. */
+  removeEnded(spaceId: string): Promise<void>;
   /** Asks the server for the person's spaces again. */
   refresh(): Promise<void>;
+}
+
+export interface EndedSpace extends SpaceEnding {
+  /** How many of its items this device still holds. */
+  items: number;
 }
 
 /**
@@ -29,22 +40,21 @@ async function dropGone(
   appId: string,
   before: SpaceSummary[],
   now: SpaceSummary[],
+  ended: ReadonlySet<string>,
 ): Promise<SpaceSummary[]> {
   const kept = new Set(now.map((space) => space.id));
   const gone = before.filter((space) => !kept.has(space.id));
   if (gone.length === 0) return [];
-  const [{ discardDocument }, { documentName }] = await Promise.all([
-    import('../../sync/documents'),
-    import('@pipit/protocol'),
-  ]);
+  const { discardSpaceCopy } = await import('../../sync/space-copies');
+  const dropped: SpaceSummary[] = [];
   for (const space of gone) {
     forgetSpace(accountId, appId, space.id);
-    await discardDocument(
-      { kind: 'account', accountId },
-      documentName({ kind: 'space', spaceId: space.id }),
-    );
+    // A deleted space's copy waits for the person to choose (keep its items, or drop them).
+    if (ended.has(space.id)) continue;
+    await discardSpaceCopy(accountId, space.id);
+    dropped.push(space);
   }
-  return gone;
+  return dropped;
 }
 
 /**
@@ -63,21 +73,37 @@ export function useSpaces(options: {
   const { appId, accountId, enabled, spaceSync } = options;
   const device = useDeviceSpaces(accountId, appId);
   const [notice, setNotice] = useState<string | null>(null);
+  const [endings, setEndings] = useState<EndedSpace[]>([]);
 
   const refresh = useCallback(async () => {
     if (!accountId || !enabled) return;
     const { fetchSpace, fetchSpaces } = await import('../../platform/spaces');
-    const spaces = await fetchSpaces(appId);
+    const { spaces, ended } = await fetchSpaces(appId);
     const before = deviceSpaces(accountId, appId).spaces;
     rememberSpaces(accountId, appId, spaces);
+    const { localSpaceItems } = await import('../../sync/space-copies');
+    setEndings(
+      await Promise.all(
+        ended.map(async (ending) => ({
+          ...ending,
+          items: await localSpaceItems(accountId, ending.id),
+        })),
+      ),
+    );
     // Who is in the shown space: their names show on what they added.
     const shown = deviceSpaces(accountId, appId).activeId;
     if (shown) rememberPeople(accountId, appId, shown, (await fetchSpace(shown)).members);
-    const gone = await dropGone(accountId, appId, before, spaces);
+    const gone = await dropGone(
+      accountId,
+      appId,
+      before,
+      spaces,
+      new Set(ended.map((ending) => ending.id)),
+    );
     const first = gone[0];
     if (first) {
       setNotice(
-        `You’re no longer in “${first.name}”: you left, the owner removed you, or deleted it. Its items were removed from this device.`,
+        `You’re no longer in “${first.name}”: you left it, or its owner took you out. Its items were removed from this device.`,
       );
     }
   }, [accountId, appId, enabled]);
@@ -96,6 +122,31 @@ export function useSpaces(options: {
     refresh().catch((error: unknown) => console.info('Could not refresh your spaces:', error));
   }, [refused, refresh]);
 
+  const settle = useCallback(
+    async (spaceId: string, keep: boolean) => {
+      if (!accountId) return;
+      const copies = await import('../../sync/space-copies');
+      if (keep) await copies.keepSpaceCopy(accountId, appId, spaceId);
+      else await copies.discardSpaceCopy(accountId, spaceId);
+      const { dismissSpaceEnding } = await import('../../platform/spaces');
+      // Dismissed on the server too, so the person's other devices stop asking.
+      await dismissSpaceEnding(appId, spaceId).catch((error: unknown) =>
+        console.info('Could not dismiss the ended space on the server:', error),
+      );
+      setEndings((current) => current.filter((ending) => ending.id !== spaceId));
+    },
+    [accountId, appId],
+  );
+
   const active = device.spaces.find((space) => space.id === device.activeId) ?? null;
-  return { ...device, active, notice, dismissNotice: () => setNotice(null), refresh };
+  return {
+    ...device,
+    active,
+    notice,
+    dismissNotice: () => setNotice(null),
+    endings,
+    keepEnded: (spaceId) => settle(spaceId, true),
+    removeEnded: (spaceId) => settle(spaceId, false),
+    refresh,
+  };
 }
