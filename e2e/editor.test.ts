@@ -246,6 +246,12 @@ describe('the editor on /demo', () => {
     const record = creator.getByRole('group', { name: 'Record 1' });
     await record.getByRole('textbox', { name: 'Name' }).fill('Wren');
     await record.getByRole('spinbutton', { name: 'Count' }).fill('3');
+    // Shared in a space, each record changed only by whoever added it.
+    await creator.getByRole('radio', { name: /Everyone in a shared space/ }).check();
+    await creator.getByRole('radio', { name: /Only the person who added it/ }).check();
+    expect(await creator.getByRole('radio', { name: /Each visitor, privately/ }).isChecked()).toBe(
+      false,
+    );
 
     await creator.getByRole('tab', { name: 'Actions' }).click();
     await creator.getByRole('button', { name: '+ Add action' }).click();
