@@ -22,5 +22,8 @@ console.log(
   '  npm run bench -- history       a checkpoint of the 1,000-component app; the History panel with 200',
 );
 console.log(
+  '  npm run bench -- editor        the editor opening the 1,000-component app from the device (Chromium)',
+);
+console.log(
   '  npm run bench -- portable      export and import of an app with 2,000 records and 20 images',
 );

@@ -53,6 +53,39 @@ function listingOf(doc: Y.Doc): Partial<LocalApp> {
  * The server's refusals and close reasons, as the person is told them (undefined: the provider
  * connects again by itself, e.g. after a role change).
  */
+/**
+ * Whether a transaction inserted or deleted anything: what makes Yjs emit it as an update (the
+ * same test as its own, on the clocks and the deleted ranges).
+ */
+function changedContent(transaction: Y.Transaction): boolean {
+  if (transaction.deleteSet.clients.size > 0) return true;
+  for (const [client, clock] of transaction.afterState) {
+    if (transaction.beforeState.get(client) !== clock) return true;
+  }
+  return false;
+}
+
+/**
+ * The device's copy of a document in IndexedDB (y-indexeddb). While the copy loads, y-indexeddb's
+ * own listener of 'update' is set aside: with any listener of 'update', Yjs encodes the
+ * transaction that applies the stored rows as one more update, the whole document again, which
+ * y-indexeddb then ignores (its origin is the persistence). On a 1,000-component app that encoding
+ * took longer than reading the rows (issue 18, `npm run bench -- editor`). Nothing is lost meanwhile:
+ * y-indexeddb stores nothing before its database is open, and the first thing it stores once the
+ * rows are read is the document's whole state, with any edit made before. The listener is back in
+ * the same event that resolves `whenSynced`, before anything else runs.
+ */
+function openDeviceCopy(databaseName: string, doc: Y.Doc): IndexeddbPersistence {
+  const persistence = new IndexeddbPersistence(databaseName, doc);
+  doc.off('update', persistence._storeUpdate);
+  const restore = () => {
+    persistence.off('synced', restore);
+    doc.on('update', persistence._storeUpdate);
+  };
+  persistence.on('synced', restore);
+  return persistence;
+}
+
 const ERROR_REASONS: Record<SyncCloseReason, SyncErrorReason | undefined> = {
   unknown_document: 'rejected',
   unsaved_changes: 'rejected',
@@ -120,13 +153,19 @@ class Entry {
       parsed?.kind === 'app' && scope.kind === 'account'
         ? localAppKey(scope.accountId, parsed.appId)
         : null;
-    this.persistence = new IndexeddbPersistence(localDatabaseName(scope, name), this.doc);
+    this.persistence = openDeviceCopy(localDatabaseName(scope, name), this.doc);
     // Loaded with the device's row: a viewer's editor must never open editable, not even offline.
     this.whenLocal = Promise.all([this.persistence.whenSynced, this.loadRow()]).then(
       () => undefined,
     );
-    this.doc.on('update', (_update: Uint8Array, origin: unknown) => {
+    // Counted after each transaction rather than on 'update': a listener of 'update' makes Yjs
+    // encode every transaction as an update, the loading of the device's copy too (see
+    // openDeviceCopy). A transaction that inserted or deleted anything is exactly one that Yjs
+    // sends as an update.
+    this.doc.on('afterTransaction', (transaction: Y.Transaction) => {
+      const origin: unknown = transaction.origin;
       if (origin === this.persistence || (this.provider && origin === this.provider)) return;
+      if (!changedContent(transaction)) return;
       this.setPending(this.pending + 1);
     });
     this.snapshot = this.computeSync();

@@ -30,8 +30,10 @@ function focusRow(container: HTMLElement | null, index: number) {
 
 function componentName(component: ReadComponent): string {
   const { name, detail } = componentSummary(component);
-  return detail ? `${name}: ${detail}` : name;
+  return nameWithDetail(name, detail);
 }
+
+const nameWithDetail = (name: string, detail: string) => (detail ? `${name}: ${detail}` : name);
 
 /** The selected screen's components: add, select, reorder, duplicate, delete. */
 export function ComponentTree() {
@@ -74,12 +76,15 @@ export function ComponentTree() {
         <p className="editor-muted">This screen is empty. Add a component to start.</p>
       ) : null}
       <SortableRows
+        // Another screen is another list: it starts again from its first rows.
+        key={screen.id}
         items={components}
         label={`Components on ${screen.title}`}
         nameOf={componentName}
         disabled={readOnly}
         onMove={(id, index) => handle.edit(moveComponent, id, index)}
         rowClassName={(c) => (c.id === component?.id ? 'is-selected' : '')}
+        shownId={component?.id}
         renderItem={(item) => (
           <ComponentRow
             component={item}
@@ -107,7 +112,7 @@ function ComponentRow({
     (p) => p.selection?.kind === 'component' && p.selection.id === component.id,
   );
   const icon = component.type === 'invalid' ? '⚠' : COMPONENT_LABELS[component.type].icon;
-  const label = componentName(component);
+  const label = nameWithDetail(name, detail);
   return (
     <div className="tree-row">
       <button

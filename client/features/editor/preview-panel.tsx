@@ -1,5 +1,6 @@
+import type { ReadDefinition, ReadScreen } from '@pipit/app-definition';
 import { AppScreen, type PresenceMark } from '@pipit/runtime';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Segmented } from '../../ui/segmented';
 import { useThemePreference } from '../../platform/theme-preference';
 import { useEditor } from './editor-context';
@@ -37,6 +38,52 @@ function useFitScale(element: HTMLElement | null) {
   return scale;
 }
 
+/**
+ * Components the preview draws at once: more than the phone shows. A longer screen draws the rest
+ * when the person scrolls or moves focus into the phone, selects a component further down, or else
+ * once the browser is idle, so the editor opens without waiting for what is out of view (issue 18,
+ * `npm run bench -- editor`).
+ */
+const FIRST_COMPONENTS = 30;
+
+/** The definition the preview draws: the screen's first components only, until the rest is due. */
+function useDrawnDefinition(
+  definition: ReadDefinition,
+  screen: ReadScreen,
+  selectedId: string | null,
+): { drawn: ReadDefinition; partial: boolean; drawAll(): void } {
+  const [allOf, setAllOf] = useState<string | null>(null);
+  const selectedIndex = selectedId ? screen.components.findIndex((c) => c.id === selectedId) : -1;
+  const partial =
+    allOf !== screen.id &&
+    screen.components.length > FIRST_COMPONENTS &&
+    selectedIndex < FIRST_COMPONENTS;
+  const drawn = useMemo(
+    () =>
+      partial
+        ? {
+            ...definition,
+            screens: definition.screens.map((s) =>
+              s === screen ? { ...s, components: s.components.slice(0, FIRST_COMPONENTS) } : s,
+            ),
+          }
+        : definition,
+    [definition, screen, partial],
+  );
+  const screenId = screen.id;
+  useEffect(() => {
+    if (!partial) return;
+    const drawRest = () => startTransition(() => setAllOf(screenId));
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(drawRest, 500);
+      return () => clearTimeout(timer);
+    }
+    const idle = requestIdleCallback(drawRest, { timeout: 2_000 });
+    return () => cancelIdleCallback(idle);
+  }, [partial, screenId]);
+  return { drawn, partial, drawAll: () => setAllOf(screenId) };
+}
+
 /** The selected screen as it looks in the app, in a phone frame; clicking a component selects it. */
 export function PreviewPanel({
   fitHeight,
@@ -56,6 +103,7 @@ export function PreviewPanel({
       : [],
   );
   const scrollRef = useRef<HTMLDivElement>(null);
+  const { drawn, partial, drawAll } = useDrawnDefinition(definition, screen, component?.id ?? null);
   return (
     <section className="editor-preview" aria-labelledby="editor-preview-title">
       <div className="editor-section__header editor-preview__header">
@@ -87,6 +135,8 @@ export function PreviewPanel({
             role="region"
             aria-label={`Preview of ${screen.title}`}
             tabIndex={0}
+            onScroll={partial ? drawAll : undefined}
+            onFocus={partial ? drawAll : undefined}
             style={{
               width: PHONE_WIDTH_PX,
               height: PHONE_HEIGHT_PX,
@@ -94,7 +144,7 @@ export function PreviewPanel({
             }}
           >
             <AppScreen
-              definition={definition}
+              definition={drawn}
               screenId={screen.id}
               colorMode={mode.value}
               selectedComponentId={component?.id ?? null}

@@ -15,7 +15,15 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { type KeyboardEvent, type ReactNode, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  startTransition,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { isTyping } from './typing';
 import { Icon } from './icons';
 
@@ -31,7 +39,17 @@ interface SortableRowsProps<T extends { id: string }> {
   renderItem(item: T, index: number): ReactNode;
   rowClassName?(item: T): string;
   className?: string;
+  /** A row that must be drawn now (the selected one), however far down the list it is. */
+  shownId?: string | null | undefined;
 }
+
+/**
+ * Rows drawn at once: more than a panel shows on a tall screen. A longer list (a screen can hold
+ * 200 components) draws the rest when they are needed — scrolled near, focus or a drag in the
+ * list, a row selected further down — or else once the browser is idle, so the editor opens
+ * without waiting for rows no one sees yet (issue 18, `npm run bench -- editor`).
+ */
+const FIRST_ROWS = 40;
 
 /**
  * An ordered list whose rows move by drag (pointer and touch, from the handle), by the handle's
@@ -47,8 +65,43 @@ export function SortableRows<T extends { id: string }>({
   renderItem,
   rowClassName,
   className,
+  shownId,
 }: SortableRowsProps<T>) {
   const [announcer, setAnnouncer] = useState<HTMLDivElement | null>(null);
+  const [drawAll, setDrawAll] = useState(false);
+  const shownIndex = shownId ? items.findIndex((item) => item.id === shownId) : -1;
+  const partial = !drawAll && items.length > FIRST_ROWS && shownIndex < FIRST_ROWS;
+  const drawn = partial ? items.slice(0, FIRST_ROWS) : items;
+  const listRef = useRef<HTMLUListElement>(null);
+  const restRef = useRef<HTMLDivElement>(null);
+  // Until the rest is drawn, the space it will take keeps the panel's scroll bar true, and
+  // scrolling into that space draws it.
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    const rest = restRef.current;
+    if (!partial || !list || !rest) return;
+    const rowHeight = list.offsetHeight / FIRST_ROWS;
+    rest.style.height = `${Math.round(rowHeight * (items.length - FIRST_ROWS))}px`;
+  }, [partial, items.length]);
+  useEffect(() => {
+    const rest = restRef.current;
+    if (!partial || !rest) return;
+    const drawRest = () => startTransition(() => setDrawAll(true));
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) drawRest();
+    });
+    observer.observe(rest);
+    const idle =
+      typeof requestIdleCallback === 'function'
+        ? requestIdleCallback(drawRest, { timeout: 2_000 })
+        : undefined;
+    const fallback = idle === undefined ? setTimeout(drawRest, 500) : undefined;
+    return () => {
+      observer.disconnect();
+      if (idle !== undefined) cancelIdleCallback(idle);
+      clearTimeout(fallback);
+    };
+  }, [partial]);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 150, tolerance: 6 } }),
@@ -66,10 +119,16 @@ export function SortableRows<T extends { id: string }>({
     if (index >= 0) onMove(String(active.id), index);
   };
   return (
-    <div className={className} ref={setAnnouncer}>
+    <div
+      className={className}
+      ref={setAnnouncer}
+      // Keyboard moves, Tab and the arrow keys need every row: drawn the moment focus comes in.
+      onFocus={partial ? () => setDrawAll(true) : undefined}
+    >
       <DndContext
         sensors={sensors}
         collisionDetection={closestCenter}
+        onDragStart={partial ? () => setDrawAll(true) : undefined}
         onDragEnd={onDragEnd}
         accessibility={{
           container: announcer ?? undefined,
@@ -96,14 +155,16 @@ export function SortableRows<T extends { id: string }>({
           strategy={verticalListSortingStrategy}
           disabled={disabled}
         >
-          <ul className="sortable-rows" aria-label={label}>
-            {items.map((item, index) => (
+          <ul className="sortable-rows" aria-label={label} ref={listRef}>
+            {drawn.map((item, index) => (
               <SortableRow
                 key={item.id}
                 id={item.id}
                 name={nameOf(item)}
                 index={index}
                 count={items.length}
+                // While only the first rows are drawn, each still says where it is in the list.
+                ofAll={partial}
                 disabled={disabled}
                 onMove={onMove}
                 className={rowClassName?.(item)}
@@ -112,6 +173,7 @@ export function SortableRows<T extends { id: string }>({
               </SortableRow>
             ))}
           </ul>
+          {partial ? <div ref={restRef} aria-hidden="true" /> : null}
         </SortableContext>
       </DndContext>
     </div>
@@ -123,6 +185,7 @@ interface SortableRowProps {
   name: string;
   index: number;
   count: number;
+  ofAll: boolean;
   disabled: boolean;
   onMove(id: string, index: number): void;
   className?: string | undefined;
@@ -134,6 +197,7 @@ function SortableRow({
   name,
   index,
   count,
+  ofAll,
   disabled,
   onMove,
   className,
@@ -167,6 +231,8 @@ function SortableRow({
       style={{ transform: CSS.Translate.toString(transform), transition }}
       onKeyDown={onKeyDown}
       data-row-id={id}
+      aria-posinset={ofAll ? index + 1 : undefined}
+      aria-setsize={ofAll ? count : undefined}
     >
       {disabled ? null : (
         <button
