@@ -70,6 +70,14 @@ const ROUTES: Array<{
     expectedConsole: /status of 404/,
     status: 404,
   },
+  {
+    // An invitation link nobody made: the page says so (the server answers 404 for it).
+    path: `/join/${'x'.repeat(32)}`,
+    title: 'Join a shared space · Pipit',
+    heading: /Invitation/,
+    chrome: true,
+    expectedConsole: /status of 404/,
+  },
 ];
 
 /** Pages that belong to a signed-in person (and /create, which sends anonymous people to /demo). */
