@@ -16,6 +16,8 @@ const COMPRESSIBLE = /\.(js|css|html|svg|webmanifest|json|txt|map)$/;
  * browsers that accept them (sirv), so nothing is compressed per request.
  */
 function precompress(): Plugin {
+  // The build's own output directory: `vite build --outDir …` (a second build to compare) too.
+  let outDir = OUT_DIR;
   const walk = (dir: string): string[] =>
     readdirSync(dir).flatMap((name) => {
       const file = path.join(dir, name);
@@ -25,11 +27,14 @@ function precompress(): Plugin {
     name: 'pipit-precompress',
     apply: 'build',
     enforce: 'post',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
     closeBundle: {
       order: 'post',
       sequential: true,
       handler() {
-        for (const file of walk(OUT_DIR)) {
+        for (const file of walk(outDir)) {
           if (!COMPRESSIBLE.test(file) || statSync(file).size < 1024) continue;
           const data = readFileSync(file);
           writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));

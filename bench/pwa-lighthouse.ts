@@ -1,5 +1,5 @@
 /**
- * Lighthouse 13, desktop configuration, against Debian's Chromium: performance, accessibility and
+ * Lighthouse 13, desktop or default (mobile) configuration, against Debian's Chromium: performance, accessibility and
  * best-practices scores of a page, and what keeps each score under its target.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -129,11 +129,18 @@ function shortfallsOf(lhr: Result, category: CategoryId): Shortfall[] {
   return found.sort((a, b) => b.weight - a.weight || (a.score ?? 0) - (b.score ?? 0));
 }
 
+/**
+ * Lighthouse's two configurations: `desktop`, and its default, `mobile` (a mid-range phone: a
+ * small screen, slow 4G and a CPU 4× slower, all simulated from one unthrottled load).
+ */
+export type FormFactor = 'desktop' | 'mobile';
+
 /** One Lighthouse navigation (cold: Lighthouse clears the origin's storage and cache first). */
 export async function auditPage(
   port: number,
   origin: string,
   pagePath: string,
+  formFactor: FormFactor = 'desktop',
 ): Promise<PageScores> {
   const empty: PageScores = {
     path: pagePath,
@@ -148,7 +155,7 @@ export async function auditPage(
     const result = await lighthouse(
       `${origin}${pagePath}`,
       { port, logLevel: 'error', output: 'json', onlyCategories: [...CATEGORIES] },
-      desktopConfig,
+      formFactor === 'desktop' ? desktopConfig : undefined,
     );
     if (!result) throw new Error('Lighthouse returned no result');
     lhr = result.lhr;
@@ -189,11 +196,12 @@ export async function auditPageMedian(
   origin: string,
   pagePath: string,
   runs: number,
+  formFactor: FormFactor = 'desktop',
 ): Promise<PageScores & { performanceRuns: number[] }> {
   const results: PageScores[] = [];
   let retried = false;
   while (results.length < runs) {
-    const result = await auditPage(port, origin, pagePath);
+    const result = await auditPage(port, origin, pagePath, formFactor);
     if (result.error && !retried) {
       retried = true;
       continue;
