@@ -275,6 +275,10 @@ export {
   SPACE_ROLES,
   SPACE_GRANTABLE_ROLES,
   SPACE_LIMITS,
+  type SpaceRole,
+  type SpaceGrantableRole,
+} from './space-limits';
+export {
   SPACE_ENDING_REASONS,
   SPACE_ENDING_DAYS,
   spaceIdSchema,
@@ -296,8 +300,6 @@ export {
   spaceInvitePreviewSchema,
   acceptSpaceInviteResponseSchema,
   spaceInvitePath,
-  type SpaceRole,
-  type SpaceGrantableRole,
   type SpaceSummary,
   type SpaceMember,
   type SpaceInvite,

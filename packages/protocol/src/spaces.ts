@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appIdSchema } from './app-basics';
 import { ID_PATTERN } from './ids';
+import { SPACE_GRANTABLE_ROLES, SPACE_LIMITS, SPACE_ROLES } from './space-limits';
 
 /*
  * Shared spaces (docs/product/spaces.md): a visitor of a published app makes a space ("Our flat")
@@ -8,28 +9,6 @@ import { ID_PATTERN } from './ids';
  * space's document `space/{spaceId}` instead of each visitor's private `data/{appId}/{userId}`.
  * Members and roles are server state (rows), never a field of the shared document.
  */
-
-/** `owner` manages the space; `member` reads and writes; `reader` reads only (read-only). */
-export const SPACE_ROLES = ['owner', 'member', 'reader'] as const;
-export type SpaceRole = (typeof SPACE_ROLES)[number];
-/** The roles an invitation or a role change can give (there is one owner). */
-export const SPACE_GRANTABLE_ROLES = ['member', 'reader'] as const;
-export type SpaceGrantableRole = (typeof SPACE_GRANTABLE_ROLES)[number];
-
-/** The free plan's limits for spaces (docs/product/quotas.md). */
-export const SPACE_LIMITS = {
-  /** People in one space, the owner included. */
-  membersPerSpace: 20,
-  /** Spaces one person belongs to, over all apps (owned or joined). */
-  spacesPerPerson: 50,
-  /** Records in one space, all shared collections together. */
-  recordsPerSpace: 5_000,
-  /** Open invitation links per space. */
-  invitesPerSpace: 20,
-  /** How long an invitation link works unless the owner says otherwise. */
-  inviteDays: 7,
-  maxInviteDays: 30,
-} as const;
 
 export const spaceIdSchema = z.string().regex(ID_PATTERN, 'Not a space id.');
 export const spaceNameSchema = z
