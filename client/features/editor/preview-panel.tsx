@@ -58,6 +58,8 @@ function useDrawnDefinition(
     allOf !== screen.id &&
     screen.components.length > FIRST_COMPONENTS &&
     selectedIndex < FIRST_COMPONENTS;
+  // Once the whole screen is drawn, it stays so while the screen is shown.
+  if (allOf !== screen.id && !partial) setAllOf(screen.id);
   const drawn = useMemo(
     () =>
       partial

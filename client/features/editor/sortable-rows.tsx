@@ -71,6 +71,9 @@ export function SortableRows<T extends { id: string }>({
   const [drawAll, setDrawAll] = useState(false);
   const shownIndex = shownId ? items.findIndex((item) => item.id === shownId) : -1;
   const partial = !drawAll && items.length > FIRST_ROWS && shownIndex < FIRST_ROWS;
+  // Once the whole list is drawn (short, or a row far down shown), it stays so: rows never go
+  // away under the person's eyes or focus when the list grows or the selection moves up.
+  if (!drawAll && !partial) setDrawAll(true);
   const drawn = partial ? items.slice(0, FIRST_ROWS) : items;
   const listRef = useRef<HTMLUListElement>(null);
   const restRef = useRef<HTMLDivElement>(null);
