@@ -141,6 +141,7 @@ export async function auditPage(
   origin: string,
   pagePath: string,
   formFactor: FormFactor = 'desktop',
+  targets: Record<CategoryId, number> = TARGETS,
 ): Promise<PageScores> {
   const empty: PageScores = {
     path: pagePath,
@@ -167,7 +168,7 @@ export async function auditPage(
   for (const category of CATEGORIES) {
     const score = lhr.categories[category]?.score ?? null;
     scores[category] = score;
-    if (score === null || score < TARGETS[category]) {
+    if (score === null || score < targets[category]) {
       shortfalls[category] = shortfallsOf(lhr, category);
     }
   }
@@ -197,11 +198,12 @@ export async function auditPageMedian(
   pagePath: string,
   runs: number,
   formFactor: FormFactor = 'desktop',
+  targets: Record<CategoryId, number> = TARGETS,
 ): Promise<PageScores & { performanceRuns: number[] }> {
   const results: PageScores[] = [];
   let retried = false;
   while (results.length < runs) {
-    const result = await auditPage(port, origin, pagePath, formFactor);
+    const result = await auditPage(port, origin, pagePath, formFactor, targets);
     if (result.error && !retried) {
       retried = true;
       continue;
