@@ -158,11 +158,11 @@ class Entry {
     this.whenLocal = Promise.all([this.persistence.whenSynced, this.loadRow()]).then(
       () => undefined,
     );
-    // Counted after each transaction rather than on 'update': a listener of 'update' makes Yjs
-    // encode every transaction as an update, the loading of the device's copy too (see
-    // openDeviceCopy). A transaction that inserted or deleted anything is exactly one that Yjs
-    // sends as an update.
-    this.doc.on('afterTransaction', (transaction: Y.Transaction) => {
+    // Counted when a transaction is cleaned up, the moment Yjs would emit 'update', rather than on
+    // 'update': a listener of 'update' makes Yjs encode every transaction as an update, the loading
+    // of the device's copy too (see openDeviceCopy). A transaction that inserted or deleted
+    // anything is exactly one that Yjs sends as an update.
+    this.doc.on('afterTransactionCleanup', (transaction: Y.Transaction) => {
       const origin: unknown = transaction.origin;
       if (origin === this.persistence || (this.provider && origin === this.provider)) return;
       if (!changedContent(transaction)) return;
