@@ -212,15 +212,27 @@ switch (command) {
     break;
   case 'fuzz': {
     ensureInstalled();
-    // `npm run fuzz -- --runs 100000 --seed 42`: the fuzz suites, longer, through vitest.
+    // `npm run fuzz -- --runs 100000 --seed 42`: the fuzz suites, longer, through vitest; one of
+    // them with `--suite api` or `--suite sync`, one engine with `--engine sqlite` or `postgres`;
+    // the sync suite stops after `--seconds S` with the frames sent by then.
     const option = (name) => {
       const at = args.indexOf(`--${name}`);
       return at >= 0 ? args[at + 1] : undefined;
     };
     process.env.FUZZ_RUNS = option('runs') ?? '10000';
     if (option('seed') !== undefined) process.env.FUZZ_SEED = option('seed');
+    if (option('seconds') !== undefined) process.env.FUZZ_SECONDS = option('seconds');
     process.env.FUZZ_TIMEOUT_MS = String(24 * 60 * 60 * 1000);
-    process.exit(vitest(['--project', 'server', 'sync-server/test/fuzz-']));
+    const suite = option('suite');
+    const engine = option('engine');
+    process.exit(
+      vitest([
+        '--project',
+        'server',
+        suite ? `sync-server/test/fuzz-${suite}.test.ts` : 'sync-server/test/fuzz-',
+        ...(engine ? ['-t', `(${engine})`] : []),
+      ]),
+    );
     break;
   }
   case 'docs':

@@ -222,6 +222,8 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
   const history = createHistory({ storage, clock, logger });
   const collab = createCollab({
     fanOut: cluster.extension,
+    // A person's refusals slow them down for a minute of the server's clock (tests move it).
+    now: () => clock.now(),
     // Which records of a shared space each member may change: its app's published rules.
     spaceRules: createSpaceRules({
       storage,
@@ -389,6 +391,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     logger,
     access,
     bounds: collab.bounds,
+    timings: metrics.collab,
   });
   metrics.observeCollab({
     websocketConnections: () => sync.openConnections(),

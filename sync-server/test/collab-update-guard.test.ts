@@ -260,7 +260,6 @@ describe.each(ENGINES)('the update guard (%s)', (engine: Engine) => {
         body(e);
       });
     const inside = {
-      'no message type': frame(name, () => {}),
       'no sync type': frame(name, (e) => encoding.writeVarUint(e, MESSAGE.sync)),
       'no update': updateFrame(() => {}),
       'an update length past the end': updateFrame((e) => {
@@ -277,22 +276,30 @@ describe.each(ENGINES)('the update guard (%s)', (engine: Engine) => {
         reason: 'update_rejected',
       });
     }
-    // An unknown sync message type carries no update; Hocuspocus closes the connection itself.
+    // An unknown sync message type is refused too, not left to Hocuspocus (issue 20).
     const unknownType = frame(name, (e) => {
       encoding.writeVarUint(e, MESSAGE.sync);
       encoding.writeVarUint(e, 9);
       encoding.writeVarUint8Array(e, valid);
     });
-    expect(await attack(unknownType, valid)).toMatchObject({ type: 'close-message' });
+    expect(await attack(unknownType, valid)).toMatchObject({
+      type: 'close-message',
+      reason: 'update_rejected',
+    });
 
-    // A document name that runs past the end: Hocuspocus cannot tell which document it is for and
-    // closes that socket (4401), and only that one.
-    const connections = connectionCount();
-    const raw = await rawClient();
-    const nameCut = new Uint8Array([0x40, 0x61, 0x70, 0x70]);
-    raw.send(nameCut);
-    expect(await raw.answer()).toMatchObject({ type: 'socket-closed', code: 4401 });
-    await vi.waitFor(() => expect(connectionCount()).toBe(connections));
+    // A document name that runs past the end, or a name and no message type: no document can be
+    // told, so that socket is closed, and only that one (issue 20).
+    for (const message of [new Uint8Array([0x40, 0x61, 0x70, 0x70]), frame(name, () => {})]) {
+      const connections = connectionCount();
+      const raw = await rawClient();
+      raw.send(message);
+      expect(await raw.answer()).toMatchObject({
+        type: 'socket-closed',
+        code: 4400,
+        reason: 'update_rejected',
+      });
+      await vi.waitFor(() => expect(connectionCount()).toBe(connections));
+    }
     // The valid update inside the refused frames was never logged either.
     await expectOnlyValidEdits([valid]);
   });

@@ -79,6 +79,8 @@ export function createCollab(options: {
    * their sender may change (space-guard.ts). Without them, every collection has the strictest rule.
    */
   spaceRules?: SpaceRules;
+  /** Time, for how long refused messages slow their sender down (the server's clock). */
+  now?: () => number;
 }): Collab {
   const { logger, limits, timings } = options;
   const ledger = new DocumentLedger();
@@ -88,6 +90,7 @@ export function createCollab(options: {
     usageOf: (name) => ledger.usageOf(name),
     isLoaded: (name): boolean =>
       hocuspocus.documents.has(name) || hocuspocus.loadingDocuments.has(name),
+    ...(options.now ? { now: options.now } : {}),
   });
   const persistence = createPersistence({
     store: options.documents,

@@ -5,7 +5,9 @@ import { SYNC_CLOSE_REASONS, type SyncCloseReason } from '@pipit/protocol';
  * one of @pipit/protocol's close reasons, with its close code. Thrown from a hook, it closes that
  * document's connection (or refuses to open it); the rest of the socket, and the server, go on.
  * Hocuspocus prints every hook error that has a message; these carry none, so each is logged once
- * by Pipit, as structured JSON, where it happens.
+ * by Pipit, as structured JSON, where it happens. It also prints the error behind each connection
+ * it closes, with its stack: these carry none, so that is one short line however often a client
+ * provokes it (issue 20).
  */
 export class SyncRefusal extends Error {
   readonly code: number;
@@ -13,5 +15,6 @@ export class SyncRefusal extends Error {
     super('');
     this.name = 'SyncRefusal';
     this.code = SYNC_CLOSE_REASONS[reason];
+    this.stack = `${this.name}: ${reason}`;
   }
 }

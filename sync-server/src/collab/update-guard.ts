@@ -50,6 +50,34 @@ export interface MessageCheck {
   space?: { userId: string; ruleOf: SpaceRuleOf } | undefined;
 }
 
+/** Whether Yjs reads the update through (what applying it, or comparing with it, reads). */
+function decodes(update: Uint8Array): boolean {
+  try {
+    Y.decodeUpdate(update);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether an item of the update names a later part of its own client as its left or right
+ * neighbour or its parent. Yjs never writes one and `Y.decodeUpdate` reads it, but applying it
+ * throws midway, after changing part of the document; y-protocols prints the error with its stack
+ * and acknowledges the update (found by fuzz-sync.test.ts).
+ */
+function refersAhead(decoded: ReturnType<typeof Y.decodeUpdate>): boolean {
+  for (const struct of decoded.structs) {
+    if (!(struct instanceof Y.Item)) continue;
+    const { client, clock } = struct.id;
+    const parent = struct.parent instanceof Y.ID ? struct.parent : null;
+    for (const ref of [struct.origin, struct.rightOrigin, parent]) {
+      if (ref && ref.client === client && ref.clock >= clock) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Every message a client sends about a document is checked here before Hocuspocus handles it
  * (docs/limits.md). Returns the update to log, null when the message carries none to log, or
@@ -83,11 +111,24 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
         bytes: payload.stateVector.byteLength,
       });
     }
+    try {
+      // Hocuspocus decodes it to answer; a malformed one would close with a reason of its own.
+      Y.decodeStateVector(payload.stateVector);
+    } catch {
+      throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed state vector' });
+    }
     return null;
   }
-  const update = payload?.update;
-  // A viewer's update is refused by Hocuspocus itself (read-only connection); not logged.
-  if (!update || check.readOnly) return null;
+  if (payload?.kind !== 'update') return null;
+  const { update } = payload;
+  if (check.readOnly) {
+    // A viewer's update is refused by Hocuspocus itself (read-only connection); not logged. It
+    // reads a sync step 2 to answer whether the viewer has it already, so that one must decode.
+    if (payload.step === 'step-2' && !decodes(update)) {
+      throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed update' });
+    }
+    return null;
+  }
   const { usage, limits } = check;
   // Bytes before anything is decoded: decoding 5 MB of tiny structs takes a second.
   if (usage.bytes + update.byteLength > limits.documentBytes) {
@@ -108,6 +149,9 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   }
   // An empty sync step 2 (nothing to send) changes nothing: nothing to log.
   if (decoded.structs.length === 0 && decoded.ds.clients.size === 0) return null;
+  if (refersAhead(decoded)) {
+    throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed update' });
+  }
   const { items, waits, hasSubdocument } = growthOf(decoded, (client) =>
     Y.getState(check.document.store, client),
   );

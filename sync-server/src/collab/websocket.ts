@@ -3,11 +3,14 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Hocuspocus, WebSocketLike } from '@hocuspocus/server';
 import crossws from 'crossws/adapters/node';
+import { SYNC_CLOSE_REASONS } from '@pipit/protocol';
 import type { Logger } from '../logger';
+import type { CollabTimings } from '../metrics';
 import { isAllowedOrigin } from '../origin';
 import type { DocumentAccess } from './access';
 import type { SocketContext } from './authenticate';
 import type { ResourceBounds } from './resource-bounds';
+import { checkFraming } from './sync-message';
 
 /** The websocket endpoint for Yjs sync (Hocuspocus protocol), on the same origin as the app. */
 export const SYNC_PATH = '/api/sync';
@@ -25,6 +28,8 @@ interface OpenSocket {
   socketKey: string;
   /** Set while the socket is not read from, until what it sent is handled. */
   drain?: ReturnType<typeof setInterval>;
+  /** Set once a message was refused: the socket is closing, nothing more of it is read. */
+  refused?: boolean;
 }
 
 /**
@@ -101,9 +106,11 @@ export function createSyncSocket(
     logger: Logger;
     access: Pick<DocumentAccess, 'identify'>;
     bounds: ResourceBounds;
+    /** Counts each refusal by reason (pipit_sync_protocol_errors_total). */
+    timings?: Pick<CollabTimings, 'protocolError'> | undefined;
   },
 ): SyncSocket {
-  const { bounds, logger } = options;
+  const { bounds, logger, timings } = options;
   const sockets = new WeakMap<object, OpenSocket>();
   /** Each open socket's raw socket, by key: what a person's sockets hold unsent, in all. */
   const raws = new Map<string, RawSocket>();
@@ -203,8 +210,26 @@ export function createSyncSocket(
       },
       message(peer, message) {
         const socket = sockets.get(peer);
-        if (!socket) return;
-        socket.connection.handleMessage(message.uint8Array());
+        if (!socket || socket.refused) return;
+        const data = message.uint8Array();
+        try {
+          checkFraming(data);
+        } catch {
+          // No document to close: Hocuspocus would print a stack and close the socket with a
+          // reason of its own. One short line (none once the person is slowed down), counted,
+          // and the socket closed with one of ours, like update-guard.ts's refusals.
+          socket.refused = true;
+          const reason = bounds.isSlowedDown(socket.socketKey) ? 'slow_down' : 'update_rejected';
+          timings?.protocolError(reason);
+          if (reason === 'update_rejected') {
+            bounds.noteRefusal(socket.socketKey);
+            const userId = (peer.context as { socketUserId?: string }).socketUserId;
+            logger.warn({ userId, reason, why: 'malformed framing' }, 'refused a sync message');
+          }
+          peer.close(SYNC_CLOSE_REASONS[reason], reason);
+          return;
+        }
+        socket.connection.handleMessage(data);
         applyBackpressure(peer, socket);
       },
       close(peer, event) {
