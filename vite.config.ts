@@ -71,6 +71,9 @@ export default defineConfig({
       routesDirectory: path.resolve(import.meta.dirname, 'client/routes'),
       generatedRouteTree: path.resolve(import.meta.dirname, 'client/route-tree.gen.ts'),
       quoteStyle: 'single',
+      // Written unformatted: one line per union instead of one per route (the file is generated,
+      // and neither prettier nor eslint reads it).
+      enableRouteTreeFormatting: false,
     }),
     react(),
     VitePWA({

@@ -47,755 +47,406 @@ import { Route as SiteAppsIdEditRouteImport } from './routes/_site/apps/$id/edit
 import { Route as SiteAppsIdInstallRouteImport } from './routes/_site/apps/$id/install'
 
 const SiteRoute = SiteRouteImport.update({
-  id: '/_site',
-  getParentRoute: () => rootRouteImport,
-} as any)
+            id: '/_site',getParentRoute: () => rootRouteImport
+          }as any)
 const SiteIndexRoute = SiteIndexRouteImport.update({
-  id: '/',
-  path: '/',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/',path: '/',getParentRoute: () => SiteRoute
+          }as any)
 const SiteUsernameRoute = SiteUsernameRouteImport.update({
-  id: '/$username',
-  path: '/$username',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/$username',path: '/$username',getParentRoute: () => SiteRoute
+          }as any)
 const SiteAboutRoute = SiteAboutRouteImport.update({
-  id: '/about',
-  path: '/about',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/about',path: '/about',getParentRoute: () => SiteRoute
+          }as any)
 const SiteAdminRoute = SiteAdminRouteImport.update({
-  id: '/admin',
-  path: '/admin',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/admin',path: '/admin',getParentRoute: () => SiteRoute
+          }as any)
 const SiteArchiveRoute = SiteArchiveRouteImport.update({
-  id: '/archive',
-  path: '/archive',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/archive',path: '/archive',getParentRoute: () => SiteRoute
+          }as any)
 const SiteConfirmEmailChangeRoute = SiteConfirmEmailChangeRouteImport.update({
-  id: '/confirm-email-change',
-  path: '/confirm-email-change',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/confirm-email-change',path: '/confirm-email-change',getParentRoute: () => SiteRoute
+          }as any)
 const SiteContactRoute = SiteContactRouteImport.update({
-  id: '/contact',
-  path: '/contact',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/contact',path: '/contact',getParentRoute: () => SiteRoute
+          }as any)
 const SiteCreateRoute = SiteCreateRouteImport.update({
-  id: '/create',
-  path: '/create',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/create',path: '/create',getParentRoute: () => SiteRoute
+          }as any)
 const SiteDemoRoute = SiteDemoRouteImport.update({
-  id: '/demo',
-  path: '/demo',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/demo',path: '/demo',getParentRoute: () => SiteRoute
+          }as any)
 const SiteDemo1Route = SiteDemo1RouteImport.update({
-  id: '/demo1',
-  path: '/demo1',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/demo1',path: '/demo1',getParentRoute: () => SiteRoute
+          }as any)
 const SiteExploreRoute = SiteExploreRouteImport.update({
-  id: '/explore',
-  path: '/explore',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/explore',path: '/explore',getParentRoute: () => SiteRoute
+          }as any)
 const SiteFaqRoute = SiteFaqRouteImport.update({
-  id: '/faq',
-  path: '/faq',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/faq',path: '/faq',getParentRoute: () => SiteRoute
+          }as any)
 const SiteFeedbackRoute = SiteFeedbackRouteImport.update({
-  id: '/feedback',
-  path: '/feedback',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/feedback',path: '/feedback',getParentRoute: () => SiteRoute
+          }as any)
 const SiteForgotPasswordRoute = SiteForgotPasswordRouteImport.update({
-  id: '/forgot-password',
-  path: '/forgot-password',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/forgot-password',path: '/forgot-password',getParentRoute: () => SiteRoute
+          }as any)
 const SiteHomeRoute = SiteHomeRouteImport.update({
-  id: '/home',
-  path: '/home',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/home',path: '/home',getParentRoute: () => SiteRoute
+          }as any)
 const SiteLoginRoute = SiteLoginRouteImport.update({
-  id: '/login',
-  path: '/login',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/login',path: '/login',getParentRoute: () => SiteRoute
+          }as any)
 const SitePricingRoute = SitePricingRouteImport.update({
-  id: '/pricing',
-  path: '/pricing',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/pricing',path: '/pricing',getParentRoute: () => SiteRoute
+          }as any)
 const SiteResetPasswordRoute = SiteResetPasswordRouteImport.update({
-  id: '/reset-password',
-  path: '/reset-password',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/reset-password',path: '/reset-password',getParentRoute: () => SiteRoute
+          }as any)
 const SiteSignupRoute = SiteSignupRouteImport.update({
-  id: '/signup',
-  path: '/signup',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/signup',path: '/signup',getParentRoute: () => SiteRoute
+          }as any)
 const SiteStudioRoute = SiteStudioRouteImport.update({
-  id: '/studio',
-  path: '/studio',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/studio',path: '/studio',getParentRoute: () => SiteRoute
+          }as any)
 const SiteVerifyEmailRoute = SiteVerifyEmailRouteImport.update({
-  id: '/verify-email',
-  path: '/verify-email',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/verify-email',path: '/verify-email',getParentRoute: () => SiteRoute
+          }as any)
 const SiteAccountEditRoute = SiteAccountEditRouteImport.update({
-  id: '/account/edit',
-  path: '/account/edit',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/account/edit',path: '/account/edit',getParentRoute: () => SiteRoute
+          }as any)
 const SiteAccountSettingsRoute = SiteAccountSettingsRouteImport.update({
-  id: '/account/settings',
-  path: '/account/settings',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/account/settings',path: '/account/settings',getParentRoute: () => SiteRoute
+          }as any)
 const SiteAppsIndexRoute = SiteAppsIndexRouteImport.update({
-  id: '/apps/',
-  path: '/apps/',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/apps/',path: '/apps/',getParentRoute: () => SiteRoute
+          }as any)
 const SiteDocsAiActionsRoute = SiteDocsAiActionsRouteImport.update({
-  id: '/docs/ai-actions',
-  path: '/docs/ai-actions',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/docs/ai-actions',path: '/docs/ai-actions',getParentRoute: () => SiteRoute
+          }as any)
 const SiteDocsPlatformRoute = SiteDocsPlatformRouteImport.update({
-  id: '/docs/platform',
-  path: '/docs/platform',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/docs/platform',path: '/docs/platform',getParentRoute: () => SiteRoute
+          }as any)
 const SiteDocsThemesRoute = SiteDocsThemesRouteImport.update({
-  id: '/docs/themes',
-  path: '/docs/themes',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/docs/themes',path: '/docs/themes',getParentRoute: () => SiteRoute
+          }as any)
 const SiteJoinTokenRoute = SiteJoinTokenRouteImport.update({
-  id: '/join/$token',
-  path: '/join/$token',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/join/$token',path: '/join/$token',getParentRoute: () => SiteRoute
+          }as any)
 const SiteLegalPolicyRoute = SiteLegalPolicyRouteImport.update({
-  id: '/legal/policy',
-  path: '/legal/policy',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/legal/policy',path: '/legal/policy',getParentRoute: () => SiteRoute
+          }as any)
 const SiteLegalPrivacyRoute = SiteLegalPrivacyRouteImport.update({
-  id: '/legal/privacy',
-  path: '/legal/privacy',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/legal/privacy',path: '/legal/privacy',getParentRoute: () => SiteRoute
+          }as any)
 const SiteLegalTermsRoute = SiteLegalTermsRouteImport.update({
-  id: '/legal/terms',
-  path: '/legal/terms',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/legal/terms',path: '/legal/terms',getParentRoute: () => SiteRoute
+          }as any)
 const AppsIdPwaRoute = AppsIdPwaRouteImport.update({
-  id: '/apps/$id/pwa',
-  path: '/apps/$id/pwa',
-  getParentRoute: () => rootRouteImport,
-} as any)
+            id: '/apps/$id/pwa',path: '/apps/$id/pwa',getParentRoute: () => rootRouteImport
+          }as any)
 const SiteAppsIdIndexRoute = SiteAppsIdIndexRouteImport.update({
-  id: '/apps/$id/',
-  path: '/apps/$id/',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/apps/$id/',path: '/apps/$id/',getParentRoute: () => SiteRoute
+          }as any)
 const SiteAppsIdEditRoute = SiteAppsIdEditRouteImport.update({
-  id: '/apps/$id/edit',
-  path: '/apps/$id/edit',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/apps/$id/edit',path: '/apps/$id/edit',getParentRoute: () => SiteRoute
+          }as any)
 const SiteAppsIdInstallRoute = SiteAppsIdInstallRouteImport.update({
-  id: '/apps/$id/install',
-  path: '/apps/$id/install',
-  getParentRoute: () => SiteRoute,
-} as any)
+            id: '/apps/$id/install',path: '/apps/$id/install',getParentRoute: () => SiteRoute
+          }as any)
 
 export interface FileRoutesByFullPath {
-  '/': typeof SiteIndexRoute
-  '/$username': typeof SiteUsernameRoute
-  '/about': typeof SiteAboutRoute
-  '/admin': typeof SiteAdminRoute
-  '/archive': typeof SiteArchiveRoute
-  '/confirm-email-change': typeof SiteConfirmEmailChangeRoute
-  '/contact': typeof SiteContactRoute
-  '/create': typeof SiteCreateRoute
-  '/demo': typeof SiteDemoRoute
-  '/demo1': typeof SiteDemo1Route
-  '/explore': typeof SiteExploreRoute
-  '/faq': typeof SiteFaqRoute
-  '/feedback': typeof SiteFeedbackRoute
-  '/forgot-password': typeof SiteForgotPasswordRoute
-  '/home': typeof SiteHomeRoute
-  '/login': typeof SiteLoginRoute
-  '/pricing': typeof SitePricingRoute
-  '/reset-password': typeof SiteResetPasswordRoute
-  '/signup': typeof SiteSignupRoute
-  '/studio': typeof SiteStudioRoute
-  '/verify-email': typeof SiteVerifyEmailRoute
-  '/account/edit': typeof SiteAccountEditRoute
-  '/account/settings': typeof SiteAccountSettingsRoute
-  '/docs/ai-actions': typeof SiteDocsAiActionsRoute
-  '/docs/platform': typeof SiteDocsPlatformRoute
-  '/docs/themes': typeof SiteDocsThemesRoute
-  '/join/$token': typeof SiteJoinTokenRoute
-  '/legal/policy': typeof SiteLegalPolicyRoute
-  '/legal/privacy': typeof SiteLegalPrivacyRoute
-  '/legal/terms': typeof SiteLegalTermsRoute
-  '/apps/$id/pwa': typeof AppsIdPwaRoute
-  '/apps/': typeof SiteAppsIndexRoute
-  '/apps/$id/edit': typeof SiteAppsIdEditRoute
-  '/apps/$id/install': typeof SiteAppsIdInstallRoute
-  '/apps/$id/': typeof SiteAppsIdIndexRoute
+'/': typeof SiteIndexRoute,'/$username': typeof SiteUsernameRoute,'/about': typeof SiteAboutRoute,'/admin': typeof SiteAdminRoute,'/archive': typeof SiteArchiveRoute,'/confirm-email-change': typeof SiteConfirmEmailChangeRoute,'/contact': typeof SiteContactRoute,'/create': typeof SiteCreateRoute,'/demo': typeof SiteDemoRoute,'/demo1': typeof SiteDemo1Route,'/explore': typeof SiteExploreRoute,'/faq': typeof SiteFaqRoute,'/feedback': typeof SiteFeedbackRoute,'/forgot-password': typeof SiteForgotPasswordRoute,'/home': typeof SiteHomeRoute,'/login': typeof SiteLoginRoute,'/pricing': typeof SitePricingRoute,'/reset-password': typeof SiteResetPasswordRoute,'/signup': typeof SiteSignupRoute,'/studio': typeof SiteStudioRoute,'/verify-email': typeof SiteVerifyEmailRoute,'/account/edit': typeof SiteAccountEditRoute,'/account/settings': typeof SiteAccountSettingsRoute,'/docs/ai-actions': typeof SiteDocsAiActionsRoute,'/docs/platform': typeof SiteDocsPlatformRoute,'/docs/themes': typeof SiteDocsThemesRoute,'/join/$token': typeof SiteJoinTokenRoute,'/legal/policy': typeof SiteLegalPolicyRoute,'/legal/privacy': typeof SiteLegalPrivacyRoute,'/legal/terms': typeof SiteLegalTermsRoute,'/apps/$id/pwa': typeof AppsIdPwaRoute,'/apps/': typeof SiteAppsIndexRoute,'/apps/$id/edit': typeof SiteAppsIdEditRoute,'/apps/$id/install': typeof SiteAppsIdInstallRoute,'/apps/$id/': typeof SiteAppsIdIndexRoute
 }
 export interface FileRoutesByTo {
-  '/$username': typeof SiteUsernameRoute
-  '/about': typeof SiteAboutRoute
-  '/admin': typeof SiteAdminRoute
-  '/archive': typeof SiteArchiveRoute
-  '/confirm-email-change': typeof SiteConfirmEmailChangeRoute
-  '/contact': typeof SiteContactRoute
-  '/create': typeof SiteCreateRoute
-  '/demo': typeof SiteDemoRoute
-  '/demo1': typeof SiteDemo1Route
-  '/explore': typeof SiteExploreRoute
-  '/faq': typeof SiteFaqRoute
-  '/feedback': typeof SiteFeedbackRoute
-  '/forgot-password': typeof SiteForgotPasswordRoute
-  '/home': typeof SiteHomeRoute
-  '/login': typeof SiteLoginRoute
-  '/pricing': typeof SitePricingRoute
-  '/reset-password': typeof SiteResetPasswordRoute
-  '/signup': typeof SiteSignupRoute
-  '/studio': typeof SiteStudioRoute
-  '/verify-email': typeof SiteVerifyEmailRoute
-  '/': typeof SiteIndexRoute
-  '/account/edit': typeof SiteAccountEditRoute
-  '/account/settings': typeof SiteAccountSettingsRoute
-  '/docs/ai-actions': typeof SiteDocsAiActionsRoute
-  '/docs/platform': typeof SiteDocsPlatformRoute
-  '/docs/themes': typeof SiteDocsThemesRoute
-  '/join/$token': typeof SiteJoinTokenRoute
-  '/legal/policy': typeof SiteLegalPolicyRoute
-  '/legal/privacy': typeof SiteLegalPrivacyRoute
-  '/legal/terms': typeof SiteLegalTermsRoute
-  '/apps/$id/pwa': typeof AppsIdPwaRoute
-  '/apps': typeof SiteAppsIndexRoute
-  '/apps/$id/edit': typeof SiteAppsIdEditRoute
-  '/apps/$id/install': typeof SiteAppsIdInstallRoute
-  '/apps/$id': typeof SiteAppsIdIndexRoute
+'/$username': typeof SiteUsernameRoute,'/about': typeof SiteAboutRoute,'/admin': typeof SiteAdminRoute,'/archive': typeof SiteArchiveRoute,'/confirm-email-change': typeof SiteConfirmEmailChangeRoute,'/contact': typeof SiteContactRoute,'/create': typeof SiteCreateRoute,'/demo': typeof SiteDemoRoute,'/demo1': typeof SiteDemo1Route,'/explore': typeof SiteExploreRoute,'/faq': typeof SiteFaqRoute,'/feedback': typeof SiteFeedbackRoute,'/forgot-password': typeof SiteForgotPasswordRoute,'/home': typeof SiteHomeRoute,'/login': typeof SiteLoginRoute,'/pricing': typeof SitePricingRoute,'/reset-password': typeof SiteResetPasswordRoute,'/signup': typeof SiteSignupRoute,'/studio': typeof SiteStudioRoute,'/verify-email': typeof SiteVerifyEmailRoute,'/': typeof SiteIndexRoute,'/account/edit': typeof SiteAccountEditRoute,'/account/settings': typeof SiteAccountSettingsRoute,'/docs/ai-actions': typeof SiteDocsAiActionsRoute,'/docs/platform': typeof SiteDocsPlatformRoute,'/docs/themes': typeof SiteDocsThemesRoute,'/join/$token': typeof SiteJoinTokenRoute,'/legal/policy': typeof SiteLegalPolicyRoute,'/legal/privacy': typeof SiteLegalPrivacyRoute,'/legal/terms': typeof SiteLegalTermsRoute,'/apps/$id/pwa': typeof AppsIdPwaRoute,'/apps': typeof SiteAppsIndexRoute,'/apps/$id/edit': typeof SiteAppsIdEditRoute,'/apps/$id/install': typeof SiteAppsIdInstallRoute,'/apps/$id': typeof SiteAppsIdIndexRoute
 }
 export interface FileRoutesById {
-  __root__: typeof rootRouteImport
-  '/_site': typeof SiteRouteWithChildren
-  '/_site/$username': typeof SiteUsernameRoute
-  '/_site/about': typeof SiteAboutRoute
-  '/_site/admin': typeof SiteAdminRoute
-  '/_site/archive': typeof SiteArchiveRoute
-  '/_site/confirm-email-change': typeof SiteConfirmEmailChangeRoute
-  '/_site/contact': typeof SiteContactRoute
-  '/_site/create': typeof SiteCreateRoute
-  '/_site/demo': typeof SiteDemoRoute
-  '/_site/demo1': typeof SiteDemo1Route
-  '/_site/explore': typeof SiteExploreRoute
-  '/_site/faq': typeof SiteFaqRoute
-  '/_site/feedback': typeof SiteFeedbackRoute
-  '/_site/forgot-password': typeof SiteForgotPasswordRoute
-  '/_site/home': typeof SiteHomeRoute
-  '/_site/login': typeof SiteLoginRoute
-  '/_site/pricing': typeof SitePricingRoute
-  '/_site/reset-password': typeof SiteResetPasswordRoute
-  '/_site/signup': typeof SiteSignupRoute
-  '/_site/studio': typeof SiteStudioRoute
-  '/_site/verify-email': typeof SiteVerifyEmailRoute
-  '/_site/': typeof SiteIndexRoute
-  '/_site/account/edit': typeof SiteAccountEditRoute
-  '/_site/account/settings': typeof SiteAccountSettingsRoute
-  '/_site/docs/ai-actions': typeof SiteDocsAiActionsRoute
-  '/_site/docs/platform': typeof SiteDocsPlatformRoute
-  '/_site/docs/themes': typeof SiteDocsThemesRoute
-  '/_site/join/$token': typeof SiteJoinTokenRoute
-  '/_site/legal/policy': typeof SiteLegalPolicyRoute
-  '/_site/legal/privacy': typeof SiteLegalPrivacyRoute
-  '/_site/legal/terms': typeof SiteLegalTermsRoute
-  '/apps/$id/pwa': typeof AppsIdPwaRoute
-  '/_site/apps/': typeof SiteAppsIndexRoute
-  '/_site/apps/$id/edit': typeof SiteAppsIdEditRoute
-  '/_site/apps/$id/install': typeof SiteAppsIdInstallRoute
-  '/_site/apps/$id/': typeof SiteAppsIdIndexRoute
+'__root__': typeof rootRouteImport,
+'/_site': typeof SiteRouteWithChildren,'/_site/$username': typeof SiteUsernameRoute,'/_site/about': typeof SiteAboutRoute,'/_site/admin': typeof SiteAdminRoute,'/_site/archive': typeof SiteArchiveRoute,'/_site/confirm-email-change': typeof SiteConfirmEmailChangeRoute,'/_site/contact': typeof SiteContactRoute,'/_site/create': typeof SiteCreateRoute,'/_site/demo': typeof SiteDemoRoute,'/_site/demo1': typeof SiteDemo1Route,'/_site/explore': typeof SiteExploreRoute,'/_site/faq': typeof SiteFaqRoute,'/_site/feedback': typeof SiteFeedbackRoute,'/_site/forgot-password': typeof SiteForgotPasswordRoute,'/_site/home': typeof SiteHomeRoute,'/_site/login': typeof SiteLoginRoute,'/_site/pricing': typeof SitePricingRoute,'/_site/reset-password': typeof SiteResetPasswordRoute,'/_site/signup': typeof SiteSignupRoute,'/_site/studio': typeof SiteStudioRoute,'/_site/verify-email': typeof SiteVerifyEmailRoute,'/_site/': typeof SiteIndexRoute,'/_site/account/edit': typeof SiteAccountEditRoute,'/_site/account/settings': typeof SiteAccountSettingsRoute,'/_site/docs/ai-actions': typeof SiteDocsAiActionsRoute,'/_site/docs/platform': typeof SiteDocsPlatformRoute,'/_site/docs/themes': typeof SiteDocsThemesRoute,'/_site/join/$token': typeof SiteJoinTokenRoute,'/_site/legal/policy': typeof SiteLegalPolicyRoute,'/_site/legal/privacy': typeof SiteLegalPrivacyRoute,'/_site/legal/terms': typeof SiteLegalTermsRoute,'/apps/$id/pwa': typeof AppsIdPwaRoute,'/_site/apps/': typeof SiteAppsIndexRoute,'/_site/apps/$id/edit': typeof SiteAppsIdEditRoute,'/_site/apps/$id/install': typeof SiteAppsIdInstallRoute,'/_site/apps/$id/': typeof SiteAppsIdIndexRoute
 }
 export interface FileRouteTypes {
-  fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths:
-    | '/'
-    | '/$username'
-    | '/about'
-    | '/admin'
-    | '/archive'
-    | '/confirm-email-change'
-    | '/contact'
-    | '/create'
-    | '/demo'
-    | '/demo1'
-    | '/explore'
-    | '/faq'
-    | '/feedback'
-    | '/forgot-password'
-    | '/home'
-    | '/login'
-    | '/pricing'
-    | '/reset-password'
-    | '/signup'
-    | '/studio'
-    | '/verify-email'
-    | '/account/edit'
-    | '/account/settings'
-    | '/docs/ai-actions'
-    | '/docs/platform'
-    | '/docs/themes'
-    | '/join/$token'
-    | '/legal/policy'
-    | '/legal/privacy'
-    | '/legal/terms'
-    | '/apps/$id/pwa'
-    | '/apps/'
-    | '/apps/$id/edit'
-    | '/apps/$id/install'
-    | '/apps/$id/'
-  fileRoutesByTo: FileRoutesByTo
-  to:
-    | '/$username'
-    | '/about'
-    | '/admin'
-    | '/archive'
-    | '/confirm-email-change'
-    | '/contact'
-    | '/create'
-    | '/demo'
-    | '/demo1'
-    | '/explore'
-    | '/faq'
-    | '/feedback'
-    | '/forgot-password'
-    | '/home'
-    | '/login'
-    | '/pricing'
-    | '/reset-password'
-    | '/signup'
-    | '/studio'
-    | '/verify-email'
-    | '/'
-    | '/account/edit'
-    | '/account/settings'
-    | '/docs/ai-actions'
-    | '/docs/platform'
-    | '/docs/themes'
-    | '/join/$token'
-    | '/legal/policy'
-    | '/legal/privacy'
-    | '/legal/terms'
-    | '/apps/$id/pwa'
-    | '/apps'
-    | '/apps/$id/edit'
-    | '/apps/$id/install'
-    | '/apps/$id'
-  id:
-    | '__root__'
-    | '/_site'
-    | '/_site/$username'
-    | '/_site/about'
-    | '/_site/admin'
-    | '/_site/archive'
-    | '/_site/confirm-email-change'
-    | '/_site/contact'
-    | '/_site/create'
-    | '/_site/demo'
-    | '/_site/demo1'
-    | '/_site/explore'
-    | '/_site/faq'
-    | '/_site/feedback'
-    | '/_site/forgot-password'
-    | '/_site/home'
-    | '/_site/login'
-    | '/_site/pricing'
-    | '/_site/reset-password'
-    | '/_site/signup'
-    | '/_site/studio'
-    | '/_site/verify-email'
-    | '/_site/'
-    | '/_site/account/edit'
-    | '/_site/account/settings'
-    | '/_site/docs/ai-actions'
-    | '/_site/docs/platform'
-    | '/_site/docs/themes'
-    | '/_site/join/$token'
-    | '/_site/legal/policy'
-    | '/_site/legal/privacy'
-    | '/_site/legal/terms'
-    | '/apps/$id/pwa'
-    | '/_site/apps/'
-    | '/_site/apps/$id/edit'
-    | '/_site/apps/$id/install'
-    | '/_site/apps/$id/'
-  fileRoutesById: FileRoutesById
+fileRoutesByFullPath: FileRoutesByFullPath
+fullPaths: '/'|'/$username'|'/about'|'/admin'|'/archive'|'/confirm-email-change'|'/contact'|'/create'|'/demo'|'/demo1'|'/explore'|'/faq'|'/feedback'|'/forgot-password'|'/home'|'/login'|'/pricing'|'/reset-password'|'/signup'|'/studio'|'/verify-email'|'/account/edit'|'/account/settings'|'/docs/ai-actions'|'/docs/platform'|'/docs/themes'|'/join/$token'|'/legal/policy'|'/legal/privacy'|'/legal/terms'|'/apps/$id/pwa'|'/apps/'|'/apps/$id/edit'|'/apps/$id/install'|'/apps/$id/'
+fileRoutesByTo: FileRoutesByTo
+to: '/$username'|'/about'|'/admin'|'/archive'|'/confirm-email-change'|'/contact'|'/create'|'/demo'|'/demo1'|'/explore'|'/faq'|'/feedback'|'/forgot-password'|'/home'|'/login'|'/pricing'|'/reset-password'|'/signup'|'/studio'|'/verify-email'|'/'|'/account/edit'|'/account/settings'|'/docs/ai-actions'|'/docs/platform'|'/docs/themes'|'/join/$token'|'/legal/policy'|'/legal/privacy'|'/legal/terms'|'/apps/$id/pwa'|'/apps'|'/apps/$id/edit'|'/apps/$id/install'|'/apps/$id'
+id: '__root__'|'/_site'|'/_site/$username'|'/_site/about'|'/_site/admin'|'/_site/archive'|'/_site/confirm-email-change'|'/_site/contact'|'/_site/create'|'/_site/demo'|'/_site/demo1'|'/_site/explore'|'/_site/faq'|'/_site/feedback'|'/_site/forgot-password'|'/_site/home'|'/_site/login'|'/_site/pricing'|'/_site/reset-password'|'/_site/signup'|'/_site/studio'|'/_site/verify-email'|'/_site/'|'/_site/account/edit'|'/_site/account/settings'|'/_site/docs/ai-actions'|'/_site/docs/platform'|'/_site/docs/themes'|'/_site/join/$token'|'/_site/legal/policy'|'/_site/legal/privacy'|'/_site/legal/terms'|'/apps/$id/pwa'|'/_site/apps/'|'/_site/apps/$id/edit'|'/_site/apps/$id/install'|'/_site/apps/$id/'
+fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
-  SiteRoute: typeof SiteRouteWithChildren
-  AppsIdPwaRoute: typeof AppsIdPwaRoute
+SiteRoute: typeof SiteRouteWithChildren,AppsIdPwaRoute: typeof AppsIdPwaRoute
 }
 
 declare module '@tanstack/react-router' {
   interface FileRoutesByPath {
     '/_site': {
-      id: '/_site'
-      path: ''
-      fullPath: '/'
-      preLoaderRoute: typeof SiteRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/_site/': {
-      id: '/_site/'
-      path: '/'
-      fullPath: '/'
-      preLoaderRoute: typeof SiteIndexRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/$username': {
-      id: '/_site/$username'
-      path: '/$username'
-      fullPath: '/$username'
-      preLoaderRoute: typeof SiteUsernameRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/about': {
-      id: '/_site/about'
-      path: '/about'
-      fullPath: '/about'
-      preLoaderRoute: typeof SiteAboutRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/admin': {
-      id: '/_site/admin'
-      path: '/admin'
-      fullPath: '/admin'
-      preLoaderRoute: typeof SiteAdminRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/archive': {
-      id: '/_site/archive'
-      path: '/archive'
-      fullPath: '/archive'
-      preLoaderRoute: typeof SiteArchiveRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/confirm-email-change': {
-      id: '/_site/confirm-email-change'
-      path: '/confirm-email-change'
-      fullPath: '/confirm-email-change'
-      preLoaderRoute: typeof SiteConfirmEmailChangeRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/contact': {
-      id: '/_site/contact'
-      path: '/contact'
-      fullPath: '/contact'
-      preLoaderRoute: typeof SiteContactRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/create': {
-      id: '/_site/create'
-      path: '/create'
-      fullPath: '/create'
-      preLoaderRoute: typeof SiteCreateRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/demo': {
-      id: '/_site/demo'
-      path: '/demo'
-      fullPath: '/demo'
-      preLoaderRoute: typeof SiteDemoRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/demo1': {
-      id: '/_site/demo1'
-      path: '/demo1'
-      fullPath: '/demo1'
-      preLoaderRoute: typeof SiteDemo1RouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/explore': {
-      id: '/_site/explore'
-      path: '/explore'
-      fullPath: '/explore'
-      preLoaderRoute: typeof SiteExploreRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/faq': {
-      id: '/_site/faq'
-      path: '/faq'
-      fullPath: '/faq'
-      preLoaderRoute: typeof SiteFaqRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/feedback': {
-      id: '/_site/feedback'
-      path: '/feedback'
-      fullPath: '/feedback'
-      preLoaderRoute: typeof SiteFeedbackRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/forgot-password': {
-      id: '/_site/forgot-password'
-      path: '/forgot-password'
-      fullPath: '/forgot-password'
-      preLoaderRoute: typeof SiteForgotPasswordRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/home': {
-      id: '/_site/home'
-      path: '/home'
-      fullPath: '/home'
-      preLoaderRoute: typeof SiteHomeRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/login': {
-      id: '/_site/login'
-      path: '/login'
-      fullPath: '/login'
-      preLoaderRoute: typeof SiteLoginRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/pricing': {
-      id: '/_site/pricing'
-      path: '/pricing'
-      fullPath: '/pricing'
-      preLoaderRoute: typeof SitePricingRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/reset-password': {
-      id: '/_site/reset-password'
-      path: '/reset-password'
-      fullPath: '/reset-password'
-      preLoaderRoute: typeof SiteResetPasswordRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/signup': {
-      id: '/_site/signup'
-      path: '/signup'
-      fullPath: '/signup'
-      preLoaderRoute: typeof SiteSignupRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/studio': {
-      id: '/_site/studio'
-      path: '/studio'
-      fullPath: '/studio'
-      preLoaderRoute: typeof SiteStudioRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/verify-email': {
-      id: '/_site/verify-email'
-      path: '/verify-email'
-      fullPath: '/verify-email'
-      preLoaderRoute: typeof SiteVerifyEmailRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/account/edit': {
-      id: '/_site/account/edit'
-      path: '/account/edit'
-      fullPath: '/account/edit'
-      preLoaderRoute: typeof SiteAccountEditRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/account/settings': {
-      id: '/_site/account/settings'
-      path: '/account/settings'
-      fullPath: '/account/settings'
-      preLoaderRoute: typeof SiteAccountSettingsRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/apps/': {
-      id: '/_site/apps/'
-      path: '/apps'
-      fullPath: '/apps/'
-      preLoaderRoute: typeof SiteAppsIndexRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/docs/ai-actions': {
-      id: '/_site/docs/ai-actions'
-      path: '/docs/ai-actions'
-      fullPath: '/docs/ai-actions'
-      preLoaderRoute: typeof SiteDocsAiActionsRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/docs/platform': {
-      id: '/_site/docs/platform'
-      path: '/docs/platform'
-      fullPath: '/docs/platform'
-      preLoaderRoute: typeof SiteDocsPlatformRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/docs/themes': {
-      id: '/_site/docs/themes'
-      path: '/docs/themes'
-      fullPath: '/docs/themes'
-      preLoaderRoute: typeof SiteDocsThemesRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/join/$token': {
-      id: '/_site/join/$token'
-      path: '/join/$token'
-      fullPath: '/join/$token'
-      preLoaderRoute: typeof SiteJoinTokenRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/legal/policy': {
-      id: '/_site/legal/policy'
-      path: '/legal/policy'
-      fullPath: '/legal/policy'
-      preLoaderRoute: typeof SiteLegalPolicyRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/legal/privacy': {
-      id: '/_site/legal/privacy'
-      path: '/legal/privacy'
-      fullPath: '/legal/privacy'
-      preLoaderRoute: typeof SiteLegalPrivacyRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/legal/terms': {
-      id: '/_site/legal/terms'
-      path: '/legal/terms'
-      fullPath: '/legal/terms'
-      preLoaderRoute: typeof SiteLegalTermsRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/apps/$id/pwa': {
-      id: '/apps/$id/pwa'
-      path: '/apps/$id/pwa'
-      fullPath: '/apps/$id/pwa'
-      preLoaderRoute: typeof AppsIdPwaRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/_site/apps/$id/': {
-      id: '/_site/apps/$id/'
-      path: '/apps/$id'
-      fullPath: '/apps/$id/'
-      preLoaderRoute: typeof SiteAppsIdIndexRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/apps/$id/edit': {
-      id: '/_site/apps/$id/edit'
-      path: '/apps/$id/edit'
-      fullPath: '/apps/$id/edit'
-      preLoaderRoute: typeof SiteAppsIdEditRouteImport
-      parentRoute: typeof SiteRoute
-    }
-    '/_site/apps/$id/install': {
-      id: '/_site/apps/$id/install'
-      path: '/apps/$id/install'
-      fullPath: '/apps/$id/install'
-      preLoaderRoute: typeof SiteAppsIdInstallRouteImport
-      parentRoute: typeof SiteRoute
-    }
+          id: '/_site'
+          path: ''
+          fullPath: '/'
+          preLoaderRoute: typeof SiteRouteImport
+          parentRoute: typeof rootRouteImport
+        }
+'/_site/': {
+          id: '/_site/'
+          path: '/'
+          fullPath: '/'
+          preLoaderRoute: typeof SiteIndexRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/$username': {
+          id: '/_site/$username'
+          path: '/$username'
+          fullPath: '/$username'
+          preLoaderRoute: typeof SiteUsernameRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/about': {
+          id: '/_site/about'
+          path: '/about'
+          fullPath: '/about'
+          preLoaderRoute: typeof SiteAboutRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/admin': {
+          id: '/_site/admin'
+          path: '/admin'
+          fullPath: '/admin'
+          preLoaderRoute: typeof SiteAdminRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/archive': {
+          id: '/_site/archive'
+          path: '/archive'
+          fullPath: '/archive'
+          preLoaderRoute: typeof SiteArchiveRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/confirm-email-change': {
+          id: '/_site/confirm-email-change'
+          path: '/confirm-email-change'
+          fullPath: '/confirm-email-change'
+          preLoaderRoute: typeof SiteConfirmEmailChangeRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/contact': {
+          id: '/_site/contact'
+          path: '/contact'
+          fullPath: '/contact'
+          preLoaderRoute: typeof SiteContactRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/create': {
+          id: '/_site/create'
+          path: '/create'
+          fullPath: '/create'
+          preLoaderRoute: typeof SiteCreateRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/demo': {
+          id: '/_site/demo'
+          path: '/demo'
+          fullPath: '/demo'
+          preLoaderRoute: typeof SiteDemoRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/demo1': {
+          id: '/_site/demo1'
+          path: '/demo1'
+          fullPath: '/demo1'
+          preLoaderRoute: typeof SiteDemo1RouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/explore': {
+          id: '/_site/explore'
+          path: '/explore'
+          fullPath: '/explore'
+          preLoaderRoute: typeof SiteExploreRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/faq': {
+          id: '/_site/faq'
+          path: '/faq'
+          fullPath: '/faq'
+          preLoaderRoute: typeof SiteFaqRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/feedback': {
+          id: '/_site/feedback'
+          path: '/feedback'
+          fullPath: '/feedback'
+          preLoaderRoute: typeof SiteFeedbackRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/forgot-password': {
+          id: '/_site/forgot-password'
+          path: '/forgot-password'
+          fullPath: '/forgot-password'
+          preLoaderRoute: typeof SiteForgotPasswordRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/home': {
+          id: '/_site/home'
+          path: '/home'
+          fullPath: '/home'
+          preLoaderRoute: typeof SiteHomeRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/login': {
+          id: '/_site/login'
+          path: '/login'
+          fullPath: '/login'
+          preLoaderRoute: typeof SiteLoginRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/pricing': {
+          id: '/_site/pricing'
+          path: '/pricing'
+          fullPath: '/pricing'
+          preLoaderRoute: typeof SitePricingRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/reset-password': {
+          id: '/_site/reset-password'
+          path: '/reset-password'
+          fullPath: '/reset-password'
+          preLoaderRoute: typeof SiteResetPasswordRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/signup': {
+          id: '/_site/signup'
+          path: '/signup'
+          fullPath: '/signup'
+          preLoaderRoute: typeof SiteSignupRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/studio': {
+          id: '/_site/studio'
+          path: '/studio'
+          fullPath: '/studio'
+          preLoaderRoute: typeof SiteStudioRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/verify-email': {
+          id: '/_site/verify-email'
+          path: '/verify-email'
+          fullPath: '/verify-email'
+          preLoaderRoute: typeof SiteVerifyEmailRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/account/edit': {
+          id: '/_site/account/edit'
+          path: '/account/edit'
+          fullPath: '/account/edit'
+          preLoaderRoute: typeof SiteAccountEditRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/account/settings': {
+          id: '/_site/account/settings'
+          path: '/account/settings'
+          fullPath: '/account/settings'
+          preLoaderRoute: typeof SiteAccountSettingsRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/apps/': {
+          id: '/_site/apps/'
+          path: '/apps'
+          fullPath: '/apps/'
+          preLoaderRoute: typeof SiteAppsIndexRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/docs/ai-actions': {
+          id: '/_site/docs/ai-actions'
+          path: '/docs/ai-actions'
+          fullPath: '/docs/ai-actions'
+          preLoaderRoute: typeof SiteDocsAiActionsRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/docs/platform': {
+          id: '/_site/docs/platform'
+          path: '/docs/platform'
+          fullPath: '/docs/platform'
+          preLoaderRoute: typeof SiteDocsPlatformRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/docs/themes': {
+          id: '/_site/docs/themes'
+          path: '/docs/themes'
+          fullPath: '/docs/themes'
+          preLoaderRoute: typeof SiteDocsThemesRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/join/$token': {
+          id: '/_site/join/$token'
+          path: '/join/$token'
+          fullPath: '/join/$token'
+          preLoaderRoute: typeof SiteJoinTokenRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/legal/policy': {
+          id: '/_site/legal/policy'
+          path: '/legal/policy'
+          fullPath: '/legal/policy'
+          preLoaderRoute: typeof SiteLegalPolicyRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/legal/privacy': {
+          id: '/_site/legal/privacy'
+          path: '/legal/privacy'
+          fullPath: '/legal/privacy'
+          preLoaderRoute: typeof SiteLegalPrivacyRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/legal/terms': {
+          id: '/_site/legal/terms'
+          path: '/legal/terms'
+          fullPath: '/legal/terms'
+          preLoaderRoute: typeof SiteLegalTermsRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/apps/$id/pwa': {
+          id: '/apps/$id/pwa'
+          path: '/apps/$id/pwa'
+          fullPath: '/apps/$id/pwa'
+          preLoaderRoute: typeof AppsIdPwaRouteImport
+          parentRoute: typeof rootRouteImport
+        }
+'/_site/apps/$id/': {
+          id: '/_site/apps/$id/'
+          path: '/apps/$id'
+          fullPath: '/apps/$id/'
+          preLoaderRoute: typeof SiteAppsIdIndexRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/apps/$id/edit': {
+          id: '/_site/apps/$id/edit'
+          path: '/apps/$id/edit'
+          fullPath: '/apps/$id/edit'
+          preLoaderRoute: typeof SiteAppsIdEditRouteImport
+          parentRoute: typeof SiteRoute
+        }
+'/_site/apps/$id/install': {
+          id: '/_site/apps/$id/install'
+          path: '/apps/$id/install'
+          fullPath: '/apps/$id/install'
+          preLoaderRoute: typeof SiteAppsIdInstallRouteImport
+          parentRoute: typeof SiteRoute
+        }
   }
 }
 
+
+
 interface SiteRouteChildren {
-  SiteUsernameRoute: typeof SiteUsernameRoute
-  SiteAboutRoute: typeof SiteAboutRoute
-  SiteAdminRoute: typeof SiteAdminRoute
-  SiteArchiveRoute: typeof SiteArchiveRoute
-  SiteConfirmEmailChangeRoute: typeof SiteConfirmEmailChangeRoute
-  SiteContactRoute: typeof SiteContactRoute
-  SiteCreateRoute: typeof SiteCreateRoute
-  SiteDemoRoute: typeof SiteDemoRoute
-  SiteDemo1Route: typeof SiteDemo1Route
-  SiteExploreRoute: typeof SiteExploreRoute
-  SiteFaqRoute: typeof SiteFaqRoute
-  SiteFeedbackRoute: typeof SiteFeedbackRoute
-  SiteForgotPasswordRoute: typeof SiteForgotPasswordRoute
-  SiteHomeRoute: typeof SiteHomeRoute
-  SiteLoginRoute: typeof SiteLoginRoute
-  SitePricingRoute: typeof SitePricingRoute
-  SiteResetPasswordRoute: typeof SiteResetPasswordRoute
-  SiteSignupRoute: typeof SiteSignupRoute
-  SiteStudioRoute: typeof SiteStudioRoute
-  SiteVerifyEmailRoute: typeof SiteVerifyEmailRoute
-  SiteIndexRoute: typeof SiteIndexRoute
-  SiteAccountEditRoute: typeof SiteAccountEditRoute
-  SiteAccountSettingsRoute: typeof SiteAccountSettingsRoute
-  SiteDocsAiActionsRoute: typeof SiteDocsAiActionsRoute
-  SiteDocsPlatformRoute: typeof SiteDocsPlatformRoute
-  SiteDocsThemesRoute: typeof SiteDocsThemesRoute
-  SiteJoinTokenRoute: typeof SiteJoinTokenRoute
-  SiteLegalPolicyRoute: typeof SiteLegalPolicyRoute
-  SiteLegalPrivacyRoute: typeof SiteLegalPrivacyRoute
-  SiteLegalTermsRoute: typeof SiteLegalTermsRoute
-  SiteAppsIndexRoute: typeof SiteAppsIndexRoute
-  SiteAppsIdEditRoute: typeof SiteAppsIdEditRoute
-  SiteAppsIdInstallRoute: typeof SiteAppsIdInstallRoute
-  SiteAppsIdIndexRoute: typeof SiteAppsIdIndexRoute
+  SiteUsernameRoute: typeof SiteUsernameRoute,SiteAboutRoute: typeof SiteAboutRoute,SiteAdminRoute: typeof SiteAdminRoute,SiteArchiveRoute: typeof SiteArchiveRoute,SiteConfirmEmailChangeRoute: typeof SiteConfirmEmailChangeRoute,SiteContactRoute: typeof SiteContactRoute,SiteCreateRoute: typeof SiteCreateRoute,SiteDemoRoute: typeof SiteDemoRoute,SiteDemo1Route: typeof SiteDemo1Route,SiteExploreRoute: typeof SiteExploreRoute,SiteFaqRoute: typeof SiteFaqRoute,SiteFeedbackRoute: typeof SiteFeedbackRoute,SiteForgotPasswordRoute: typeof SiteForgotPasswordRoute,SiteHomeRoute: typeof SiteHomeRoute,SiteLoginRoute: typeof SiteLoginRoute,SitePricingRoute: typeof SitePricingRoute,SiteResetPasswordRoute: typeof SiteResetPasswordRoute,SiteSignupRoute: typeof SiteSignupRoute,SiteStudioRoute: typeof SiteStudioRoute,SiteVerifyEmailRoute: typeof SiteVerifyEmailRoute,SiteIndexRoute: typeof SiteIndexRoute,SiteAccountEditRoute: typeof SiteAccountEditRoute,SiteAccountSettingsRoute: typeof SiteAccountSettingsRoute,SiteDocsAiActionsRoute: typeof SiteDocsAiActionsRoute,SiteDocsPlatformRoute: typeof SiteDocsPlatformRoute,SiteDocsThemesRoute: typeof SiteDocsThemesRoute,SiteJoinTokenRoute: typeof SiteJoinTokenRoute,SiteLegalPolicyRoute: typeof SiteLegalPolicyRoute,SiteLegalPrivacyRoute: typeof SiteLegalPrivacyRoute,SiteLegalTermsRoute: typeof SiteLegalTermsRoute,SiteAppsIndexRoute: typeof SiteAppsIndexRoute,SiteAppsIdEditRoute: typeof SiteAppsIdEditRoute,SiteAppsIdInstallRoute: typeof SiteAppsIdInstallRoute,SiteAppsIdIndexRoute: typeof SiteAppsIdIndexRoute
 }
 
 const SiteRouteChildren: SiteRouteChildren = {
-  SiteUsernameRoute: SiteUsernameRoute,
-  SiteAboutRoute: SiteAboutRoute,
-  SiteAdminRoute: SiteAdminRoute,
-  SiteArchiveRoute: SiteArchiveRoute,
-  SiteConfirmEmailChangeRoute: SiteConfirmEmailChangeRoute,
-  SiteContactRoute: SiteContactRoute,
-  SiteCreateRoute: SiteCreateRoute,
-  SiteDemoRoute: SiteDemoRoute,
-  SiteDemo1Route: SiteDemo1Route,
-  SiteExploreRoute: SiteExploreRoute,
-  SiteFaqRoute: SiteFaqRoute,
-  SiteFeedbackRoute: SiteFeedbackRoute,
-  SiteForgotPasswordRoute: SiteForgotPasswordRoute,
-  SiteHomeRoute: SiteHomeRoute,
-  SiteLoginRoute: SiteLoginRoute,
-  SitePricingRoute: SitePricingRoute,
-  SiteResetPasswordRoute: SiteResetPasswordRoute,
-  SiteSignupRoute: SiteSignupRoute,
-  SiteStudioRoute: SiteStudioRoute,
-  SiteVerifyEmailRoute: SiteVerifyEmailRoute,
-  SiteIndexRoute: SiteIndexRoute,
-  SiteAccountEditRoute: SiteAccountEditRoute,
-  SiteAccountSettingsRoute: SiteAccountSettingsRoute,
-  SiteDocsAiActionsRoute: SiteDocsAiActionsRoute,
-  SiteDocsPlatformRoute: SiteDocsPlatformRoute,
-  SiteDocsThemesRoute: SiteDocsThemesRoute,
-  SiteJoinTokenRoute: SiteJoinTokenRoute,
-  SiteLegalPolicyRoute: SiteLegalPolicyRoute,
-  SiteLegalPrivacyRoute: SiteLegalPrivacyRoute,
-  SiteLegalTermsRoute: SiteLegalTermsRoute,
-  SiteAppsIndexRoute: SiteAppsIndexRoute,
-  SiteAppsIdEditRoute: SiteAppsIdEditRoute,
-  SiteAppsIdInstallRoute: SiteAppsIdInstallRoute,
-  SiteAppsIdIndexRoute: SiteAppsIdIndexRoute,
+  SiteUsernameRoute: SiteUsernameRoute,SiteAboutRoute: SiteAboutRoute,SiteAdminRoute: SiteAdminRoute,SiteArchiveRoute: SiteArchiveRoute,SiteConfirmEmailChangeRoute: SiteConfirmEmailChangeRoute,SiteContactRoute: SiteContactRoute,SiteCreateRoute: SiteCreateRoute,SiteDemoRoute: SiteDemoRoute,SiteDemo1Route: SiteDemo1Route,SiteExploreRoute: SiteExploreRoute,SiteFaqRoute: SiteFaqRoute,SiteFeedbackRoute: SiteFeedbackRoute,SiteForgotPasswordRoute: SiteForgotPasswordRoute,SiteHomeRoute: SiteHomeRoute,SiteLoginRoute: SiteLoginRoute,SitePricingRoute: SitePricingRoute,SiteResetPasswordRoute: SiteResetPasswordRoute,SiteSignupRoute: SiteSignupRoute,SiteStudioRoute: SiteStudioRoute,SiteVerifyEmailRoute: SiteVerifyEmailRoute,SiteIndexRoute: SiteIndexRoute,SiteAccountEditRoute: SiteAccountEditRoute,SiteAccountSettingsRoute: SiteAccountSettingsRoute,SiteDocsAiActionsRoute: SiteDocsAiActionsRoute,SiteDocsPlatformRoute: SiteDocsPlatformRoute,SiteDocsThemesRoute: SiteDocsThemesRoute,SiteJoinTokenRoute: SiteJoinTokenRoute,SiteLegalPolicyRoute: SiteLegalPolicyRoute,SiteLegalPrivacyRoute: SiteLegalPrivacyRoute,SiteLegalTermsRoute: SiteLegalTermsRoute,SiteAppsIndexRoute: SiteAppsIndexRoute,SiteAppsIdEditRoute: SiteAppsIdEditRoute,SiteAppsIdInstallRoute: SiteAppsIdInstallRoute,SiteAppsIdIndexRoute: SiteAppsIdIndexRoute
 }
 
 const SiteRouteWithChildren = SiteRoute._addFileChildren(SiteRouteChildren)
 
 const rootRouteChildren: RootRouteChildren = {
-  SiteRoute: SiteRouteWithChildren,
-  AppsIdPwaRoute: AppsIdPwaRoute,
+  SiteRoute: SiteRouteWithChildren,AppsIdPwaRoute: AppsIdPwaRoute
 }
-export const routeTree = rootRouteImport
-  ._addFileChildren(rootRouteChildren)
-  ._addFileTypes<FileRouteTypes>()
+export const routeTree = rootRouteImport._addFileChildren(rootRouteChildren)._addFileTypes<FileRouteTypes>()
