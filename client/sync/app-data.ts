@@ -6,7 +6,7 @@ import {
   type ReadDefinition,
 } from '@pipit/app-definition';
 import { SPACE_LIMITS, type SpaceRole } from '@pipit/protocol';
-import type { RuntimeData, RuntimeDataRecord } from '@pipit/runtime';
+import { ACTION_MESSAGES, type RuntimeData, type RuntimeDataRecord } from '@pipit/runtime';
 import { useMemo } from 'react';
 import type { SyncState } from './sync-state';
 import { useVisitorData, type VisitorDataSource, type VisitorDataView } from './visitor-data';
@@ -86,9 +86,7 @@ export function combineAppData(
     const record = inSpace.get(recordId);
     if (!record) return false;
     if (!record.editable) {
-      throw new DefinitionError(
-        role === 'reader' ? READER_MESSAGE : 'Only the person who added this item can change it.',
-      );
+      throw new DefinitionError(role === 'reader' ? READER_MESSAGE : ACTION_MESSAGES.authorRecord);
     }
     return true;
   };

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { ANONYMOUS_VIEWER, type PublishedApp } from '@pipit/protocol';
 import { queueLibraryEntry } from '../../sync/library-inbox';
-import { sharedCollections, useAppData } from '../../sync/app-data';
+import { isSharedCollection } from '@pipit/app-definition';
+import { useAppData } from '../../sync/app-data';
 import { useDeviceSpaces } from '../../sync/space-list';
 import { loadSession, useSession } from '../../platform/session/session';
 import { PwaNotFound } from './pwa-not-found';
@@ -29,7 +30,7 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
   const updates = useAppUpdates(appId, showing, { checkNow: fromDevice });
   const definition = readPublishedDefinition(showing);
   const name = account ? account.displayName || account.username : '';
-  const hasShared = definition ? sharedCollections(definition).size > 0 : false;
+  const hasShared = definition?.collections.some(isSharedCollection) ?? false;
   const device = useDeviceSpaces(hasShared ? accountId : null, appId);
   const shown = device.spaces.find((space) => space.id === device.activeId) ?? null;
   const appData = useAppData({

@@ -57,6 +57,15 @@ const SPACE_COLUMNS = [
 ] as const;
 
 export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
+  /** How many memberships one person has (all spaces), or one space has (its people). */
+  const countMemberships = async (column: 'user_id' | 'space_id', id: string) => {
+    const row = await db
+      .selectFrom('space_members')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where(column, '=', id)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  };
   return {
     insert(space) {
       return db.transaction().execute(async (trx) => {
@@ -160,14 +169,7 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
       }));
     },
 
-    async countForUser(userId) {
-      const row = await db
-        .selectFrom('space_members')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
+    countForUser: (userId) => countMemberships('user_id', userId),
 
     async rename(id, name) {
       const row = await db
@@ -246,14 +248,7 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
       }));
     },
 
-    async memberCount(spaceId) {
-      const row = await db
-        .selectFrom('space_members')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('space_id', '=', spaceId)
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
+    memberCount: (spaceId) => countMemberships('space_id', spaceId),
 
     async putMember(member) {
       await db.transaction().execute(async (trx) => {
