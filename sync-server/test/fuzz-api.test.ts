@@ -51,7 +51,7 @@ const SEED =
     ? Number(process.env.FUZZ_SEED)
     : process.env.FUZZ_RUNS === undefined
       ? CI_SEED
-      : undefined;
+      : Math.floor(Math.random() * 2 ** 31);
 
 /** Anything, at any depth: createApi only registers routes with its dependencies. */
 const anything: unknown = new Proxy(function () {}, {
@@ -377,8 +377,12 @@ describe.each(ENGINES)('fuzzing every API route (%s)', (engine) => {
         headers,
       }),
     );
+    const statuses = new Map<number, number>();
+    let slowest = { ms: 0, request: '' };
+    const started = performance.now();
     await fc.assert(
       fc.asyncProperty(request, async ({ route, params, body, caller: who, headers: extra }) => {
+        const begun = performance.now();
         const [method = 'GET', template = ''] = route.split(' ');
         let i = 0;
         const path = template.replace(/:\w+/g, () => params[i++] ?? '');
@@ -394,6 +398,9 @@ describe.each(ENGINES)('fuzzing every API route (%s)', (engine) => {
           ...(sendsBody ? { body: body.text } : {}),
         });
         const text = await response.text();
+        const ms = performance.now() - begun;
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (ms > slowest.ms) slowest = { ms, request: `${who}: ${method} ${path}`.slice(0, 200) };
         const deliberate = DELIBERATE_5XX[response.status];
         const label = `${who}: ${method} ${path}: ${text.slice(0, 300)}`;
         if (deliberate)
@@ -401,8 +408,22 @@ describe.each(ENGINES)('fuzzing every API route (%s)', (engine) => {
         else expect(response.status, label).toBeLessThan(500);
         if (response.status >= 400) expect(JSON.parse(text), label).toMatchObject(errorShape);
       }),
-      { numRuns: options.runs, ...(SEED !== undefined ? { seed: SEED } : {}), endOnFailure: true },
+      { numRuns: options.runs, seed: SEED, endOnFailure: true },
     );
+    if (process.env.FUZZ_RUNS !== undefined) {
+      const seconds = (performance.now() - started) / 1000;
+      const summary = {
+        engine,
+        callers: options.callers,
+        requests: options.runs,
+        requestsPerSecond: Math.round(options.runs / seconds),
+        seed: SEED,
+        seconds: Math.round(seconds * 10) / 10,
+        slowest: { ms: Math.round(slowest.ms), request: slowest.request },
+        statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
+      };
+      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    }
   }
 
   it(

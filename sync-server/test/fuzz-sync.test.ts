@@ -731,11 +731,13 @@ describe.each(ENGINES)('fuzzing the sync protocol (%s)', (engine) => {
         },
       );
 
+      // The end-of-run checks say which run they judge: its seed reproduces it (npm run fuzz).
+      const run = `seed ${SEED}, ${frames} frames`;
       // Nothing anyone may not write changed over the whole run, stored or in memory.
       for (const [doc, state] of canaryStates) {
-        expect(await stored(doc), `${doc} changed`).toBe(state);
+        expect(await stored(doc), `${run}: ${doc} changed`).toBe(state);
       }
-      expect(keepersRefused, 'the server closed a rightful provider').toEqual([]);
+      expect(keepersRefused, `${run}: the server closed a rightful provider`).toEqual([]);
       // A normal provider syncs an edit afterwards: the owner writes, the editor receives it.
       const app = documentName({ kind: 'app', appId });
       const writer = connectProvider({ url: h.pipit.url, name: app, cookie: clients.owner.cookie });
@@ -749,16 +751,18 @@ describe.each(ENGINES)('fuzzing the sync protocol (%s)', (engine) => {
         expect(await reader.ready).toBe(true);
         writer.doc.getMap('fuzz').set('after', engine);
         await acknowledged(writer.provider);
-        await vi.waitFor(() => expect(reader.doc.getMap('fuzz').get('after')).toBe(engine));
+        await vi.waitFor(() =>
+          expect(reader.doc.getMap('fuzz').get('after'), `${run}: an edit afterwards`).toBe(engine),
+        );
       } finally {
         writer.destroy();
         reader.destroy();
       }
       const growth = heapAfterGc() - heapAtStart;
-      expect(growth, 'heap growth over the run').toBeLessThan(HEAP_GROWTH_BYTES);
+      expect(growth, `${run}: heap growth over the run`).toBeLessThan(HEAP_GROWTH_BYTES);
       // No client can make the server print a stack: at most one short line per fault.
       const stacks = consoleLines.filter((line) => /\n\s+at .+:\d+:\d+/.test(line));
-      expect(stacks.slice(0, 3), 'console lines with a stack').toEqual([]);
+      expect(stacks.slice(0, 3), `${run}: console lines with a stack`).toEqual([]);
 
       const summary = {
         engine,

@@ -5,7 +5,8 @@ import { createId } from '@pipit/protocol';
 import type { DocumentAccess } from '../src/collab/access';
 import { ENGINES, openEngine } from './support/engines';
 import { connectProvider } from './support/provider';
-import { frame, MESSAGE, RawSyncClient } from './support/raw-sync';
+import { craft } from './support/crafted-updates';
+import { frame, MESSAGE, RawSyncClient, updateMessage } from './support/raw-sync';
 import { type RunningPipit, startPipit } from './support/start-server';
 
 /*
@@ -171,6 +172,41 @@ describe.each(ENGINES)('sync frames Hocuspocus cannot handle (%s)', (engine) => 
       expect(logged?.err).toBeUndefined();
     },
   );
+
+  it('closes the document on an item overlapping garbage, in either order, with one short line', async () => {
+    // Found by a 50,000-frame fuzz run: Yjs threw midway (Item.integrate, "reading 'origin'")
+    // and y-protocols printed the stack, the update applied in part.
+    const garbage = craft([[1_234, 0, [{ gc: 10 }]]]);
+    const overlapping = craft([[1_234, 8, [{ text: 'abcd' }]]]);
+    for (const [first, second] of [
+      [garbage, overlapping],
+      [overlapping, garbage],
+    ] as const) {
+      const name = app();
+      const raw = await RawSyncClient.open(pipit.url, name);
+      try {
+        const before = await refusals();
+        printed.length = 0;
+        raw.send(updateMessage(name, first));
+        expect(await raw.next((e) => e.type === 'sync-status')).toMatchObject({ applied: true });
+        const since = raw.events.length;
+        raw.send(updateMessage(name, second));
+        const answer = await raw.next(
+          (e) => e.type === 'close-message' || e.type === 'socket-closed',
+          10_000,
+          since,
+        );
+        expect(answer).toMatchObject({ type: 'close-message', reason: 'update_rejected' });
+        expect(await refusals()).toBe(before + 1);
+        expect(printed.filter((line) => /\n\s+at /.test(line))).toEqual([]);
+        // Nothing of the refused update reached the document.
+        const live = pipit.server.hocuspocus.documents.get(name);
+        expect(live?.getText('notes').toString() ?? '').toBe('');
+      } finally {
+        raw.close();
+      }
+    }
+  });
 
   it("closes a viewer's document on a sync step 2 that does not decode", async () => {
     const name = `app/${viewerAppId}`;

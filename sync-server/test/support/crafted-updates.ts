@@ -1,0 +1,60 @@
+import * as encoding from 'lib0/encoding';
+
+/*
+ * Yjs updates made byte by byte, as a hostile client would: shapes Yjs itself never writes.
+ */
+
+export type CraftedStruct =
+  | { gc: number }
+  | {
+      text: string;
+      parent?: string | [client: number, clock: number];
+      origin?: [client: number, clock: number];
+    };
+
+/** An update in Yjs's first format: `clients` maps a client to its first clock and structs. */
+export function craft(clients: Array<[client: number, clock: number, structs: CraftedStruct[]]>) {
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, clients.length);
+  for (const [client, clock, structs] of clients) {
+    encoding.writeVarUint(e, structs.length);
+    encoding.writeVarUint(e, client);
+    encoding.writeVarUint(e, clock);
+    for (const struct of structs) {
+      if ('gc' in struct) {
+        encoding.writeUint8(e, 0);
+        encoding.writeVarUint(e, struct.gc);
+        continue;
+      }
+      // Content 4: a string; 0x80: an origin follows.
+      encoding.writeUint8(e, 4 | (struct.origin ? 0x80 : 0));
+      if (struct.origin) {
+        encoding.writeVarUint(e, struct.origin[0]);
+        encoding.writeVarUint(e, struct.origin[1]);
+      } else if (typeof struct.parent === 'string' || struct.parent === undefined) {
+        encoding.writeVarUint(e, 1);
+        encoding.writeVarString(e, struct.parent ?? 'notes');
+      } else {
+        encoding.writeVarUint(e, 0);
+        encoding.writeVarUint(e, struct.parent[0]);
+        encoding.writeVarUint(e, struct.parent[1]);
+      }
+      encoding.writeVarString(e, struct.text);
+    }
+  }
+  // No deletions.
+  encoding.writeVarUint(e, 0);
+  return encoding.toUint8Array(e);
+}
+
+/** A delete set of one range, in the same format (no structs). */
+export function deletion(client: number, clock: number, length: number) {
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, 0);
+  encoding.writeVarUint(e, 1);
+  encoding.writeVarUint(e, client);
+  encoding.writeVarUint(e, 1);
+  encoding.writeVarUint(e, clock);
+  encoding.writeVarUint(e, length);
+  return encoding.toUint8Array(e);
+}
