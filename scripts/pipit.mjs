@@ -214,7 +214,8 @@ switch (command) {
     ensureInstalled();
     // `npm run fuzz -- --runs 100000 --seed 42`: the fuzz suites, longer, through vitest; one of
     // them with `--suite api` or `--suite sync`, one engine with `--engine sqlite` or `postgres`;
-    // the sync suite stops after `--seconds S` with the frames sent by then.
+    // the sync suite stops after `--seconds S` with the frames sent by then; `--seed S --path P`
+    // replays one failing case.
     const option = (name) => {
       const at = args.indexOf(`--${name}`);
       return at >= 0 ? args[at + 1] : undefined;
@@ -222,6 +223,8 @@ switch (command) {
     process.env.FUZZ_RUNS = option('runs') ?? '10000';
     if (option('seed') !== undefined) process.env.FUZZ_SEED = option('seed');
     if (option('seconds') !== undefined) process.env.FUZZ_SECONDS = option('seconds');
+    // `--path P` with the seed replays the one failing case fast-check printed (its "path").
+    if (option('path') !== undefined) process.env.FUZZ_PATH = option('path');
     process.env.FUZZ_TIMEOUT_MS = String(24 * 60 * 60 * 1000);
     const suite = option('suite');
     const engine = option('engine');

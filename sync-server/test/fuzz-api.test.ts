@@ -408,7 +408,12 @@ describe.each(ENGINES)('fuzzing every API route (%s)', (engine) => {
         else expect(response.status, label).toBeLessThan(500);
         if (response.status >= 400) expect(JSON.parse(text), label).toMatchObject(errorShape);
       }),
-      { numRuns: options.runs, seed: SEED, endOnFailure: true },
+      {
+        numRuns: options.runs,
+        seed: SEED,
+        ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
+        endOnFailure: true,
+      },
     );
     if (process.env.FUZZ_RUNS !== undefined) {
       const seconds = (performance.now() - started) / 1000;

@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
@@ -40,6 +43,8 @@ const SEED =
     : process.env.FUZZ_RUNS === undefined
       ? CI_SEED
       : Math.floor(Math.random() * 2 ** 31);
+/** A printed line that carries a stack trace. */
+const STACK = /\n\s+at .+:\d+:\d+/;
 /** How long the server may take to answer one frame before the case fails. */
 const ANSWER_MS = 10_000;
 /** How long an acknowledgement may take once the document answered after the frame. */
@@ -617,6 +622,10 @@ describe.each(ENGINES)('fuzzing the sync protocol (%s)', (engine) => {
           const before = new Map<string, string>();
           for (const doc of watched) before.set(doc, await stored(doc));
 
+          // What the target held before the frame, kept to reproduce a fault Yjs throws on.
+          const live = h.pipit.server.hocuspocus.documents.get(c.targetName);
+          const held = c.level === 'update' && live ? Y.encodeStateAsUpdate(live) : null;
+          const printedBefore = consoleLines.length;
           const socket = new FuzzSocket(h.pipit.url, cookie);
           let outcome: string;
           try {
@@ -713,6 +722,25 @@ describe.each(ENGINES)('fuzzing the sync protocol (%s)', (engine) => {
           // starts after it, so every frame is judged on its own.
           if (outcome.includes('closed')) offset += SLOWDOWN_WINDOW_MS;
 
+          // Nothing this frame did made the server print a stack. If it did, the document as
+          // it was and the message are written out, to be replayed against Yjs alone.
+          const stacks = consoleLines.slice(printedBefore).filter((line) => STACK.test(line));
+          if (stacks.length > 0 && process.env.FUZZ_RUNS !== undefined) {
+            const file = path.join(tmpdir(), `pipit-fuzz-sync-${SEED}-${frames}.json`);
+            writeFileSync(
+              file,
+              JSON.stringify({
+                seed: SEED,
+                frame: frames,
+                label,
+                held: held && Buffer.from(held).toString('base64'),
+                message: Buffer.from(c.message).toString('base64'),
+                printed: stacks,
+              }),
+            );
+            process.stdout.write(`fuzz-sync: a stack after frame ${frames}, written to ${file}\n`);
+          }
+          expect(stacks.slice(0, 1), `${label}: printed a stack`).toEqual([]);
           for (const doc of watched) {
             expect(await stored(doc), `${label}: ${doc} changed`).toBe(before.get(doc));
           }
@@ -724,6 +752,7 @@ describe.each(ENGINES)('fuzzing the sync protocol (%s)', (engine) => {
         {
           numRuns: RUNS,
           seed: SEED,
+          ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
           endOnFailure: true,
           ...(SECONDS !== undefined
             ? { interruptAfterTimeLimit: SECONDS * 1000, markInterruptAsFailure: false }
@@ -761,7 +790,7 @@ describe.each(ENGINES)('fuzzing the sync protocol (%s)', (engine) => {
       const growth = heapAfterGc() - heapAtStart;
       expect(growth, `${run}: heap growth over the run`).toBeLessThan(HEAP_GROWTH_BYTES);
       // No client can make the server print a stack: at most one short line per fault.
-      const stacks = consoleLines.filter((line) => /\n\s+at .+:\d+:\d+/.test(line));
+      const stacks = consoleLines.filter((line) => STACK.test(line));
       expect(stacks.slice(0, 3), `${run}: console lines with a stack`).toEqual([]);
 
       const summary = {

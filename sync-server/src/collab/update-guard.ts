@@ -9,7 +9,7 @@ import type { Logger } from '../logger';
 import type { CollabTimings } from '../metrics';
 import type { ConnectionContext } from './authenticate';
 import type { CheckedUpdate, DocumentLedger } from './document-ledger';
-import { overlapsGarbage } from './garbage-overlap';
+import { refusesPartWay } from './part-way';
 import { SyncRefusal } from './refusal';
 import type { DocumentUsage, ResourceBounds } from './resource-bounds';
 import type { ResourceLimits } from './resource-limits';
@@ -159,7 +159,7 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   if (hasSubdocument) {
     throw refuse(new SyncRefusal('update_rejected'), { why: 'subdocument' });
   }
-  if (overlapsGarbage(decoded, check.document)) {
+  if (refusesPartWay(decoded, check.document, update, waits)) {
     throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed update' });
   }
   if (waits && waitingBytes(check.document) + update.byteLength > MAX_WAITING_BYTES) {

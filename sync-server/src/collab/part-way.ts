@@ -1,0 +1,107 @@
+import * as Y from 'yjs';
+
+type DecodedUpdate = ReturnType<typeof Y.decodeUpdate>;
+type Struct = DecodedUpdate['structs'][number];
+
+/** The document's next clock for a client (its state vector's entry). */
+const stateOf = (doc: Y.Doc, client: number) => Y.getState(doc.store, client);
+
+/**
+ * Each client's next clock once the update's structs are applied: the document's, moved on by the
+ * update's structs of that client that follow on from it without a gap.
+ */
+function statesAfter(structs: readonly Struct[], doc: Y.Doc): Map<number, number> {
+  const states = new Map<number, number>();
+  for (const struct of structs) {
+    if (struct instanceof Y.Skip) continue;
+    const { client, clock } = struct.id;
+    const state = states.get(client) ?? stateOf(doc, client);
+    if (clock <= state) states.set(client, Math.max(state, clock + struct.length));
+    else states.set(client, state);
+  }
+  return states;
+}
+
+/**
+ * Whether applying the update could make Yjs integrate an item part-way through: an item of a
+ * client that starts before what the document has of that client and ends after it. Yjs then
+ * takes the document's struct before that point as the item's left neighbour, whatever it is:
+ * garbage (Y.GC, which has no `.right`: Item.integrate throws "reading 'origin'"), or an item in
+ * another type than the one the item names (the item is linked into that type's list; once that
+ * type is deleted, collecting it throws "Unexpected case" in Item.gc). Either throws midway
+ * through the transaction, after part of the update changed the document, and y-protocols prints
+ * the stack. Both were found by the sync fuzz suite; neither shape comes from Yjs itself.
+ *
+ * A client resending what the server partly has (a copy of its own edits from its device) is the
+ * honest case, and rare: those are tried on a copy of the document (`throwsWhenApplied`).
+ * Applies to the update's items, and to the parts kept aside for a missing part when the update
+ * brings that part (they are applied in the same transaction, after the update's deletions).
+ */
+function startsPartWay(decoded: DecodedUpdate, doc: Y.Doc): boolean {
+  const partWay = (struct: Struct, state: number) =>
+    struct instanceof Y.Item && struct.id.clock < state && state < struct.id.clock + struct.length;
+  for (const struct of decoded.structs) {
+    if (partWay(struct, stateOf(doc, struct.id.client))) return true;
+  }
+  const pending = doc.store.pendingStructs;
+  if (!pending) return false;
+  const after = statesAfter(decoded.structs, doc);
+  const stateAfter = (client: number) => after.get(client) ?? stateOf(doc, client);
+  const retried = [...pending.missing].some(([client, clock]) => stateAfter(client) > clock);
+  if (!retried) return false;
+  return Y.decodeUpdateV2(pending.update).structs.some((struct) =>
+    partWay(struct, stateAfter(struct.id.client)),
+  );
+}
+
+/**
+ * Whether the guard refuses the update for what it starts part-way (`startsPartWay`): when it
+ * does and some of it waits for a missing part — an item continuing one the document has never
+ * waits, so this is crafted, and kept aside it would change meaning once stored (encoding slices
+ * it where the document's part ends) — or when applying it to a copy of the document throws.
+ */
+export function refusesPartWay(
+  decoded: DecodedUpdate,
+  doc: Y.Doc,
+  update: Uint8Array,
+  waits: boolean,
+): boolean {
+  if (!startsPartWay(decoded, doc)) return false;
+  return waits || throwsWhenApplied(doc, update);
+}
+
+/**
+ * Applies the update to a copy of the document — its parts kept aside too, as they are — and
+ * tells whether Yjs throws. The copy costs what encoding and reading the document do (tens of
+ * milliseconds for a large one), so it is kept for the rare updates `startsPartWay` names.
+ */
+function throwsWhenApplied(doc: Y.Doc, update: Uint8Array): boolean {
+  const { store } = doc;
+  const { pendingStructs, pendingDs } = store;
+  // The document's own structs only: encoding merges what waits into them, which would slice it
+  // where Yjs, applying it, would not.
+  store.pendingStructs = null;
+  store.pendingDs = null;
+  let state: Uint8Array;
+  try {
+    state = Y.encodeStateAsUpdate(doc);
+  } finally {
+    store.pendingStructs = pendingStructs;
+    store.pendingDs = pendingDs;
+  }
+  const copy = new Y.Doc({ gc: doc.gc });
+  try {
+    Y.applyUpdate(copy, state);
+    copy.store.pendingStructs = pendingStructs && {
+      missing: new Map(pendingStructs.missing),
+      update: pendingStructs.update,
+    };
+    copy.store.pendingDs = pendingDs;
+    Y.applyUpdate(copy, update);
+    return false;
+  } catch {
+    return true;
+  } finally {
+    copy.destroy();
+  }
+}
