@@ -48,21 +48,44 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'client',
-  publicDir: '../public',
-  build: {
-    outDir: OUT_DIR,
-    emptyOutDir: true,
-    target: 'es2022',
-    rollupOptions: {
-      // The site, and the installed app on its own (`/apps/{id}/pwa`: no router, no site shell).
-      input: {
-        index: path.resolve(import.meta.dirname, 'client/index.html'),
-        app: path.resolve(import.meta.dirname, 'client/app.html'),
+  publicDir: isSsrBuild ? false : '../public',
+  // The pre-renderer carries its dependencies: it runs from dist/, away from client/node_modules.
+  ssr: { noExternal: true },
+  // The pre-renderer has no service worker to register (client/prerender/pwa-register.ts).
+  resolve: isSsrBuild
+    ? {
+        alias: {
+          'virtual:pwa-register/react': path.resolve(
+            import.meta.dirname,
+            'client/prerender/pwa-register.ts',
+          ),
+        },
+      }
+    : {},
+  build: isSsrBuild
+    ? {
+        // `vite build --ssr`: the public pages' renderer for Node, run once by the build
+        // (client/prerender/entry.tsx, scripts/prerender.mjs); never served.
+        outDir: path.resolve(import.meta.dirname, 'dist/prerender'),
+        emptyOutDir: true,
+        target: 'node20',
+        rollupOptions: { input: path.resolve(import.meta.dirname, 'client/prerender/entry.tsx') },
+      }
+    : {
+        outDir: OUT_DIR,
+        emptyOutDir: true,
+        target: 'es2022',
+        rollupOptions: {
+          // The site, and the installed app on its own (`/apps/{id}/pwa`: no router, no site
+          // shell).
+          input: {
+            index: path.resolve(import.meta.dirname, 'client/index.html'),
+            app: path.resolve(import.meta.dirname, 'client/app.html'),
+          },
+        },
       },
-    },
-  },
   plugins: [
     // Before react() (docs/library-notes.md#tanstack-router).
     tanstackRouter({
@@ -76,40 +99,41 @@ export default defineConfig({
       enableRouteTreeFormatting: false,
     }),
     react(),
-    VitePWA({
-      strategies: 'injectManifest',
-      srcDir: '.',
-      filename: 'sw.ts',
-      registerType: 'prompt',
-      injectRegister: false,
-      manifest: {
-        id: '/',
-        name: 'Pipit',
-        short_name: 'Pipit',
-        description:
-          'Build small apps that work offline, co-edit them live, and install them on any device.',
-        start_url: '/',
-        scope: '/',
-        display: 'standalone',
-        theme_color: '#1a6e4c',
-        background_color: '#f7f8f6',
-        icons: [
-          { src: '/icons/pipit-192.png', sizes: '192x192', type: 'image/png' },
-          { src: '/icons/pipit-512.png', sizes: '512x512', type: 'image/png' },
-          {
-            src: '/icons/pipit-maskable-512.png',
-            sizes: '512x512',
-            type: 'image/png',
-            purpose: 'maskable',
-          },
-        ],
-      },
-      injectManifest: {
-        globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest}'],
-        maximumFileSizeToCacheInBytes: MAX_PRECACHED_FILE_BYTES,
-      },
-      devOptions: { enabled: false },
-    }),
-    precompress(),
+    !isSsrBuild &&
+      VitePWA({
+        strategies: 'injectManifest',
+        srcDir: '.',
+        filename: 'sw.ts',
+        registerType: 'prompt',
+        injectRegister: false,
+        manifest: {
+          id: '/',
+          name: 'Pipit',
+          short_name: 'Pipit',
+          description:
+            'Build small apps that work offline, co-edit them live, and install them on any device.',
+          start_url: '/',
+          scope: '/',
+          display: 'standalone',
+          theme_color: '#1a6e4c',
+          background_color: '#f7f8f6',
+          icons: [
+            { src: '/icons/pipit-192.png', sizes: '192x192', type: 'image/png' },
+            { src: '/icons/pipit-512.png', sizes: '512x512', type: 'image/png' },
+            {
+              src: '/icons/pipit-maskable-512.png',
+              sizes: '512x512',
+              type: 'image/png',
+              purpose: 'maskable',
+            },
+          ],
+        },
+        injectManifest: {
+          globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest}'],
+          maximumFileSizeToCacheInBytes: MAX_PRECACHED_FILE_BYTES,
+        },
+        devOptions: { enabled: false },
+      }),
+    !isSsrBuild && precompress(),
   ],
-});
+}));

@@ -1,10 +1,10 @@
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 // First: the browser's install prompt can fire before the app has rendered (see the module).
 import './features/app-page/install-prompt';
 import { rootErrorOptions, startErrorReporting } from './platform/monitoring/error-reporting';
-import { router } from './router';
+import { createPipitRouter } from './router';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';
 
@@ -13,8 +13,21 @@ if (!root) throw new Error('index.html has no #root element');
 
 startErrorReporting('when-idle');
 
-createRoot(root, rootErrorOptions).render(
+const router = createPipitRouter();
+const app = (
   <StrictMode>
     <RouterProvider router={router} />
-  </StrictMode>,
+  </StrictMode>
 );
+
+if (root.dataset.prerendered === undefined) {
+  createRoot(root, rootErrorOptions).render(app);
+} else {
+  // A page the build rendered already (client/prerender/entry.tsx): it shows while the router loads
+  // the route's code and data, then the same components take the markup over. Where they would
+  // render something else (someone signed in, say), React renders afresh. Marked as a server
+  // render's router, it lays out its tree as the server's did (no outer Suspense boundary; the
+  // root route's own catches what suspends).
+  router.ssr = { manifest: undefined };
+  void router.load().then(() => hydrateRoot(root, app, rootErrorOptions));
+}

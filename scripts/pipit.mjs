@@ -13,7 +13,14 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const PNPM = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).packageManager;
 const CLIENT_OUT = path.join(ROOT, 'dist/client');
 const BUILD_STAMP = path.join(CLIENT_OUT, '.build-inputs');
-const BUILD_INPUTS = ['client', 'packages', 'public', 'vite.config.ts', 'pnpm-lock.yaml'];
+const BUILD_INPUTS = [
+  'client',
+  'packages',
+  'public',
+  'vite.config.ts',
+  'pnpm-lock.yaml',
+  'scripts/prerender.mjs',
+];
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
 const TS_PROJECTS = [
@@ -75,6 +82,9 @@ function hashInputs() {
 function build() {
   log('building the client');
   runOrExit(bin('vite'), ['build', '--logLevel', 'warn']);
+  // The public pages' renderer, then the pages themselves (docs/performance.md).
+  runOrExit(bin('vite'), ['build', '--ssr', '--logLevel', 'warn']);
+  runOrExit(process.execPath, [path.join(ROOT, 'scripts/prerender.mjs')]);
   writeFileSync(BUILD_STAMP, hashInputs());
 }
 

@@ -13,6 +13,10 @@ export const Route = createRootRoute({
   // A path no route knows is marked on the root match (router-core's global not-found); the root
   // renders the 404 page, so it names the tab too.
   head: ({ match }) => pageHead(match._notFound ? 'Page not found' : 'Pipit'),
+  // The browser's router wraps the root in Suspense (it has a pending component); a server render
+  // would not, unless asked: the same tree on both, so pre-rendered pages hydrate
+  // (client/prerender/entry.tsx).
+  wrapInSuspense: true,
   component: Root,
   notFoundComponent: () => (
     <SiteLayout>

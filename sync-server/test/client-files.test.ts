@@ -21,6 +21,8 @@ import { type RunningPipit, startPipit } from './support/start-server';
 const SHELL =
   '<!doctype html><html><head><title>Pipit</title></head><body><div id="root"></div></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+const PRICING = SHELL.replace('<div id="root">', '<div id="root" data-prerendered><h1>Pricing');
+const TERMS = SHELL.replace('<div id="root">', '<div id="root" data-prerendered><h1>Terms');
 const OUTSIDE_SECRET = 'this file is outside the build directory';
 
 /** A build as Vite and vite-plugin-pwa lay it out, with precompressed variants. */
@@ -34,6 +36,10 @@ function writeBuild(dir: string) {
   writeFileSync(path.join(dir, 'sw.js'), 'self.addEventListener("install", () => {});');
   writeFileSync(path.join(dir, 'manifest.webmanifest'), '{"name":"Pipit"}');
   writeFileSync(path.join(dir, 'icons/pipit-192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  // The build's pre-rendered pages (scripts/prerender.mjs): two of them, the others missing.
+  mkdirSync(path.join(dir, 'prerendered/legal'), { recursive: true });
+  writeFileSync(path.join(dir, 'prerendered/pricing.html'), PRICING);
+  writeFileSync(path.join(dir, 'prerendered/legal/terms.html'), TERMS);
 }
 
 describe('serving the built client', () => {
@@ -117,6 +123,34 @@ describe('serving the built client', () => {
       expect(await response.text()).toBe(SHELL);
     },
   );
+
+  it('sends a pre-rendered page to a visitor without a session, and the shell to anyone with one', async () => {
+    for (const [page, html] of [
+      ['/pricing', PRICING],
+      ['/legal/terms', TERMS],
+    ] as const) {
+      const anonymous = await get(page);
+      expect(anonymous.status).toBe(200);
+      expect(anonymous.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+      expect(anonymous.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(await anonymous.text()).toBe(html);
+      // Signed in (either cookie name, a stale one too): the shell, which renders their view.
+      for (const cookie of ['pipit-session=abc.def', 'x=1; __Host-pipit-session=abc.def']) {
+        const signedIn = await get(page, { Cookie: cookie });
+        expect(signedIn.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+        expect(await signedIn.text()).toBe(SHELL);
+      }
+      // Another cookie is no session.
+      expect(await (await get(page, { Cookie: 'theme=dark' })).text()).toBe(html);
+    }
+    // A page of the list the build did not pre-render, and a page not on the list: the shell.
+    expect(await (await get('/faq')).text()).toBe(SHELL);
+    expect(await (await get('/explore')).text()).toBe(SHELL);
+    // Revalidation: its own ETag.
+    const first = await get('/pricing');
+    const again = await get('/pricing', { 'If-None-Match': first.headers.get('etag') ?? '' });
+    expect(again.status).toBe(304);
+  });
 
   it('answers a missing file that is not a page with a plain 404', async () => {
     const response = await get('/assets/missing-123.js', { Accept: '*/*' });

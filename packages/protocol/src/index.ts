@@ -2,6 +2,8 @@ export { createId, isId, ID_LENGTH, ID_PATTERN } from './ids';
 export {
   STATIC_ROUTES,
   DYNAMIC_ROUTES,
+  PRERENDERED_ROUTES,
+  prerenderedFile,
   matchRoute,
   type StaticRoute,
   type DynamicRoute,

@@ -38,6 +38,29 @@ export const STATIC_ROUTES = [
   '/admin',
 ] as const;
 
+/**
+ * The public pages whose content is known when the client is built: the build renders each to
+ * HTML as a signed-out visitor sees it (client/prerender/entry.tsx), and the server sends that to
+ * visitors without a session, so the page shows before its JavaScript runs (docs/performance.md).
+ */
+export const PRERENDERED_ROUTES = [
+  '/',
+  '/about',
+  '/faq',
+  '/pricing',
+  '/docs/ai-actions',
+  '/docs/platform',
+  '/docs/themes',
+  '/legal/policy',
+  '/legal/privacy',
+  '/legal/terms',
+] as const satisfies readonly StaticRoute[];
+
+/** Where the build writes a pre-rendered page, in the client's output (`/` is `index`). */
+export function prerenderedFile(route: (typeof PRERENDERED_ROUTES)[number]): string {
+  return `/prerendered/${route === '/' ? 'index' : route.slice(1)}.html`;
+}
+
 /** The dynamic routes of docs/product/routes.md, in TanStack Router's `$param` notation. */
 export const DYNAMIC_ROUTES = [
   '/$username',

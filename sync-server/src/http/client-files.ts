@@ -11,9 +11,12 @@ import {
   appShellHtml,
   appShellTarget,
   matchRoute,
+  PRERENDERED_ROUTES,
+  prerenderedFile,
   type ShellDocument,
   shellDocument,
 } from '@pipit/protocol';
+import { readSessionCookie } from '../accounts/session-cookie';
 import type { Logger } from '../logger';
 import type { ServerErrorReport } from '../monitoring/server-error';
 import { createDigest } from '../digest';
@@ -59,7 +62,27 @@ async function shellOf(identity: Buffer): Promise<Shell> {
   };
 }
 
-async function loadShell(dir: string, document: ShellDocument): Promise<Shell> {
+/** A shell as built, or a page the build pre-rendered into one (`/prerendered/…`). */
+type BuiltDocument = ShellDocument | `/prerendered/${string}`;
+
+const PRERENDERED = new Map<string, BuiltDocument>(
+  PRERENDERED_ROUTES.map((route) => [route, prerenderedFile(route) as BuiltDocument]),
+);
+
+/**
+ * The pre-rendered page for a path, for a request without a session cookie (either name: a stale
+ * one too). Pages are rendered as a signed-out visitor sees them; someone signed in gets the
+ * shell, which renders their own view, with no moment of the other.
+ */
+function prerenderedFor(pathname: string, req: IncomingMessage): BuiltDocument | null {
+  const document = PRERENDERED.get(pathname);
+  if (!document) return null;
+  const cookie = req.headers.cookie;
+  if (readSessionCookie(cookie, true) || readSessionCookie(cookie, false)) return null;
+  return document;
+}
+
+async function loadShell(dir: string, document: BuiltDocument): Promise<Shell> {
   return shellOf(await readFile(path.join(dir, document)));
 }
 
@@ -99,7 +122,7 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
    * The build's shells as built: the site's and the installed app's (docs/product/routes.md
    * `/apps/{id}/pwa`).
    */
-  const shells = new Map<ShellDocument, Promise<Shell>>();
+  const shells = new Map<BuiltDocument, Promise<Shell>>();
   const appShells = new Lru<string, Promise<Shell>>(APP_SHELLS_CACHED);
   const built = existsSync(dir);
   if (!built) {
@@ -125,7 +148,7 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
         },
       });
 
-  function baseShell(document: ShellDocument): Promise<Shell> {
+  function baseShell(document: BuiltDocument): Promise<Shell> {
     let shell = shells.get(document);
     if (!shell) {
       shell = loadShell(dir, document);
@@ -141,7 +164,7 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
    * app's own (its manifest link and icons, the same rewrite the service worker applies offline),
    * rewritten and compressed once, then kept for the apps opened lately.
    */
-  function shellFor(document: ShellDocument, target: AppShellTarget | null): Promise<Shell> {
+  function shellFor(document: BuiltDocument, target: AppShellTarget | null): Promise<Shell> {
     if (!target) return baseShell(document);
     // An app id is 26 base32 characters: it never reads `demo1`.
     const key = target.kind === 'app' ? `${target.appId}/${target.page}` : 'demo1';
@@ -182,7 +205,7 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
     req: IncomingMessage,
     res: ServerResponse,
     status: 200 | 404,
-    document: ShellDocument,
+    document: BuiltDocument,
     target: AppShellTarget | null = null,
     vary = 'Accept-Encoding',
   ): void {
@@ -236,8 +259,21 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
     }
     const pathname = pathnameOf(req);
     if (matchRoute(pathname)) {
+      const prerendered = prerenderedFor(pathname, req);
+      if (prerendered) {
+        // Who is asking decides between the page and the shell: caches key on the cookie. A
+        // build without the page (`vite build` alone) serves the shell.
+        const vary = 'Accept-Encoding, Cookie';
+        baseShell(prerendered).then(
+          () => sendShell(req, res, 200, prerendered, null, vary),
+          () => sendShell(req, res, 200, '/index.html', null, vary),
+        );
+        return;
+      }
       const target = appShellTarget(pathname);
       if (target?.kind === 'app') sendAppShell(req, res, target);
+      else if (PRERENDERED.has(pathname))
+        sendShell(req, res, 200, shellDocument(target), target, 'Accept-Encoding, Cookie');
       else sendShell(req, res, 200, shellDocument(target), target);
       return;
     }
