@@ -6,7 +6,7 @@ import type { DocumentAccess } from '../src/collab/access';
 import type { Storage } from '../src/storage/types';
 import { ENGINES, openEngine } from './support/engines';
 import { connectProvider } from './support/provider';
-import { craft, deletion } from './support/crafted-updates';
+import { craft, deletion, textOfTwo, typeOf } from './support/crafted-updates';
 import { frame, MESSAGE, RawSyncClient, updateMessage } from './support/raw-sync';
 import { type RunningPipit, startPipit } from './support/start-server';
 
@@ -182,17 +182,7 @@ describe.each(ENGINES)('sync frames Hocuspocus cannot handle (%s)', (engine) => 
     const [C, D, E] = [1_234, 99, 7];
     const garbage = craft([[C, 0, [{ gc: 10 }]]]);
     const overlapping = craft([[C, 8, [{ text: 'abcd' }]]]);
-    const device = new Y.Doc();
-    device.clientID = E;
-    const text = new Y.Text();
-    device.getMap('meta').set('k', text);
-    const textOfE = Y.encodeStateAsUpdate(device);
-    device.clientID = C;
-    text.insert(0, '0123456789');
-    const typedByC = Y.encodeStateAsUpdate(device, Y.encodeStateVectorFromUpdate(textOfE));
-    const other = new Y.Doc();
-    other.clientID = D;
-    other.getMap('other').set('q', new Y.Text());
+    const [textOfE, typedByC] = textOfTwo(E, C);
     const sequences: Uint8Array[][] = [
       [garbage, overlapping],
       [overlapping, garbage],
@@ -204,7 +194,7 @@ describe.each(ENGINES)('sync frames Hocuspocus cannot handle (%s)', (engine) => 
         // Applied after the deletion, starting part-way, in the deleted text's list.
         Y.mergeUpdates([
           craft([[C, 10, [{ text: 'abcde', origin: [C, 9] }]]]),
-          Y.encodeStateAsUpdate(other),
+          typeOf(D),
           deletion(E, 0, 1),
         ]),
       ],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { refusesPartWay } from '../src/collab/part-way';
 import { growthOf } from '../src/collab/yjs-usage';
-import { craft, deletion } from './support/crafted-updates';
+import { craft, deletion, textOfTwo, typeOf } from './support/crafted-updates';
 
 /*
  * Issue 20: 50,000-frame runs of the sync fuzz suite made Yjs throw midway through applying an
@@ -46,26 +46,6 @@ function firstRefused(updates: Uint8Array[]): number {
   return -1;
 }
 
-/** E makes a text in a map entry, then C writes 10 characters in it: Yjs's own two updates. */
-function textOfTwo(): Uint8Array[] {
-  const doc = new Y.Doc();
-  doc.clientID = E;
-  const text = new Y.Text();
-  doc.getMap('meta').set('k', text);
-  const first = Y.encodeStateAsUpdate(doc);
-  doc.clientID = C;
-  text.insert(0, '0123456789');
-  return [first, Y.encodeStateAsUpdate(doc, Y.encodeStateVectorFromUpdate(first))];
-}
-
-/** D makes a text in a map entry of its own. */
-function typeOfD(): Uint8Array {
-  const doc = new Y.Doc();
-  doc.clientID = D;
-  doc.getMap('other').set('q', new Y.Text());
-  return Y.encodeStateAsUpdate(doc);
-}
-
 const garbage = craft([[C, 0, [{ gc: 10 }]]]);
 const overlapping = craft([[C, 8, [{ text: 'abcd' }]]]);
 
@@ -77,7 +57,7 @@ describe('items that start part-way (issue 20)', () => {
       'an item continuing part-way that waits, which Yjs would apply once what it overlaps became garbage',
       [
         // E's text in a map entry, and C's 10 characters in it.
-        ...textOfTwo(),
+        ...textOfTwo(E, C),
         // An item overlapping C's last two, waiting for D's part.
         craft([[C, 8, [{ text: 'abcd', origin: [D, 5] }]]]),
         // E's item deleted: C's characters in it become garbage; then D's part arrives.
@@ -91,7 +71,7 @@ describe('items that start part-way (issue 20)', () => {
       'the part an item kept aside waits for, with a deletion of the type its left neighbour is in',
       [
         // C's 10 characters in E's text, in a map entry.
-        ...textOfTwo(),
+        ...textOfTwo(E, C),
         // C's clocks 12–21, in a type of D's the server does not have yet: kept aside.
         craft([[C, 12, [{ text: 'ZZZZZZZZZZ', parent: [D, 0] }]]]),
         // C's next five characters, D's type and the deletion of E's text, at once: the item kept
@@ -99,7 +79,7 @@ describe('items that start part-way (issue 20)', () => {
         // list, and collecting the text throws.
         Y.mergeUpdates([
           craft([[C, 10, [{ text: 'abcde', origin: [C, 9] }]]]),
-          typeOfD(),
+          typeOf(D),
           deletion(E, 0, 1),
         ]),
       ],

@@ -1,4 +1,5 @@
 import * as encoding from 'lib0/encoding';
+import * as Y from 'yjs';
 
 /*
  * Yjs updates made byte by byte, as a hostile client would: shapes Yjs itself never writes.
@@ -57,4 +58,24 @@ export function deletion(client: number, clock: number, length: number) {
   encoding.writeVarUint(e, clock);
   encoding.writeVarUint(e, length);
   return encoding.toUint8Array(e);
+}
+
+/** Yjs's own two updates: `owner` makes a text in a map entry, `writer` types 10 characters in it. */
+export function textOfTwo(owner: number, writer: number): [Uint8Array, Uint8Array] {
+  const doc = new Y.Doc();
+  doc.clientID = owner;
+  const text = new Y.Text();
+  doc.getMap('meta').set('k', text);
+  const first = Y.encodeStateAsUpdate(doc);
+  doc.clientID = writer;
+  text.insert(0, '0123456789');
+  return [first, Y.encodeStateAsUpdate(doc, Y.encodeStateVectorFromUpdate(first))];
+}
+
+/** Yjs's own update: `client` makes an empty text in a map entry of its own. */
+export function typeOf(client: number): Uint8Array {
+  const doc = new Y.Doc();
+  doc.clientID = client;
+  doc.getMap('other').set('q', new Y.Text());
+  return Y.encodeStateAsUpdate(doc);
 }
