@@ -77,6 +77,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         outDir: OUT_DIR,
         emptyOutDir: true,
         target: 'es2022',
+        // .vite/manifest.json: which style sheets each route's code needs, for the pre-rendered
+        // pages (scripts/prerender.mjs). Never served (a dot directory).
+        manifest: true,
         rollupOptions: {
           // The site, and the installed app on its own (`/apps/{id}/pwa`: no router, no site
           // shell).

@@ -43,11 +43,16 @@ describe('pre-rendered public pages', () => {
 
   it('are taken over by the same components without an error, keeping the markup', async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
-    // The heading the server sent, before any of Pipit's scripts ran.
+    // The heading the server sent, before any of Pipit's scripts ran; and every layout shift.
     await context.addInitScript(() => {
+      const marks = window as unknown as { __sentHeading: unknown; __shifts: number };
+      marks.__shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries())
+          marks.__shifts += (entry as unknown as { value: number }).value;
+      }).observe({ type: 'layout-shift', buffered: true });
       document.addEventListener('DOMContentLoaded', () => {
-        (window as unknown as { __sentHeading: unknown }).__sentHeading =
-          document.querySelector('h1');
+        marks.__sentHeading = document.querySelector('h1');
       });
     });
     try {
@@ -70,6 +75,12 @@ describe('pre-rendered public pages', () => {
           ),
           route,
         ).toBe(true);
+        // Nothing moved once shown: the page's style sheets came with it, not with its code.
+        await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+        expect(
+          await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts),
+          `${route}: layout shift`,
+        ).toBeLessThan(0.01);
         expect(errors, route).toEqual([]);
       }
       // Links now move within the page (the router), not by loading a new document.

@@ -21,6 +21,42 @@ const { prerender, PRERENDERED_ROUTES, prerenderedFile } = await import(
   pathToFileURL(RENDERER).href
 );
 const shell = readFileSync(path.join(CLIENT_OUT, 'index.html'), 'utf8');
+/** Vite's manifest of the client build: each source module's chunk, its style sheets and imports. */
+const manifest = JSON.parse(readFileSync(path.join(CLIENT_OUT, '.vite/manifest.json'), 'utf8'));
+
+/** The style sheets a manifest entry needs, with those of everything it imports statically. */
+function styleSheetsOf(key, found = new Set(), seen = new Set()) {
+  if (seen.has(key) || !manifest[key]) return found;
+  seen.add(key);
+  for (const css of manifest[key].css ?? []) found.add(css);
+  for (const imported of manifest[key].imports ?? []) styleSheetsOf(imported, found, seen);
+  return found;
+}
+
+/**
+ * The route file a route id names (file-based routing: `/_site/docs/platform` is
+ * `routes/_site/docs/platform.tsx`, `/_site/` is `routes/_site/index.tsx`).
+ */
+const routeFile = (id) =>
+  id === '__root__' ? 'routes/__root.tsx' : `routes${id.endsWith('/') ? `${id}index` : id}.tsx`;
+
+/**
+ * The style sheets of the code that draws these routes and that the shell does not link: a route's
+ * code (and its styles) is loaded by the router after the page shows, so without them a page
+ * would lay out again when they arrive.
+ */
+function routeStyleSheets(routeIds) {
+  const linked = styleSheetsOf('index.html');
+  const needed = new Set();
+  for (const id of routeIds) {
+    const file = routeFile(id);
+    for (const key of Object.keys(manifest)) {
+      if (key !== file && !key.startsWith(`${file}?`)) continue;
+      for (const css of styleSheetsOf(key)) if (!linked.has(css)) needed.add(css);
+    }
+  }
+  return [...needed].map((css) => `<link rel="stylesheet" crossorigin href="/${css}">`).join('');
+}
 for (const marker of [ROOT_ELEMENT, TITLE, DESCRIPTION]) {
   const found = typeof marker === 'string' ? shell.includes(marker) : marker.test(shell);
   if (!found) throw new Error(`dist/client/index.html has no ${String(marker)}`);
@@ -42,7 +78,7 @@ for (const route of PRERENDERED_ROUTES) {
   const html = shell
     .replace(TITLE, '')
     .replace(DESCRIPTION, '')
-    .replace('</head>', `${hoisted}</head>`)
+    .replace('</head>', `${hoisted}${routeStyleSheets(page.routeIds)}</head>`)
     .replace(ROOT_ELEMENT, `<div id="root" data-prerendered>${body}</div>`);
   const file = path.join(CLIENT_OUT, prerenderedFile(route));
   mkdirSync(path.dirname(file), { recursive: true });
