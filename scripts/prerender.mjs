@@ -74,12 +74,12 @@ for (const route of PRERENDERED_ROUTES) {
   const body = page.html.slice(hoisted.length).replace(INLINE_SCRIPT, '');
   if (/<script\b/i.test(body)) throw new Error(`pre-rendering ${route} left a script in the page`);
   // The page's own title and description replace the shell's; React's other hoisted elements
-  // (image preloads) join them in <head>.
+  // (image preloads) join them in <head>. Replaced by functions: a page's text may hold `$&`.
   const html = shell
     .replace(TITLE, '')
     .replace(DESCRIPTION, '')
-    .replace('</head>', `${hoisted}${routeStyleSheets(page.routeIds)}</head>`)
-    .replace(ROOT_ELEMENT, `<div id="root" data-prerendered>${body}</div>`);
+    .replace('</head>', () => `${hoisted}${routeStyleSheets(page.routeIds)}</head>`)
+    .replace(ROOT_ELEMENT, () => `<div id="root" data-prerendered>${body}</div>`);
   const file = path.join(CLIENT_OUT, prerenderedFile(route));
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, html);
