@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRERENDERED_ROUTES } from '@pipit/protocol';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
@@ -9,6 +9,14 @@ import { sessionCookieOf, signUp } from './support/people';
  * The public pages whose content is known at build time come as HTML (issue 18): a visitor's
  * phone paints them before any JavaScript arrives, and the same components take the markup over.
  */
+
+/** Until React's root is on the page's root element: hydrated. */
+const hydrated = (page: Page) =>
+  page.waitForFunction(() =>
+    Object.keys(document.getElementById('root') ?? {}).some((key) =>
+      key.startsWith('__reactContainer$'),
+    ),
+  );
 
 let pipit: RunningPipit;
 let browser: Browser;
@@ -60,12 +68,7 @@ describe('pre-rendered public pages', () => {
       const errors = collectPageErrors(page);
       for (const route of PRERENDERED_ROUTES) {
         await page.goto(`${pipit.url}${route}`);
-        // React's root on the element: hydrated.
-        await page.waitForFunction(() =>
-          Object.keys(document.getElementById('root') ?? {}).some((key) =>
-            key.startsWith('__reactContainer$'),
-          ),
-        );
+        await hydrated(page);
         // Hydration kept the sent heading: the page was not rendered again on top of itself.
         expect(
           await page.evaluate(
@@ -85,11 +88,7 @@ describe('pre-rendered public pages', () => {
       }
       // Links now move within the page (the router), not by loading a new document.
       await page.goto(`${pipit.url}/about`);
-      await page.waitForFunction(() =>
-        Object.keys(document.getElementById('root') ?? {}).some((key) =>
-          key.startsWith('__reactContainer$'),
-        ),
-      );
+      await hydrated(page);
       await page.evaluate(() => ((window as unknown as { __same: boolean }).__same = true));
       await page
         .getByRole('navigation', { name: 'Main' })

@@ -33,6 +33,9 @@ function styleSheetsOf(key, found = new Set(), seen = new Set()) {
   return found;
 }
 
+/** What the shell links already. */
+const shellStyleSheets = styleSheetsOf('index.html');
+
 /**
  * The route file a route id names (file-based routing: `/_site/docs/platform` is
  * `routes/_site/docs/platform.tsx`, `/_site/` is `routes/_site/index.tsx`).
@@ -46,13 +49,12 @@ const routeFile = (id) =>
  * would lay out again when they arrive.
  */
 function routeStyleSheets(routeIds) {
-  const linked = styleSheetsOf('index.html');
   const needed = new Set();
   for (const id of routeIds) {
     const file = routeFile(id);
     for (const key of Object.keys(manifest)) {
       if (key !== file && !key.startsWith(`${file}?`)) continue;
-      for (const css of styleSheetsOf(key)) if (!linked.has(css)) needed.add(css);
+      for (const css of styleSheetsOf(key)) if (!shellStyleSheets.has(css)) needed.add(css);
     }
   }
   return [...needed].map((css) => `<link rel="stylesheet" crossorigin href="/${css}">`).join('');
