@@ -220,6 +220,11 @@ export default tseslint.config(
     rules: restrict(IN_CLIENT),
   },
   { files: ['client/routes/**/*.{ts,tsx}'], rules: restrict(IN_CLIENT) },
+  // The renderer runs in Node only (vite build --ssr; the server imports it): its own entry may.
+  {
+    files: ['client/prerender/entry.tsx'],
+    rules: restrict(IN_CLIENT.filter((pattern) => pattern !== NODE_BUILTINS)),
+  },
   {
     files: ['client/features/*/*.{ts,tsx}'],
     rules: restrict([...IN_CLIENT, ROUTES, OTHER_FEATURE, SIBLING_FEATURE]),

@@ -5,6 +5,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import './features/app-page/install-prompt';
 import { rootErrorOptions, startErrorReporting } from './platform/monitoring/error-reporting';
 import { createPipitRouter } from './router';
+import { forgetSentAnswers } from './platform/api/page-data';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';
 
@@ -29,5 +30,14 @@ if (root.dataset.prerendered === undefined) {
   // render's router, it lays out its tree as the server's did (no outer Suspense boundary; the
   // root route's own catches what suspends).
   router.ssr = { manifest: undefined };
-  void router.load().then(() => hydrateRoot(root, app, rootErrorOptions));
+  void router.load().then(() => {
+    hydrateRoot(root, app, rootErrorOptions);
+    // The API answers a server-rendered page came with are for this page (the router may still
+    // rewrite its search into canonical form): once the visitor goes elsewhere, they go.
+    const unsubscribe = router.subscribe('onBeforeLoad', ({ pathChanged }) => {
+      if (!pathChanged) return;
+      unsubscribe();
+      forgetSentAnswers();
+    });
+  });
 }

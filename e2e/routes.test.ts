@@ -42,8 +42,9 @@ const ROUTES: Array<{
     title: 'App not found · Pipit',
     heading: /isn’t available/,
     chrome: true,
-    // The page asks the server, which answers 404 for an app nobody published.
+    // Rendered by the server for a visitor without a session: 404 for an app nobody published.
     expectedConsole: /status of 404/,
+    status: 404,
   },
   {
     path: `/apps/${APP_ID}/edit`,

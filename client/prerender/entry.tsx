@@ -1,33 +1,185 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { setAccount } from '../platform/session/session';
-export { PRERENDERED_ROUTES, prerenderedFile } from '@pipit/protocol';
+import { type SentAnswers, setPageDataSource } from '../platform/api/page-data';
 import { createPipitRouter } from '../router';
+export { PRERENDERED_ROUTES, prerenderedFile } from '@pipit/protocol';
+export { createPageComposer, type ViteManifest } from './compose';
 
 /**
- * Renders a public page whose content is known when the client is built (the landing page, docs,
- * pricing, legal) to HTML, as a signed-out visitor sees it, with the components the browser then
- * hydrates (main.tsx). The build writes each next to the shell (scripts/prerender.mjs); the server
- * sends it to visitors without a session (docs/performance.md).
+ * Renders public pages to HTML as a signed-out visitor sees them, with the components the browser
+ * then hydrates (main.tsx; docs/performance.md). Built for Node by `vite build --ssr`:
+ * - at build time, the pages whose content is known then (the landing page, docs, pricing, legal;
+ *   scripts/prerender.mjs writes each next to the shell);
+ * - per request, by the server, the pages whose content lives in the database (explore, profiles,
+ *   app pages): their API calls go to the server's own API, and the answers travel with the HTML.
  */
-export async function prerender(pathname: string) {
-  // Nobody is signed in at build time: the session is not asked for.
-  setAccount(null);
-  const router = createPipitRouter(createMemoryHistory({ initialEntries: [pathname] }));
+
+/** Asks the server's own API, as a signed-out visitor's browser would (same path, GET). */
+export type ApiFetcher = (path: string, init: RequestInit) => Promise<Response>;
+
+interface RenderRequest {
+  fetchApi: ApiFetcher | null;
+  /** The origin the visitor's browser is on (the server's public origin). */
+  origin: string;
+  answers: SentAnswers;
+  /** Paths a render looked for synchronously and found no answer to. */
+  missed: Set<string>;
+}
+
+const requests = new AsyncLocalStorage<RenderRequest>();
+
+async function ask(request: RenderRequest, path: string, init: RequestInit): Promise<Response> {
+  const method = (init.method ?? 'GET').toUpperCase();
+  if (!request.fetchApi || method !== 'GET') {
+    // At build time there is no API; a render never writes.
+    throw new TypeError(`a render cannot ${method} ${path}`);
+  }
+  const response = await request.fetchApi(path, init);
+  const body = await response.text();
+  // The server's own API adds no Date header (the HTTP layer does): the answer is from now.
+  const date = response.headers.get('Date') ?? new Date().toUTCString();
+  request.answers[path] = { status: response.status, body, date };
+  return new Response(body || null, { status: response.status, headers: response.headers });
+}
+
+// Every render reads and records its own request's answers, however renders interleave.
+setPageDataSource({
+  answer: (path) => {
+    const answers = requests.getStore()?.answers;
+    return answers && Object.hasOwn(answers, path) ? answers[path] : undefined;
+  },
+  missed: (path) => requests.getStore()?.missed.add(path),
+  fetch: (path, init) => {
+    const request = requests.getStore();
+    if (!request) return Promise.reject(new TypeError('no page is being rendered'));
+    return ask(request, path, init);
+  },
+  used: () => {},
+  forget: () => {},
+  origin: () => requests.getStore()?.origin ?? '',
+});
+
+export interface RenderedPage {
+  html: string;
+  title: string | undefined;
+  description: string | undefined;
+  /** Every route matched and loaded (no redirect, error or not-found). */
+  rendered: boolean;
+  /** The route (or a thing it names) is not there: the answer's status is 404. */
+  notFound: boolean;
+  /** The routes drawn, by id: their code's style sheets are linked (compose.ts). */
+  routeIds: string[];
+  /** Why a route did not render (its error, or where it redirects), for the server's log. */
+  problem: string | undefined;
+  /** The API answers the page was drawn from, to send with it. */
+  answers: SentAnswers;
+}
+
+/**
+ * The server's router redirects an address to its canonical form (the search as the route
+ * validates it: `/explore` is `/explore?q=&sort=new&page=1`). The browser's router reads the same
+ * search from either, so the canonical one is rendered; a redirect elsewhere is left for the
+ * browser to follow (a page for someone signed in, say).
+ */
+async function loadRouter(url: string) {
+  let router = createPipitRouter(createMemoryHistory({ initialEntries: [url] }));
   await router.load();
-  const html = renderToString(
-    <StrictMode>
-      <RouterProvider router={router} />
-    </StrictMode>,
-  );
-  const meta = router.state.matches.flatMap((match) => match.meta ?? []);
-  const title = meta.findLast((entry) => entry?.title)?.title;
-  const description = meta.findLast((entry) => entry?.name === 'description')?.content;
-  // A redirect (a page for someone signed in) leaves no match; an error, a match that failed.
-  const { matches } = router.state;
-  const shown = matches.length > 0 && matches.every((match) => match.status === 'success');
-  // The routes drawn, by id: the build links the style sheets of their code (scripts/prerender.mjs).
-  const routeIds = matches.map((match) => match.routeId);
-  return { html, title, description, rendered: shown, routeIds };
+  const redirect = (router as unknown as { _serverResult?: ServerResult })._serverResult;
+  const href = redirect?.type === 'redirect' ? redirect.redirect?.options?.href : undefined;
+  if (href && new URL(href, 'http://x').pathname === new URL(url, 'http://x').pathname) {
+    router = createPipitRouter(createMemoryHistory({ initialEntries: [href] }));
+    await router.load();
+  }
+  return router;
+}
+
+/** What router-core keeps of a server load (load-server.ts); not in its public types. */
+interface ServerResult {
+  type: string;
+  redirect?: { options?: { href?: string } };
+}
+
+/** Renders passes until no component looks for an answer the page does not have (at most this). */
+const MAX_PASSES = 3;
+
+async function render(
+  url: string,
+  fetchApi: ApiFetcher | null,
+  origin: string,
+): Promise<RenderedPage> {
+  const request: RenderRequest = { fetchApi, origin, answers: {}, missed: new Set() };
+  return requests.run(request, async () => {
+    // Nobody is signed in: the session is not asked for (per request, the server says so too).
+    setAccount(null);
+    if (fetchApi) await ask(request, '/api/auth/session', {});
+    const router = await loadRouter(url);
+    const draw = () =>
+      renderToString(
+        <StrictMode>
+          <RouterProvider router={router} />
+        </StrictMode>,
+      );
+    let html = draw();
+    // Components that read an answer while rendering (useApiGet) said what they missed: ask, and
+    // draw again with the answers, as the browser's first render will have them.
+    for (let pass = 1; pass < MAX_PASSES && fetchApi && request.missed.size > 0; pass++) {
+      const missed = [...request.missed].filter((path) => !Object.hasOwn(request.answers, path));
+      request.missed.clear();
+      if (missed.length === 0) break;
+      await Promise.all(missed.map((path) => ask(request, path, {})));
+      html = draw();
+    }
+    // A component that cannot render on the server (it throws) leaves its boundary for the
+    // browser to render: React marks it `<!--$!-->`, with the error in a template. Not a page.
+    const clientRendered = /<!--\$!-->(?:<template[^>]*data-msg="([^"]*)")?/.exec(html);
+    const { matches } = router.state;
+    const meta = matches.flatMap((match) => match.meta ?? []);
+    return {
+      html,
+      title: meta.findLast((entry) => entry?.title)?.title,
+      description: meta.findLast((entry) => entry?.name === 'description')?.content,
+      // A redirect (a page for someone signed in) leaves no match; an error, a match that failed.
+      rendered:
+        !clientRendered &&
+        matches.length > 0 &&
+        matches.every((match) => match.status === 'success'),
+      notFound: matches.some(
+        (match) =>
+          match.status === 'notFound' ||
+          match._notFound ||
+          // The app page's loader answers a missing app with its own page (apps/$id/index.tsx).
+          (match.loaderData as { found?: unknown } | undefined)?.found === false,
+      ),
+      routeIds: matches.map((match) => match.routeId),
+      problem: clientRendered
+        ? `a component failed on the server: ${clientRendered[1] ?? 'no message'}`
+        : matches.length === 0
+          ? 'no route rendered (a redirect)'
+          : matches
+              .filter((match) => match.status !== 'success' && match.status !== 'notFound')
+              .map((match) => `${match.routeId}: ${match.status} ${String(match.error ?? '')}`)
+              .join('; ') || undefined,
+      answers: request.answers,
+    };
+  });
+}
+
+/** A page whose content is known at build time (scripts/prerender.mjs). */
+export function prerender(pathname: string): Promise<RenderedPage> {
+  return render(pathname, null, '');
+}
+
+/**
+ * A public page rendered for one request (the server's server-render.ts), its data from
+ * `fetchApi`, at `origin` (what the visitor's browser has as `location.origin`).
+ */
+export function renderRequest(
+  url: string,
+  fetchApi: ApiFetcher,
+  origin: string,
+): Promise<RenderedPage> {
+  return render(url, fetchApi, origin);
 }

@@ -40,12 +40,13 @@ import {
 } from './http/security-headers';
 import { createAppPwaRoutes } from './http/app-pwa';
 import { type ClientHandler, createClientFiles } from './http/client-files';
+import { createServerRenderer, rendererFileFor, requestOrigin } from './http/server-render';
 import { createMonitoringRoute } from './http/monitoring';
 import { createLogger, type Logger } from './logger';
 import { createMonitoring } from './monitoring/create-monitoring';
 import { createMetrics, type Metrics, routeOf } from './metrics';
 import { closeRefusedVisitors } from './publishing/visitor-connections';
-import { type RequestContext, requestIdFor, runInRequest } from './request-context';
+import { currentRequest, type RequestContext, requestIdFor, runInRequest } from './request-context';
 import { openStorage } from './storage/open-storage';
 import type { Storage } from './storage/types';
 
@@ -320,6 +321,27 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     },
   });
   const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
+  /**
+   * A GET to the API from a page rendered on the server (http/server-render.ts), as the visitor's
+   * browser would send it: their address and user agent, no cookie. Its own request context (the
+   * page's id, so the log lines go together): the page request keeps its route for the metrics.
+   */
+  const apiOnBehalfOf = (apiPath: string, req: IncomingMessage): Promise<Response> => {
+    const headers = new Headers({ Accept: 'application/json' });
+    for (const name of ['user-agent', 'x-forwarded-for', 'x-forwarded-proto']) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const context = {
+      requestId: currentRequest()?.requestId ?? requestIdFor(undefined),
+      route: '',
+    };
+    return runInRequest(context, async () =>
+      api.fetch(new Request(new URL(apiPath, 'http://pipit.internal'), { headers }), {
+        incoming: req,
+      }),
+    );
+  };
   const appPwa = createAppPwaRoutes({
     storage,
     sessions,
@@ -419,6 +441,13 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
         logger,
         reportServerError: monitoring.reportServerError,
         canSeeApp: appPwa.canSeeApp,
+        serverRender: createServerRenderer({
+          clientDir: config.clientDir,
+          rendererFile: rendererFileFor(config.clientDir),
+          fetchApi: apiOnBehalfOf,
+          originOf: (req) => requestOrigin(req, config.publicOrigin, config.trustProxy),
+          logger,
+        }),
       });
 
   let closing: Promise<CloseReport> | undefined;

@@ -5,6 +5,7 @@ import { Avatar } from '../../ui/avatar';
 import { buttonClass } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';
 import { formatDate, formatMoment } from '../../ui/format-time';
+import { pageOrigin } from '../../platform/api/page-data';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { readPublishedDefinition } from '../../platform/published-definition';
@@ -36,7 +37,7 @@ export function AppPage({
   const isDraft = app.version === null;
   const title = app.title || 'Untitled app';
   const author = app.author.displayName || app.author.username;
-  const pageUrl = `${window.location.origin}/apps/${app.id}`;
+  const pageUrl = `${pageOrigin()}/apps/${app.id}`;
 
   return (
     <Page
@@ -60,7 +61,11 @@ export function AppPage({
           </span>
           {app.version !== null && app.publishedAt !== null ? (
             <span>
-              Version {app.version} · published {formatDate(app.publishedAt)}
+              Version {app.version} · published{' '}
+              {/* The reader's time zone may date it differently from the server that rendered it. */}
+              <time dateTime={new Date(app.publishedAt).toISOString()} suppressHydrationWarning>
+                {formatDate(app.publishedAt)}
+              </time>
             </span>
           ) : null}
         </span>

@@ -192,8 +192,11 @@ export function refreshAiStatus(): Promise<void> {
  * with `enabled` false (an app without AI actions) nothing is asked.
  */
 export function useAiStatus(key: string | null = null, enabled = true): KnownStatus | null {
-  const status = useSyncExternalStore(subscribe, () =>
-    known === undefined ? (known = readStored()) : known,
+  const status = useSyncExternalStore(
+    subscribe,
+    () => (known === undefined ? (known = readStored()) : known),
+    // A page rendered on the server knows no status: neither does the browser's first render.
+    () => null,
   );
   useEffect(() => {
     if (!enabled) return;
@@ -214,7 +217,11 @@ export function useAiStatus(key: string | null = null, enabled = true): KnownSta
  */
 export function useAiAvailable(): boolean | 'offline' | null {
   const status = useAiStatus();
-  const offline = useSyncExternalStore(subscribe, () => unreachable);
+  const offline = useSyncExternalStore(
+    subscribe,
+    () => unreachable,
+    () => false,
+  );
   const [asked, setAsked] = useState(false);
   useEffect(() => {
     let live = true;

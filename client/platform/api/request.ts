@@ -8,6 +8,7 @@ import {
 import { parse as parseWith } from 'zod/mini';
 import type { $ZodType, output } from 'zod/v4/core';
 import { CACHED_COPY_HEADER } from './cached-copy';
+import { fetchApi, missedAnswer, sentAnswer } from './page-data';
 
 /** A product error the server answered with (docs/product/errors.md). */
 export class ApiRequestError extends Error {
@@ -65,7 +66,7 @@ async function call(
 ): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await fetchApi(path, {
       ...init,
       credentials: 'same-origin',
       headers: { Accept: 'application/json', ...init.headers },
@@ -104,6 +105,41 @@ export async function apiGet<T extends $ZodType>(
   return (await apiFetch(path, schema, init)).data;
 }
 
+/** What a render needs of an answer: parsed data and when the server sent it. */
+function fetchedOf<T>(data: T, headers: Headers): Fetched<T> {
+  const sentAt = Date.parse(headers.get('Date') ?? '');
+  return {
+    data,
+    isCachedCopy: headers.get(CACHED_COPY_HEADER) === '1',
+    sentAt: Number.isNaN(sentAt) ? null : sentAt,
+    headers,
+  };
+}
+
+/**
+ * The answer to a GET that came with a server-rendered page (page-data.ts), parsed, for a first
+ * render that must show what the server drew. Undefined when there is none, it was not a success,
+ * or it does not fit the schema: the component then loads as usual. On the server, a miss asks
+ * the renderer to fetch it and render again.
+ */
+export function sentFetched<T extends $ZodType>(
+  path: string,
+  schema: T,
+): Fetched<output<T>> | undefined {
+  const answer = sentAnswer(path);
+  if (!answer) {
+    missedAnswer(path);
+    return undefined;
+  }
+  if (answer.status !== 200) return undefined;
+  try {
+    const headers = new Headers(answer.date ? { Date: answer.date } : {});
+    return fetchedOf(parseWith(schema, JSON.parse(answer.body)), headers);
+  } catch {
+    return undefined;
+  }
+}
+
 /** {@link apiGet}, also saying whether the answer is a cached copy. */
 export async function apiFetch<T extends $ZodType>(
   path: string,
@@ -111,13 +147,7 @@ export async function apiFetch<T extends $ZodType>(
   init?: { signal?: AbortSignal },
 ): Promise<Fetched<output<T>>> {
   const response = await call(path, init?.signal ? { signal: init.signal } : {});
-  const sentAt = Date.parse(response.headers.get('Date') ?? '');
-  return {
-    data: await parse(response, schema),
-    isCachedCopy: response.headers.get(CACHED_COPY_HEADER) === '1',
-    sentAt: Number.isNaN(sentAt) ? null : sentAt,
-    headers: response.headers,
-  };
+  return fetchedOf(await parse(response, schema), response.headers);
 }
 
 /**

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
-import { apiFetch, describeError, type Fetched } from './request';
+import { usedSentAnswer } from './page-data';
+import { apiFetch, describeError, type Fetched, sentFetched } from './request';
 
 export type ApiResource<T> =
   | { status: 'loading'; previous: Fetched<T> | undefined }
@@ -13,7 +14,8 @@ type Settled<T> =
 /**
  * GETs a resource under /api for a component, again whenever `path` changes (null: nothing to
  * ask). While a new path loads, the last answer stays available as `previous`, so a list does not
- * blank out between pages. `retry` asks again.
+ * blank out between pages. `retry` asks again. On a server-rendered page, the first render shows
+ * the answer that came with the page (page-data.ts) and asks the network nothing.
  */
 export function useApiGet<T extends z.ZodType>(
   path: string | null,
@@ -26,10 +28,23 @@ export function useApiGet<T extends z.ZodType>(
   const [attempt, setAttempt] = useState(0);
   const key = `${attempt}:${path}`;
   /** The last settled answer, and the request (path and attempt) it answers. */
-  const [settled, setSettled] = useState<{ key: string; value: Settled<z.infer<T>> } | null>(null);
-  const [lastReady, setLastReady] = useState<Fetched<z.infer<T>> | undefined>(undefined);
+  const [settled, setSettled] = useState<{ key: string; value: Settled<z.infer<T>> } | null>(() => {
+    const sent = path === null ? undefined : sentFetched(path, schema);
+    return sent ? { key, value: { status: 'ready', ...sent } } : null;
+  });
+  const [lastReady, setLastReady] = useState<Fetched<z.infer<T>> | undefined>(() =>
+    settled?.value.status === 'ready' ? settled.value : undefined,
+  );
+  /** The first request, when the page's own data answered it: not asked again, that once. */
+  const answeredBySent = useRef(settled ? key : null);
 
   useEffect(() => {
+    if (path !== null && key === answeredBySent.current) {
+      // On screen: asking again (another page and back, a retry) goes to the network.
+      usedSentAnswer(path);
+      return;
+    }
+    answeredBySent.current = null;
     if (path === null) return;
     const controller = new AbortController();
     apiFetch(path, schema, { signal: controller.signal }).then(

@@ -3,6 +3,7 @@ export {
   STATIC_ROUTES,
   DYNAMIC_ROUTES,
   PRERENDERED_ROUTES,
+  SERVER_RENDERED_ROUTES,
   prerenderedFile,
   matchRoute,
   type StaticRoute,

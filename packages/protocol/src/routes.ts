@@ -61,6 +61,17 @@ export function prerenderedFile(route: (typeof PRERENDERED_ROUTES)[number]): str
   return `/prerendered/${route === '/' ? 'index' : route.slice(1)}.html`;
 }
 
+/**
+ * The public pages whose content lives in the database: the server renders them per request for a
+ * visitor without a session, with the API answers they were drawn from sent along, so the page
+ * shows before its JavaScript runs and hydrates without asking again (docs/performance.md).
+ */
+export const SERVER_RENDERED_ROUTES = [
+  '/explore',
+  '/$username',
+  '/apps/$id',
+] as const satisfies readonly RouteMatch['route'][];
+
 /** The dynamic routes of docs/product/routes.md, in TanStack Router's `$param` notation. */
 export const DYNAMIC_ROUTES = [
   '/$username',

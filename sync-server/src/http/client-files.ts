@@ -13,6 +13,8 @@ import {
   matchRoute,
   PRERENDERED_ROUTES,
   prerenderedFile,
+  type RouteMatch,
+  SERVER_RENDERED_ROUTES,
   type ShellDocument,
   shellDocument,
 } from '@pipit/protocol';
@@ -22,7 +24,12 @@ import type { ServerErrorReport } from '../monitoring/server-error';
 import { createDigest } from '../digest';
 import { Lru } from '../pwa/lru';
 import { ERROR_PAGE_CSP, renderServerErrorPage } from './error-page';
-import { contentSecurityPolicy, preferredEncoding } from './security-headers';
+import {
+  contentSecurityPolicy,
+  preferredEncoding,
+  styleAttributeSources,
+} from './security-headers';
+import type { ServerRenderer } from './server-render';
 
 export type ClientHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -69,18 +76,32 @@ const PRERENDERED = new Map<string, BuiltDocument>(
   PRERENDERED_ROUTES.map((route) => [route, prerenderedFile(route) as BuiltDocument]),
 );
 
+const SERVER_RENDERED: ReadonlySet<RouteMatch['route']> = new Set(SERVER_RENDERED_ROUTES);
+
 /**
- * The pre-rendered page for a path, for a request without a session cookie (either name: a stale
- * one too). Pages are rendered as a signed-out visitor sees them; someone signed in gets the
- * shell, which renders their own view, with no moment of the other.
+ * Whether a request carries a session cookie (either name: a stale one too). Pages rendered
+ * ahead are as a signed-out visitor sees them; someone signed in gets the shell, which renders
+ * their own view, with no moment of the other.
  */
+function hasSessionCookie(req: IncomingMessage): boolean {
+  const cookie = req.headers.cookie;
+  return Boolean(readSessionCookie(cookie, true) || readSessionCookie(cookie, false));
+}
+
+/** The pre-rendered page for a path, for a request without a session cookie. */
 function prerenderedFor(pathname: string, req: IncomingMessage): BuiltDocument | null {
   const document = PRERENDERED.get(pathname);
-  if (!document) return null;
-  const cookie = req.headers.cookie;
-  if (readSessionCookie(cookie, true) || readSessionCookie(cookie, false)) return null;
-  return document;
+  return document && !hasSessionCookie(req) ? document : null;
 }
+
+/** Compressed on libuv's threads; brotli at a quality that costs about what gzip does. */
+const compressPage = {
+  br: (html: Buffer) =>
+    promisify(zlib.brotliCompress)(html, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
+    }),
+  gzip: (html: Buffer) => promisify(zlib.gzip)(html),
+};
 
 async function loadShell(dir: string, document: BuiltDocument): Promise<Shell> {
   return shellOf(await readFile(path.join(dir, document)));
@@ -105,6 +126,8 @@ export interface ClientFilesOptions {
    * their session): an app's own shell is served only then.
    */
   canSeeApp(appId: string, req: IncomingMessage): Promise<boolean>;
+  /** Renders SERVER_RENDERED_ROUTES for visitors without a session (none: they get the shell). */
+  serverRender?: ServerRenderer;
 }
 
 /**
@@ -117,7 +140,7 @@ export interface ClientFilesOptions {
  * was never built), document requests get the generic error page with a digest that is in the log.
  */
 export function createClientFiles(options: ClientFilesOptions): ClientHandler {
-  const { dir, logger, reportServerError, canSeeApp } = options;
+  const { dir, logger, reportServerError, canSeeApp, serverRender } = options;
   /**
    * The build's shells as built: the site's and the installed app's (docs/product/routes.md
    * `/apps/{id}/pwa`).
@@ -251,6 +274,36 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
     );
   }
 
+  /**
+   * A page rendered for this request (server-render.ts), or the shell when it could not be. The
+   * page holds data as of now: never stored, revalidated by nobody.
+   */
+  function sendRendered(req: IncomingMessage, res: ServerResponse, renderer: ServerRenderer): void {
+    const fallback = () => sendShell(req, res, 200, '/index.html', null, 'Accept-Encoding, Cookie');
+    renderer
+      .render(req, req.url ?? '/')
+      .then(async (page) => {
+        if (!page) {
+          fallback();
+          return;
+        }
+        const encoding = preferredEncoding(req.headers['accept-encoding']);
+        const html = Buffer.from(page.html);
+        const body = encoding ? await compressPage[encoding](html) : html;
+        res.writeHead(page.status, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Length': body.length,
+          'Cache-Control': 'no-store',
+          Vary: 'Accept-Encoding, Cookie',
+          // The shell's policy, allowing the page's own style attributes (icons' sizes, say).
+          'Content-Security-Policy': contentSecurityPolicy([], styleAttributeSources(page.html)),
+          ...(encoding ? { 'Content-Encoding': encoding } : {}),
+        });
+        res.end(body);
+      })
+      .catch((error: unknown) => fail(req, res, error, 'cannot send a server-rendered page'));
+  }
+
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
@@ -258,7 +311,17 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
       return;
     }
     const pathname = pathnameOf(req);
-    if (matchRoute(pathname)) {
+    const match = matchRoute(pathname);
+    if (match) {
+      if (
+        serverRender &&
+        req.method === 'GET' &&
+        SERVER_RENDERED.has(match.route) &&
+        !hasSessionCookie(req)
+      ) {
+        sendRendered(req, res, serverRender);
+        return;
+      }
       const prerendered = prerenderedFor(pathname, req);
       if (prerendered) {
         // Who is asking decides between the page and the shell: caches key on the cookie. A
@@ -272,7 +335,7 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
       }
       const target = appShellTarget(pathname);
       if (target?.kind === 'app') sendAppShell(req, res, target);
-      else if (PRERENDERED.has(pathname))
+      else if (PRERENDERED.has(pathname) || SERVER_RENDERED.has(match.route))
         sendShell(req, res, 200, shellDocument(target), target, 'Accept-Encoding, Cookie');
       else sendShell(req, res, 200, shellDocument(target), target);
       return;

@@ -7,8 +7,17 @@ import { isSecureRequest } from '../accounts/session-cookie';
  * this origin only, no inline script or style, no plugins, not framed by anyone. Hashes, not
  * per-response nonces, because the service worker serves a precached copy of the shell.
  */
-export function contentSecurityPolicy(extraStyleHashes: string[] = []): string {
-  const styles = ["'self'", ...extraStyleHashes.map((h) => `'${h}'`)].join(' ');
+export function contentSecurityPolicy(
+  extraStyleHashes: string[] = [],
+  styleAttributeHashes: string[] = [],
+): string {
+  const styles = [
+    "'self'",
+    ...extraStyleHashes.map((h) => `'${h}'`),
+    // Hashes that also allow the style attributes with exactly these values (CSP 3).
+    ...(styleAttributeHashes.length > 0 ? ["'unsafe-hashes'"] : []),
+    ...styleAttributeHashes.map((h) => `'${h}'`),
+  ].join(' ');
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -78,6 +87,30 @@ export function setSecurityHeaders(
 
 export function sha256Source(text: string): string {
   return `sha256-${createHash('sha256').update(text).digest('base64')}`;
+}
+
+/** What React's server renderer escapes in an attribute value, and back. */
+const ATTRIBUTE_ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&quot;': '"',
+  '&#x27;': "'",
+  '&lt;': '<',
+  '&gt;': '>',
+};
+
+/**
+ * The hash sources of the style attributes in server-rendered HTML (`style="width:52px"`, React's
+ * rendering of a `style` prop): the policy allows no inline style, so a page rendered on the
+ * server allows exactly these values, each as the browser reads it.
+ */
+export function styleAttributeSources(html: string): string[] {
+  const found = new Set<string>();
+  for (const [, raw = ''] of html.matchAll(/\sstyle="([^"]*)"/g)) {
+    found.add(
+      sha256Source(raw.replace(/&(?:amp|quot|#x27|lt|gt);/g, (e) => ATTRIBUTE_ENTITIES[e] ?? e)),
+    );
+  }
+  return [...found];
 }
 
 /**

@@ -1,0 +1,160 @@
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isSecureRequest } from '../accounts/session-cookie';
+import type { Logger } from '../logger';
+
+/**
+ * Public pages whose content lives in the database — explore, a profile, an app's page — rendered
+ * per request for a visitor without a session (docs/performance.md), by the renderer the client
+ * build makes for Node (`client/prerender/entry.tsx`, built into `dist/prerender/`): the same
+ * router and components the browser hydrates, their API calls answered by this server's own API.
+ * A page that cannot be rendered (no renderer built, an API failure, too slow) is no page: the
+ * caller serves the shell, which renders in the browser as before.
+ */
+
+/** What the renderer module exports (client/prerender/entry.tsx); only what is used here. */
+interface RendererModule {
+  renderRequest(
+    url: string,
+    fetchApi: (path: string, init: RequestInit) => Promise<Response>,
+    origin: string,
+  ): Promise<{
+    html: string;
+    rendered: boolean;
+    notFound: boolean;
+    routeIds: string[];
+    problem: string | undefined;
+    answers: Record<string, { status: number; body: string; date: string | null }>;
+  }>;
+  createPageComposer(
+    shell: string,
+    manifest: unknown,
+  ): (page: { html: string; routeIds: string[] }, answers?: object) => string;
+}
+
+interface Renderer {
+  module: RendererModule;
+  compose: ReturnType<RendererModule['createPageComposer']>;
+}
+
+export interface ServerRenderedPage {
+  status: 200 | 404;
+  html: string;
+}
+
+export interface ServerRenderer {
+  /** The page for `url` (path and query) as this signed-out request sees it, or null: serve the shell. */
+  render(req: IncomingMessage, url: string): Promise<ServerRenderedPage | null>;
+}
+
+export interface ServerRendererOptions {
+  /** The client build (its shell and Vite's manifest). */
+  clientDir: string;
+  /** The built renderer module. */
+  rendererFile: string;
+  /** A GET to the server's own API on behalf of `req` (its address, its user agent). */
+  fetchApi(apiPath: string, req: IncomingMessage): Promise<Response>;
+  /** The origin the visitor's browser is on (absolute links on the page, such as a share link). */
+  originOf(req: IncomingMessage): string;
+  logger: Logger;
+  /** A render that takes longer is abandoned for the shell. */
+  timeoutMs?: number;
+}
+
+/** The renderer module that `vite build --ssr` writes beside a client build in `dist/client`. */
+export const rendererFileFor = (clientDir: string): string =>
+  path.join(clientDir, '..', 'prerender', 'entry.js');
+
+const DEFAULT_TIMEOUT_MS = 3_000;
+
+/**
+ * The origin a request's browser is on: the configured public origin, else the Host it asked for
+ * (https when a trusted proxy says so).
+ */
+export function requestOrigin(
+  req: IncomingMessage,
+  publicOrigin: string | undefined,
+  trustProxy: boolean,
+): string {
+  if (publicOrigin) return publicOrigin;
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const scheme = isSecureRequest(header, undefined, trustProxy) ? 'https' : 'http';
+  return `${scheme}://${header('host') ?? 'localhost'}`;
+}
+
+export function createServerRenderer(options: ServerRendererOptions): ServerRenderer {
+  const { clientDir, rendererFile, fetchApi, originOf, logger } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let loading: Promise<Renderer | null> | null = null;
+  let retryAt = 0;
+
+  async function load(): Promise<Renderer | null> {
+    try {
+      const [module, shell, manifest] = await Promise.all([
+        import(pathToFileURL(rendererFile).href) as Promise<RendererModule>,
+        readFile(path.join(clientDir, 'index.html'), 'utf8'),
+        readFile(path.join(clientDir, '.vite', 'manifest.json'), 'utf8'),
+      ]);
+      return { module, compose: module.createPageComposer(shell, JSON.parse(manifest)) };
+    } catch (error) {
+      // A build without the renderer (`vite build` alone) serves shells; look again in a minute.
+      logger.warn(
+        { err: error, rendererFile },
+        'public pages are not rendered on the server: the renderer could not be loaded',
+      );
+      retryAt = Date.now() + 60_000;
+      return null;
+    }
+  }
+
+  function renderer(): Promise<Renderer | null> {
+    if (!loading || (retryAt > 0 && Date.now() >= retryAt)) {
+      retryAt = 0;
+      loading = load();
+    }
+    return loading;
+  }
+
+  return {
+    async render(req, url) {
+      const loaded = await renderer();
+      if (!loaded) return null;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), timeoutMs);
+      });
+      try {
+        const page = await Promise.race([
+          loaded.module.renderRequest(url, (apiPath) => fetchApi(apiPath, req), originOf(req)),
+          timedOut,
+        ]);
+        if (!page) {
+          logger.warn({ url, timeoutMs }, 'a public page took too long to render; sent the shell');
+          return null;
+        }
+        // An error (the API failed) or a redirect: the browser renders it, as for anyone.
+        if (!page.rendered && !page.notFound) {
+          logger.warn(
+            { url, problem: page.problem },
+            'a public page did not render; sent the shell',
+          );
+          return null;
+        }
+        return {
+          status: page.notFound ? 404 : 200,
+          html: loaded.compose(page, page.answers),
+        };
+      } catch (error) {
+        logger.warn({ err: error, url }, 'a public page could not be rendered; sent the shell');
+        return null;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
