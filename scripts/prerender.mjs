@@ -23,6 +23,9 @@ for (const route of PRERENDERED_ROUTES) {
   if (!page.rendered) {
     throw new Error(`pre-rendering ${route} redirected or failed: it is not a public page`);
   }
+  // Served as a file under the shell's policy, which allows no inline style: a style attribute
+  // would be dropped by the browser and the page drawn without it.
+  if (/\sstyle="/.test(page.html)) throw new Error(`pre-rendering ${route} left a style attribute`);
   const file = path.join(CLIENT_OUT, prerenderedFile(route));
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, compose(page));

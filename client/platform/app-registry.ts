@@ -1,5 +1,4 @@
 import { appListResponseSchema, appResponseSchema, createAppRequestSchema } from '@pipit/protocol';
-import { useEffect } from 'react';
 import { z } from 'zod';
 import type { AppDefinition } from '@pipit/app-definition';
 import {
@@ -191,38 +190,39 @@ export function reconcileApps(accountId: string): Promise<boolean> {
   return running;
 }
 
-/** While this account is signed in: reconcile now, when back online, on focus, every minute. */
-export function useAppReconciliation(accountId: string | null): void {
-  useEffect(() => {
-    if (!accountId) return;
-    // The network is often not usable for a moment after `online` fires, and a server may be
-    // restarting: a round that did not get through is tried again, backing off to a minute.
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    let failures = 0;
-    const run = () => {
-      clearTimeout(retry);
-      if (!navigator.onLine) return;
-      void reconcileApps(accountId).then((ok) => {
-        failures = ok ? 0 : failures + 1;
-        if (!ok) retry = setTimeout(run, Math.min(60_000, 1_000 * 2 ** failures));
-      });
-    };
-    const runSoon = () => {
-      clearTimeout(retry);
-      retry = setTimeout(run, ONLINE_SETTLE_MS);
-    };
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') run();
-    };
-    run();
-    window.addEventListener('online', runSoon);
-    document.addEventListener('visibilitychange', onVisible);
-    const timer = setInterval(run, 60_000);
-    return () => {
-      clearTimeout(retry);
-      window.removeEventListener('online', runSoon);
-      document.removeEventListener('visibilitychange', onVisible);
-      clearInterval(timer);
-    };
-  }, [accountId]);
+/**
+ * While this account is signed in: reconcile now, when back online, on focus, every minute.
+ * Returns what stops it. The site loads this module only for someone signed in
+ * (routes/_site.tsx): a visitor never downloads the studio's storage code.
+ */
+export function startAppReconciliation(accountId: string): () => void {
+  // The network is often not usable for a moment after `online` fires, and a server may be
+  // restarting: a round that did not get through is tried again, backing off to a minute.
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let failures = 0;
+  const run = () => {
+    clearTimeout(retry);
+    if (!navigator.onLine) return;
+    void reconcileApps(accountId).then((ok) => {
+      failures = ok ? 0 : failures + 1;
+      if (!ok) retry = setTimeout(run, Math.min(60_000, 1_000 * 2 ** failures));
+    });
+  };
+  const runSoon = () => {
+    clearTimeout(retry);
+    retry = setTimeout(run, ONLINE_SETTLE_MS);
+  };
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') run();
+  };
+  run();
+  window.addEventListener('online', runSoon);
+  document.addEventListener('visibilitychange', onVisible);
+  const timer = setInterval(run, 60_000);
+  return () => {
+    clearTimeout(retry);
+    window.removeEventListener('online', runSoon);
+    document.removeEventListener('visibilitychange', onVisible);
+    clearInterval(timer);
+  };
 }

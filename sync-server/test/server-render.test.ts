@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Source, styleAttributeSources } from '../src/http/security-headers';
+import { createRenderBudget } from '../src/http/server-render';
 import { type RunningPipit, startPipit } from './support/start-server';
 
 /*
@@ -140,5 +141,18 @@ describe('the hashes of server-rendered style attributes', () => {
     ]);
     // Text that merely reads like an attribute is not one (React escapes the quote in text).
     expect(styleAttributeSources('<p> style=&quot;x&quot;</p>')).toEqual([]);
+  });
+});
+
+describe('the render budget', () => {
+  it('lets a second’s worth of renders start at once, then as many as time gives back', () => {
+    let now = 0;
+    const mayRender = createRenderBudget(50, () => now);
+    const burst = Array.from({ length: 60 }, () => mayRender());
+    expect(burst.filter(Boolean)).toHaveLength(50);
+    now += 100; // a tenth of a second: five more
+    expect(Array.from({ length: 10 }, () => mayRender()).filter(Boolean)).toHaveLength(5);
+    now += 60_000; // a long quiet spell never saves more than a second's worth
+    expect(Array.from({ length: 60 }, () => mayRender()).filter(Boolean)).toHaveLength(50);
   });
 });

@@ -16,9 +16,9 @@ export type LoadedPublishedApp =
 
 /**
  * The app page's data (`GET /api/published/{id}`). Not found, private or unpublished for this
- * reader all answer the same not-found page, so it reveals nothing (docs/product/roles.md). The
- * page keeps its 200 status: the server cannot know in advance what a client-rendered page will
- * find.
+ * reader all answer the same not-found page, so it reveals nothing (docs/product/roles.md). Rendered
+ * by the server for a visitor without a session, that page comes with status 404
+ * (docs/performance.md); for someone signed in, the shell comes first, with 200.
  */
 export async function loadPublishedApp(
   appId: string,

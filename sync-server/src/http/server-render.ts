@@ -61,6 +61,8 @@ export interface ServerRendererOptions {
   logger: Logger;
   /** A render that takes longer is abandoned for the shell. */
   timeoutMs?: number;
+  /** Renders started per second at most (a second's worth may come at once); past it, the shell. */
+  rendersPerSecond?: number;
 }
 
 /** The renderer module that `vite build --ssr` writes beside a client build in `dist/client`. */
@@ -68,6 +70,26 @@ export const rendererFileFor = (clientDir: string): string =>
   path.join(clientDir, '..', 'prerender', 'entry.js');
 
 const DEFAULT_TIMEOUT_MS = 3_000;
+/**
+ * A render costs ~5–15 ms of this process's CPU (explore renders twice), an API answer ~1 ms: the
+ * budget keeps a flood of page requests (anyone can send them) from taking the event loop. Past
+ * it, visitors get the shell, which renders in their browser, as before there were server renders.
+ */
+const DEFAULT_RENDERS_PER_SECOND = 50;
+
+/** A token bucket: true while a render may start now. */
+export function createRenderBudget(perSecond: number, now: () => number = Date.now): () => boolean {
+  let tokens = perSecond;
+  let at = now();
+  return () => {
+    const time = now();
+    tokens = Math.min(perSecond, tokens + ((time - at) / 1000) * perSecond);
+    at = time;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+}
 
 /**
  * The origin a request's browser is on: the configured public origin, else the Host it asked for
@@ -90,6 +112,7 @@ export function requestOrigin(
 export function createServerRenderer(options: ServerRendererOptions): ServerRenderer {
   const { clientDir, rendererFile, fetchApi, originOf, logger } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const mayRender = createRenderBudget(options.rendersPerSecond ?? DEFAULT_RENDERS_PER_SECOND);
   let loading: Promise<Renderer | null> | null = null;
   let retryAt = 0;
 
@@ -123,7 +146,7 @@ export function createServerRenderer(options: ServerRendererOptions): ServerRend
   return {
     async render(req, url) {
       const loaded = await renderer();
-      if (!loaded) return null;
+      if (!loaded || !mayRender()) return null;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<null>((resolve) => {
         timer = setTimeout(() => resolve(null), timeoutMs);
