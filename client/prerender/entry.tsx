@@ -72,7 +72,9 @@ export interface RenderedPage {
   notFound: boolean;
   /** The routes drawn, by id: their code's style sheets are linked (compose.ts). */
   routeIds: string[];
-  /** Why a route did not render (its error, or where it redirects), for the server's log. */
+  /** The route sends the visitor elsewhere (no route rendered): the browser follows. */
+  redirected: boolean;
+  /** Why a route failed to render (its error), for the server's log. */
   problem: string | undefined;
   /** The API answers the page was drawn from, to send with it. */
   answers: SentAnswers;
@@ -89,7 +91,9 @@ async function loadRouter(url: string) {
   await router.load();
   const redirect = (router as unknown as { _serverResult?: ServerResult })._serverResult;
   const href = redirect?.type === 'redirect' ? redirect.redirect?.options?.href : undefined;
-  if (href && new URL(href, 'http://x').pathname === new URL(url, 'http://x').pathname) {
+  const pathOf = (address: string) => new URL(address, 'http://x').pathname.toLowerCase();
+  // Static segments match whatever their case (packages/protocol matchRoute): the same page.
+  if (href && pathOf(href) === pathOf(url)) {
     router = createPipitRouter(createMemoryHistory({ initialEntries: [href] }));
     await router.load();
   }
@@ -154,10 +158,11 @@ async function render(
           (match.loaderData as { found?: unknown } | undefined)?.found === false,
       ),
       routeIds: matches.map((match) => match.routeId),
+      redirected: !clientRendered && matches.length === 0,
       problem: clientRendered
         ? `a component failed on the server: ${clientRendered[1] ?? 'no message'}`
         : matches.length === 0
-          ? 'no route rendered (a redirect)'
+          ? undefined
           : matches
               .filter((match) => match.status !== 'success' && match.status !== 'notFound')
               .map((match) => `${match.routeId}: ${match.status} ${String(match.error ?? '')}`)

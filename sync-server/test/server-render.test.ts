@@ -28,10 +28,11 @@ export async function renderRequest(url, fetchApi, origin) {
   return {
     html: '<title>Rendered</title><main style="width:52px;background:#1a7f5a">' + url +
       ' explore:' + explore.status + ' ' + JSON.parse(body).total + ' origin:' + origin + '</main>',
-    rendered: !missing && url !== '/redirected',
+    rendered: !missing && url !== '/redirected' && url !== '/broken_route',
     notFound: missing,
     routeIds: [],
-    problem: url === '/redirected' ? 'a redirect' : undefined,
+    redirected: url === '/redirected',
+    problem: url === '/broken_route' ? 'the API failed' : undefined,
     answers: { '/api/explore?sort=new': { status: explore.status, body, date: null } },
   };
 }
@@ -106,14 +107,20 @@ describe('public pages rendered per request', () => {
     expect(head.status).toBe(200);
   });
 
-  it('sends the shell when the render fails or redirects, and says so in the log', async () => {
+  it('sends the shell when the render fails or redirects, and logs a failure', async () => {
     const broken = await get(`/apps/${'a'.repeat(26)}`);
     expect(broken.status).toBe(200);
     expect(await broken.text()).toBe(SHELL);
-    expect(await (await get('/redirected')).text()).toBe(SHELL);
+    expect(await (await get('/broken_route')).text()).toBe(SHELL);
     const messages = pipit.logs.map((line) => line.msg);
     expect(messages).toContain('a public page could not be rendered; sent the shell');
     expect(messages).toContain('a public page did not render; sent the shell');
+    // A redirect is an answer, not a failure: the shell, and nothing in the log.
+    const lines = pipit.logs.length;
+    expect(await (await get('/redirected')).text()).toBe(SHELL);
+    expect(pipit.logs.slice(lines).map((line) => line.msg)).not.toContain(
+      'a public page did not render; sent the shell',
+    );
   });
 
   it('compresses a rendered page for browsers that accept it', async () => {

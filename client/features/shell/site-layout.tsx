@@ -5,7 +5,7 @@ import { ButtonLink } from '../../ui/button-link';
 import { Notice } from '../../ui/notice';
 import { Segmented } from '../../ui/segmented';
 import { useOnlineStatus } from '../../ui/use-online-status';
-import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { useSession } from '../../platform/session/session';
 import { apiSend } from '../../platform/api/request';
 import { useSubmit } from '../../platform/api/use-submit';
@@ -179,7 +179,7 @@ function SiteFooter() {
 function VerifyEmailBanner() {
   const { account, isOfflineCopy } = useSession();
   const resend = useSubmit(() =>
-    apiSend('POST', '/api/auth/resend-verification', undefined, z.object({ sent: z.boolean() }), {
+    apiSend('POST', '/api/auth/resend-verification', undefined, zm.object({ sent: zm.boolean() }), {
       humanCheck: true,
     }),
   );

@@ -1,5 +1,5 @@
 import { accountSchema, type MessageRequest, type UpdateProfileRequest } from '@pipit/protocol';
-import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { getAccount, setAccount } from '../session/session';
 import { apiSend } from '../api/request';
 import { registerSender, setOutboxOwner } from './outbox';
@@ -8,7 +8,7 @@ setOutboxOwner(() => getAccount()?.id ?? null);
 
 /** How each kind of queued write is sent once the device is online (loaded with the app). */
 export function sendMessage(message: MessageRequest) {
-  return apiSend('POST', '/api/messages', message, z.object({ received: z.boolean() }), {
+  return apiSend('POST', '/api/messages', message, zm.object({ received: zm.boolean() }), {
     humanCheck: true,
   });
 }
@@ -19,7 +19,7 @@ registerSender('profile', async (payload) => {
     'PATCH',
     '/api/account/profile',
     payload as UpdateProfileRequest,
-    z.object({ account: accountSchema }),
+    zm.object({ account: accountSchema }),
   );
   setAccount(account);
 });

@@ -1,11 +1,12 @@
+import * as zm from 'zod/mini';
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
 import { LoginPage } from '../../features/account/login-page';
 import { redirectIfSignedIn } from '../../platform/session/route-guards';
 import { pageHead } from '../../features/shell/head';
+import { optionalText } from './-search';
 
 export const Route = createFileRoute('/_site/login')({
-  validateSearch: z.object({ redirect: z.string().max(2048).optional().catch(undefined) }),
+  validateSearch: zm.object({ redirect: optionalText(2048) }),
   beforeLoad: () => redirectIfSignedIn(),
   head: () => pageHead('Sign in'),
   component: function LoginRoute() {

@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
 import { VerifyEmailPage } from '../../features/account/email-link-pages';
 import { pageHead } from '../../features/shell/head';
+import { tokenSearch } from './-search';
 
 export const Route = createFileRoute('/_site/verify-email')({
-  validateSearch: z.object({ token: z.string().max(256).optional().catch(undefined) }),
+  validateSearch: tokenSearch,
   head: () => pageHead('Verify your email'),
   component: function VerifyEmailRoute() {
     return <VerifyEmailPage token={Route.useSearch().token} />;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorGroupSchema } from './error-groups';
 
 /**
  * The operator's inbox (issue 6): error groups from browsers and this server, a digest search, and
@@ -7,23 +8,7 @@ import { z } from 'zod';
  * if it did not exist.
  */
 
-export const ERROR_GROUPS_PAGE_SIZE = 25;
 export const MESSAGES_PAGE_SIZE = 50;
-
-export const errorGroupSchema = z.object({
-  fingerprint: z.string(),
-  source: z.enum(['client', 'server']),
-  type: z.string(),
-  message: z.string(),
-  topFrame: z.string().nullable(),
-  count: z.number().int(),
-  firstSeen: z.number(),
-  lastSeen: z.number(),
-  /** A few routes and browsers of its latest occurrences, most recent first. */
-  routes: z.array(z.string()),
-  browsers: z.array(z.string()),
-});
-export type ErrorGroup = z.infer<typeof errorGroupSchema>;
 
 /** One occurrence, with the redacted report (Sentry's event JSON) as it was stored. */
 export const errorEventSchema = z.object({
@@ -40,38 +25,6 @@ export const errorEventSchema = z.object({
   event: z.unknown(),
 });
 export type ErrorEvent = z.infer<typeof errorEventSchema>;
-
-/**
- * Why the server kept a report it was sent less than whole, or not at all: too many from one
- * address in a minute (`rate_limited`), that address's stored bytes for the day spent
- * (`over_budget`), over 1 MiB (`too_large`), or stored and later removed, oldest first, to stay
- * under the caps on stored reports and kinds of error (`evicted`).
- */
-export const REPORT_DROP_REASONS = ['rate_limited', 'over_budget', 'too_large', 'evicted'] as const;
-export type ReportDropReason = (typeof REPORT_DROP_REASONS)[number];
-
-/** Reports dropped within the retention period, by reason; `since` is the first day counted. */
-export const droppedReportsSchema = z.object({
-  total: z.number().int(),
-  /** The start (UTC midnight, epoch ms) of the oldest day with a drop; null when there is none. */
-  since: z.number().nullable(),
-  byReason: z.record(z.enum(REPORT_DROP_REASONS), z.number().int()),
-});
-export type DroppedReports = z.infer<typeof droppedReportsSchema>;
-
-/** `GET /api/admin/errors?page=` — the groups, the most recently seen first. */
-export const errorGroupsQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-});
-export const errorGroupsResponseSchema = z.object({
-  groups: z.array(errorGroupSchema),
-  page: z.number().int(),
-  pageCount: z.number().int(),
-  total: z.number().int(),
-  /** What was not kept: the inbox says so, since those errors are missing from it. */
-  dropped: droppedReportsSchema,
-});
-export type ErrorGroupsResponse = z.infer<typeof errorGroupsResponseSchema>;
 
 /**
  * `GET /api/admin/errors/{fingerprint}` — a group and its latest occurrence (breadcrumbs and all);

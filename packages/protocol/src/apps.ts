@@ -1,25 +1,7 @@
 import { z } from 'zod';
 import { APP_ROLES, appIconSchema, appIdSchema, COLLABORATOR_ROLES } from './app-basics';
+import { appSummarySchema } from './app-summary';
 import { usernameSchema } from './usernames';
-
-/**
- * An app as lists show it (docs/product/records.md); the server keeps the listing fields from the
- * document.
- */
-export const appSummarySchema = z.object({
-  id: appIdSchema,
-  owner: z.object({ id: z.string(), username: z.string(), displayName: z.string() }),
-  role: z.enum(APP_ROLES),
-  title: z.string(),
-  description: z.string(),
-  icon: z.nullable(appIconSchema),
-  visibility: z.enum(['private', 'unlisted', 'public']),
-  archived: z.boolean(),
-  publishedVersion: z.number().int().nullable(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-});
-export type AppSummary = z.infer<typeof appSummarySchema>;
 
 /**
  * `POST /api/apps`: registers an app made on a device (offline too). Idempotent: registering the
@@ -34,8 +16,6 @@ export const createAppRequestSchema = z.object({
   forkedFrom: z.object({ appId: appIdSchema, version: z.number().int().min(1) }).optional(),
 });
 export type CreateAppRequest = z.input<typeof createAppRequestSchema>;
-
-export const appResponseSchema = z.object({ app: appSummarySchema });
 
 /**
  * `PUT /api/apps/{id}/archived`: archives or restores an app (owner only). Server state, not part

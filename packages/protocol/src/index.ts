@@ -88,9 +88,9 @@ export {
   isProtectedEndpoint,
   protectedEndpoint,
 } from './human-check';
+export { appResponseSchema, type AppSummary } from './app-summary';
 export {
   createAppRequestSchema,
-  appResponseSchema,
   setArchivedRequestSchema,
   appListResponseSchema,
   collaboratorSchema,
@@ -98,27 +98,28 @@ export {
   inviteRequestSchema,
   collaboratorUsernameSchema,
   PLAN_LIMITS,
-  type AppSummary,
   type Collaborator,
 } from './apps';
 export {
-  EXPLORE_PAGE_SIZE,
   EXPLORE_SORTS,
+  exploreQuerySchema,
+  exploreSearchSchema,
+  exploreApiPath,
+  type ExploreQuery,
+  type ExploreParams,
+} from './explore-query';
+export {
+  EXPLORE_PAGE_SIZE,
   APP_EVENT_KINDS,
   appVersionSchema,
   publishRequestSchema,
   publicationSchema,
   visibilityRequestSchema,
-  exploreQuerySchema,
-  exploreSearchSchema,
-  exploreApiPath,
   exploreResponseSchema,
   appEventRequestSchema,
   type AppVersion,
   type PublishRequest,
   type Publication,
-  type ExploreQuery,
-  type ExploreParams,
   type ExploreResponse,
 } from './publishing';
 export {
@@ -185,25 +186,27 @@ export {
   redactUrl,
 } from './report-privacy';
 export {
-  adminMessageSchema,
-  adminMessagesResponseSchema,
-  DIGEST_PATTERN,
   droppedReportsSchema,
   ERROR_GROUPS_PAGE_SIZE,
-  errorDetailSchema,
-  errorEventSchema,
   errorGroupSchema,
   errorGroupsQuerySchema,
   errorGroupsResponseSchema,
-  MESSAGES_PAGE_SIZE,
   REPORT_DROP_REASONS,
-  type AdminMessage,
   type DroppedReports,
-  type ErrorDetail,
-  type ErrorEvent,
   type ErrorGroup,
   type ErrorGroupsResponse,
   type ReportDropReason,
+} from './error-groups';
+export {
+  adminMessageSchema,
+  adminMessagesResponseSchema,
+  DIGEST_PATTERN,
+  errorDetailSchema,
+  errorEventSchema,
+  MESSAGES_PAGE_SIZE,
+  type AdminMessage,
+  type ErrorDetail,
+  type ErrorEvent,
   AI_USAGE_DAYS,
   aiUsageRowSchema,
   aiUsageResponseSchema,

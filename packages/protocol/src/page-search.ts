@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini: pages' search schemas are read by the route tree, which every page loads.
+import * as zm from 'zod/mini';
+import type { $ZodShape } from 'zod/v4/core';
 
 /**
  * A page whose address carries an API's query (explore's search, the inbox's page) reads it with
@@ -7,18 +9,27 @@ import { z } from 'zod';
  * reads as absent — its default, or nothing — where the API answers validation_failed. Every field
  * of the schema must accept being absent.
  */
-export function pageSearchSchema<Shape extends z.ZodRawShape>(api: z.ZodObject<Shape>) {
+export function pageSearchSchema<Shape extends $ZodShape>(api: zm.ZodMiniObject<Shape>) {
   const fields = Object.fromEntries(
     Object.entries(api.shape).map(([key, field]) => [
       key,
-      (field as z.ZodType).catch(() => (field as z.ZodType).parse(undefined)),
+      zm.catch(field, () => zm.parse(field, undefined)),
     ]),
   );
-  return z.object(fields) as unknown as z.ZodObject<{ [K in keyof Shape]: z.ZodCatch<Shape[K]> }>;
+  return zm.object(fields) as unknown as zm.ZodMiniObject<{
+    [K in keyof Shape]: zm.ZodMiniCatch<Shape[K]>;
+  }>;
 }
 
 /**
  * Text in a query. A page's router reads `?q=42` as the number 42 (search values are JSON where
  * they parse), the server as the string "42": both are the text "42".
  */
-export const queryText = () => z.union([z.string(), z.number().transform(String)]);
+export const queryText = () =>
+  zm.union([
+    zm.string(),
+    zm.pipe(
+      zm.number(),
+      zm.transform((n: number) => String(n)),
+    ),
+  ]);

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// zod/mini: the profile route's loader reads it, and every page loads the route tree.
+import * as zm from 'zod/mini';
 import { avatarSchema, profileLinkSchema } from './profile-parts';
 import { appCardSchema } from './published-app';
 
@@ -7,13 +8,13 @@ import { appCardSchema } from './published-app';
  * non-archived apps (pinned ones first, in the order they pinned them; then the newest). Kept apart
  * from api.ts because the app cards come from publishing.ts, which itself builds on api.ts.
  */
-export const publicProfileSchema = z.object({
-  username: z.string(),
-  displayName: z.string(),
-  bio: z.string(),
+export const publicProfileSchema = zm.object({
+  username: zm.string(),
+  displayName: zm.string(),
+  bio: zm.string(),
   avatar: avatarSchema,
-  links: z.array(profileLinkSchema).max(5),
-  joinedAt: z.iso.datetime(),
-  apps: z.array(appCardSchema),
+  links: zm.array(profileLinkSchema).check(zm.maxLength(5)),
+  joinedAt: zm.iso.datetime(),
+  apps: zm.array(appCardSchema),
 });
-export type PublicProfile = z.infer<typeof publicProfileSchema>;
+export type PublicProfile = zm.infer<typeof publicProfileSchema>;

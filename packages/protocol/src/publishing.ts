@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { pageSearchSchema, queryText } from './page-search';
 import { appCardSchema, VISIBILITIES } from './published-app';
 
 /**
@@ -49,48 +48,6 @@ export type Publication = z.infer<typeof publicationSchema>;
 export const visibilityRequestSchema = z.object({ visibility: z.enum(VISIBILITIES) });
 
 export const EXPLORE_PAGE_SIZE = 24;
-export const EXPLORE_SORTS = ['new', 'popular'] as const;
-
-/**
- * `GET /api/explore`: public published apps that are not archived. The explore page's address
- * carries the same query, read by the same schema (exploreSearchSchema), so a search means the
- * same on both sides: the text trimmed, a tag and an author trimmed and lowercased.
- */
-export const exploreQuerySchema = z.object({
-  q: queryText().pipe(z.string().trim().max(100)).default(''),
-  tag: queryText()
-    .pipe(z.string().trim().toLowerCase().max(24))
-    .transform((tag) => tag || undefined)
-    .optional(),
-  /** Only this author's apps (by username, which is lowercase). */
-  author: queryText()
-    .pipe(z.string().trim().toLowerCase().max(30))
-    .transform((author) => author || undefined)
-    .optional(),
-  sort: z.enum(EXPLORE_SORTS).default('new'),
-  page: z.coerce.number().int().min(1).max(1000).default(1),
-});
-/** `/explore`'s search: the API's query, with a part the API would refuse read as absent. */
-export const exploreSearchSchema = pageSearchSchema(exploreQuerySchema);
-
-/**
- * The API address of a search as the page holds it: only what is set, so the same search is one
- * address (and one cached copy offline).
- */
-export function exploreApiPath(search: Partial<z.output<typeof exploreQuerySchema>>): string {
-  const params: Array<[string, string]> = [];
-  if (search.q) params.push(['q', search.q]);
-  if (search.tag) params.push(['tag', search.tag]);
-  if (search.author) params.push(['author', search.author]);
-  params.push(['sort', search.sort ?? 'new']);
-  if (search.page && search.page > 1) params.push(['page', String(search.page)]);
-  const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
-  return `/api/explore?${query}`;
-}
-export type ExploreQuery = z.input<typeof exploreQuerySchema>;
-/** A search as both sides read it. */
-export type ExploreParams = z.output<typeof exploreQuerySchema>;
-
 export const exploreResponseSchema = z.object({
   apps: z.array(appCardSchema),
   page: z.number().int(),

@@ -24,7 +24,7 @@ export function assertDeclaredSize(
 }
 
 /** Turns zod issues into `fields`: each path, dotted, to its first message. */
-export function fieldsOf(error: z.ZodError): Record<string, string> {
+export function fieldsOf(error: Pick<z.ZodError, 'issues'>): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const key = issue.path.map(String).join('.') || '(body)';

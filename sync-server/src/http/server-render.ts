@@ -25,6 +25,7 @@ interface RendererModule {
     rendered: boolean;
     notFound: boolean;
     routeIds: string[];
+    redirected: boolean;
     problem: string | undefined;
     answers: Record<string, { status: number; body: string; date: string | null }>;
   }>;
@@ -162,10 +163,13 @@ export function createServerRenderer(options: ServerRendererOptions): ServerRend
         }
         // An error (the API failed) or a redirect: the browser renders it, as for anyone.
         if (!page.rendered && !page.notFound) {
-          logger.warn(
-            { url, problem: page.problem },
-            'a public page did not render; sent the shell',
-          );
+          // A redirect is the page's answer (the browser's router follows it); a failure is news.
+          if (!page.redirected) {
+            logger.warn(
+              { url, problem: page.problem },
+              'a public page did not render; sent the shell',
+            );
+          }
           return null;
         }
         return {
