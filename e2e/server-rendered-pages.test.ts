@@ -125,6 +125,14 @@ describe('server-rendered public pages', () => {
         expect(errors, route).toEqual([]);
       }
 
+      // The hydrated app page works: saving loads the library's storage then, not with the page.
+      await page.goto(`${pipit.url}/apps/${appId}`);
+      await hydrated(page);
+      await page.getByRole('button', { name: 'Save to library' }).click();
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'In your library' }).count())
+        .toBe(1);
+
       // Once on screen, the page asks the network as any page does: another sort is fetched.
       await page.goto(`${pipit.url}/explore`);
       await hydrated(page);

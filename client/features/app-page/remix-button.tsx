@@ -5,7 +5,6 @@ import { Button } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';
 import { Notice } from '../../ui/notice';
 import { useSession } from '../../platform/session/session';
-import { remixApp } from './remix';
 
 /**
  * Remix: signed in, copies the published version into a new app of mine and opens its editor
@@ -31,6 +30,8 @@ export function RemixButton({
     }
     setState('busy');
     try {
+      // The studio's storage (Dexie, Yjs) loads when someone remixes, not with the page.
+      const { remixApp } = await import('./remix');
       const id = await remixApp(account.id, { appId, version, definition });
       await navigate({ to: '/apps/$id/edit', params: { id } });
     } catch (error) {

@@ -1,7 +1,6 @@
 import type { PublishedApp } from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { saveToLibrary } from '../../sync/library';
 import { Button } from '../../ui/button';
 import { useSession } from '../../platform/session/session';
 import { libraryListing } from './library-listing';
@@ -11,13 +10,16 @@ export function SaveButton({ app }: { app: PublishedApp }) {
   const { account } = useSession();
   const [state, setState] = useState<'idle' | 'saved' | 'failed'>('idle');
   const save = () => {
-    saveToLibrary(account?.id ?? null, libraryListing(app)).then(
-      () => setState('saved'),
-      (error: unknown) => {
-        console.warn('Could not save the app to the library:', error);
-        setState('failed');
-      },
-    );
+    // The library's storage (Dexie) loads when someone saves, not with the page.
+    import('../../sync/library')
+      .then(({ saveToLibrary }) => saveToLibrary(account?.id ?? null, libraryListing(app)))
+      .then(
+        () => setState('saved'),
+        (error: unknown) => {
+          console.warn('Could not save the app to the library:', error);
+          setState('failed');
+        },
+      );
   };
   return (
     <>
