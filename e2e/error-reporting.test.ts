@@ -122,7 +122,7 @@ const throwInPage = (page: Page, message: string) =>
     });
   }, message);
 
-/** The SDK is loaded once the page is idle: its global handlers are in place when this resolves. */
+/** The SDK is loaded a few seconds after the page (then idle): its global handlers are in place when this resolves. */
 async function untilReporting(page: Page) {
   await page.waitForFunction(() => {
     const carrier = (window as { __SENTRY__?: Record<string, unknown> }).__SENTRY__;
