@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { appPwaPaths, type PublishedApp } from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
 import { AppIcon } from '../../ui/app-icon';
@@ -196,7 +197,12 @@ export function AppPage({
               Preview
             </h2>
             {definition ? (
-              <AppPreview definition={definition} appId={app.id} />
+              // Its own boundary: hydrating a server-rendered page, React takes the page first
+              // and the preview (the whole app's runtime) in a task of its own, so neither blocks
+              // a phone for long.
+              <Suspense fallback={null}>
+                <AppPreview definition={definition} appId={app.id} />
+              </Suspense>
             ) : (
               <p className="app-page__muted">
                 This version can’t be previewed here. Open the app to use it.
