@@ -1,22 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRERENDERED_ROUTES } from '@pipit/protocol';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { collectPageErrors, launchBrowser } from './support/browser';
+import { hydrated, keptSentHeading, layoutShiftSoFar, watchSentPage } from './support/hydration';
 import { sessionCookieOf, signUp } from './support/people';
 
 /*
  * The public pages whose content is known at build time come as HTML (issue 18): a visitor's
  * phone paints them before any JavaScript arrives, and the same components take the markup over.
  */
-
-/** Until React's root is on the page's root element: hydrated. */
-const hydrated = (page: Page) =>
-  page.waitForFunction(() =>
-    Object.keys(document.getElementById('root') ?? {}).some((key) =>
-      key.startsWith('__reactContainer$'),
-    ),
-  );
 
 let pipit: RunningPipit;
 let browser: Browser;
@@ -51,18 +44,7 @@ describe('pre-rendered public pages', () => {
 
   it('are taken over by the same components without an error, keeping the markup', async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
-    // The heading the server sent, before any of Pipit's scripts ran; and every layout shift.
-    await context.addInitScript(() => {
-      const marks = window as unknown as { __sentHeading: unknown; __shifts: number };
-      marks.__shifts = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          marks.__shifts += (entry as unknown as { value: number }).value;
-      }).observe({ type: 'layout-shift', buffered: true });
-      document.addEventListener('DOMContentLoaded', () => {
-        marks.__sentHeading = document.querySelector('h1');
-      });
-    });
+    await watchSentPage(context);
     try {
       const page = await context.newPage();
       const errors = collectPageErrors(page);
@@ -70,20 +52,9 @@ describe('pre-rendered public pages', () => {
         await page.goto(`${pipit.url}${route}`);
         await hydrated(page);
         // Hydration kept the sent heading: the page was not rendered again on top of itself.
-        expect(
-          await page.evaluate(
-            () =>
-              (window as unknown as { __sentHeading: unknown }).__sentHeading ===
-              document.querySelector('h1'),
-          ),
-          route,
-        ).toBe(true);
+        expect(await keptSentHeading(page), route).toBe(true);
         // Nothing moved once shown: the page's style sheets came with it, not with its code.
-        await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
-        expect(
-          await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts),
-          `${route}: layout shift`,
-        ).toBeLessThan(0.01);
+        expect(await layoutShiftSoFar(page), `${route}: layout shift`).toBeLessThan(0.01);
         expect(errors, route).toEqual([]);
       }
       // Links now move within the page (the router), not by loading a new document.

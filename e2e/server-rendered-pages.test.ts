@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { collectPageErrors, launchBrowser } from './support/browser';
+import { hydrated, keptSentHeading, layoutShiftSoFar, watchSentPage } from './support/hydration';
 import { type Person, sessionCookieOf, signUp } from './support/people';
 import { publishHabitTracker } from './support/visitor';
 
@@ -13,14 +14,6 @@ import { publishHabitTracker } from './support/visitor';
 
 /** A title that would run a script if the page data or the markup were not escaped. */
 const HOSTILE_TITLE = 'Habits </script><script>window.__pwned=1</script><b>';
-
-/** Until React's root is on the page's root element: hydrated. */
-const hydrated = (page: Page) =>
-  page.waitForFunction(() =>
-    Object.keys(document.getElementById('root') ?? {}).some((key) =>
-      key.startsWith('__reactContainer$'),
-    ),
-  );
 
 let pipit: RunningPipit;
 let browser: Browser;
@@ -77,17 +70,7 @@ describe('server-rendered public pages', () => {
 
   it('are taken over without asking the API again, without an error or a layout shift', async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
-    await context.addInitScript(() => {
-      const marks = window as unknown as { __sentHeading: unknown; __shifts: number };
-      marks.__shifts = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries())
-          marks.__shifts += (entry as unknown as { value: number }).value;
-      }).observe({ type: 'layout-shift', buffered: true });
-      document.addEventListener('DOMContentLoaded', () => {
-        marks.__sentHeading = document.querySelector('h1');
-      });
-    });
+    await watchSentPage(context);
     try {
       const page = await context.newPage();
       const errors = collectPageErrors(page);
@@ -100,16 +83,10 @@ describe('server-rendered public pages', () => {
         apiCalls.length = 0;
         await page.goto(`${pipit.url}${route}`);
         await hydrated(page);
-        await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
         expect(errors, route).toEqual([]);
-        expect(
-          await page.evaluate(
-            () =>
-              (window as unknown as { __sentHeading: unknown }).__sentHeading ===
-              document.querySelector('h1'),
-          ),
-          `${route}: the sent heading is the one on screen`,
-        ).toBe(true);
+        expect(await keptSentHeading(page), `${route}: the sent heading is the one on screen`).toBe(
+          true,
+        );
         // The page's data came with it: none of it asked for again (the session neither).
         expect(
           apiCalls.filter((call) =>
@@ -117,10 +94,7 @@ describe('server-rendered public pages', () => {
           ),
           route,
         ).toEqual([]);
-        expect(
-          await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts),
-          `${route}: layout shift`,
-        ).toBeLessThan(0.01);
+        expect(await layoutShiftSoFar(page), `${route}: layout shift`).toBeLessThan(0.01);
         expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
         expect(errors, route).toEqual([]);
       }
