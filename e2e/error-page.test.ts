@@ -24,7 +24,11 @@ describe('the generic error page (docs/product/errors.md)', () => {
 
   it('shows the exact message, with the real host and no digest, when a route throws while loading', async () => {
     const { url } = await startWithAda();
-    const page = await browser.newPage();
+    // With a session cookie (a stale one will do) the page is the shell, whose route asks the API
+    // itself; without one, the server renders the profile and sends its data along.
+    const context = await browser.newContext();
+    await context.addCookies([{ name: 'pipit-session', value: 'stale.cookie', url }]);
+    const page = await context.newPage();
     const errors = collectPageErrors(page);
     // The server answers with something the client's protocol schema rejects: the loader throws.
     await page.route('**/api/profiles/ada', (route) =>
@@ -40,7 +44,7 @@ describe('the generic error page (docs/product/errors.md)', () => {
     );
     expect(await page.getByTestId('error-digest').count()).toBe(0);
     expect(errors.join('\n')).toMatch(/ZodError|invalid/i); // the cause is in the browser console
-    await page.close();
+    await context.close();
   });
 
   it('shows the server’s digest when the failure came from the server, and the server logged it', async () => {

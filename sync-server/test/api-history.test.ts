@@ -147,7 +147,11 @@ describe.each(ENGINES)('app history over REST (%s)', (engine) => {
 
   it('refuses a malformed checkpoint with a reason and stores nothing', async () => {
     const id = await sharedApp();
-    const before = (await listOf(ada, id)).checkpoints.length;
+    // What people saved by hand: the server's own checkpoints of the app's first edits may land
+    // at any moment of this test (they follow the document's stores).
+    const saved = async () =>
+      (await listOf(ada, id)).checkpoints.filter((c) => c.kind === 'manual').length;
+    const before = await saved();
     for (const body of [
       { id: createId(), name: '', definition: definitionOf() },
       { id: 'not-an-id', name: 'x', definition: definitionOf() },
@@ -162,7 +166,7 @@ describe.each(ENGINES)('app history over REST (%s)', (engine) => {
       expect(answer.status).toBe(400);
       expect(errorCode(answer)).toBe('validation_failed');
     }
-    expect((await listOf(ada, id)).checkpoints).toHaveLength(before);
+    expect(await saved()).toBe(before);
   });
 
   it('keeps a device’s time for a checkpoint made offline, never a time in the future', async () => {
