@@ -20,7 +20,7 @@ const compose = createPageComposer(
 
 for (const route of PRERENDERED_ROUTES) {
   const page = await prerender(route);
-  if (!page.rendered) {
+  if (page.outcome !== 'rendered') {
     throw new Error(`pre-rendering ${route} redirected or failed: it is not a public page`);
   }
   // Served as a file under the shell's policy, which allows no inline style: a style attribute

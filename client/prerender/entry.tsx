@@ -3,7 +3,7 @@ import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { setAccount } from '../platform/session/session';
-import { type SentAnswers, setPageDataSource } from '../platform/api/page-data';
+import { responseOf, type SentAnswers, setPageDataSource } from '../platform/api/page-data';
 import { createPipitRouter } from '../router';
 export { PRERENDERED_ROUTES, prerenderedFile } from '@pipit/protocol';
 export { createPageComposer, type ViteManifest } from './compose';
@@ -38,11 +38,15 @@ async function ask(request: RenderRequest, path: string, init: RequestInit): Pro
     throw new TypeError(`a render cannot ${method} ${path}`);
   }
   const response = await request.fetchApi(path, init);
-  const body = await response.text();
   // The server's own API adds no Date header (the HTTP layer does): the answer is from now.
-  const date = response.headers.get('Date') ?? new Date().toUTCString();
-  request.answers[path] = { status: response.status, body, date };
-  return new Response(body || null, { status: response.status, headers: response.headers });
+  const answer = {
+    status: response.status,
+    body: await response.text(),
+    date: response.headers.get('Date') ?? new Date().toUTCString(),
+  };
+  request.answers[path] = answer;
+  // The render reads the answer as the browser will when it hydrates (page-data.ts).
+  return responseOf(answer);
 }
 
 // Every render reads and records its own request's answers, however renders interleave.
@@ -62,20 +66,19 @@ setPageDataSource({
   origin: () => requests.getStore()?.origin ?? '',
 });
 
+/**
+ * How a render ended: the page (`rendered`), its route's not-found page (`not-found`, status 404),
+ * a redirect the browser follows (`redirected`: a page for someone signed in, say), or a failure
+ * (`failed`: a loader's error, or a component that threw on the server), with `problem` saying why.
+ */
+export type RenderOutcome = 'rendered' | 'not-found' | 'redirected' | 'failed';
+
 export interface RenderedPage {
   html: string;
-  title: string | undefined;
-  description: string | undefined;
-  /** Every route matched and loaded (no redirect, error or not-found). */
-  rendered: boolean;
-  /** The route (or a thing it names) is not there: the answer's status is 404. */
-  notFound: boolean;
+  outcome: RenderOutcome;
+  problem?: string;
   /** The routes drawn, by id: their code's style sheets are linked (compose.ts). */
   routeIds: string[];
-  /** The route sends the visitor elsewhere (no route rendered): the browser follows. */
-  redirected: boolean;
-  /** Why a route failed to render (its error), for the server's log. */
-  problem: string | undefined;
   /** The API answers the page was drawn from, to send with it. */
   answers: SentAnswers;
 }
@@ -136,40 +139,46 @@ async function render(
       await Promise.all(missed.map((path) => ask(request, path, {})));
       html = draw();
     }
-    // A component that cannot render on the server (it throws) leaves its boundary for the
-    // browser to render: React marks it `<!--$!-->`, with the error in a template. Not a page.
-    const clientRendered = /<!--\$!-->(?:<template[^>]*data-msg="([^"]*)")?/.exec(html);
     const { matches } = router.state;
-    const meta = matches.flatMap((match) => match.meta ?? []);
     return {
       html,
-      title: meta.findLast((entry) => entry?.title)?.title,
-      description: meta.findLast((entry) => entry?.name === 'description')?.content,
-      // A redirect (a page for someone signed in) leaves no match; an error, a match that failed.
-      rendered:
-        !clientRendered &&
-        matches.length > 0 &&
-        matches.every((match) => match.status === 'success'),
-      notFound: matches.some(
-        (match) =>
-          match.status === 'notFound' ||
-          match._notFound ||
-          // The app page's loader answers a missing app with its own page (apps/$id/index.tsx).
-          (match.loaderData as { found?: unknown } | undefined)?.found === false,
-      ),
-      routeIds: matches.map((match) => match.routeId),
-      redirected: !clientRendered && matches.length === 0,
-      problem: clientRendered
-        ? `a component failed on the server: ${clientRendered[1] ?? 'no message'}`
-        : matches.length === 0
-          ? undefined
-          : matches
-              .filter((match) => match.status !== 'success' && match.status !== 'notFound')
-              .map((match) => `${match.routeId}: ${match.status} ${String(match.error ?? '')}`)
-              .join('; ') || undefined,
+      ...outcomeOf(html, matches),
+      routeIds: matches.map((m) => m.routeId),
       answers: request.answers,
     };
   });
+}
+
+type Matches = ReturnType<typeof createPipitRouter>['state']['matches'];
+
+function outcomeOf(html: string, matches: Matches): { outcome: RenderOutcome; problem?: string } {
+  // A component that cannot render on the server (it throws) leaves its boundary for the
+  // browser to render: React marks it `<!--$!-->`, with the error in a template. Not a page.
+  const clientRendered = /<!--\$!-->(?:<template[^>]*data-msg="([^"]*)")?/.exec(html);
+  if (clientRendered) {
+    return {
+      outcome: 'failed',
+      problem: `a component failed on the server: ${clientRendered[1] ?? 'no message'}`,
+    };
+  }
+  // A redirect leaves no match.
+  if (matches.length === 0) return { outcome: 'redirected' };
+  const notFound = matches.some(
+    (match) =>
+      match.status === 'notFound' ||
+      match._notFound ||
+      // The app page's loader answers a missing app with its own page (apps/$id/index.tsx).
+      (match.loaderData as { found?: unknown } | undefined)?.found === false,
+  );
+  if (notFound) return { outcome: 'not-found' };
+  const failed = matches.filter((match) => match.status !== 'success');
+  if (failed.length === 0) return { outcome: 'rendered' };
+  return {
+    outcome: 'failed',
+    problem: failed
+      .map((match) => `${match.routeId}: ${match.status} ${String(match.error ?? '')}`)
+      .join('; '),
+  };
 }
 
 /** A page whose content is known at build time (scripts/prerender.mjs). */

@@ -28,11 +28,15 @@ export async function renderRequest(url, fetchApi, origin) {
   return {
     html: '<title>Rendered</title><main style="width:52px;background:#1a7f5a">' + url +
       ' explore:' + explore.status + ' ' + JSON.parse(body).total + ' origin:' + origin + '</main>',
-    rendered: !missing && url !== '/redirected' && url !== '/broken_route',
-    notFound: missing,
-    routeIds: [],
-    redirected: url === '/redirected',
+    outcome: missing
+      ? 'not-found'
+      : url === '/redirected'
+        ? 'redirected'
+        : url === '/broken_route'
+          ? 'failed'
+          : 'rendered',
     problem: url === '/broken_route' ? 'the API failed' : undefined,
+    routeIds: [],
     answers: { '/api/explore?sort=new': { status: explore.status, body, date: null } },
   };
 }

@@ -8,7 +8,7 @@ import {
 import { parse as parseWith } from 'zod/mini';
 import type { $ZodType, output } from 'zod/v4/core';
 import { CACHED_COPY_HEADER } from './cached-copy';
-import { fetchApi, missedAnswer, sentAnswer } from './page-data';
+import { fetchApi, missedAnswer, responseOf, sentAnswer } from './page-data';
 
 /** A product error the server answered with (docs/product/errors.md). */
 export class ApiRequestError extends Error {
@@ -133,8 +133,7 @@ export function sentFetched<T extends $ZodType>(
   }
   if (answer.status !== 200) return undefined;
   try {
-    const headers = new Headers(answer.date ? { Date: answer.date } : {});
-    return fetchedOf(parseWith(schema, JSON.parse(answer.body)), headers);
+    return fetchedOf(parseWith(schema, JSON.parse(answer.body)), responseOf(answer).headers);
   } catch {
     return undefined;
   }

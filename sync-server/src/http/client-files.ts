@@ -88,11 +88,10 @@ function hasSessionCookie(req: IncomingMessage): boolean {
   return Boolean(readSessionCookie(cookie, true) || readSessionCookie(cookie, false));
 }
 
-/** The pre-rendered page for a path, for a request without a session cookie. */
-function prerenderedFor(pathname: string, req: IncomingMessage): BuiltDocument | null {
-  const document = PRERENDERED.get(pathname);
-  return document && !hasSessionCookie(req) ? document : null;
-}
+/** Answers that are the same for everyone, but for their encoding. */
+const VARY_ENCODING = 'Accept-Encoding';
+/** Answers that depend on who asks (a page rendered ahead, or the shell): caches key on the cookie. */
+const VARY_COOKIE = 'Accept-Encoding, Cookie';
 
 /** Compressed on libuv's threads; brotli at a quality that costs about what gzip does. */
 const compressPage = {
@@ -230,7 +229,7 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
     status: 200 | 404,
     document: BuiltDocument,
     target: AppShellTarget | null = null,
-    vary = 'Accept-Encoding',
+    vary = VARY_ENCODING,
   ): void {
     shellFor(document, target).then(
       (s) => {
@@ -268,8 +267,8 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
     canSeeApp(target.appId, req).then(
       (visible) =>
         visible
-          ? sendShell(req, res, 200, document, target, 'Accept-Encoding, Cookie')
-          : sendShell(req, res, 404, document, null, 'Accept-Encoding, Cookie'),
+          ? sendShell(req, res, 200, document, target, VARY_COOKIE)
+          : sendShell(req, res, 404, document, null, VARY_COOKIE),
       (error: unknown) => fail(req, res, error, 'cannot tell whether an app may be seen'),
     );
   }
@@ -279,7 +278,7 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
    * page holds data as of now: never stored, revalidated by nobody.
    */
   function sendRendered(req: IncomingMessage, res: ServerResponse, renderer: ServerRenderer): void {
-    const fallback = () => sendShell(req, res, 200, '/index.html', null, 'Accept-Encoding, Cookie');
+    const fallback = () => sendShell(req, res, 200, '/index.html', null, VARY_COOKIE);
     renderer
       .render(req, req.url ?? '/')
       .then(async (page) => {
@@ -294,7 +293,7 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
           'Content-Type': 'text/html; charset=utf-8',
           'Content-Length': body.length,
           'Cache-Control': 'no-store',
-          Vary: 'Accept-Encoding, Cookie',
+          Vary: VARY_COOKIE,
           // The shell's policy, allowing the page's own style attributes (icons' sizes, say).
           'Content-Security-Policy': contentSecurityPolicy([], styleAttributeSources(page.html)),
           ...(encoding ? { 'Content-Encoding': encoding } : {}),
@@ -313,31 +312,29 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
     const pathname = pathnameOf(req);
     const match = matchRoute(pathname);
     if (match) {
-      if (
-        serverRender &&
-        req.method === 'GET' &&
-        SERVER_RENDERED.has(match.route) &&
-        !hasSessionCookie(req)
-      ) {
+      // A page rendered ahead goes to visitors without a session; anyone with one gets the shell.
+      const serverRendered = SERVER_RENDERED.has(match.route);
+      const rendersAhead = serverRendered || PRERENDERED.has(pathname);
+      const signedOut = rendersAhead && !hasSessionCookie(req);
+      if (serverRender && serverRendered && signedOut && req.method === 'GET') {
         sendRendered(req, res, serverRender);
         return;
       }
-      const prerendered = prerenderedFor(pathname, req);
+      const prerendered = signedOut ? PRERENDERED.get(pathname) : undefined;
       if (prerendered) {
-        // Who is asking decides between the page and the shell: caches key on the cookie. A
-        // build without the page (`vite build` alone) serves the shell.
-        const vary = 'Accept-Encoding, Cookie';
+        // A build without the page (`vite build` alone) serves the shell.
         baseShell(prerendered).then(
-          () => sendShell(req, res, 200, prerendered, null, vary),
-          () => sendShell(req, res, 200, '/index.html', null, vary),
+          () => sendShell(req, res, 200, prerendered, null, VARY_COOKIE),
+          () => sendShell(req, res, 200, '/index.html', null, VARY_COOKIE),
         );
         return;
       }
       const target = appShellTarget(pathname);
       if (target?.kind === 'app') sendAppShell(req, res, target);
-      else if (PRERENDERED.has(pathname) || SERVER_RENDERED.has(match.route))
-        sendShell(req, res, 200, shellDocument(target), target, 'Accept-Encoding, Cookie');
-      else sendShell(req, res, 200, shellDocument(target), target);
+      else {
+        const vary = rendersAhead ? VARY_COOKIE : VARY_ENCODING;
+        sendShell(req, res, 200, shellDocument(target), target, vary);
+      }
       return;
     }
     files(req, res, () => {

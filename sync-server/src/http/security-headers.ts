@@ -50,6 +50,14 @@ function isLocalHost(host: string | undefined): boolean {
   }
 }
 
+/** Reads a request's header by name: the first value of a repeated one. */
+export const headerOf =
+  (req: IncomingMessage) =>
+  (name: string): string | undefined => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+
 /**
  * HSTS only where the site really is https (its public origin, or a trusted proxy that says so) and
  * neither that origin nor the address asked for is this machine: a browser that learned HSTS for
@@ -60,11 +68,7 @@ export function wantsHsts(
   publicOrigin: string | undefined,
   trustProxy: boolean,
 ): boolean {
-  const header = (name: string) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  if (!isSecureRequest(header, publicOrigin, trustProxy)) return false;
+  if (!isSecureRequest(headerOf(req), publicOrigin, trustProxy)) return false;
   return !isLocalHost(req.headers.host) && !isLocalHost(publicOrigin && new URL(publicOrigin).host);
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isSecureRequest } from '../accounts/session-cookie';
 import type { Logger } from '../logger';
+import { headerOf } from './security-headers';
 
 /**
  * Public pages whose content lives in the database — explore, a profile, an app's page — rendered
@@ -22,11 +23,9 @@ interface RendererModule {
     origin: string,
   ): Promise<{
     html: string;
-    rendered: boolean;
-    notFound: boolean;
+    outcome: 'rendered' | 'not-found' | 'redirected' | 'failed';
+    problem?: string;
     routeIds: string[];
-    redirected: boolean;
-    problem: string | undefined;
     answers: Record<string, { status: number; body: string; date: string | null }>;
   }>;
   createPageComposer(
@@ -102,10 +101,7 @@ export function requestOrigin(
   trustProxy: boolean,
 ): string {
   if (publicOrigin) return publicOrigin;
-  const header = (name: string) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
+  const header = headerOf(req);
   const scheme = isSecureRequest(header, undefined, trustProxy) ? 'https' : 'http';
   return `${scheme}://${header('host') ?? 'localhost'}`;
 }
@@ -161,19 +157,17 @@ export function createServerRenderer(options: ServerRendererOptions): ServerRend
           logger.warn({ url, timeoutMs }, 'a public page took too long to render; sent the shell');
           return null;
         }
-        // An error (the API failed) or a redirect: the browser renders it, as for anyone.
-        if (!page.rendered && !page.notFound) {
-          // A redirect is the page's answer (the browser's router follows it); a failure is news.
-          if (!page.redirected) {
-            logger.warn(
-              { url, problem: page.problem },
-              'a public page did not render; sent the shell',
-            );
-          }
-          return null;
+        // A redirect is the page's answer (the browser's router follows it); a failure is news.
+        // Either way the browser renders it, as for anyone.
+        if (page.outcome === 'failed') {
+          logger.warn(
+            { url, problem: page.problem },
+            'a public page did not render; sent the shell',
+          );
         }
+        if (page.outcome !== 'rendered' && page.outcome !== 'not-found') return null;
         return {
-          status: page.notFound ? 404 : 200,
+          status: page.outcome === 'not-found' ? 404 : 200,
           html: loaded.compose(page, page.answers),
         };
       } catch (error) {
