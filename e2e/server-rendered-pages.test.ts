@@ -124,6 +124,28 @@ describe('server-rendered public pages', () => {
     }
   });
 
+  it('hydrate without an error where the reader’s time zone dates things differently', async () => {
+    // A zone where it is another day than on the server (UTC) now: the published date differs.
+    const timezoneId = new Date().getUTCHours() < 12 ? 'Etc/GMT+12' : 'Etc/GMT-14';
+    const context = await browser.newContext({ serviceWorkers: 'block', timezoneId });
+    await watchSentPage(context);
+    try {
+      const page = await context.newPage();
+      const errors = collectPageErrors(page);
+      const sent = await (await fetch(`${pipit.url}/apps/${appId}`)).text();
+      await page.goto(`${pipit.url}/apps/${appId}`);
+      await hydrated(page);
+      // The server dated it in UTC; once hydrated, the page dates it as the reader's clock does.
+      const sentDate = /<time[^>]*>([^<]*)<\/time>/.exec(sent)?.[1];
+      expect(sentDate).toMatch(/\d{4}$/);
+      await expect.poll(() => page.locator('time').first().innerText()).not.toBe(sentDate);
+      expect(await keptSentHeading(page)).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('are not rendered for someone signed in: they get the shell and their own view', async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
     try {

@@ -1,9 +1,11 @@
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
+/** "2 Nov 2026" (en-GB). */
+export const DAY_DATE: Intl.DateTimeFormatOptions = {
   day: 'numeric',
   month: 'short',
   year: 'numeric',
-});
+};
+const dateFormat = new Intl.DateTimeFormat('en-GB', DAY_DATE);
 const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [

@@ -5,7 +5,8 @@ import { AppIcon } from '../../ui/app-icon';
 import { Avatar } from '../../ui/avatar';
 import { buttonClass } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';
-import { formatDate, formatMoment } from '../../ui/format-time';
+import { DAY_DATE, formatMoment } from '../../ui/format-time';
+import { LocalTime } from '../../ui/local-time';
 import { pageOrigin } from '../../platform/api/page-data';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
@@ -63,10 +64,7 @@ export function AppPage({
           {app.version !== null && app.publishedAt !== null ? (
             <span>
               Version {app.version} · published{' '}
-              {/* The reader's time zone may date it differently from the server that rendered it. */}
-              <time dateTime={new Date(app.publishedAt).toISOString()} suppressHydrationWarning>
-                {formatDate(app.publishedAt)}
-              </time>
+              <LocalTime at={app.publishedAt} locale="en-GB" options={DAY_DATE} />
             </span>
           ) : null}
         </span>

@@ -5,6 +5,7 @@ import { EmptyState } from '../../ui/empty-state';
 import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import type { LoadedProfile } from './load-profile';
+import { LocalTime } from '../../ui/local-time';
 import './profile-page.css';
 
 /**
@@ -20,7 +21,7 @@ function safeHref(url: string): string | undefined {
   }
 }
 
-const joinedFormat = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric' });
+const JOINED: Intl.DateTimeFormatOptions = { month: 'long', year: 'numeric' };
 
 /** `/{username}`: a person's public profile and their public published apps. */
 export function ProfilePage({ profile, isLastSeenCopy }: LoadedProfile) {
@@ -38,7 +39,9 @@ export function ProfilePage({ profile, isLastSeenCopy }: LoadedProfile) {
             <p className="profile__username">@{profile.username}</p>
             {profile.bio ? <p className="profile__bio">{profile.bio}</p> : null}
             <ul className="profile__meta">
-              <li>Joined {joinedFormat.format(new Date(profile.joinedAt))}</li>
+              <li>
+                Joined <LocalTime at={Date.parse(profile.joinedAt)} locale="en" options={JOINED} />
+              </li>
             </ul>
             {profile.links.length > 0 ? (
               <ul className="profile__meta profile__links" aria-label="Links">
