@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import './features/app-page/install-prompt';
 import { rootErrorOptions, startErrorReporting } from './platform/monitoring/error-reporting';
 import { InstalledApp } from './features/runtime-host/installed-app';
+import { openAhead } from './features/runtime-host/open-ahead';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';
 
@@ -18,8 +19,13 @@ if (!root) throw new Error('app.html has no #root element');
 // Its SDK is loaded only if something goes wrong: the app's first visit stays small.
 startErrorReporting('on-first-error');
 
-createRoot(root, rootErrorOptions).render(
-  <StrictMode>
-    <InstalledApp pathname={window.location.pathname} />
-  </StrictMode>,
+const { pathname } = window.location;
+// What the first screen reads from this device is read at once; an app on this device renders
+// itself first, not a loading screen (open-ahead.ts).
+void openAhead(pathname).then((initial) =>
+  createRoot(root, rootErrorOptions).render(
+    <StrictMode>
+      <InstalledApp pathname={pathname} initial={initial} />
+    </StrictMode>,
+  ),
 );

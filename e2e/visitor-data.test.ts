@@ -60,8 +60,22 @@ describe('a visitor’s installed app', () => {
       expect(await syncNote(page).innerText()).toBe('Saved on this device');
 
       await goOffline(device.context, page);
+      // The app and the visitor's data are read from this device before the first render: an
+      // offline reload draws the app with its data at once, never a loading screen.
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { loadingSeen: string[] }).loadingSeen = seen;
+        new MutationObserver(() => {
+          const text = document.getElementById('root')?.textContent ?? '';
+          for (const label of ['Opening the app', 'Opening your data'])
+            if (text.includes(label) && !seen.includes(label)) seen.push(label);
+        }).observe(document, { childList: true, subtree: true, characterData: true });
+      });
       await page.reload();
       await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+      expect(
+        await page.evaluate(() => (window as unknown as { loadingSeen: string[] }).loadingSeen),
+      ).toEqual([]);
       expect(await habitNames(page)).toEqual(['Stretch']);
       await addHabit(page, 'Water');
       await page.reload();

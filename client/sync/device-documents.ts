@@ -24,6 +24,8 @@ export interface DeviceDocument {
   readonly doc: Y.Doc;
   /** Resolves once this device's copy is loaded into `doc`. */
   readonly whenLocal: Promise<void>;
+  /** This device's copy is loaded into `doc` (`whenLocal` has resolved). */
+  isLocal(): boolean;
   release(): void;
 }
 
@@ -36,6 +38,20 @@ interface Entry {
 
 const entries = new Map<string, Entry>();
 
+/** How long a document opened ahead waits for its first user before it closes. */
+const AHEAD_MS = 10_000;
+
+/** Documents opened ahead of their first user (openDeviceDocumentAhead): how to let them go. */
+const ahead = new Map<string, { release(): void; timer: ReturnType<typeof setTimeout> }>();
+
+function letGoAhead(name: string) {
+  const held = ahead.get(name);
+  if (!held) return;
+  ahead.delete(name);
+  clearTimeout(held.timer);
+  held.release();
+}
+
 export function openDeviceDocument(name: string): DeviceDocument {
   let entry = entries.get(name);
   if (!entry) {
@@ -46,11 +62,14 @@ export function openDeviceDocument(name: string): DeviceDocument {
   }
   const opened = entry;
   opened.refs += 1;
+  // Its first user has it now: the hold taken ahead goes (so it closes when that user lets go).
+  letGoAhead(name);
   let released = false;
   return {
     name,
     doc: opened.doc,
     whenLocal: opened.whenLocal,
+    isLocal: () => opened.persistence.synced,
     release() {
       if (released) return;
       released = true;
@@ -62,6 +81,26 @@ export function openDeviceDocument(name: string): DeviceDocument {
       opened.doc.destroy();
     },
   };
+}
+
+/**
+ * Starts reading a document from this device before anything renders it (an installed app opens
+ * its visitor's data while React starts, client/features/runtime-host/open-ahead.ts). It is held
+ * until its first openDeviceDocument, or for ten seconds if nobody comes.
+ */
+export function openDeviceDocumentAhead(name: string): void {
+  if (entries.has(name)) return;
+  const { release } = openDeviceDocument(name);
+  ahead.set(name, { release, timer: setTimeout(() => letGoAhead(name), AHEAD_MS) });
+}
+
+/**
+ * The document, if it is open in this tab and this device's copy is loaded into it (opened ahead,
+ * say), so it can be drawn at once; null otherwise. Opens nothing.
+ */
+export function loadedDeviceDocument(name: string): Y.Doc | null {
+  const entry = entries.get(name);
+  return entry?.persistence.synced ? entry.doc : null;
 }
 
 /** Whether some part of this tab has the document open now. */

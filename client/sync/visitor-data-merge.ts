@@ -91,3 +91,14 @@ export function openAccountVisitorData(appId: string, accountId: string): OpenDo
   void opened.whenLocal.then(() => mergeAnonymousVisitorData(accountId, appId));
   return opened;
 }
+
+/**
+ * Starts reading the account's document from this device before anything renders it (an
+ * installed app opens its visitor's data while React starts). Let go at once: an account's
+ * document stays open a few seconds after its last user (documents.ts), time for its first user
+ * to take it over.
+ */
+export function openAccountVisitorDataAhead(appId: string, accountId: string): void {
+  const name = documentName({ kind: 'data', appId, userId: accountId });
+  openDocument(name, { kind: 'account', accountId }, { connect: false }).release();
+}

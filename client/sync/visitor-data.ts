@@ -9,7 +9,7 @@ import {
 import type { RuntimeData } from '@pipit/runtime';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type * as Y from 'yjs';
-import { anonymousDataName, openDeviceDocument } from './device-documents';
+import { anonymousDataName, loadedDeviceDocument, openDeviceDocument } from './device-documents';
 import type { OpenDocument } from './documents';
 import { sameSync, type SyncState } from './sync-state';
 import { ViewStore } from './view-store';
@@ -52,6 +52,8 @@ export interface PresentPerson {
 export interface Backing {
   doc: Y.Doc;
   whenLocal: Promise<void>;
+  /** This device's copy is already loaded (known at once: the store starts ready). */
+  isLocal?(): boolean;
   sync(): SyncState;
   subscribe(listener: () => void): () => void;
   /** Called before each of the visitor's own changes. */
@@ -72,6 +74,7 @@ function deviceBacking(name: string): Backing {
   return {
     doc: opened.doc,
     whenLocal: opened.whenLocal,
+    isLocal: () => opened.isLocal(),
     sync: () => LOCAL,
     subscribe: () => () => undefined,
     release: () => opened.release(),
@@ -125,6 +128,7 @@ class VisitorDataStore extends ViewStore<VisitorDataView> {
 
   constructor(private readonly backing: Backing) {
     super();
+    this.loaded = backing.isLocal?.() ?? false;
     this.view = this.compute(null);
     backing.doc.on('afterTransaction', this.onTransaction);
     this.unsubscribe = backing.subscribe(this.onSync);
@@ -236,6 +240,31 @@ const idle = {
   getView: () => LOADING_VIEW,
 };
 
+/** The document on this device only that a source reads (null: an account's or a space's). */
+function deviceNameOf(source: VisitorDataSource): string | null {
+  if (source.kind === 'device') return source.name;
+  if (source.kind === 'app' && !source.accountId) return anonymousDataName(source.appId);
+  return null;
+}
+
+/**
+ * Until its store opens: a document of this device already loaded in this tab (an installed app
+ * opens its visitor's data ahead, client/features/runtime-host/open-ahead.ts) is drawn at once
+ * rather than as loading; changes wait the moment until the store has it.
+ */
+function beforeStore(source: VisitorDataSource | null): typeof idle {
+  const name = source && deviceNameOf(source);
+  const doc = name ? loadedDeviceDocument(name) : null;
+  if (!doc) return idle;
+  const view: VisitorDataView = {
+    ...LOADING_VIEW,
+    phase: 'ready',
+    data: { ...LOADING_VIEW.data, ...readVisitorData(doc) },
+    sync: LOCAL,
+  };
+  return { subscribe: idle.subscribe, getView: () => view };
+}
+
 /**
  * The visitor's data for an app (null: nothing to open yet), read through useSyncExternalStore
  * (docs/README.md#conventions). Switching account reopens it: signed out, the anonymous copy on
@@ -268,6 +297,7 @@ export function useVisitorData(source: VisitorDataSource | null): VisitorDataVie
     };
     // `source` is compared by its key, not by object identity.
   }, [key]);
-  const active = useMemo(() => store ?? idle, [store]);
+  // `source` is compared by its key.
+  const active = useMemo(() => store ?? beforeStore(source), [store, key]);
   return useSyncExternalStore(active.subscribe, active.getView, active.getView);
 }

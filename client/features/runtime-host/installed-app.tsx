@@ -1,5 +1,5 @@
 import { appShellTarget } from '@pipit/protocol';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorScreen } from '../../ui/error-screen';
 import { Loading } from '../../ui/loading';
 import { ApiRequestError } from '../../platform/api/request';
@@ -24,14 +24,28 @@ function titleOf(state: Loaded): string | null {
  * an installed app opens at once and offline — and runs it; registers Pipit's service worker and
  * offers its updates, as every page of the site does.
  */
-export function InstalledApp({ pathname }: { pathname: string }) {
+export function InstalledApp({
+  pathname,
+  initial = null,
+}: {
+  pathname: string;
+  /** Already loaded (this device's copy, read before the first render: open-ahead.ts). */
+  initial?: PwaLoad | null;
+}) {
   const target = appShellTarget(pathname);
   const appId = target?.kind === 'app' ? target.appId : null;
-  const [state, setState] = useState<Loaded>({ kind: 'loading' });
+  const [state, setState] = useState<Loaded>(
+    initial ? { kind: 'loaded', load: initial } : { kind: 'loading' },
+  );
   const [attempt, setAttempt] = useState(0);
+  const loadedFirst = useRef(initial !== null);
 
   useEffect(() => {
     if (!appId) return;
+    if (loadedFirst.current) {
+      loadedFirst.current = false;
+      return;
+    }
     const controller = new AbortController();
     loadPwaApp(appId, controller.signal).then(
       (load) => setState({ kind: 'loaded', load }),

@@ -52,12 +52,41 @@ export async function fetchPublishedApp(
   }
 }
 
+/** This device's copies being read ahead of the first loadPwaApp (readDeviceCopyAhead). */
+const readingAhead = new Map<string, Promise<PublishedApp | null>>();
+
+/**
+ * Starts reading this device's copy of the app before the page renders (open-ahead.ts); the first
+ * loadPwaApp of it, or deviceCopyWithin, takes the answer; later ones (a retry) read again.
+ */
+export function readDeviceCopyAhead(appId: string): void {
+  readingAhead.set(appId, cachedPublishedApp(appId, currentViewer()));
+}
+
+/**
+ * The copy read ahead, if it is on this device and read within `ms`: the installed app's first
+ * render is then the app itself, not a loading screen. Otherwise null, and loadPwaApp goes on
+ * from the read under way.
+ */
+export async function deviceCopyWithin(appId: string, ms: number): Promise<PwaLoad | null> {
+  const reading = readingAhead.get(appId);
+  if (!reading) return null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms)));
+  const app = await Promise.race([reading, late]).finally(() => clearTimeout(timer));
+  if (!app) return null;
+  readingAhead.delete(appId);
+  return { kind: 'ready', app, fromDevice: true };
+}
+
 /**
  * What the installed app opens with: this device's copy when there is one (an installed app opens at once and
  * offline; the server is asked afterwards), else the server's answer.
  */
 export async function loadPwaApp(appId: string, signal?: AbortSignal): Promise<PwaLoad> {
-  const cached = await cachedPublishedApp(appId, currentViewer());
+  const ahead = readingAhead.get(appId);
+  readingAhead.delete(appId);
+  const cached = await (ahead ?? cachedPublishedApp(appId, currentViewer()));
   if (cached) return { kind: 'ready', app: cached, fromDevice: true };
   try {
     const fetched = await fetchPublishedApp(appId, signal);
