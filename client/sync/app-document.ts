@@ -154,6 +154,8 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       trackedOrigins: new Set([LOCAL_EDIT]),
       captureTimeout: UNDO_CAPTURE_MS,
     });
+    // Opened ahead (the editor's route), the device's copy may be in already.
+    this.localLoaded = opened.isLocal();
     this.view = this.compute();
     doc.on('afterTransaction', this.onTransaction);
     this.undoManager.on('stack-item-added', this.update);

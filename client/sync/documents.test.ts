@@ -4,7 +4,7 @@ import { createApp, readDefinition, setMeta } from '@pipit/app-definition';
 import { createId, documentName } from '@pipit/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { endAccount } from './account-end';
-import { openDocument, type OpenDocument } from './documents';
+import { openDocument, openDocumentAhead, type OpenDocument } from './documents';
 import { localAppKey, localDb, type LocalApp } from './local-db';
 import { syncSocket } from './socket';
 
@@ -73,6 +73,41 @@ describe('the document registry', () => {
     const d = await openLoaded(name, scope, { connect: false });
     expect(d.doc).not.toBe(a.doc);
     d.release();
+  });
+
+  it('reads a document opened ahead from the device, for its first user to take over loaded', async () => {
+    const name = appName();
+    const scope = account();
+    const writer = await openLoaded(name, scope, { connect: false });
+    createApp(writer.doc, newId, { title: 'Read ahead' });
+    writer.release();
+    endAccount(scope.accountId); // closed: the next open reads the device's copy
+
+    openDocumentAhead(name, scope);
+    const user = openDocument(name, scope, { connect: false });
+    expect(user.isLocal()).toBe(false);
+    await user.whenLocal;
+    expect(user.isLocal()).toBe(true);
+    expect(readDefinition(user.doc).meta.title).toBe('Read ahead');
+    user.release();
+
+    endAccount(scope.accountId);
+  });
+
+  it('closes a document opened ahead when nobody comes for it, as any document let go', () => {
+    const name = appName();
+    const scope = account();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    openDocumentAhead(name, scope);
+    const soon = openDocument(name, scope, { connect: false });
+    const aheadDoc = soon.doc; // the document opened ahead, still open
+    soon.release();
+    vi.advanceTimersByTime(10_000);
+    vi.useRealTimers();
+    const later = openDocument(name, scope, { connect: false });
+    expect(later.doc).not.toBe(aheadDoc);
+    later.release();
+    endAccount(scope.accountId);
   });
 
   it('keeps a document with unsent changes open after its last user lets go (online)', async () => {

@@ -16,6 +16,8 @@ export interface OpenDocument {
   readonly doc: Y.Doc;
   /** Resolves once the copy on this device (IndexedDB) is loaded into `doc`. */
   readonly whenLocal: Promise<void>;
+  /** `whenLocal` has resolved (known at once: a view can start ready). */
+  isLocal(): boolean;
   awareness(): Awareness | null;
   sync(): SyncState;
   /**
@@ -123,6 +125,8 @@ class Entry {
   readonly doc = new Y.Doc();
   readonly persistence: IndexeddbPersistence;
   readonly whenLocal: Promise<void>;
+  /** `whenLocal` has resolved. */
+  isLocal = false;
   /** This app's row in the device's list (app documents of an account only). */
   private readonly appKey: string | null;
   /** The person's role on the app as this device last heard it (its row), for offline. */
@@ -155,9 +159,9 @@ class Entry {
         : null;
     this.persistence = openDeviceCopy(localDatabaseName(scope, name), this.doc);
     // Loaded with the device's row: a viewer's editor must never open editable, not even offline.
-    this.whenLocal = Promise.all([this.persistence.whenSynced, this.loadRow()]).then(
-      () => undefined,
-    );
+    this.whenLocal = Promise.all([this.persistence.whenSynced, this.loadRow()]).then(() => {
+      this.isLocal = true;
+    });
     // Counted when a transaction is cleaned up, the moment Yjs would emit 'update', rather than on
     // 'update': a listener of 'update' makes Yjs encode every transaction as an update, the loading
     // of the device's copy too (see openDeviceCopy). A transaction that inserted or deleted
@@ -367,6 +371,15 @@ class Entry {
 const entries = new Map<string, Entry>();
 
 /**
+ * Starts reading a document from this device before anything renders it (the editor's route, an
+ * installed app's start), in parallel with what those wait for. Let go at once: a document stays
+ * open LINGER_MS after its last user, time for its first user to take it over.
+ */
+export function openDocumentAhead(name: string, scope: DocumentScope): void {
+  openDocument(name, scope, { connect: false }).release();
+}
+
+/**
  * Opens a document: exactly one Y.Doc and one IndexedDB persistence per document in this tab,
  * however many components ask (React StrictMode mounts twice; y-indexeddb #25, see
  * docs/library-notes.md#y-indexeddb). Syncing with the server starts when `connect` is called on an
@@ -404,6 +417,7 @@ export function openDocument(
     name,
     doc: opened.doc,
     whenLocal: opened.whenLocal,
+    isLocal: () => opened.isLocal,
     awareness: () => opened.provider?.awareness ?? null,
     sync: () => opened.sync(),
     isReadOnly: () => opened.isReadOnly(),

@@ -9,7 +9,7 @@ import {
   openDeviceDocument,
 } from './device-documents';
 import { type DocumentScope, writeLocalCopy } from './document-scope';
-import { openDocument, type OpenDocument } from './documents';
+import { openDocument, openDocumentAhead, type OpenDocument } from './documents';
 import { localDb } from './local-db';
 
 /**
@@ -92,13 +92,10 @@ export function openAccountVisitorData(appId: string, accountId: string): OpenDo
   return opened;
 }
 
-/**
- * Starts reading the account's document from this device before anything renders it (an
- * installed app opens its visitor's data while React starts). Let go at once: an account's
- * document stays open a few seconds after its last user (documents.ts), time for its first user
- * to take it over.
- */
+/** The account's document for an app, read from this device ahead of the installed app's render. */
 export function openAccountVisitorDataAhead(appId: string, accountId: string): void {
-  const name = documentName({ kind: 'data', appId, userId: accountId });
-  openDocument(name, { kind: 'account', accountId }, { connect: false }).release();
+  openDocumentAhead(documentName({ kind: 'data', appId, userId: accountId }), {
+    kind: 'account',
+    accountId,
+  });
 }

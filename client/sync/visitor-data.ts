@@ -85,6 +85,7 @@ export function accountBacking(opened: OpenDocument): Backing {
   return {
     doc: opened.doc,
     whenLocal: opened.whenLocal,
+    isLocal: () => opened.isLocal(),
     sync: () => opened.sync(),
     subscribe: (listener) => opened.subscribe(listener),
     release: () => opened.release(),

@@ -1,4 +1,4 @@
-import { appResponseSchema } from '@pipit/protocol';
+import { appResponseSchema, documentName } from '@pipit/protocol';
 import { getAccount } from '../../platform/session/session';
 import { apiGet, ApiRequestError } from '../../platform/api/request';
 
@@ -28,4 +28,18 @@ export async function loadEditTarget(
     }
     return { found: true, title: null };
   }
+}
+
+/**
+ * The editor's document starts loading from this device (a big app's copy takes tens of
+ * milliseconds to read) while the route checks the session and finds the app, for the account
+ * last seen here; the editor takes it over when it renders.
+ */
+export function openEditorDocumentAhead(appId: string): void {
+  const account = getAccount();
+  if (!account) return;
+  const scope = { kind: 'account', accountId: account.id } as const;
+  import('../../sync/documents')
+    .then(({ openDocumentAhead }) => openDocumentAhead(documentName({ kind: 'app', appId }), scope))
+    .catch((error: unknown) => console.warn('Could not open this app on this device:', error));
 }

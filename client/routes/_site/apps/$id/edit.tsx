@@ -2,13 +2,17 @@ import { createFileRoute } from '@tanstack/react-router';
 import { requireAccount } from '../../../../platform/session/route-guards';
 import { AppNotFound } from '../../../../features/apps/app-not-found';
 import { EditPage } from '../../../../features/editor/edit-page';
-import { loadEditTarget } from '../../../../features/apps/load-edit-target';
+import {
+  loadEditTarget,
+  openEditorDocumentAhead,
+} from '../../../../features/apps/load-edit-target';
 import { pageHead } from '../../../../features/shell/head';
 import { requireAppId } from '../-components/require-app-id';
 
 export const Route = createFileRoute('/_site/apps/$id/edit')({
   beforeLoad: async (context) => {
     requireAppId(context);
+    openEditorDocumentAhead(context.params.id);
     await requireAccount(context.location.href);
   },
   loader: ({ params }) => loadEditTarget(params.id),
