@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, loadConfigFromFile, type PluginOption, type Rolldown } from 'vite';
+import { INSTALLED_APP_MODE } from '../vite.config';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SKIPPED_PLUGINS = new Set(['pipit-precompress', 'vite-plugin-pwa:build']);
@@ -110,30 +111,43 @@ const plugins = (option: PluginOption): PluginOption[] =>
   Array.isArray(option) ? option.flatMap(plugins) : [option];
 
 async function buildWithMaps(outDir: string): Promise<Rolldown.OutputChunk[]> {
-  const loaded = await loadConfigFromFile(
-    { command: 'build', mode: 'production' },
-    path.join(ROOT, 'vite.config.ts'),
-  );
-  if (!loaded) throw new Error('vite.config.ts could not be loaded');
-  const { config } = loaded;
-  // Not wanted for a throwaway build: precompression writes into dist/client itself, and the
-  // service worker's build logs whatever logLevel says. Neither changes the page's chunks.
-  const kept = plugins(config.plugins ?? []).filter(
-    (p) => !(p && typeof p === 'object' && 'name' in p && SKIPPED_PLUGINS.has(p.name)),
-  );
-  const output = await build({
-    ...config,
-    configFile: false,
-    root: path.resolve(ROOT, config.root ?? '.'),
-    logLevel: 'silent',
-    plugins: kept,
-    build: { ...config.build, outDir, emptyOutDir: true, sourcemap: 'hidden' },
-  });
-  return (Array.isArray(output) ? output : [output]).flatMap((result) =>
-    'output' in result
-      ? result.output.filter((item): item is Rolldown.OutputChunk => item.type === 'chunk')
-      : [],
-  );
+  // As scripts/pipit.mjs builds: the installed app on its own, then the site beside it.
+  const chunks: Rolldown.OutputChunk[] = [];
+  for (const mode of [INSTALLED_APP_MODE, 'production']) {
+    const loaded = await loadConfigFromFile(
+      { command: 'build', mode },
+      path.join(ROOT, 'vite.config.ts'),
+    );
+    if (!loaded) throw new Error('vite.config.ts could not be loaded');
+    const { config } = loaded;
+    // Not wanted for a throwaway build: precompression writes into dist/client itself, and the
+    // service worker's build logs whatever logLevel says. Neither changes the page's chunks.
+    const kept = plugins(config.plugins ?? []).filter(
+      (p) => !(p && typeof p === 'object' && 'name' in p && SKIPPED_PLUGINS.has(p.name)),
+    );
+    const output = await build({
+      ...config,
+      configFile: false,
+      mode,
+      root: path.resolve(ROOT, config.root ?? '.'),
+      logLevel: 'silent',
+      plugins: kept,
+      build: {
+        ...config.build,
+        outDir,
+        emptyOutDir: mode === INSTALLED_APP_MODE,
+        sourcemap: 'hidden',
+      },
+    });
+    chunks.push(
+      ...(Array.isArray(output) ? output : [output]).flatMap((result) =>
+        'output' in result
+          ? result.output.filter((item): item is Rolldown.OutputChunk => item.type === 'chunk')
+          : [],
+      ),
+    );
+  }
+  return chunks;
 }
 
 const top = (sizes: Sizes): Contributor[] =>

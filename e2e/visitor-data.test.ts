@@ -61,11 +61,13 @@ describe('a visitor’s installed app', () => {
 
       await goOffline(device.context, page);
       // The app and the visitor's data are read from this device before the first render: an
-      // offline reload draws the app with its data at once, never a loading screen.
+      // offline reload draws the app with its data at once, never a loading screen (the page's
+      // own, drawn by the HTML while it is still parsing, goes before any script runs).
       await page.addInitScript(() => {
         const seen: string[] = [];
         (window as unknown as { loadingSeen: string[] }).loadingSeen = seen;
         new MutationObserver(() => {
+          if (document.readyState === 'loading') return;
           const text = document.getElementById('root')?.textContent ?? '';
           for (const label of ['Opening the app', 'Opening your data'])
             if (text.includes(label) && !seen.includes(label)) seen.push(label);
@@ -159,6 +161,22 @@ describe('a visitor’s installed app', () => {
       expect(await habitNames(page)).toEqual(['Read ten pages', 'Stretch', 'Water']);
     } finally {
       await device.close();
+    }
+  });
+
+  it('says it is opening before its code arrives, and with JavaScript off only that it needs it', async () => {
+    // The page as sent, before any script: a loading state, not a blank page.
+    const response = await fetch(`${pipit.url}/apps/${appId}/pwa`);
+    expect(await response.text()).toContain('Opening the app…');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${pipit.url}/apps/${appId}/pwa`);
+      const text = await page.locator('body').innerText();
+      expect(text).toContain('it needs JavaScript');
+      expect(text).not.toContain('Opening the app');
+    } finally {
+      await context.close();
     }
   });
 

@@ -81,6 +81,8 @@ function hashInputs() {
 
 function build() {
   log('building the client');
+  // The installed app on its own, then the site beside it and the service worker (vite.config.ts).
+  runOrExit(bin('vite'), ['build', '--mode', 'installed-app', '--logLevel', 'warn']);
   runOrExit(bin('vite'), ['build', '--logLevel', 'warn']);
   // The public pages' renderer, then the pages themselves (docs/performance.md).
   runOrExit(bin('vite'), ['build', '--ssr', '--logLevel', 'warn']);
