@@ -164,6 +164,22 @@ describe('a visitor’s installed app', () => {
     }
   });
 
+  it('draws a first visit from the app its page carried, asking the server for it no more', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/api/published/'))
+          asked.push(request.url());
+      });
+      await openInstalledApp(page, pipit.url, appId);
+      expect(asked).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('says it is opening before its code arrives, and with JavaScript off only that it needs it', async () => {
     // The page as sent, before any script: a loading state, not a blank page.
     const response = await fetch(`${pipit.url}/apps/${appId}/pwa`);

@@ -1,4 +1,4 @@
-import { PAGE_DATA_ELEMENT_ID, type SentAnswers } from '../platform/api/page-data';
+import { pageDataBlock, type SentAnswers } from '@pipit/protocol';
 
 /** What rendering a route gives (entry.tsx). */
 export interface RenderedRoute {
@@ -25,17 +25,6 @@ const HOISTED = /^(?:<(?:link|meta)\b[^>]*>|<title>[^<]*<\/title>)+/;
  */
 const routeFile = (id: string) =>
   id === '__root__' ? 'routes/__root.tsx' : `routes${id.endsWith('/') ? `${id}index` : id}.tsx`;
-
-/**
- * JSON that is safe inside a <script> element: no `<` at all (so no `</script>` or `<!--`), and
- * the two line separators JavaScript once refused, escaped.
- */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
 
 /**
  * Puts rendered pages into the built shell (index.html): the page in `#root` (marked
@@ -80,10 +69,7 @@ export function createPageComposer(shell: string, manifest: ViteManifest) {
     // The browser's router restores scroll itself; no other script may be in a page.
     const body = page.html.slice(hoisted.length).replace(INLINE_SCRIPT, '');
     if (/<script\b/i.test(body)) throw new Error('the rendered page holds a script');
-    const data =
-      answers && Object.keys(answers).length > 0
-        ? `<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${jsonForScript(answers)}</script>`
-        : '';
+    const data = answers && Object.keys(answers).length > 0 ? pageDataBlock(answers) : '';
     // Replaced by functions: a page's text may hold `$&`.
     return shell
       .replace(TITLE, '')

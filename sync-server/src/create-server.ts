@@ -441,6 +441,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
         logger,
         reportServerError: monitoring.reportServerError,
         canSeeApp: appPwa.canSeeApp,
+        fetchApi: apiOnBehalfOf,
         serverRender: createServerRenderer({
           clientDir: config.clientDir,
           rendererFile: rendererFileFor(config.clientDir),

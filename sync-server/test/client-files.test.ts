@@ -271,7 +271,7 @@ describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install,
   afterEach(() => vi.restoreAllMocks());
 
   it('starts /apps/{id}/pwa from the installed app’s own entry and /install from the site’s', async () => {
-    const installed = await (await get(`/apps/${a}/pwa`)).text();
+    const installed = await (await asOwner(`/apps/${a}/pwa`)).text();
     expect(installed).toContain('/assets/app-x.js');
     expect(installed).toBe(appShellHtml(APP_ENTRY_SHELL, appShellTarget(`/apps/${a}/pwa`)!));
     const install = await (await get(`/apps/${a}/install`)).text();
@@ -284,7 +284,10 @@ describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install,
     async (page) => {
       const response = await get(`/apps/${a}/${page}`);
       expect(response.status).toBe(200);
-      expect(response.headers.get('cache-control')).toBe(REVALIDATE_CACHE);
+      // The installed app's page carries the app as of now to a visitor without a session.
+      expect(response.headers.get('cache-control')).toBe(
+        page === 'pwa' ? 'no-store' : REVALIDATE_CACHE,
+      );
       expect(response.headers.get('content-security-policy')).toContain("manifest-src 'self'");
       // A private app's page answers its owner otherwise than a stranger: caches key on the cookie.
       expect(response.headers.get('vary')).toBe('Accept-Encoding, Cookie');
@@ -342,13 +345,48 @@ describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install,
     const sync = [vi.spyOn(zlib, 'gzipSync'), vi.spyOn(zlib, 'brotliCompressSync')];
     for (let i = 0; i < 3; i++) {
       const response = await fetch(`${h.pipit.url}/apps/${id}/pwa`, {
-        headers: { 'Accept-Encoding': 'br' },
+        headers: { 'Accept-Encoding': 'br', Cookie: owner.cookie! },
       });
       expect(response.headers.get('content-encoding')).toBe('br');
       expect(manifestLinks(await response.text())?.[0]).toContain(id);
     }
     expect(brotli).toHaveBeenCalledTimes(1);
     for (const spy of sync) expect(spy).not.toHaveBeenCalled();
+  });
+
+  it('carries the published app to a visitor without a session, escaped, compressed off the event loop', async () => {
+    const title = 'Tricky </script><script>alert(1)</script> \u2028 app';
+    const id = await createPublishedApp(h.pipit.server.storage, owner, { title });
+    const sync = [vi.spyOn(zlib, 'gzipSync'), vi.spyOn(zlib, 'brotliCompressSync')];
+    const response = await get(`/apps/${id}/pwa`, { 'Accept-Encoding': 'br' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-encoding')).toBe('br');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+    expect(response.headers.get('etag')).toBeNull();
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    for (const spy of sync) expect(spy).not.toHaveBeenCalled();
+    const html = await response.text();
+    // The shell, the app's manifest, and one data block: the API's answer, as its browser gets it.
+    const block =
+      /<script type="application\/json" id="pipit-page-data">([^<]*)<\/script><\/body>/.exec(html);
+    expect(block).not.toBeNull();
+    expect(html.replace(block![0], '</body>')).toBe(
+      appShellHtml(APP_ENTRY_SHELL, appShellTarget(`/apps/${id}/pwa`)!),
+    );
+    expect(html.match(/<script/g)?.length).toBe(APP_ENTRY_SHELL.match(/<script/g)!.length + 1);
+    const sent = JSON.parse(block![1]!) as Record<string, { status: number; body: string }>;
+    const api = await fetch(`${h.pipit.url}/api/published/${id}`);
+    expect(Object.keys(sent)).toEqual([`/api/published/${id}`]);
+    expect(sent[`/api/published/${id}`]!.status).toBe(200);
+    expect(JSON.parse(sent[`/api/published/${id}`]!.body)).toEqual(await api.json());
+    expect(JSON.parse(sent[`/api/published/${id}`]!.body).title).toBe(title);
+
+    // Signed in (its owner): the shell as built, which asks for the app itself.
+    const owners = await asOwner(`/apps/${id}/pwa`);
+    expect(await owners.text()).not.toContain('pipit-page-data');
+    // HEAD: the shell's headers, nothing fetched for it.
+    expect((await fetch(`${h.pipit.url}/apps/${id}/pwa`, { method: 'HEAD' })).status).toBe(200);
   });
 
   it.each(['/demo1', '/demo1/'])(
@@ -379,12 +417,13 @@ describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install,
   );
 
   it('gives each app’s shell its own ETag, and revalidates each against its own', async () => {
-    const pipitTag = (await get('/about')).headers.get('etag')!;
-    const aTag = (await get(`/apps/${a}/pwa`)).headers.get('etag')!;
-    const bTag = (await get(`/apps/${b}/pwa`)).headers.get('etag')!;
+    const pipitTag = (await asOwner('/about')).headers.get('etag')!;
+    const aTag = (await asOwner(`/apps/${a}/pwa`)).headers.get('etag')!;
+    const bTag = (await asOwner(`/apps/${b}/pwa`)).headers.get('etag')!;
     expect(new Set([pipitTag, aTag, bTag]).size).toBe(3);
-    expect((await get(`/apps/${a}/pwa`, { 'If-None-Match': aTag })).status).toBe(304);
-    const crossed = await get(`/apps/${b}/pwa`, { 'If-None-Match': aTag });
+    const again = await get(`/apps/${a}/pwa`, { 'If-None-Match': aTag, Cookie: owner.cookie! });
+    expect(again.status).toBe(304);
+    const crossed = await get(`/apps/${b}/pwa`, { 'If-None-Match': aTag, Cookie: owner.cookie! });
     expect(crossed.status).toBe(200);
     expect(manifestLinks(await crossed.text())?.[0]).toContain(b);
     // The install page is the site's shell with the same app's manifest: a shell of its own.

@@ -1,3 +1,5 @@
+import { PAGE_DATA_ELEMENT_ID, type SentAnswer, type SentAnswers } from '@pipit/protocol';
+
 /**
  * Answers to the API's GET requests that came with a server-rendered page (docs/performance.md).
  *
@@ -10,24 +12,14 @@
  * lets it go once on screen (useApiGet). Whatever is left is dropped when the visitor moves to
  * another page. Later requests go to the network.
  *
+ * The installed app's first visit (`/apps/{id}/pwa` without a session) carries its one answer
+ * the same way: the published app, so its first render needs no second round trip.
+ *
  * On the server the source is the request being rendered (client/prerender/entry.tsx); in the
  * browser it is the data block.
  */
 
-/** The id of the data block in a server-rendered page. */
-export const PAGE_DATA_ELEMENT_ID = 'pipit-page-data';
-
-/** One API answer as the page carries it: enough to rebuild the Response the browser would get. */
-export interface SentAnswer {
-  status: number;
-  /** The body as the API sent it (JSON text). */
-  body: string;
-  /** The answer's Date header, for "showing results from …". */
-  date: string | null;
-}
-
-/** The answers a page carries, by the GET path (with its query) each answers. */
-export type SentAnswers = Record<string, SentAnswer>;
+export { PAGE_DATA_ELEMENT_ID, type SentAnswer, type SentAnswers };
 
 export interface PageDataSource {
   /** The answer sent with the page for a GET of `path`, if the page is still being set up. */

@@ -314,3 +314,10 @@ export {
   type SpaceEnding,
   type SpaceEndingReason,
 } from './spaces';
+export {
+  jsonForScript,
+  PAGE_DATA_ELEMENT_ID,
+  pageDataBlock,
+  type SentAnswer,
+  type SentAnswers,
+} from './page-data';

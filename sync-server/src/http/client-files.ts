@@ -11,6 +11,7 @@ import {
   appShellHtml,
   appShellTarget,
   matchRoute,
+  pageDataBlock,
   PRERENDERED_ROUTES,
   prerenderedFile,
   type RouteMatch,
@@ -127,6 +128,11 @@ export interface ClientFilesOptions {
   canSeeApp(appId: string, req: IncomingMessage): Promise<boolean>;
   /** Renders SERVER_RENDERED_ROUTES for visitors without a session (none: they get the shell). */
   serverRender?: ServerRenderer;
+  /**
+   * A GET to the server's own API on behalf of `req` (create-server.ts): the installed app's page
+   * carries the published app to a visitor without a session (none: the bare shell).
+   */
+  fetchApi?(apiPath: string, req: IncomingMessage): Promise<Response>;
 }
 
 /**
@@ -139,7 +145,7 @@ export interface ClientFilesOptions {
  * was never built), document requests get the generic error page with a digest that is in the log.
  */
 export function createClientFiles(options: ClientFilesOptions): ClientHandler {
-  const { dir, logger, reportServerError, canSeeApp, serverRender } = options;
+  const { dir, logger, reportServerError, canSeeApp, serverRender, fetchApi } = options;
   /**
    * The build's shells as built: the site's and the installed app's (docs/product/routes.md
    * `/apps/{id}/pwa`).
@@ -265,12 +271,61 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
   ): void {
     const document = shellDocument(target);
     canSeeApp(target.appId, req).then(
-      (visible) =>
-        visible
-          ? sendShell(req, res, 200, document, target, VARY_COOKIE)
-          : sendShell(req, res, 404, document, null, VARY_COOKIE),
+      (visible) => {
+        if (!visible) sendShell(req, res, 404, document, null, VARY_COOKIE);
+        else if (target.page === 'pwa' && req.method === 'GET' && !hasSessionCookie(req)) {
+          sendAppWithItsData(req, res, target, document);
+        } else sendShell(req, res, 200, document, target, VARY_COOKIE);
+      },
       (error: unknown) => fail(req, res, error, 'cannot tell whether an app may be seen'),
     );
+  }
+
+  /**
+   * `/apps/{id}/pwa` for a visitor without a session: the app's shell carrying the published app
+   * (`GET /api/published/{id}` as their browser would ask), so the app's first render needs no
+   * second round trip on a slow network (docs/performance.md). The answer holds the app as of
+   * now: never stored. Whatever goes wrong, the shell, which asks for itself.
+   */
+  function sendAppWithItsData(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: AppShellTarget & { kind: 'app' },
+    document: BuiltDocument,
+  ): void {
+    const shell = () => sendShell(req, res, 200, document, target, VARY_COOKIE);
+    if (!fetchApi) {
+      shell();
+      return;
+    }
+    const apiPath = `/api/published/${target.appId}`;
+    Promise.all([shellFor(document, target), fetchApi(apiPath, req)])
+      .then(async ([built, answer]) => {
+        if (answer.status !== 200) {
+          shell();
+          return;
+        }
+        const block = pageDataBlock({
+          [apiPath]: { status: 200, body: await answer.text(), date: answer.headers.get('date') },
+        });
+        const page = built.identity.toString('utf8').replace(/<\/body>/i, `${block}</body>`);
+        const encoding = preferredEncoding(req.headers['accept-encoding']);
+        const html = Buffer.from(page);
+        const body = encoding ? await compressPage[encoding](html) : html;
+        res.writeHead(200, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Length': body.length,
+          'Cache-Control': 'no-store',
+          Vary: VARY_COOKIE,
+          'Content-Security-Policy': SHELL_CSP,
+          ...(encoding ? { 'Content-Encoding': encoding } : {}),
+        });
+        res.end(body);
+      })
+      .catch((error: unknown) => {
+        logger.warn({ err: error, appId: target.appId }, 'could not put the app into its page');
+        if (!res.headersSent) shell();
+      });
   }
 
   /**

@@ -1,0 +1,38 @@
+/**
+ * API answers that travel with a page's HTML (docs/performance.md): a page rendered on the server
+ * carries the answers it was drawn from, and the installed app's first visit carries the app, so
+ * the browser's first render needs no second round trip. They sit in a JSON data block — never
+ * executed, so the pages' Content-Security-Policy allows it — which the client reads once
+ * (client/platform/api/page-data.ts).
+ */
+
+/** The id of the data block. */
+export const PAGE_DATA_ELEMENT_ID = 'pipit-page-data';
+
+/** One API answer as the page carries it: enough to rebuild the Response the browser would get. */
+export interface SentAnswer {
+  status: number;
+  /** The body as the API sent it (JSON text). */
+  body: string;
+  /** The answer's Date header, for "showing results from …". */
+  date: string | null;
+}
+
+/** The answers a page carries, by the GET path (with its query) each answers. */
+export type SentAnswers = Record<string, SentAnswer>;
+
+/**
+ * JSON that is safe inside a <script> element: no `<` at all (so no `</script>` or `<!--`), and
+ * the two line separators JavaScript once refused, escaped.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** The data block for `answers`. */
+export function pageDataBlock(answers: SentAnswers): string {
+  return `<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${jsonForScript(answers)}</script>`;
+}
