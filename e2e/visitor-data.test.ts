@@ -61,16 +61,21 @@ describe('a visitor’s installed app', () => {
 
       await goOffline(device.context, page);
       // The app and the visitor's data are read from this device before the first render: an
-      // offline reload draws the app with its data at once, never a loading screen (the page's
-      // own, drawn by the HTML while it is still parsing, goes before any script runs).
+      // offline reload draws the app with its data at once, never a loading screen. The page's
+      // own, in the HTML (the first thing in #root, there before any script runs), is not React's.
       await page.addInitScript(() => {
         const seen: string[] = [];
         (window as unknown as { loadingSeen: string[] }).loadingSeen = seen;
+        let fromHtml: Element | null = null;
         new MutationObserver(() => {
-          if (document.readyState === 'loading') return;
-          const text = document.getElementById('root')?.textContent ?? '';
-          for (const label of ['Opening the app', 'Opening your data'])
-            if (text.includes(label) && !seen.includes(label)) seen.push(label);
+          const root = document.getElementById('root');
+          if (!root) return;
+          fromHtml ??= root.firstElementChild;
+          for (const part of root.children) {
+            if (part === fromHtml) continue;
+            for (const label of ['Opening the app', 'Opening your data'])
+              if (part.textContent?.includes(label) && !seen.includes(label)) seen.push(label);
+          }
         }).observe(document, { childList: true, subtree: true, characterData: true });
       });
       await page.reload();

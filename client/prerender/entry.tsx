@@ -3,7 +3,8 @@ import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { setAccount } from '../platform/session/session';
-import { responseOf, type SentAnswers, setPageDataSource } from '../platform/api/page-data';
+import { type SentAnswers, sentAnswerOf } from '@pipit/protocol';
+import { responseOf, setPageDataSource } from '../platform/api/page-data';
 import { createPipitRouter } from '../router';
 export { PRERENDERED_ROUTES, prerenderedFile } from '@pipit/protocol';
 export { createPageComposer, type ViteManifest } from './compose';
@@ -37,13 +38,7 @@ async function ask(request: RenderRequest, path: string, init: RequestInit): Pro
     // At build time there is no API; a render never writes.
     throw new TypeError(`a render cannot ${method} ${path}`);
   }
-  const response = await request.fetchApi(path, init);
-  // The server's own API adds no Date header (the HTTP layer does): the answer is from now.
-  const answer = {
-    status: response.status,
-    body: await response.text(),
-    date: response.headers.get('Date') ?? new Date().toUTCString(),
-  };
+  const answer = await sentAnswerOf(await request.fetchApi(path, init));
   request.answers[path] = answer;
   // The render reads the answer as the browser will when it hydrates (page-data.ts).
   return responseOf(answer);

@@ -9,7 +9,7 @@ import {
   openDeviceDocument,
 } from './device-documents';
 import { type DocumentScope, writeLocalCopy } from './document-scope';
-import { openDocument, openDocumentAhead, type OpenDocument } from './documents';
+import { openDocument, type OpenDocument } from './documents';
 import { localDb } from './local-db';
 
 /**
@@ -90,12 +90,4 @@ export function openAccountVisitorData(appId: string, accountId: string): OpenDo
   );
   void opened.whenLocal.then(() => mergeAnonymousVisitorData(accountId, appId));
   return opened;
-}
-
-/** The account's document for an app, read from this device ahead of the installed app's render. */
-export function openAccountVisitorDataAhead(appId: string, accountId: string): void {
-  openDocumentAhead(documentName({ kind: 'data', appId, userId: accountId }), {
-    kind: 'account',
-    accountId,
-  });
 }

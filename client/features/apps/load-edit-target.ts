@@ -1,6 +1,7 @@
-import { appResponseSchema, documentName } from '@pipit/protocol';
+import { appResponseSchema } from '@pipit/protocol';
 import { getAccount } from '../../platform/session/session';
 import { apiGet, ApiRequestError } from '../../platform/api/request';
+import { openAccountDocumentAhead } from '../../sync/read-ahead';
 
 /**
  * What the editor route knows before it renders: the app's title for the page title, or that no
@@ -37,9 +38,5 @@ export async function loadEditTarget(
  */
 export function openEditorDocumentAhead(appId: string): void {
   const account = getAccount();
-  if (!account) return;
-  const scope = { kind: 'account', accountId: account.id } as const;
-  import('../../sync/documents')
-    .then(({ openDocumentAhead }) => openDocumentAhead(documentName({ kind: 'app', appId }), scope))
-    .catch((error: unknown) => console.warn('Could not open this app on this device:', error));
+  if (account) openAccountDocumentAhead({ kind: 'app', appId }, account.id);
 }

@@ -1,5 +1,5 @@
 import { appShellTarget } from '@pipit/protocol';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ErrorScreen } from '../../ui/error-screen';
 import { Loading } from '../../ui/loading';
 import { ApiRequestError } from '../../platform/api/request';
@@ -38,14 +38,10 @@ export function InstalledApp({
     initial ? { kind: 'loaded', load: initial } : { kind: 'loading' },
   );
   const [attempt, setAttempt] = useState(0);
-  const loadedFirst = useRef(initial !== null);
 
   useEffect(() => {
-    if (!appId) return;
-    if (loadedFirst.current) {
-      loadedFirst.current = false;
-      return;
-    }
+    // Loaded before the first render: only a retry loads again.
+    if (!appId || (attempt === 0 && initial)) return;
     const controller = new AbortController();
     loadPwaApp(appId, controller.signal).then(
       (load) => setState({ kind: 'loaded', load }),
@@ -56,7 +52,7 @@ export function InstalledApp({
       },
     );
     return () => controller.abort();
-  }, [appId, attempt]);
+  }, [appId, attempt, initial]);
 
   const title = appId ? titleOf(state) : 'App not available · Pipit';
   useEffect(() => {

@@ -1,6 +1,7 @@
 import { appShellTarget } from '@pipit/protocol';
 import { getAccount } from '../../platform/session/session';
 import { anonymousDataName, openDeviceDocumentAhead } from '../../sync/device-documents';
+import { openAccountDocumentAhead } from '../../sync/read-ahead';
 import { deviceCopyWithin, type PwaLoad, readDeviceCopyAhead } from './load-pwa-app';
 
 /**
@@ -28,8 +29,6 @@ export function openAhead(pathname: string): Promise<PwaLoad | null> {
 /** Whose data: the account last seen on this device (the server is asked later), or anonymous. */
 function openVisitorDataAhead(appId: string) {
   const accountId = getAccount()?.id;
-  if (!accountId) return openDeviceDocumentAhead(anonymousDataName(appId));
-  import('../../sync/visitor-data-merge')
-    .then(({ openAccountVisitorDataAhead }) => openAccountVisitorDataAhead(appId, accountId))
-    .catch((error: unknown) => console.warn('Could not open your data for this app:', error));
+  if (!accountId) openDeviceDocumentAhead(anonymousDataName(appId));
+  else openAccountDocumentAhead({ kind: 'data', appId, userId: accountId }, accountId);
 }

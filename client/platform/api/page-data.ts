@@ -1,4 +1,4 @@
-import { PAGE_DATA_ELEMENT_ID, type SentAnswer, type SentAnswers } from '@pipit/protocol';
+import { PAGE_DATA_ELEMENT_ID, type SentAnswer } from '@pipit/protocol';
 
 /**
  * Answers to the API's GET requests that came with a server-rendered page (docs/performance.md).
@@ -18,8 +18,6 @@ import { PAGE_DATA_ELEMENT_ID, type SentAnswer, type SentAnswers } from '@pipit/
  * On the server the source is the request being rendered (client/prerender/entry.tsx); in the
  * browser it is the data block.
  */
-
-export { PAGE_DATA_ELEMENT_ID, type SentAnswer, type SentAnswers };
 
 export interface PageDataSource {
   /** The answer sent with the page for a GET of `path`, if the page is still being set up. */

@@ -318,6 +318,7 @@ export {
   jsonForScript,
   PAGE_DATA_ELEMENT_ID,
   pageDataBlock,
+  sentAnswerOf,
   type SentAnswer,
   type SentAnswers,
 } from './page-data';

@@ -32,6 +32,22 @@ export function jsonForScript(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
+/**
+ * A Response of the server's own API as the page carries it. That API adds no Date header (the
+ * HTTP layer does): the answer is from now.
+ */
+export async function sentAnswerOf(response: {
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}): Promise<SentAnswer> {
+  return {
+    status: response.status,
+    body: await response.text(),
+    date: response.headers.get('Date') ?? new Date().toUTCString(),
+  };
+}
+
 /** The data block for `answers`. */
 export function pageDataBlock(answers: SentAnswers): string {
   return `<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${jsonForScript(answers)}</script>`;

@@ -13,6 +13,7 @@ import {
   matchRoute,
   pageDataBlock,
   PRERENDERED_ROUTES,
+  sentAnswerOf,
   prerenderedFile,
   type RouteMatch,
   SERVER_RENDERED_ROUTES,
@@ -269,92 +270,96 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
     res: ServerResponse,
     target: AppShellTarget & { kind: 'app' },
   ): void {
+    if (fetchApi && target.page === 'pwa' && req.method === 'GET' && !hasSessionCookie(req)) {
+      sendAppWithItsData(req, res, target, fetchApi);
+    } else void sendShellIfVisible(req, res, target);
+  }
+
+  function sendShellIfVisible(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: AppShellTarget & { kind: 'app' },
+  ): Promise<void> {
     const document = shellDocument(target);
-    canSeeApp(target.appId, req).then(
-      (visible) => {
-        if (!visible) sendShell(req, res, 404, document, null, VARY_COOKIE);
-        else if (target.page === 'pwa' && req.method === 'GET' && !hasSessionCookie(req)) {
-          sendAppWithItsData(req, res, target, document);
-        } else sendShell(req, res, 200, document, target, VARY_COOKIE);
-      },
+    return canSeeApp(target.appId, req).then(
+      (visible) =>
+        visible
+          ? sendShell(req, res, 200, document, target, VARY_COOKIE)
+          : sendShell(req, res, 404, document, null, VARY_COOKIE),
       (error: unknown) => fail(req, res, error, 'cannot tell whether an app may be seen'),
     );
   }
 
   /**
    * `/apps/{id}/pwa` for a visitor without a session: the app's shell carrying the published app
-   * (`GET /api/published/{id}` as their browser would ask), so the app's first render needs no
-   * second round trip on a slow network (docs/performance.md). The answer holds the app as of
-   * now: never stored. Whatever goes wrong, the shell, which asks for itself.
+   * (`GET /api/published/{id}` as their browser would ask; it answers 200 exactly when the app may
+   * be seen), so the app's first render needs no second round trip on a slow network
+   * (docs/performance.md). Any other answer, or a failure: the shell as for anyone.
    */
   function sendAppWithItsData(
     req: IncomingMessage,
     res: ServerResponse,
     target: AppShellTarget & { kind: 'app' },
-    document: BuiltDocument,
+    askApi: NonNullable<ClientFilesOptions['fetchApi']>,
   ): void {
-    const shell = () => sendShell(req, res, 200, document, target, VARY_COOKIE);
-    if (!fetchApi) {
-      shell();
-      return;
-    }
     const apiPath = `/api/published/${target.appId}`;
-    Promise.all([shellFor(document, target), fetchApi(apiPath, req)])
-      .then(async ([built, answer]) => {
+    const shell = () => sendShellIfVisible(req, res, target);
+    askApi(apiPath, req)
+      .then(async (answer) => {
         if (answer.status !== 200) {
-          shell();
+          await shell();
           return;
         }
-        const block = pageDataBlock({
-          [apiPath]: { status: 200, body: await answer.text(), date: answer.headers.get('date') },
-        });
+        // Only now: no id that may not be seen costs a rewrite of the shell.
+        const built = await shellFor(shellDocument(target), target);
+        const block = pageDataBlock({ [apiPath]: await sentAnswerOf(answer) });
         const page = built.identity.toString('utf8').replace(/<\/body>/i, `${block}</body>`);
-        const encoding = preferredEncoding(req.headers['accept-encoding']);
-        const html = Buffer.from(page);
-        const body = encoding ? await compressPage[encoding](html) : html;
-        res.writeHead(200, {
-          'Content-Type': 'text/html; charset=utf-8',
-          'Content-Length': body.length,
-          'Cache-Control': 'no-store',
-          Vary: VARY_COOKIE,
-          'Content-Security-Policy': SHELL_CSP,
-          ...(encoding ? { 'Content-Encoding': encoding } : {}),
-        });
-        res.end(body);
+        await sendPage(req, res, 200, page, SHELL_CSP);
       })
       .catch((error: unknown) => {
         logger.warn({ err: error, appId: target.appId }, 'could not put the app into its page');
-        if (!res.headersSent) shell();
+        if (!res.headersSent) void shell();
       });
   }
 
-  /**
-   * A page rendered for this request (server-render.ts), or the shell when it could not be. The
-   * page holds data as of now: never stored, revalidated by nobody.
-   */
+  /** A page made for this request: it holds data as of now, never stored, revalidated by nobody. */
+  async function sendPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    page: string,
+    policy: string,
+  ): Promise<void> {
+    const encoding = preferredEncoding(req.headers['accept-encoding']);
+    const html = Buffer.from(page);
+    const body = encoding ? await compressPage[encoding](html) : html;
+    res.writeHead(status, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': body.length,
+      'Cache-Control': 'no-store',
+      Vary: VARY_COOKIE,
+      'Content-Security-Policy': policy,
+      ...(encoding ? { 'Content-Encoding': encoding } : {}),
+    });
+    res.end(body);
+  }
+
+  /** A page rendered for this request (server-render.ts), or the shell when it could not be. */
   function sendRendered(req: IncomingMessage, res: ServerResponse, renderer: ServerRenderer): void {
-    const fallback = () => sendShell(req, res, 200, '/index.html', null, VARY_COOKIE);
     renderer
       .render(req, req.url ?? '/')
-      .then(async (page) => {
-        if (!page) {
-          fallback();
-          return;
-        }
-        const encoding = preferredEncoding(req.headers['accept-encoding']);
-        const html = Buffer.from(page.html);
-        const body = encoding ? await compressPage[encoding](html) : html;
-        res.writeHead(page.status, {
-          'Content-Type': 'text/html; charset=utf-8',
-          'Content-Length': body.length,
-          'Cache-Control': 'no-store',
-          Vary: VARY_COOKIE,
-          // The shell's policy, allowing the page's own style attributes (icons' sizes, say).
-          'Content-Security-Policy': contentSecurityPolicy([], styleAttributeSources(page.html)),
-          ...(encoding ? { 'Content-Encoding': encoding } : {}),
-        });
-        res.end(body);
-      })
+      .then((page) =>
+        page
+          ? // The shell's policy, allowing the page's own style attributes (icons' sizes, say).
+            sendPage(
+              req,
+              res,
+              page.status,
+              page.html,
+              contentSecurityPolicy([], styleAttributeSources(page.html)),
+            )
+          : sendShell(req, res, 200, '/index.html', null, VARY_COOKIE),
+      )
       .catch((error: unknown) => fail(req, res, error, 'cannot send a server-rendered page'));
   }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { SentAnswers } from '@pipit/protocol';
 import { isSecureRequest } from '../accounts/session-cookie';
 import type { Logger } from '../logger';
 import { headerOf } from './security-headers';
@@ -26,12 +27,12 @@ interface RendererModule {
     outcome: 'rendered' | 'not-found' | 'redirected' | 'failed';
     problem?: string;
     routeIds: string[];
-    answers: Record<string, { status: number; body: string; date: string | null }>;
+    answers: SentAnswers;
   }>;
   createPageComposer(
     shell: string,
     manifest: unknown,
-  ): (page: { html: string; routeIds: string[] }, answers?: object) => string;
+  ): (page: { html: string; routeIds: string[] }, answers?: SentAnswers) => string;
 }
 
 interface Renderer {
