@@ -4,6 +4,7 @@ import {
   type AppDefinition,
   applyEdits,
   DefinitionError,
+  DefinitionReader,
   exportDefinition,
   hasDefinition,
   LOCAL_EDIT,
@@ -137,9 +138,11 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
   private readonly undoManager: Y.UndoManager;
   private localLoaded = false;
   private disposed = false;
-  /** The last definition read, and whether the document changed since (reading is a full walk). */
+  /** The last definition read, and whether the document changed since. */
   private definition: ReadDefinition | null = null;
   private stale = true;
+  /** Reads again only the components that changed (a big app is read after every edit). */
+  private readonly reader: DefinitionReader;
 
   constructor(
     private readonly opened: OpenDocument,
@@ -150,6 +153,7 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
     super();
     this.presence = person ? { ...person, device: deviceId(), since: Date.now() } : null;
     const doc = opened.doc;
+    this.reader = new DefinitionReader(doc);
     this.undoManager = new Y.UndoManager(undoRoots(doc), {
       trackedOrigins: new Set([LOCAL_EDIT]),
       captureTimeout: UNDO_CAPTURE_MS,
@@ -208,7 +212,7 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
           : 'waiting';
     }
     if (ready && (this.stale || !this.definition)) {
-      this.definition = readDefinition(this.opened.doc);
+      this.definition = this.reader.read();
       this.stale = false;
     }
     return {
@@ -327,6 +331,7 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
   dispose() {
     this.disposed = true;
     this.opened.doc.off('afterTransaction', this.onTransaction);
+    this.reader.destroy();
     this.unsubscribe();
     this.undoManager.destroy();
     this.opened.release();

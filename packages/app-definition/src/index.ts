@@ -101,6 +101,7 @@ export {
 } from './operations';
 export {
   readDefinition,
+  DefinitionReader,
   MISSING_SCREEN_ID,
   referenceTable,
   type ReferenceTable,

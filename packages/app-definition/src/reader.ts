@@ -176,6 +176,99 @@ function readCollections(doc: Y.Doc): Collection[] {
     });
 }
 
+interface PropsSchema extends Shape {
+  shape: object;
+}
+
+/**
+ * A component's or step's properties with references repaired, salvaged property by property when
+ * some are invalid; null when even that does not parse. Nearly always every property is valid, so
+ * the whole is parsed once first: salvaging costs a parse per property (a big app's open reads a
+ * thousand components), and reads the same as one parse when nothing is invalid.
+ */
+function readProps(schema: PropsSchema, stored: unknown, ids: Ids): unknown {
+  const values = plainObject(stored);
+  const whole = schema.safeParse(repairReferences(values, ids));
+  if (whole.success) return whole.data;
+  const parsed = schema.safeParse(
+    repairReferences(salvage(schema.shape as Record<string, Shape>, values), ids),
+  );
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * What a component's read depends on beyond its own entity and properties: which ids exist (its
+ * references are repaired against them), as one string to compare.
+ */
+function idsKey(ids: Ids): string {
+  return [ids.screens, ids.collections, ids.fields, ids.actions, ids.aiActions]
+    .map((set) => [...set].join(','))
+    .join(';');
+}
+
+/** A component as read, kept until its entity, its properties or the ids it may point at change. */
+interface KeptComponent {
+  props: unknown;
+  idsKey: string;
+  read: ReadComponent;
+}
+
+/**
+ * Reads one live document's definition as it changes: the same definition `readDefinition` gives,
+ * but a component whose entity and properties did not change since the last read (and whose
+ * references point into the same ids) is not read again: the same object is given back. A big
+ * app's editor reads the definition after every edit; one property changed costs one component's
+ * read, and the views can tell what changed by identity. `destroy()` stops listening.
+ */
+export class DefinitionReader {
+  private readonly kept = new WeakMap<Y.Map<unknown>, KeptComponent>();
+  /** Shared types changed since the last read, with every type they sit in. */
+  private changed = new Set<object>();
+
+  constructor(private readonly doc: Y.Doc) {
+    doc.on('afterTransaction', this.onTransaction);
+  }
+
+  private readonly onTransaction = (transaction: Y.Transaction) => {
+    for (const type of transaction.changed.keys()) {
+      let current: object | null = type;
+      while (current && !this.changed.has(current)) {
+        this.changed.add(current);
+        // Integrated, an item's parent is the type it sits in (an id or a name only before that).
+        const parent: unknown = (current as { _item: Y.Item | null })._item?.parent;
+        current = parent instanceof Object && '_item' in parent ? parent : null;
+      }
+    }
+  };
+
+  read(): ReadDefinition {
+    let key: string | null = null;
+    const definition = readWith(this.doc, (id, entity, ids) => {
+      key ??= idsKey(ids);
+      const props = entity.get('props');
+      const kept = this.kept.get(entity);
+      if (
+        kept &&
+        kept.idsKey === key &&
+        kept.props === props &&
+        // A change to its properties (or anything within them) marks the entity too.
+        !this.changed.has(entity)
+      ) {
+        return kept.read.id === id ? kept.read : readComponent(id, entity, ids);
+      }
+      const read = readComponent(id, entity, ids);
+      this.kept.set(entity, { props, idsKey: key, read });
+      return read;
+    });
+    this.changed = new Set();
+    return definition;
+  }
+
+  destroy() {
+    this.doc.off('afterTransaction', this.onTransaction);
+  }
+}
+
 function readComponent(id: string, entity: Y.Map<unknown>, ids: Ids): ReadComponent {
   const type = entity.get('type');
   if (typeof type !== 'string' || !(type in COMPONENT_PROPS)) {
@@ -186,27 +279,17 @@ function readComponent(id: string, entity: Y.Map<unknown>, ids: Ids): ReadCompon
       problem: 'This kind of component is not known.',
     };
   }
-  const schema = COMPONENT_PROPS[type as ComponentType];
-  const props = repairReferences(
-    salvage(schema.shape as unknown as Record<string, Shape>, plainObject(entity.get('props'))),
-    ids,
-  );
-  const parsed = schema.safeParse(props);
-  return parsed.success
-    ? ({ id, type, props: parsed.data } as Component)
+  const props = readProps(COMPONENT_PROPS[type as ComponentType], entity.get('props'), ids);
+  return props
+    ? ({ id, type, props } as Component)
     : { id, type: 'invalid', originalType: type, problem: 'Its settings could not be read.' };
 }
 
 function readStep(id: string, entity: Y.Map<unknown>, ids: Ids): Step | null {
   const type = entity.get('type');
   if (typeof type !== 'string' || !(type in STEP_PROPS)) return null;
-  const schema = STEP_PROPS[type as StepType];
-  const props = repairReferences(
-    salvage(schema.shape as unknown as Record<string, Shape>, plainObject(entity.get('props'))),
-    ids,
-  );
-  const parsed = schema.safeParse(props);
-  return parsed.success ? ({ id, type, props: parsed.data } as Step) : null;
+  const props = readProps(STEP_PROPS[type as StepType], entity.get('props'), ids);
+  return props ? ({ id, type, props } as Step) : null;
 }
 
 function readAiAction(id: string, entity: Y.Map<unknown>, ids: Ids): AiAction {
@@ -245,6 +328,13 @@ function readAiAction(id: string, entity: Y.Map<unknown>, ids: Ids): AiAction {
  * repaired, and unknown components kept as placeholders the runtime renders as such.
  */
 export function readDefinition(doc: Y.Doc): ReadDefinition {
+  return readWith(doc, readComponent);
+}
+
+function readWith(
+  doc: Y.Doc,
+  component: (id: string, entity: Y.Map<unknown>, ids: Ids) => ReadComponent,
+): ReadDefinition {
   const collections = readCollections(doc);
   const screens = ordered(doc, 'screens').slice(0, LIMITS.screens);
   const componentsOf = orderedByParent(doc, 'components');
@@ -271,7 +361,7 @@ export function readDefinition(doc: Y.Doc): ReadDefinition {
       icon: typeof icon === 'string' && icon ? icon.slice(0, LIMITS.screenIconLength) : '📄',
       components: (componentsOf.get(id) ?? [])
         .slice(0, LIMITS.componentsPerScreen)
-        .map((c) => readComponent(c.id, c.entity, ids)),
+        .map((c) => component(c.id, c.entity, ids)),
     };
   });
   return {
