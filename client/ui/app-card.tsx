@@ -1,11 +1,11 @@
 import type { AppCard as AppCardValue } from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
 import { AppIcon } from './app-icon';
+import { compactCount } from './compact-count';
 import './app-card.css';
 
-const count = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 const plural = (n: number, one: string, many: string) =>
-  `${count.format(n)} ${n === 1 ? one : many}`;
+  `${compactCount(n)} ${n === 1 ? one : many}`;
 
 /** One published app as a card: icon, name (opens its page), author, tags, opens and installs. */
 function AppCard({ app, level }: { app: AppCardValue; level: 2 | 3 }) {

@@ -1,12 +1,23 @@
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+/**
+ * Each formatter is made when first used, not when this module loads: a page that imports it and
+ * shows no date does not pay for building one (a few milliseconds each on the main thread).
+ */
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const relative = once(() => new Intl.RelativeTimeFormat('en', { numeric: 'auto' }));
 /** "2 Nov 2026" (en-GB). */
 export const DAY_DATE: Intl.DateTimeFormatOptions = {
   day: 'numeric',
   month: 'short',
   year: 'numeric',
 };
-const dateFormat = new Intl.DateTimeFormat('en-GB', DAY_DATE);
-const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+const dateFormat = once(() => new Intl.DateTimeFormat('en-GB', DAY_DATE));
+const timeFormat = once(
+  () => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' }),
+);
 
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * 24 * 3600_000],
@@ -21,18 +32,20 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 export function timeAgo(at: number, now = Date.now()): string {
   const elapsed = now - at;
   for (const [unit, ms] of UNITS) {
-    if (Math.abs(elapsed) >= ms) return relative.format(-Math.round(elapsed / ms), unit);
+    if (Math.abs(elapsed) >= ms) return relative().format(-Math.round(elapsed / ms), unit);
   }
   return 'just now';
 }
 
 /** "2 Nov 2026". */
 export function formatDate(at: number): string {
-  return dateFormat.format(at);
+  return dateFormat().format(at);
 }
 
 /** "14:05" today, "2 Nov 2026, 14:05" on another day: when a copy was made. */
 export function formatMoment(at: number, now = Date.now()): string {
   const sameDay = new Date(at).toDateString() === new Date(now).toDateString();
-  return sameDay ? timeFormat.format(at) : `${dateFormat.format(at)}, ${timeFormat.format(at)}`;
+  return sameDay
+    ? timeFormat().format(at)
+    : `${dateFormat().format(at)}, ${timeFormat().format(at)}`;
 }
