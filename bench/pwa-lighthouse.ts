@@ -99,7 +99,9 @@ type AuditResult = Result['audits'][string];
 function examplesOf(audit: AuditResult): string[] {
   const details = audit.details as { items?: Array<Record<string, unknown>> } | undefined;
   const examples: string[] = [];
-  for (const item of details?.items ?? []) {
+  // Most tables list their rows in `items`; some audits' details hold something else there.
+  const items = Array.isArray(details?.items) ? details.items : [];
+  for (const item of items) {
     const node = item.node as { selector?: string; snippet?: string } | undefined;
     const text =
       node?.snippet ?? node?.selector ?? (typeof item.url === 'string' ? item.url : undefined);
