@@ -76,6 +76,36 @@ describe('pre-rendered public pages', () => {
     }
   });
 
+  it('load no classic zod: their schemas are zod/mini, so a phone neither fetches nor builds it', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    try {
+      const page = await context.newPage();
+      const scripts = new Map<string, Promise<string>>();
+      page.on('response', (response) => {
+        if (response.request().resourceType() === 'script') {
+          scripts.set(
+            response.url(),
+            response.text().catch(() => ''),
+          );
+        }
+      });
+      for (const route of ['/', '/explore']) {
+        await page.goto(`${pipit.url}${route}`);
+        await hydrated(page);
+        await page.waitForLoadState('networkidle');
+      }
+      expect(scripts.size).toBeGreaterThan(0);
+      // Classic zod names its schema classes so ("ZodString"); zod/mini's are "ZodMiniString".
+      const classic: string[] = [];
+      for (const [url, text] of scripts) {
+        if (/[`"']ZodString[`"']/.test(await text)) classic.push(new URL(url).pathname);
+      }
+      expect(classic).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('are not sent to someone signed in: the landing page takes them home', async () => {
     const person = await signUp(pipit, 'prerender_reader');
     const context = await browser.newContext({ serviceWorkers: 'block' });

@@ -3,6 +3,7 @@
 // known to be pure, so a bundler keeps every one of them).
 import * as zm from 'zod/mini';
 import { pageSearchSchema, queryText } from './page-search';
+import { appCardSchema } from './published-app';
 
 export const EXPLORE_SORTS = ['new', 'popular'] as const;
 
@@ -49,3 +50,18 @@ export function exploreApiPath(search: Partial<zm.output<typeof exploreQuerySche
 export type ExploreQuery = zm.input<typeof exploreQuerySchema>;
 /** A search as both sides read it. */
 export type ExploreParams = zm.output<typeof exploreQuerySchema>;
+
+/**
+ * `GET /api/explore`'s answer: a page of app cards. zod/mini like the query: explore and the landing
+ * page read it when they draw their first cards, and a classic schema here brought classic zod
+ * (13 KB gzip, and its schemas built on the main thread) to every public page.
+ */
+export const exploreResponseSchema = zm.object({
+  apps: zm.array(appCardSchema),
+  page: zm.int(),
+  pageCount: zm.int(),
+  total: zm.int(),
+  /** The most used tags among public apps, most used first (at most 20). */
+  tags: zm.array(zm.object({ tag: zm.string(), count: zm.int() })),
+});
+export type ExploreResponse = zm.infer<typeof exploreResponseSchema>;

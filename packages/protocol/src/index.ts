@@ -105,8 +105,10 @@ export {
   exploreQuerySchema,
   exploreSearchSchema,
   exploreApiPath,
+  exploreResponseSchema,
   type ExploreQuery,
   type ExploreParams,
+  type ExploreResponse,
 } from './explore-query';
 export {
   EXPLORE_PAGE_SIZE,
@@ -115,12 +117,10 @@ export {
   publishRequestSchema,
   publicationSchema,
   visibilityRequestSchema,
-  exploreResponseSchema,
   appEventRequestSchema,
   type AppVersion,
   type PublishRequest,
   type Publication,
-  type ExploreResponse,
 } from './publishing';
 export {
   appShellHtml,

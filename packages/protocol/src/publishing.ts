@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { appCardSchema, VISIBILITIES } from './published-app';
+import { VISIBILITIES } from './published-app';
 
 /**
  * Publishing, the app page, explore and popularity (docs/product/routes.md, records.md, states.md,
@@ -48,15 +48,6 @@ export type Publication = z.infer<typeof publicationSchema>;
 export const visibilityRequestSchema = z.object({ visibility: z.enum(VISIBILITIES) });
 
 export const EXPLORE_PAGE_SIZE = 24;
-export const exploreResponseSchema = z.object({
-  apps: z.array(appCardSchema),
-  page: z.number().int(),
-  pageCount: z.number().int(),
-  total: z.number().int(),
-  /** The most used tags among public apps, most used first (at most 20). */
-  tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),
-});
-export type ExploreResponse = z.infer<typeof exploreResponseSchema>;
 
 /**
  * `POST /api/apps/{id}/events`: a visitor opened or installed a published app (popularity). Counted
