@@ -115,6 +115,30 @@ describe.each(Object.entries(engines))('document persistence on %s', (_engine, m
     expect(pipit!.logs.some((l) => l.msg === 'storing a document failed; retrying')).toBe(true);
   });
 
+  it('ends a store that finds its document deleted meanwhile, and lets the document go', async () => {
+    const name = `app/${createId()}`;
+    const storage = await engine.open();
+    // What compact answers once the app is deleted on another instance: nothing to store.
+    let refused = 0;
+    storage.documents.compact = () => {
+      refused++;
+      return Promise.resolve(null);
+    };
+    await start(storage);
+    const client = connect(name);
+    expect(await client.ready).toBe(true);
+    client.doc.getMap('meta').set('title', 'Gone');
+    await acknowledged(client.provider);
+    await vi.waitFor(() => expect(refused).toBe(1));
+    // The store ended (it used to wait for itself): the last client leaving unloads the document,
+    // and nothing of it is stored again.
+    client.destroy();
+    await vi.waitFor(() => expect(pipit!.server.hocuspocus.documents.has(name)).toBe(false), {
+      timeout: 5_000,
+    });
+    expect(refused).toBe(1);
+  });
+
   it('flushes pending stores on shutdown, long before the debounce would', async () => {
     const name = `app/${createId()}`;
     await start(await engine.open(), 60_000);

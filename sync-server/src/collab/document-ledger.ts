@@ -169,8 +169,16 @@ export class DocumentLedger {
 
   /** Marks documents as being deleted; resolves once their writes under way are done. */
   async discard(names: string[]): Promise<void> {
-    for (const name of names) this.discarded.add(name);
+    for (const name of names) this.markDiscarded(name);
     await Promise.allSettled(names.flatMap((name) => [...(this.writing.get(name) ?? [])]));
+  }
+
+  /**
+   * Marks a document as being deleted without waiting for its writes: for a write under way that
+   * finds it deleted (it is one of those writes, and waiting for them would wait for itself).
+   */
+  markDiscarded(name: string): void {
+    this.discarded.add(name);
   }
 
   isDiscarded(name: string): boolean {

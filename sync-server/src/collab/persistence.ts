@@ -235,7 +235,9 @@ export function createPersistence(options: PersistenceOptions): Persistence {
         timed();
         if (!kept) {
           // Its app or person was deleted (on another instance): nothing of it is written again.
-          await ledger.discard([documentName]);
+          // Marked only: this store is one of the writes a discard waits for, and the deletion's
+          // own discard (closeForDeletion, on every instance) waits for this store to end.
+          ledger.markDiscarded(documentName);
           return;
         }
         ledger.folded(documentName, kept);
