@@ -206,9 +206,8 @@ function idsKey(ids: Ids): string {
     .join(';');
 }
 
-/** A component as read, kept until its entity, its properties or the ids it may point at change. */
+/** A component as read, kept until its entity (properties included) or the ids it may point at change. */
 interface KeptComponent {
-  props: unknown;
   idsKey: string;
   read: ReadComponent;
 }
@@ -245,19 +244,12 @@ export class DefinitionReader {
     let key: string | null = null;
     const definition = readWith(this.doc, (id, entity, ids) => {
       key ??= idsKey(ids);
-      const props = entity.get('props');
       const kept = this.kept.get(entity);
-      if (
-        kept &&
-        kept.idsKey === key &&
-        kept.props === props &&
-        // A change to its properties (or anything within them) marks the entity too.
-        !this.changed.has(entity)
-      ) {
-        return kept.read.id === id ? kept.read : readComponent(id, entity, ids);
-      }
+      // A change to its properties (or anything within them, or their replacement) marks the
+      // entity too; an entity never moves to another id.
+      if (kept && kept.idsKey === key && !this.changed.has(entity)) return kept.read;
       const read = readComponent(id, entity, ids);
-      this.kept.set(entity, { props, idsKey: key, read });
+      this.kept.set(entity, { idsKey: key, read });
       return read;
     });
     this.changed = new Set();
