@@ -6,6 +6,10 @@ type Struct = DecodedUpdate['structs'][number];
 /** The document's next clock for a client (its state vector's entry). */
 const stateOf = (doc: Y.Doc, client: number) => Y.getState(doc.store, client);
 
+/** Whether the struct is an item that starts before `state` (its client's next clock) and ends after. */
+const partWay = (struct: Struct, state: number) =>
+  struct instanceof Y.Item && struct.id.clock < state && state < struct.id.clock + struct.length;
+
 /**
  * Each client's next clock once the update's structs are applied: the document's, moved on by the
  * update's structs of that client that follow on from it without a gap.
@@ -33,13 +37,11 @@ function statesAfter(structs: readonly Struct[], doc: Y.Doc): Map<number, number
  * the stack. Both were found by the sync fuzz suite; neither shape comes from Yjs itself.
  *
  * A client resending what the server partly has (a copy of its own edits from its device) is the
- * honest case, and rare: those are tried on a copy of the document (`throwsWhenApplied`).
+ * honest case, and rare: those are tried on a copy of the document (`triedOnCopy`).
  * Applies to the update's items, and to the parts kept aside for a missing part when the update
  * brings that part (they are applied in the same transaction, after the update's deletions).
  */
 function startsPartWay(decoded: DecodedUpdate, doc: Y.Doc): boolean {
-  const partWay = (struct: Struct, state: number) =>
-    struct instanceof Y.Item && struct.id.clock < state && state < struct.id.clock + struct.length;
   for (const struct of decoded.structs) {
     if (partWay(struct, stateOf(doc, struct.id.client))) return true;
   }
@@ -55,27 +57,27 @@ function startsPartWay(decoded: DecodedUpdate, doc: Y.Doc): boolean {
 }
 
 /**
- * Whether the guard refuses the update for what it starts part-way (`startsPartWay`): when it
- * does and some of it waits for a missing part — an item continuing one the document has never
- * waits, so this is crafted, and kept aside it would change meaning once stored (encoding slices
- * it where the document's part ends) — or when applying it to a copy of the document throws.
+ * Whether the guard refuses the update for what it starts part-way (`startsPartWay`): when applying
+ * it to a copy of the document throws, or leaves an item that starts part-way kept aside for a
+ * missing part. An honest continuation is never kept aside (the document has its start, so it has
+ * what the item refers to); a crafted one kept aside would change meaning once stored (encoding
+ * slices it where the document's part ends) and could throw when a later update lets Yjs apply it,
+ * after what it overlaps became garbage. Whether the update waits for something else — a deletion
+ * of parts not here yet, another client's item — says nothing of the item: Yjs's own updates
+ * (a device passing on what it received from another) hold both.
  */
-export function refusesPartWay(
-  decoded: DecodedUpdate,
-  doc: Y.Doc,
-  update: Uint8Array,
-  waits: boolean,
-): boolean {
+export function refusesPartWay(decoded: DecodedUpdate, doc: Y.Doc, update: Uint8Array): boolean {
   if (!startsPartWay(decoded, doc)) return false;
-  return waits || throwsWhenApplied(doc, update);
+  return triedOnCopy(doc, update) !== 'applies';
 }
 
 /**
  * Applies the update to a copy of the document — its parts kept aside too, as they are — and
- * tells whether Yjs throws. The copy costs what encoding and reading the document do (tens of
- * milliseconds for a large one), so it is kept for the rare updates `startsPartWay` names.
+ * tells whether Yjs throws, or keeps aside an item that starts part-way. The copy costs what
+ * encoding and reading the document do (tens of milliseconds for a large one), so it is kept for
+ * the rare updates `startsPartWay` names.
  */
-function throwsWhenApplied(doc: Y.Doc, update: Uint8Array): boolean {
+function triedOnCopy(doc: Y.Doc, update: Uint8Array): 'applies' | 'throws' | 'keeps part-way' {
   const { store } = doc;
   const { pendingStructs, pendingDs } = store;
   // The document's own structs only: encoding merges what waits into them, which would slice it
@@ -98,9 +100,15 @@ function throwsWhenApplied(doc: Y.Doc, update: Uint8Array): boolean {
     };
     copy.store.pendingDs = pendingDs;
     Y.applyUpdate(copy, update);
-    return false;
+    const kept = copy.store.pendingStructs;
+    const keepsPartWay =
+      kept !== null &&
+      Y.decodeUpdateV2(kept.update).structs.some((struct) =>
+        partWay(struct, stateOf(copy, struct.id.client)),
+      );
+    return keepsPartWay ? 'keeps part-way' : 'applies';
   } catch {
-    return true;
+    return 'throws';
   } finally {
     copy.destroy();
   }

@@ -159,7 +159,7 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   if (hasSubdocument) {
     throw refuse(new SyncRefusal('update_rejected'), { why: 'subdocument' });
   }
-  if (refusesPartWay(decoded, check.document, update, waits)) {
+  if (refusesPartWay(decoded, check.document, update)) {
     throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed update' });
   }
   if (waits && waitingBytes(check.document) + update.byteLength > MAX_WAITING_BYTES) {
