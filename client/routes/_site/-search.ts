@@ -1,4 +1,5 @@
 import * as zm from 'zod/mini';
+import { lazySchema } from '@pipit/protocol';
 
 /*
  * The search schemas of pages reached by a link (zod/mini: the route tree reads them, and every
@@ -11,4 +12,4 @@ export const optionalText = (max: number) =>
   zm.catch(zm.optional(zm.string().check(zm.maxLength(max))), undefined);
 
 /** `?token=…`: the emailed links' (verify, reset, confirm a change). */
-export const tokenSearch = zm.object({ token: optionalText(256) });
+export const tokenSearch = lazySchema(() => zm.object({ token: optionalText(256) }));

@@ -2,6 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import {
   errorGroupsQuerySchema,
   errorGroupsResponseSchema,
+  lazySchema,
   pageSearchSchema,
 } from '@pipit/protocol';
 import { ApiRequestError, apiGet } from '../../platform/api/request';
@@ -10,7 +11,7 @@ import { pageHead } from '../../features/shell/head';
 import { NotFoundPage } from '../../features/shell/not-found-page';
 
 /** The server's own query rule; a page number it would refuse shows the first page. */
-const searchSchema = pageSearchSchema(errorGroupsQuerySchema);
+const searchSchema = lazySchema(() => pageSearchSchema(errorGroupsQuerySchema));
 
 /**
  * The operator's inbox (issue 6). The loader reads the page of error groups shown, and the server

@@ -1,4 +1,5 @@
 import * as zm from 'zod/mini';
+import { lazySchema } from '@pipit/protocol';
 import { createFileRoute } from '@tanstack/react-router';
 import { LoginPage } from '../../features/account/login-page';
 import { redirectIfSignedIn } from '../../platform/session/route-guards';
@@ -6,7 +7,7 @@ import { pageHead } from '../../features/shell/head';
 import { optionalText } from './-search';
 
 export const Route = createFileRoute('/_site/login')({
-  validateSearch: zm.object({ redirect: optionalText(2048) }),
+  validateSearch: lazySchema(() => zm.object({ redirect: optionalText(2048) })),
   beforeLoad: () => redirectIfSignedIn(),
   head: () => pageHead('Sign in'),
   component: function LoginRoute() {

@@ -1,6 +1,7 @@
 import * as zm from 'zod/mini';
 import { ID_PATTERN } from './ids';
 import { hexColorSchema, sameOriginPathSchema } from './profile-parts';
+import { lazySchema } from './lazy-schema';
 
 /*
  * An app's icon, id and roles: zod/mini only, in a module of their own.
@@ -13,14 +14,16 @@ import { hexColorSchema, sameOriginPathSchema } from './profile-parts';
  * An app's icon (docs/product/app-definition.md): an emoji on a colour, or an uploaded image on
  * this server.
  */
-export const appIconSchema = zm.discriminatedUnion('kind', [
-  zm.object({
-    kind: zm.literal('emoji'),
-    emoji: zm.string().check(zm.minLength(1), zm.maxLength(16)),
-    background: hexColorSchema,
-  }),
-  zm.object({ kind: zm.literal('image'), url: sameOriginPathSchema }),
-]);
+export const appIconSchema = lazySchema(() =>
+  zm.discriminatedUnion('kind', [
+    zm.object({
+      kind: zm.literal('emoji'),
+      emoji: zm.string().check(zm.minLength(1), zm.maxLength(16)),
+      background: hexColorSchema,
+    }),
+    zm.object({ kind: zm.literal('image'), url: sameOriginPathSchema }),
+  ]),
+);
 export type AppIcon = zm.infer<typeof appIconSchema>;
 
 export const APP_ROLES = ['owner', 'editor', 'viewer'] as const;
@@ -28,4 +31,6 @@ export type AppRole = (typeof APP_ROLES)[number];
 export const COLLABORATOR_ROLES = ['editor', 'viewer'] as const;
 export type CollaboratorRole = (typeof COLLABORATOR_ROLES)[number];
 
-export const appIdSchema = zm.string().check(zm.regex(ID_PATTERN, 'Not an app id.'));
+export const appIdSchema = lazySchema(() =>
+  zm.string().check(zm.regex(ID_PATTERN, 'Not an app id.')),
+);

@@ -3,24 +3,27 @@
 // are not known to be pure, so a bundler keeps every one of them).
 import * as zm from 'zod/mini';
 import { APP_ROLES, appIconSchema, appIdSchema } from './app-basics';
+import { lazySchema } from './lazy-schema';
 
 /**
  * An app as lists show it (docs/product/records.md); the server keeps the listing fields from the
  * document.
  */
-export const appSummarySchema = zm.object({
-  id: appIdSchema,
-  owner: zm.object({ id: zm.string(), username: zm.string(), displayName: zm.string() }),
-  role: zm.enum(APP_ROLES),
-  title: zm.string(),
-  description: zm.string(),
-  icon: zm.nullable(appIconSchema),
-  visibility: zm.enum(['private', 'unlisted', 'public']),
-  archived: zm.boolean(),
-  publishedVersion: zm.nullable(zm.int()),
-  createdAt: zm.number(),
-  updatedAt: zm.number(),
-});
+export const appSummarySchema = lazySchema(() =>
+  zm.object({
+    id: appIdSchema,
+    owner: zm.object({ id: zm.string(), username: zm.string(), displayName: zm.string() }),
+    role: zm.enum(APP_ROLES),
+    title: zm.string(),
+    description: zm.string(),
+    icon: zm.nullable(appIconSchema),
+    visibility: zm.enum(['private', 'unlisted', 'public']),
+    archived: zm.boolean(),
+    publishedVersion: zm.nullable(zm.int()),
+    createdAt: zm.number(),
+    updatedAt: zm.number(),
+  }),
+);
 export type AppSummary = zm.infer<typeof appSummarySchema>;
 
-export const appResponseSchema = zm.object({ app: appSummarySchema });
+export const appResponseSchema = lazySchema(() => zm.object({ app: appSummarySchema }));

@@ -1,4 +1,5 @@
 import * as zm from 'zod/mini';
+import { lazySchema } from './lazy-schema';
 
 /*
  * What the browser needs to know from the server at run time: zod/mini only, in a module of its
@@ -11,18 +12,22 @@ import * as zm from 'zod/mini';
  * same-origin `tunnel` (`/monitoring?o=…&p=…[&r=…]`), marked with the server's release and
  * environment.
  */
-export const errorReportingConfigSchema = zm.object({
-  dsn: zm.string(),
-  tunnel: zm.string().check(zm.regex(/^\/monitoring\?/)),
-  release: zm.string(),
-  environment: zm.string(),
-});
+export const errorReportingConfigSchema = lazySchema(() =>
+  zm.object({
+    dsn: zm.string(),
+    tunnel: zm.string().check(zm.regex(/^\/monitoring\?/)),
+    release: zm.string(),
+    environment: zm.string(),
+  }),
+);
 export type ErrorReportingConfig = zm.infer<typeof errorReportingConfigSchema>;
 
 /** `GET /api/client-config`: `errorReporting` is null when the operator turned reporting off. */
-export const clientConfigSchema = zm.object({
-  errorReporting: zm.nullable(errorReportingConfigSchema),
-});
+export const clientConfigSchema = lazySchema(() =>
+  zm.object({
+    errorReporting: zm.nullable(errorReportingConfigSchema),
+  }),
+);
 export type ClientConfig = zm.infer<typeof clientConfigSchema>;
 
 /**

@@ -4,6 +4,7 @@
 import * as zm from 'zod/mini';
 import { pageSearchSchema, queryText } from './page-search';
 import { appCardSchema } from './published-app';
+import { lazySchema } from './lazy-schema';
 
 export const EXPLORE_SORTS = ['new', 'popular'] as const;
 
@@ -12,26 +13,28 @@ export const EXPLORE_SORTS = ['new', 'popular'] as const;
  * carries the same query, read by the same schema (exploreSearchSchema), so a search means the
  * same on both sides: the text trimmed, a tag and an author trimmed and lowercased.
  */
-export const exploreQuerySchema = zm.object({
-  q: zm._default(zm.pipe(queryText(), zm.string().check(zm.trim(), zm.maxLength(100))), ''),
-  tag: zm.optional(
-    zm.pipe(
-      zm.pipe(queryText(), zm.string().check(zm.trim(), zm.toLowerCase(), zm.maxLength(24))),
-      zm.transform((tag: string) => tag || undefined),
+export const exploreQuerySchema = lazySchema(() =>
+  zm.object({
+    q: zm._default(zm.pipe(queryText(), zm.string().check(zm.trim(), zm.maxLength(100))), ''),
+    tag: zm.optional(
+      zm.pipe(
+        zm.pipe(queryText(), zm.string().check(zm.trim(), zm.toLowerCase(), zm.maxLength(24))),
+        zm.transform((tag: string) => tag || undefined),
+      ),
     ),
-  ),
-  /** Only this author's apps (by username, which is lowercase). */
-  author: zm.optional(
-    zm.pipe(
-      zm.pipe(queryText(), zm.string().check(zm.trim(), zm.toLowerCase(), zm.maxLength(30))),
-      zm.transform((author: string) => author || undefined),
+    /** Only this author's apps (by username, which is lowercase). */
+    author: zm.optional(
+      zm.pipe(
+        zm.pipe(queryText(), zm.string().check(zm.trim(), zm.toLowerCase(), zm.maxLength(30))),
+        zm.transform((author: string) => author || undefined),
+      ),
     ),
-  ),
-  sort: zm._default(zm.enum(EXPLORE_SORTS), 'new'),
-  page: zm._default(zm.coerce.number().check(zm.int(), zm.minimum(1), zm.maximum(1000)), 1),
-});
+    sort: zm._default(zm.enum(EXPLORE_SORTS), 'new'),
+    page: zm._default(zm.coerce.number().check(zm.int(), zm.minimum(1), zm.maximum(1000)), 1),
+  }),
+);
 /** `/explore`'s search: the API's query, with a part the API would refuse read as absent. */
-export const exploreSearchSchema = pageSearchSchema(exploreQuerySchema);
+export const exploreSearchSchema = lazySchema(() => pageSearchSchema(exploreQuerySchema));
 
 /**
  * The API address of a search as the page holds it: only what is set, so the same search is one
@@ -56,12 +59,14 @@ export type ExploreParams = zm.output<typeof exploreQuerySchema>;
  * page read it when they draw their first cards, and a classic schema here brought classic zod
  * (13 KB gzip, and its schemas built on the main thread) to every public page.
  */
-export const exploreResponseSchema = zm.object({
-  apps: zm.array(appCardSchema),
-  page: zm.int(),
-  pageCount: zm.int(),
-  total: zm.int(),
-  /** The most used tags among public apps, most used first (at most 20). */
-  tags: zm.array(zm.object({ tag: zm.string(), count: zm.int() })),
-});
+export const exploreResponseSchema = lazySchema(() =>
+  zm.object({
+    apps: zm.array(appCardSchema),
+    page: zm.int(),
+    pageCount: zm.int(),
+    total: zm.int(),
+    /** The most used tags among public apps, most used first (at most 20). */
+    tags: zm.array(zm.object({ tag: zm.string(), count: zm.int() })),
+  }),
+);
 export type ExploreResponse = zm.infer<typeof exploreResponseSchema>;

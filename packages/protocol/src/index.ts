@@ -170,6 +170,7 @@ export {
 } from './published-app';
 export { appPwaPaths } from './app-shell';
 export { pageSearchSchema } from './page-search';
+export { lazySchema } from './lazy-schema';
 export {
   clientConfigSchema,
   errorReportingConfigSchema,

@@ -1,4 +1,5 @@
 import * as zm from 'zod/mini';
+import { lazySchema } from './lazy-schema';
 
 /*
  * Avatars, profile links and same-origin paths: zod/mini only, in a module of their own.
@@ -11,28 +12,34 @@ import * as zm from 'zod/mini';
  * A path on this server, for uploaded images: "/…" but never "//host/…" or "/\\host/…", which
  * browsers treat as another origin.
  */
-export const sameOriginPathSchema = zm
-  .string()
-  .check(
-    zm.maxLength(2048),
-    zm.regex(/^\/(?![/\\])/, 'Use a path on this server, starting with a single “/”.'),
-  );
+export const sameOriginPathSchema = lazySchema(() =>
+  zm
+    .string()
+    .check(
+      zm.maxLength(2048),
+      zm.regex(/^\/(?![/\\])/, 'Use a path on this server, starting with a single “/”.'),
+    ),
+);
 
 /** A colour as `#rrggbb`: an avatar's or an app icon's background. */
-export const hexColorSchema = zm.string().check(zm.regex(/^#[0-9a-f]{6}$/i));
+export const hexColorSchema = lazySchema(() => zm.string().check(zm.regex(/^#[0-9a-f]{6}$/i)));
 
 /** A link on a profile: http(s) only (docs/product/validation.md). */
-export const profileLinkSchema = zm.object({
-  label: zm.string().check(zm.maxLength(40)),
-  url: zm.url({ protocol: /^https?$/ }),
-});
-
-export const avatarSchema = zm.discriminatedUnion('kind', [
+export const profileLinkSchema = lazySchema(() =>
   zm.object({
-    kind: zm.literal('emoji'),
-    emoji: zm.string().check(zm.minLength(1), zm.maxLength(16)),
-    color: hexColorSchema,
+    label: zm.string().check(zm.maxLength(40)),
+    url: zm.url({ protocol: /^https?$/ }),
   }),
-  zm.object({ kind: zm.literal('image'), url: sameOriginPathSchema }),
-]);
+);
+
+export const avatarSchema = lazySchema(() =>
+  zm.discriminatedUnion('kind', [
+    zm.object({
+      kind: zm.literal('emoji'),
+      emoji: zm.string().check(zm.minLength(1), zm.maxLength(16)),
+      color: hexColorSchema,
+    }),
+    zm.object({ kind: zm.literal('image'), url: sameOriginPathSchema }),
+  ]),
+);
 export type Avatar = zm.infer<typeof avatarSchema>;

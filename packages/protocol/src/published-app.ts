@@ -1,6 +1,7 @@
 import * as zm from 'zod/mini';
 import { APP_ROLES, appIconSchema, appIdSchema } from './app-basics';
 import { avatarSchema } from './profile-parts';
+import { lazySchema } from './lazy-schema';
 
 /*
  * A published app and the cards that list apps: zod/mini only, in a module of their own.
@@ -13,11 +14,13 @@ export const VISIBILITIES = ['private', 'unlisted', 'public'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
 /** The person an app page or a card credits. */
-export const appAuthorSchema = zm.object({
-  username: zm.string(),
-  displayName: zm.string(),
-  avatar: zm.nullable(avatarSchema),
-});
+export const appAuthorSchema = lazySchema(() =>
+  zm.object({
+    username: zm.string(),
+    displayName: zm.string(),
+    avatar: zm.nullable(avatarSchema),
+  }),
+);
 export type AppAuthor = zm.infer<typeof appAuthorSchema>;
 
 /**
@@ -30,35 +33,41 @@ export type AppAuthor = zm.infer<typeof appAuthorSchema>;
  * `fields`, `records`, `actions`, `steps`, `aiActions`) and id; null for `meta`, `theme` and the
  * app as a whole (path '').
  */
-export const publishProblemSchema = zm.object({
-  path: zm.string(),
-  message: zm.string(),
-  entity: zm.nullable(zm.object({ table: zm.string(), id: zm.string() })),
-});
+export const publishProblemSchema = lazySchema(() =>
+  zm.object({
+    path: zm.string(),
+    message: zm.string(),
+    entity: zm.nullable(zm.object({ table: zm.string(), id: zm.string() })),
+  }),
+);
 export type PublishProblem = zm.infer<typeof publishProblemSchema>;
 
 /** Where a remix came from, when its source is still visible to the reader. */
-export const appLineageSchema = zm.object({
-  appId: appIdSchema,
-  version: zm.int().check(zm.gte(1)),
-  title: zm.string(),
-  author: appAuthorSchema,
-});
+export const appLineageSchema = lazySchema(() =>
+  zm.object({
+    appId: appIdSchema,
+    version: zm.int().check(zm.gte(1)),
+    title: zm.string(),
+    author: appAuthorSchema,
+  }),
+);
 export type AppLineage = zm.infer<typeof appLineageSchema>;
 
 /** An app as cards show it: explore, profiles, the landing page, suggestions. */
-export const appCardSchema = zm.object({
-  id: appIdSchema,
-  title: zm.string(),
-  description: zm.string(),
-  icon: zm.nullable(appIconSchema),
-  tags: zm.array(zm.string()),
-  author: appAuthorSchema,
-  version: zm.int().check(zm.gte(1)),
-  publishedAt: zm.number(),
-  opens: zm.int().check(zm.nonnegative()),
-  installs: zm.int().check(zm.nonnegative()),
-});
+export const appCardSchema = lazySchema(() =>
+  zm.object({
+    id: appIdSchema,
+    title: zm.string(),
+    description: zm.string(),
+    icon: zm.nullable(appIconSchema),
+    tags: zm.array(zm.string()),
+    author: appAuthorSchema,
+    version: zm.int().check(zm.gte(1)),
+    publishedAt: zm.number(),
+    opens: zm.int().check(zm.nonnegative()),
+    installs: zm.int().check(zm.nonnegative()),
+  }),
+);
 export type AppCard = zm.infer<typeof appCardSchema>;
 
 /**
@@ -67,24 +76,26 @@ export type AppCard = zm.infer<typeof appCardSchema>;
  * collaborators also get private, unpublished and draft apps (`version` and `definition` null for a
  * draft). Everyone else: `not_found`. `definition` is the version's JSON (parse it tolerantly).
  */
-export const publishedAppSchema = zm.extend(appCardSchema, {
-  version: zm.nullable(zm.int().check(zm.gte(1))),
-  publishedAt: zm.nullable(zm.number()),
-  visibility: zm.enum(VISIBILITIES),
-  published: zm.boolean(),
-  archived: zm.boolean(),
-  /** The reader's role on the app; null for visitors. */
-  role: zm.nullable(zm.enum(APP_ROLES)),
-  remixedFrom: zm.nullable(appLineageSchema),
-  /**
-   * Remixes anyone may discover: public, published and not archived (an unlisted remix is shared by
-   * link only, so it is not listed here).
-   */
-  remixes: zm.array(zm.pick(appCardSchema, { id: true, title: true, author: true })),
-  /** How many such remixes there are (the list shows the newest 50). Absent in older answers. */
-  remixCount: zm.optional(zm.number()),
-  definition: zm.unknown(),
-});
+export const publishedAppSchema = lazySchema(() =>
+  zm.extend(appCardSchema, {
+    version: zm.nullable(zm.int().check(zm.gte(1))),
+    publishedAt: zm.nullable(zm.number()),
+    visibility: zm.enum(VISIBILITIES),
+    published: zm.boolean(),
+    archived: zm.boolean(),
+    /** The reader's role on the app; null for visitors. */
+    role: zm.nullable(zm.enum(APP_ROLES)),
+    remixedFrom: zm.nullable(appLineageSchema),
+    /**
+     * Remixes anyone may discover: public, published and not archived (an unlisted remix is shared by
+     * link only, so it is not listed here).
+     */
+    remixes: zm.array(zm.pick(appCardSchema, { id: true, title: true, author: true })),
+    /** How many such remixes there are (the list shows the newest 50). Absent in older answers. */
+    remixCount: zm.optional(zm.number()),
+    definition: zm.unknown(),
+  }),
+);
 export type PublishedApp = zm.infer<typeof publishedAppSchema>;
 
 /**

@@ -1,5 +1,6 @@
 import * as zm from 'zod/mini';
 import { avatarSchema, profileLinkSchema } from './profile-parts';
+import { lazySchema } from './lazy-schema';
 
 /*
  * Who is signed in: zod/mini only, in a module of their own.
@@ -9,22 +10,26 @@ import { avatarSchema, profileLinkSchema } from './profile-parts';
  */
 
 /** What a signed-in person knows about their own account. */
-export const accountSchema = zm.object({
-  id: zm.string(),
-  username: zm.string(),
-  email: zm.string(),
-  emailVerified: zm.boolean(),
-  pendingEmail: zm.nullable(zm.string()),
-  displayName: zm.string(),
-  bio: zm.string(),
-  avatar: avatarSchema,
-  links: zm.array(profileLinkSchema),
-  /** Apps shown first on the profile, in this order (only the person's public published ones show). */
-  pinnedAppIds: zm._default(zm.array(zm.string()), []),
-  createdAt: zm.iso.datetime(),
-});
+export const accountSchema = lazySchema(() =>
+  zm.object({
+    id: zm.string(),
+    username: zm.string(),
+    email: zm.string(),
+    emailVerified: zm.boolean(),
+    pendingEmail: zm.nullable(zm.string()),
+    displayName: zm.string(),
+    bio: zm.string(),
+    avatar: avatarSchema,
+    links: zm.array(profileLinkSchema),
+    /** Apps shown first on the profile, in this order (only the person's public published ones show). */
+    pinnedAppIds: zm._default(zm.array(zm.string()), []),
+    createdAt: zm.iso.datetime(),
+  }),
+);
 export type Account = zm.infer<typeof accountSchema>;
 
 /** `GET /api/auth/session` */
-export const sessionResponseSchema = zm.object({ account: zm.nullable(accountSchema) });
+export const sessionResponseSchema = lazySchema(() =>
+  zm.object({ account: zm.nullable(accountSchema) }),
+);
 export type SessionResponse = zm.infer<typeof sessionResponseSchema>;

@@ -1,5 +1,6 @@
 // zod/mini: the profile route reads usernames, and every page loads the route tree.
 import * as zm from 'zod/mini';
+import { lazySchema } from './lazy-schema';
 
 /**
  * docs/product/validation.md: 3–30 of a-z 0-9 _ -, starting with a letter. Usernames are stored
@@ -98,12 +99,14 @@ export function isReservedUsername(username: string): boolean {
  * A username as a person types it: trimmed and lowercased, then checked against
  * docs/product/validation.md.
  */
-export const usernameSchema = zm.string().check(
-  zm.trim(),
-  zm.toLowerCase(),
-  zm.minLength(3, 'Use at least 3 characters.'),
-  zm.maxLength(30, 'Use at most 30 characters.'),
-  zm.regex(/^[a-z]/, 'Start with a letter.'),
-  zm.regex(USERNAME_PATTERN, 'Use only letters, digits, “_” and “-”.'),
-  zm.refine((name) => !isReservedUsername(name), 'That name is reserved. Try another.'),
+export const usernameSchema = lazySchema(() =>
+  zm.string().check(
+    zm.trim(),
+    zm.toLowerCase(),
+    zm.minLength(3, 'Use at least 3 characters.'),
+    zm.maxLength(30, 'Use at most 30 characters.'),
+    zm.regex(/^[a-z]/, 'Start with a letter.'),
+    zm.regex(USERNAME_PATTERN, 'Use only letters, digits, “_” and “-”.'),
+    zm.refine((name) => !isReservedUsername(name), 'That name is reserved. Try another.'),
+  ),
 );
