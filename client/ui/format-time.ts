@@ -1,3 +1,5 @@
+import { calendarDate } from './calendar-date';
+
 /**
  * Each formatter is made when first used, not when this module loads: a page that imports it and
  * shows no date does not pay for building one (a few milliseconds each on the main thread).
@@ -8,13 +10,6 @@ function once<T>(make: () => T): () => T {
 }
 
 const relative = once(() => new Intl.RelativeTimeFormat('en', { numeric: 'auto' }));
-/** "2 Nov 2026" (en-GB). */
-export const DAY_DATE: Intl.DateTimeFormatOptions = {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-};
-const dateFormat = once(() => new Intl.DateTimeFormat('en-GB', DAY_DATE));
 const timeFormat = once(
   () => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' }),
 );
@@ -39,13 +34,11 @@ export function timeAgo(at: number, now = Date.now()): string {
 
 /** "2 Nov 2026". */
 export function formatDate(at: number): string {
-  return dateFormat().format(at);
+  return calendarDate(at, 'day', 'local');
 }
 
 /** "14:05" today, "2 Nov 2026, 14:05" on another day: when a copy was made. */
 export function formatMoment(at: number, now = Date.now()): string {
   const sameDay = new Date(at).toDateString() === new Date(now).toDateString();
-  return sameDay
-    ? timeFormat().format(at)
-    : `${dateFormat().format(at)}, ${timeFormat().format(at)}`;
+  return sameDay ? timeFormat().format(at) : `${formatDate(at)}, ${timeFormat().format(at)}`;
 }

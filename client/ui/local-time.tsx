@@ -1,29 +1,23 @@
-import { useMemo, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
+import { calendarDate, type CalendarStyle } from './calendar-date';
 
 const never = () => () => {};
 
 /**
- * A moment as the reader's clock dates it. A page rendered on the server dates it in UTC, and so
- * does the browser's first render of that page (hydrating needs the very same text); the render
- * after dates it in the reader's time zone. Rendered in the browser alone, it is local at once.
+ * A moment as the reader's clock dates it ("2 Nov 2026", or "November 2026" with `style="month"`).
+ * A page rendered on the server dates it in UTC, and so does the browser's first render of that
+ * page (hydrating needs the very same text); the render after dates it in the reader's time zone.
+ * Rendered in the browser alone, it is local at once.
  */
-export function LocalTime({
-  at,
-  locale,
-  options,
-}: {
-  at: number;
-  locale: string;
-  options: Intl.DateTimeFormatOptions;
-}) {
+export function LocalTime({ at, style = 'day' }: { at: number; style?: CalendarStyle }) {
   const local = useSyncExternalStore(
     never,
     () => true,
     () => false,
   );
-  const format = useMemo(
-    () => new Intl.DateTimeFormat(locale, local ? options : { ...options, timeZone: 'UTC' }),
-    [locale, options, local],
+  return (
+    <time dateTime={new Date(at).toISOString()}>
+      {calendarDate(at, style, local ? 'local' : 'utc')}
+    </time>
   );
-  return <time dateTime={new Date(at).toISOString()}>{format.format(at)}</time>;
 }

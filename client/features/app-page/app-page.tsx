@@ -5,7 +5,7 @@ import { AppIcon } from '../../ui/app-icon';
 import { Avatar } from '../../ui/avatar';
 import { buttonClass } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';
-import { DAY_DATE, formatMoment } from '../../ui/format-time';
+import { formatMoment } from '../../ui/format-time';
 import { LocalTime } from '../../ui/local-time';
 import { pageOrigin } from '../../platform/api/page-data';
 import { Notice } from '../../ui/notice';
@@ -63,8 +63,7 @@ export function AppPage({
           </span>
           {app.version !== null && app.publishedAt !== null ? (
             <span>
-              Version {app.version} · published{' '}
-              <LocalTime at={app.publishedAt} locale="en-GB" options={DAY_DATE} />
+              Version {app.version} · published <LocalTime at={app.publishedAt} />
             </span>
           ) : null}
         </span>

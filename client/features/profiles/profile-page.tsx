@@ -21,8 +21,6 @@ function safeHref(url: string): string | undefined {
   }
 }
 
-const JOINED: Intl.DateTimeFormatOptions = { month: 'long', year: 'numeric' };
-
 /** `/{username}`: a person's public profile and their public published apps. */
 export function ProfilePage({ profile, isLastSeenCopy }: LoadedProfile) {
   return (
@@ -40,7 +38,7 @@ export function ProfilePage({ profile, isLastSeenCopy }: LoadedProfile) {
             {profile.bio ? <p className="profile__bio">{profile.bio}</p> : null}
             <ul className="profile__meta">
               <li>
-                Joined <LocalTime at={Date.parse(profile.joinedAt)} locale="en" options={JOINED} />
+                Joined <LocalTime at={Date.parse(profile.joinedAt)} style="month" />
               </li>
             </ul>
             {profile.links.length > 0 ? (
