@@ -52,6 +52,17 @@ describe('lazySchema', () => {
     expect(result).toEqual({ value: { page: 1 } });
   });
 
+  it('gives the same JSON Schema (what the AI provider is sent) as the schema itself', () => {
+    const icon = () =>
+      zm.discriminatedUnion('kind', [
+        zm.object({ kind: zm.literal('emoji'), emoji: zm.string() }),
+        zm.object({ kind: zm.literal('image'), url: zm.string() }),
+      ]);
+    const lazy = z.toJSONSchema(z.object({ icon: lazySchema(icon), size: z.number() }));
+    expect(lazy).toEqual(z.toJSONSchema(z.object({ icon: icon(), size: z.number() })));
+    expect(JSON.stringify(lazy)).toContain('"const":"emoji"');
+  });
+
   it('reports its errors as the schema would', () => {
     const schema = lazySchema(() => zm.object({ n: zm.int() }));
     const result = schema.safeParse({ n: 1.5 });
