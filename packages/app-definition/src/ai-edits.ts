@@ -23,6 +23,7 @@ import {
 import { checkForPublish, rawDefinition } from './publish-check';
 import { referenceTable } from './reader';
 import { COLLECTION_SHARING, RECORD_RULES } from './sharing';
+import { lazySchema } from '@pipit/protocol';
 
 /*
  * AI as a co-editor (docs/product/ai-builder.md): the model answers an instruction with a list of the typed
@@ -35,85 +36,99 @@ import { COLLECTION_SHARING, RECORD_RULES } from './sharing';
 /** Most operations one answer may hold. */
 export const AI_EDITS_MAX = 40;
 
-const idOrRef = z.string().min(1).max(64).describe('An id of the app, or the ref of a new thing.');
-const ref = z.string().min(1).max(64).describe('A name for the new thing, for later operations.');
-const name = z.string().min(1).max(LIMITS.nameLength);
-const sharing = z
-  .enum(COLLECTION_SHARING)
-  .describe(
-    'private: each visitor keeps their own records; space: shared with people they invite.',
-  );
-const recordRule = z
-  .enum(RECORD_RULES)
-  .describe('In a space: anyone there may change a record, or only its author.');
-const props = z
-  .record(z.string(), z.unknown())
-  .describe('Properties of the component, by name; ids or refs where an id goes.');
+const idOrRef = lazySchema(() =>
+  z.string().min(1).max(64).describe('An id of the app, or the ref of a new thing.'),
+);
+const ref = lazySchema(() =>
+  z.string().min(1).max(64).describe('A name for the new thing, for later operations.'),
+);
+const name = lazySchema(() => z.string().min(1).max(LIMITS.nameLength));
+const sharing = lazySchema(() =>
+  z
+    .enum(COLLECTION_SHARING)
+    .describe(
+      'private: each visitor keeps their own records; space: shared with people they invite.',
+    ),
+);
+const recordRule = lazySchema(() =>
+  z
+    .enum(RECORD_RULES)
+    .describe('In a space: anyone there may change a record, or only its author.'),
+);
+const props = lazySchema(() =>
+  z
+    .record(z.string(), z.unknown())
+    .describe('Properties of the component, by name; ids or refs where an id goes.'),
+);
 
-export const aiEditSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('addCollection'), ref, name }),
-  z.object({ op: z.literal('renameCollection'), collectionId: idOrRef, name }),
-  z.object({
-    op: z.literal('setCollectionSharing'),
-    collectionId: idOrRef,
-    sharing: sharing.optional(),
-    recordRule: recordRule.optional(),
-  }),
-  z.object({
-    op: z.literal('addField'),
-    ref,
-    collectionId: idOrRef,
-    name,
-    type: z.enum(FIELD_TYPES),
-    required: z.boolean().default(false),
-    choices: z.array(z.string().max(LIMITS.choiceLength)).max(LIMITS.choices).default([]),
-  }),
-  z.object({
-    op: z.literal('setField'),
-    fieldId: idOrRef,
-    name: name.optional(),
-    required: z.boolean().optional(),
-    choices: z.array(z.string().max(LIMITS.choiceLength)).max(LIMITS.choices).optional(),
-  }),
-  z.object({
-    op: z.literal('addScreen'),
-    ref,
-    title: z.string().min(1).max(LIMITS.screenTitleLength),
-    icon: z.string().min(1).max(LIMITS.screenIconLength).optional(),
-  }),
-  z.object({
-    op: z.literal('setScreen'),
-    screenId: idOrRef,
-    title: z.string().min(1).max(LIMITS.screenTitleLength).optional(),
-    icon: z.string().min(1).max(LIMITS.screenIconLength).optional(),
-  }),
-  z.object({
-    op: z.literal('addComponent'),
-    ref,
-    screenId: idOrRef,
-    type: z.enum(COMPONENT_TYPES as [ComponentType, ...ComponentType[]]),
-    index: z.number().int().min(0).optional(),
-    props: props.default({}),
-  }),
-  z.object({ op: z.literal('setProperty'), componentId: idOrRef, props }),
-  z.object({ op: z.literal('removeComponent'), componentId: idOrRef }),
-  z.object({
-    op: z.literal('moveComponent'),
-    componentId: idOrRef,
-    index: z.number().int().min(0),
-    screenId: idOrRef.optional(),
-  }),
-  z.object({
-    op: z.literal('addAiAction'),
-    ref,
-    name,
-    prompt: z.string().max(LIMITS.promptLength).default(''),
-  }),
-]);
+export const aiEditSchema = lazySchema(() =>
+  z.discriminatedUnion('op', [
+    z.object({ op: z.literal('addCollection'), ref, name }),
+    z.object({ op: z.literal('renameCollection'), collectionId: idOrRef, name }),
+    z.object({
+      op: z.literal('setCollectionSharing'),
+      collectionId: idOrRef,
+      sharing: sharing.optional(),
+      recordRule: recordRule.optional(),
+    }),
+    z.object({
+      op: z.literal('addField'),
+      ref,
+      collectionId: idOrRef,
+      name,
+      type: z.enum(FIELD_TYPES),
+      required: z.boolean().default(false),
+      choices: z.array(z.string().max(LIMITS.choiceLength)).max(LIMITS.choices).default([]),
+    }),
+    z.object({
+      op: z.literal('setField'),
+      fieldId: idOrRef,
+      name: name.optional(),
+      required: z.boolean().optional(),
+      choices: z.array(z.string().max(LIMITS.choiceLength)).max(LIMITS.choices).optional(),
+    }),
+    z.object({
+      op: z.literal('addScreen'),
+      ref,
+      title: z.string().min(1).max(LIMITS.screenTitleLength),
+      icon: z.string().min(1).max(LIMITS.screenIconLength).optional(),
+    }),
+    z.object({
+      op: z.literal('setScreen'),
+      screenId: idOrRef,
+      title: z.string().min(1).max(LIMITS.screenTitleLength).optional(),
+      icon: z.string().min(1).max(LIMITS.screenIconLength).optional(),
+    }),
+    z.object({
+      op: z.literal('addComponent'),
+      ref,
+      screenId: idOrRef,
+      type: z.enum(COMPONENT_TYPES as [ComponentType, ...ComponentType[]]),
+      index: z.number().int().min(0).optional(),
+      props: props.default({}),
+    }),
+    z.object({ op: z.literal('setProperty'), componentId: idOrRef, props }),
+    z.object({ op: z.literal('removeComponent'), componentId: idOrRef }),
+    z.object({
+      op: z.literal('moveComponent'),
+      componentId: idOrRef,
+      index: z.number().int().min(0),
+      screenId: idOrRef.optional(),
+    }),
+    z.object({
+      op: z.literal('addAiAction'),
+      ref,
+      name,
+      prompt: z.string().max(LIMITS.promptLength).default(''),
+    }),
+  ]),
+);
 export type AiEdit = z.infer<typeof aiEditSchema>;
 
 /** What the model answers: the operations, in order. */
-export const aiEditsSchema = z.object({ operations: z.array(aiEditSchema).max(AI_EDITS_MAX) });
+export const aiEditsSchema = lazySchema(() =>
+  z.object({ operations: z.array(aiEditSchema).max(AI_EDITS_MAX) }),
+);
 export type AiEdits = z.infer<typeof aiEditsSchema>;
 
 /*
@@ -122,78 +137,88 @@ export type AiEdits = z.infer<typeof aiEditsSchema>;
  * a component's properties are a list of name and value pairs. `parseModelEdits` turns it (or the
  * plain form above, which lenient servers' models often write) into typed operations.
  */
-const wireId = z.string().describe('An id of the app, or the ref of a new thing.');
-const wireRef = z.string().describe('A name for the new thing, for later operations.');
-const wireProps = z
-  .array(
-    z.object({
-      name: z.string().describe('A property of the component, e.g. subtitleFieldId or label.'),
-      value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]),
-    }),
-  )
-  .describe('Properties to set; ids or refs where an id goes.');
+const wireId = lazySchema(() =>
+  z.string().describe('An id of the app, or the ref of a new thing.'),
+);
+const wireRef = lazySchema(() =>
+  z.string().describe('A name for the new thing, for later operations.'),
+);
+const wireProps = lazySchema(() =>
+  z
+    .array(
+      z.object({
+        name: z.string().describe('A property of the component, e.g. subtitleFieldId or label.'),
+        value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]),
+      }),
+    )
+    .describe('Properties to set; ids or refs where an id goes.'),
+);
 const wireText = (max: number) => z.string().max(max).nullable();
 
-const wireEditSchema = z.union([
-  z.object({ op: z.literal('addCollection'), ref: wireRef, name: z.string() }),
-  z.object({ op: z.literal('renameCollection'), collectionId: wireId, name: z.string() }),
-  z.object({
-    op: z.literal('setCollectionSharing'),
-    collectionId: wireId,
-    sharing: sharing.nullable(),
-    recordRule: recordRule.nullable(),
-  }),
-  z.object({
-    op: z.literal('addField'),
-    ref: wireRef,
-    collectionId: wireId,
-    name: z.string(),
-    type: z.enum(FIELD_TYPES),
-    required: z.boolean(),
-    choices: z.array(z.string()),
-  }),
-  z.object({
-    op: z.literal('setField'),
-    fieldId: wireId,
-    name: wireText(LIMITS.nameLength),
-    required: z.boolean().nullable(),
-    choices: z.array(z.string()).nullable(),
-  }),
-  z.object({
-    op: z.literal('addScreen'),
-    ref: wireRef,
-    title: z.string(),
-    icon: wireText(LIMITS.screenIconLength),
-  }),
-  z.object({
-    op: z.literal('setScreen'),
-    screenId: wireId,
-    title: wireText(LIMITS.screenTitleLength),
-    icon: wireText(LIMITS.screenIconLength),
-  }),
-  z.object({
-    op: z.literal('addComponent'),
-    ref: wireRef,
-    screenId: wireId,
-    type: z.enum(COMPONENT_TYPES as [ComponentType, ...ComponentType[]]),
-    index: z.number().int().nullable(),
-    props: wireProps,
-  }),
-  z.object({ op: z.literal('setProperty'), componentId: wireId, props: wireProps }),
-  z.object({ op: z.literal('removeComponent'), componentId: wireId }),
-  z.object({
-    op: z.literal('moveComponent'),
-    componentId: wireId,
-    index: z.number().int(),
-    screenId: wireId.nullable(),
-  }),
-  z.object({ op: z.literal('addAiAction'), ref: wireRef, name: z.string(), prompt: z.string() }),
-]);
+const wireEditSchema = lazySchema(() =>
+  z.union([
+    z.object({ op: z.literal('addCollection'), ref: wireRef, name: z.string() }),
+    z.object({ op: z.literal('renameCollection'), collectionId: wireId, name: z.string() }),
+    z.object({
+      op: z.literal('setCollectionSharing'),
+      collectionId: wireId,
+      sharing: sharing.nullable(),
+      recordRule: recordRule.nullable(),
+    }),
+    z.object({
+      op: z.literal('addField'),
+      ref: wireRef,
+      collectionId: wireId,
+      name: z.string(),
+      type: z.enum(FIELD_TYPES),
+      required: z.boolean(),
+      choices: z.array(z.string()),
+    }),
+    z.object({
+      op: z.literal('setField'),
+      fieldId: wireId,
+      name: wireText(LIMITS.nameLength),
+      required: z.boolean().nullable(),
+      choices: z.array(z.string()).nullable(),
+    }),
+    z.object({
+      op: z.literal('addScreen'),
+      ref: wireRef,
+      title: z.string(),
+      icon: wireText(LIMITS.screenIconLength),
+    }),
+    z.object({
+      op: z.literal('setScreen'),
+      screenId: wireId,
+      title: wireText(LIMITS.screenTitleLength),
+      icon: wireText(LIMITS.screenIconLength),
+    }),
+    z.object({
+      op: z.literal('addComponent'),
+      ref: wireRef,
+      screenId: wireId,
+      type: z.enum(COMPONENT_TYPES as [ComponentType, ...ComponentType[]]),
+      index: z.number().int().nullable(),
+      props: wireProps,
+    }),
+    z.object({ op: z.literal('setProperty'), componentId: wireId, props: wireProps }),
+    z.object({ op: z.literal('removeComponent'), componentId: wireId }),
+    z.object({
+      op: z.literal('moveComponent'),
+      componentId: wireId,
+      index: z.number().int(),
+      screenId: wireId.nullable(),
+    }),
+    z.object({ op: z.literal('addAiAction'), ref: wireRef, name: z.string(), prompt: z.string() }),
+  ]),
+);
 
 /** The model's answer as JSON schema: strict-mode compatible (see above). */
-export const aiEditsModelSchema = z.object({
-  operations: z.array(wireEditSchema).describe(`At most ${AI_EDITS_MAX} operations, in order.`),
-});
+export const aiEditsModelSchema = lazySchema(() =>
+  z.object({
+    operations: z.array(wireEditSchema).describe(`At most ${AI_EDITS_MAX} operations, in order.`),
+  }),
+);
 
 /** The JSON schema of the model's answer, for structured output. */
 export function aiEditsJsonSchema(): Record<string, unknown> {

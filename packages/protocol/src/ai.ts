@@ -1,6 +1,7 @@
 import * as zm from 'zod/mini';
 import { appIdSchema } from './app-basics';
 import { ERROR_CODES } from './errors';
+import { lazySchema } from './lazy-schema';
 
 /*
  * AI on the server (docs/product/ai.md): runs of an app's AI actions, apps from a description, and
@@ -29,64 +30,78 @@ export const AI_RUN_SOURCES = ['published', 'live'] as const;
 export type AiRunSource = (typeof AI_RUN_SOURCES)[number];
 
 /** `POST /api/ai/runs` */
-export const aiRunRequestSchema = zm.object({
-  appId: appIdSchema,
-  aiActionId: zm.string().check(zm.minLength(1), zm.maxLength(64)),
-  source: zm._default(zm.enum(AI_RUN_SOURCES), 'published'),
-  /** Binding (as `templateBindings` names it, e.g. `record.title`) → its value, as text. */
-  bindings: zm.record(
-    zm.string().check(zm.maxLength(256)),
-    zm.string().check(zm.maxLength(AI_BINDING_MAX_LENGTH)),
-  ),
-});
+export const aiRunRequestSchema = lazySchema(() =>
+  zm.object({
+    appId: appIdSchema,
+    aiActionId: zm.string().check(zm.minLength(1), zm.maxLength(64)),
+    source: zm._default(zm.enum(AI_RUN_SOURCES), 'published'),
+    /** Binding (as `templateBindings` names it, e.g. `record.title`) → its value, as text. */
+    bindings: zm.record(
+      zm.string().check(zm.maxLength(256)),
+      zm.string().check(zm.maxLength(AI_BINDING_MAX_LENGTH)),
+    ),
+  }),
+);
 export type AiRunRequest = zm.input<typeof aiRunRequestSchema>;
 
 /** A field value as a run's record output carries it (the collection's rules checked them). */
-const aiFieldValueSchema = zm.union([zm.string(), zm.number(), zm.boolean(), zm.null()]);
+const aiFieldValueSchema = lazySchema(() =>
+  zm.union([zm.string(), zm.number(), zm.boolean(), zm.null()]),
+);
 
 /** What a run produced: the answer's text, or a record's values by field id. */
-export const aiRunOutputSchema = zm.discriminatedUnion('kind', [
-  zm.object({ kind: zm.literal('text'), text: zm.string() }),
-  zm.object({ kind: zm.literal('record'), values: zm.record(zm.string(), aiFieldValueSchema) }),
-]);
+export const aiRunOutputSchema = lazySchema(() =>
+  zm.discriminatedUnion('kind', [
+    zm.object({ kind: zm.literal('text'), text: zm.string() }),
+    zm.object({ kind: zm.literal('record'), values: zm.record(zm.string(), aiFieldValueSchema) }),
+  ]),
+);
 export type AiRunOutput = zm.infer<typeof aiRunOutputSchema>;
 
 /** `POST /api/ai/runs`, 200. The client puts `output` where the AI action's target says. */
-export const aiRunResponseSchema = zm.object({
-  output: aiRunOutputSchema,
-  /** Runs left today for this person after this one. */
-  remaining: zm.int().check(zm.nonnegative()),
-});
+export const aiRunResponseSchema = lazySchema(() =>
+  zm.object({
+    output: aiRunOutputSchema,
+    /** Runs left today for this person after this one. */
+    remaining: zm.int().check(zm.nonnegative()),
+  }),
+);
 export type AiRunResponse = zm.infer<typeof aiRunResponseSchema>;
 
 /**
  * `GET /api/ai/status`: whether this server has a provider, and (signed in) how many runs the
  * person has left today. Everything that offers AI reads this first and says so when it is off.
  */
-export const aiStatusSchema = zm.object({
-  available: zm.boolean(),
-  /** The model's name as the operator configured it, for the editor's "what a run sends" list. */
-  model: zm.nullable(zm.string()),
-  dailyRuns: zm.int().check(zm.nonnegative()),
-  /** null when signed out. */
-  remaining: zm.nullable(zm.int().check(zm.nonnegative())),
-});
+export const aiStatusSchema = lazySchema(() =>
+  zm.object({
+    available: zm.boolean(),
+    /** The model's name as the operator configured it, for the editor's "what a run sends" list. */
+    model: zm.nullable(zm.string()),
+    dailyRuns: zm.int().check(zm.nonnegative()),
+    /** null when signed out. */
+    remaining: zm.nullable(zm.int().check(zm.nonnegative())),
+  }),
+);
 export type AiStatus = zm.infer<typeof aiStatusSchema>;
 
 /** `POST /api/ai/blueprints`: make an app from a description. */
-export const aiBlueprintRequestSchema = zm.object({
-  description: zm
-    .string()
-    .check(zm.trim(), zm.minLength(1), zm.maxLength(AI_DESCRIPTION_MAX_LENGTH)),
-});
+export const aiBlueprintRequestSchema = lazySchema(() =>
+  zm.object({
+    description: zm
+      .string()
+      .check(zm.trim(), zm.minLength(1), zm.maxLength(AI_DESCRIPTION_MAX_LENGTH)),
+  }),
+);
 
 /** `POST /api/ai/edits`: ask AI to change an app the person can edit. */
-export const aiEditRequestSchema = zm.object({
-  appId: appIdSchema,
-  instruction: zm
-    .string()
-    .check(zm.trim(), zm.minLength(1), zm.maxLength(AI_INSTRUCTION_MAX_LENGTH)),
-});
+export const aiEditRequestSchema = lazySchema(() =>
+  zm.object({
+    appId: appIdSchema,
+    instruction: zm
+      .string()
+      .check(zm.trim(), zm.minLength(1), zm.maxLength(AI_INSTRUCTION_MAX_LENGTH)),
+  }),
+);
 
 /**
  * `POST /api/ai/blueprints` answers `application/x-ndjson`, one of these per line: progress as the
@@ -94,33 +109,37 @@ export const aiEditRequestSchema = zm.object({
  * definition that passed the same parse and publish check as a hand-made app, or `error`. Errors
  * found before the answer starts (sign-in, quota, no provider) are ordinary JSON error answers.
  */
-export const aiBlueprintLineSchema = zm.discriminatedUnion('type', [
-  zm.object({
-    type: zm.literal('progress'),
-    collections: zm.array(zm.string()),
-    screens: zm.array(zm.string()),
-  }),
-  /** The app definition (the client parses it with `appDefinitionSchema`). */
-  zm.object({ type: zm.literal('done'), definition: zm.unknown() }),
-  /** A failure after the stream began: the code and words an error answer would carry. */
-  zm.object({
-    type: zm.literal('error'),
-    error: zm.object({
-      code: zm.enum(ERROR_CODES),
-      message: zm.string(),
-      /** `internal` only: the same digest is in the server log. */
-      digest: zm.optional(zm.string()),
+export const aiBlueprintLineSchema = lazySchema(() =>
+  zm.discriminatedUnion('type', [
+    zm.object({
+      type: zm.literal('progress'),
+      collections: zm.array(zm.string()),
+      screens: zm.array(zm.string()),
     }),
-  }),
-]);
+    /** The app definition (the client parses it with `appDefinitionSchema`). */
+    zm.object({ type: zm.literal('done'), definition: zm.unknown() }),
+    /** A failure after the stream began: the code and words an error answer would carry. */
+    zm.object({
+      type: zm.literal('error'),
+      error: zm.object({
+        code: zm.enum(ERROR_CODES),
+        message: zm.string(),
+        /** `internal` only: the same digest is in the server log. */
+        digest: zm.optional(zm.string()),
+      }),
+    }),
+  ]),
+);
 export type AiBlueprintLine = zm.infer<typeof aiBlueprintLineSchema>;
 
 /**
  * `POST /api/ai/edits`, 200: the proposed change — typed operations of the app-definition package
  * (the client checks them again with `validateEdits` before applying) and one readable line each.
  */
-export const aiEditResponseSchema = zm.object({
-  operations: zm.array(zm.record(zm.string(), zm.unknown())),
-  summary: zm.array(zm.string()),
-});
+export const aiEditResponseSchema = lazySchema(() =>
+  zm.object({
+    operations: zm.array(zm.record(zm.string(), zm.unknown())),
+    summary: zm.array(zm.string()),
+  }),
+);
 export type AiEditResponse = zm.infer<typeof aiEditResponseSchema>;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ID_PATTERN } from './ids';
+import { lazySchema } from './lazy-schema';
 
-const idSchema = z.string().regex(ID_PATTERN, 'Not an id.');
+const idSchema = lazySchema(() => z.string().regex(ID_PATTERN, 'Not an id.'));
 
 /**
  * An app's history (docs/product/history.md): checkpoints of its definition, made automatically
@@ -33,59 +34,67 @@ export const HISTORY_LIMITS = {
   nameLength: 80,
 } as const;
 
-const personSchema = z.object({ username: z.string(), displayName: z.string() });
+const personSchema = lazySchema(() => z.object({ username: z.string(), displayName: z.string() }));
 
 /** What changed since the checkpoint before it, counted per group and named (the first few). */
-export const checkpointChangesSchema = z.object({
-  /** Per group (`app`, `theme`, `screens`, `components`, `collections`, `actions`). */
-  counts: z.record(z.string(), z.number().int().min(0)),
-  /** The names of the first changed things, for the list ("Home, Cart, Welcome heading"). */
-  names: z.array(z.string()),
-  /** One line a person reads: "2 screens, 5 components" or "No changes". */
-  summary: z.string(),
-  /** True for an app's first checkpoint: there is nothing before it to compare with. */
-  first: z.boolean(),
-});
+export const checkpointChangesSchema = lazySchema(() =>
+  z.object({
+    /** Per group (`app`, `theme`, `screens`, `components`, `collections`, `actions`). */
+    counts: z.record(z.string(), z.number().int().min(0)),
+    /** The names of the first changed things, for the list ("Home, Cart, Welcome heading"). */
+    names: z.array(z.string()),
+    /** One line a person reads: "2 screens, 5 components" or "No changes". */
+    summary: z.string(),
+    /** True for an app's first checkpoint: there is nothing before it to compare with. */
+    first: z.boolean(),
+  }),
+);
 export type CheckpointChanges = z.infer<typeof checkpointChangesSchema>;
 
-export const checkpointSchema = z.object({
-  id: idSchema,
-  kind: z.enum(CHECKPOINT_KINDS),
-  /** A name given by hand, or what made it ("Before Ask AI", "Imported"); null for automatic ones. */
-  name: z.string().nullable(),
-  /** The published version a `publish` checkpoint is. */
-  version: z.number().int().nullable(),
-  createdAt: z.number(),
-  /** Who made it by hand, published, or restored; null for automatic ones and deleted accounts. */
-  createdBy: personSchema.nullable(),
-  /** Whose edits it holds since the checkpoint before it (deleted accounts left out). */
-  authors: z.array(personSchema),
-  changes: checkpointChangesSchema,
-  /** Its stored (compressed) size, counted against HISTORY_LIMITS.bytesPerApp. */
-  bytes: z.number().int().min(0),
-});
+export const checkpointSchema = lazySchema(() =>
+  z.object({
+    id: idSchema,
+    kind: z.enum(CHECKPOINT_KINDS),
+    /** A name given by hand, or what made it ("Before Ask AI", "Imported"); null for automatic ones. */
+    name: z.string().nullable(),
+    /** The published version a `publish` checkpoint is. */
+    version: z.number().int().nullable(),
+    createdAt: z.number(),
+    /** Who made it by hand, published, or restored; null for automatic ones and deleted accounts. */
+    createdBy: personSchema.nullable(),
+    /** Whose edits it holds since the checkpoint before it (deleted accounts left out). */
+    authors: z.array(personSchema),
+    changes: checkpointChangesSchema,
+    /** Its stored (compressed) size, counted against HISTORY_LIMITS.bytesPerApp. */
+    bytes: z.number().int().min(0),
+  }),
+);
 export type Checkpoint = z.infer<typeof checkpointSchema>;
 
 /** `GET /api/apps/{id}/checkpoints` (owner and collaborators): newest first. */
-export const checkpointListSchema = z.object({
-  checkpoints: z.array(checkpointSchema),
-  usage: z.object({
-    count: z.number().int(),
-    bytes: z.number().int(),
-    limitCount: z.number().int(),
-    limitBytes: z.number().int(),
+export const checkpointListSchema = lazySchema(() =>
+  z.object({
+    checkpoints: z.array(checkpointSchema),
+    usage: z.object({
+      count: z.number().int(),
+      bytes: z.number().int(),
+      limitCount: z.number().int(),
+      limitBytes: z.number().int(),
+    }),
   }),
-});
+);
 export type CheckpointList = z.infer<typeof checkpointListSchema>;
 
 /**
  * `GET /api/apps/{id}/checkpoints/{checkpointId}`: one checkpoint with its definition (a
  * definition as `@pipit/app-definition` reads it; checked by the client before it is shown).
  */
-export const checkpointWithDefinitionSchema = z.object({
-  checkpoint: checkpointSchema,
-  definition: z.unknown(),
-});
+export const checkpointWithDefinitionSchema = lazySchema(() =>
+  z.object({
+    checkpoint: checkpointSchema,
+    definition: z.unknown(),
+  }),
+);
 
 /**
  * `POST /api/apps/{id}/checkpoints` (owner and editors): a checkpoint by hand, or before a
@@ -93,27 +102,35 @@ export const checkpointWithDefinitionSchema = z.object({
  * checkpoint made offline is the state its maker saw, uploaded when they are back online. The id
  * is the device's: sending it again changes nothing (201 the first time, 200 after).
  */
-export const createCheckpointRequestSchema = z.object({
-  id: idSchema,
-  kind: z.enum(['manual', 'restore']).default('manual'),
-  name: z.string().trim().min(1, 'Give the checkpoint a name.').max(HISTORY_LIMITS.nameLength),
-  /** When the device made it (a checkpoint made offline keeps its time; never in the future). */
-  createdAt: z.number().int().min(0).optional(),
-  definition: z.unknown(),
-});
+export const createCheckpointRequestSchema = lazySchema(() =>
+  z.object({
+    id: idSchema,
+    kind: z.enum(['manual', 'restore']).default('manual'),
+    name: z.string().trim().min(1, 'Give the checkpoint a name.').max(HISTORY_LIMITS.nameLength),
+    /** When the device made it (a checkpoint made offline keeps its time; never in the future). */
+    createdAt: z.number().int().min(0).optional(),
+    definition: z.unknown(),
+  }),
+);
 export type CreateCheckpointRequest = z.input<typeof createCheckpointRequestSchema>;
 
 /**
  * A remix's original: the version the remix was made from (`base`) and the version it publishes
  * now (`latest`), both definitions, for a three-way merge on the device ("Pull changes").
  */
-export const upstreamSchema = z.object({
-  source: z.object({ appId: idSchema, title: z.string(), author: personSchema }),
-  base: z.object({ version: z.number().int(), definition: z.unknown() }),
-  latest: z.object({ version: z.number().int(), publishedAt: z.number(), definition: z.unknown() }),
-  /** The original publishes a newer version than the remix's base. */
-  newer: z.boolean(),
-});
+export const upstreamSchema = lazySchema(() =>
+  z.object({
+    source: z.object({ appId: idSchema, title: z.string(), author: personSchema }),
+    base: z.object({ version: z.number().int(), definition: z.unknown() }),
+    latest: z.object({
+      version: z.number().int(),
+      publishedAt: z.number(),
+      definition: z.unknown(),
+    }),
+    /** The original publishes a newer version than the remix's base. */
+    newer: z.boolean(),
+  }),
+);
 export type Upstream = z.infer<typeof upstreamSchema>;
 
 /**
@@ -121,10 +138,14 @@ export type Upstream = z.infer<typeof upstreamSchema>;
  * remix or its original is no longer published or visible to the asker (nothing to pull is not an
  * error: every editor asks).
  */
-export const upstreamResponseSchema = z.object({ upstream: upstreamSchema.nullable() });
+export const upstreamResponseSchema = lazySchema(() =>
+  z.object({ upstream: upstreamSchema.nullable() }),
+);
 
 /**
  * `PUT /api/apps/{id}/upstream`: after pulling, the original's version pulled becomes the remix's
  * base (one of the original's published versions, no newer than the one published now).
  */
-export const pulledVersionRequestSchema = z.object({ version: z.number().int().min(1) });
+export const pulledVersionRequestSchema = lazySchema(() =>
+  z.object({ version: z.number().int().min(1) }),
+);

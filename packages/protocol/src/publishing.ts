@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VISIBILITIES } from './published-app';
+import { lazySchema } from './lazy-schema';
 
 /**
  * Publishing, the app page, explore and popularity (docs/product/routes.md, records.md, states.md,
@@ -8,11 +9,13 @@ import { VISIBILITIES } from './published-app';
  */
 
 /** One published version, as the version list shows it (the definition is not repeated here). */
-export const appVersionSchema = z.object({
-  number: z.number().int().min(1),
-  publishedAt: z.number(),
-  publisher: z.object({ username: z.string(), displayName: z.string() }),
-});
+export const appVersionSchema = lazySchema(() =>
+  z.object({
+    number: z.number().int().min(1),
+    publishedAt: z.number(),
+    publisher: z.object({ username: z.string(), displayName: z.string() }),
+  }),
+);
 export type AppVersion = z.infer<typeof appVersionSchema>;
 
 /**
@@ -24,20 +27,24 @@ export type AppVersion = z.infer<typeof appVersionSchema>;
  * (`screens.0.components.2.props.url`) → its message, and `problems`: the same list with the entity
  * each one belongs to (see publishProblemSchema).
  */
-export const publishRequestSchema = z.object({
-  visibility: z.enum(VISIBILITIES).optional(),
-});
+export const publishRequestSchema = lazySchema(() =>
+  z.object({
+    visibility: z.enum(VISIBILITIES).optional(),
+  }),
+);
 export type PublishRequest = z.infer<typeof publishRequestSchema>;
 
 /** The publishing state of an app, for its owner and collaborators (the editor's Publish panel). */
-export const publicationSchema = z.object({
-  visibility: z.enum(VISIBILITIES),
-  /** True while a version is published (false for drafts and unpublished apps). */
-  published: z.boolean(),
-  /** The newest version, published or not (null for a draft). */
-  latestVersion: z.number().int().nullable(),
-  versions: z.array(appVersionSchema),
-});
+export const publicationSchema = lazySchema(() =>
+  z.object({
+    visibility: z.enum(VISIBILITIES),
+    /** True while a version is published (false for drafts and unpublished apps). */
+    published: z.boolean(),
+    /** The newest version, published or not (null for a draft). */
+    latestVersion: z.number().int().nullable(),
+    versions: z.array(appVersionSchema),
+  }),
+);
 export type Publication = z.infer<typeof publicationSchema>;
 
 /**
@@ -45,7 +52,9 @@ export type Publication = z.infer<typeof publicationSchema>;
  * (owner) and `DELETE /api/apps/{id}/publication` (owner: unpublish; versions are kept, and the
  * next publication gets the next number) answer it too.
  */
-export const visibilityRequestSchema = z.object({ visibility: z.enum(VISIBILITIES) });
+export const visibilityRequestSchema = lazySchema(() =>
+  z.object({ visibility: z.enum(VISIBILITIES) }),
+);
 
 export const EXPLORE_PAGE_SIZE = 24;
 
@@ -57,7 +66,7 @@ export const EXPLORE_PAGE_SIZE = 24;
  * `rate_limited`.
  */
 export const APP_EVENT_KINDS = ['open', 'install'] as const;
-export const appEventRequestSchema = z.object({ kind: z.enum(APP_EVENT_KINDS) });
+export const appEventRequestSchema = lazySchema(() => z.object({ kind: z.enum(APP_EVENT_KINDS) }));
 
 /**
  * The per-app web app manifest and icons (docs/product/routes.md /apps/{id}/pwa), served by the
