@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import * as zm from 'zod/mini';
 import { appIconSchema, appIdSchema } from './app-basics';
+import { lazySchema } from './lazy-schema';
 
 /**
  * A person's library (docs/product/routes.md `/apps`): the apps they opened, saved or installed.
@@ -12,22 +13,24 @@ import { appIconSchema, appIdSchema } from './app-basics';
  * reaches every device instead of being brought back by the next one that still has the entry.
  */
 
-const timeSchema = zm.int().check(zm.nonnegative());
+const timeSchema = lazySchema(() => zm.int().check(zm.nonnegative()));
 
-export const libraryEntrySchema = zm.object({
-  appId: appIdSchema,
-  title: zm.string().check(zm.maxLength(200)),
-  icon: zm.nullable(appIconSchema),
-  /** The author's username (cards link to their profile). */
-  author: zm.string().check(zm.maxLength(60)),
-  /** The published version last opened (null: never opened, only saved). */
-  version: zm.nullable(zm.int().check(zm.gte(1))),
-  openedAt: timeSchema,
-  installedAt: zm.optional(timeSchema),
-  savedAt: zm.optional(timeSchema),
-  /** Removed from the library at this time; any later open, save or install brings it back. */
-  removedAt: zm.optional(timeSchema),
-});
+export const libraryEntrySchema = lazySchema(() =>
+  zm.object({
+    appId: appIdSchema,
+    title: zm.string().check(zm.maxLength(200)),
+    icon: zm.nullable(appIconSchema),
+    /** The author's username (cards link to their profile). */
+    author: zm.string().check(zm.maxLength(60)),
+    /** The published version last opened (null: never opened, only saved). */
+    version: zm.nullable(zm.int().check(zm.gte(1))),
+    openedAt: timeSchema,
+    installedAt: zm.optional(timeSchema),
+    savedAt: zm.optional(timeSchema),
+    /** Removed from the library at this time; any later open, save or install brings it back. */
+    removedAt: zm.optional(timeSchema),
+  }),
+);
 export type LibraryEntry = z.infer<typeof libraryEntrySchema>;
 
 /** An entry as it was stored (a document or an older device may hold anything): null if unusable. */
