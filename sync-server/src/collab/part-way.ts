@@ -37,7 +37,7 @@ function statesAfter(structs: readonly Struct[], doc: Y.Doc): Map<number, number
  * the stack. Both were found by the sync fuzz suite; neither shape comes from Yjs itself.
  *
  * A client resending what the server partly has (a copy of its own edits from its device) is the
- * honest case, and rare: those are tried on a copy of the document (`triedOnCopy`).
+ * honest case, and rare: those are tried on a copy of the document (`refusedOnCopy`).
  * Applies to the update's items, and to the parts kept aside for a missing part when the update
  * brings that part (they are applied in the same transaction, after the update's deletions).
  */
@@ -51,8 +51,13 @@ function startsPartWay(decoded: DecodedUpdate, doc: Y.Doc): boolean {
   const stateAfter = (client: number) => after.get(client) ?? stateOf(doc, client);
   const retried = [...pending.missing].some(([client, clock]) => stateAfter(client) > clock);
   if (!retried) return false;
-  return Y.decodeUpdateV2(pending.update).structs.some((struct) =>
-    partWay(struct, stateAfter(struct.id.client)),
+  return keepsPartWay(pending.update, stateAfter);
+}
+
+/** Whether what a document keeps aside (its pending update) holds an item that starts part-way. */
+function keepsPartWay(pending: Uint8Array, stateOfClient: (client: number) => number): boolean {
+  return Y.decodeUpdateV2(pending).structs.some((struct) =>
+    partWay(struct, stateOfClient(struct.id.client)),
   );
 }
 
@@ -68,7 +73,7 @@ function startsPartWay(decoded: DecodedUpdate, doc: Y.Doc): boolean {
  */
 export function refusesPartWay(decoded: DecodedUpdate, doc: Y.Doc, update: Uint8Array): boolean {
   if (!startsPartWay(decoded, doc)) return false;
-  return triedOnCopy(doc, update) !== 'applies';
+  return refusedOnCopy(doc, update);
 }
 
 /**
@@ -77,7 +82,7 @@ export function refusesPartWay(decoded: DecodedUpdate, doc: Y.Doc, update: Uint8
  * encoding and reading the document do (tens of milliseconds for a large one), so it is kept for
  * the rare updates `startsPartWay` names.
  */
-function triedOnCopy(doc: Y.Doc, update: Uint8Array): 'applies' | 'throws' | 'keeps part-way' {
+function refusedOnCopy(doc: Y.Doc, update: Uint8Array): boolean {
   const { store } = doc;
   const { pendingStructs, pendingDs } = store;
   // The document's own structs only: encoding merges what waits into them, which would slice it
@@ -101,14 +106,9 @@ function triedOnCopy(doc: Y.Doc, update: Uint8Array): 'applies' | 'throws' | 'ke
     copy.store.pendingDs = pendingDs;
     Y.applyUpdate(copy, update);
     const kept = copy.store.pendingStructs;
-    const keepsPartWay =
-      kept !== null &&
-      Y.decodeUpdateV2(kept.update).structs.some((struct) =>
-        partWay(struct, stateOf(copy, struct.id.client)),
-      );
-    return keepsPartWay ? 'keeps part-way' : 'applies';
+    return kept !== null && keepsPartWay(kept.update, (client) => stateOf(copy, client));
   } catch {
-    return 'throws';
+    return true;
   } finally {
     copy.destroy();
   }
