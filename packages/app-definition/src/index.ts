@@ -155,6 +155,11 @@ export {
   prepareVisitorRecord,
   prepareVisitorUpdate,
   recordLimitMessage,
+  type VisitorRecord,
+  type VisitorData,
+  type RecordCollection,
+} from './visitor-records';
+export {
   createVisitorRecord,
   updateVisitorRecord,
   removeVisitorRecord,
@@ -162,9 +167,6 @@ export {
   readVisitorData,
   writeVisitorData,
   mergeVisitorData,
-  type VisitorRecord,
-  type VisitorData,
-  type RecordCollection,
 } from './visitor-data';
 export { canChangeSpaceRecord } from './space-data';
 export {

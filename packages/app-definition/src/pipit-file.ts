@@ -6,7 +6,7 @@ import { exportDefinition, definitionProblems, parseImport } from './json';
 import { DEFAULT_APP_ICON } from './meta';
 import { migrateDefinition } from './migrations';
 import type { ReadDefinition } from './reader';
-import { VISITOR_RECORD_LIMIT, type VisitorData } from './visitor-data';
+import { VISITOR_RECORD_LIMIT, type VisitorData } from './visitor-records';
 import { PipitFileError, readZip, writeZip, type ZipEntryInput } from './zip';
 
 /*

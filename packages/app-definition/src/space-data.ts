@@ -1,5 +1,5 @@
 import type { CollectionRecordRule } from './sharing';
-import type { VisitorRecord } from './visitor-data';
+import type { VisitorRecord } from './visitor-records';
 
 /*
  * A shared space's records (docs/product/spaces.md): the document `space/{spaceId}` has the layout

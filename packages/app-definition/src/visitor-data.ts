@@ -1,9 +1,16 @@
-import { createId } from '@pipit/protocol';
 import * as Y from 'yjs';
-import type { Collection } from './definition';
 import { plainMap, plainObject } from './document';
-import { checkFieldValues, type FieldValue } from './field-values';
+import type { FieldValue } from './field-values';
 import { DefinitionError, LOCAL_EDIT } from './edit-rules';
+import {
+  prepareVisitorRecord,
+  prepareVisitorUpdate,
+  type RecordCollection,
+  recordLimitMessage,
+  VISITOR_RECORD_LIMIT,
+  type VisitorData,
+  type VisitorRecord,
+} from './visitor-records';
 
 /*
  * A visitor's private data for one app: the document `data/{appId}/{userId}` (docs/architecture.md,
@@ -23,78 +30,11 @@ import { DefinitionError, LOCAL_EDIT } from './edit-rules';
  * each record's `authorId`: the account that added it, set once (space-data.ts).
  */
 
-/** The most records one visitor keeps in one app (all collections together). */
-export const VISITOR_RECORD_LIMIT = 5_000;
 const MAX_COUNTER = 1_000_000_000;
 const MAX_KEY_LENGTH = 64;
 
-export interface VisitorRecord {
-  id: string;
-  collectionId: string;
-  /** By field id. */
-  values: Record<string, FieldValue>;
-  createdAt: number;
-  updatedAt: number;
-  /** In a shared space: the account that added the record. */
-  authorId?: string;
-}
-
-export interface VisitorData {
-  /** In creation order (then by id, the same on every device). */
-  records: VisitorRecord[];
-  /** Counter components' values, by component id. */
-  counters: Record<string, number>;
-}
-
-/** The collection a record is checked against: its id and fields are enough. */
-export type RecordCollection = Pick<Collection, 'id' | 'name' | 'fields'>;
-
 const recordsMap = (doc: Y.Doc) => doc.getMap<Y.Map<unknown>>('records');
 const countersMap = (doc: Y.Doc) => doc.getMap<unknown>('counters');
-
-function firstProblem(errors: Record<string, string>): string | null {
-  const first = Object.values(errors)[0];
-  return first ?? null;
-}
-
-/**
- * A new record, checked against its collection (defaults fill the fields not given; an invalid or
- * missing required value is a DefinitionError that says which). Pure: a memory store and the Yjs
- * document share it.
- */
-export function prepareVisitorRecord(
-  collection: RecordCollection,
-  values: Readonly<Record<string, unknown>>,
-  options: { id?: string; now?: number; authorId?: string } = {},
-): VisitorRecord {
-  const checked = checkFieldValues(collection.fields, values, { complete: true });
-  const problem = firstProblem(checked.errors);
-  if (problem) throw new DefinitionError(problem);
-  const now = options.now ?? Date.now();
-  return {
-    id: options.id ?? createId(),
-    collectionId: collection.id,
-    values: checked.values,
-    createdAt: now,
-    updatedAt: now,
-    ...(options.authorId ? { authorId: options.authorId } : {}),
-  };
-}
-
-/** The checked values of an update (only the fields given); a DefinitionError when one is wrong. */
-export function prepareVisitorUpdate(
-  collection: RecordCollection,
-  patch: Readonly<Record<string, unknown>>,
-): Record<string, FieldValue> {
-  const checked = checkFieldValues(collection.fields, patch, { complete: false });
-  const problem = firstProblem(checked.errors);
-  if (problem) throw new DefinitionError(problem);
-  return checked.values;
-}
-
-export function recordLimitMessage(): string {
-  return `You can keep at most ${VISITOR_RECORD_LIMIT.toLocaleString('en-US')} items in one app. Delete some to add more.`;
-}
 
 /** Adds a record to the visitor's document; returns its id. */
 export function createVisitorRecord(
