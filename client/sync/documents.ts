@@ -3,7 +3,12 @@ import { clearDocument, IndexeddbPersistence } from 'y-indexeddb';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { appListing } from '@pipit/app-definition';
-import { isSyncCloseReason, parseDocumentName, type SyncCloseReason } from '@pipit/protocol';
+import {
+  isSyncCloseReason,
+  parseDocumentName,
+  SYNC_PROVIDER_ADDRESSING,
+  type SyncCloseReason,
+} from '@pipit/protocol';
 import { onAccountEnd } from './account-end';
 import { type DocumentScope, localDatabaseName, scopeKey } from './document-scope';
 import { type LocalApp, localAppKey, localDb } from './local-db';
@@ -245,6 +250,9 @@ class Entry {
       document: this.doc,
       // Bursts of edits (typing) travel as one message per 100 ms instead of one per keystroke.
       flushDelay: 100,
+      // A connection of its own on the shared socket, even when this document was closed on it a
+      // moment ago (its refused changes removed, a retry).
+      ...SYNC_PROVIDER_ADDRESSING,
     });
     this.provider = provider;
     this.error = null;

@@ -1,7 +1,7 @@
 import { Document } from '@hocuspocus/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
-import { createId } from '@pipit/protocol';
+import { createId, SYNC_PROVIDER_ADDRESSING } from '@pipit/protocol';
 import { RedisFanOut } from '../src/collab/redis-fan-out';
 import type { Storage } from '../src/storage/types';
 import { grantEveryone } from './support/access';
@@ -75,6 +75,24 @@ describe('one instance', () => {
     expect(first.doc.getArray('items').toArray()).toEqual(['stored']);
     expect(second.doc.getArray('items').toArray()).toEqual(['stored']);
     expect(loads).toHaveBeenCalledTimes(1);
+  });
+
+  it("a document closed and opened again at once on one socket is answered (the browser's addressing)", async () => {
+    await start();
+    const name = `app/${createId()}`;
+    const addressing = SYNC_PROVIDER_ADDRESSING;
+    const first = connectProvider({ url: pipit!.url, name, addressing });
+    providers.push(first);
+    expect(await first.ready).toBe(true);
+    // Its last edit is still being handled when it closes, and the next opens on the same socket
+    // (as when the editor removes changes the server refused and opens the document again).
+    first.doc.getArray<string>('items').push(['last']);
+    first.provider.destroy();
+    const second = connectProvider({ url: pipit!.url, name, socket: first.socket, addressing });
+    providers.push(second);
+    const answered = await Promise.race([second.ready, sleep(5_000).then(() => 'no answer')]);
+    expect(answered).toBe(true);
+    expect(second.provider.isAuthenticated).toBe(true);
   });
 
   it('#572: a document reopened while its last store runs is never loaded without that store', async () => {

@@ -37,3 +37,13 @@ export function parseDocumentName(name: string): DocumentName | null {
   }
   return null;
 }
+
+/**
+ * How a client's provider addresses its document on a socket (Hocuspocus's `sessionAwareness`):
+ * by the document's name and a session of the provider's own. The browser carries all its
+ * documents on one socket and sometimes closes a document and opens it again at once (its refused
+ * changes removed, a retry after an error). Addressed by name alone, the new provider's
+ * authentication reaches the old connection while that one still handles its last messages, and
+ * is dropped: the document would never sync again in that tab.
+ */
+export const SYNC_PROVIDER_ADDRESSING = { sessionAwareness: true } as const;

@@ -26,7 +26,12 @@ export {
   type ApiErrorBody,
 } from './errors';
 export { ERROR_MEANINGS } from './error-meanings';
-export { documentName, parseDocumentName, type DocumentName } from './documents';
+export {
+  documentName,
+  parseDocumentName,
+  SYNC_PROVIDER_ADDRESSING,
+  type DocumentName,
+} from './documents';
 export {
   SYNC_CLOSE_REASONS,
   isSyncCloseReason,

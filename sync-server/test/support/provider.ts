@@ -9,6 +9,8 @@ export interface TestProvider {
   doc: Y.Doc;
   /** Resolves true once the server authorized and synced the document, false if it refused. */
   ready: Promise<boolean>;
+  socket: HocuspocusProviderWebsocket;
+  /** The provider, and its socket unless it shares another's. */
   destroy(): void;
 }
 
@@ -30,6 +32,10 @@ export function connectProvider(options: {
    * giving up when the socket closes.
    */
   reconnect?: boolean;
+  /** Another provider's socket to share, as a browser tab's documents share one. */
+  socket?: HocuspocusProviderWebsocket;
+  /** How the provider addresses its document (the browser's: `SYNC_PROVIDER_ADDRESSING`). */
+  addressing?: { sessionAwareness: boolean };
 }): TestProvider {
   const origin = options.origin === undefined ? options.url : options.origin;
   class BrowserLikeWebSocket extends WebSocket {
@@ -42,15 +48,23 @@ export function connectProvider(options: {
       });
     }
   }
-  const websocketProvider = new HocuspocusProviderWebsocket({
-    url: `${options.url.replace(/^http/, 'ws')}/api/sync${options.query ? `?${options.query}` : ''}`,
-    WebSocketPolyfill: BrowserLikeWebSocket,
-    ...(options.reconnect
-      ? { maxAttempts: 0, delay: 200, minDelay: 200, maxDelay: 2_000, factor: 2 }
-      : { maxAttempts: 1 }),
-  });
+  const ownSocket = !options.socket;
+  const websocketProvider =
+    options.socket ??
+    new HocuspocusProviderWebsocket({
+      url: `${options.url.replace(/^http/, 'ws')}/api/sync${options.query ? `?${options.query}` : ''}`,
+      WebSocketPolyfill: BrowserLikeWebSocket,
+      ...(options.reconnect
+        ? { maxAttempts: 0, delay: 200, minDelay: 200, maxDelay: 2_000, factor: 2 }
+        : { maxAttempts: 1 }),
+    });
   const doc = options.doc ?? new Y.Doc();
-  const provider = new HocuspocusProvider({ name: options.name, document: doc, websocketProvider });
+  const provider = new HocuspocusProvider({
+    name: options.name,
+    document: doc,
+    websocketProvider,
+    ...options.addressing,
+  });
   const ready = new Promise<boolean>((resolve) => {
     provider.on('synced', () => resolve(true));
     provider.on('authenticationFailed', () => resolve(false));
@@ -60,10 +74,11 @@ export function connectProvider(options: {
   return {
     provider,
     doc,
+    socket: websocketProvider,
     ready,
     destroy() {
       provider.destroy();
-      websocketProvider.destroy();
+      if (ownSocket) websocketProvider.destroy();
     },
   };
 }
