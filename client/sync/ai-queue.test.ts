@@ -156,6 +156,35 @@ describe('AI runs queued on the device', () => {
     ]);
   });
 
+  it('tries again within seconds when the server could not take a run just after coming online', async () => {
+    await queueLists('Dal');
+    browser.navigator.onLine = true;
+    const store = createMemoryDataStore();
+    // The first send finds the server out of reach (the network just came back); the next works.
+    const send = vi
+      .fn<Queue.RunQueuedOptions<AiOutput>['send']>()
+      .mockResolvedValueOnce({ status: 'later' })
+      .mockImplementation(
+        done({ kind: 'record', values: { name: 'Shopping for Dal', items: 'x' } }),
+      );
+    const startedAt = Date.now();
+    const stop = queue.runQueuedAiRunsWhenOnline(options(ADA, store, send));
+    try {
+      await vi.waitFor(() => expect(store.getSnapshot().records).toHaveLength(1), {
+        timeout: 10_000,
+        interval: 50,
+      });
+    } finally {
+      stop();
+    }
+    expect(send).toHaveBeenCalledTimes(2);
+    // Sooner than the half-minute retry, not at once (a burst would hit the rate limit).
+    const waited = Date.now() - startedAt;
+    expect(waited).toBeGreaterThanOrEqual(1_900);
+    expect(waited).toBeLessThan(10_000);
+    expect((await queue.aiRunsOf(ADA, APP))[0]).toMatchObject({ state: 'done' });
+  }, 15_000);
+
   it('is tied to the person: another account on the device never sees or runs it', async () => {
     await queue.queueAiRun({
       owner: ADA,

@@ -14,6 +14,12 @@ export type { LocalAiRun };
 const KEEP_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
 /** How often queued runs are tried while the device seems online (the server may have been down). */
 const RETRY_MS = 30_000;
+/**
+ * After a pass the server could not take (unreachable right after the network came back, too many
+ * requests at once), the next tries come sooner than RETRY_MS: a device back online should not
+ * wait half a minute for a blip.
+ */
+const SOON_MS = [2_000, 5_000, 10_000, 20_000];
 /** A run left `working` this long (the tab closed mid-run) is queued again. */
 const STALE_WORKING_MS = 2 * 60 * 1000;
 
@@ -107,19 +113,19 @@ async function claim(id: string, now: number): Promise<LocalAiRun | null> {
 }
 
 const always = () => true;
-const running = new Map<string, { pass: Promise<void>; isActive: () => boolean }>();
+const running = new Map<string, { pass: Promise<boolean>; isActive: () => boolean }>();
 
 /**
  * Runs one person's queued runs for one app, oldest first, and lands each: stops at the first the
- * server cannot take now (it stays queued). One pass per person and app at a time in this tab;
- * another tab cannot take the same run (see `claim`). A pass whose owner left may still be
- * finishing its last run: a new caller gets a pass of its own, after that one.
+ * server cannot take now (it stays queued; the pass answers true). One pass per person and app at
+ * a time in this tab; another tab cannot take the same run (see `claim`). A pass whose owner left
+ * may still be finishing its last run: a new caller gets a pass of its own, after that one.
  */
-export function runQueuedAiRuns<Output>(options: RunQueuedOptions<Output>): Promise<void> {
+export function runQueuedAiRuns<Output>(options: RunQueuedOptions<Output>): Promise<boolean> {
   const key = `${options.owner}:${options.appId}`;
   const previous = running.get(key);
   if (previous?.isActive()) return previous.pass;
-  const pass: Promise<void> = (previous?.pass.catch(() => undefined) ?? Promise.resolve())
+  const pass: Promise<boolean> = (previous?.pass.catch(() => false) ?? Promise.resolve(false))
     .then(() => runPass(options))
     .finally(() => {
       if (running.get(key)?.pass === pass) running.delete(key);
@@ -135,10 +141,10 @@ async function runPass<Output>({
   land,
   isActive = always,
   now = Date.now,
-}: RunQueuedOptions<Output>): Promise<void> {
+}: RunQueuedOptions<Output>): Promise<boolean> {
   const db = localDb();
   for (const queued of await aiRunsOf(owner, appId)) {
-    if (!isActive()) return;
+    if (!isActive()) return false;
     if (queued.state === 'done' || queued.state === 'failed') {
       if (now() - queued.updatedAt > KEEP_FINISHED_MS) await db.aiRuns.delete(queued.id);
       continue;
@@ -147,7 +153,7 @@ async function runPass<Output>({
     if (!run) continue;
     if (!isActive()) {
       await db.aiRuns.update(run.id, { state: 'queued', updatedAt: now() });
-      return;
+      return false;
     }
     let sent: AiRunSent<Output>;
     if (run.output !== undefined) {
@@ -163,13 +169,13 @@ async function runPass<Output>({
     }
     if (sent.status === 'later') {
       await db.aiRuns.update(run.id, { state: 'queued', updatedAt: now() });
-      return;
+      return true;
     }
     // The owner left while the server answered: whatever data is open now may not be theirs.
     // The answer waits on the run for their next pass.
     if (sent.status === 'done' && !isActive()) {
       await db.aiRuns.update(run.id, { state: 'queued', output: sent.output, updatedAt: now() });
-      return;
+      return false;
     }
     const landed: { ok: true; text: string } | { ok: false; problem: string } =
       sent.status === 'done' ? land(run, sent.output) : { ok: false, problem: sent.problem };
@@ -186,30 +192,57 @@ async function runPass<Output>({
           },
     );
   }
+  return false;
 }
 
 /**
  * Runs the queue now if the device is online, again each time it comes back online and every half
- * minute while it seems online, until the returned function is called (the app closes, the person
- * signs out). From then on, a pass already under way sends nothing more and lands nothing.
+ * minute while it seems online — sooner (SOON_MS) after a pass the server could not take — until
+ * the returned function is called (the app closes, the person signs out). From then on, a pass
+ * already under way sends nothing more and lands nothing.
  */
 export function runQueuedAiRunsWhenOnline<Output>(options: RunQueuedOptions<Output>): () => void {
   let stopped = false;
   const isActive = () => !stopped && (options.isActive?.() ?? true);
+  let latest: Promise<boolean> | undefined;
+  let laters = 0;
+  let soon: ReturnType<typeof setTimeout> | undefined;
   const run = () => {
-    runQueuedAiRuns({ ...options, isActive }).catch((error: unknown) =>
-      console.warn('Could not run the AI runs waiting on this device:', error),
-    );
+    const pass = runQueuedAiRuns({ ...options, isActive });
+    // Joining a pass under way: it is followed up once, by whoever started it.
+    if (pass === latest) return;
+    latest = pass;
+    clearTimeout(soon);
+    pass
+      .then((waiting) => {
+        if (stopped || pass !== latest) return;
+        if (!waiting) {
+          laters = 0;
+          return;
+        }
+        const delay = SOON_MS[laters];
+        laters += 1;
+        if (delay !== undefined) soon = setTimeout(whenOnline, delay);
+      })
+      .catch((error: unknown) =>
+        console.warn('Could not run the AI runs waiting on this device:', error),
+      );
   };
-  if (navigator.onLine) run();
-  window.addEventListener('online', run);
-  // The browser may think it is online while the server is out of reach: try again now and then.
-  const retry = setInterval(() => {
+  const whenOnline = () => {
     if (navigator.onLine) run();
-  }, RETRY_MS);
+  };
+  const cameOnline = () => {
+    laters = 0;
+    run();
+  };
+  whenOnline();
+  window.addEventListener('online', cameOnline);
+  // The browser may think it is online while the server is out of reach: try again now and then.
+  const retry = setInterval(whenOnline, RETRY_MS);
   return () => {
     stopped = true;
-    window.removeEventListener('online', run);
+    window.removeEventListener('online', cameOnline);
     clearInterval(retry);
+    clearTimeout(soon);
   };
 }
