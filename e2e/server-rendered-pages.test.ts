@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { collectPageErrors, launchBrowser } from './support/browser';
@@ -100,8 +100,21 @@ describe('server-rendered public pages', () => {
       }
 
       // The hydrated app page works: saving loads the library's storage then, not with the page.
+      // Its preview keeps its data in memory: the page loads no Yjs.
+      const scripts: Promise<string>[] = [];
+      const onScript = (response: Response) => {
+        if (response.request().resourceType() === 'script') {
+          scripts.push(response.text().catch(() => ''));
+        }
+      };
+      page.on('response', onScript);
       await page.goto(`${pipit.url}/apps/${appId}`);
       await hydrated(page);
+      await page.waitForLoadState('networkidle');
+      page.off('response', onScript);
+      expect(scripts.length).toBeGreaterThan(0);
+      const texts = await Promise.all(scripts);
+      expect(texts.filter((text) => text.includes('Yjs was already imported'))).toHaveLength(0);
       await page.getByRole('button', { name: 'Save to library' }).click();
       await expect
         .poll(() => page.getByRole('status').filter({ hasText: 'In your library' }).count())
