@@ -43,6 +43,10 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 90_000,
           hookTimeout: 120_000,
+          // A page's next state in a browser on a loaded CI machine (a route's code and data after
+          // a sign-in) can take seconds, not the 1 s vitest waits by default; a state that never
+          // comes still fails.
+          expect: { poll: { timeout: 15_000 } },
           globalSetup: ['e2e/support/global-setup.ts'],
         },
       },
