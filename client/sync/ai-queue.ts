@@ -1,4 +1,5 @@
 import { liveQuery } from 'dexie';
+import { createBackoff } from './backoff';
 import { type LocalAiRun, localDb } from './local-db';
 
 /*
@@ -16,10 +17,10 @@ const KEEP_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
 const RETRY_MS = 30_000;
 /**
  * After a pass the server could not take (unreachable right after the network came back, too many
- * requests at once), the next tries come sooner than RETRY_MS: a device back online should not
- * wait half a minute for a blip.
+ * requests at once), the next try comes this soon, then backs off to RETRY_MS: a device back
+ * online should not wait half a minute for a blip.
  */
-const SOON_MS = [2_000, 5_000, 10_000, 20_000];
+const SOON_MS = 2_000;
 /** A run left `working` this long (the tab closed mid-run) is queued again. */
 const STALE_WORKING_MS = 2 * 60 * 1000;
 
@@ -205,24 +206,16 @@ export function runQueuedAiRunsWhenOnline<Output>(options: RunQueuedOptions<Outp
   let stopped = false;
   const isActive = () => !stopped && (options.isActive?.() ?? true);
   let latest: Promise<boolean> | undefined;
-  let laters = 0;
-  let soon: ReturnType<typeof setTimeout> | undefined;
   const run = () => {
     const pass = runQueuedAiRuns({ ...options, isActive });
     // Joining a pass under way: it is followed up once, by whoever started it.
     if (pass === latest) return;
     latest = pass;
-    clearTimeout(soon);
     pass
       .then((waiting) => {
         if (stopped || pass !== latest) return;
-        if (!waiting) {
-          laters = 0;
-          return;
-        }
-        const delay = SOON_MS[laters];
-        laters += 1;
-        if (delay !== undefined) soon = setTimeout(whenOnline, delay);
+        if (waiting) soon.schedule();
+        else soon.reset();
       })
       .catch((error: unknown) =>
         console.warn('Could not run the AI runs waiting on this device:', error),
@@ -231,8 +224,9 @@ export function runQueuedAiRunsWhenOnline<Output>(options: RunQueuedOptions<Outp
   const whenOnline = () => {
     if (navigator.onLine) run();
   };
+  const soon = createBackoff(whenOnline, SOON_MS, RETRY_MS);
   const cameOnline = () => {
-    laters = 0;
+    soon.reset();
     run();
   };
   whenOnline();
@@ -243,6 +237,6 @@ export function runQueuedAiRunsWhenOnline<Output>(options: RunQueuedOptions<Outp
     stopped = true;
     window.removeEventListener('online', cameOnline);
     clearInterval(retry);
-    clearTimeout(soon);
+    soon.cancel();
   };
 }

@@ -13,8 +13,11 @@ import {
 } from '../../sync-server/test/support/publishing';
 import type { Person } from './people';
 
-/** Sync crosses a websocket, a durable log and another browser: allow it a few seconds. */
-export const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 15_000 });
+/**
+ * Sync crosses a websocket, a durable log and another browser: allow it a few seconds (the e2e
+ * project's `expect.poll` waits up to 15 s, vitest.config.ts).
+ */
+export const poll = <T>(value: () => T | Promise<T>) => expect.poll(value);
 
 const harness = (pipit: RunningPipit) => ({ pipit }) as unknown as AccountsHarness;
 

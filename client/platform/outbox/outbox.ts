@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { createBackoff } from '../../sync/backoff';
 import { OfflineError } from '../api/request';
 
 /**
@@ -28,18 +29,10 @@ const senders = new Map<string, Sender>();
 const listeners = new Set<() => void>();
 let flushing: Promise<void> | undefined;
 /** The network is often not usable for a moment after `online`: retry, backing off to a minute. */
-const RETRY_FIRST_MS = 1_000;
-const RETRY_MAX_MS = 60_000;
-let retryDelayMs = RETRY_FIRST_MS;
-let retryTimer: ReturnType<typeof setTimeout> | undefined;
+const retry = createBackoff(() => void flushOutbox(), 1_000, 60_000);
 
 function scheduleRetry() {
-  if (retryTimer || !navigator.onLine) return;
-  retryTimer = setTimeout(() => {
-    retryTimer = undefined;
-    void flushOutbox();
-  }, retryDelayMs);
-  retryDelayMs = Math.min(RETRY_MAX_MS, retryDelayMs * 2);
+  if (navigator.onLine) retry.schedule();
 }
 
 function read(): QueuedWrite[] {
@@ -87,7 +80,7 @@ async function sendQueued(): Promise<void> {
     }
     write(read().filter((other) => other.id !== item.id));
   }
-  retryDelayMs = RETRY_FIRST_MS;
+  retry.reset();
 }
 
 /**
