@@ -6,6 +6,7 @@ import './features/app-page/install-prompt';
 import { rootErrorOptions, startErrorReporting } from './platform/monitoring/error-reporting';
 import { createPipitRouter } from './router';
 import { forgetSentAnswers } from './platform/api/page-data';
+import { nextTask } from './platform/next-task';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';
 
@@ -15,13 +16,14 @@ if (!root) throw new Error('index.html has no #root element');
 startErrorReporting('when-idle');
 
 // The start in tasks of its own, so that a phone's main thread is free in between to paint and take
-// input (issue 18: one task held it for the code's whole evaluation and the router's set-up,
-// hundreds of milliseconds at a phone's speed: Lighthouse's Total Blocking Time). The modules (this
-// one's imports) are evaluated in this task; the router is made in the next, React takes the page
-// over once the router has loaded it.
-setTimeout(() => start(root), 0);
+// input (issue 18: one task held it for the code's whole evaluation, the router's set-up, its
+// first route match and the hydration's start, hundreds of milliseconds at a phone's speed:
+// Lighthouse's Total Blocking Time). The modules (this one's imports) are evaluated in this task;
+// the router is made in the next, loads the page in the one after, and React takes it over in a
+// fourth.
+setTimeout(() => void start(root), 0);
 
-function start(root: HTMLElement) {
+async function start(root: HTMLElement) {
   const router = createPipitRouter();
   const app = (
     <StrictMode>
@@ -31,22 +33,23 @@ function start(root: HTMLElement) {
 
   if (root.dataset.prerendered === undefined) {
     createRoot(root, rootErrorOptions).render(app);
-  } else {
-    // A page the build rendered already (client/prerender/entry.tsx): it shows while the router
-    // loads the route's code and data, then the same components take the markup over. Where they
-    // would render something else (someone signed in, say), React renders afresh. Marked as a
-    // server render's router, it lays out its tree as the server's did (no outer Suspense boundary;
-    // the root route's own catches what suspends).
-    router.ssr = { manifest: undefined };
-    void router.load().then(() => {
-      hydrateRoot(root, app, rootErrorOptions);
-      // The API answers a server-rendered page came with are for this page (the router may still
-      // rewrite its search into canonical form): once the visitor goes elsewhere, they go.
-      const unsubscribe = router.subscribe('onBeforeLoad', ({ pathChanged }) => {
-        if (!pathChanged) return;
-        unsubscribe();
-        forgetSentAnswers();
-      });
-    });
+    return;
   }
+  // A page the build or the server rendered already (client/prerender/entry.tsx): it shows while
+  // the router loads the route's code and data, then the same components take the markup over.
+  // Where they would render something else (someone signed in, say), React renders afresh. Marked
+  // as a server render's router, it lays out its tree as the server's did (no outer Suspense
+  // boundary; the root route's own catches what suspends).
+  router.ssr = { manifest: undefined };
+  await nextTask();
+  await router.load();
+  await nextTask();
+  hydrateRoot(root, app, rootErrorOptions);
+  // The API answers a server-rendered page came with are for this page (the router may still
+  // rewrite its search into canonical form): once the visitor goes elsewhere, they go.
+  const unsubscribe = router.subscribe('onBeforeLoad', ({ pathChanged }) => {
+    if (!pathChanged) return;
+    unsubscribe();
+    forgetSentAnswers();
+  });
 }
