@@ -200,8 +200,9 @@ export interface OfflineReload {
   htmlMs: number;
   domContentLoadedMs: number;
   /**
-   * Navigation start → the first paint of anything: the page's own HTML ("Opening the app…",
-   * before any of its JavaScript has run). What no change to the app's code can go below.
+   * Navigation start → the first paint of anything: the page's own HTML ("Opening the app…"),
+   * after the page's modules are evaluated but before the app's start reads the device or
+   * renders. What a faster start cannot go below.
    */
   firstPaintMs: number;
   fromServiceWorker: boolean;
