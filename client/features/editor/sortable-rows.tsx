@@ -44,12 +44,13 @@ interface SortableRowsProps<T extends { id: string }> {
 }
 
 /**
- * Rows drawn at once: more than a panel shows on a tall screen. A longer list (a screen can hold
+ * Rows drawn at once: what the structure panel shows in a window 900 px tall (on a taller one, the
+ * space the rest will take is in view at once, which draws it). A longer list (a screen can hold
  * 200 components) draws the rest when they are needed — scrolled near, focus or a drag in the
  * list, a row selected further down — or else once the browser is idle, so the editor opens
  * without waiting for rows no one sees yet (issue 18, `npm run bench -- editor`).
  */
-const FIRST_ROWS = 40;
+const FIRST_ROWS = 24;
 
 /**
  * An ordered list whose rows move by drag (pointer and touch, from the handle), by the handle's
