@@ -21,9 +21,10 @@ startErrorReporting('when-idle');
 // Lighthouse's Total Blocking Time). The modules (this one's imports) are evaluated in this task;
 // the router is made in the next, loads the page in the one after, and React takes it over in a
 // fourth.
-setTimeout(() => void start(root), 0);
+void start(root);
 
 async function start(root: HTMLElement) {
+  await nextTask();
   const router = createPipitRouter();
   const app = (
     <StrictMode>

@@ -6,8 +6,7 @@ import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { definitionOf } from '../sync-server/test/support/publishing';
 import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
-import { deviceOf, signUp } from './support/people';
-import { openInstalledApp, publishApp } from './support/visitor';
+import { openInEditor, openInstalledApp } from './support/visitor';
 
 /**
  * The editor and the installed app with long names in several languages, at the widths people use:
@@ -106,14 +105,7 @@ describe('long names in the editor and the installed app', () => {
   beforeAll(async () => {
     pipit = await startPipit();
     browser = await launchBrowser();
-    const creator = await signUp(pipit, 'lena');
-    appId = await publishApp(pipit, creator, longNamedApp());
-    const device = await deviceOf(browser, pipit, creator, {
-      viewport: { width: 1280, height: 800 },
-    });
-    page = await device.newPage();
-    errors = collectPageErrors(page);
-    await page.goto(`${pipit.url}/apps/${appId}/edit`);
+    ({ page, errors, appId } = await openInEditor(pipit, browser, 'lena', longNamedApp()));
     await page.getByRole('heading', { level: 1, name: APP_TITLE }).waitFor();
   });
   afterAll(async () => {

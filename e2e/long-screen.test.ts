@@ -4,9 +4,8 @@ import { createId } from '@pipit/protocol';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 // The server's own test helper builds a template's definition (e2e has no Yjs of its own).
 import { definitionOf } from '../sync-server/test/support/publishing';
-import { collectPageErrors, launchBrowser } from './support/browser';
-import { deviceOf, signUp } from './support/people';
-import { publishApp } from './support/visitor';
+import { launchBrowser } from './support/browser';
+import { openInEditor } from './support/visitor';
 
 /**
  * A screen longer than the editor draws at once (issue 18: the structure panel draws its first
@@ -37,14 +36,7 @@ describe('a screen longer than the editor draws at once', () => {
   beforeAll(async () => {
     pipit = await startPipit();
     browser = await launchBrowser();
-    const creator = await signUp(pipit, 'noor');
-    const appId = await publishApp(pipit, creator, longScreenApp());
-    const device = await deviceOf(browser, pipit, creator, {
-      viewport: { width: 1280, height: 800 },
-    });
-    page = await device.newPage();
-    errors = collectPageErrors(page);
-    await page.goto(`${pipit.url}/apps/${appId}/edit`);
+    ({ page, errors } = await openInEditor(pipit, browser, 'noor', longScreenApp()));
   });
   afterAll(async () => {
     await browser?.close();
@@ -52,6 +44,7 @@ describe('a screen longer than the editor draws at once', () => {
   });
 
   const components = () => page.getByRole('list', { name: 'Components on Everything' });
+  const preview = () => page.getByRole('region', { name: 'Preview of Everything' });
   const rowNames = () =>
     components()
       .locator(':scope > li .tree-row__detail')
@@ -61,15 +54,17 @@ describe('a screen longer than the editor draws at once', () => {
     await components()
       .locator('.tree-row__detail', { hasText: new RegExp(`^${headingText(1)}$`) })
       .waitFor();
-    await page
-      .getByRole('region', { name: 'Preview of Everything' })
+    await preview()
       .getByRole('heading', { name: headingText(1), exact: true })
       .waitFor();
     // The rest comes when it is needed or the browser is idle: in the end, the whole screen.
     await expect.poll(rowNames).toEqual(Array.from({ length: ROWS }, (_, i) => headingText(i + 1)));
-    const preview = page.getByRole('region', { name: 'Preview of Everything' });
     await expect
-      .poll(() => preview.getByRole('heading', { name: /^Section \d+$/ }).count())
+      .poll(() =>
+        preview()
+          .getByRole('heading', { name: /^Section \d+$/ })
+          .count(),
+      )
       .toBe(ROWS);
   });
 
@@ -77,8 +72,7 @@ describe('a screen longer than the editor draws at once', () => {
     const last = components().locator('.tree-row__detail', { hasText: headingText(ROWS) });
     await last.scrollIntoViewIfNeeded();
     await expect.poll(() => last.isVisible()).toBe(true);
-    const preview = page.getByRole('region', { name: 'Preview of Everything' });
-    const lastInPreview = preview.getByRole('heading', { name: headingText(ROWS), exact: true });
+    const lastInPreview = preview().getByRole('heading', { name: headingText(ROWS), exact: true });
     await lastInPreview.scrollIntoViewIfNeeded();
     await expect.poll(() => lastInPreview.isVisible()).toBe(true);
   });

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { RunningPipit } from '@pipit/sync-server/testing';
 // The server's own test helpers write a definition into an app's document and publish it the way
@@ -11,7 +11,8 @@ import {
   publish,
   publishDefinition,
 } from '../../sync-server/test/support/publishing';
-import type { Person } from './people';
+import { collectPageErrors } from './browser';
+import { deviceOf, type Person, signUp } from './people';
 
 /**
  * Sync crosses a websocket, a durable log and another browser: allow it a few seconds (the e2e
@@ -32,6 +33,27 @@ export async function publishApp(
   definition: ReturnType<typeof definitionOf>,
 ): Promise<string> {
   return publishDefinition(harness(pipit), creator.api, definition, 'public');
+}
+
+/**
+ * A new creator publishes `definition` and opens it in the editor on a laptop-sized window (1280 ×
+ * 800, their own device): the page, the console errors it logs, and the app's id.
+ */
+export async function openInEditor(
+  pipit: RunningPipit,
+  browser: Browser,
+  username: string,
+  definition: ReturnType<typeof definitionOf>,
+): Promise<{ page: Page; errors: string[]; appId: string }> {
+  const creator = await signUp(pipit, username);
+  const appId = await publishApp(pipit, creator, definition);
+  const device = await deviceOf(browser, pipit, creator, {
+    viewport: { width: 1280, height: 800 },
+  });
+  const page = await device.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto(`${pipit.url}/apps/${appId}/edit`);
+  return { page, errors, appId };
 }
 
 /** publishApp with the habit-tracker template (docs/product/app-definition.md). */
