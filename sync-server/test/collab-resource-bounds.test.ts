@@ -245,12 +245,16 @@ describe.each(ENGINES)('bounded memory against a second reading (%s)', (engine) 
     // Asked for all at once: each waits for the one before to load, and is measured against it.
     const raw = track(await RawSyncClient.open(h.pipit.url, names[0]!, { cookie: erin.cookie }));
     const answers = await Promise.all(names.slice(1).map((name) => raw.authenticate(name)));
-    expect(answers.map((a) => a.type)).toEqual([
+    // Which of the three is refused depends on whose authentication the storage answers first
+    // (they queue for their turn after it): two are admitted, one is refused, never three in.
+    expect(answers.map((a) => a.type).sort()).toEqual([
       'authenticated',
       'authenticated',
       'permission-denied',
     ]);
-    expect(answers[2]).toMatchObject({ reason: 'too_many_documents' });
+    expect(answers.find((a) => a.type === 'permission-denied')).toMatchObject({
+      reason: 'too_many_documents',
+    });
   });
 
   it('closes a socket that does not read what it asks for, instead of holding it', async () => {
