@@ -5,6 +5,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { withHeadScripts } from './packages/protocol/src/head-scripts.ts';
 
 const OUT_DIR = path.resolve(import.meta.dirname, 'dist/client');
 /** The build fails if a precached file is larger (docs/library-notes.md#pwa). */
@@ -45,6 +46,17 @@ function precompress(): Plugin {
         }
       },
     },
+  };
+}
+
+/**
+ * The pages' head scripts written in, inline (packages/protocol/src/head-scripts.ts): no request
+ * before the first paint; the server's policy allows them by their hashes.
+ */
+function headScripts(): Plugin {
+  return {
+    name: 'pipit-head-scripts',
+    transformIndexHtml: { order: 'pre', handler: withHeadScripts },
   };
 }
 
@@ -129,6 +141,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
       enableRouteTreeFormatting: false,
     }),
     react(),
+    headScripts(),
     !isSsrBuild &&
       VitePWA({
         strategies: 'injectManifest',

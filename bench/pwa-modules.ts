@@ -214,7 +214,7 @@ export async function attributeModules(clientDir: string, files: string[]): Prom
       }
       const found = counterpart(chunks, file, served);
       if (!found?.chunk.map) {
-        // Copied from public/ as it is (theme-init.js, the human-check scripts): counted whole.
+        // Copied from public/ as it is (the human-check scripts): counted whole.
         if (served !== null) {
           const gzip = gzipSync(served, { level: 9 }).byteLength;
           addTo(groups, 'public/ (not bundled)', served.length, gzip);

@@ -8,7 +8,10 @@ export const THEME_OPTIONS = [
   { value: 'dark', label: 'Dark' },
 ] as const satisfies ReadonlyArray<{ value: ThemePreference; label: string }>;
 
-/** Read before the app renders by /theme-init.js, so the first paint has the right colours. */
+/**
+ * Read before the app renders by the page's head script (packages/protocol/src/head-scripts.ts),
+ * so the first paint has the right colours.
+ */
 export const THEME_STORAGE_KEY = 'pipit:theme';
 
 const listeners = new Set<() => void>();

@@ -8,6 +8,7 @@ import {
   HSTS,
   preferredEncoding,
   RESOURCE_CSP,
+  sha256Source,
 } from '../src/http/security-headers';
 import { rawRequest } from './support/raw-http';
 import { CLIENT_DIR, type RunningPipit, startPipit } from './support/start-server';
@@ -148,6 +149,23 @@ describe('security headers on every response', () => {
       const response = await fetch(url);
       await response.arrayBuffer();
       expect(response.headers.get('content-security-policy'), url).toBe(RESOURCE_CSP);
+    }
+  });
+
+  it("allows the pages' own inline scripts by their hashes, and no other script", async () => {
+    for (const page of ['/', '/about', `/apps/${createId()}/pwa`]) {
+      const response = await fetch(`${pipit.url}${page}`);
+      const html = await response.text();
+      // Every executed inline script of the built page (a JSON data block never runs).
+      const inline = [
+        ...html.matchAll(
+          /<script(?![^>]*\bsrc=)(?![^>]*application\/json)[^>]*>([\s\S]*?)<\/script>/g,
+        ),
+      ].map(([, text = '']) => `'${sha256Source(text)}'`);
+      expect(inline.length, `${page}: the head scripts are inline`).toBe(2);
+      const policy = response.headers.get('content-security-policy') ?? '';
+      const scriptSrc = /(?:^|; )script-src ([^;]*)/.exec(policy)?.[1]?.split(' ');
+      expect(scriptSrc, page).toEqual(["'self'", ...inline]);
     }
   });
 

@@ -174,6 +174,7 @@ export {
   ANONYMOUS_VIEWER,
 } from './published-app';
 export { appPwaPaths } from './app-shell';
+export { HEAD_SCRIPTS, withHeadScripts } from './head-scripts';
 export { pageSearchSchema } from './page-search';
 export { lazySchema } from './lazy-schema';
 export {

@@ -1,11 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HEAD_SCRIPTS } from '@pipit/protocol';
 import { isSecureRequest } from '../accounts/session-cookie';
 
 /**
+ * The pages' own inline scripts, written into their <head> by the build
+ * (packages/protocol/src/head-scripts.ts): allowed by their hashes, and no other.
+ */
+const HEAD_SCRIPT_SOURCES = Object.values(HEAD_SCRIPTS).map(
+  (script) => `'${sha256Source(script)}'`,
+);
+
+/**
  * The Content-Security-Policy of Pipit's HTML (docs/library-notes.md#security): everything from
- * this origin only, no inline script or style, no plugins, not framed by anyone. Hashes, not
- * per-response nonces, because the service worker serves a precached copy of the shell.
+ * this origin only, no inline script but the pages' head scripts, no inline style but what a
+ * page's hashes allow, no plugins, not framed by anyone. Hashes, not per-response nonces, because
+ * the service worker serves a precached copy of the shell.
  */
 export function contentSecurityPolicy(
   extraStyleHashes: string[] = [],
@@ -20,7 +30,7 @@ export function contentSecurityPolicy(
   ].join(' ');
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...HEAD_SCRIPT_SOURCES].join(' '),
     "worker-src 'self'",
     "connect-src 'self'",
     "img-src 'self' data: blob:",
