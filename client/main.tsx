@@ -9,6 +9,8 @@ import { forgetSentAnswers } from './platform/api/page-data';
 import { nextTask } from './platform/next-task';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';
+// Last: the public pages' styles come after the shell's, as their own files did.
+import './public-page-styles';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
