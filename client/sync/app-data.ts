@@ -5,7 +5,7 @@ import {
   isSharedCollection,
   type ReadDefinition,
 } from '@pipit/app-definition';
-import { SPACE_LIMITS, type SpaceRole } from '@pipit/protocol';
+import { groupedCount, SPACE_LIMITS, type SpaceRole } from '@pipit/protocol';
 import { ACTION_MESSAGES, type RuntimeData, type RuntimeDataRecord } from '@pipit/runtime';
 import { useMemo } from 'react';
 import type { SyncState } from './sync-state';
@@ -48,7 +48,7 @@ export function sharedCollections(definition: ReadDefinition): Map<string, Colle
   return shared;
 }
 
-const FULL_MESSAGE = `This space holds ${SPACE_LIMITS.recordsPerSpace.toLocaleString('en-US')} items, the most one space can. Delete some to add more.`;
+const FULL_MESSAGE = `This space holds ${groupedCount(SPACE_LIMITS.recordsPerSpace)} items, the most one space can. Delete some to add more.`;
 const READER_MESSAGE =
   'You can only view this space. Ask its owner to make you a member to add or change items.';
 

@@ -1,4 +1,5 @@
 import { LIMITS } from '@pipit/app-definition';
+import { groupedCount } from '@pipit/protocol';
 
 /**
  * The sync state of one document as a person sees it (docs/product/states.md). `saved` means the
@@ -47,7 +48,7 @@ export const SYNC_ERROR_MESSAGES: Record<SyncErrorReason, string> = {
     'You have as many apps as your plan allows, so this one stays on this device. Delete an archived app to sync it.',
   deleted:
     'This app was deleted for good by its owner, so nothing of it syncs any more. What is on this device stays here until you remove it.',
-  'too-large': `This app has grown past the size limit (${LIMITS.documentBytes / (1024 * 1024)} MB, or ${LIMITS.documentItems.toLocaleString('en')} parts, its history included), so new changes stay on this device. Export it as JSON and import it as a new app to carry on with a fresh history.`,
+  'too-large': `This app has grown past the size limit (${LIMITS.documentBytes / (1024 * 1024)} MB, or ${groupedCount(LIMITS.documentItems)} parts, its history included), so new changes stay on this device. Export it as JSON and import it as a new app to carry on with a fresh history.`,
   'storage-unavailable':
     'The server cannot store changes right now. Pipit keeps trying; your edits are safe on this device.',
   busy: 'The server is busy right now. Your edits are safe on this device; Pipit tries again in a minute.',

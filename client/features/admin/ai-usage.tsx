@@ -1,4 +1,4 @@
-import { type AiUsageRow, aiUsageResponseSchema } from '@pipit/protocol';
+import { type AiUsageRow, aiUsageResponseSchema, groupedCount } from '@pipit/protocol';
 import { EmptyState } from '../../ui/empty-state';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
@@ -6,7 +6,7 @@ import { Section } from '../../ui/page';
 import { TableScroll } from '../../ui/prose';
 import { useApiGet } from '../../platform/api/use-api-get';
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = groupedCount;
 
 /**
  * AI usage for the operator (docs/product/ai.md, "Usage"): runs and tokens per UTC day and app,

@@ -7,7 +7,7 @@ import {
   readPipitFile,
   withoutUploads,
 } from '@pipit/app-definition';
-import { type ImportResponse, importResponseSchema } from '@pipit/protocol';
+import { groupedCount, type ImportResponse, importResponseSchema } from '@pipit/protocol';
 import { useId, useState } from 'react';
 import { Button } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';
@@ -31,7 +31,7 @@ type Stage =
     };
 
 const plural = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  `${groupedCount(n)} ${n === 1 ? one : many}`;
 
 /**
  * `/create`'s import (docs/product/portable-file.md): a `.pipit` file goes to the server, which

@@ -6,6 +6,7 @@ import {
   AI_PROVIDER_FAILURE_MESSAGES,
   AI_RUNS_PER_MINUTE,
   type AiProviderFailure,
+  groupedCount,
 } from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
 import { TableScroll } from '../../ui/prose';
@@ -27,7 +28,7 @@ const CARE_PROMPT = `Give three short care tips for a {{record.species}} that li
 {{record.location}}. One sentence each, about watering, light and soil.`;
 
 /** The caps and limits as the server words them (sync-server/src/ai/runs.ts). */
-const MAX_LENGTH = AI_BINDING_MAX_LENGTH.toLocaleString('en-US');
+const MAX_LENGTH = groupedCount(AI_BINDING_MAX_LENGTH);
 /** The free plan's runs a day (AI_DAILY_RUNS' default), as `ai_quota_exceeded` says it. */
 const FREE_DAILY_RUNS = 50;
 

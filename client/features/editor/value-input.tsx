@@ -1,4 +1,5 @@
 import { type Field, LIMITS } from '@pipit/app-definition';
+import { groupedCount } from '@pipit/protocol';
 import { z } from 'zod';
 import { SelectField } from '../../ui/field';
 import { DraftNumber, DraftText } from './draft-fields';
@@ -10,7 +11,7 @@ const emailSchema = z.email();
 
 function textProblem(value: string): string | null {
   return value.length > LIMITS.textLength
-    ? `Keep it to ${LIMITS.textLength.toLocaleString('en')} characters.`
+    ? `Keep it to ${groupedCount(LIMITS.textLength)} characters.`
     : null;
 }
 

@@ -1,4 +1,5 @@
 import * as zm from 'zod/mini';
+import { groupedCount } from '@pipit/protocol';
 import type { Field } from './definition';
 import { safeUrlSchema } from './safe-url';
 import { LIMITS } from './limits';
@@ -39,7 +40,7 @@ export function isIsoDate(text: string): boolean {
 function tooLong(field: FieldShape, max: number): CoercedValue {
   return {
     ok: false,
-    message: `${field.name} is too long: use at most ${max.toLocaleString('en-US')} characters.`,
+    message: `${field.name} is too long: use at most ${groupedCount(max)} characters.`,
   };
 }
 

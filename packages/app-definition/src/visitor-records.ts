@@ -1,4 +1,4 @@
-import { createId } from '@pipit/protocol';
+import { createId, groupedCount } from '@pipit/protocol';
 import type { Collection } from './definition';
 import { DefinitionError } from './edit-rules';
 import { checkFieldValues, type FieldValue } from './field-values';
@@ -74,5 +74,5 @@ export function prepareVisitorUpdate(
 }
 
 export function recordLimitMessage(): string {
-  return `You can keep at most ${VISITOR_RECORD_LIMIT.toLocaleString('en-US')} items in one app. Delete some to add more.`;
+  return `You can keep at most ${groupedCount(VISITOR_RECORD_LIMIT)} items in one app. Delete some to add more.`;
 }

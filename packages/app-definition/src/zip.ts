@@ -1,4 +1,5 @@
 import { Inflate, zipSync } from 'fflate';
+import { groupedCount } from '@pipit/protocol';
 import { DefinitionError } from './edit-rules';
 
 /*
@@ -112,7 +113,7 @@ function centralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntry[] 
   }
   if (count > limits.entries) {
     throw new PipitFileError(
-      `This file holds ${count.toLocaleString('en-US')} files; a Pipit file holds at most ${limits.entries.toLocaleString('en-US')}.`,
+      `This file holds ${groupedCount(count)} files; a Pipit file holds at most ${groupedCount(limits.entries)}.`,
     );
   }
   if (at + directorySize > end) throw new PipitFileError(BROKEN);

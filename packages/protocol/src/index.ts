@@ -175,6 +175,7 @@ export {
 } from './published-app';
 export { appPwaPaths } from './app-shell';
 export { HEAD_SCRIPTS, withHeadScripts } from './head-scripts';
+export { groupedCount } from './grouped-count';
 export { pageSearchSchema } from './page-search';
 export { lazySchema } from './lazy-schema';
 export {

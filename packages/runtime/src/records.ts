@@ -42,8 +42,16 @@ function compareValues(a: RecordValue, b: RecordValue): number {
   const na = toNumber(a);
   const nb = toNumber(b);
   if (na !== null && nb !== null) return na - nb;
-  return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
+  return textOrder().compare(String(a), String(b));
 }
+
+/**
+ * Made on first use and kept: `localeCompare` with options builds a collator per call (a sort of
+ * a thousand records made thousands), and a page's first one loads the browser's locale data.
+ */
+let collator: Intl.Collator | undefined;
+const textOrder = () =>
+  (collator ??= new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }));
 
 export function matchesFilter(record: ValuesRecord, filter: ListFilter): boolean {
   const value = record.values[filter.fieldId];
@@ -119,9 +127,13 @@ export function aggregateRecords(
   }
 }
 
+/** Made on first use and kept, as the collator is. */
+let numberFormat: Intl.NumberFormat | undefined;
+
 export function formatNumber(value: number | null): string {
   if (value === null) return '—';
-  return new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }).format(value);
+  numberFormat ??= new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+  return numberFormat.format(value);
 }
 
 /** A yes/no value is ticked when it is true (or the text `true`, from an older import). */
