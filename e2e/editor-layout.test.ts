@@ -222,7 +222,7 @@ describe('long names in the editor and the installed app', () => {
       });
       try {
         const app = await context.newPage();
-        errors.push(...collectPageErrors(app));
+        const appErrors = collectPageErrors(app);
         await openInstalledApp(app, pipit.url, appId);
         // The app is on screen (openInstalledApp waits for its tab bar): its bar is too.
         const banner = app.getByRole('banner');
@@ -253,6 +253,7 @@ describe('long names in the editor and the installed app', () => {
         );
         expect(overflow, 'the app scrolls sideways').toBeLessThanOrEqual(0);
         expect(await axeViolations(app)).toEqual([]);
+        expect(appErrors, 'the installed app’s console').toEqual([]);
       } finally {
         await context.close();
       }
