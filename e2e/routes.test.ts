@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createId, STATIC_ROUTES } from '@pipit/protocol';
 import { ApiClient, insertUser, type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { axeViolations } from './support/axe';
-import { launchBrowser, openVisitorTab, type VisitorTab } from './support/browser';
+import {
+  collectPageErrors,
+  launchBrowser,
+  openVisitorTab,
+  type VisitorTab,
+} from './support/browser';
 import { sessionCookieOf } from './support/people';
 
 const APP_ID = createId();
@@ -314,6 +319,28 @@ describe('every route', () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe('rgb(15, 21, 18)');
+  });
+
+  it('paints the stored choice before any of the page’s code has run (its inline head script)', async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    try {
+      await context.addInitScript(() => localStorage.setItem('pipit:theme', 'dark'));
+      // None of the page's own code loads: only the script in its <head> can choose the theme.
+      await context.route('**/assets/*.js', (route) => route.abort());
+      const page = await context.newPage();
+      const errors = collectPageErrors(page);
+      for (const path of ['/about', `/apps/${APP_ID}/pwa`]) {
+        await page.goto(`${pipit.url}${path}`, { waitUntil: 'domcontentloaded' });
+        expect(await page.evaluate(() => document.documentElement.dataset.theme), path).toBe(
+          'dark',
+        );
+      }
+      // The policy allowed the head scripts (a refused inline script is a console error); the
+      // aborted modules are the only failures.
+      expect(errors.filter((e) => !/ERR_FAILED|Failed to load/.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 });
 
