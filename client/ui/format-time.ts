@@ -14,6 +14,15 @@ const timeFormat = once(
   () => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' }),
 );
 
+const dateTimeFormat = once(
+  () => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }),
+);
+
+/** "Nov 28, 2026, 1:38 AM": a moment with its date, in the reader's time zone. */
+export function dateAndTime(at: number | string): string {
+  return dateTimeFormat().format(new Date(at));
+}
+
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * 24 * 3600_000],
   ['month', 30 * 24 * 3600_000],

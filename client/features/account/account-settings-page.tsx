@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Loading } from '../../ui/loading';
+import { dateAndTime } from '../../ui/format-time';
 import { Notice } from '../../ui/notice';
 import { OnlineForm } from '../../ui/online-form';
 import { Page, Section } from '../../ui/page';
@@ -20,8 +21,6 @@ import { listedSync } from '../../sync/sync-status';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { setAccount, useSession } from '../../platform/session/session';
 import './account-pages.css';
-
-const timeFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** A settings form: its error and its confirmation sit just above the button. */
 function SettingsForm(props: {
@@ -227,9 +226,8 @@ function SessionsSection({ version }: { version: number }) {
                   <strong>{s.device}</strong>
                   {s.current ? ' — this device' : ''}
                   <p className="settings-list__meta">
-                    Last active {timeFormat.format(new Date(s.lastSeenAt))}
-                    {s.ip ? ` from ${s.ip}` : ''} · signed in{' '}
-                    {timeFormat.format(new Date(s.createdAt))}
+                    Last active {dateAndTime(s.lastSeenAt)}
+                    {s.ip ? ` from ${s.ip}` : ''} · signed in {dateAndTime(s.createdAt)}
                   </p>
                 </div>
                 <Button size="small" variant="secondary" onClick={() => void end(s)}>
