@@ -1,3 +1,4 @@
+import { THEME_STORAGE_KEY } from '@pipit/protocol';
 import { useCallback, useSyncExternalStore } from 'react';
 
 export type ThemePreference = 'system' | 'light' | 'dark';
@@ -7,12 +8,6 @@ export const THEME_OPTIONS = [
   { value: 'light', label: 'Light' },
   { value: 'dark', label: 'Dark' },
 ] as const satisfies ReadonlyArray<{ value: ThemePreference; label: string }>;
-
-/**
- * Read before the app renders by the page's head script (packages/protocol/src/head-scripts.ts),
- * so the first paint has the right colours.
- */
-export const THEME_STORAGE_KEY = 'pipit:theme';
 
 const listeners = new Set<() => void>();
 

@@ -6,8 +6,6 @@ import { Section } from '../../ui/page';
 import { TableScroll } from '../../ui/prose';
 import { useApiGet } from '../../platform/api/use-api-get';
 
-const count = groupedCount;
-
 /**
  * AI usage for the operator (docs/product/ai.md, "Usage"): runs and tokens per UTC day and app,
  * for the last 30 days (apps made from a description in a row of their own). Counts only: prompts and answers are never stored.
@@ -50,10 +48,10 @@ export function AiUsage() {
                   <tr key={`${row.day}/${row.appId}`}>
                     <td>{row.day}</td>
                     <td>{appLabel(row)}</td>
-                    <td>{count(row.people)}</td>
-                    <td>{count(row.runs)}</td>
-                    <td>{count(row.promptTokens)}</td>
-                    <td>{count(row.completionTokens)}</td>
+                    <td>{groupedCount(row.people)}</td>
+                    <td>{groupedCount(row.runs)}</td>
+                    <td>{groupedCount(row.promptTokens)}</td>
+                    <td>{groupedCount(row.completionTokens)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -73,5 +71,5 @@ function appLabel(row: AiUsageRow): string {
 function totals(rows: AiUsageRow[]): string {
   const runs = rows.reduce((sum, r) => sum + r.runs, 0);
   const tokens = rows.reduce((sum, r) => sum + r.promptTokens + r.completionTokens, 0);
-  return `${count(runs)} ${runs === 1 ? 'run' : 'runs'} and ${count(tokens)} tokens`;
+  return `${groupedCount(runs)} ${runs === 1 ? 'run' : 'runs'} and ${groupedCount(tokens)} tokens`;
 }

@@ -6,8 +6,8 @@
  * a page waited for before it painted (on a phone's HTTP/1.1, a place in the first six) and, in an
  * installed app, a read from the service worker before the app's code could start.
  *
- * - `theme-init`: the person's light/dark choice (client/platform/theme-preference.ts, key
- *   `pipit:theme`) on the page before its first paint, so it never flashes the other scheme.
+ * - `theme-init`: the person's light/dark choice (client/platform/theme-preference.ts, kept
+ *   under THEME_STORAGE_KEY) on the page before its first paint, so it never flashes the other scheme.
  * - `zod-jitless`: zod reads `globalThis.__zod_globalConfig` when it loads. Without `jitless`,
  *   zod probes `new Function` on its first parse, and the policy (no 'unsafe-eval') reports the
  *   probe as a violation even though zod catches it. It must run before the first module: the
@@ -15,17 +15,19 @@
  *
  * Their text is hashed as it is: change a script and its hash changes with it.
  */
+/** Where this device keeps the person's light/dark choice (client/platform/theme-preference.ts). */
+export const THEME_STORAGE_KEY = 'pipit:theme';
+
 export const HEAD_SCRIPTS = {
-  'theme-init':
-    "try{var t=localStorage.getItem('pipit:theme');if(t==='light'||t==='dark')document.documentElement.dataset.theme=t}catch(e){}",
+  'theme-init': `try{var t=localStorage.getItem('${THEME_STORAGE_KEY}');if(t==='light'||t==='dark')document.documentElement.dataset.theme=t}catch(e){}`,
   'zod-jitless':
     'globalThis.__zod_globalConfig=Object.assign(globalThis.__zod_globalConfig||{},{jitless:true})',
 } as const;
 
-export type HeadScriptName = keyof typeof HEAD_SCRIPTS;
+type HeadScriptName = keyof typeof HEAD_SCRIPTS;
 
 /** Where a page's source HTML asks for one (`<!-- head-script: theme-init -->`). */
-export const HEAD_SCRIPT_MARKER = /<!-- head-script: ([a-z-]+) -->/g;
+const HEAD_SCRIPT_MARKER = /<!-- head-script: ([a-z-]+) -->/g;
 
 /**
  * A page's source HTML with its head scripts written in; throws on a name it does not know, so

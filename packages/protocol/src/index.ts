@@ -174,7 +174,7 @@ export {
   ANONYMOUS_VIEWER,
 } from './published-app';
 export { appPwaPaths } from './app-shell';
-export { HEAD_SCRIPTS, withHeadScripts } from './head-scripts';
+export { HEAD_SCRIPTS, THEME_STORAGE_KEY, withHeadScripts } from './head-scripts';
 export { groupedCount } from './grouped-count';
 export { pageSearchSchema } from './page-search';
 export { lazySchema } from './lazy-schema';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HEAD_SCRIPTS, withHeadScripts } from '../src/head-scripts';
+import { HEAD_SCRIPTS, THEME_STORAGE_KEY, withHeadScripts } from '../src/head-scripts';
 
 describe('withHeadScripts', () => {
   it('writes each named script in, inline, where the page asks for it', () => {
@@ -27,7 +27,7 @@ describe('withHeadScripts', () => {
 describe('the head scripts in a page', () => {
   it('apply the stored theme and configure zod as the page loads', () => {
     const dataset: Record<string, string> = {};
-    const stored = new Map([['pipit:theme', 'dark']]);
+    const stored = new Map([[THEME_STORAGE_KEY, 'dark']]);
     const scope = {
       localStorage: { getItem: (key: string) => stored.get(key) ?? null },
       document: { documentElement: { dataset } },
@@ -41,7 +41,7 @@ describe('the head scripts in a page', () => {
       );
     run(HEAD_SCRIPTS['theme-init']);
     expect(dataset.theme).toBe('dark');
-    stored.set('pipit:theme', 'purple');
+    stored.set(THEME_STORAGE_KEY, 'purple');
     delete dataset.theme;
     run(HEAD_SCRIPTS['theme-init']);
     expect(dataset.theme).toBeUndefined();
