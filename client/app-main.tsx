@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 // First: the browser's install prompt and `appinstalled` can fire before the app has rendered.
 import './features/app-page/install-prompt';
@@ -22,10 +22,16 @@ startErrorReporting('on-first-error');
 const { pathname } = window.location;
 // What the first screen reads from this device is read at once; an app on this device renders
 // itself first, not a loading screen (open-ahead.ts).
-void openAhead(pathname).then((initial) =>
-  createRoot(root, rootErrorOptions).render(
-    <StrictMode>
-      <InstalledApp pathname={pathname} initial={initial} />
-    </StrictMode>,
-  ),
-);
+// Rendered as a transition: React works in slices of a few milliseconds, so the main thread is
+// free between them to paint "Opening the app…" and take input (issue 18: the first render in one
+// task was most of a phone's Total Blocking Time on a first visit).
+void openAhead(pathname).then((initial) => {
+  const reactRoot = createRoot(root, rootErrorOptions);
+  startTransition(() =>
+    reactRoot.render(
+      <StrictMode>
+        <InstalledApp pathname={pathname} initial={initial} />
+      </StrictMode>,
+    ),
+  );
+});

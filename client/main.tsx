@@ -1,5 +1,5 @@
 import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 // First: the browser's install prompt can fire before the app has rendered (see the module).
 import './features/app-page/install-prompt';
@@ -47,7 +47,11 @@ async function start(root: HTMLElement) {
   await nextTask();
   await router.load();
   await nextTask();
-  hydrateRoot(root, app, rootErrorOptions);
+  // As a transition, hydration works in slices of a few milliseconds with the main thread free in
+  // between (at the default priority it is one task, for the whole page).
+  startTransition(() => {
+    hydrateRoot(root, app, rootErrorOptions);
+  });
   // The API answers a server-rendered page came with are for this page (the router may still
   // rewrite its search into canonical form): once the visitor goes elsewhere, they go.
   const unsubscribe = router.subscribe('onBeforeLoad', ({ pathChanged }) => {

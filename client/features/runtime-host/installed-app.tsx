@@ -1,5 +1,5 @@
 import { appShellTarget } from '@pipit/protocol';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { ErrorScreen } from '../../ui/error-screen';
 import { Loading } from '../../ui/loading';
 import { ApiRequestError } from '../../platform/api/request';
@@ -44,7 +44,9 @@ export function InstalledApp({
     if (!appId || (attempt === 0 && initial)) return;
     const controller = new AbortController();
     loadPwaApp(appId, controller.signal).then(
-      (load) => setState({ kind: 'loaded', load }),
+      // As a transition, like the first render (client/app-main.tsx): the app's first render, the
+      // page's largest, in slices with the main thread free in between, not in one long task.
+      (load) => startTransition(() => setState({ kind: 'loaded', load })),
       (error: unknown) => {
         if (controller.signal.aborted) return;
         console.error(error);
