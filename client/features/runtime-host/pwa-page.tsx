@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ANONYMOUS_VIEWER, type PublishedApp } from '@pipit/protocol';
 import { queueLibraryEntry } from '../../sync/library-inbox';
 import { isSharedCollection } from '@pipit/app-definition';
@@ -30,6 +30,9 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
   const updates = useAppUpdates(appId, showing, { checkNow: fromDevice });
   const definition = readPublishedDefinition(showing);
   const name = account ? account.displayName || account.username : '';
+  // The same object while the name is: the app (memoized) renders again only when it changes.
+  const signedIn = account !== null;
+  const user = useMemo(() => (signedIn ? { name } : null), [signedIn, name]);
   const hasShared = definition?.collections.some(isSharedCollection) ?? false;
   const device = useDeviceSpaces(hasShared ? accountId : null, appId);
   const shown = device.spaces.find((space) => space.id === device.activeId) ?? null;
@@ -97,7 +100,7 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
       visitorData={appData}
       appId={appId}
       accountId={accountId}
-      user={account ? { name } : null}
+      user={user}
       spaces={
         hasShared
           ? {

@@ -50,7 +50,8 @@ export function useAiHost({
 
   useEffect(() => {
     if (!accountId || !usesAi) {
-      setRuns([]);
+      // The same empty list when it already is one: a new one would render the app again.
+      setRuns((current) => (current.length === 0 ? current : []));
       return;
     }
     let stop: (() => void) | undefined;

@@ -1,5 +1,5 @@
 import { DefinitionError, type ReadDefinition } from '@pipit/app-definition';
-import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { type ActionEnv, type ActionInput, runAction, runAiAction } from './actions';
 import { AppScreen } from './app-screen';
 import { focusElement, host } from './host';
@@ -68,8 +68,12 @@ function problemText(error: unknown): string {
  * A whole running app (docs/product/app-definition.md): screens with a tab bar and a back stack
  * carrying the current record, the visitor's data, actions, toasts and focus management. It renders
  * each screen through AppScreen, as the editor's preview does, so both show the same thing.
+ *
+ * Memoized: a host re-renders for its own state (who is signed in, the sync note, the device's
+ * storage) and the app, often the page's largest tree, renders again only when its own props
+ * change — hosts keep them stable (issue 18: each such render was a long task on a phone).
  */
-export function AppRuntime({
+export const AppRuntime = memo(function AppRuntime({
   definition,
   data,
   colorMode,
@@ -179,4 +183,4 @@ export function AppRuntime({
       <ToastRegion toast={toast} />
     </div>
   );
-}
+});

@@ -13,7 +13,8 @@ import { Fragment, isValidElement, type ReactElement, type ReactNode } from 'rea
  * by position in the tree (the component's path, with keys), runs effects after each render with
  * their cleanups, and renders again when state changed: tests call event handlers from the tree
  * (`onClick`, `onChange`, `onSubmit`) with plain objects and look at the next tree. It is test
- * support, not a renderer: no context providers, no concurrent features.
+ * support, not a renderer: no context providers, no concurrent features, and a `memo` component
+ * renders as the one it wraps, every time.
  */
 export interface HostNode {
   tag: string;
@@ -281,6 +282,10 @@ class Renderer {
       this.attachRef(props.ref, own);
       return [host];
     }
+    if (isMemo(type)) {
+      // memo(): rendered as the component it wraps, every time (no bail-out here).
+      return this.expand({ ...element, type: type.type } as ReactElement, path);
+    }
     if (typeof type !== 'function') throw new Error(`Unsupported element type ${String(type)}`);
     const own = `${path}:${type.name || 'Component'}`;
     if ((type as unknown as ClassType).prototype?.isReactComponent) {
@@ -301,6 +306,14 @@ class Renderer {
     const output = this.callComponent(own, () => (type as (p: unknown) => ReactNode)(props));
     return this.expand(output, own);
   }
+}
+
+const MEMO = Symbol.for('react.memo');
+
+function isMemo(type: unknown): type is { type: unknown } {
+  return (
+    typeof type === 'object' && type !== null && (type as { $$typeof?: unknown }).$$typeof === MEMO
+  );
 }
 
 function escape(text: string): string {
