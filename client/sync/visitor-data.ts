@@ -4,7 +4,6 @@ import {
   removeVisitorRecord,
   setCounter,
   updateVisitorRecord,
-  type VisitorData,
 } from '@pipit/app-definition';
 import type { RuntimeData } from '@pipit/runtime';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
@@ -13,6 +12,13 @@ import { anonymousDataName, loadedDeviceDocument, openDeviceDocument } from './d
 import type { OpenDocument } from './documents';
 import { sameSync, type SyncState } from './sync-state';
 import { ViewStore } from './view-store';
+import {
+  type DataOperations,
+  drawnData,
+  REFUSE_WRITES,
+  type TakenOver,
+  takeOver,
+} from './drawn-data';
 
 /**
  * A visitor's data for one app as the runtime uses it (docs/architecture.md,
@@ -127,16 +133,25 @@ class VisitorDataStore extends ViewStore<VisitorDataView> {
   private disposed = false;
   private readonly unsubscribe: () => void;
 
+  /** The data the page drew before this store opened, taken over (drawn-data.ts). */
+  private readonly drawn: TakenOver | null;
+
   constructor(private readonly backing: Backing) {
     super();
     this.loaded = backing.isLocal?.() ?? false;
-    this.view = this.compute(null);
+    this.drawn = this.loaded ? takeOver(backing.doc, this.operations) : null;
+    this.view = this.drawn
+      ? this.compute({ ...LOADING_VIEW, data: this.drawn.data }, false)
+      : this.compute(null);
     backing.doc.on('afterTransaction', this.onTransaction);
     this.unsubscribe = backing.subscribe(this.onSync);
-    void backing.whenLocal.then(() => {
-      this.loaded = true;
-      this.update(true);
-    });
+    // Loaded already, the view has the data: a change comes as a transaction.
+    if (!this.loaded) {
+      void backing.whenLocal.then(() => {
+        this.loaded = true;
+        this.update(true);
+      });
+    }
   }
 
   private readonly onTransaction = (transaction: Y.Transaction) => {
@@ -155,7 +170,7 @@ class VisitorDataStore extends ViewStore<VisitorDataView> {
     return { phase: this.loaded ? 'ready' : 'loading', data, sync: this.backing.sync(), presence };
   }
 
-  private readonly operations: Omit<RuntimeData, keyof VisitorData> = {
+  private readonly operations: DataOperations = {
     create: (collection, values) => {
       this.backing.beforeWrite?.();
       const { authorId } = this.backing;
@@ -196,6 +211,7 @@ class VisitorDataStore extends ViewStore<VisitorDataView> {
 
   dispose() {
     this.disposed = true;
+    this.drawn?.release();
     this.backing.doc.off('afterTransaction', this.onTransaction);
     this.unsubscribe();
     this.backing.release();
@@ -218,20 +234,9 @@ const sourceKey = (source: VisitorDataSource | null) =>
         ? `space|${source.spaceId}|${source.accountId}`
         : `app|${source.appId}|${source.accountId ?? ''}`;
 
-const refuse = () => {
-  throw new Error('Your data is still loading. Try again in a moment.');
-};
-
 const LOADING_VIEW: VisitorDataView = {
   phase: 'loading',
-  data: {
-    records: [],
-    counters: {},
-    create: refuse,
-    update: refuse,
-    remove: refuse,
-    setCounter: refuse,
-  },
+  data: { records: [], counters: {}, ...REFUSE_WRITES },
   sync: { kind: 'connecting', pending: 0 },
   presence: NOBODY,
 };
@@ -251,7 +256,7 @@ function deviceNameOf(source: VisitorDataSource): string | null {
 /**
  * Until its store opens: a document of this device already loaded in this tab (an installed app
  * opens its visitor's data ahead, client/features/runtime-host/open-ahead.ts) is drawn at once
- * rather than as loading; changes wait the moment until the store has it.
+ * rather than as loading; a change before the store has it is refused with a message (a moment).
  */
 function beforeStore(source: VisitorDataSource | null): typeof idle {
   const name = source && deviceNameOf(source);
@@ -260,7 +265,7 @@ function beforeStore(source: VisitorDataSource | null): typeof idle {
   const view: VisitorDataView = {
     ...LOADING_VIEW,
     phase: 'ready',
-    data: { ...LOADING_VIEW.data, ...readVisitorData(doc) },
+    data: drawnData(doc),
     sync: LOCAL,
   };
   return { subscribe: idle.subscribe, getView: () => view };
