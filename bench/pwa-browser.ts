@@ -263,3 +263,57 @@ export async function measureOffline(
     await context.close();
   }
 }
+
+export interface Blocking {
+  /** First contentful paint, ms after navigation start. */
+  fcpMs: number;
+  /** Each long task's time past 50 ms, summed, from the first paint on (Total Blocking Time). */
+  blockingMs: number;
+  /** The longest task, ms (before the first paint too). */
+  longestMs: number;
+}
+
+/** How long the page's first visit blocks its main thread after `load` (ms). */
+const SETTLE_MS = 4000;
+
+/**
+ * A first visit in a fresh context with the page's CPU really slowed `cpuSlowdown` times (CDP
+ * Emulation.setCPUThrottlingRate) and no tracing: the page's own `longtask` entries until it has
+ * settled. Lighthouse's mobile figure is simulated (an unthrottled run, traced, its tasks scaled
+ * 4×); this is what a really slowed browser reports of itself.
+ */
+export async function measureBlocking(
+  browser: Browser,
+  url: string,
+  cpuSlowdown: number,
+): Promise<Blocking> {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+  try {
+    await context.addInitScript({
+      content: `(() => {
+        const tasks = (window.__pipitLongTasks = []);
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) tasks.push([e.startTime, e.duration]);
+        }).observe({ type: 'longtask', buffered: true });
+      })();`,
+    });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForTimeout(SETTLE_MS);
+    const { tasks, fcp } = await page.evaluate(() => ({
+      tasks: (window as unknown as { __pipitLongTasks: Array<[number, number]> }).__pipitLongTasks,
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+    }));
+    return {
+      fcpMs: fcp,
+      blockingMs: tasks
+        .filter(([start]) => start >= fcp)
+        .reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0),
+      longestMs: Math.max(0, ...tasks.map(([, duration]) => duration)),
+    };
+  } finally {
+    await context.close();
+  }
+}

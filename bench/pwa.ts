@@ -11,6 +11,8 @@
  *   --lighthouse-runs=N   Lighthouse desktop runs per page, the median by performance is shown
  *                         (default 1)
  *   --mobile-runs=N       Lighthouse mobile runs per page, the median is shown (default 3)
+ *   --blocking-runs=N     first visits per page with the CPU really slowed 4×, for the main
+ *                         thread's long tasks (default 5)
  *   --no-mobile-pages     Lighthouse mobile of /apps/{id}/pwa only
  *   --no-lighthouse       skip the Lighthouse part
  *   --modules             attribute the page's JavaScript to packages and files (a second build,
@@ -23,9 +25,11 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { buildIsCurrent, precachedJs } from './pwa-build';
 import {
+  type Blocking,
   CHROMIUM_PATH,
   type FirstVisit,
   launchChromium,
+  measureBlocking,
   measureFirstVisit,
   measureOffline,
   type OfflineReload,
@@ -61,6 +65,7 @@ const RUNS = option('runs', 10);
 const LIGHTHOUSE_RUNS = option('lighthouse-runs', 1);
 const ROUNDS = option('rounds', 3);
 const MOBILE_RUNS = option('mobile-runs', 3);
+const BLOCKING_RUNS = option('blocking-runs', 5);
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 /** Nearest rank: p95 of 10 values is the 10th. */
@@ -214,6 +219,37 @@ async function reportOffline(browser: Browser, url: string, app: SeededApp, onli
   }
 }
 
+/** Issue 18: the main thread of a first visit on a phone's CPU, as the slowed browser reports it. */
+async function reportBlocking(browser: Browser, origin: string, username: string, app: SeededApp) {
+  const pages = ['/', '/explore', `/${username}`, `/apps/${app.id}`, `/apps/${app.id}/pwa`];
+  console.log(
+    `\n3. The main thread of a first visit with the CPU really 4× slower (CDP\n` +
+      `   Emulation.setCPUThrottlingRate, no tracing; a fresh context each, 412 × 823): the page's own\n` +
+      `   long tasks until 4 s after load — their time past 50 ms summed from the first paint on (Total\n` +
+      `   Blocking Time) and the longest. Median of ${BLOCKING_RUNS} visits per page; ms:`,
+  );
+  console.log(
+    `   ${'page'.padEnd(24)}   FCP  blocking  longest  blocking of each visit (load average)`,
+  );
+  for (const pagePath of pages) {
+    const runs: Blocking[] = [];
+    try {
+      for (let i = 0; i < BLOCKING_RUNS; i++) {
+        runs.push(await measureBlocking(browser, `${origin}${pagePath}`, 4));
+      }
+    } catch (error) {
+      console.log(`   ${pagePath}: ! not measured: ${message(error)}`);
+      continue;
+    }
+    const mid = (pick: (b: Blocking) => number) => median(runs.map(pick)).toFixed(0);
+    const label = pagePath.replace(app.id, '{id}').replace(username, '{username}');
+    console.log(
+      `   ${label.padEnd(24)} ${mid((b) => b.fcpMs).padStart(5)} ${mid((b) => b.blockingMs).padStart(9)} ` +
+        `${mid((b) => b.longestMs).padStart(8)}  ${runs.map((b) => b.blockingMs.toFixed(0)).join(', ')} (${loadAverage()})`,
+    );
+  }
+}
+
 async function reportLighthouse(server: BenchServer, username: string, app: SeededApp) {
   const publicPages = ['/', '/explore', `/${username}`, `/apps/${app.id}`];
   const pwa = `/apps/${app.id}/pwa`;
@@ -240,7 +276,7 @@ async function reportLighthouse(server: BenchServer, username: string, app: Seed
     (formFactor === 'mobile' ? ' (mobile)' : '');
   const runs = (n: number) => (n === 1 ? 'one cold run' : `median of ${n} cold runs`);
   console.log(
-    `\n3. Lighthouse ${LIGHTHOUSE_VERSION}, ` +
+    `\n4. Lighthouse ${LIGHTHOUSE_VERSION}, ` +
       `desktop configuration, ${runs(LIGHTHOUSE_RUNS)} per page; targets: performance ≥ ${TARGETS.performance}, ` +
       `accessibility ≥ ${TARGETS.accessibility}, best practices ≥ ${TARGETS['best-practices']}.\n` +
       `   Then the same pages in Lighthouse's default, mobile, configuration (simulated slow 4G and a\n` +
@@ -345,6 +381,7 @@ try {
   try {
     const visit = await reportFirstVisit(browser, url, app);
     await reportOffline(browser, url, app, visit);
+    await reportBlocking(browser, server.url, seeded.username, app);
   } finally {
     await browser.close();
   }
