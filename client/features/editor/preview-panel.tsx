@@ -1,6 +1,14 @@
 import type { ReadDefinition, ReadScreen } from '@pipit/app-definition';
 import { AppScreen, type PresenceMark } from '@pipit/runtime';
-import { startTransition, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type RefObject,
+  startTransition,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Segmented } from '../../ui/segmented';
 import { useThemePreference } from '../../platform/theme-preference';
 import { useEditor } from './editor-context';
@@ -13,10 +21,14 @@ const PHONE_WIDTH_PX = 390;
 const PHONE_HEIGHT_PX = 780;
 const MIN_SCALE = 0.4;
 
-/** Follows the width (and height, when it is bounded) of the panel. */
-function useFitScale(element: HTMLElement | null) {
+/**
+ * Follows the width (and height, when it is bounded) of the panel: measured before the first paint
+ * (one render more when it is not 1), then on every resize.
+ */
+function useFitScale(stage: RefObject<HTMLElement | null>) {
   const [scale, setScale] = useState(1);
   useLayoutEffect(() => {
+    const element = stage.current;
     if (!element) return;
     const measure = () => {
       const style = getComputedStyle(element);
@@ -34,7 +46,7 @@ function useFitScale(element: HTMLElement | null) {
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
-  }, [element]);
+  }, [stage]);
   return scale;
 }
 
@@ -96,16 +108,53 @@ export function PreviewPanel({
   onComponentClick?: (() => void) | undefined;
 }) {
   const { definition, screen, component, selectComponent, selectScreen, peers } = useEditor();
-  const [stage, setStage] = useState<HTMLDivElement | null>(null);
+  const stage = useRef<HTMLDivElement>(null);
   const scale = useFitScale(stage);
   const mode = usePreviewMode();
-  const presence: PresenceMark[] = peers.flatMap((peer) =>
-    peer.selection?.kind === 'component' && peer.selection.screenId === screen.id
-      ? [{ componentId: peer.selection.id, name: peer.name, color: peerColor(peer) }]
-      : [],
+  const screenId = screen.id;
+  const presence = useMemo(
+    (): PresenceMark[] =>
+      peers.flatMap((peer) =>
+        peer.selection?.kind === 'component' && peer.selection.screenId === screenId
+          ? [{ componentId: peer.selection.id, name: peer.name, color: peerColor(peer) }]
+          : [],
+      ),
+    [peers, screenId],
   );
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { drawn, partial, drawAll } = useDrawnDefinition(definition, screen, component?.id ?? null);
+  const selectedId = component?.id ?? null;
+  const { drawn, partial, drawAll } = useDrawnDefinition(definition, screen, selectedId);
+  // The same element while what it shows is the same: the phone's scale (measured as the panel
+  // lays out, and on every resize) changes the frame, not the screen's components.
+  const screenView = useMemo(
+    () => (
+      <AppScreen
+        definition={drawn}
+        screenId={screenId}
+        colorMode={mode.value}
+        selectedComponentId={selectedId}
+        onSelectComponent={(id) => {
+          selectComponent(id);
+          onComponentClick?.();
+        }}
+        presence={presence}
+        onNavigate={(id) => {
+          selectScreen(id);
+          scrollRef.current?.scrollTo({ top: 0 });
+        }}
+      />
+    ),
+    [
+      drawn,
+      screenId,
+      mode.value,
+      selectedId,
+      selectComponent,
+      onComponentClick,
+      presence,
+      selectScreen,
+    ],
+  );
   return (
     <section className="editor-preview" aria-labelledby="editor-preview-title">
       <div className="editor-section__header editor-preview__header">
@@ -126,7 +175,7 @@ export function PreviewPanel({
           <p className="editor-muted editor-preview__mode">Always {mode.value} (set in Theme)</p>
         )}
       </div>
-      <div className="editor-preview__stage" ref={setStage} data-fit={fitHeight ? 'both' : 'width'}>
+      <div className="editor-preview__stage" ref={stage} data-fit={fitHeight ? 'both' : 'width'}>
         <div
           className="phone-frame"
           style={{ width: PHONE_WIDTH_PX * scale + 20, height: PHONE_HEIGHT_PX * scale + 20 }}
@@ -145,21 +194,7 @@ export function PreviewPanel({
               transform: `scale(${scale})`,
             }}
           >
-            <AppScreen
-              definition={drawn}
-              screenId={screen.id}
-              colorMode={mode.value}
-              selectedComponentId={component?.id ?? null}
-              onSelectComponent={(id) => {
-                selectComponent(id);
-                onComponentClick?.();
-              }}
-              presence={presence}
-              onNavigate={(id) => {
-                selectScreen(id);
-                scrollRef.current?.scrollTo({ top: 0 });
-              }}
-            />
+            {screenView}
           </div>
         </div>
       </div>
