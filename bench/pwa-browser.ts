@@ -273,7 +273,7 @@ export interface Blocking {
   longestMs: number;
 }
 
-/** How long the page's first visit blocks its main thread after `load` (ms). */
+/** How long a first visit is watched after `load` for its late long tasks (ms). */
 const SETTLE_MS = 4000;
 
 /**

@@ -219,6 +219,10 @@ async function reportOffline(browser: Browser, url: string, app: SeededApp, onli
   }
 }
 
+/** A page's path as the report shows it: the seeded ids written as the routes name them. */
+const pageLabel = (pagePath: string, username: string, app: SeededApp) =>
+  pagePath.replace(app.id, '{id}').replace(username, '{username}');
+
 /** Issue 18: the main thread of a first visit on a phone's CPU, as the slowed browser reports it. */
 async function reportBlocking(browser: Browser, origin: string, username: string, app: SeededApp) {
   const pages = ['/', '/explore', `/${username}`, `/apps/${app.id}`, `/apps/${app.id}/pwa`];
@@ -242,9 +246,8 @@ async function reportBlocking(browser: Browser, origin: string, username: string
       continue;
     }
     const mid = (pick: (b: Blocking) => number) => median(runs.map(pick)).toFixed(0);
-    const label = pagePath.replace(app.id, '{id}').replace(username, '{username}');
     console.log(
-      `   ${label.padEnd(24)} ${mid((b) => b.fcpMs).padStart(5)} ${mid((b) => b.blockingMs).padStart(9)} ` +
+      `   ${pageLabel(pagePath, username, app).padEnd(24)} ${mid((b) => b.fcpMs).padStart(5)} ${mid((b) => b.blockingMs).padStart(9)} ` +
         `${mid((b) => b.longestMs).padStart(8)}  ${runs.map((b) => b.blockingMs.toFixed(0)).join(', ')} (${loadAverage()})`,
     );
   }
@@ -272,8 +275,7 @@ async function reportLighthouse(server: BenchServer, username: string, app: Seed
       ? { ...TARGETS, performance: TARGET_MOBILE_PWA_PERFORMANCE }
       : TARGETS;
   const label = (p: string, formFactor: FormFactor) =>
-    p.replace(app.id, '{id}').replace(username, '{username}') +
-    (formFactor === 'mobile' ? ' (mobile)' : '');
+    pageLabel(p, username, app) + (formFactor === 'mobile' ? ' (mobile)' : '');
   const runs = (n: number) => (n === 1 ? 'one cold run' : `median of ${n} cold runs`);
   console.log(
     `\n4. Lighthouse ${LIGHTHOUSE_VERSION}, ` +

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createId, STATIC_ROUTES } from '@pipit/protocol';
+import { createId, STATIC_ROUTES, THEME_STORAGE_KEY } from '@pipit/protocol';
 import { ApiClient, insertUser, type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { axeViolations } from './support/axe';
 import {
@@ -324,7 +324,7 @@ describe('every route', () => {
   it('paints the stored choice before any of the page’s code has run (its inline head script)', async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
     try {
-      await context.addInitScript(() => localStorage.setItem('pipit:theme', 'dark'));
+      await context.addInitScript((key) => localStorage.setItem(key, 'dark'), THEME_STORAGE_KEY);
       // None of the page's own code loads: only the script in its <head> can choose the theme.
       await context.route('**/assets/*.js', (route) => route.abort());
       const page = await context.newPage();
