@@ -61,6 +61,50 @@ function headScripts(): Plugin {
 }
 
 /**
+ * The installed app's style sheet written into its page, in a <style> element, instead of linked:
+ * a linked sheet blocks the first paint for one more round trip, which is most of what a phone on
+ * a slow network waits for before `/apps/{id}/pwa` shows anything (docs/performance.md). The
+ * server's policy allows the element by its hash (sync-server/src/http/security-headers.ts).
+ *
+ * The sheet is taken out of the entry chunk's `importedCss` before Vite reads it (`generateBundle`,
+ * first): so the page gets no <link> to it, and no lazy chunk that imports from the entry lists it
+ * among the files to load first (Vite's preload helper would link it again, later in the cascade
+ * than the lazy parts' own sheets). The file itself is dropped: nothing refers to it.
+ */
+function inlineEntryStyles(): Plugin {
+  let css = '';
+  return {
+    name: 'pipit-inline-entry-styles',
+    apply: 'build',
+    generateBundle: {
+      order: 'pre',
+      handler(_options, bundle) {
+        const entries = Object.values(bundle).filter(
+          (file) => file.type === 'chunk' && file.isEntry,
+        );
+        for (const entry of entries) {
+          if (entry.type !== 'chunk') continue;
+          for (const fileName of entry.viteMetadata?.importedCss ?? []) {
+            const sheet = bundle[fileName];
+            if (sheet?.type !== 'asset') continue;
+            const text = String(sheet.source);
+            if (/<\/style/i.test(text)) throw new Error(`${fileName} cannot be inlined: "</style"`);
+            css += text;
+            entry.viteMetadata?.importedCss.delete(fileName);
+            delete bundle[fileName];
+          }
+        }
+      },
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) =>
+        css ? html.replace(/<\/head>/i, () => `<style>${css}</style></head>`) : html,
+    },
+  };
+}
+
+/**
  * `vite build --mode installed-app` builds the installed app (`/apps/{id}/pwa`, client/app.html)
  * on its own, first, into an emptied dist/client; the plain `vite build` then adds the site
  * beside it (scripts/pipit.mjs build runs both). Built together, the two shared their modules
@@ -142,6 +186,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
     }),
     react(),
     headScripts(),
+    mode === INSTALLED_APP_MODE && inlineEntryStyles(),
     !isSsrBuild &&
       VitePWA({
         strategies: 'injectManifest',

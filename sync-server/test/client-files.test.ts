@@ -12,6 +12,7 @@ import {
   SHOWCASE_PWA,
 } from '@pipit/protocol';
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from '../src/http/client-files';
+import { sha256Source } from '../src/http/security-headers';
 import type { ApiClient } from './support/api-client';
 import { type AccountsHarness, startAccountsServer } from './support/engines';
 import { createPublishedApp } from './support/published-apps';
@@ -234,11 +235,13 @@ const PWA_SHELL = `<!doctype html>
   <body><div id="root"></div></body>
 </html>`;
 
+/** The installed app's style sheet, written into its page by the build (vite.config.ts). */
+const APP_STYLE = '.loading{display:flex}.button{color:var(--accent)}';
+
 /** The installed app's own entry (client/app.html as built): no router, no site. */
-const APP_ENTRY_SHELL = PWA_SHELL.replace(
-  '<title>Pipit</title>',
-  '<title>App · Pipit</title>',
-).replace('</body>', '<script type="module" src="/assets/app-x.js"></script></body>');
+const APP_ENTRY_SHELL = PWA_SHELL.replace('<title>Pipit</title>', '<title>App · Pipit</title>')
+  .replace('</head>', `<style>${APP_STYLE}</style></head>`)
+  .replace('</body>', '<script type="module" src="/assets/app-x.js"></script></body>');
 
 describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install, /demo1)', () => {
   let h: AccountsHarness;
@@ -324,6 +327,26 @@ describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install,
       for (const spy of [gzip, brotli, gzipSync, brotliSync]) expect(spy).not.toHaveBeenCalled();
     },
   );
+
+  it("allows the installed app's own style element by its hash, wherever its page is sent, and no other inline style", async () => {
+    const styleSrc = async (response: Response) => {
+      await response.arrayBuffer();
+      expect(response.status, response.url).toBeLessThan(500);
+      const policy = response.headers.get('content-security-policy') ?? '';
+      return /(?:^|; )style-src ([^;]*)/.exec(policy)?.[1];
+    };
+    const appStyle = `'self' '${sha256Source(APP_STYLE)}'`;
+    // Its shell for the owner; with the app inside for a visitor; 404 for an unknown id; and
+    // /app.html as the service worker precaches it (its headers travel with it).
+    expect(await styleSrc(await asOwner(`/apps/${a}/pwa`))).toBe(appStyle);
+    expect(await styleSrc(await get(`/apps/${a}/pwa`))).toBe(appStyle);
+    expect(await styleSrc(await get(`/apps/${createId()}/pwa`))).toBe(appStyle);
+    expect(await styleSrc(await get('/app.html'))).toBe(appStyle);
+    // The site's pages have no <style>: none is allowed there.
+    for (const page of ['/', '/index.html', `/apps/${a}/install`]) {
+      expect(await styleSrc(await get(page)), page).toBe("'self'");
+    }
+  });
 
   it('answers a stranger exactly as for an unknown id when the app is private, and its owner with its shell', async () => {
     for (const page of ['pwa', 'install']) {

@@ -169,6 +169,23 @@ describe('security headers on every response', () => {
     }
   });
 
+  it("allows the pages' own <style> elements by their hashes, and no other inline style", async () => {
+    for (const page of ['/', '/about', `/apps/${createId()}/pwa`, '/app.html']) {
+      const response = await fetch(`${pipit.url}${page}`);
+      const html = await response.text();
+      const inline = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+        ([, text = '']) => `'${sha256Source(text)}'`,
+      );
+      // The installed app's page carries its style sheet (vite.config.ts); the site's link theirs.
+      const carried = page.endsWith('/pwa') || page === '/app.html';
+      expect(inline.length, page).toBe(carried ? 1 : 0);
+      expect(html.includes('rel="stylesheet"'), page).toBe(!carried);
+      const policy = response.headers.get('content-security-policy') ?? '';
+      const styleSrc = /(?:^|; )style-src ([^;]*)/.exec(policy)?.[1]?.split(' ');
+      expect(styleSrc, page).toEqual(["'self'", ...inline]);
+    }
+  });
+
   it("puts the service worker under the shell's policy, which lets it fetch this origin", async () => {
     const response = await fetch(`${pipit.url}/sw.js`);
     await response.arrayBuffer();

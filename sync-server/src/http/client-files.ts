@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -30,6 +30,7 @@ import {
   contentSecurityPolicy,
   preferredEncoding,
   styleAttributeSources,
+  styleElementSources,
 } from './security-headers';
 import type { ServerRenderer } from './server-render';
 
@@ -39,7 +40,11 @@ export type ClientHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 /** Everything else (HTML, the service worker, manifests, icons) is revalidated on every use. */
 export const REVALIDATE_CACHE = 'no-cache';
-const SHELL_CSP = contentSecurityPolicy();
+
+/** A built page's policy: the shell's, allowing the page's own <style> elements. */
+function builtPagePolicy(html: string): string {
+  return contentSecurityPolicy(styleElementSources(html));
+}
 /**
  * Shells rewritten for one app each (docs/product/routes.md `/apps/{id}/pwa`, and `/demo1`), kept
  * for the apps opened lately.
@@ -48,6 +53,8 @@ const APP_SHELLS_CACHED = 200;
 
 interface Shell {
   etag: string;
+  /** Its Content-Security-Policy (builtPagePolicy). */
+  policy: string;
   identity: Buffer;
   gzip: Buffer;
   brotli: Buffer;
@@ -65,6 +72,7 @@ async function shellOf(identity: Buffer): Promise<Shell> {
   return {
     // Each variant's own bytes make its ETag: an app's shell never revalidates as Pipit's.
     etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
+    policy: builtPagePolicy(identity.toString('utf8')),
     identity,
     gzip,
     brotli,
@@ -153,6 +161,25 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
    */
   const shells = new Map<BuiltDocument, Promise<Shell>>();
   const appShells = new Lru<string, Promise<Shell>>(APP_SHELLS_CACHED);
+  /**
+   * The policies of the build's HTML files as sirv serves them (it calls setHeaders only for a
+   * file of the build it found), read once each.
+   */
+  const filePolicies = new Map<string, string>();
+  const filePolicy = (pathname: string): string => {
+    let policy = filePolicies.get(pathname);
+    if (policy === undefined) {
+      let html = '';
+      try {
+        html = readFileSync(path.join(dir, pathname), 'utf8');
+      } catch {
+        // Not a file by that name after all: no inline style is allowed.
+      }
+      policy = builtPagePolicy(html);
+      filePolicies.set(pathname, policy);
+    }
+    return policy;
+  };
   const built = existsSync(dir);
   if (!built) {
     logger.error(
@@ -172,8 +199,11 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
             'Cache-Control',
             pathname.startsWith('/assets/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE,
           );
-          // The service worker precaches /index.html with its headers: the policy travels with it.
-          if (pathname.endsWith('.html')) res.setHeader('Content-Security-Policy', SHELL_CSP);
+          // The service worker precaches /index.html and /app.html with their headers: the
+          // policy travels with them.
+          if (pathname.endsWith('.html')) {
+            res.setHeader('Content-Security-Policy', filePolicy(pathname));
+          }
         },
       });
 
@@ -243,7 +273,7 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
         res.setHeader('Cache-Control', REVALIDATE_CACHE);
         res.setHeader('Vary', vary);
         res.setHeader('ETag', s.etag);
-        res.setHeader('Content-Security-Policy', SHELL_CSP);
+        res.setHeader('Content-Security-Policy', s.policy);
         if (status === 200 && req.headers['if-none-match'] === s.etag) {
           res.writeHead(304).end();
           return;
@@ -314,7 +344,7 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
         const built = await shellFor(shellDocument(target), target);
         const block = pageDataBlock({ [apiPath]: await sentAnswerOf(answer) });
         const page = built.identity.toString('utf8').replace(/<\/body>/i, `${block}</body>`);
-        await sendPage(req, res, 200, page, SHELL_CSP);
+        await sendPage(req, res, 200, page, built.policy);
       })
       .catch((error: unknown) => {
         logger.warn({ err: error, appId: target.appId }, 'could not put the app into its page');

@@ -128,6 +128,19 @@ export function styleAttributeSources(html: string): string[] {
 }
 
 /**
+ * The hash sources of a page's <style> elements, as written (the installed app's page carries its
+ * style sheet so: vite.config.ts): the policy allows no inline style, so a built page allows
+ * exactly its own elements' text.
+ */
+export function styleElementSources(html: string): string[] {
+  const found = new Set<string>();
+  for (const [, text = ''] of html.matchAll(/<style(?:\s[^>]*)?>([\s\S]*?)<\/style\s*>/gi)) {
+    found.add(sha256Source(text));
+  }
+  return [...found];
+}
+
+/**
  * The encoding to send for an `Accept-Encoding` header: brotli, then gzip, else none. An encoding
  * with `q=0` is refused by the browser and never chosen.
  */
