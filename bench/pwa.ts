@@ -47,7 +47,9 @@ import { type BenchServer, type SeededApp, seed, startServer } from './pwa-serve
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLIENT_DIR = path.resolve(ROOT, process.env.CLIENT_DIR ?? 'dist/client');
+/** Issue 5's ceiling on a first visit's JavaScript, and issue 18's goal for a phone. */
 const TARGET_JS_KB = 150;
+const TARGET_JS_PHONE_KB = 110;
 const TARGET_OFFLINE_MS = 1000;
 /** Issue 18: on a phone's CPU (4× slower than this machine's) the app opens within 200 ms. */
 const TARGET_OFFLINE_SLOW_CPU_MS = 200;
@@ -129,7 +131,8 @@ async function reportFirstVisit(browser: Browser, url: string, app: SeededApp) {
   );
   console.log(
     `   ${visit.js.length} JS responses: ${kb(body)} gzip (${kb(transfer)} with headers) — ` +
-      `target ≤ ${TARGET_JS_KB} KB: ${verdict(body <= TARGET_JS_KB * 1024)}`,
+      `target ≤ ${TARGET_JS_KB} KB: ${verdict(body <= TARGET_JS_KB * 1024)}; ` +
+      `a phone's (issue 18) ≤ ${TARGET_JS_PHONE_KB} KB: ${verdict(body <= TARGET_JS_PHONE_KB * 1024)}`,
   );
   if (notGzip.length > 0) {
     const list = notGzip.map((r) => `${new URL(r.url).pathname} (${r.encoding})`).join(', ');

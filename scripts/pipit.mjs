@@ -4,23 +4,15 @@
 // tests), builds the client when its sources changed, then does the job. Only Node built-ins are used
 // here: nothing else is installed yet when it starts.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { BUILD_STAMP_NAME, hashBuildInputs } from './build-inputs.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PNPM = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).packageManager;
 const CLIENT_OUT = path.join(ROOT, 'dist/client');
-const BUILD_STAMP = path.join(CLIENT_OUT, '.build-inputs');
-const BUILD_INPUTS = [
-  'client',
-  'packages',
-  'public',
-  'vite.config.ts',
-  'pnpm-lock.yaml',
-  'scripts/prerender.mjs',
-];
+const BUILD_STAMP = path.join(CLIENT_OUT, BUILD_STAMP_NAME);
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
 const TS_PROJECTS = [
@@ -63,21 +55,7 @@ function ensureInstalled() {
   });
 }
 
-function hashInputs() {
-  const hash = createHash('sha256');
-  const visit = (file) => {
-    const stats = statSync(file);
-    if (stats.isDirectory()) {
-      for (const name of readdirSync(file).sort()) {
-        if (name !== 'node_modules' && name !== 'route-tree.gen.ts') visit(path.join(file, name));
-      }
-    } else {
-      hash.update(path.relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
-    }
-  };
-  for (const input of BUILD_INPUTS) visit(path.join(ROOT, input));
-  return hash.digest('hex');
-}
+const hashInputs = () => hashBuildInputs(ROOT);
 
 function build() {
   log('building the client');
