@@ -240,13 +240,24 @@ export async function measureOffline(
       const response = await page.reload({ waitUntil: 'commit' });
       const renderMs = await renderedAt(page, cdp);
       await page.waitForLoadState('load');
-      const timing = await page.evaluate(() => {
+      const timing = await page.evaluate(async () => {
         const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-        const [paint] = performance.getEntriesByName('first-contentful-paint');
+        // A paint's entry comes when the frame is presented, which can be after `load` on a
+        // fast start: wait for it (a page that never painted gives NaN after 2 s).
+        const paint = await new Promise<number>((resolve) => {
+          const timer = setTimeout(() => resolve(NaN), 2000);
+          new PerformanceObserver((list, observer) => {
+            const entry = list.getEntriesByName('first-contentful-paint')[0];
+            if (!entry) return;
+            observer.disconnect();
+            clearTimeout(timer);
+            resolve(entry.startTime);
+          }).observe({ type: 'paint', buffered: true });
+        });
         return {
           htmlMs: nav?.responseEnd ?? NaN,
           dcl: nav?.domContentLoadedEventEnd ?? NaN,
-          paint: paint?.startTime ?? NaN,
+          paint,
         };
       });
       if (i === 0) continue;
