@@ -76,19 +76,21 @@ function inlineEntryStyles(): Plugin {
   return {
     name: 'pipit-inline-entry-styles',
     apply: 'build',
+    buildStart() {
+      css = '';
+    },
     generateBundle: {
       order: 'pre',
       handler(_options, bundle) {
-        const entries = Object.values(bundle).filter(
-          (file) => file.type === 'chunk' && file.isEntry,
-        );
-        for (const entry of entries) {
-          if (entry.type !== 'chunk') continue;
+        for (const entry of Object.values(bundle)) {
+          if (entry.type !== 'chunk' || !entry.isEntry) continue;
           for (const fileName of entry.viteMetadata?.importedCss ?? []) {
             const sheet = bundle[fileName];
             if (sheet?.type !== 'asset') continue;
-            const text = String(sheet.source);
-            if (/<\/style/i.test(text)) throw new Error(`${fileName} cannot be inlined: "</style"`);
+            // Vite's marker of the chunk the sheet came from, which it strips later than this.
+            const text = String(sheet.source).replace(/\n?\/\*\$vite\$:\d+\*\/\s*$/, '');
+            // The policy's hash is of the text as written, which the browser must read the same.
+            if (/<\/style|[\r\0]/i.test(text)) throw new Error(`${fileName} cannot be inlined`);
             css += text;
             entry.viteMetadata?.importedCss.delete(fileName);
             delete bundle[fileName];

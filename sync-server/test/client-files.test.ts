@@ -342,10 +342,34 @@ describe('the shell of an app’s own pages (/apps/{id}/pwa, /apps/{id}/install,
     expect(await styleSrc(await get(`/apps/${a}/pwa`))).toBe(appStyle);
     expect(await styleSrc(await get(`/apps/${createId()}/pwa`))).toBe(appStyle);
     expect(await styleSrc(await get('/app.html'))).toBe(appStyle);
+    // sirv serves /app.html/ as /app.html: under its policy too.
+    expect(await styleSrc(await get('/app.html/'))).toBe(appStyle);
     // The site's pages have no <style>: none is allowed there.
     for (const page of ['/', '/index.html', `/apps/${a}/install`]) {
       expect(await styleSrc(await get(page)), page).toBe("'self'");
     }
+  });
+
+  it("puts an app's text into its page as written, and allows none of it as style", async () => {
+    // What a replacement string would expand (`$\`` the text before the match, `$&` the match).
+    const title = "a <style>x</style> $` $& $$ $' b";
+    const id = await createPublishedApp(h.pipit.server.storage, owner, { title });
+    const response = await get(`/apps/${id}/pwa`);
+    expect(response.status).toBe(200);
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(/(?:^|; )style-src ([^;]*)/.exec(policy)?.[1]).toBe(
+      `'self' '${sha256Source(APP_STYLE)}'`,
+    );
+    const html = await response.text();
+    const blocks = [
+      ...html.matchAll(/<script type="application\/json" id="pipit-page-data">([^<]*)<\/script>/g),
+    ];
+    expect(blocks).toHaveLength(1);
+    expect(html.replace(blocks[0]![0], '')).toBe(
+      appShellHtml(APP_ENTRY_SHELL, appShellTarget(`/apps/${id}/pwa`)!),
+    );
+    const sent = JSON.parse(blocks[0]![1]!) as Record<string, { body: string }>;
+    expect(JSON.parse(sent[`/api/published/${id}`]!.body).title).toBe(title);
   });
 
   it('answers a stranger exactly as for an unknown id when the app is private, and its owner with its shell', async () => {

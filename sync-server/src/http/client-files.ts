@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -44,6 +44,26 @@ export const REVALIDATE_CACHE = 'no-cache';
 /** A built page's policy: the shell's, allowing the page's own <style> elements. */
 function builtPagePolicy(html: string): string {
   return contentSecurityPolicy(styleElementSources(html));
+}
+
+/** The shell's policy, for a page with no <style> of its own. */
+const SHELL_CSP = contentSecurityPolicy();
+
+/** The policies of a build's HTML files, read once when the server starts, by path (`/app.html`). */
+function htmlPolicies(dir: string): Map<string, string> {
+  const policies = new Map<string, string>();
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith('.html')) {
+        const served = `/${path.relative(dir, file).split(path.sep).join('/')}`;
+        policies.set(served, builtPagePolicy(readFileSync(file, 'utf8')));
+      }
+    }
+  };
+  walk(dir);
+  return policies;
 }
 /**
  * Shells rewritten for one app each (docs/product/routes.md `/apps/{id}/pwa`, and `/demo1`), kept
@@ -161,25 +181,6 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
    */
   const shells = new Map<BuiltDocument, Promise<Shell>>();
   const appShells = new Lru<string, Promise<Shell>>(APP_SHELLS_CACHED);
-  /**
-   * The policies of the build's HTML files as sirv serves them (it calls setHeaders only for a
-   * file of the build it found), read once each.
-   */
-  const filePolicies = new Map<string, string>();
-  const filePolicy = (pathname: string): string => {
-    let policy = filePolicies.get(pathname);
-    if (policy === undefined) {
-      let html = '';
-      try {
-        html = readFileSync(path.join(dir, pathname), 'utf8');
-      } catch {
-        // Not a file by that name after all: no inline style is allowed.
-      }
-      policy = builtPagePolicy(html);
-      filePolicies.set(pathname, policy);
-    }
-    return policy;
-  };
   const built = existsSync(dir);
   if (!built) {
     logger.error(
@@ -187,6 +188,8 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
       'the client is not built; run `npm run build` (`npm start` does)',
     );
   }
+  /** The policy of each HTML file of the build, by its path as sirv serves it (`/app.html`). */
+  const filePolicies = built ? htmlPolicies(dir) : new Map<string, string>();
   const files: ReturnType<typeof sirv> = !built
     ? (_req, _res, next) => void next?.()
     : sirv(dir, {
@@ -200,10 +203,11 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
             pathname.startsWith('/assets/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE,
           );
           // The service worker precaches /index.html and /app.html with their headers: the
-          // policy travels with them.
-          if (pathname.endsWith('.html')) {
-            res.setHeader('Content-Security-Policy', filePolicy(pathname));
-          }
+          // policy travels with them. sirv gives the path asked for (`/app.html/` serves
+          // /app.html), not the file's.
+          const policy = filePolicies.get(pathname.replace(/\/+$/, ''));
+          if (policy) res.setHeader('Content-Security-Policy', policy);
+          else if (pathname.endsWith('.html')) res.setHeader('Content-Security-Policy', SHELL_CSP);
         },
       });
 
@@ -343,7 +347,9 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
         // Only now: no id that may not be seen costs a rewrite of the shell.
         const built = await shellFor(shellDocument(target), target);
         const block = pageDataBlock({ [apiPath]: await sentAnswerOf(answer) });
-        const page = built.identity.toString('utf8').replace(/<\/body>/i, `${block}</body>`);
+        // A function, not a string: an app's text may hold `$&` or `$\``, which a replacement
+        // string expands. The policy is the shell's as built, before the app's data is in it.
+        const page = built.identity.toString('utf8').replace(/<\/body>/i, () => `${block}</body>`);
         await sendPage(req, res, 200, page, built.policy);
       })
       .catch((error: unknown) => {

@@ -130,7 +130,9 @@ export function styleAttributeSources(html: string): string[] {
 /**
  * The hash sources of a page's <style> elements, as written (the installed app's page carries its
  * style sheet so: vite.config.ts): the policy allows no inline style, so a built page allows
- * exactly its own elements' text.
+ * exactly its own elements' text. Only for the build's own HTML, never a page holding anyone's
+ * content: this reads `<style>` wherever it is written (a comment, an attribute), as no parser
+ * would.
  */
 export function styleElementSources(html: string): string[] {
   const found = new Set<string>();
