@@ -222,13 +222,21 @@ async function reportOffline(browser: Browser, url: string, app: SeededApp, onli
   }
 }
 
+/** The pages people find apps on, measured in every section that looks at pages. */
+const publicPagesOf = (username: string, app: SeededApp) => [
+  '/',
+  '/explore',
+  `/${username}`,
+  `/apps/${app.id}`,
+];
+
 /** A page's path as the report shows it: the seeded ids written as the routes name them. */
 const pageLabel = (pagePath: string, username: string, app: SeededApp) =>
   pagePath.replace(app.id, '{id}').replace(username, '{username}');
 
 /** Issue 18: the main thread of a first visit on a phone's CPU, as the slowed browser reports it. */
 async function reportBlocking(browser: Browser, origin: string, username: string, app: SeededApp) {
-  const pages = ['/', '/explore', `/${username}`, `/apps/${app.id}`, `/apps/${app.id}/pwa`];
+  const pages = [...publicPagesOf(username, app), `/apps/${app.id}/pwa`];
   console.log(
     `\n3. The main thread of a first visit with the CPU really 4× slower (CDP\n` +
       `   Emulation.setCPUThrottlingRate, no tracing; a fresh context each, 412 × 823): the page's own\n` +
@@ -257,7 +265,7 @@ async function reportBlocking(browser: Browser, origin: string, username: string
 }
 
 async function reportLighthouse(server: BenchServer, username: string, app: SeededApp) {
-  const publicPages = ['/', '/explore', `/${username}`, `/apps/${app.id}`];
+  const publicPages = publicPagesOf(username, app);
   const pwa = `/apps/${app.id}/pwa`;
   const audits: Array<{ path: string; formFactor: FormFactor; runs: number }> = [
     ...[...publicPages, pwa].map((p) => ({

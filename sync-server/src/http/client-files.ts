@@ -46,25 +46,20 @@ function builtPagePolicy(html: string): string {
   return contentSecurityPolicy(styleElementSources(html));
 }
 
-/** The shell's policy, for a page with no <style> of its own. */
-const SHELL_CSP = contentSecurityPolicy();
-
-/** The policies of a build's HTML files, read once when the server starts, by path (`/app.html`). */
+/**
+ * The policies of a build's HTML files, read once when the server starts, by the path sirv serves
+ * each at (`/app.html`). Any other answer keeps the policy every response starts with, the shell's.
+ */
 function htmlPolicies(dir: string): Map<string, string> {
   const policies = new Map<string, string>();
-  const walk = (folder: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const file = path.join(folder, entry.name);
-      if (entry.isDirectory()) walk(file);
-      else if (entry.name.endsWith('.html')) {
-        const served = `/${path.relative(dir, file).split(path.sep).join('/')}`;
-        policies.set(served, builtPagePolicy(readFileSync(file, 'utf8')));
-      }
-    }
-  };
-  walk(dir);
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.html')) continue;
+    const served = `/${file.split(path.sep).join('/')}`;
+    policies.set(served, builtPagePolicy(readFileSync(path.join(dir, file), 'utf8')));
+  }
   return policies;
 }
+
 /**
  * Shells rewritten for one app each (docs/product/routes.md `/apps/{id}/pwa`, and `/demo1`), kept
  * for the apps opened lately.
@@ -84,7 +79,10 @@ interface Shell {
  * A shell and its compressed variants, compressed on libuv's threads (never on the event loop: a
  * brotli pass over the shell takes milliseconds), once per shell: callers cache the promise.
  */
-async function shellOf(identity: Buffer): Promise<Shell> {
+async function shellOf(
+  identity: Buffer,
+  policy = builtPagePolicy(identity.toString('utf8')),
+): Promise<Shell> {
   const [gzip, brotli] = await Promise.all([
     promisify(zlib.gzip)(identity),
     promisify(zlib.brotliCompress)(identity),
@@ -92,7 +90,7 @@ async function shellOf(identity: Buffer): Promise<Shell> {
   return {
     // Each variant's own bytes make its ETag: an app's shell never revalidates as Pipit's.
     etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
-    policy: builtPagePolicy(identity.toString('utf8')),
+    policy,
     identity,
     gzip,
     brotli,
@@ -207,7 +205,6 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
           // /app.html), not the file's.
           const policy = filePolicies.get(pathname.replace(/\/+$/, ''));
           if (policy) res.setHeader('Content-Security-Policy', policy);
-          else if (pathname.endsWith('.html')) res.setHeader('Content-Security-Policy', SHELL_CSP);
         },
       });
 
@@ -234,7 +231,8 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
     let variant = appShells.get(key);
     if (!variant) {
       variant = baseShell(document).then((base) =>
-        shellOf(Buffer.from(appShellHtml(base.identity.toString('utf8'), target))),
+        // Its policy is the built shell's: the rewrite changes links and meta tags, no <style>.
+        shellOf(Buffer.from(appShellHtml(base.identity.toString('utf8'), target)), base.policy),
       );
       appShells.set(key, variant);
       variant.catch(() => appShells.delete(key));
