@@ -171,6 +171,10 @@ describe('the editor on /demo', () => {
       await creator.mouse.move(box.x + box.width / 2, box.y - ((box.y - target.y) * step) / 10);
     }
     await creator.mouse.up();
+    // For 50 ms after a drop, dnd-kit stops every click (its pointer sensor's detach), and Chromium
+    // runs queued input before timers: on a busy machine the next test's first click was lost. A
+    // page timer as long, set after the drop, runs after dnd-kit's: then clicks count again.
+    await creator.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
     await expect.poll(treeOrder).toEqual(['☰List', 'HHeading Birds seen on the trail', '✎Form']);
     await creator.keyboard.press('Control+z');
     await expect.poll(treeOrder).toEqual(['HHeading Birds seen on the trail', '✎Form', '☰List']);
