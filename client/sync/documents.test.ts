@@ -1,6 +1,7 @@
 // First: IndexedDB must exist before Dexie loads.
 import { fakeBrowser } from './fake-browser';
 import { createApp, readDefinition, setMeta } from '@pipit/app-definition';
+import { WebSocketStatus } from '@hocuspocus/provider';
 import { createId, documentName } from '@pipit/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { endAccount } from './account-end';
@@ -166,6 +167,30 @@ describe('changes not sent yet', () => {
     expect(readDefinition(reopened.doc).meta.title).toBe('Counted twice');
     // Loading the stored copy is not a change of this device's: nothing counted for it.
     expect(reopened.sync()).toEqual({ kind: 'offline', pending: 0 });
+    endAccount(scope.accountId);
+  });
+
+  it('says offline as soon as the browser is, while the socket still claims to be connected', async () => {
+    browser.navigator.onLine = true;
+    const scope = account();
+    const name = appName();
+    const opened = await openLoaded(name, scope, { connect: true });
+    createApp(opened.doc, newId, { title: 'Sent' });
+    // Connected and let in, as far as the socket knows (no server here: set as it would be).
+    const socket = syncSocket(scope.accountId);
+    socket.status = WebSocketStatus.Connected;
+    const provider = [...socket.configuration.providerMap.values()].find(
+      (candidate) => candidate.configuration.name === name,
+    );
+    provider!.authenticatedHandler('read-write');
+    window.dispatchEvent(new Event('online'));
+    expect(opened.sync().kind).toBe('syncing');
+    // The network goes: the close the socket is asked for has not landed, it still says connected.
+    browser.navigator.onLine = false;
+    window.dispatchEvent(new Event('offline'));
+    expect(socket.status).toBe(WebSocketStatus.Connected);
+    expect(opened.sync()).toEqual({ kind: 'offline', pending: 1 });
+    opened.release();
     endAccount(scope.accountId);
   });
 

@@ -330,12 +330,13 @@ class Entry {
     const provider = this.provider;
     if (provider?.authorizedScope === 'readonly') return { kind: 'read-only' };
     if (this.replaced) return { kind: 'read-only' };
-    const online = navigator.onLine;
+    // Offline is certain when the browser says so (only `online` can be wrong), whatever the
+    // socket still claims: going offline asks it to close, and until the close lands (seconds on a
+    // busy machine) it says connected, and the badge said "Saved" to someone offline.
+    if (!navigator.onLine) return { kind: 'offline', pending: this.pending };
     const socketUp = provider?.configuration.websocketProvider.status === WebSocketStatus.Connected;
     if (!provider || !socketUp || !provider.isAuthenticated) {
-      return online
-        ? { kind: 'connecting', pending: this.pending }
-        : { kind: 'offline', pending: this.pending };
+      return { kind: 'connecting', pending: this.pending };
     }
     if (provider.unsyncedChanges > 0 || !this.acknowledged) {
       return { kind: 'syncing', pending: Math.max(provider.unsyncedChanges, this.pending) };
