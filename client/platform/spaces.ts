@@ -13,7 +13,7 @@ import {
   spaceResponseSchema,
   type SpaceSummary,
 } from '@pipit/protocol';
-import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { apiGet, apiSend } from './api/request';
 
 /**
@@ -24,7 +24,7 @@ import { apiGet, apiSend } from './api/request';
 const appSpaces = (appId: string) => `/api/apps/${encodeURIComponent(appId)}/spaces`;
 const space = (spaceId: string) => `/api/spaces/${encodeURIComponent(spaceId)}`;
 const invite = (token: string) => `/api/space-invites/${encodeURIComponent(token)}`;
-const done = z.object({}).passthrough();
+const done = zm.looseObject({});
 
 /** The person's spaces in an app, and those they were in that ended lately (deleted). */
 export async function fetchSpaces(

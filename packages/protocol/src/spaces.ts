@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { appIdSchema } from './app-basics';
 import { ID_PATTERN } from './ids';
 import { SPACE_GRANTABLE_ROLES, SPACE_LIMITS, SPACE_ROLES } from './space-limits';
@@ -11,49 +11,57 @@ import { lazySchema } from './lazy-schema';
  * Members and roles are server state (rows), never a field of the shared document.
  */
 
-export const spaceIdSchema = lazySchema(() => z.string().regex(ID_PATTERN, 'Not a space id.'));
+export const spaceIdSchema = lazySchema(() =>
+  zm.string().check(zm.regex(ID_PATTERN, 'Not a space id.')),
+);
 export const spaceNameSchema = lazySchema(() =>
-  z.string().trim().min(1, 'Name the space.').max(60, 'Use at most 60 characters for the name.'),
+  zm
+    .string()
+    .check(
+      zm.trim(),
+      zm.minLength(1, 'Name the space.'),
+      zm.maxLength(60, 'Use at most 60 characters for the name.'),
+    ),
 );
 
 export const spacePersonSchema = lazySchema(() =>
-  z.object({
-    userId: z.string(),
-    username: z.string(),
-    displayName: z.string(),
+  zm.object({
+    userId: zm.string(),
+    username: zm.string(),
+    displayName: zm.string(),
   }),
 );
 
 /** A space as its members see it in lists and the switcher. */
 export const spaceSummarySchema = lazySchema(() =>
-  z.object({
+  zm.object({
     id: spaceIdSchema,
     appId: appIdSchema,
-    name: z.string(),
+    name: zm.string(),
     /** The asker's role. */
-    role: z.enum(SPACE_ROLES),
+    role: zm.enum(SPACE_ROLES),
     owner: spacePersonSchema,
-    memberCount: z.number().int(),
-    createdAt: z.number(),
+    memberCount: zm.int(),
+    createdAt: zm.number(),
   }),
 );
-export type SpaceSummary = z.infer<typeof spaceSummarySchema>;
+export type SpaceSummary = zm.infer<typeof spaceSummarySchema>;
 
 export const spaceMemberSchema = lazySchema(() =>
-  spacePersonSchema.extend({ role: z.enum(SPACE_ROLES), joinedAt: z.number() }),
+  zm.extend(spacePersonSchema, { role: zm.enum(SPACE_ROLES), joinedAt: zm.number() }),
 );
-export type SpaceMember = z.infer<typeof spaceMemberSchema>;
+export type SpaceMember = zm.infer<typeof spaceMemberSchema>;
 
 /** An invitation link as its space's owner sees it (the token is shown once, when made). */
 export const spaceInviteSchema = lazySchema(() =>
-  z.object({
-    id: z.string(),
-    role: z.enum(SPACE_GRANTABLE_ROLES),
-    createdAt: z.number(),
-    expiresAt: z.number(),
+  zm.object({
+    id: zm.string(),
+    role: zm.enum(SPACE_GRANTABLE_ROLES),
+    createdAt: zm.number(),
+    expiresAt: zm.number(),
   }),
 );
-export type SpaceInvite = z.infer<typeof spaceInviteSchema>;
+export type SpaceInvite = zm.infer<typeof spaceInviteSchema>;
 
 /**
  * Why a space a person was in ended: its owner deleted it (`deleted`), its owner deleted their
@@ -69,14 +77,14 @@ export const SPACE_ENDING_DAYS = 30;
  * gone. Someone removed from a space, or who left it, is not told: it is simply no longer listed.
  */
 export const spaceEndingSchema = lazySchema(() =>
-  z.object({
+  zm.object({
     id: spaceIdSchema,
-    name: z.string(),
-    endedAt: z.number(),
-    why: z.enum(SPACE_ENDING_REASONS),
+    name: zm.string(),
+    endedAt: zm.number(),
+    why: zm.enum(SPACE_ENDING_REASONS),
   }),
 );
-export type SpaceEnding = z.infer<typeof spaceEndingSchema>;
+export type SpaceEnding = zm.infer<typeof spaceEndingSchema>;
 
 /**
  * `GET /api/apps/{appId}/spaces`: the asker's spaces in one app, and the ones of it they were in
@@ -84,9 +92,9 @@ export type SpaceEnding = z.infer<typeof spaceEndingSchema>;
  * /api/apps/{appId}/spaces/ended/{spaceId}`). `ended` is empty when a server does not say.
  */
 export const spaceListResponseSchema = lazySchema(() =>
-  z.object({
-    spaces: z.array(spaceSummarySchema),
-    ended: z.array(spaceEndingSchema).default([]),
+  zm.object({
+    spaces: zm.array(spaceSummarySchema),
+    ended: zm._default(zm.array(spaceEndingSchema), []),
   }),
 );
 
@@ -95,28 +103,28 @@ export const spaceListResponseSchema = lazySchema(() =>
  * its owner. Idempotent by `id` when given (a device's retry answers the same space).
  */
 export const createSpaceRequestSchema = lazySchema(() =>
-  z.object({
-    id: spaceIdSchema.optional(),
+  zm.object({
+    id: zm.optional(spaceIdSchema),
     name: spaceNameSchema,
   }),
 );
-export const spaceResponseSchema = lazySchema(() => z.object({ space: spaceSummarySchema }));
+export const spaceResponseSchema = lazySchema(() => zm.object({ space: spaceSummarySchema }));
 
 /** `PATCH /api/spaces/{spaceId}` (owner): renames. */
-export const renameSpaceRequestSchema = lazySchema(() => z.object({ name: spaceNameSchema }));
+export const renameSpaceRequestSchema = lazySchema(() => zm.object({ name: spaceNameSchema }));
 
 /**
  * `GET /api/spaces/{spaceId}` (members): the space, its members, and — for its owner only — its
  * open invitation links.
  */
 export const spaceDetailResponseSchema = lazySchema(() =>
-  z.object({
+  zm.object({
     space: spaceSummarySchema,
-    members: z.array(spaceMemberSchema),
-    invites: z.array(spaceInviteSchema),
+    members: zm.array(spaceMemberSchema),
+    invites: zm.array(spaceInviteSchema),
   }),
 );
-export type SpaceDetail = z.infer<typeof spaceDetailResponseSchema>;
+export type SpaceDetail = zm.infer<typeof spaceDetailResponseSchema>;
 
 /**
  * `PUT /api/spaces/{spaceId}/members/{username}` (owner): adds a person by username, or changes a
@@ -124,30 +132,33 @@ export type SpaceDetail = z.infer<typeof spaceDetailResponseSchema>;
  * own username). The owner cannot leave: they delete the space.
  */
 export const setSpaceMemberRequestSchema = lazySchema(() =>
-  z.object({ role: z.enum(SPACE_GRANTABLE_ROLES) }),
+  zm.object({ role: zm.enum(SPACE_GRANTABLE_ROLES) }),
 );
-export const spaceMemberResponseSchema = lazySchema(() => z.object({ member: spaceMemberSchema }));
+export const spaceMemberResponseSchema = lazySchema(() => zm.object({ member: spaceMemberSchema }));
 
 /** `POST /api/spaces/{spaceId}/invites` (owner): a new invitation link. */
 export const createSpaceInviteRequestSchema = lazySchema(() =>
-  z.object({
-    role: z.enum(SPACE_GRANTABLE_ROLES).default('member'),
-    days: z.number().int().min(1).max(SPACE_LIMITS.maxInviteDays).default(SPACE_LIMITS.inviteDays),
+  zm.object({
+    role: zm._default(zm.enum(SPACE_GRANTABLE_ROLES), 'member'),
+    days: zm._default(
+      zm.int().check(zm.minimum(1), zm.maximum(SPACE_LIMITS.maxInviteDays)),
+      SPACE_LIMITS.inviteDays,
+    ),
   }),
 );
 /** The token is only ever in this answer and in the link; the server keeps its hash. */
 export const createSpaceInviteResponseSchema = lazySchema(() =>
-  z.object({
+  zm.object({
     invite: spaceInviteSchema,
-    token: z.string(),
+    token: zm.string(),
     /** The link to share: `/join/{token}` on this site. */
-    url: z.string(),
+    url: zm.string(),
   }),
 );
 
 /** An invitation token: 32 url-safe characters (routes.ts matches `/join/{token}` the same way). */
 export const spaceInviteTokenSchema = lazySchema(() =>
-  z.string().regex(/^[A-Za-z0-9_-]{32}$/u, 'Not an invitation.'),
+  zm.string().check(zm.regex(/^[A-Za-z0-9_-]{32}$/u, 'Not an invitation.')),
 );
 
 /**
@@ -155,17 +166,17 @@ export const spaceInviteTokenSchema = lazySchema(() =>
  * ask the person to sign in first. Expired or revoked: `token_expired` / `not_found`.
  */
 export const spaceInvitePreviewSchema = lazySchema(() =>
-  z.object({
-    invite: z.object({
-      space: z.object({ id: spaceIdSchema, name: z.string(), memberCount: z.number().int() }),
-      app: z.object({ id: appIdSchema, title: z.string() }),
+  zm.object({
+    invite: zm.object({
+      space: zm.object({ id: spaceIdSchema, name: zm.string(), memberCount: zm.int() }),
+      app: zm.object({ id: appIdSchema, title: zm.string() }),
       invitedBy: spacePersonSchema,
-      role: z.enum(SPACE_GRANTABLE_ROLES),
-      expiresAt: z.number(),
+      role: zm.enum(SPACE_GRANTABLE_ROLES),
+      expiresAt: zm.number(),
     }),
   }),
 );
-export type SpaceInvitePreview = z.infer<typeof spaceInvitePreviewSchema>['invite'];
+export type SpaceInvitePreview = zm.infer<typeof spaceInvitePreviewSchema>['invite'];
 
 /** `POST /api/space-invites/{token}/accept` (signed in): joins; answers the space (200 if already in). */
 export const acceptSpaceInviteResponseSchema = spaceResponseSchema;
