@@ -1,22 +1,28 @@
 import type { ReadDefinition } from '@pipit/app-definition';
-import { AppRuntime, type RuntimeUser, themeStyle } from '@pipit/runtime';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { type RuntimeUser, themeStyle } from '@pipit/runtime';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import type { AppDataView } from '../../sync/app-data';
 import { AppIcon } from '../../ui/app-icon';
 import { Loading } from '../../ui/loading';
 import { useAppColorMode } from '../../ui/color-mode';
 import { describeDataSync } from '../../sync/visitor-data-status';
 import { SyncIndicator } from '../../ui/sync-indicator';
-import type { SyncState } from '../../sync/sync-state';
-import { DurabilityPanel } from '../../ui/durability-panel';
-import { useDurability } from '../../sync/device-storage';
-import { useOnlineStatus } from '../../ui/use-online-status';
-import { AiRunList } from './ai-run-list';
-import { useAiHost } from './use-ai-host';
+import { askToPersist, isStandalone } from '../../sync/device-storage';
+import { AppArea } from './app-area';
 import type { EndedSpace, SpacesState } from './use-spaces';
 
 const SpacesDialog = lazy(() =>
   import('./spaces-dialog').then((module) => ({ default: module.SpacesDialog })),
+);
+
+/** Only an app with AI actions loads its AI host (ai-app-area.tsx). */
+const AiAppArea = lazy(() =>
+  import('./ai-app-area').then((module) => ({ default: module.AiAppArea })),
+);
+
+/** Read when the person opens "Your data on this device" (device-panel.tsx). */
+const DevicePanel = lazy(() =>
+  import('./device-panel').then((module) => ({ default: module.DevicePanel })),
 );
 
 /** Spaces in an app with shared collections (docs/product/spaces.md). */
@@ -26,15 +32,6 @@ export interface HostSpaces {
   onCreated(moveItems: boolean): void;
 }
 import './runtime-host.css';
-
-/** Changes of the visitor's data the server has not confirmed (null: not known, or not syncing). */
-function waitingOf(sync: SyncState): number | null {
-  if (sync.kind === 'saved') return 0;
-  if (sync.kind === 'syncing' || sync.kind === 'offline' || sync.kind === 'connecting') {
-    return sync.pending;
-  }
-  return null;
-}
 
 /**
  * A published app running full screen with the visitor's data (`/apps/{id}/pwa`): a slim bar with
@@ -63,15 +60,14 @@ export function AppHost({
   notice?: ReactNode;
 }) {
   const colorMode = useAppColorMode(definition.theme.mode);
-  const durability = useDurability();
-  const online = useOnlineStatus();
+  const [deviceOpen, setDeviceOpen] = useState(false);
+  // Running installed, the browser is asked to keep the app's storage at once: it grants it to an
+  // app the person chose to keep (anywhere else the panel's button asks).
+  useEffect(() => {
+    if (isStandalone()) void askToPersist();
+  }, []);
   const [spacesOpen, setSpacesOpen] = useState(false);
-  const ai = useAiHost({
-    appId,
-    accountId,
-    definition,
-    data: visitorData.phase === 'ready' ? visitorData.data : null,
-  });
+  const area = { definition, visitorData, colorMode, user };
   return (
     <div className="app-host" style={themeStyle(definition.theme, colorMode)}>
       <header className="app-host__bar">
@@ -120,33 +116,30 @@ export function AppHost({
           />
         </Suspense>
       ) : null}
-      <AiRunList definition={definition} runs={ai.aiRuns} onDismiss={ai.dismiss} />
-      <main className="app-host__main" id="main">
-        {visitorData.phase === 'ready' ? (
-          <AppRuntime
-            definition={definition}
-            data={visitorData.data}
-            colorMode={colorMode}
-            user={user}
-            runAi={ai.runAi}
-            aiSignInHref={ai.aiSignInHref}
-            aiRuns={ai.aiRuns}
-            chrome="full"
-          />
-        ) : (
-          <Loading label="Opening your data…" />
-        )}
-      </main>
+      {definition.aiActions.length > 0 ? (
+        <Suspense
+          fallback={
+            <main className="app-host__main" id="main">
+              <Loading label="Opening the app…" />
+            </main>
+          }
+        >
+          <AiAppArea {...area} appId={appId} accountId={accountId} />
+        </Suspense>
+      ) : (
+        <AppArea {...area} />
+      )}
       <footer>
-        <details className="app-host__device">
+        <details
+          className="app-host__device"
+          onToggle={(event) => setDeviceOpen(event.currentTarget.open)}
+        >
           <summary>Your data on this device</summary>
-          <DurabilityPanel
-            facts={durability}
-            waiting={waitingOf(visitorData.sync)}
-            signedIn={visitorData.sync.kind !== 'local'}
-            online={online}
-            where="app"
-          />
+          {deviceOpen && (
+            <Suspense fallback={<Loading label="Reading this device…" />}>
+              <DevicePanel sync={visitorData.sync} />
+            </Suspense>
+          )}
         </details>
       </footer>
     </div>

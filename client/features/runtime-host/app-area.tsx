@@ -1,0 +1,52 @@
+import type { ReadDefinition } from '@pipit/app-definition';
+import { AppRuntime, type RuntimeUser } from '@pipit/runtime';
+import type { ReactNode } from 'react';
+import type { AppDataView } from '../../sync/app-data';
+import { Loading } from '../../ui/loading';
+import type { AiHost } from './use-ai-host';
+
+export interface AppAreaProps {
+  definition: ReadDefinition;
+  visitorData: AppDataView;
+  colorMode: 'light' | 'dark';
+  user: RuntimeUser | null;
+  appId: string;
+  accountId: string | null;
+}
+
+/**
+ * The running app in its host (app-host.tsx), once the visitor's data is open; with AI when the
+ * app has AI actions (ai-app-area.tsx), which only such an app loads.
+ */
+export function AppArea({
+  definition,
+  visitorData,
+  colorMode,
+  user,
+  ai = null,
+  aiRunList = null,
+}: Omit<AppAreaProps, 'appId' | 'accountId'> & {
+  ai?: AiHost | null;
+  /** The AI runs kept on this device, shown above the app. */
+  aiRunList?: ReactNode;
+}) {
+  return (
+    <>
+      {aiRunList}
+      <main className="app-host__main" id="main">
+        {visitorData.phase === 'ready' ? (
+          <AppRuntime
+            definition={definition}
+            data={visitorData.data}
+            colorMode={colorMode}
+            user={user}
+            {...(ai ? { runAi: ai.runAi, aiSignInHref: ai.aiSignInHref, aiRuns: ai.aiRuns } : {})}
+            chrome="full"
+          />
+        ) : (
+          <Loading label="Opening your data…" />
+        )}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+import { useDurability } from '../../sync/device-storage';
+import type { SyncState } from '../../sync/sync-state';
+import { DurabilityPanel } from '../../ui/durability-panel';
+import { useOnlineStatus } from '../../ui/use-online-status';
+
+/** Changes of the visitor's data the server has not confirmed (null: not known, or not syncing). */
+function waitingOf(sync: SyncState): number | null {
+  if (sync.kind === 'saved') return 0;
+  if (sync.kind === 'syncing' || sync.kind === 'offline' || sync.kind === 'connecting') {
+    return sync.pending;
+  }
+  return null;
+}
+
+/**
+ * "Your data on this device" in an installed app (app-host.tsx): loaded when the person opens it,
+ * so an app's first visit does not carry it (issue 18).
+ */
+export function DevicePanel({ sync }: { sync: SyncState }) {
+  const durability = useDurability();
+  const online = useOnlineStatus();
+  return (
+    <DurabilityPanel
+      facts={durability}
+      waiting={waitingOf(sync)}
+      signedIn={sync.kind !== 'local'}
+      online={online}
+      where="app"
+    />
+  );
+}
