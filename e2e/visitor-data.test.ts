@@ -185,6 +185,43 @@ describe('a visitor’s installed app', () => {
     }
   });
 
+  it('loads no Yjs on a first visit until the visitor changes something, and keeps that change', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      errors.push(...collectPageErrors(page));
+      const yjsLoaded: string[] = [];
+      page.on('response', (response) => {
+        if (response.request().resourceType() !== 'script') return;
+        void response
+          .text()
+          .then((body) => {
+            if (body.includes('Yjs was already imported')) yjsLoaded.push(response.url());
+          })
+          .catch(() => undefined);
+      });
+      const database = `pipit:demo:data/${appId}`;
+      const databases = () =>
+        page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
+      await openInstalledApp(page, pipit.url, appId);
+      await page.waitForLoadState('networkidle');
+      expect(yjsLoaded).toEqual([]);
+      expect(await databases()).not.toContain(database);
+
+      // The first change shows at once; it is stored on this device (and the badge says so only
+      // then), and a reload draws it from there.
+      await addHabit(page, 'Read');
+      await poll(() => syncNote(page).innerText()).toBe('Saved on this device');
+      expect(await databases()).toContain(database);
+      expect(yjsLoaded).toHaveLength(1);
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+      expect(await habitNames(page)).toEqual(['Read']);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('says it is opening before its code arrives, and with JavaScript off only that it needs it', async () => {
     // The page as sent, before any script: a loading state, not a blank page.
     const response = await fetch(`${pipit.url}/apps/${appId}/pwa`);

@@ -11,7 +11,7 @@ import type { SpaceRole } from '@pipit/protocol';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { combineAppData, combineSync } from './app-data';
-import type { VisitorDataView } from './visitor-data';
+import type { VisitorDataView } from './visitor-data-view';
 
 /*
  * What the running app sees with a space shown (docs/product/spaces.md): the shared collections'

@@ -9,7 +9,8 @@ import { groupedCount, SPACE_LIMITS, type SpaceRole } from '@pipit/protocol';
 import { ACTION_MESSAGES, type RuntimeData, type RuntimeDataRecord } from '@pipit/runtime';
 import { useMemo } from 'react';
 import type { SyncState } from './sync-state';
-import { useVisitorData, type VisitorDataSource, type VisitorDataView } from './visitor-data';
+import { useVisitorData } from './visitor-data';
+import type { VisitorDataSource, VisitorDataView } from './visitor-data-view';
 
 /**
  * What a published app runs on (docs/product/spaces.md): the visitor's private data, and — when
@@ -56,7 +57,7 @@ const READER_MESSAGE =
 export function combineSync(a: SyncState, b: SyncState): SyncState {
   if (a.kind === 'error') return a;
   if (b.kind === 'error') return b;
-  const pending = ('pending' in a ? a.pending : 0) + ('pending' in b ? b.pending : 0);
+  const pending = ('pending' in a ? (a.pending ?? 0) : 0) + ('pending' in b ? (b.pending ?? 0) : 0);
   for (const kind of ['offline', 'connecting', 'syncing'] as const)
     if (a.kind === kind || b.kind === kind) return { kind, pending };
   return a.kind === 'read-only' ? b : a;

@@ -15,7 +15,7 @@ import {
 import { createId, documentName } from '@pipit/protocol';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import * as Y from 'yjs';
-import type { DocumentScope } from './document-scope';
+import type { DocumentScope } from './document-names';
 import { type OpenDocument, openDocument } from './documents';
 import { deviceId } from './device-id';
 import { sameSync, type SyncState } from './sync-state';

@@ -4,12 +4,12 @@ import { readVisitorData, setCounter } from '@pipit/app-definition';
 import { createId } from '@pipit/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  anonymousDataName,
   isDeviceDocumentOpen,
   loadedDeviceDocument,
   openDeviceDocument,
   openDeviceDocumentAhead,
 } from './device-documents';
+import { anonymousDataName } from './document-names';
 
 /*
  * A visitor's data opened ahead of its first user (an installed app reads it while React starts,
@@ -46,7 +46,7 @@ describe('a device document opened ahead', () => {
   it('is read from this device before anyone asks, and drawn from at once', async () => {
     const name = await storedWithACounter();
     expect(loadedDeviceDocument(name)).toBeNull();
-    openDeviceDocumentAhead(name);
+    void openDeviceDocumentAhead(name);
     expect(isDeviceDocumentOpen(name)).toBe(true);
     await vi.waitFor(() => expect(loadedDeviceDocument(name)).not.toBeNull());
     const doc = loadedDeviceDocument(name)!;
@@ -63,7 +63,7 @@ describe('a device document opened ahead', () => {
 
   it('is handed over to its first user: it closes when that user lets go, not before', async () => {
     const name = anonymousDataName(createId());
-    openDeviceDocumentAhead(name);
+    void openDeviceDocumentAhead(name);
     const first = openDeviceDocument(name);
     const second = openDeviceDocument(name);
     first.release();
@@ -75,8 +75,8 @@ describe('a device document opened ahead', () => {
   it('closes after ten seconds when nobody comes, and opening it ahead twice holds it once', () => {
     vi.useFakeTimers();
     const name = anonymousDataName(createId());
-    openDeviceDocumentAhead(name);
-    openDeviceDocumentAhead(name);
+    void openDeviceDocumentAhead(name);
+    void openDeviceDocumentAhead(name);
     vi.advanceTimersByTime(9_999);
     expect(isDeviceDocumentOpen(name)).toBe(true);
     vi.advanceTimersByTime(1);
@@ -87,7 +87,7 @@ describe('a device document opened ahead', () => {
     vi.useFakeTimers();
     const name = anonymousDataName(createId());
     const user = openDeviceDocument(name);
-    openDeviceDocumentAhead(name);
+    void openDeviceDocumentAhead(name);
     user.release();
     expect(isDeviceDocumentOpen(name)).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
-import { type DocumentScope, localDatabaseName } from './document-scope';
+import { deviceDatabaseName } from './document-names';
 
 /**
  * Documents that live on this device only and never sync: an anonymous visitor's data for an app
@@ -10,14 +10,6 @@ import { type DocumentScope, localDatabaseName } from './document-scope';
  * (nothing is on its way to a server), so the anonymous copy can be deleted once it is merged into
  * an account.
  */
-
-/** Their databases are named as the demo's, which is also this device's only. */
-const DEVICE_SCOPE: DocumentScope = { kind: 'demo' };
-
-export const deviceDatabaseName = (name: string) => localDatabaseName(DEVICE_SCOPE, name);
-
-/** An anonymous visitor's document for one app, kept on this device. */
-export const anonymousDataName = (appId: string) => `data/${appId}`;
 
 export interface DeviceDocument {
   readonly name: string;
@@ -86,12 +78,14 @@ export function openDeviceDocument(name: string): DeviceDocument {
 /**
  * Starts reading a document from this device before anything renders it (an installed app opens
  * its visitor's data while React starts, client/features/runtime-host/open-ahead.ts). It is held
- * until its first openDeviceDocument, or for ten seconds if nobody comes.
+ * until its first openDeviceDocument, or for ten seconds if nobody comes. Resolves once it is read.
  */
-export function openDeviceDocumentAhead(name: string): void {
-  if (entries.has(name)) return;
-  const { release } = openDeviceDocument(name);
+export function openDeviceDocumentAhead(name: string): Promise<void> {
+  const open = entries.get(name);
+  if (open) return open.whenLocal;
+  const { release, whenLocal } = openDeviceDocument(name);
   ahead.set(name, { release, timer: setTimeout(() => letGoAhead(name), AHEAD_MS) });
+  return whenLocal;
 }
 
 /**

@@ -1,21 +1,12 @@
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
+import { type DocumentScope, localDatabaseName } from './document-names';
 
 /**
  * Whose copy of a document this device keeps, and the IndexedDB database it lives in. Apart from
  * documents.ts (which brings the websocket provider) so that documents kept on this device only
  * can be opened without loading the sync layer: an anonymous visitor never syncs.
  */
-
-/** Whose copy: a signed-in account's (synced), or the demo's (this device only). */
-export type DocumentScope = { kind: 'account'; accountId: string } | { kind: 'demo' };
-
-export const scopeKey = (scope: DocumentScope) =>
-  scope.kind === 'demo' ? 'demo' : `account:${scope.accountId}`;
-
-/** The IndexedDB database of one document: per account, so a shared device keeps people apart. */
-export const localDatabaseName = (scope: DocumentScope, name: string) =>
-  `pipit:${scopeKey(scope)}:${name}`;
 
 /** Writes `state` into this device's copy of a document and waits until it is stored. */
 export async function writeLocalCopy(

@@ -10,7 +10,7 @@ import {
   type SyncCloseReason,
 } from '@pipit/protocol';
 import { onAccountEnd } from './account-end';
-import { type DocumentScope, localDatabaseName, scopeKey } from './document-scope';
+import { type DocumentScope, localDatabaseName, scopeKey } from './document-names';
 import { type LocalApp, localAppKey, localDb } from './local-db';
 import { noteSynced } from './device-storage';
 import { closeSyncSocket, syncSocket } from './socket';

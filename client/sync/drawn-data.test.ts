@@ -8,7 +8,8 @@ import {
 } from '@pipit/app-definition';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { type DataOperations, drawnData, STILL_LOADING, takeOver } from './drawn-data';
+import { drawnData, takeOver } from './drawn-data';
+import { type DataOperations, STILL_LOADING } from './visitor-data-view';
 
 /*
  * An installed app draws the visitor's data from this device with its first render, before the

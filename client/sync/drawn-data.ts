@@ -1,6 +1,7 @@
-import { readVisitorData, type VisitorData } from '@pipit/app-definition';
+import { readVisitorData } from '@pipit/app-definition';
 import type { RuntimeData } from '@pipit/runtime';
 import type * as Y from 'yjs';
+import { type DataOperations, REFUSE_WRITES } from './visitor-data-view';
 
 /**
  * A visitor's data drawn from a document of this device before its store opened (an installed app
@@ -9,23 +10,6 @@ import type * as Y from 'yjs';
  * then has nothing new to render when the store arrives (issue 18: it rendered it all again, one
  * long task on a phone). One drawing per document while the document is unchanged.
  */
-
-/** The writes of a visitor's data (what a store adds to what it reads). */
-export type DataOperations = Omit<RuntimeData, keyof VisitorData>;
-
-export const STILL_LOADING = 'Your data is still loading. Try again in a moment.';
-
-const refuse = () => {
-  throw new Error(STILL_LOADING);
-};
-
-/** Writes before anything can take them: refused with a message (the moment is short). */
-export const REFUSE_WRITES: DataOperations = {
-  create: refuse,
-  update: refuse,
-  remove: refuse,
-  setCounter: refuse,
-};
 
 interface Drawing {
   data: RuntimeData;

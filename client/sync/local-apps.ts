@@ -4,7 +4,8 @@ import { liveQuery } from 'dexie';
 import { useEffect, useState } from 'react';
 import { clearDocument } from 'y-indexeddb';
 import * as Y from 'yjs';
-import { type DocumentScope, localDatabaseName, writeLocalCopy } from './document-scope';
+import { type DocumentScope, localDatabaseName } from './document-names';
+import { writeLocalCopy } from './document-scope';
 import { openDocument, reconnectDocument } from './documents';
 import { type LocalApp, localAppKey, localDb } from './local-db';
 

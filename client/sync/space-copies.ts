@@ -1,6 +1,6 @@
 import { readVisitorData, writeVisitorData } from '@pipit/app-definition';
 import { documentName } from '@pipit/protocol';
-import { type DocumentScope, localDatabaseName } from './document-scope';
+import { type DocumentScope, localDatabaseName } from './document-names';
 import { discardDocument, openDocument } from './documents';
 
 /*

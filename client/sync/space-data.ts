@@ -1,6 +1,6 @@
 import { documentName } from '@pipit/protocol';
 import { openDocument, type OpenDocument } from './documents';
-import type { Backing, PresentPerson, VisitorDataSource } from './visitor-data';
+import type { Backing, PresentPerson, VisitorDataSource } from './visitor-data-view';
 
 /*
  * A shared space's document for the running app (docs/product/spaces.md), loaded with the sync

@@ -7,7 +7,8 @@ import { groupedCount } from '@pipit/protocol';
  * acknowledges it, so the provider's acknowledgement count is proof, not a hope.
  */
 export type SyncState =
-  | { kind: 'local' }
+  /** Kept on this device only; `pending` changes are not stored on it yet (a first visit's). */
+  | { kind: 'local'; pending?: number }
   | { kind: 'offline'; pending: number }
   | { kind: 'connecting'; pending: number }
   | { kind: 'syncing'; pending: number }
@@ -61,7 +62,7 @@ export const SYNC_ERROR_MESSAGES: Record<SyncErrorReason, string> = {
 export function sameSync(a: SyncState, b: SyncState): boolean {
   return (
     a.kind === b.kind &&
-    ('pending' in a ? a.pending : 0) === ('pending' in b ? b.pending : 0) &&
+    ('pending' in a ? (a.pending ?? 0) : 0) === ('pending' in b ? (b.pending ?? 0) : 0) &&
     ('why' in a ? a.why : null) === ('why' in b ? b.why : null)
   );
 }

@@ -2,13 +2,9 @@ import { mergeVisitorData } from '@pipit/app-definition';
 import { documentName } from '@pipit/protocol';
 import { clearDocument } from 'y-indexeddb';
 import * as Y from 'yjs';
-import {
-  anonymousDataName,
-  deviceDatabaseName,
-  isDeviceDocumentOpen,
-  openDeviceDocument,
-} from './device-documents';
-import { type DocumentScope, writeLocalCopy } from './document-scope';
+import { isDeviceDocumentOpen, openDeviceDocument } from './device-documents';
+import { anonymousDataName, deviceDatabaseName, type DocumentScope } from './document-names';
+import { writeLocalCopy } from './document-scope';
 import { openDocument, type OpenDocument } from './documents';
 import { localDb } from './local-db';
 

@@ -8,6 +8,12 @@ export function describeDataSync(sync: SyncState): {
 } {
   switch (sync.kind) {
     case 'local':
+      if (sync.pending)
+        return {
+          label: 'Saving on this device…',
+          detail: 'Your changes are being stored on this device. Keep the app open a moment.',
+          tone: 'busy',
+        };
       return {
         label: 'Saved on this device',
         detail:

@@ -1,24 +1,16 @@
-import {
-  createVisitorRecord,
-  readVisitorData,
-  removeVisitorRecord,
-  setCounter,
-  updateVisitorRecord,
-} from '@pipit/app-definition';
-import type { RuntimeData } from '@pipit/runtime';
+import { createMemoryDataStore, type MemoryDataStore, type MemoryWrite } from '@pipit/runtime';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import type * as Y from 'yjs';
-import { anonymousDataName, loadedDeviceDocument, openDeviceDocument } from './device-documents';
-import type { OpenDocument } from './documents';
-import { sameSync, type SyncState } from './sync-state';
+import { anonymousDataName, deviceKeeps } from './document-names';
 import { ViewStore } from './view-store';
 import {
-  type DataOperations,
-  drawnData,
-  REFUSE_WRITES,
-  type TakenOver,
-  takeOver,
-} from './drawn-data';
+  LOADING_VIEW,
+  LOCAL,
+  NOBODY,
+  type VisitorDataSource,
+  type VisitorDataView,
+} from './visitor-data-view';
+import type * as StoresModule from './visitor-data-store';
+import type { VisitorDataStore } from './visitor-data-store';
 
 /**
  * A visitor's data for one app as the runtime uses it (docs/architecture.md,
@@ -27,202 +19,162 @@ import {
  * through the account's websocket; anonymous, `data/{appId}` on this device only, merged into the
  * account when the person signs in. An anonymous visitor never syncs, so the sync layer (the
  * websocket provider) loads only for a signed-in visitor.
+ *
+ * Nothing here loads Yjs: the stores over documents are in visitor-data-store.ts, loaded when one
+ * opens. An anonymous visitor with no data on this device yet (an installed app's first visit)
+ * starts from an empty store in memory, and Yjs loads at their first change (HeldDataStore).
  */
 
-export type VisitorDataSource =
-  /** A published app: the account's synced document, or the anonymous one on this device. */
-  | { kind: 'app'; appId: string; accountId: string | null }
-  /** A document on this device only that never merges anywhere (the /demo1 showcase). */
-  | { kind: 'device'; name: string }
-  /**
-   * A shared space's records (docs/product/spaces.md), synced; records added here carry the
-   * account as their author, and the person shows as here now under `name`.
-   */
-  | { kind: 'space'; spaceId: string; accountId: string; name: string };
-
-export interface VisitorDataView {
-  /** `loading` until this device's copy is read (rendering before would flash an empty app). */
-  phase: 'loading' | 'ready';
-  data: RuntimeData;
-  /** `local` for data kept on this device only. */
-  sync: SyncState;
-  /** Who else has the document open now (a space's members), by account; empty elsewhere. */
-  presence: readonly PresentPerson[];
-}
-
-export interface PresentPerson {
-  id: string;
-  name: string;
-}
-
-export interface Backing {
-  doc: Y.Doc;
-  whenLocal: Promise<void>;
-  /** This device's copy is already loaded (known at once: the store starts ready). */
-  isLocal?(): boolean;
-  sync(): SyncState;
+/** What the hook reads: a store over a document, or the store of a first visit. */
+interface Store {
   subscribe(listener: () => void): () => void;
-  /** Called before each of the visitor's own changes. */
-  beforeWrite?(): void;
-  /** Records added here carry this author (a space's). */
-  authorId?: string;
-  /** Who else is here now (a space's members). */
-  presence?(): PresentPerson[];
-  release(): void;
+  getView(): VisitorDataView;
+  dispose(): void;
 }
 
-const NOBODY: readonly PresentPerson[] = [];
+type Stores = typeof StoresModule;
+let stores: Stores | null = null;
 
-const LOCAL: SyncState = { kind: 'local' };
-
-function deviceBacking(name: string): Backing {
-  const opened = openDeviceDocument(name);
-  return {
-    doc: opened.doc,
-    whenLocal: opened.whenLocal,
-    isLocal: () => opened.isLocal(),
-    sync: () => LOCAL,
-    subscribe: () => () => undefined,
-    release: () => opened.release(),
-  };
+/** The stores over documents (visitor-data-store.ts, with Yjs), loaded once. */
+export async function loadVisitorDataStores(): Promise<Stores> {
+  stores ??= await import('./visitor-data-store');
+  return stores;
 }
 
-export function accountBacking(opened: OpenDocument): Backing {
-  return {
-    doc: opened.doc,
-    whenLocal: opened.whenLocal,
-    isLocal: () => opened.isLocal(),
-    sync: () => opened.sync(),
-    subscribe: (listener) => opened.subscribe(listener),
-    release: () => opened.release(),
-  };
-}
+/** How long a first visit waits before it tries again to open the document its changes go to. */
+const RETRY_OPENING_MS = 5_000;
 
-/** Anonymous data is noted for the merge at sign-in once there is some (at the first write). */
-function anonymousBacking(appId: string): Backing {
-  let marked = false;
-  return {
-    ...deviceBacking(anonymousDataName(appId)),
-    beforeWrite() {
-      if (marked) return;
-      marked = true;
-      import('./anonymous-data')
-        .then(({ markAnonymousData }) => markAnonymousData(appId))
-        .catch((error: unknown) => {
-          marked = false; // the next change tries again
-          console.warn('Could not note the data kept on this device for your account:', error);
-        });
-    },
-  };
-}
-
-async function backingFor(source: VisitorDataSource): Promise<Backing> {
-  if (source.kind === 'device') return deviceBacking(source.name);
-  if (source.kind === 'space') {
-    const { spaceBacking } = await import('./space-data');
-    return spaceBacking(source, accountBacking);
-  }
-  const { appId, accountId } = source;
-  if (!accountId) return anonymousBacking(appId);
-  const { openAccountVisitorData } = await import('./visitor-data-merge');
-  return accountBacking(openAccountVisitorData(appId, accountId));
-}
-
-class VisitorDataStore extends ViewStore<VisitorDataView> {
-  private loaded = false;
+/**
+ * An anonymous visitor's data while this device keeps none (an installed app's first visit): an
+ * empty store in memory, checked by the same rules as the document (@pipit/runtime's memory
+ * store), so the page needs no Yjs to show the app and take input. Their first change starts
+ * opening the document on this device (loading Yjs); every change is kept in memory and in order
+ * until it is open, then written into it as it was made (same ids, values and times), and the
+ * document's store takes over. Closing this store before then still writes them.
+ */
+export class HeldDataStore extends ViewStore<VisitorDataView> implements Store {
+  private readonly memory: MemoryDataStore;
+  private readonly held: MemoryWrite[] = [];
+  /** The document's store, once open and every held change is in it. */
+  private lasting: VisitorDataStore | null = null;
+  private opening: Promise<void> | null = null;
   private disposed = false;
-  private readonly unsubscribe: () => void;
+  private stopListening: () => void = () => undefined;
 
-  /** The data the page drew before this store opened, taken over (drawn-data.ts). */
-  private readonly drawn: TakenOver | null;
-
-  constructor(private readonly backing: Backing) {
+  constructor(private readonly appId: string) {
     super();
-    this.loaded = backing.isLocal?.() ?? false;
-    this.drawn = this.loaded ? takeOver(backing.doc, this.operations) : null;
-    this.view = this.drawn
-      ? this.compute({ ...LOADING_VIEW, data: this.drawn.data }, false)
-      : this.compute(null);
-    backing.doc.on('afterTransaction', this.onTransaction);
-    this.unsubscribe = backing.subscribe(this.onSync);
-    // Loaded already, the view has the data: a change comes as a transaction.
-    if (!this.loaded) {
-      void backing.whenLocal.then(() => {
-        this.loaded = true;
-        this.update(true);
-      });
-    }
+    this.memory = createMemoryDataStore({}, { onWrite: (change) => this.wrote(change) });
+    this.view = { phase: 'ready', data: this.memory.getSnapshot(), sync: LOCAL, presence: NOBODY };
   }
 
-  private readonly onTransaction = (transaction: Y.Transaction) => {
-    this.update(transaction.changed.size > 0);
-  };
-
-  private readonly onSync = () => this.update(false);
-
-  /** A new `data` object after every change of the document, so React renders it. */
-  private compute(previous: VisitorDataView | null, changed = true): VisitorDataView {
-    const doc = this.backing.doc;
-    const data: RuntimeData =
-      previous && !changed ? previous.data : { ...readVisitorData(doc), ...this.operations };
-    const people = this.backing.presence?.() ?? NOBODY;
-    const presence = previous && samePeople(previous.presence, people) ? previous.presence : people;
-    return { phase: this.loaded ? 'ready' : 'loading', data, sync: this.backing.sync(), presence };
+  /** What memory holds; "saving" while some of it is not stored on this device yet. */
+  private showMemory() {
+    if (this.lasting) return;
+    const pending = this.held.length;
+    this.publish({
+      ...this.view,
+      data: this.memory.getSnapshot(),
+      sync: pending > 0 ? { kind: 'local', pending } : LOCAL,
+    });
   }
 
-  private readonly operations: DataOperations = {
-    create: (collection, values) => {
-      this.backing.beforeWrite?.();
-      const { authorId } = this.backing;
-      return createVisitorRecord(
-        this.backing.doc,
-        collection,
-        values,
-        authorId ? { authorId } : {},
-      );
-    },
-    update: (collection, recordId, values) => {
-      this.backing.beforeWrite?.();
-      return updateVisitorRecord(this.backing.doc, collection, recordId, values);
-    },
-    remove: (recordId) => {
-      this.backing.beforeWrite?.();
-      removeVisitorRecord(this.backing.doc, recordId);
-    },
-    setCounter: (counterId, value) => {
-      this.backing.beforeWrite?.();
-      return setCounter(this.backing.doc, counterId, value);
-    },
-  };
+  /** Resolves once the held changes are in the document (at once when there are none). */
+  whenWritten(): Promise<void> {
+    return this.opening ?? Promise.resolve();
+  }
 
-  private update(changed: boolean) {
-    if (this.disposed) return;
-    const next = this.compute(this.view, changed);
-    if (
-      next.data === this.view.data &&
-      next.phase === this.view.phase &&
-      next.presence === this.view.presence &&
-      sameSync(next.sync, this.view.sync)
-    ) {
+  private wrote(change: MemoryWrite) {
+    // An object drawn before the document took over, used once more: its change goes on through.
+    if (this.lasting) {
+      this.lasting.write(change);
       return;
     }
-    this.publish(next);
+    this.held.push(change);
+    // Memory has the change already (its store calls this after it committed).
+    this.showMemory();
+    this.startOpening();
+  }
+
+  private startOpening() {
+    this.opening ??= this.open().catch((error: unknown) => {
+      // Its code could not load (the network went before the service worker had it, say): the
+      // changes stay held and shown as not stored yet, and opening is tried again in a moment.
+      console.error('Could not keep your changes on this device yet:', error);
+      this.opening = null;
+      setTimeout(() => {
+        if (this.held.length > 0) this.startOpening();
+      }, RETRY_OPENING_MS);
+    });
+  }
+
+  private async open() {
+    const { openVisitorDataStore } = await loadVisitorDataStores();
+    const store = await openVisitorDataStore({ kind: 'app', appId: this.appId, accountId: null });
+    await store.whenLocal;
+    for (const change of this.held.splice(0)) {
+      try {
+        store.write(change);
+      } catch (error) {
+        // Checked against what this store held, a change can only fail here if the device had
+        // data it could not see (a browser without indexedDB.databases() says it has).
+        console.error('A change made while your data was opening could not be kept:', error);
+      }
+    }
+    if (this.disposed) {
+      store.dispose();
+      return;
+    }
+    this.lasting = store;
+    this.stopListening();
+    this.stopListening = store.subscribe(() => this.publish(store.getView()));
+    this.publish(store.getView());
   }
 
   dispose() {
     this.disposed = true;
-    this.drawn?.release();
-    this.backing.doc.off('afterTransaction', this.onTransaction);
-    this.unsubscribe();
-    this.backing.release();
+    this.stopListening();
+    this.lasting?.dispose();
   }
 }
 
-function samePeople(a: readonly PresentPerson[], b: readonly PresentPerson[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((person, i) => person.id === b[i]?.id && person.name === b[i]?.name)
-  );
+/** First-visit stores made before the page's first render (openAnonymousDataAhead), by app. */
+const heldAhead = new Map<string, HeldDataStore>();
+
+/**
+ * Before an installed app's first render (client/features/runtime-host/open-ahead.ts): whether
+ * this device keeps the anonymous visitor's data for the app. If it does, its document starts
+ * opening; if not, the empty store of a first visit is made now, and the first render draws the
+ * app with it rather than "Opening your data…". Resolves when the data can be drawn.
+ */
+export async function openAnonymousDataAhead(appId: string): Promise<void> {
+  const name = anonymousDataName(appId);
+  if (await deviceKeeps(name)) {
+    await (await loadVisitorDataStores()).openDeviceDocumentAhead(name);
+  } else if (!heldAhead.has(appId)) {
+    heldAhead.set(appId, new HeldDataStore(appId));
+  }
+}
+
+/** The anonymous visitor's store made ahead for the source, if any. */
+const heldAheadFor = (source: VisitorDataSource | null) =>
+  source?.kind === 'app' && !source.accountId ? heldAhead.get(source.appId) : undefined;
+
+/** Opens what the source's data is read from. */
+async function openStore(source: VisitorDataSource): Promise<Store> {
+  const ahead = heldAheadFor(source);
+  if (ahead && source.kind === 'app') {
+    heldAhead.delete(source.appId);
+    return ahead;
+  }
+  if (
+    source.kind === 'app' &&
+    !source.accountId &&
+    !(await deviceKeeps(anonymousDataName(source.appId)))
+  ) {
+    return new HeldDataStore(source.appId);
+  }
+  const { openVisitorDataStore } = await loadVisitorDataStores();
+  return openVisitorDataStore(source);
 }
 
 const sourceKey = (source: VisitorDataSource | null) =>
@@ -234,14 +186,10 @@ const sourceKey = (source: VisitorDataSource | null) =>
         ? `space|${source.spaceId}|${source.accountId}`
         : `app|${source.appId}|${source.accountId ?? ''}`;
 
-const LOADING_VIEW: VisitorDataView = {
-  phase: 'loading',
-  data: { records: [], counters: {}, ...REFUSE_WRITES },
-  sync: { kind: 'connecting', pending: 0 },
-  presence: NOBODY,
-};
+/** What the hook reads before a store opens. */
+type Readable = Pick<Store, 'subscribe' | 'getView'>;
 
-const idle = {
+const idle: Readable = {
   subscribe: () => () => undefined,
   getView: () => LOADING_VIEW,
 };
@@ -254,20 +202,16 @@ function deviceNameOf(source: VisitorDataSource): string | null {
 }
 
 /**
- * Until its store opens: a document of this device already loaded in this tab (an installed app
- * opens its visitor's data ahead, client/features/runtime-host/open-ahead.ts) is drawn at once
- * rather than as loading; a change before the store has it is refused with a message (a moment).
+ * Until its store opens: the store of a first visit made ahead is the store already; a document of
+ * this device loaded in this tab (opened ahead, visitor-data-store.ts `drawnBeforeStore`) is drawn
+ * at once rather than as loading.
  */
-function beforeStore(source: VisitorDataSource | null): typeof idle {
+function beforeStore(source: VisitorDataSource | null): Readable {
+  const ahead = heldAheadFor(source);
+  if (ahead) return ahead;
   const name = source && deviceNameOf(source);
-  const doc = name ? loadedDeviceDocument(name) : null;
-  if (!doc) return idle;
-  const view: VisitorDataView = {
-    ...LOADING_VIEW,
-    phase: 'ready',
-    data: drawnData(doc),
-    sync: LOCAL,
-  };
+  const view = name && stores ? stores.drawnBeforeStore(name) : null;
+  if (!view) return idle;
   return { subscribe: idle.subscribe, getView: () => view };
 }
 
@@ -278,19 +222,19 @@ function beforeStore(source: VisitorDataSource | null): typeof idle {
  */
 export function useVisitorData(source: VisitorDataSource | null): VisitorDataView {
   const key = sourceKey(source);
-  const [store, setStore] = useState<VisitorDataStore | null>(null);
+  const [store, setStore] = useState<Store | null>(null);
   useEffect(() => {
     if (!source) return;
-    let created: VisitorDataStore | null = null;
+    let created: Store | null = null;
     let cancelled = false;
-    backingFor(source).then(
-      (backing) => {
+    openStore(source).then(
+      (opened) => {
         if (cancelled) {
-          backing.release();
+          opened.dispose();
           return;
         }
-        created = new VisitorDataStore(backing);
-        setStore(created);
+        created = opened;
+        setStore(opened);
       },
       (error: unknown) => console.error('Could not open your data for this app:', error),
     );

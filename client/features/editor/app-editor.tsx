@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { type AppDocumentView, type Person, useAppDocument } from '../../sync/app-document';
-import type { DocumentScope } from '../../sync/document-scope';
+import type { DocumentScope } from '../../sync/document-names';
 import { forgetLocalCopy } from '../../sync/local-apps';
 import { SYNC_ERROR_MESSAGES } from '../../sync/sync-state';
 import { Button } from '../../ui/button';

@@ -52,6 +52,13 @@ export async function fetchPublishedApp(
   }
 }
 
+/** What `promise` resolves with if it does within `ms`; undefined otherwise. */
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** This device's copies being read ahead of the first loadPwaApp (readDeviceCopyAhead). */
 const readingAhead = new Map<string, Promise<PublishedApp | null>>();
 
@@ -71,9 +78,7 @@ export function readDeviceCopyAhead(appId: string): void {
 export async function deviceCopyWithin(appId: string, ms: number): Promise<PwaLoad | null> {
   const reading = readingAhead.get(appId);
   if (!reading) return null;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, ms)));
-  const app = await Promise.race([reading, late]).finally(() => clearTimeout(timer));
+  const app = await within(reading, ms);
   if (!app) return null;
   readingAhead.delete(appId);
   return { kind: 'ready', app, fromDevice: true };

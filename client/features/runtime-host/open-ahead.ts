@@ -1,12 +1,12 @@
 import { appShellTarget } from '@pipit/protocol';
 import { getAccount } from '../../platform/session/session';
-import { anonymousDataName, openDeviceDocumentAhead } from '../../sync/device-documents';
+import { openAnonymousDataAhead } from '../../sync/visitor-data';
 import { openAccountDocumentAhead } from '../../sync/read-ahead';
-import { deviceCopyWithin, type PwaLoad, readDeviceCopyAhead } from './load-pwa-app';
+import { deviceCopyWithin, type PwaLoad, readDeviceCopyAhead, within } from './load-pwa-app';
 
 /**
- * How long the installed app waits for this device's copy before it shows a loading screen
- * instead: read in time, its first render is the app itself.
+ * How long the installed app waits for this device's copy and the visitor's data before it shows
+ * a loading screen instead: read in time, its first render is the app itself.
  */
 const FIRST_RENDER_WAIT_MS = 250;
 
@@ -14,21 +14,31 @@ const FIRST_RENDER_WAIT_MS = 250;
  * The installed app's start (client/app-main.tsx, before React renders): what its first screen
  * waits for on this device — the app's copy (Cache Storage) and the visitor's data (IndexedDB) —
  * starts reading at once and in parallel, rather than one after the other as the components that
- * need them mount, and the first render waits a moment for the app's copy (docs/performance.md).
+ * need them mount, and the first render waits a moment for both (docs/performance.md).
  * Resolves with the app as loaded from this device, or null: it loads as the page renders.
  */
-export function openAhead(pathname: string): Promise<PwaLoad | null> {
+export async function openAhead(pathname: string): Promise<PwaLoad | null> {
   const target = appShellTarget(pathname);
-  if (target?.kind !== 'app') return Promise.resolve(null);
+  if (target?.kind !== 'app') return null;
   const { appId } = target;
+  const started = performance.now();
   readDeviceCopyAhead(appId);
-  openVisitorDataAhead(appId);
-  return deviceCopyWithin(appId, FIRST_RENDER_WAIT_MS).catch(() => null);
+  const data = openVisitorDataAhead(appId).catch((error: unknown) =>
+    console.warn('Could not read your data from this device:', error),
+  );
+  const app = await deviceCopyWithin(appId, FIRST_RENDER_WAIT_MS).catch(() => null);
+  // The visitor's data, within what is left of the same wait.
+  await within(data, FIRST_RENDER_WAIT_MS - (performance.now() - started));
+  return app;
 }
 
-/** Whose data: the account last seen on this device (the server is asked later), or anonymous. */
-function openVisitorDataAhead(appId: string) {
+/**
+ * Whose data: the account last seen on this device (the server is asked later; not waited for),
+ * or anonymous — opened only if this device keeps some: a first visit loads no Yjs for an empty
+ * copy (visitor-data.ts, HeldDataStore).
+ */
+async function openVisitorDataAhead(appId: string): Promise<void> {
   const accountId = getAccount()?.id;
-  if (!accountId) openDeviceDocumentAhead(anonymousDataName(appId));
-  else openAccountDocumentAhead({ kind: 'data', appId, userId: accountId }, accountId);
+  if (!accountId) return openAnonymousDataAhead(appId);
+  openAccountDocumentAhead({ kind: 'data', appId, userId: accountId }, accountId);
 }

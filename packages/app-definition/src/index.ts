@@ -152,6 +152,10 @@ export {
 } from './template';
 export {
   VISITOR_RECORD_LIMIT,
+  compareVisitorRecords,
+  counterValue,
+  MISSING_RECORD_MESSAGE,
+  OTHER_COLLECTION_MESSAGE,
   prepareVisitorRecord,
   prepareVisitorUpdate,
   recordLimitMessage,

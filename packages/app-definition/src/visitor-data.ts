@@ -3,6 +3,10 @@ import { plainMap, plainObject } from './document';
 import type { FieldValue } from './field-values';
 import { DefinitionError, LOCAL_EDIT } from './edit-rules';
 import {
+  compareVisitorRecords,
+  counterValue,
+  MISSING_RECORD_MESSAGE,
+  OTHER_COLLECTION_MESSAGE,
   prepareVisitorRecord,
   prepareVisitorUpdate,
   type RecordCollection,
@@ -29,9 +33,6 @@ import {
  * A shared space's document `space/{spaceId}` (docs/product/spaces.md) has the same layout, with
  * each record's `authorId`: the account that added it, set once (space-data.ts).
  */
-
-const MAX_COUNTER = 1_000_000_000;
-const MAX_KEY_LENGTH = 64;
 
 const recordsMap = (doc: Y.Doc) => doc.getMap<Y.Map<unknown>>('records');
 const countersMap = (doc: Y.Doc) => doc.getMap<unknown>('counters');
@@ -66,9 +67,7 @@ function recordEntity(record: VisitorRecord): Y.Map<unknown> {
 function needRecord(doc: Y.Doc, recordId: string): Y.Map<unknown> {
   const entity = recordsMap(doc).get(recordId);
   if (!(entity instanceof Y.Map)) {
-    throw new DefinitionError(
-      'That item no longer exists. It may have been deleted on another device.',
-    );
+    throw new DefinitionError(MISSING_RECORD_MESSAGE);
   }
   return entity;
 }
@@ -83,7 +82,7 @@ export function updateVisitorRecord(
 ): void {
   const entity = needRecord(doc, recordId);
   if (entity.get('collectionId') !== collection.id) {
-    throw new DefinitionError('That item belongs to another collection.');
+    throw new DefinitionError(OTHER_COLLECTION_MESSAGE);
   }
   const values = prepareVisitorUpdate(collection, patch);
   doc.transact(() => {
@@ -107,11 +106,7 @@ export function removeVisitorRecord(doc: Y.Doc, recordId: string): boolean {
 
 /** A counter component's value (whole numbers, within ±1,000,000,000). */
 export function setCounter(doc: Y.Doc, counterId: string, value: number): void {
-  if (!counterId || counterId.length > MAX_KEY_LENGTH) {
-    throw new DefinitionError('That counter cannot be saved.');
-  }
-  if (!Number.isFinite(value)) throw new DefinitionError('A counter holds a number.');
-  const clamped = Math.max(-MAX_COUNTER, Math.min(MAX_COUNTER, Math.round(value)));
+  const clamped = counterValue(counterId, value);
   doc.transact(() => countersMap(doc).set(counterId, clamped), LOCAL_EDIT);
 }
 
@@ -151,15 +146,7 @@ export function readVisitorData(doc: Y.Doc): VisitorData {
       ...(typeof authorId === 'string' && authorId ? { authorId } : {}),
     });
   });
-  records.sort((a, b) =>
-    a.createdAt !== b.createdAt
-      ? a.createdAt - b.createdAt
-      : a.id < b.id
-        ? -1
-        : a.id > b.id
-          ? 1
-          : 0,
-  );
+  records.sort(compareVisitorRecords);
   const counters: Record<string, number> = {};
   countersMap(doc).forEach((value, key) => {
     if (key !== '__proto__' && typeof value === 'number' && Number.isFinite(value))
@@ -178,13 +165,17 @@ export function writeVisitorData(doc: Y.Doc, data: VisitorData): void {
   if (records.size + data.records.length > VISITOR_RECORD_LIMIT) {
     throw new DefinitionError(recordLimitMessage());
   }
+  // A counter that could not be kept (a bad key, not a number) is left out, as reading does.
+  const counters = Object.entries(data.counters).flatMap(([key, value]) => {
+    try {
+      return [[key, counterValue(key, value)] as const];
+    } catch {
+      return [];
+    }
+  });
   doc.transact(() => {
     for (const record of data.records) records.set(record.id, recordEntity(record));
-    for (const [key, value] of Object.entries(data.counters)) {
-      if (key && key.length <= MAX_KEY_LENGTH && Number.isFinite(value)) {
-        countersMap(doc).set(key, Math.max(-MAX_COUNTER, Math.min(MAX_COUNTER, Math.round(value))));
-      }
-    }
+    for (const [key, value] of counters) countersMap(doc).set(key, value);
   }, LOCAL_EDIT);
 }
 

@@ -76,3 +76,26 @@ export function prepareVisitorUpdate(
 export function recordLimitMessage(): string {
   return `You can keep at most ${groupedCount(VISITOR_RECORD_LIMIT)} items in one app. Delete some to add more.`;
 }
+
+/** An update or removal of a record that is not there (deleted on another device, say). */
+export const MISSING_RECORD_MESSAGE =
+  'That item no longer exists. It may have been deleted on another device.';
+export const OTHER_COLLECTION_MESSAGE = 'That item belongs to another collection.';
+
+const MAX_COUNTER = 1_000_000_000;
+const MAX_KEY_LENGTH = 64;
+
+/** A counter's key and value as kept: whole numbers within ±1,000,000,000. */
+export function counterValue(counterId: string, value: number): number {
+  if (!counterId || counterId.length > MAX_KEY_LENGTH) {
+    throw new DefinitionError('That counter cannot be saved.');
+  }
+  if (!Number.isFinite(value)) throw new DefinitionError('A counter holds a number.');
+  return Math.max(-MAX_COUNTER, Math.min(MAX_COUNTER, Math.round(value)));
+}
+
+/** Records in creation order, then by id: the same order on every device. */
+export function compareVisitorRecords(a: VisitorRecord, b: VisitorRecord): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

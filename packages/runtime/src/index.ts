@@ -12,7 +12,12 @@ export {
   type AiRunAnswer,
   type AiRunView,
 } from './runtime-data';
-export { createMemoryDataStore, useMemoryRuntimeData, type MemoryDataStore } from './memory-data';
+export {
+  createMemoryDataStore,
+  useMemoryRuntimeData,
+  type MemoryDataStore,
+  type MemoryWrite,
+} from './memory-data';
 export {
   runAction,
   runAiAction,

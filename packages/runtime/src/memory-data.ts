@@ -1,6 +1,8 @@
 import {
   type Collection,
+  counterValue,
   DefinitionError,
+  type FieldValue,
   prepareVisitorRecord,
   prepareVisitorUpdate,
   recordLimitMessage,
@@ -18,16 +20,31 @@ export interface MemoryDataStore {
   subscribe(listener: () => void): () => void;
 }
 
+/** A change a memory store made, as it made it: to write into a lasting copy later, the same. */
+export type MemoryWrite =
+  | { kind: 'create'; record: VisitorRecord }
+  | {
+      kind: 'update';
+      collection: Collection;
+      recordId: string;
+      values: Record<string, FieldValue>;
+      now: number;
+    }
+  | { kind: 'remove'; recordId: string }
+  | { kind: 'counter'; counterId: string; value: number };
+
 /**
  * Visitor data in memory, checked by the same rules as the Yjs document (`prepareVisitorRecord`,
  * `prepareVisitorUpdate`, the record limit): for the editor preview, tests and anything that keeps
- * no data. `now` makes timestamps deterministic in tests.
+ * no data, and an installed app's first visit until its lasting copy opens (`onWrite` hears each
+ * change made). `now` makes timestamps deterministic in tests.
  */
 export function createMemoryDataStore(
   initial: Partial<VisitorData> = {},
-  options: { now?: () => number } = {},
+  options: { now?: () => number; onWrite?: (write: MemoryWrite) => void } = {},
 ): MemoryDataStore {
   const now = options.now ?? Date.now;
+  const wrote = options.onWrite ?? (() => undefined);
   let records: readonly VisitorRecord[] = initial.records ?? [];
   let counters: Readonly<Record<string, number>> = initial.counters ?? {};
   const listeners = new Set<() => void>();
@@ -49,6 +66,7 @@ export function createMemoryDataStore(
       if (records.length >= VISITOR_RECORD_LIMIT) throw new DefinitionError(recordLimitMessage());
       const record = prepareVisitorRecord(collection, values, { now: now() });
       commit({ records: [...records, record] });
+      wrote({ kind: 'create', record });
       return record.id;
     },
     update(collection: Collection, recordId, values) {
@@ -58,16 +76,20 @@ export function createMemoryDataStore(
         throw new DefinitionError('That item belongs to another collection.');
       }
       const patch = prepareVisitorUpdate(collection, values);
-      const updated = { ...record, values: { ...record.values, ...patch }, updatedAt: now() };
+      const at = now();
+      const updated = { ...record, values: { ...record.values, ...patch }, updatedAt: at };
       commit({ records: records.map((r) => (r.id === recordId ? updated : r)) });
+      wrote({ kind: 'update', collection, recordId, values: patch, now: at });
     },
     remove(recordId) {
-      if (records.some((r) => r.id === recordId))
-        commit({ records: records.filter((r) => r.id !== recordId) });
+      if (!records.some((r) => r.id === recordId)) return;
+      commit({ records: records.filter((r) => r.id !== recordId) });
+      wrote({ kind: 'remove', recordId });
     },
     setCounter(counterId, value) {
-      if (!Number.isFinite(value)) throw new DefinitionError('A counter holds a number.');
-      commit({ counters: { ...counters, [counterId]: Math.round(value) } });
+      const kept = counterValue(counterId, value);
+      commit({ counters: { ...counters, [counterId]: kept } });
+      wrote({ kind: 'counter', counterId, value: kept });
     },
   });
 

@@ -1,0 +1,80 @@
+import type { VisitorData } from '@pipit/app-definition';
+import type { RuntimeData } from '@pipit/runtime';
+import type * as Y from 'yjs';
+import type { SyncState } from './sync-state';
+
+/*
+ * What a visitor's data is read from and looks like (visitor-data.ts), shared by its stores: the
+ * one over a document (visitor-data-store.ts, with Yjs) and the one of a first visit (in memory).
+ * Nothing here loads Yjs.
+ */
+
+export type VisitorDataSource =
+  /** A published app: the account's synced document, or the anonymous one on this device. */
+  | { kind: 'app'; appId: string; accountId: string | null }
+  /** A document on this device only that never merges anywhere (the /demo1 showcase). */
+  | { kind: 'device'; name: string }
+  /**
+   * A shared space's records (docs/product/spaces.md), synced; records added here carry the
+   * account as their author, and the person shows as here now under `name`.
+   */
+  | { kind: 'space'; spaceId: string; accountId: string; name: string };
+
+export interface VisitorDataView {
+  /** `loading` until this device's copy is read (rendering before would flash an empty app). */
+  phase: 'loading' | 'ready';
+  data: RuntimeData;
+  /** `local` for data kept on this device only. */
+  sync: SyncState;
+  /** Who else has the document open now (a space's members), by account; empty elsewhere. */
+  presence: readonly PresentPerson[];
+}
+
+export interface PresentPerson {
+  id: string;
+  name: string;
+}
+
+export interface Backing {
+  doc: Y.Doc;
+  whenLocal: Promise<void>;
+  /** This device's copy is already loaded (known at once: the store starts ready). */
+  isLocal?(): boolean;
+  sync(): SyncState;
+  subscribe(listener: () => void): () => void;
+  /** Called before each of the visitor's own changes. */
+  beforeWrite?(): void;
+  /** Records added here carry this author (a space's). */
+  authorId?: string;
+  /** Who else is here now (a space's members). */
+  presence?(): PresentPerson[];
+  release(): void;
+}
+
+/** The writes of a visitor's data (what a store adds to what it reads). */
+export type DataOperations = Omit<RuntimeData, keyof VisitorData>;
+
+export const STILL_LOADING = 'Your data is still loading. Try again in a moment.';
+
+const refuse = () => {
+  throw new Error(STILL_LOADING);
+};
+
+/** Writes before anything can take them: refused with a message (the moment is short). */
+export const REFUSE_WRITES: DataOperations = {
+  create: refuse,
+  update: refuse,
+  remove: refuse,
+  setCounter: refuse,
+};
+
+export const NOBODY: readonly PresentPerson[] = [];
+
+export const LOCAL: SyncState = { kind: 'local' };
+
+export const LOADING_VIEW: VisitorDataView = {
+  phase: 'loading',
+  data: { records: [], counters: {}, ...REFUSE_WRITES },
+  sync: { kind: 'connecting', pending: 0 },
+  presence: NOBODY,
+};
