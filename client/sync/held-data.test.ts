@@ -6,7 +6,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDeviceDocument } from './device-documents';
 import { anonymousDataName, deviceKeeps } from './document-names';
 import { localDb } from './local-db';
+import { heldOnDevice, noteHeld } from './held-changes';
 import { HeldDataStore, openAnonymousDataAhead } from './visitor-data';
+import { openVisitorDataStore } from './visitor-data-store';
 
 /*
  * An anonymous visitor's first visit to an installed app (visitor-data.ts): no Yjs and no database
@@ -56,6 +58,14 @@ describe('a first visit’s data', () => {
     expect(seen.length).toBeGreaterThanOrEqual(5);
     // Not claimed as stored on this device before it is.
     expect(store.getView().sync).toEqual({ kind: 'local', pending: 5 });
+    // Noted on this device at once, so a page closed now loses none of them.
+    expect(heldOnDevice(appId).map((change) => change.kind)).toEqual([
+      'create',
+      'create',
+      'update',
+      'remove',
+      'counter',
+    ]);
 
     await store.whenWritten();
     const kept = await onDevice(appId);
@@ -117,5 +127,43 @@ describe('opening an anonymous visitor’s data ahead', () => {
     const { loadedDeviceDocument } = await import('./device-documents');
     const doc = loadedDeviceDocument(anonymousDataName(kept));
     expect(doc && readVisitorData(doc).records.map((r) => r.values[itemName])).toEqual(['Rice']);
+  });
+});
+
+describe('a first visit’s changes noted on this device', () => {
+  it('are written at the next open when the page closed before they were stored', async () => {
+    const appId = createId();
+    // As a first visit leaves them when its page closes while the document's code loads.
+    const first = new HeldDataStore(appId);
+    const id = first.getView().data.create(items, { [itemName]: 'Jam' });
+    first.getView().data.setCounter('jars', 2);
+    const noted = heldOnDevice(appId);
+    first.dispose();
+    await first.whenWritten();
+    await vi.waitFor(() => expect(heldOnDevice(appId)).toEqual([]), { timeout: 4000 });
+    const otherApp = createId();
+    noteHeld(otherApp, noted);
+    expect(await deviceKeeps(anonymousDataName(otherApp))).toBe(false);
+
+    // The next visit: the note alone says this device keeps data, and the open writes it.
+    await openAnonymousDataAhead(otherApp);
+    const store = await openVisitorDataStore({ kind: 'app', appId: otherApp, accountId: null });
+    await vi.waitFor(() =>
+      expect(store.getView().data.records.map((r) => [r.id, r.values[itemName]])).toEqual([
+        [id, 'Jam'],
+      ]),
+    );
+    expect(store.getView().data.counters).toEqual({ jars: 2 });
+    store.dispose();
+    await vi.waitFor(() => expect(heldOnDevice(otherApp)).toEqual([]), { timeout: 4000 });
+    expect((await onDevice(otherApp)).records.map((r) => r.id)).toEqual([id]);
+  });
+
+  it('leaves alone what is not a change', () => {
+    const appId = createId();
+    localStorage.setItem(`pipit:held-changes:${appId}`, '{"not":"a list"}');
+    expect(heldOnDevice(appId)).toEqual([]);
+    localStorage.setItem(`pipit:held-changes:${appId}`, '[1, null, {"kind":"drop"}]');
+    expect(heldOnDevice(appId)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * A value React reads with `useSyncExternalStore`: the subclass computes its view, `publish` replaces
- * it and tells every subscriber. The document stores (app-document.ts, visitor-data.ts) build on it.
+ * it and tells every subscriber. The document stores (app-document.ts, visitor-data-store.ts) and
+ * a first visit's store of a visitor's data (visitor-data.ts) build on it.
  */
 export class ViewStore<V> {
   /** Set by the subclass's constructor, once what it computes from is in place. */

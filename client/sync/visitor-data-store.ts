@@ -10,6 +10,7 @@ import type { MemoryWrite, RuntimeData } from '@pipit/runtime';
 import type * as Y from 'yjs';
 import { loadedDeviceDocument, openDeviceDocument } from './device-documents';
 import { anonymousDataName } from './document-names';
+import { forgetHeldLater, heldOnDevice } from './held-changes';
 import type { OpenDocument } from './documents';
 import { sameSync } from './sync-state';
 import { ViewStore } from './view-store';
@@ -201,9 +202,39 @@ function samePeople(a: readonly PresentPerson[], b: readonly PresentPerson[]): b
   );
 }
 
-/** The store over the source's document (opened, or found open in this tab). */
-export async function openVisitorDataStore(source: VisitorDataSource): Promise<VisitorDataStore> {
-  return new VisitorDataStore(await backingFor(source));
+/**
+ * The store over the source's document (opened, or found open in this tab). An anonymous
+ * visitor's gets the changes of a first visit noted on this device and not written yet
+ * (held-changes.ts) once it is read, unless `leftovers` is false (the first visit writing its own).
+ */
+export async function openVisitorDataStore(
+  source: VisitorDataSource,
+  { leftovers = true }: { leftovers?: boolean } = {},
+): Promise<VisitorDataStore> {
+  const store = new VisitorDataStore(await backingFor(source));
+  if (leftovers && source.kind === 'app' && !source.accountId) {
+    const { appId } = source;
+    void store.whenLocal.then(() => {
+      const left = heldOnDevice(appId);
+      if (left.length === 0) return;
+      writeHeld(store, left);
+      forgetHeldLater(appId);
+    });
+  }
+  return store;
+}
+
+/** Changes held by a first visit, written into the document in order, as they were made. */
+export function writeHeld(store: VisitorDataStore, changes: readonly MemoryWrite[]): void {
+  for (const change of changes) {
+    try {
+      store.write(change);
+    } catch (error) {
+      // Checked against what the first visit held, a change can only fail here if the device had
+      // data it could not see (a browser without indexedDB.databases() says it has).
+      console.error('A change made while your data was opening could not be kept:', error);
+    }
+  }
 }
 
 /**

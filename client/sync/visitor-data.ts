@@ -1,6 +1,7 @@
 import { createMemoryDataStore, type MemoryDataStore, type MemoryWrite } from '@pipit/runtime';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { anonymousDataName, deviceKeeps } from './document-names';
+import { forgetHeldLater, heldOnDevice, noteHeld } from './held-changes';
 import { ViewStore } from './view-store';
 import {
   LOADING_VIEW,
@@ -43,14 +44,25 @@ export async function loadVisitorDataStores(): Promise<Stores> {
 
 /** How long a first visit waits before it tries again to open the document its changes go to. */
 const RETRY_OPENING_MS = 5_000;
+/** First visits writing their held changes into the document, by app: an account's open waits. */
+const writingHeld = new Map<string, Promise<void>>();
+
+/**
+ * Whether this device keeps the anonymous visitor's data for the app: their document, or changes
+ * of a first visit not written into it yet (held-changes.ts).
+ */
+async function deviceKeepsData(appId: string): Promise<boolean> {
+  return heldOnDevice(appId).length > 0 || deviceKeeps(anonymousDataName(appId));
+}
 
 /**
  * An anonymous visitor's data while this device keeps none (an installed app's first visit): an
  * empty store in memory, checked by the same rules as the document (@pipit/runtime's memory
  * store), so the page needs no Yjs to show the app and take input. Their first change starts
  * opening the document on this device (loading Yjs); every change is kept in memory and in order
- * until it is open, then written into it as it was made (same ids, values and times), and the
- * document's store takes over. Closing this store before then still writes them.
+ * until it is open (and noted in localStorage, held-changes.ts), then written into it as it was
+ * made (same ids, values and times), and the document's store takes over. Closing this store
+ * before then still writes them.
  */
 export class HeldDataStore extends ViewStore<VisitorDataView> implements Store {
   private readonly memory: MemoryDataStore;
@@ -90,38 +102,54 @@ export class HeldDataStore extends ViewStore<VisitorDataView> implements Store {
       return;
     }
     this.held.push(change);
+    noteHeld(this.appId, this.held);
     // Memory has the change already (its store calls this after it committed).
     this.showMemory();
     this.startOpening();
   }
 
   private startOpening() {
-    this.opening ??= this.open().catch((error: unknown) => {
+    if (this.opening) return;
+    const { appId } = this;
+    this.opening = this.open().catch((error: unknown) => {
       // Its code could not load (the network went before the service worker had it, say): the
-      // changes stay held and shown as not stored yet, and opening is tried again in a moment.
+      // changes stay held, shown as not stored yet and noted in localStorage, and opening is
+      // tried again in a moment. A browser may keep a failed import failed for the page's life;
+      // the note is then written by the next open of the document.
       console.error('Could not keep your changes on this device yet:', error);
       this.opening = null;
       setTimeout(() => {
         if (this.held.length > 0) this.startOpening();
       }, RETRY_OPENING_MS);
     });
+    const opening = this.opening;
+    writingHeld.set(appId, opening);
+    void opening.then(() => {
+      if (writingHeld.get(appId) === opening) writingHeld.delete(appId);
+    });
   }
 
   private async open() {
-    const { openVisitorDataStore } = await loadVisitorDataStores();
-    const store = await openVisitorDataStore({ kind: 'app', appId: this.appId, accountId: null });
+    const { appId } = this;
+    const { openVisitorDataStore, writeHeld } = await loadVisitorDataStores();
+    const store = await openVisitorDataStore(
+      { kind: 'app', appId, accountId: null },
+      { leftovers: false },
+    );
     await store.whenLocal;
-    for (const change of this.held.splice(0)) {
-      try {
-        store.write(change);
-      } catch (error) {
-        // Checked against what this store held, a change can only fail here if the device had
-        // data it could not see (a browser without indexedDB.databases() says it has).
-        console.error('A change made while your data was opening could not be kept:', error);
-      }
-    }
+    // Noted for the merge into an account before a sign-in's open reads it (that waits for this).
+    await import('./anonymous-data')
+      .then(({ markAnonymousData }) => markAnonymousData(appId))
+      .catch((error: unknown) =>
+        console.warn('Could not note the data kept on this device for your account:', error),
+      );
+    // From here to the takeover nothing awaits: no change can come in between.
+    writeHeld(store, this.held.splice(0));
+    forgetHeldLater(appId, () => this.held.length === 0);
     if (this.disposed) {
       store.dispose();
+      // A change through an object drawn before, after this: it is held and opens it again.
+      this.opening = null;
       return;
     }
     this.lasting = store;
@@ -139,6 +167,11 @@ export class HeldDataStore extends ViewStore<VisitorDataView> implements Store {
 
 /** First-visit stores made before the page's first render (openAnonymousDataAhead), by app. */
 const heldAhead = new Map<string, HeldDataStore>();
+/**
+ * Apps whose anonymous data a store was opened for in this tab: one made ahead after that would
+ * be too late, and could be out of date (its visitor may have changed something since).
+ */
+const openedFor = new Set<string>();
 
 /**
  * Before an installed app's first render (client/features/runtime-host/open-ahead.ts): whether
@@ -148,9 +181,9 @@ const heldAhead = new Map<string, HeldDataStore>();
  */
 export async function openAnonymousDataAhead(appId: string): Promise<void> {
   const name = anonymousDataName(appId);
-  if (await deviceKeeps(name)) {
+  if (await deviceKeepsData(appId)) {
     await (await loadVisitorDataStores()).openDeviceDocumentAhead(name);
-  } else if (!heldAhead.has(appId)) {
+  } else if (!heldAhead.has(appId) && !openedFor.has(appId)) {
     heldAhead.set(appId, new HeldDataStore(appId));
   }
 }
@@ -161,18 +194,18 @@ const heldAheadFor = (source: VisitorDataSource | null) =>
 
 /** Opens what the source's data is read from. */
 async function openStore(source: VisitorDataSource): Promise<Store> {
-  const ahead = heldAheadFor(source);
-  if (ahead && source.kind === 'app') {
-    heldAhead.delete(source.appId);
-    return ahead;
+  if (source.kind === 'app' && !source.accountId) {
+    const { appId } = source;
+    // The store made ahead is this one's, once: a later open asks the device again.
+    const ahead = heldAhead.get(appId);
+    heldAhead.delete(appId);
+    openedFor.add(appId);
+    if (ahead) return ahead;
+    if (!(await deviceKeepsData(appId))) return new HeldDataStore(appId);
   }
-  if (
-    source.kind === 'app' &&
-    !source.accountId &&
-    !(await deviceKeeps(anonymousDataName(source.appId)))
-  ) {
-    return new HeldDataStore(source.appId);
-  }
+  // Signing in during a first visit: its changes go into this device's document first, so the
+  // account's open merges them in.
+  if (source.kind === 'app' && source.accountId) await writingHeld.get(source.appId);
   const { openVisitorDataStore } = await loadVisitorDataStores();
   return openVisitorDataStore(source);
 }

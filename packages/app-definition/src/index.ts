@@ -152,7 +152,6 @@ export {
 } from './template';
 export {
   VISITOR_RECORD_LIMIT,
-  compareVisitorRecords,
   counterValue,
   MISSING_RECORD_MESSAGE,
   OTHER_COLLECTION_MESSAGE,

@@ -3,6 +3,8 @@ import {
   counterValue,
   DefinitionError,
   type FieldValue,
+  MISSING_RECORD_MESSAGE,
+  OTHER_COLLECTION_MESSAGE,
   prepareVisitorRecord,
   prepareVisitorUpdate,
   recordLimitMessage,
@@ -71,9 +73,9 @@ export function createMemoryDataStore(
     },
     update(collection: Collection, recordId, values) {
       const record = records.find((r) => r.id === recordId);
-      if (!record) throw new DefinitionError('That item no longer exists.');
+      if (!record) throw new DefinitionError(MISSING_RECORD_MESSAGE);
       if (record.collectionId !== collection.id) {
-        throw new DefinitionError('That item belongs to another collection.');
+        throw new DefinitionError(OTHER_COLLECTION_MESSAGE);
       }
       const patch = prepareVisitorUpdate(collection, values);
       const at = now();

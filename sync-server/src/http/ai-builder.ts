@@ -15,24 +15,8 @@ import { ServiceError } from '../service-error';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { readJsonBody } from './body';
-import { z } from 'zod';
-import type * as zm from 'zod/mini';
 import type * as Y from 'yjs';
 import { type ApiEnv, requireAuth } from './context';
-
-/** A JSON body checked with a zod/mini schema of the protocol (readJsonBody takes classic zod). */
-async function readBody<T>(request: Request, schema: zm.ZodMiniType<T>): Promise<T> {
-  const json = await readJsonBody(request, z.unknown());
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const fields: Record<string, string> = {};
-    for (const issue of parsed.error.issues) {
-      fields[issue.path.map(String).join('.') || '(body)'] ??= issue.message;
-    }
-    throw new ApiError('validation_failed', 'Some fields need another look.', { fields });
-  }
-  return parsed.data;
-}
 
 /**
  * Each blueprint or Ask AI request counts as one AI run of the person's daily quota
@@ -70,7 +54,7 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
   app.post('/ai/blueprints', async (c) => {
     const auth = requireAuth(c);
     const provider = requireAiProvider(ai);
-    const { description } = await readBody(c.req.raw, aiBlueprintRequestSchema);
+    const { description } = await readJsonBody(c.req.raw, aiBlueprintRequestSchema);
     const run = await takeRun(deps, auth.user.id);
     const log = c.get('logger');
     const { method, path } = c.req;
@@ -132,7 +116,7 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
   app.post('/ai/edits', async (c) => {
     const auth = requireAuth(c);
     const provider = requireAiProvider(ai);
-    const { appId, instruction } = await readBody(c.req.raw, aiEditRequestSchema);
+    const { appId, instruction } = await readJsonBody(c.req.raw, aiEditRequestSchema);
     const found = await storage.apps.getWithRole(appId, auth.user.id);
     if (!found?.role)
       throw new ApiError('not_found', 'That app does not exist, or it is not shared with you.');

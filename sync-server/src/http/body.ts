@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { safeParse } from 'zod/mini';
+import type { $ZodError, $ZodType, output } from 'zod/v4/core';
 import { ApiError } from './api-error';
 
 /**
@@ -24,7 +25,7 @@ export function assertDeclaredSize(
 }
 
 /** Turns zod issues into `fields`: each path, dotted, to its first message. */
-export function fieldsOf(error: Pick<z.ZodError, 'issues'>): Record<string, string> {
+export function fieldsOf(error: Pick<$ZodError, 'issues'>): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const key = issue.path.map(String).join('.') || '(body)';
@@ -62,14 +63,14 @@ export async function readBodyBytes(
 
 /**
  * Reads a JSON request body (size-limited as it streams) and parses it with the endpoint's zod
- * schema. Every failure is a product error: payload_too_large, or validation_failed with the
- * fields at fault.
+ * schema, classic or zod/mini. Every failure is a product error: payload_too_large, or
+ * validation_failed with the fields at fault.
  */
-export async function readJsonBody<T extends z.ZodType>(
+export async function readJsonBody<T extends $ZodType>(
   request: Request,
   schema: T,
   limit = API_BODY_LIMIT_BYTES,
-): Promise<z.infer<T>> {
+): Promise<output<T>> {
   const bytes = await readBodyBytes(request, limit);
   if (bytes.byteLength === 0)
     throw new ApiError('validation_failed', 'This request needs a JSON body.');
@@ -79,7 +80,7 @@ export async function readJsonBody<T extends z.ZodType>(
   } catch {
     throw new ApiError('validation_failed', 'The request body is not valid JSON.');
   }
-  const parsed = schema.safeParse(json);
+  const parsed = safeParse(schema, json);
   if (!parsed.success) {
     throw new ApiError('validation_failed', 'Some fields need another look.', {
       fields: fieldsOf(parsed.error),
