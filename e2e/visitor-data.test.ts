@@ -186,7 +186,8 @@ describe('a visitor’s installed app', () => {
   });
 
   it('loads no Yjs on a first visit until the visitor changes something, and keeps that change', async () => {
-    const context = await browser.newContext();
+    // A phone's width: Pipit's own message stays clear of the app's tab bar.
+    const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
     try {
       const page = await context.newPage();
       errors.push(...collectPageErrors(page));
@@ -209,8 +210,12 @@ describe('a visitor’s installed app', () => {
       expect(await databases()).not.toContain(database);
 
       // The first change shows at once; it is stored on this device (and the badge says so only
-      // then), and a reload draws it from there.
+      // then), and a reload draws it from there. The tabs are used with "ready to work offline"
+      // still showing.
+      const ready = page.getByText('Pipit is ready to work offline on this device.');
+      await ready.waitFor();
       await addHabit(page, 'Read');
+      expect(await ready.isVisible()).toBe(true);
       await poll(() => syncNote(page).innerText()).toBe('Saved on this device');
       expect(await databases()).toContain(database);
       expect(yjsLoaded).toHaveLength(1);
