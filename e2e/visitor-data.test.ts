@@ -57,7 +57,8 @@ describe('a visitor’s installed app', () => {
       await untilControlled(page);
       await openInstalledApp(page, pipit.url, appId);
       await addHabit(page, 'Stretch');
-      expect(await syncNote(page).innerText()).toBe('Saved on this device');
+      // Shown at once; "Saved" once the device has it (a first change loads the document's code).
+      await poll(() => syncNote(page).innerText()).toBe('Saved on this device');
 
       await goOffline(device.context, page);
       // The app and the visitor's data are read from this device before the first render: an
