@@ -172,6 +172,8 @@ const heldAhead = new Map<string, HeldDataStore>();
  * be too late, and could be out of date (its visitor may have changed something since).
  */
 const openedFor = new Set<string>();
+/** What openAnonymousDataAhead found the device keeps, for the store's open: asked once a start. */
+const keepsAhead = new Map<string, Promise<boolean>>();
 
 /**
  * Before an installed app's first render (client/features/runtime-host/open-ahead.ts): whether
@@ -181,7 +183,9 @@ const openedFor = new Set<string>();
  */
 export async function openAnonymousDataAhead(appId: string): Promise<void> {
   const name = anonymousDataName(appId);
-  if (await deviceKeepsData(appId)) {
+  const keeps = deviceKeepsData(appId);
+  keepsAhead.set(appId, keeps);
+  if (await keeps) {
     await (await loadVisitorDataStores()).openDeviceDocumentAhead(name);
   } else if (!heldAhead.has(appId) && !openedFor.has(appId)) {
     heldAhead.set(appId, new HeldDataStore(appId));
@@ -198,10 +202,12 @@ async function openStore(source: VisitorDataSource): Promise<Store> {
     const { appId } = source;
     // The store made ahead is this one's, once: a later open asks the device again.
     const ahead = heldAhead.get(appId);
+    const keeps = keepsAhead.get(appId) ?? deviceKeepsData(appId);
     heldAhead.delete(appId);
+    keepsAhead.delete(appId);
     openedFor.add(appId);
     if (ahead) return ahead;
-    if (!(await deviceKeepsData(appId))) return new HeldDataStore(appId);
+    if (!(await keeps)) return new HeldDataStore(appId);
   }
   // Signing in during a first visit: its changes go into this device's document first, so the
   // account's open merges them in.
