@@ -12,6 +12,7 @@ import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategi
 import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core';
 import { CACHED_COPY_HEADER } from './platform/api/cached-copy';
 import { PUBLISHED_CACHE } from './sync/published-cache';
+import { readDeviceStartElement, withDeviceStart } from './sync/device-start';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -88,11 +89,15 @@ async function keepAppAssets(appId: string, event: ExtendableEvent): Promise<voi
  * `/apps/{id}/pwa`, `/apps/{id}/install` and `/demo1`: the precached shell (the installed app's own
  * entry for `/pwa`, the site's for the others) rewritten by the same function the server uses, so
  * offline the page still links the app's own manifest (docs/library-notes.md#pwa). The showcase's
- * manifest and icons are files of the build, precached with it.
+ * manifest and icons are files of the build, precached with it. The installed app's page also
+ * gets what its start reads from this device, read here meanwhile (sync/device-start.ts).
  */
 async function appShell({ url, request, event }: RouteHandlerCallbackOptions): Promise<Response> {
   const target = appShellTarget(url.pathname);
-  const shell = await matchPrecache(shellDocument(target));
+  const [shell, deviceStart] = await Promise.all([
+    matchPrecache(shellDocument(target)),
+    target?.kind === 'app' && target.page === 'pwa' ? readDeviceStartElement(target.appId) : '',
+  ]);
   if (!target || !shell) return fetch(request);
   if (target.kind === 'app' && event instanceof ExtendableEvent) {
     event.waitUntil(keepAppAssets(target.appId, event));
@@ -102,7 +107,8 @@ async function appShell({ url, request, event }: RouteHandlerCallbackOptions): P
   for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified']) {
     headers.delete(name);
   }
-  return new Response(appShellHtml(await shell.text(), target), {
+  const html = withDeviceStart(appShellHtml(await shell.text(), target), deviceStart);
+  return new Response(html, {
     status: 200,
     statusText: 'OK',
     headers,

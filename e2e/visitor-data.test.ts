@@ -228,6 +228,46 @@ describe('a visitor’s installed app', () => {
     }
   });
 
+  it('opens offline from what the service worker read into its page, the app’s content as text', async () => {
+    const title = 'Habits </script><script>window.pwned = 1</script>';
+    const id = await publishHabitTracker(pipit, creator, { title });
+    const device = await launchPersistent({ width: 390, height: 844 });
+    try {
+      const page = await device.context.newPage();
+      errors.push(...collectPageErrors(page));
+      await openInstalledApp(page, pipit.url, id);
+      await untilControlled(page);
+      await openInstalledApp(page, pipit.url, id);
+      await goOffline(device.context, page);
+      // Counts the page's own reads of the app's copy (Cache Storage) until the app is drawn.
+      await page.addInitScript(() => {
+        const reads: string[] = [];
+        (window as unknown as { copyReads: string[] }).copyReads = reads;
+        const open = CacheStorage.prototype.open;
+        CacheStorage.prototype.open = function (name: string) {
+          if (!document.querySelector('nav[aria-label="Screens"]')) reads.push(name);
+          return open.call(this, name);
+        };
+      });
+      const response = await page.reload();
+      const html = (await response?.text()) ?? '';
+      expect(response?.fromServiceWorker()).toBe(true);
+      expect(html).toContain('<script type="application/json" id="pipit-device-start">');
+      expect(html).not.toContain('<script>window.pwned');
+      await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+      expect(await page.title()).toBe(title);
+      expect(
+        await page.evaluate(() => ({
+          reads: (window as unknown as { copyReads: string[] }).copyReads,
+          element: document.getElementById('pipit-device-start') !== null,
+          pwned: 'pwned' in window,
+        })),
+      ).toEqual({ reads: [], element: false, pwned: false });
+    } finally {
+      await device.close();
+    }
+  });
+
   it('says it is opening before its code arrives, and with JavaScript off only that it needs it', async () => {
     // The page as sent, before any script: a loading state, not a blank page.
     const response = await fetch(`${pipit.url}/apps/${appId}/pwa`);

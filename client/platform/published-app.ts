@@ -1,5 +1,5 @@
 import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
-import { copyIsFor } from '../sync/published-cache';
+import { copyIsFor, keptFor } from '../sync/published-cache';
 import { currentViewer } from './session/session';
 import { apiFetch, type Fetched, OfflineError } from './api/request';
 
@@ -17,7 +17,7 @@ export async function requestPublishedApp(
     publishedAppSchema,
     signal ? { signal } : undefined,
   );
-  if (fetched.isCachedCopy && !copyIsFor(fetched.data, fetched.headers, currentViewer())) {
+  if (fetched.isCachedCopy && !copyIsFor(fetched.data, keptFor(fetched), currentViewer())) {
     throw new OfflineError();
   }
   return fetched;

@@ -26,8 +26,17 @@ async function openCache(): Promise<Cache | null> {
  * A private app (shared with its collaborators only) kept on this device shows only to the account
  * the server answered it for; a public or unlisted one to anyone on the device, as a link would.
  */
-export function copyIsFor(app: PublishedApp, headers: Headers, viewer: Viewer): boolean {
-  return app.visibility !== 'private' || headers.get(PUBLISHED_VIEWER_HEADER) === viewer;
+export function copyIsFor(app: PublishedApp, keptFor: Viewer | null, viewer: Viewer): boolean {
+  return app.visibility !== 'private' || keptFor === viewer;
+}
+
+/** Who a kept copy was fetched for (`copyIsFor`), as its response's headers say. */
+export const keptFor = (response: { headers: Headers }): Viewer | null =>
+  response.headers.get(PUBLISHED_VIEWER_HEADER);
+
+/** The response kept for the app on this device, as stored (in the page or the service worker). */
+export async function keptResponse(appId: string): Promise<Response | undefined> {
+  return (await openCache())?.match(publishedPath(appId));
 }
 
 /** The copy of an app last fetched on this device, if this viewer may see it (`copyIsFor`). */
@@ -36,11 +45,11 @@ export async function cachedPublishedApp(
   viewer: Viewer,
 ): Promise<PublishedApp | null> {
   try {
-    const response = await (await openCache())?.match(publishedPath(appId));
+    const response = await keptResponse(appId);
     if (!response?.ok) return null;
     const parsed = publishedAppSchema.safeParse(await response.json());
     if (!parsed.success) return null;
-    return copyIsFor(parsed.data, response.headers, viewer) ? parsed.data : null;
+    return copyIsFor(parsed.data, keptFor(response), viewer) ? parsed.data : null;
   } catch (error) {
     // Storage unavailable (private mode, quota): the app still loads from the network.
     console.warn('Could not read the copy of this app kept on this device:', error);

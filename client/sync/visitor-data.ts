@@ -49,10 +49,11 @@ const writingHeld = new Map<string, Promise<void>>();
 
 /**
  * Whether this device keeps the anonymous visitor's data for the app: their document, or changes
- * of a first visit not written into it yet (held-changes.ts).
+ * of a first visit not written into it yet (held-changes.ts). `known`: whether the document is
+ * there, as the service worker found as it served the page (device-start.ts).
  */
-async function deviceKeepsData(appId: string): Promise<boolean> {
-  return heldOnDevice(appId).length > 0 || deviceKeeps(anonymousDataName(appId));
+async function deviceKeepsData(appId: string, known?: boolean): Promise<boolean> {
+  return heldOnDevice(appId).length > 0 || (known ?? deviceKeeps(anonymousDataName(appId)));
 }
 
 /**
@@ -179,11 +180,12 @@ const keepsAhead = new Map<string, Promise<boolean>>();
  * Before an installed app's first render (client/features/runtime-host/open-ahead.ts): whether
  * this device keeps the anonymous visitor's data for the app. If it does, its document starts
  * opening; if not, the empty store of a first visit is made now, and the first render draws the
- * app with it rather than "Opening your data…". Resolves when the data can be drawn.
+ * app with it rather than "Opening your data…". Resolves when the data can be drawn. `known`: as
+ * for deviceKeepsData.
  */
-export async function openAnonymousDataAhead(appId: string): Promise<void> {
+export async function openAnonymousDataAhead(appId: string, known?: boolean): Promise<void> {
   const name = anonymousDataName(appId);
-  const keeps = deviceKeepsData(appId);
+  const keeps = deviceKeepsData(appId, known);
   keepsAhead.set(appId, keeps);
   if (await keeps) {
     await (await loadVisitorDataStores()).openDeviceDocumentAhead(name);

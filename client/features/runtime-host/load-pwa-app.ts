@@ -7,6 +7,7 @@ import type { PublishedApp } from '@pipit/protocol';
 import { currentViewer } from '../../platform/session/session';
 import { requestPublishedApp } from '../../platform/published-app';
 import { ApiRequestError, OfflineError } from '../../platform/api/request';
+import { within } from '../../sync/within';
 
 /** What `/apps/{id}/pwa` can show. */
 export type PwaLoad =
@@ -52,22 +53,19 @@ export async function fetchPublishedApp(
   }
 }
 
-/** What `promise` resolves with if it does within `ms`; undefined otherwise. */
-export async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
 /** This device's copies being read ahead of the first loadPwaApp (readDeviceCopyAhead). */
 const readingAhead = new Map<string, Promise<PublishedApp | null>>();
 
 /**
- * Starts reading this device's copy of the app before the page renders (open-ahead.ts); the first
+ * Starts reading this device's copy of the app before the page renders (open-ahead.ts), unless
+ * the service worker already read it into the page (`known`, device-start.ts); the first
  * loadPwaApp of it, or deviceCopyWithin, takes the answer; later ones (a retry) read again.
  */
-export function readDeviceCopyAhead(appId: string): void {
-  readingAhead.set(appId, cachedPublishedApp(appId, currentViewer()));
+export function readDeviceCopyAhead(appId: string, known?: PublishedApp | null): void {
+  readingAhead.set(
+    appId,
+    known === undefined ? cachedPublishedApp(appId, currentViewer()) : Promise.resolve(known),
+  );
 }
 
 /**

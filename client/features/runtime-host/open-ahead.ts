@@ -1,8 +1,11 @@
 import { appShellTarget } from '@pipit/protocol';
-import { getAccount } from '../../platform/session/session';
+import { currentViewer, getAccount } from '../../platform/session/session';
+import { within } from '../../sync/within';
+import { DEVICE_START_ELEMENT_ID } from '../../sync/device-start';
+import { type DeviceStart, readDeviceStart } from '../../sync/device-start-read';
 import { openAnonymousDataAhead } from '../../sync/visitor-data';
 import { openAccountDocumentAhead } from '../../sync/read-ahead';
-import { deviceCopyWithin, type PwaLoad, readDeviceCopyAhead, within } from './load-pwa-app';
+import { deviceCopyWithin, type PwaLoad, readDeviceCopyAhead } from './load-pwa-app';
 
 /**
  * How long the installed app waits for this device's copy and the visitor's data before it shows
@@ -22,8 +25,10 @@ export async function openAhead(pathname: string): Promise<PwaLoad | null> {
   if (target?.kind !== 'app') return null;
   const { appId } = target;
   const started = performance.now();
-  readDeviceCopyAhead(appId);
-  const data = openVisitorDataAhead(appId).catch((error: unknown) =>
+  // What the service worker read for this page already (device-start.ts) is not read again.
+  const start = takeDeviceStart(appId);
+  readDeviceCopyAhead(appId, start?.app);
+  const data = openVisitorDataAhead(appId, start?.deviceData).catch((error: unknown) =>
     console.warn('Could not read your data from this device:', error),
   );
   const app = await deviceCopyWithin(appId, FIRST_RENDER_WAIT_MS).catch(() => null);
@@ -37,8 +42,15 @@ export async function openAhead(pathname: string): Promise<PwaLoad | null> {
  * or anonymous — opened only if this device keeps some: a first visit loads no Yjs for an empty
  * copy (visitor-data.ts, HeldDataStore).
  */
-async function openVisitorDataAhead(appId: string): Promise<void> {
+async function openVisitorDataAhead(appId: string, deviceData?: boolean): Promise<void> {
   const accountId = getAccount()?.id;
-  if (!accountId) return openAnonymousDataAhead(appId);
+  if (!accountId) return openAnonymousDataAhead(appId, deviceData);
   openAccountDocumentAhead({ kind: 'data', appId, userId: accountId }, accountId);
+}
+
+/** What the service worker wrote into this page (device-start.ts), taken once: the element goes. */
+function takeDeviceStart(appId: string): DeviceStart | null {
+  const element = document.getElementById(DEVICE_START_ELEMENT_ID);
+  element?.remove();
+  return readDeviceStart(element?.textContent ?? null, appId, currentViewer());
 }

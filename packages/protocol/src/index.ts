@@ -170,9 +170,8 @@ export {
   type AppLineage,
   type AppCard,
   type PublishedApp,
-  PUBLISHED_VIEWER_HEADER,
-  ANONYMOUS_VIEWER,
 } from './published-app';
+export { PUBLISHED_VIEWER_HEADER, ANONYMOUS_VIEWER } from './published-viewer';
 export { appPwaPaths } from './app-shell';
 export { HEAD_SCRIPTS, THEME_STORAGE_KEY, withHeadScripts } from './head-scripts';
 export { groupedCount } from './grouped-count';

@@ -97,10 +97,3 @@ export const publishedAppSchema = lazySchema(() =>
   }),
 );
 export type PublishedApp = zm.infer<typeof publishedAppSchema>;
-
-/**
- * On `GET /api/published/{id}`: who the answer was for — an account id, or `anonymous`. A copy kept
- * on a device (the service worker's cache) is private to that viewer when the app is private.
- */
-export const PUBLISHED_VIEWER_HEADER = 'X-Pipit-Viewer';
-export const ANONYMOUS_VIEWER = 'anonymous';
