@@ -22,16 +22,20 @@ startErrorReporting('on-first-error');
 const { pathname } = window.location;
 // What the first screen reads from this device is read at once; an app on this device renders
 // itself first, not a loading screen (open-ahead.ts).
-// Rendered as a transition: React works in slices of a few milliseconds, so the main thread is
-// free between them to paint "Opening the app…" and take input (issue 18: the first render in one
-// task was most of a phone's Total Blocking Time on a first visit).
+// Without the app at hand (a first visit: a loading screen, then the app) the render is a
+// transition: React works in slices of a few milliseconds, so the main thread is free between them
+// to paint and take input (issue 18: the first render in one task was most of a phone's Total
+// Blocking Time on a first visit). With the app at hand (every start of an installed app) it is
+// one task at React's default priority: in slices, the browser painted "Opening the app…" and
+// laid out frames in between, and the app came a frame or two later (offline at 4× CPU, heading
+// p50 183–192 → 166–169 ms, docs/performance.md).
 void openAhead(pathname).then((initial) => {
   const reactRoot = createRoot(root, rootErrorOptions);
-  startTransition(() =>
-    reactRoot.render(
-      <StrictMode>
-        <InstalledApp pathname={pathname} initial={initial} />
-      </StrictMode>,
-    ),
+  const app = (
+    <StrictMode>
+      <InstalledApp pathname={pathname} initial={initial} />
+    </StrictMode>
   );
+  if (initial?.kind === 'ready') reactRoot.render(app);
+  else startTransition(() => reactRoot.render(app));
 });
