@@ -1,5 +1,11 @@
 /// <reference lib="webworker" />
-import { appPwaPaths, appShellHtml, appShellTarget, shellDocument } from '@pipit/protocol';
+import {
+  appPwaPaths,
+  appShellHtml,
+  appShellTarget,
+  shellDocument,
+  withDataBlock,
+} from '@pipit/protocol';
 import { ExpirationPlugin } from 'workbox-expiration';
 import {
   cleanupOutdatedCaches,
@@ -12,7 +18,7 @@ import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategi
 import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core';
 import { CACHED_COPY_HEADER } from './platform/api/cached-copy';
 import { PUBLISHED_CACHE } from './sync/published-cache';
-import { readDeviceStartElement, withDeviceStart } from './sync/device-start';
+import { readDeviceStartElement } from './sync/device-start';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -107,7 +113,7 @@ async function appShell({ url, request, event }: RouteHandlerCallbackOptions): P
   for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified']) {
     headers.delete(name);
   }
-  const html = withDeviceStart(appShellHtml(await shell.text(), target), deviceStart);
+  const html = withDataBlock(appShellHtml(await shell.text(), target), deviceStart);
   return new Response(html, {
     status: 200,
     statusText: 'OK',

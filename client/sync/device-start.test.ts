@@ -1,6 +1,6 @@
-import { ANONYMOUS_VIEWER, type PublishedApp } from '@pipit/protocol';
+import { ANONYMOUS_VIEWER, type PublishedApp, withDataBlock } from '@pipit/protocol';
 import { describe, expect, it } from 'vitest';
-import { deviceStartElement, withDeviceStart } from './device-start';
+import { deviceStartElement } from './device-start';
 import { readDeviceStart } from './device-start-read';
 
 /*
@@ -122,9 +122,9 @@ describe('an installed app’s start, read by the service worker', () => {
   it('is written at the end of the page’s body', () => {
     const html = '<html><head></head><body><div id="root"></div></body></html>';
     const element = written(published());
-    expect(withDeviceStart(html, `<x>${element}</x>`)).toBe(
+    expect(withDataBlock(html, `<x>${element}</x>`)).toBe(
       `<html><head></head><body><div id="root"></div><x>${element}</x></body></html>`,
     );
-    expect(withDeviceStart('<p>no body</p>', '<x></x>')).toBe('<p>no body</p>');
+    expect(withDataBlock('<p>no body</p>', '<x></x>')).toBe('<p>no body</p>');
   });
 });

@@ -1,4 +1,4 @@
-import { jsonForScript } from '@pipit/protocol';
+import { jsonDataBlock } from '@pipit/protocol';
 import { within } from './within';
 import { anonymousDataName, deviceKeeps } from './document-names';
 import { keptFor, keptResponse } from './published-cache';
@@ -11,8 +11,9 @@ import { keptFor, keptResponse } from './published-cache';
  * storage read of its own (about 15 ms of an offline start, at full speed and at a phone's:
  * docs/performance.md).
  *
- * Written as the server writes the answers a page carries (@pipit/protocol page-data.ts): a JSON
- * data block, never run, with no `<` in it, so the app's content cannot end the element. Its own
+ * Written as the server writes the answers a page carries, at the end of the page's body
+ * (@pipit/protocol page-data.ts, `jsonDataBlock` and `withDataBlock`): a JSON data block, never
+ * run, with no `<` in it, so the app's content cannot end the element. Its own
  * element: it says what this device keeps, which no answer of the API says. The page checks what
  * it reads as it checks its own reads (the app's schema, and whom a private copy is for), and
  * reads for itself whatever is not there (device-start-read.ts, apart so the worker loads no
@@ -45,7 +46,7 @@ export function deviceStartElement({ deviceData, body, keptFor }: DeviceRead): s
     (body?.length ?? 0) <= MAX_WRITTEN_CHARS
       ? { deviceData, keptFor, body }
       : { deviceData, keptFor };
-  return `<script type="application/json" id="${DEVICE_START_ELEMENT_ID}">${jsonForScript(written)}</script>`;
+  return jsonDataBlock(DEVICE_START_ELEMENT_ID, written);
 }
 
 /**
@@ -70,10 +71,4 @@ export async function readDeviceStartElement(appId: string): Promise<string> {
     MAX_WAIT_MS,
   );
   return found ? deviceStartElement(found) : '';
-}
-
-/** The page with the element written in, at the end of its body. */
-export function withDeviceStart(html: string, element: string): string {
-  const end = html.lastIndexOf('</body>');
-  return end < 0 ? html : `${html.slice(0, end)}${element}${html.slice(end)}`;
 }

@@ -323,6 +323,8 @@ export {
 } from './spaces';
 export {
   jsonForScript,
+  jsonDataBlock,
+  withDataBlock,
   PAGE_DATA_ELEMENT_ID,
   pageDataBlock,
   sentAnswerOf,

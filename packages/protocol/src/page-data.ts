@@ -48,7 +48,24 @@ export async function sentAnswerOf(response: {
   };
 }
 
+/**
+ * A JSON data block with this id: the page's answers (below), or what an installed app's start
+ * read from its device (client/sync/device-start.ts).
+ */
+export function jsonDataBlock(id: string, value: unknown): string {
+  return `<script type="application/json" id="${id}">${jsonForScript(value)}</script>`;
+}
+
 /** The data block for `answers`. */
 export function pageDataBlock(answers: SentAnswers): string {
-  return `<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${jsonForScript(answers)}</script>`;
+  return jsonDataBlock(PAGE_DATA_ELEMENT_ID, answers);
+}
+
+/**
+ * The page with a data block written in at the end of its body (a page without one: as it was).
+ * Replaced by a function, not a string: an app's text may hold `$&` or `` $` ``, which a
+ * replacement string expands.
+ */
+export function withDataBlock(html: string, block: string): string {
+  return html.replace(/<\/body>/i, () => `${block}</body>`);
 }

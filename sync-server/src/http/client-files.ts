@@ -12,6 +12,7 @@ import {
   appShellTarget,
   matchRoute,
   pageDataBlock,
+  withDataBlock,
   PRERENDERED_ROUTES,
   sentAnswerOf,
   prerenderedFile,
@@ -345,9 +346,8 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
         // Only now: no id that may not be seen costs a rewrite of the shell.
         const built = await shellFor(shellDocument(target), target);
         const block = pageDataBlock({ [apiPath]: await sentAnswerOf(answer) });
-        // A function, not a string: an app's text may hold `$&` or `$\``, which a replacement
-        // string expands. The policy is the shell's as built, before the app's data is in it.
-        const page = built.identity.toString('utf8').replace(/<\/body>/i, () => `${block}</body>`);
+        // The policy is the shell's as built, before the app's data is in it.
+        const page = withDataBlock(built.identity.toString('utf8'), block);
         await sendPage(req, res, 200, page, built.policy);
       })
       .catch((error: unknown) => {
