@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { refusesPartWay } from '../src/collab/part-way';
+import { decodeUpdate, planIntegration } from '../src/collab/yjs-integration';
 import { craft, deletion, textOfTwo, typeOf } from './support/crafted-updates';
 
 /*
@@ -19,7 +20,8 @@ const E = 7;
 
 /** What the guard says of `update` for a document holding `doc`. */
 function refused(doc: Y.Doc, update: Uint8Array): boolean {
-  return refusesPartWay(Y.decodeUpdate(update), doc, update);
+  const decoded = decodeUpdate(update);
+  return refusesPartWay(decoded, planIntegration(decoded, doc), doc, update);
 }
 
 /** Applies the updates in turn as Yjs would; whether one of them throws. */

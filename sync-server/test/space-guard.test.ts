@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import { checkSpaceUpdate, type SpaceRecordRule } from '../src/collab/space-guard';
+import { decodeUpdate } from '../src/collab/yjs-integration';
+import { craft } from './support/crafted-updates';
 import { createSpaceRules, RULES_FRESH_MS } from '../src/collab/space-rules';
 import type { Storage } from '../src/storage/types';
 
@@ -114,7 +116,7 @@ class Server {
   judge(update: Uint8Array, userId: string) {
     return checkSpaceUpdate({
       doc: this.doc,
-      decoded: Y.decodeUpdate(update),
+      decoded: decodeUpdate(update),
       userId,
       ruleOf: this.ruleOf,
       ...(this.recordLimit !== undefined ? { recordLimit: this.recordLimit } : {}),
@@ -227,7 +229,7 @@ describe.each(RULES)("a shared collection whose rule is '%s'", (rule) => {
     const ada = () => server.device(ADA);
     const steal = ben.edit(() => ben.record('a1').set('authorId', BEN));
     // The new value is placed after the old one: its parent is not in the update, only its origin.
-    const [struct] = Y.decodeUpdate(steal).structs as Y.Item[];
+    const [struct] = decodeUpdate(steal).structs as Y.Item[];
     expect(struct).toMatchObject({ parent: null, parentSub: null });
     expect(struct!.origin).not.toBeNull();
     expect(server.take(steal, BEN)).toEqual({ why: "changes a record's authorId", recordId: 'a1' });
@@ -303,10 +305,71 @@ describe.each(RULES)("a shared collection whose rule is '%s'", (rule) => {
     expect(other.store.pendingStructs).not.toBeNull();
   });
 
+  it("judges a part Yjs integrates part-way where it lands: Ben's struct in Ada's record", () => {
+    // Issue 37. Ada's last item is her record's authorId. Ben sends one struct under Ada's
+    // client, starting at her last clock, naming his own record and its key `updatedAt`: Yjs
+    // puts its new part next to Ada's authorId, in her record, and deletes that.
+    const { server, ben } = space(rule);
+    expect(server.take(ben.create('b1'), BEN)).toBeNull();
+    const benRecord = (server.doc.getMap('records').get('b1') as Y.Map<unknown>)._item!.id;
+    const adaClock = Y.getState(server.doc.store, 101);
+    const crafted = craft([
+      [
+        101,
+        adaClock - 1,
+        [{ any: [2, BEN], parent: [benRecord.client, benRecord.clock], key: 'updatedAt' }],
+      ],
+    ]);
+    expect(server.take(crafted, BEN)).toEqual({
+      why: "changes a record's authorId",
+      recordId: 'a1',
+    });
+    expect(server.records().a1).toMatchObject({ authorId: ADA });
+  });
+
+  it('refuses what Yjs would keep aside: a known part naming a missing one, a loop', () => {
+    const { server, ben } = space(rule);
+    expect(server.take(ben.create('b1'), BEN)).toBeNull();
+    const benClock = Y.getState(server.doc.store, 202);
+    const entry = (server.doc.getMap('records').get('b1') as Y.Map<unknown>)._item!;
+    // Ben's last part resent as naming a part nobody has: Yjs keeps it, and his new part after
+    // it, aside — to apply them later, after the document changed.
+    const resent = craft([
+      [
+        202,
+        benClock - 1,
+        [
+          { any: ['x'], origin: [999, 0] },
+          { any: [1], parent: [entry.id.client, entry.id.clock], key: 'updatedAt' },
+        ],
+      ],
+    ]);
+    expect(server.take(resent, BEN)).toEqual({ why: 'waits for a missing part' });
+    // Two parts of new clients, each placed after the other.
+    const loop = Y.mergeUpdates([
+      craft([[7_001, 0, [{ any: [1], origin: [7_002, 0] }]]]),
+      craft([[7_002, 0, [{ any: [1], origin: [7_001, 0] }]]]),
+    ]);
+    expect(server.take(loop, BEN)).toEqual({ why: 'waits for a missing part' });
+    expect(server.doc.store.pendingStructs).toBeNull();
+  });
+
+  it('refuses an update that would let Yjs apply what a stored space keeps aside', () => {
+    const { server, ben } = space(rule);
+    // A part stored before this rule, waiting for client 7_003's first part.
+    const aside = craft([[7_004, 0, [{ any: [1], origin: [7_003, 0] }]]]);
+    Y.applyUpdate(server.doc, aside);
+    expect(server.doc.store.pendingStructs).not.toBeNull();
+    // Anything else goes on as before; the part it waits for is refused.
+    expect(server.take(ben.setField('a1', 'title', 'x'), BEN) === null).toBe(rule === 'anyone');
+    const missing = craft([[7_003, 0, [{ any: [1], parent: 'records', key: 'z1' }]]]);
+    expect(server.take(missing, BEN)).toEqual({ why: 'waits for a missing part' });
+  });
+
   it('refuses a hand-made part whose neighbour is unknown, and one placed by a loop', () => {
     const { server, ben } = space(rule);
     const update = ben.setField('a1', 'title', 'x');
-    const decoded = Y.decodeUpdate(update);
+    const decoded = decodeUpdate(update);
     const item = decoded.structs.find(
       (struct): struct is Y.Item => struct instanceof Y.Item && struct.origin !== null,
     )!;

@@ -1,7 +1,5 @@
 import * as Y from 'yjs';
-
-type DecodedUpdate = ReturnType<typeof Y.decodeUpdate>;
-type Struct = DecodedUpdate['structs'][number];
+import type { DecodedUpdate, IntegrationPlan, Struct } from './yjs-integration';
 
 /** The document's next clock for a client (its state vector's entry). */
 const stateOf = (doc: Y.Doc, client: number) => Y.getState(doc.store, client);
@@ -9,22 +7,6 @@ const stateOf = (doc: Y.Doc, client: number) => Y.getState(doc.store, client);
 /** Whether the struct is an item that starts before `state` (its client's next clock) and ends after. */
 const partWay = (struct: Struct, state: number) =>
   struct instanceof Y.Item && struct.id.clock < state && state < struct.id.clock + struct.length;
-
-/**
- * Each client's next clock once the update's structs are applied: the document's, moved on by the
- * update's structs of that client that follow on from it without a gap.
- */
-function statesAfter(structs: readonly Struct[], doc: Y.Doc): Map<number, number> {
-  const states = new Map<number, number>();
-  for (const struct of structs) {
-    if (struct instanceof Y.Skip) continue;
-    const { client, clock } = struct.id;
-    const state = states.get(client) ?? stateOf(doc, client);
-    if (clock <= state) states.set(client, Math.max(state, clock + struct.length));
-    else states.set(client, state);
-  }
-  return states;
-}
 
 /**
  * Whether applying the update could make Yjs integrate an item part-way through: an item of a
@@ -41,17 +23,15 @@ function statesAfter(structs: readonly Struct[], doc: Y.Doc): Map<number, number
  * Applies to the update's items, and to the parts kept aside for a missing part when the update
  * brings that part (they are applied in the same transaction, after the update's deletions).
  */
-function startsPartWay(decoded: DecodedUpdate, doc: Y.Doc): boolean {
+function startsPartWay(decoded: DecodedUpdate, plan: IntegrationPlan, doc: Y.Doc): boolean {
   for (const struct of decoded.structs) {
     if (partWay(struct, stateOf(doc, struct.id.client))) return true;
   }
   const pending = doc.store.pendingStructs;
   if (!pending) return false;
-  const after = statesAfter(decoded.structs, doc);
-  const stateAfter = (client: number) => after.get(client) ?? stateOf(doc, client);
-  const retried = [...pending.missing].some(([client, clock]) => stateAfter(client) > clock);
+  const retried = [...pending.missing].some(([client, clock]) => plan.stateAfter(client) > clock);
   if (!retried) return false;
-  return keepsPartWay(pending.update, stateAfter);
+  return keepsPartWay(pending.update, plan.stateAfter);
 }
 
 /** Whether what a document keeps aside (its pending update) holds an item that starts part-way. */
@@ -71,8 +51,13 @@ function keepsPartWay(pending: Uint8Array, stateOfClient: (client: number) => nu
  * of parts not here yet, another client's item — says nothing of the item: Yjs's own updates
  * (a device passing on what it received from another) hold both.
  */
-export function refusesPartWay(decoded: DecodedUpdate, doc: Y.Doc, update: Uint8Array): boolean {
-  if (!startsPartWay(decoded, doc)) return false;
+export function refusesPartWay(
+  decoded: DecodedUpdate,
+  plan: IntegrationPlan,
+  doc: Y.Doc,
+  update: Uint8Array,
+): boolean {
+  if (!startsPartWay(decoded, plan, doc)) return false;
   return refusedOnCopy(doc, update);
 }
 

@@ -1,5 +1,13 @@
 import * as Y from 'yjs';
 import { SPACE_LIMITS } from '@pipit/protocol';
+import {
+  type DecodedUpdate,
+  deletesAhead,
+  type IntegrationPlan,
+  planIntegration,
+  type Struct,
+  structOf,
+} from './yjs-integration';
 
 /*
  * Who may change which record of a shared space
@@ -18,15 +26,13 @@ import { SPACE_LIMITS } from '@pipit/protocol';
 /** Who may change or delete a record of a shared collection: anyone in the space, or its author. */
 export type SpaceRecordRule = 'anyone' | 'author';
 
-/** A document update as `Y.decodeUpdate` reads it. */
-type DecodedUpdate = ReturnType<typeof Y.decodeUpdate>;
-type Struct = DecodedUpdate['structs'][number];
-
 export interface SpaceUpdateCheck {
   /** The space's document on the server, as it is before the update. */
   doc: Y.Doc;
-  /** The update, decoded once by the update guard. */
+  /** The update, decoded once by the update guard (`decodeUpdate`, one section per client). */
   decoded: DecodedUpdate;
+  /** What Yjs will do with it (`planIntegration`); worked out here when not given. */
+  plan?: IntegrationPlan;
   /** The account sending it (the connection's, never anything the update says). */
   userId: string;
   /** The rule of a collection; `author` for one the app does not share or does not have. */
@@ -164,6 +170,7 @@ export function checkSpaceUpdate(check: SpaceUpdateCheck): SpaceRefusal | null {
 function judge({
   doc,
   decoded,
+  plan = planIntegration(decoded, doc),
   userId,
   ruleOf,
   recordLimit = SPACE_LIMITS.recordsPerSpace,
@@ -172,34 +179,43 @@ function judge({
   const records = doc.share.get(RECORDS);
   const docClock = (client: number) => Y.getState(store, client);
 
-  // The update's parts by client. A gap, in the update or after what the server has, waits.
+  // Whatever Yjs would keep aside waits for a part the server does not have: refused, as is an
+  // update that would let Yjs apply what it keeps aside already (a space's document keeps
+  // nothing aside: only a document stored before this rule could).
+  if (plan.waiting.size > 0) refuse('waits for a missing part');
+  if (deletesAhead(decoded, plan)) refuse('deletes what the server does not have');
+  const pending = store.pendingStructs;
+  if (pending && [...pending.missing].some(([client, clock]) => plan.stateAfter(client) > clock)) {
+    refuse('waits for a missing part');
+  }
+  // The update's parts by client, in clock order and without gaps (nothing waits).
   const own = new Map<number, Struct[]>();
   for (const struct of decoded.structs) {
-    if (struct instanceof Y.Skip) refuse('waits for a missing part');
-    const { client, clock } = struct.id;
-    const structs = own.get(client);
-    const last = structs?.at(-1);
-    if (last ? last.id.clock + last.length !== clock : clock > docClock(client)) {
-      refuse('waits for a missing part');
-    }
+    const structs = own.get(struct.id.client);
     if (structs) structs.push(struct);
-    else own.set(client, [struct]);
+    else own.set(struct.id.client, [struct]);
   }
   /** A part by id: the server's copy when it has one, else the update's. */
   const lookup = (id: Y.ID): Struct | null => {
-    if (id.clock < docClock(id.client)) {
-      const structs = store.clients.get(id.client)!;
-      return structs[Y.findIndexSS(structs, id.clock)]!;
-    }
+    const held = structOf(doc, id);
+    if (held) return held;
     const structs = own.get(id.client);
     return structs ? structAt(structs, id.clock) : null;
   };
+  /**
+   * The server's part an item lands next to when Yjs integrates it part-way (its first clocks
+   * are the server's already): the item goes where that part is, whatever it names.
+   */
+  const partWayLeft = (item: Y.Item): Y.ID | null => {
+    const offset = plan.offsets.get(item);
+    return offset ? Y.createID(item.id.client, item.id.clock + offset - 1) : null;
+  };
   const deletes = new Map<number, Ranges>();
   for (const [client, ranges] of decoded.ds.clients) deletes.set(client, sortedRanges(ranges));
-  /** A part of the update that the same update deletes. */
+  /** A part of the update that the same update deletes (from where Yjs starts it). */
   const deletedHere = (item: Y.Item) =>
     item.content instanceof Y.ContentDeleted ||
-    covers(deletes.get(item.id.client) ?? [], item.id.clock);
+    covers(deletes.get(item.id.client) ?? [], item.id.clock + (plan.offsets.get(item) ?? 0));
   const isServers = (item: Y.Item) => item.parent instanceof Y.AbstractType;
 
   const places = new Map<Y.Item, Placed>();
@@ -218,9 +234,12 @@ function judge({
       if (onPath.has(item)) refuse('refers to itself');
       onPath.add(item);
       const parent: unknown = item.parent;
+      const landsAfter = isServers(item) ? null : partWayLeft(item);
       let next: Struct | null;
       let up = false;
-      if (parent instanceof Y.AbstractType) {
+      if (landsAfter) {
+        next = lookup(landsAfter);
+      } else if (parent instanceof Y.AbstractType) {
         // The server's own part: its parent is known.
         if (parent._item === null) {
           if (parent !== records) refuse('writes outside the records');
@@ -313,7 +332,7 @@ function judge({
   for (const struct of decoded.structs) {
     if (!(struct instanceof Y.Item)) continue;
     // What the server has already changes nothing (a provider resends what it is unsure of).
-    if (struct.id.clock + struct.length <= docClock(struct.id.client)) continue;
+    if (!plan.offsets.has(struct)) continue;
     const place = placeOf(struct);
     if (place === GONE) continue;
     const { record, recordId, depth, key } = place;
@@ -366,10 +385,7 @@ function judge({
   const fixedRemoved = new Map<Y.Item, string | null>();
   for (const [client, ranges] of deletes) {
     const have = docClock(client);
-    const last = own.get(client)?.at(-1);
-    const known = Math.max(have, last ? last.id.clock + last.length : 0);
     for (const [from, to] of ranges) {
-      if (to > known) refuse('deletes what the server does not have');
       if (from >= have) continue;
       const held = store.clients.get(client)!;
       for (let i = Y.findIndexSS(held, from); i < held.length; i += 1) {

@@ -16,6 +16,14 @@ import type { ResourceLimits } from './resource-limits';
 import { checkSpaceUpdate } from './space-guard';
 import type { SpaceRuleOf, SpaceRules } from './space-rules';
 import { syncPayloadOf } from './sync-message';
+import {
+  type DecodedUpdate,
+  decodeUpdate,
+  deletesAhead,
+  misplacedPartWay,
+  planIntegration,
+  repeatsAClient,
+} from './yjs-integration';
 import { growthOf, waitingBytes } from './yjs-usage';
 
 /**
@@ -67,7 +75,7 @@ function decodes(update: Uint8Array): boolean {
  * throws midway, after changing part of the document; y-protocols prints the error with its stack
  * and acknowledges the update (found by fuzz-sync.test.ts).
  */
-function refersAhead(decoded: ReturnType<typeof Y.decodeUpdate>): boolean {
+function refersAhead(decoded: DecodedUpdate): boolean {
   for (const struct of decoded.structs) {
     if (!(struct instanceof Y.Item)) continue;
     const { client, clock } = struct.id;
@@ -138,9 +146,9 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
       updateBytes: update.byteLength,
     });
   }
-  let decoded: ReturnType<typeof Y.decodeUpdate>;
+  let decoded: DecodedUpdate;
   try {
-    decoded = Y.decodeUpdate(update);
+    decoded = decodeUpdate(update);
   } catch (error) {
     // One short line, no stack: a client's fault, and one a client can repeat at will.
     throw refuse(new SyncRefusal('update_rejected'), {
@@ -150,18 +158,24 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   }
   // An empty sync step 2 (nothing to send) changes nothing: nothing to log.
   if (decoded.structs.length === 0 && decoded.ds.clients.size === 0) return null;
-  if (refersAhead(decoded)) {
+  if (repeatsAClient(decoded) || refersAhead(decoded)) {
     throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed update' });
   }
-  const { items, waits, hasSubdocument } = growthOf(decoded, (client) =>
+  const { items, hasSubdocument } = growthOf(decoded, (client) =>
     Y.getState(check.document.store, client),
   );
   if (hasSubdocument) {
     throw refuse(new SyncRefusal('update_rejected'), { why: 'subdocument' });
   }
-  if (refusesPartWay(decoded, check.document, update)) {
+  // Everything below judges what Yjs will do with the update, not what it declares.
+  const plan = planIntegration(decoded, check.document);
+  if (misplacedPartWay(plan, check.document)) {
+    throw refuse(new SyncRefusal('update_rejected'), { why: 'an item is not where it says' });
+  }
+  if (refusesPartWay(decoded, plan, check.document, update)) {
     throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed update' });
   }
+  const waits = plan.waiting.size > 0 || deletesAhead(decoded, plan);
   if (waits && waitingBytes(check.document) + update.byteLength > MAX_WAITING_BYTES) {
     throw refuse(new SyncRefusal('update_rejected'), {
       why: 'too much waiting for missing parts',
@@ -182,7 +196,7 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   }
   if (check.space) {
     // A shared space: only the records the sender may change, judged from what the update writes.
-    const refusal = checkSpaceUpdate({ doc: check.document, decoded, ...check.space });
+    const refusal = checkSpaceUpdate({ doc: check.document, decoded, plan, ...check.space });
     if (refusal) throw refuse(new SyncRefusal('update_rejected'), { ...refusal });
   }
   return { update, growth };

@@ -48,16 +48,10 @@ function costOf(struct: Struct): number {
   return 1;
 }
 
-/** What an update would add to a document, and whether any of it would wait to be applied. */
+/** What an update would add to a document. */
 export interface UpdateGrowth {
   /** Items, as `costOf` counts them, of the parts the document does not have yet. */
   items: number;
-  /**
-   * Some of it needs parts the document does not have (a gap in a client's clocks, a reference to
-   * an unknown item, a deletion of one): Yjs keeps that aside and tries it again with every later
-   * update, so how much may wait is bounded.
-   */
-  waits: boolean;
   /** It holds a subdocument (a whole Y.Doc per item): Pipit has none, so it is refused. */
   hasSubdocument: boolean;
 }
@@ -65,7 +59,8 @@ export interface UpdateGrowth {
 /**
  * `clockOf(client)` is the document's next clock for that client (its state vector). Parts it
  * has already are not counted (a provider resends what it is not sure arrived); each deleted range
- * counts two, for the item it may split in three.
+ * counts two, for the item it may split in three. Whether any of it waits for a missing part is
+ * `planIntegration`'s (yjs-integration.ts).
  */
 export function growthOf(
   decoded: DecodedUpdate,
@@ -73,41 +68,19 @@ export function growthOf(
 ): UpdateGrowth {
   const covered = new Map<number, number>();
   const coveredOf = (client: number) => covered.get(client) ?? clockOf(client);
-  const gapped = new Set<number>();
   let items = 0;
-  let waits = false;
   let hasSubdocument = false;
   for (const struct of decoded.structs) {
+    if (struct instanceof Y.Skip) continue;
     const { client, clock } = struct.id;
-    if (struct instanceof Y.Skip) {
-      gapped.add(client);
-      continue;
-    }
-    const have = coveredOf(client);
-    if (clock + struct.length <= have) continue;
+    if (clock + struct.length <= coveredOf(client)) continue;
     items += costOf(struct);
     if (struct instanceof Y.Item && struct.content instanceof Y.ContentDoc) hasSubdocument = true;
-    if (gapped.has(client) || clock > have) {
-      gapped.add(client);
-      waits = true;
-    } else {
-      covered.set(client, clock + struct.length);
-    }
-  }
-  for (const struct of decoded.structs) {
-    if (!(struct instanceof Y.Item) || waits) continue;
-    const parent: unknown = struct.parent;
-    for (const ref of [struct.origin, struct.rightOrigin, parent instanceof Y.ID ? parent : null]) {
-      if (ref && ref.clock >= coveredOf(ref.client)) waits = true;
-    }
+    covered.set(client, Math.max(coveredOf(client), clock + struct.length));
   }
   let ranges = 0;
-  for (const [client, deleted] of decoded.ds.clients) {
-    ranges += deleted.length;
-    const known = coveredOf(client);
-    if (deleted.some((range) => range.clock + range.len > known)) waits = true;
-  }
-  return { items: items + 2 * ranges, waits, hasSubdocument };
+  for (const deleted of decoded.ds.clients.values()) ranges += deleted.length;
+  return { items: items + 2 * ranges, hasSubdocument };
 }
 
 /** The bytes of the parts a document keeps aside until what they need arrives. */

@@ -11,6 +11,14 @@ export type CraftedStruct =
       text: string;
       parent?: string | [client: number, clock: number];
       origin?: [client: number, clock: number];
+    }
+  | {
+      /** Values of a map entry or list (Yjs's "any" content): one clock each. */
+      any: unknown[];
+      parent?: string | [client: number, clock: number];
+      /** The map key the values are written under (only with `parent`). */
+      key?: string;
+      origin?: [client: number, clock: number];
     };
 
 /** An update in Yjs's first format: `clients` maps a client to its first clock and structs. */
@@ -27,8 +35,10 @@ export function craft(clients: Array<[client: number, clock: number, structs: Cr
         encoding.writeVarUint(e, struct.gc);
         continue;
       }
-      // Content 4: a string; 0x80: an origin follows.
-      encoding.writeUint8(e, 4 | (struct.origin ? 0x80 : 0));
+      // Content 4: a string, 8: "any" values; 0x80: an origin follows; 0x20: a map key follows.
+      const key = 'any' in struct && !struct.origin ? struct.key : undefined;
+      const content = 'any' in struct ? 8 : 4;
+      encoding.writeUint8(e, content | (struct.origin ? 0x80 : 0) | (key ? 0x20 : 0));
       if (struct.origin) {
         encoding.writeVarUint(e, struct.origin[0]);
         encoding.writeVarUint(e, struct.origin[1]);
@@ -40,7 +50,13 @@ export function craft(clients: Array<[client: number, clock: number, structs: Cr
         encoding.writeVarUint(e, struct.parent[0]);
         encoding.writeVarUint(e, struct.parent[1]);
       }
-      encoding.writeVarString(e, struct.text);
+      if (key) encoding.writeVarString(e, key);
+      if ('any' in struct) {
+        encoding.writeVarUint(e, struct.any.length);
+        for (const value of struct.any) encoding.writeAny(e, value as never);
+      } else {
+        encoding.writeVarString(e, struct.text);
+      }
     }
   }
   // No deletions.
