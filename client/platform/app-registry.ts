@@ -178,10 +178,13 @@ export async function archiveApp(accountId: string, appId: string, archived: boo
  */
 export function reconcileApps(accountId: string): Promise<boolean> {
   if (running) {
-    queued ??= running.then(() => {
-      queued = undefined;
-      return reconcileApps(accountId);
-    });
+    // After the round however it ended: a failed round is never what a later ask gets.
+    queued ??= running
+      .catch(() => false)
+      .then(() => {
+        queued = undefined;
+        return reconcileApps(accountId);
+      });
     return queued;
   }
   running = reconcileRound(accountId).finally(() => {

@@ -293,6 +293,33 @@ describe('faults in a cluster of three behind HAProxy', () => {
     }
   }, 120_000);
 
+  it('a PostgreSQL blip on a restarted instance while someone asks for a human check: healed, it signs people in again (issue 37)', async () => {
+    const instance = cluster.instances[2]!;
+    expect(await instance.stop('SIGTERM')).toBe(0);
+    await instance.start();
+    const challenge = (base: string) =>
+      fetch(`${base}/api/human-check/challenge?path=/api/auth/login&method=POST`);
+    // A challenge asked while the link is cut: answered from the secrets read when the instance
+    // became ready, or refused if it had none (it used to keep that failure until a restart).
+    links[2]!.postgres.cut();
+    const during = (await challenge(instance.url)).status;
+    expect([200, 500, 503]).toContain(during);
+    expect((await fetch(`${instance.url}/api/ready`)).status).toBe(503);
+    links[2]!.postgres.restore();
+    const healedAt = Date.now();
+    await vi.waitFor(
+      async () => expect((await fetch(`${instance.url}/api/ready`)).status).toBe(200),
+      { timeout: 30_000, interval: 100 },
+    );
+    // Ready means working: the failed read was not kept.
+    expect((await challenge(instance.url)).status).toBe(200);
+    // Through HAProxy, whichever instance answers.
+    for (let i = 0; i < 2 * INSTANCES; i++) expect((await challenge(cluster.url)).status).toBe(200);
+    console.log(
+      `[faults] PostgreSQL blip at a human check: ${during} during the cut, ready ${Date.now() - healedAt} ms after healing`,
+    );
+  }, 120_000);
+
   it('one instance partitioned from Redis, then healed', async () => {
     await startWriting();
     links[1]!.redis.cut();

@@ -131,6 +131,37 @@ describe.each(ENGINES)('GET /api/ready on %s', (engine) => {
     expect((await get(`${pipit.url}/api/health`)).status).toBe(200);
   });
 
+  it('is not ready while the human check cannot read its secrets, and ready again once it can (issue 37)', async () => {
+    // A blip: the first reads of the human check's secrets fail, the database answers the rest.
+    let failing = true;
+    const { pipit } = await start((real) => ({
+      ...real,
+      secrets: {
+        getOrCreate: (name, make) =>
+          failing
+            ? Promise.reject(new Error('connection reset'))
+            : real.secrets.getOrCreate(name, make),
+      },
+    }));
+    const challenge = () =>
+      fetch(`${pipit.url}/api/human-check/challenge?path=/api/auth/login&method=POST`);
+    expect((await challenge()).status).toBe(500);
+    const during = await get(`${pipit.url}/api/ready`);
+    expect(during.status).toBe(503);
+    expect(notReadyResponseSchema.strict().parse(during.body)).toEqual({
+      status: 'not_ready',
+      reason: 'part_unavailable',
+    });
+    expect(pipit.logs.findLast((line) => line.msg === 'not ready for traffic')).toMatchObject({
+      reason: 'part_unavailable',
+      part: 'human check',
+    });
+    failing = false;
+    // The failed read was not kept: the next request reads again.
+    expect((await challenge()).status).toBe(200);
+    expect((await get(`${pipit.url}/api/ready`)).status).toBe(200);
+  });
+
   it('answers 503 to a check that was under way when the shutdown began, and takes no new connection', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

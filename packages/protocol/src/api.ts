@@ -17,6 +17,8 @@ export const NOT_READY_REASONS = [
   'storage_timeout',
   'migrations_pending',
   'shutting_down',
+  /** A part every request of some kind needs cannot work (the log names it): the human check. */
+  'part_unavailable',
 ] as const;
 export type NotReadyReason = (typeof NOT_READY_REASONS)[number];
 

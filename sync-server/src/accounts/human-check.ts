@@ -9,6 +9,7 @@ import {
   protectedEndpoint,
 } from '@pipit/protocol';
 import { ServiceError } from '../service-error';
+import { readOnce } from '../read-once';
 import type { Storage } from '../storage/types';
 import type { Clock } from './clock';
 import { randomToken } from './random';
@@ -49,6 +50,8 @@ export interface HumanCheck {
   createChallenge(path: string, method: string): Promise<Challenge>;
   /** Throws human_check_failed unless the headers carry an unused solution for this request. */
   verify(headers: Headers, path: string, method: string): Promise<void>;
+  /** Resolves once the check can work (its secrets are read); `/api/ready` asks. */
+  ready(): Promise<void>;
 }
 
 export function createHumanCheck(options: {
@@ -59,15 +62,20 @@ export function createHumanCheck(options: {
 }): HumanCheck {
   const { storage, difficulty, clock } = options;
   const ttl = options.challengeTtlMs ?? CHALLENGE_TTL_MS;
-  // Shared by every instance on the same database, created by the first one.
-  let secrets: Promise<{ signature: string; key: string }> | undefined;
-  const getSecrets = () =>
-    (secrets ??= Promise.all([
+  // Shared by every instance on the same database, created by the first one; a failed read is
+  // tried again by the next request (read-once.ts).
+  const getSecrets = readOnce(() =>
+    Promise.all([
       storage.secrets.getOrCreate('human-check-signature', randomToken),
       storage.secrets.getOrCreate('human-check-key-signature', randomToken),
-    ]).then(([signature, key]) => ({ signature, key })));
+    ]).then(([signature, key]) => ({ signature, key })),
+  );
 
   return {
+    async ready() {
+      await getSecrets();
+    },
+
     async createChallenge(path, method) {
       const { signature, key } = await getSecrets();
       const size = difficulty * (protectedEndpoint(method, path)?.weight ?? 1);

@@ -3,6 +3,7 @@ import { hash, verify } from '@node-rs/argon2';
 /** @node-rs/argon2's `Algorithm.Argon2id`, a const enum that isolated modules cannot import. */
 const ARGON2ID = 2;
 import { dictionary } from '@zxcvbn-ts/language-common';
+import { readOnce } from '../read-once';
 
 /**
  * Argon2id at OWASP's minimum (m = 19 MiB, t = 2, p = 1; about 15 ms here). Hashes record their
@@ -20,7 +21,7 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 /** A valid hash of a password nobody has, to spend the same time when there is no account. */
-let decoy: Promise<string> | undefined;
+const decoy = readOnce(() => hashPassword('decoy password that never matches'));
 
 /** Whether `password` matches `passwordHash`; an unusable hash (a deleted account) never does. */
 export async function verifyPassword(
@@ -28,8 +29,7 @@ export async function verifyPassword(
   password: string,
 ): Promise<boolean> {
   if (!passwordHash || !passwordHash.startsWith('$argon2')) {
-    decoy ??= hashPassword('decoy password that never matches');
-    await verify(await decoy, password).catch(() => false);
+    await verify(await decoy(), password).catch(() => false);
     return false;
   }
   return verify(passwordHash, password).catch(() => false);

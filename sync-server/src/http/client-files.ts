@@ -26,6 +26,7 @@ import type { Logger } from '../logger';
 import type { ServerErrorReport } from '../monitoring/server-error';
 import { createDigest } from '../digest';
 import { Lru } from '../pwa/lru';
+import { keepUnlessFailed } from '../read-once';
 import { ERROR_PAGE_CSP, renderServerErrorPage } from './error-page';
 import {
   contentSecurityPolicy,
@@ -210,14 +211,8 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
       });
 
   function baseShell(document: BuiltDocument): Promise<Shell> {
-    let shell = shells.get(document);
-    if (!shell) {
-      shell = loadShell(dir, document);
-      shells.set(document, shell);
-      // Try again next time: the build may appear.
-      shell.catch(() => shells.delete(document));
-    }
-    return shell;
+    // A failure is tried again next time: the build may appear.
+    return keepUnlessFailed(shells, document, () => loadShell(dir, document));
   }
 
   /**
@@ -229,16 +224,12 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
     if (!target) return baseShell(document);
     // An app id is 26 base32 characters: it never reads `demo1`.
     const key = target.kind === 'app' ? `${target.appId}/${target.page}` : 'demo1';
-    let variant = appShells.get(key);
-    if (!variant) {
-      variant = baseShell(document).then((base) =>
+    return keepUnlessFailed(appShells, key, () =>
+      baseShell(document).then((base) =>
         // Its policy is the built shell's: the rewrite changes links and meta tags, no <style>.
         shellOf(Buffer.from(appShellHtml(base.identity.toString('utf8'), target)), base.policy),
-      );
-      appShells.set(key, variant);
-      variant.catch(() => appShells.delete(key));
-    }
-    return variant;
+      ),
+    );
   }
 
   function fail(

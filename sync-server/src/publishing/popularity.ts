@@ -2,6 +2,7 @@ import type { Clock } from '../accounts/clock';
 import { randomToken, sha256Hex } from '../accounts/random';
 import { addressKey } from '../accounts/rate-limits';
 import type { Logger } from '../logger';
+import { readOnce } from '../read-once';
 import type { AppEventKind, Storage } from '../storage/types';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -49,14 +50,7 @@ export function createPopularity(deps: {
   let forgetting: Promise<void> | undefined;
   // Shared by every instance on the same database, created by the first one, never changed: read
   // once (as human-check.ts does its secrets), not twice per anonymous event.
-  let visitorKey: Promise<string> | undefined;
-  const getVisitorKey = () => {
-    if (!visitorKey) {
-      visitorKey = storage.secrets.getOrCreate('visitor-key', randomToken);
-      visitorKey.catch(() => (visitorKey = undefined)); // a failed read is tried again next time
-    }
-    return visitorKey;
-  };
+  const getVisitorKey = readOnce(() => storage.secrets.getOrCreate('visitor-key', randomToken));
 
   async function forget(now: number): Promise<void> {
     try {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type AppIcon, contrastRatio, DEFAULT_APP_ICON } from '@pipit/app-definition';
 import type { Logger } from '../logger';
+import { keepUnlessFailed } from '../read-once';
 import type { UploadStore } from '../storage/types';
 import { Lru } from './lru';
 import { type AppIconVariant, type IconArt, renderAppIcon } from './render-icon';
@@ -88,14 +89,8 @@ export function createAppIcons(options: {
     etag: (source, variant) =>
       `"${createHash('sha256').update(keyOf(source, variant)).digest('base64url').slice(0, 22)}"`,
     png(source, variant) {
-      const key = keyOf(source, variant);
-      const cached = cache.get(key);
-      if (cached) return cached;
-      const drawing = draw(source, variant);
-      cache.set(key, drawing);
       // A failure is not kept: the next request tries again.
-      drawing.catch(() => cache.delete(key));
-      return drawing;
+      return keepUnlessFailed(cache, keyOf(source, variant), () => draw(source, variant));
     },
   };
 }
