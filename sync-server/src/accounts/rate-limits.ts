@@ -54,6 +54,23 @@ export const DEFAULT_RATE_LIMITS = {
    * (docs/product/spaces.md): a person opens a few; a script guessing links opens thousands.
    */
   spaceInvitesPerIp: { limit: 60, windowMs: HOUR_MS },
+  /**
+   * Images one account adds to apps (docs/product/portable-file.md#images-of-an-app): each is
+   * decoded and encoded again; a person adds a few at a time, a script thousands. What they may
+   * have decoded in an hour is bounded as well, in pixels (portable/images.ts).
+   */
+  appImagesPerAccount: { limit: 100, windowMs: HOUR_MS },
+  /**
+   * `.pipit` files one account imports (docs/product/portable-file.md#importing): each is unpacked,
+   * checked and its images encoded again. Moving an account is one file; moving its apps one file
+   * each is at most 25 (the plan's apps).
+   */
+  importsPerAccount: { limit: 30, windowMs: HOUR_MS },
+  /**
+   * Spaces one account makes (docs/product/spaces.md): a deleted space keeps its row for good (its
+   * id is never used again), so making and deleting spaces in a loop is bounded here (issue 37).
+   */
+  spacesCreatedPerAccount: { limit: 30, windowMs: HOUR_MS },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;

@@ -2,9 +2,11 @@ import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { PIPIT_FILE_EXTENSION, PIPIT_FILE_TYPE, PORTABLE_LIMITS } from '@pipit/app-definition';
 import { APP_IMAGE_MAX_BYTES, exportQuerySchema, importQuerySchema } from '@pipit/protocol';
+import { type RateLimitName, rateLimited } from '../accounts/rate-limits';
 import { exportApp, type PortableDeps } from '../portable/export';
 import { storeAppImage } from '../portable/images';
 import { importFile } from '../portable/import';
+import { ServiceError } from '../service-error';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { appFor } from './apps';
@@ -77,9 +79,29 @@ export function registerPortable(app: Hono<ApiEnv>, deps: ApiDependencies): void
     liveDocuments: deps.liveDocuments,
   });
 
+  /**
+   * Counts one upload or import of `userId` (docs/product/quotas.md#rate-limits) before its body is
+   * read; past the limit, `rate_limited` in words that say which.
+   */
+  const limit = async (name: RateLimitName, userId: string, what: string) => {
+    try {
+      await deps.rateLimiter.enforce(name, userId);
+    } catch (error) {
+      if (error instanceof ServiceError && error.code === 'rate_limited') {
+        throw rateLimited(error.extra.retryAfter ?? 60, { what });
+      }
+      throw error;
+    }
+  };
+
   app.post('/apps/import', async (c) => {
     const auth = requireAuth(c);
     const { copy } = parseQuery(c, importQuerySchema);
+    await limit(
+      'importsPerAccount',
+      auth.user.id,
+      'You have imported as many files this hour as one person may.',
+    );
     const body = await readBodyBytes(c.req.raw, PORTABLE_LIMITS.fileBytes);
     if (body.byteLength === 0) {
       throw new ApiError('validation_failed', 'Send a .pipit file as the request body.');
@@ -107,13 +129,24 @@ export function registerPortable(app: Hono<ApiEnv>, deps: ApiDependencies): void
   });
 
   app.post('/apps/:id/images', async (c) => {
-    const { app: found, role } = await appFor(c, storage);
+    const { auth, app: found, role } = await appFor(c, storage);
     if (role === 'viewer') {
       throw new ApiError('forbidden', 'Only the app’s owner and editors can add images to it.');
     }
+    await limit(
+      'appImagesPerAccount',
+      auth.user.id,
+      'You have added as many images this hour as one person may.',
+    );
     const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const body = await readBodyBytes(c.req.raw, APP_IMAGE_MAX_BYTES);
-    const image = await storeAppImage({ storage, clock }, found, type, new Uint8Array(body));
+    const image = await storeAppImage(
+      { storage, clock },
+      found,
+      auth.user.id,
+      type,
+      new Uint8Array(body),
+    );
     return c.json(image, 201);
   });
 }

@@ -24,7 +24,14 @@ import { UPLOAD_QUOTA_BYTES } from '../accounts/profile-service';
 import { ServiceError } from '../service-error';
 import { ConflictError, type ImportedApp, type UserRecord } from '../storage/types';
 import type { PortableDeps } from './export';
-import { acceptImportedImage } from './images';
+import {
+  describePixels,
+  encodeImage,
+  IMAGE_PIXEL_LIMITS,
+  type ImageHeader,
+  readImageHeader,
+  spendDecodeBudget,
+} from './images';
 
 /** What the file holds of one app, read and checked before anything is written. */
 interface ReadApp {
@@ -40,9 +47,15 @@ interface ReadApp {
     changes: unknown;
     definition: Record<string, unknown>;
   }>;
-  images: Array<{ id: string; contentType: string; bytes: Uint8Array }>;
+  /** As the file holds them, with what their headers say: decoded only once every check passed. */
+  images: Array<{ id: string; bytes: Uint8Array; header: ImageHeader }>;
   data: ReturnType<PipitFile['data']>;
 }
+
+/** An app ready to be written: its images encoded again as every upload is. */
+type EncodedApp = Omit<ReadApp, 'images'> & {
+  images: Array<{ id: string; contentType: string; bytes: Uint8Array }>;
+};
 
 const NO_CHANGES_RECORDED = {
   counts: {},
@@ -52,12 +65,15 @@ const NO_CHANGES_RECORDED = {
 };
 
 /**
- * Images are checked a few at a time: libvips decodes on its own threads, so this uses the
- * machine's cores, while at most this many decoded images are held at once.
+ * Images are read and encoded a few at a time: libvips decodes on its own threads, so this uses
+ * the machine's cores, while at most this many decoded images are held at once.
  */
 const IMAGE_CHECKS_AT_ONCE = 4;
 
-/** `work` on every item, at most `limit` at a time; results in the items' order. */
+/**
+ * `work` on every item, at most `limit` at a time; results in the items' order. The first failure
+ * is the answer, and no further item is started.
+ */
 async function inTurns<T, R>(
   items: readonly T[],
   limit: number,
@@ -65,24 +81,61 @@ async function inTurns<T, R>(
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const index = next++;
-      results[index] = await work(items[index]!);
+      try {
+        results[index] = await work(items[index]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
 
-/** Everything a file holds, checked: the whole file is refused before anything is written. */
+/**
+ * An image of the file, its header read (format, pixels) without decoding it: what is not a PNG,
+ * JPEG, WebP or GIF — whatever the file calls it — or is too large is refused here.
+ */
+async function imageOf(bytes: Uint8Array): Promise<ImageHeader> {
+  const header = await readImageHeader(bytes);
+  if (!('problem' in header)) return header;
+  switch (header.problem) {
+    case 'unreadable':
+      throw new PipitFileError('An image in this file cannot be read.');
+    case 'not_accepted':
+      throw new PipitFileError(
+        'This file holds an image that is not a PNG, JPEG, WebP or GIF, the only images Pipit takes.',
+      );
+    case 'too_many_pixels':
+      throw new PipitFileError(
+        `An image in this file is ${describePixels(header)}; Pipit takes images of at most ${IMAGE_PIXEL_LIMITS.perImage / 1_000_000} megapixels. Scale it down and make the file again.`,
+      );
+  }
+}
+
+/**
+ * Everything a file holds, checked: the whole file is refused before anything is written. Images
+ * are only looked at (their headers), not decoded: that waits for the plan's limits.
+ */
 async function readAll(file: PipitFile): Promise<ReadApp[]> {
   const apps: ReadApp[] = [];
+  let pixels = 0;
   for (const entry of file.manifest.apps) {
     const images = await inTurns(entry.files.images, IMAGE_CHECKS_AT_ONCE, async (image) => {
-      const accepted = await acceptImportedImage(file.image(entry, image));
-      return { id: image.id, contentType: accepted.contentType, bytes: accepted.bytes };
+      const bytes = file.image(entry, image);
+      return { id: image.id, bytes, header: await imageOf(bytes) };
     });
+    pixels += images.reduce((sum, image) => sum + image.header.pixels, 0);
+    if (pixels > IMAGE_PIXEL_LIMITS.perRequest) {
+      throw new PipitFileError(
+        `This file’s images come to more than ${IMAGE_PIXEL_LIMITS.perRequest / 1_000_000} megapixels, the most one import takes. Export its apps one at a time, or with smaller images, and import each file.`,
+      );
+    }
     apps.push({
       entry,
       definition: file.definition(entry),
@@ -120,7 +173,7 @@ function listingOf(definition: AppDefinition) {
 async function plan(
   deps: PortableDeps,
   owner: UserRecord,
-  apps: readonly ReadApp[],
+  apps: readonly EncodedApp[],
   source: { exportId: string; origin: string },
 ): Promise<{ imported: ImportedApp[]; report: ImportResponse }> {
   const { storage, clock } = deps;
@@ -266,11 +319,14 @@ async function plan(
 
 /**
  * `POST /api/apps/import`: recreates the apps of a `.pipit` file as the caller's own
- * (docs/product/portable-file.md). Everything is read and checked first, then written in one
- * transaction (storage.portable.commitImport): a file that fails half-way leaves nothing. Ids are
- * kept where this server has never used them, and new ones given otherwise, with the urls of
- * remapped images rewritten everywhere they appear. The same file imported again answers
- * `already_imported` with the app it made, unless `copy` asks for another one.
+ * (docs/product/portable-file.md). Everything is read and checked first (images by their headers
+ * only), then the plan's limits (the quota from the images' bytes as the file holds them), then
+ * the importer's hourly decoding budget; only then are images decoded and encoded again, as every
+ * upload is, and everything written in one transaction (storage.portable.commitImport): a file
+ * that fails half-way leaves nothing. Ids are kept where this server has never used them, and new
+ * ones given otherwise, with the urls of remapped images rewritten everywhere they appear. The
+ * same file imported again answers `already_imported` with the app it made, unless `copy` asks for
+ * another one.
  */
 export async function importFile(
   deps: PortableDeps,
@@ -306,29 +362,61 @@ export async function importFile(
         : `This file holds ${apps.length} apps and you have ${owned}: the free plan allows ${PLAN_LIMITS.apps}. Delete archived apps to make room.`,
     );
   }
-  const imageBytes = apps.reduce(
-    (sum, a) => sum + a.images.reduce((s, i) => s + i.bytes.byteLength, 0),
-    0,
-  );
+  // The quota from the images' bytes as the file holds them, before any is decoded; and again
+  // below with the bytes as they will be kept.
   const used = await storage.uploads.totalBytesForUser(owner.id);
-  if (used + imageBytes > UPLOAD_QUOTA_BYTES) {
-    throw new ServiceError(
-      'limit_reached',
-      `This file’s images (${(imageBytes / 1024 / 1024).toFixed(1)} MB) would take your uploads past the ${UPLOAD_QUOTA_BYTES / 1024 / 1024} MB of your plan. Remove some images first.`,
-    );
+  checkQuota(used, apps);
+
+  // Only now is anything decoded: counted against the importer's hour first.
+  await spendDecodeBudget(
+    deps,
+    owner.id,
+    apps.reduce((sum, a) => sum + a.images.reduce((s, i) => s + i.header.pixels, 0), 0),
+  );
+  const encoded: EncodedApp[] = [];
+  for (const app of apps) {
+    const images = await inTurns(app.images, IMAGE_CHECKS_AT_ONCE, async (image) => {
+      try {
+        const kept = await encodeImage(image.bytes, image.header);
+        return { id: image.id, contentType: kept.contentType, bytes: kept.bytes };
+      } catch {
+        throw new ServiceError('validation_failed', 'An image in this file cannot be read.', {
+          fields: { file: 'An image in this file cannot be read.' },
+        });
+      }
+    });
+    encoded.push({ ...app, images });
   }
+  checkQuota(used, encoded);
 
   const source = { exportId: file.manifest.exportId, origin: file.manifest.origin };
   // An id taken between the check and the write (a registration at that moment) fails the
   // transaction; planned again, it gets a new id.
   for (let attempt = 0; ; attempt++) {
-    const { imported, report } = await plan(deps, owner, apps, source);
+    const { imported, report } = await plan(deps, owner, encoded, source);
     try {
       await storage.portable.commitImport(imported, deps.clock.now());
       return report;
     } catch (error) {
       if (!(error instanceof ConflictError) || attempt >= 2) throw error;
     }
+  }
+}
+
+/** The plan's upload quota: `used` bytes and the images of `apps` must fit in it. */
+function checkQuota(
+  used: number,
+  apps: ReadonlyArray<{ images: ReadonlyArray<{ bytes: Uint8Array }> }>,
+): void {
+  const imageBytes = apps.reduce(
+    (sum, a) => sum + a.images.reduce((s, i) => s + i.bytes.byteLength, 0),
+    0,
+  );
+  if (used + imageBytes > UPLOAD_QUOTA_BYTES) {
+    throw new ServiceError(
+      'limit_reached',
+      `This file’s images (${(imageBytes / 1024 / 1024).toFixed(1)} MB) would take your uploads past the ${UPLOAD_QUOTA_BYTES / 1024 / 1024} MB of your plan. Remove some images first.`,
+    );
   }
 }
 

@@ -61,6 +61,9 @@ export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   aiRunsPerAccount: ROOMY,
   checkpointsPerAccount: ROOMY,
   spaceInvitesPerIp: ROOMY,
+  appImagesPerAccount: ROOMY,
+  importsPerAccount: ROOMY,
+  spacesCreatedPerAccount: ROOMY,
 };
 
 /** The real server on `engine`, sending mail to a real local SMTP server. */

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import {
   addComponent,
   createVisitorRecord,
@@ -8,7 +8,10 @@ import {
   readVisitorData,
   setComponentProps,
   setMeta,
+  type PortableImageType,
   type VisitorRecord,
+  writeDefinition,
+  writePipitFile,
 } from '@pipit/app-definition';
 import { createId, documentName } from '@pipit/protocol';
 import sharp from 'sharp';
@@ -20,6 +23,75 @@ import type { ApiClient, ApiResponse } from './api-client';
 import type { AccountsHarness } from './engines';
 import { acknowledged, connectProvider } from './provider';
 import { createApp, definitionOf, editDocument, publish, verifyEmail } from './publishing';
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+function pngChunk(type: string, data: Uint8Array): Buffer {
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([head, body, crc]);
+}
+
+/**
+ * A PNG of a few dozen bytes whose header declares `width` × `height` (an RGB image), and whose
+ * pixels are not there: its header reads like any PNG's, and decoding it fails at once. What a
+ * decoding bomb looks like, without the work of making one.
+ */
+export function pngHeaderOnly(width: number, height: number): Uint8Array {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bits per channel
+  ihdr[9] = 2; // RGB
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+      pngChunk('IHDR', ihdr),
+      pngChunk('IDAT', deflateSync(Buffer.alloc(16))),
+      pngChunk('IEND', new Uint8Array(0)),
+    ]),
+  );
+}
+
+/** A `.pipit` file from another server with one app (no versions, no data) holding `images`. */
+export function pipitFileWithImages(
+  images: Array<{ id?: string; contentType?: PortableImageType; bytes: Uint8Array }>,
+  title = 'Pictures',
+): Uint8Array {
+  const doc = new Y.Doc();
+  writeDefinition(doc, definitionOf({ title }));
+  return writePipitFile({
+    origin: 'https://elsewhere.example',
+    exportedAt: Date.now(),
+    kind: 'app',
+    apps: [
+      {
+        id: createId(),
+        title,
+        definition: readDefinition(doc),
+        versions: [],
+        checkpoints: [],
+        images: images.map((image) => ({
+          id: image.id ?? createId(),
+          contentType: image.contentType ?? 'image/png',
+          bytes: image.bytes,
+        })),
+        data: null,
+      },
+    ],
+  });
+}
 
 /** A PNG of one colour, made here (no files checked in). */
 export async function pngImage(width: number, height: number, colour: string): Promise<Uint8Array> {
