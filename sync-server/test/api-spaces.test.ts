@@ -425,13 +425,16 @@ describe.each(ENGINES)('shared spaces over REST and the socket (%s)', (engine) =
     const busy = await h.signup(name('busy'));
     const me = await busy.get<{ account: { id: string } }>('/api/auth/session');
     for (let i = 0; i < SPACE_LIMITS.spacesPerPerson; i++) {
-      await storage.spaces.insert({
-        id: createId(),
-        appId,
-        ownerId: me.body.account.id,
-        name: `Space ${i}`,
-        createdAt: i,
-      });
+      await storage.spaces.insert(
+        {
+          id: createId(),
+          appId,
+          ownerId: me.body.account.id,
+          name: `Space ${i}`,
+          createdAt: i,
+        },
+        SPACE_LIMITS,
+      );
     }
     const refused = await makeSpace(busy);
     expect(errorCode(refused)).toBe('limit_reached');

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createId, documentName } from '@pipit/protocol';
-import type { NewSpaceInvite, Storage } from '../src/storage/types';
+import type { NewSpaceInvite, SpaceMemberRecord, Storage } from '../src/storage/types';
 import { insertUser } from './support/users';
+
+/** Room enough, unless a test says otherwise. */
+const LIMITS = { spacesPerPerson: 50, membersPerSpace: 20 };
+const join = (s: Storage, member: SpaceMemberRecord) =>
+  s.spaces.join(member, LIMITS, { viaLink: false });
 
 /** Shared spaces: rows, members, invitations (storage-contract.ts runs it on both engines). */
 export function describeSpacesContract(storage: () => Storage) {
@@ -10,13 +15,16 @@ export function describeSpacesContract(storage: () => Storage) {
       const s = storage();
       const owner = await insertUser(s);
       const id = createId();
-      const inserted = await s.spaces.insert({
-        id,
-        appId,
-        ownerId: owner.id,
-        name: 'Our flat',
-        createdAt: 10,
-      });
+      const inserted = await s.spaces.insert(
+        {
+          id,
+          appId,
+          ownerId: owner.id,
+          name: 'Our flat',
+          createdAt: 10,
+        },
+        LIMITS,
+      );
       expect(inserted).toEqual({ created: true });
       return { id, appId, owner };
     }
@@ -49,13 +57,16 @@ export function describeSpacesContract(storage: () => Storage) {
         { spaceId: id, userId: owner.id, role: 'owner', joinedAt: 10 },
       ]);
       const other = await insertUser(s);
-      const again = await s.spaces.insert({
-        id,
-        appId,
-        ownerId: other.id,
-        name: 'Taken',
-        createdAt: 20,
-      });
+      const again = await s.spaces.insert(
+        {
+          id,
+          appId,
+          ownerId: other.id,
+          name: 'Taken',
+          createdAt: 20,
+        },
+        LIMITS,
+      );
       expect(again).toMatchObject({ created: false, existing: { ownerId: owner.id } });
       expect(await s.spaces.getWithRole(id, other.id)).toMatchObject({ role: null });
       expect(await s.spaces.getWithRole(createId(), owner.id)).toBeNull();
@@ -66,14 +77,16 @@ export function describeSpacesContract(storage: () => Storage) {
       const { id, appId, owner } = await space();
       const { id: elsewhere } = await space();
       const ben = await insertUser(s);
-      await s.spaces.putMember({ spaceId: id, userId: ben.id, role: 'reader', joinedAt: 20 });
-      await s.spaces.putMember({ spaceId: id, userId: ben.id, role: 'member', joinedAt: 99 });
-      await s.spaces.putMember({
-        spaceId: elsewhere,
-        userId: ben.id,
-        role: 'reader',
-        joinedAt: 30,
-      });
+      expect(await join(s, { spaceId: id, userId: ben.id, role: 'reader', joinedAt: 20 })).toBe(
+        'joined',
+      );
+      // In it already: nothing changes, not even the role.
+      expect(await join(s, { spaceId: id, userId: ben.id, role: 'member', joinedAt: 99 })).toBe(
+        'already',
+      );
+      expect(await s.spaces.setRole(id, ben.id, 'member')).toBe(true);
+      expect(await s.spaces.setRole(id, createId(), 'member')).toBe(false);
+      await join(s, { spaceId: elsewhere, userId: ben.id, role: 'reader', joinedAt: 30 });
       expect(await s.spaces.members(id)).toEqual([
         { spaceId: id, userId: owner.id, role: 'owner', joinedAt: 10 },
         { spaceId: id, userId: ben.id, role: 'member', joinedAt: 20 },
@@ -106,7 +119,9 @@ export function describeSpacesContract(storage: () => Storage) {
       const s = storage();
       const { id, appId, owner } = await space();
       expect(await s.spaces.rename(id, 'Flat 2')).toMatchObject({ name: 'Flat 2' });
-      await s.spaces.insertInvite(invite(id, owner.id));
+      expect(await s.spaces.insertInvite(invite(id, owner.id), { maxOpen: 20, now: 10 })).toBe(
+        true,
+      );
       expect(await s.spaces.idsOf({ appId })).toEqual([id]);
       expect(await s.spaces.idsOf({ ownerId: owner.id })).toEqual([id]);
       expect(await s.spaces.wasDeleted(id)).toBe(false);
@@ -119,13 +134,16 @@ export function describeSpacesContract(storage: () => Storage) {
       expect(await s.spaces.idsOf({ appId })).toEqual([]);
       expect(await s.spaces.rename(id, 'Back')).toBeNull();
       expect(await s.spaces.countForUser(owner.id)).toBe(0);
-      const again = await s.spaces.insert({
-        id,
-        appId,
-        ownerId: owner.id,
-        name: 'Again',
-        createdAt: 60,
-      });
+      const again = await s.spaces.insert(
+        {
+          id,
+          appId,
+          ownerId: owner.id,
+          name: 'Again',
+          createdAt: 60,
+        },
+        LIMITS,
+      );
       expect(again).toEqual({ created: false, existing: null });
       expect(await s.spaces.wasDeleted(createId())).toBe(false);
     });
@@ -141,7 +159,7 @@ export function describeSpacesContract(storage: () => Storage) {
         [cleo, 21],
         [gone, 22],
       ] as const) {
-        await s.spaces.putMember({ spaceId: id, userId: who.id, role: 'member', joinedAt });
+        await join(s, { spaceId: id, userId: who.id, role: 'member', joinedAt });
       }
       // Someone removed before the end is not told.
       await s.spaces.removeMember(id, gone.id);
@@ -166,12 +184,7 @@ export function describeSpacesContract(storage: () => Storage) {
 
       // Nobody deleted it (by: null): its owner is told too.
       const other = await space(appId);
-      await s.spaces.putMember({
-        spaceId: other.id,
-        userId: cleo.id,
-        role: 'reader',
-        joinedAt: 30,
-      });
+      await join(s, { spaceId: other.id, userId: cleo.id, role: 'reader', joinedAt: 30 });
       await s.spaces.delete(other.id, 700, { why: 'app_deleted', by: null });
       expect((await s.spaces.endingsFor(cleo.id, appId, 0)).map((e) => e.spaceId)).toEqual([
         other.id,
@@ -194,7 +207,9 @@ export function describeSpacesContract(storage: () => Storage) {
       const open = invite(id, owner.id, { createdAt: 20, expiresAt: 1_000, role: 'reader' });
       const expired = invite(id, owner.id, { createdAt: 15, expiresAt: 100 });
       const revoked = invite(id, owner.id, { createdAt: 12 });
-      for (const i of [open, expired, revoked]) await s.spaces.insertInvite(i);
+      for (const i of [open, expired, revoked]) {
+        await s.spaces.insertInvite(i, { maxOpen: 20, now: 10 });
+      }
       expect(await s.spaces.revokeInvite(id, revoked.id, 200)).toBe(true);
       expect(await s.spaces.revokeInvite(id, revoked.id, 300)).toBe(false);
       expect(await s.spaces.revokeInvite(createId(), open.id, 300)).toBe(false);
@@ -210,6 +225,87 @@ export function describeSpacesContract(storage: () => Storage) {
       });
       expect(await s.spaces.inviteByTokenHash(revoked.tokenHash)).toMatchObject({ revokedAt: 200 });
       expect(await s.spaces.inviteByTokenHash('nothing')).toBeNull();
+    });
+
+    it('holds every limit in the transaction that adds: spaces, people, links, racing too', async () => {
+      const s = storage();
+      const tight = { spacesPerPerson: 2, membersPerSpace: 3 };
+      const { id, owner } = await space();
+      // The owner is in one space; ten tries at once to make more, with room for one.
+      const made = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          s.spaces.insert(
+            { id: createId(), appId: createId(), ownerId: owner.id, name: `S${i}`, createdAt: i },
+            tight,
+          ),
+        ),
+      );
+      expect(made.filter((m) => m.created)).toHaveLength(1);
+      expect(made.filter((m) => 'full' in m)).toHaveLength(9);
+      expect(await s.spaces.countForUser(owner.id)).toBe(2);
+      // Ten people join at once a space with room for two more.
+      const people = await Promise.all(Array.from({ length: 10 }, () => insertUser(s)));
+      const joined = await Promise.all(
+        people.map((p, i) =>
+          s.spaces.join({ spaceId: id, userId: p.id, role: 'member', joinedAt: 20 + i }, tight, {
+            viaLink: true,
+          }),
+        ),
+      );
+      expect(joined.filter((o) => o === 'joined')).toHaveLength(2);
+      expect(joined.filter((o) => o === 'space_full')).toHaveLength(8);
+      expect(await s.spaces.memberCount(id)).toBe(3);
+      // One person joining many spaces at once, with room for one.
+      const cleo = await insertUser(s);
+      const spaces = await Promise.all(Array.from({ length: 4 }, () => space()));
+      await join(s, { spaceId: spaces[0]!.id, userId: cleo.id, role: 'member', joinedAt: 1 });
+      const hers = await Promise.all(
+        spaces.slice(1).map((sp) =>
+          s.spaces.join({ spaceId: sp.id, userId: cleo.id, role: 'member', joinedAt: 2 }, tight, {
+            viaLink: false,
+          }),
+        ),
+      );
+      expect(hers.filter((o) => o === 'joined')).toHaveLength(1);
+      expect(hers.filter((o) => o === 'person_full')).toHaveLength(2);
+      expect(await s.spaces.countForUser(cleo.id)).toBe(2);
+      // Ten links at once with room for three.
+      const links = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          s.spaces.insertInvite(invite(id, owner.id), { maxOpen: 3, now: 10 }),
+        ),
+      );
+      expect(links.filter(Boolean)).toHaveLength(3);
+      expect(await s.spaces.openInvites(id, 10)).toHaveLength(3);
+      // A deleted space takes nobody.
+      await s.spaces.delete(spaces[3]!.id, 50, { why: 'deleted', by: null });
+      expect(
+        await join(s, { spaceId: spaces[3]!.id, userId: cleo.id, role: 'member', joinedAt: 60 }),
+      ).toBe('gone');
+    });
+
+    it('bars someone the owner removed from coming back with a link, until the owner adds them', async () => {
+      const s = storage();
+      const { id } = await space();
+      const ben = await insertUser(s);
+      const cleo = await insertUser(s);
+      const viaLink = (userId: string) =>
+        s.spaces.join({ spaceId: id, userId, role: 'member', joinedAt: 20 }, LIMITS, {
+          viaLink: true,
+        });
+      expect(await viaLink(ben.id)).toBe('joined');
+      expect(await viaLink(cleo.id)).toBe('joined');
+      // Ben is removed by the owner; Cleo leaves by herself.
+      expect(await s.spaces.removeMember(id, ben.id, 30)).toBe(true);
+      expect(await s.spaces.removeMember(id, cleo.id)).toBe(true);
+      expect(await viaLink(ben.id)).toBe('barred');
+      expect(await viaLink(cleo.id)).toBe('joined');
+      // The owner adds Ben again: the bar goes, a later removal bars him again.
+      expect(await join(s, { spaceId: id, userId: ben.id, role: 'reader', joinedAt: 40 })).toBe(
+        'joined',
+      );
+      expect(await s.spaces.removeMember(id, ben.id)).toBe(true);
+      expect(await viaLink(ben.id)).toBe('joined');
     });
 
     it('never stores a deleted space’s document again', async () => {

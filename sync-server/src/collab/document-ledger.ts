@@ -7,6 +7,8 @@ export interface CheckedUpdate {
   update: Uint8Array;
   /** What it adds to its document at most (it counts from the moment it is let through). */
   growth: DocumentUsage;
+  /** The records it adds to a shared space (counted against the space's limit from now on). */
+  records?: number;
 }
 
 /** What the server knows of one loaded document. */
@@ -23,6 +25,11 @@ export interface DocumentEntry {
   items: number;
   /** Updates let through but not applied yet: not in a measurement taken now. */
   inFlight: DocumentUsage;
+  /**
+   * New records of a shared space in updates let through but not applied yet: the space's record
+   * limit counts them, so updates arriving together cannot pass it together (issue 37).
+   */
+  recordsInFlight: number;
   /**
    * Logged updates (by sequence number) that are in the live document already: this instance
    * logged and applied them, or loaded them. A store need not read them back (persistence.ts).
@@ -59,6 +66,7 @@ export class DocumentLedger {
         bytes: 0,
         items: 0,
         inFlight: { bytes: 0, items: 0 },
+        recordsInFlight: 0,
         held: new Set(),
       };
       this.entries.set(name, entry);
@@ -81,7 +89,7 @@ export class DocumentLedger {
 
   /** A connection's update was let through: it counts against its document from now on. */
   reserve(name: string, connection: object, checked: CheckedUpdate): void {
-    this.grow(name, checked.growth, 1);
+    this.grow(name, checked, 1);
     this.handling.set(connection, { name, ...checked, applied: false });
   }
 
@@ -98,6 +106,7 @@ export class DocumentLedger {
     const entry = this.of(handled.name);
     entry.inFlight.bytes -= handled.growth.bytes;
     entry.inFlight.items -= handled.growth.items;
+    entry.recordsInFlight -= handled.records ?? 0;
     handled.applied = true;
     if (handled.seq !== undefined) entry.held.add(handled.seq);
   }
@@ -130,11 +139,12 @@ export class DocumentLedger {
     const handled = this.handling.get(connection);
     if (!handled) return;
     this.handling.delete(connection);
-    this.grow(handled.name, handled.growth, -1);
+    this.grow(handled.name, handled, -1);
   }
 
-  private grow(name: string, growth: DocumentUsage, sign: 1 | -1) {
+  private grow(name: string, { growth, records = 0 }: CheckedUpdate, sign: 1 | -1) {
     const entry = this.of(name);
+    entry.recordsInFlight += sign * records;
     entry.bytes += sign * growth.bytes;
     entry.items += sign * growth.items;
     entry.inFlight.bytes += sign * growth.bytes;

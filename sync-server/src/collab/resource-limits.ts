@@ -1,5 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { LIMITS } from '@pipit/app-definition';
+import { SPACE_LIMITS } from '@pipit/protocol';
 
 /**
  * What one document, one socket and one person may hold in this process's memory at once
@@ -12,6 +13,8 @@ export interface ResourceLimits {
   documentBytes: number;
   /** Yjs structs in one document, deleted ones included. */
   documentItems: number;
+  /** Records in one shared space's document (space-guard.ts). */
+  spaceRecords: number;
   /** Documents one socket holds open at once. */
   socketDocuments: number;
   /** Sync sockets one person holds open at once (tabs, devices, installed apps). */
@@ -50,6 +53,7 @@ const MB = 1024 * 1024;
 export const DEFAULT_RESOURCE_LIMITS: Omit<ResourceLimits, 'heapBudgetBytes'> = {
   documentBytes: LIMITS.documentBytes,
   documentItems: LIMITS.documentItems,
+  spaceRecords: SPACE_LIMITS.recordsPerSpace,
   socketDocuments: 100,
   personSockets: 16,
   personDocuments: 200,

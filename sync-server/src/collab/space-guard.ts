@@ -39,6 +39,8 @@ export interface SpaceUpdateCheck {
   ruleOf: (collectionId: string) => SpaceRecordRule;
   /** Records one space may hold (SPACE_LIMITS.recordsPerSpace; tests lower it). */
   recordLimit?: number;
+  /** New records in updates let through before, not in the document yet: they count too. */
+  recordsInFlight?: number;
 }
 
 /** Why an update was refused, for the server's log: one short line. */
@@ -158,9 +160,14 @@ function valueOf(record: Y.Item, key: string): unknown {
  * - A new record when the space holds `recordLimit` records already is refused.
  */
 export function checkSpaceUpdate(check: SpaceUpdateCheck): SpaceRefusal | null {
+  const verdict = judgeSpaceUpdate(check);
+  return 'why' in verdict ? verdict : null;
+}
+
+/** As `checkSpaceUpdate`; when it may, how many records the update adds. */
+export function judgeSpaceUpdate(check: SpaceUpdateCheck): SpaceRefusal | { added: number } {
   try {
-    judge(check);
-    return null;
+    return { added: judge(check) };
   } catch (error) {
     if (error instanceof Refused) return error.refusal;
     throw error;
@@ -174,7 +181,8 @@ function judge({
   userId,
   ruleOf,
   recordLimit = SPACE_LIMITS.recordsPerSpace,
-}: SpaceUpdateCheck): void {
+  recordsInFlight = 0,
+}: SpaceUpdateCheck): number {
   const { store } = doc;
   const records = doc.share.get(RECORDS);
   const docClock = (client: number) => Y.getState(store, client);
@@ -412,8 +420,10 @@ function judge({
   if (addedIds.size > 0) {
     let live = 0;
     for (const entry of records?._map.values() ?? []) if (!entry.deleted) live += 1;
-    if (live - removedRecords.size + addedIds.size > recordLimit) {
+    // Records let through before and not applied yet count; their deletions free nothing yet.
+    if (live + recordsInFlight - removedRecords.size + addedIds.size > recordLimit) {
       refuse('the space holds as many records as it may');
     }
   }
+  return addedIds.size;
 }

@@ -13,7 +13,7 @@ import { refusesPartWay } from './part-way';
 import { SyncRefusal } from './refusal';
 import type { DocumentUsage, ResourceBounds } from './resource-bounds';
 import type { ResourceLimits } from './resource-limits';
-import { checkSpaceUpdate } from './space-guard';
+import { judgeSpaceUpdate } from './space-guard';
 import type { SpaceRuleOf, SpaceRules } from './space-rules';
 import { syncPayloadOf } from './sync-message';
 import {
@@ -44,8 +44,11 @@ export interface MessageCheck {
   document: Y.Doc;
   /** The document's size now, with the updates let through before. */
   usage: DocumentUsage;
+  /** A space's new records in updates let through before, not applied yet. */
+  recordsInFlight?: number;
   readOnly: boolean;
-  limits: Pick<ResourceLimits, 'documentBytes' | 'documentItems'>;
+  limits: Pick<ResourceLimits, 'documentBytes' | 'documentItems'> &
+    Partial<Pick<ResourceLimits, 'spaceRecords'>>;
   bounds?: ResourceBounds | undefined;
   /** The sending socket, for the person's limits (absent for the server's own connections). */
   socketKey?: string | undefined;
@@ -196,8 +199,16 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   }
   if (check.space) {
     // A shared space: only the records the sender may change, judged from what the update writes.
-    const refusal = checkSpaceUpdate({ doc: check.document, decoded, plan, ...check.space });
-    if (refusal) throw refuse(new SyncRefusal('update_rejected'), { ...refusal });
+    const verdict = judgeSpaceUpdate({
+      doc: check.document,
+      decoded,
+      plan,
+      recordsInFlight: check.recordsInFlight ?? 0,
+      ...(limits.spaceRecords !== undefined ? { recordLimit: limits.spaceRecords } : {}),
+      ...check.space,
+    });
+    if ('why' in verdict) throw refuse(new SyncRefusal('update_rejected'), { ...verdict });
+    return { update, growth, records: verdict.added };
   }
   return { update, growth };
 }
@@ -211,7 +222,8 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
  */
 export function createUpdateGuard(options: {
   ledger: DocumentLedger;
-  limits: Pick<ResourceLimits, 'documentBytes' | 'documentItems'>;
+  limits: Pick<ResourceLimits, 'documentBytes' | 'documentItems'> &
+    Partial<Pick<ResourceLimits, 'spaceRecords'>>;
   bounds?: ResourceBounds | undefined;
   logger: Logger;
   timings?: Pick<CollabTimings, 'protocolError'> | undefined;
@@ -264,6 +276,7 @@ export function createUpdateGuard(options: {
         message,
         document,
         usage: ledger.of(documentName),
+        recordsInFlight: ledger.of(documentName).recordsInFlight,
         readOnly: connection.readOnly,
         limits,
         bounds,

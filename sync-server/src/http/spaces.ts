@@ -123,25 +123,21 @@ export function registerSpaces(
     return summarize(space, role, owner ?? undefined, count);
   }
 
-  /** Refuses a person one more space past SPACE_LIMITS.spacesPerPerson. */
-  async function checkSpacesOf(user: UserRecord, asker: boolean) {
-    if ((await storage.spaces.countForUser(user.id)) < SPACE_LIMITS.spacesPerPerson) return;
-    throw new ApiError(
+  /** A person in SPACE_LIMITS.spacesPerPerson spaces already, told to the asker. */
+  const personFull = (user: UserRecord, asker: boolean) =>
+    new ApiError(
       'limit_reached',
       asker
         ? `You are in ${SPACE_LIMITS.spacesPerPerson} spaces, the most the free plan allows. Leave a space you no longer use, or delete one you own, to make room.`
         : `${nameOf(user)} is in ${SPACE_LIMITS.spacesPerPerson} spaces already, the most the free plan allows. They need to leave one before they can join this one.`,
     );
-  }
 
-  /** Refuses one more person in a full space. */
-  async function checkRoomIn(spaceId: string) {
-    if ((await storage.spaces.memberCount(spaceId)) < SPACE_LIMITS.membersPerSpace) return;
-    throw new ApiError(
+  /** A space with SPACE_LIMITS.membersPerSpace people in it. */
+  const spaceFull = () =>
+    new ApiError(
       'limit_reached',
       `This space has ${SPACE_LIMITS.membersPerSpace} people, the most the free plan allows. Someone has to leave, or be removed by the owner, first.`,
     );
-  }
 
   /** The open invitation a token names, with its space; expired and withdrawn links refused. */
   async function inviteFor(c: ApiContext) {
@@ -230,7 +226,8 @@ export function registerSpaces(
       const known = await storage.spaces.get(id);
       if (known || (await storage.spaces.wasDeleted(id))) return sameAgain(known);
     }
-    await checkSpacesOf(auth.user, true);
+    // Each space made keeps a row for good, deleted or not: making them is bounded.
+    await rateLimiter.enforce('spacesCreatedPerAccount', auth.user.id);
     const space: SpaceRecord = {
       id,
       appId: visible.app.id,
@@ -238,7 +235,9 @@ export function registerSpaces(
       name: input.name,
       createdAt: clock.now(),
     };
-    const inserted = await storage.spaces.insert(space);
+    // Counted and made in one transaction: requests racing each other cannot pass the limit.
+    const inserted = await storage.spaces.insert(space, SPACE_LIMITS);
+    if ('full' in inserted) throw personFull(auth.user, true);
     // Made at the same moment by another request with the same id.
     if (!inserted.created) return sameAgain(inserted.existing);
     return c.json({ space: summarize(space, 'owner', auth.user, 1) }, 201);
@@ -297,24 +296,43 @@ export function registerSpaces(
         { fields: { username: 'The owner is in the space already.' } },
       );
     }
-    const members = await storage.spaces.members(space.id);
-    const already = members.find((m) => m.userId === invitee.id);
+    const findMember = async () =>
+      (await storage.spaces.members(space.id)).find((m) => m.userId === invitee.id);
+    let already = await findMember();
     if (!already) {
-      await checkRoomIn(space.id);
-      await checkSpacesOf(invitee, false);
+      // Only someone who may see the app: a space is its visitors' data (publishing/visibility.ts).
+      if (!(await findVisibleApp(storage, space.appId, invitee.id))) {
+        throw new ApiError(
+          'forbidden',
+          `${nameOf(invitee)} cannot open this app, so they cannot join its space. Its creator has to share the app with them first.`,
+        );
+      }
+      const joinedAt = clock.now();
+      const outcome = await storage.spaces.join(
+        { spaceId: space.id, userId: invitee.id, role: input.role, joinedAt },
+        SPACE_LIMITS,
+        { viaLink: false },
+      );
+      if (outcome === 'space_full') throw spaceFull();
+      if (outcome === 'person_full') throw personFull(invitee, false);
+      if (outcome === 'gone') throw notFound();
+      if (outcome === 'joined') {
+        return c.json({ member: { ...person(invitee), role: input.role, joinedAt } }, 201);
+      }
+      // Added at the same moment by another request: a change of role from here.
+      already = await findMember();
+      if (!already) throw notFound();
     }
-    const joinedAt = already?.joinedAt ?? clock.now();
-    await storage.spaces.putMember({
-      spaceId: space.id,
-      userId: invitee.id,
-      role: input.role,
-      joinedAt,
-    });
-    if (already && already.role !== input.role) {
+    if (already.role !== input.role) {
+      await storage.spaces.setRole(space.id, invitee.id, input.role);
       await accessChanges.spaceRoleChanged(space.id, invitee.id);
     }
-    const member: SpaceMember = { ...person(invitee), role: input.role, joinedAt };
-    return c.json({ member }, already ? 200 : 201);
+    const member: SpaceMember = {
+      ...person(invitee),
+      role: input.role,
+      joinedAt: already.joinedAt,
+    };
+    return c.json({ member }, 200);
   });
 
   app.delete('/spaces/:spaceId/members/:username', async (c) => {
@@ -328,7 +346,9 @@ export function registerSpaces(
         'The owner cannot leave their own space. Delete the space instead; its records go with it.',
       );
     }
-    if (!leaving || !(await storage.spaces.removeMember(space.id, leaving.id))) {
+    // Removed by the owner, they cannot come back with an invitation link; leaving, they can.
+    const barredAt = leaving?.id === auth.user.id ? undefined : clock.now();
+    if (!leaving || !(await storage.spaces.removeMember(space.id, leaving.id, barredAt))) {
       throw new ApiError('not_found', 'That person is not in this space.');
     }
     await accessChanges.spaceRevoked(space.id, leaving.id);
@@ -340,12 +360,6 @@ export function registerSpaces(
     requireSpaceOwner(role, 'invite people');
     const input = await readJsonBody(c.req.raw, createSpaceInviteRequestSchema);
     const now = clock.now();
-    if ((await storage.spaces.openInvites(space.id, now)).length >= SPACE_LIMITS.invitesPerSpace) {
-      throw new ApiError(
-        'limit_reached',
-        `This space has ${SPACE_LIMITS.invitesPerSpace} open invitation links, the most the free plan allows. Withdraw one you no longer need first.`,
-      );
-    }
     const token = randomToken(INVITE_TOKEN_BYTES);
     const invite = {
       id: createId(),
@@ -355,8 +369,18 @@ export function registerSpaces(
       createdAt: now,
       expiresAt: now + input.days * DAY_MS,
     };
-    // Only the hash is kept: the token is in this answer and the link, nowhere else.
-    await storage.spaces.insertInvite({ ...invite, tokenHash: sha256Hex(token) });
+    // Only the hash is kept: the token is in this answer and the link, nowhere else. Counted and
+    // added in one transaction.
+    const added = await storage.spaces.insertInvite(
+      { ...invite, tokenHash: sha256Hex(token) },
+      { maxOpen: SPACE_LIMITS.invitesPerSpace, now },
+    );
+    if (!added) {
+      throw new ApiError(
+        'limit_reached',
+        `This space has ${SPACE_LIMITS.invitesPerSpace} open invitation links, the most the free plan allows. Withdraw one you no longer need first.`,
+      );
+    }
     const origin = publicOrigin ?? new URL(c.req.url).origin;
     return c.json(
       {
@@ -408,17 +432,26 @@ export function registerSpaces(
         'The app this space belongs to is no longer shared with you, so you cannot join it.',
       );
     }
-    const found = await storage.spaces.getWithRole(space.id, auth.user.id);
-    // In it already (the owner too): the role they have stays.
-    if (found?.role) return c.json({ space: await summaryOf(space, found.role) }, 200);
-    await checkRoomIn(space.id);
-    await checkSpacesOf(auth.user, true);
-    await storage.spaces.putMember({
-      spaceId: space.id,
-      userId: auth.user.id,
-      role: invite.role,
-      joinedAt: clock.now(),
-    });
+    const outcome = await storage.spaces.join(
+      { spaceId: space.id, userId: auth.user.id, role: invite.role, joinedAt: clock.now() },
+      SPACE_LIMITS,
+      { viaLink: true },
+    );
+    if (outcome === 'space_full') throw spaceFull();
+    if (outcome === 'person_full') throw personFull(auth.user, true);
+    if (outcome === 'gone') throw inviteNotFound();
+    if (outcome === 'barred') {
+      throw new ApiError(
+        'forbidden',
+        'The owner removed you from this space, so this link no longer lets you in. Ask them to add you again.',
+      );
+    }
+    if (outcome === 'already') {
+      // In it already (the owner too): the role they have stays.
+      const found = await storage.spaces.getWithRole(space.id, auth.user.id);
+      if (found?.role) return c.json({ space: await summaryOf(space, found.role) }, 200);
+      throw inviteNotFound();
+    }
     return c.json({ space: await summaryOf(space, invite.role) }, 201);
   });
 }

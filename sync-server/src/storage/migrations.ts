@@ -548,6 +548,21 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0015_space_removals': () => ({
+    async up(db: Kysely<unknown>) {
+      // Someone the owner removed from a space: invitation links no longer let them back in
+      // (issue 37); the owner adding them again clears it. Leaving by oneself leaves nothing.
+      await db.schema
+        .createTable('space_removals')
+        .addColumn('space_id', 'text', (c) =>
+          c.notNull().references('spaces.id').onDelete('cascade'),
+        )
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('removed_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('space_removals_pk', ['space_id', 'user_id'])
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

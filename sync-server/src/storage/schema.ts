@@ -75,6 +75,11 @@ export interface Database {
     why: string;
     ended_at: number;
   };
+  space_removals: {
+    space_id: string;
+    user_id: string;
+    removed_at: number;
+  };
   space_invites: {
     id: string;
     space_id: string;

@@ -5,8 +5,10 @@ import type {
   SpaceRole,
   StorageEngine,
 } from '@pipit/protocol';
-import type { SpaceInviteRecord, SpaceRecord, SpaceStore } from '../types/spaces';
+import type { JoinOutcome, SpaceInviteRecord, SpaceRecord, SpaceStore } from '../types/spaces';
 import type { Db } from './shared';
+
+type Trx = Parameters<Parameters<ReturnType<Db['transaction']>['execute']>[0]>[0];
 
 interface SpaceRow {
   id: string;
@@ -58,17 +60,41 @@ const SPACE_COLUMNS = [
 
 export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
   /** How many memberships one person has (all spaces), or one space has (its people). */
-  const countMemberships = async (column: 'user_id' | 'space_id', id: string) => {
-    const row = await db
+  const countMemberships = async (on: Db | Trx, column: 'user_id' | 'space_id', id: string) => {
+    const row = await on
       .selectFrom('space_members')
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where(column, '=', id)
       .executeTakeFirstOrThrow();
     return Number(row.count);
   };
+  /**
+   * Holds a person's row, or a space's, until the transaction ends: what is counted against it
+   * (their spaces, its people or links) cannot change meanwhile. PostgreSQL locks the row; SQLite
+   * runs one transaction at a time already. Always the space before the person, so two
+   * transactions never wait for each other.
+   */
+  const hold = async (trx: Trx, table: 'users' | 'spaces', id: string) => {
+    if (engine !== 'postgres') return;
+    await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
+  };
   return {
-    insert(space) {
+    insert(space, limits) {
       return db.transaction().execute(async (trx) => {
+        await hold(trx, 'users', space.ownerId);
+        if ((await countMemberships(trx, 'user_id', space.ownerId)) >= limits.spacesPerPerson) {
+          // The same device asking again for a space it made is answered with it, full or not.
+          const known = await trx
+            .selectFrom('spaces')
+            .select([...SPACE_COLUMNS, 'spaces.deleted_at'])
+            .where('id', '=', space.id)
+            .executeTakeFirst();
+          if (!known) return { created: false as const, full: true as const };
+          return {
+            created: false as const,
+            existing: known.deleted_at === null ? toSpace(known) : null,
+          };
+        }
         // The id is claimed by the row itself; a deleted space keeps its row, so its id stays taken.
         const claimed = await trx
           .insertInto('spaces')
@@ -169,7 +195,7 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
       }));
     },
 
-    countForUser: (userId) => countMemberships('user_id', userId),
+    countForUser: (userId) => countMemberships(db, 'user_id', userId),
 
     async rename(id, name) {
       const row = await db
@@ -248,15 +274,41 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
       }));
     },
 
-    memberCount: (spaceId) => countMemberships('space_id', spaceId),
+    memberCount: (spaceId) => countMemberships(db, 'space_id', spaceId),
 
-    async putMember(member) {
-      await db.transaction().execute(async (trx) => {
+    join(member, limits, how) {
+      return db.transaction().execute(async (trx): Promise<JoinOutcome> => {
+        await hold(trx, 'spaces', member.spaceId);
+        await hold(trx, 'users', member.userId);
         const space = await trx
           .selectFrom('spaces')
-          .select('app_id')
+          .select(['app_id', 'deleted_at'])
           .where('id', '=', member.spaceId)
-          .executeTakeFirstOrThrow();
+          .executeTakeFirst();
+        if (!space || space.deleted_at !== null) return 'gone';
+        const already = await trx
+          .selectFrom('space_members')
+          .select('role')
+          .where('space_id', '=', member.spaceId)
+          .where('user_id', '=', member.userId)
+          .executeTakeFirst();
+        if (already) return 'already';
+        const removal = trx
+          .selectFrom('space_removals')
+          .where('space_id', '=', member.spaceId)
+          .where('user_id', '=', member.userId);
+        if (how.viaLink && (await removal.select('user_id').executeTakeFirst())) return 'barred';
+        if ((await countMemberships(trx, 'space_id', member.spaceId)) >= limits.membersPerSpace) {
+          return 'space_full';
+        }
+        if ((await countMemberships(trx, 'user_id', member.userId)) >= limits.spacesPerPerson) {
+          return 'person_full';
+        }
+        await trx
+          .deleteFrom('space_removals')
+          .where('space_id', '=', member.spaceId)
+          .where('user_id', '=', member.userId)
+          .execute();
         await trx
           .insertInto('space_members')
           .values({
@@ -266,26 +318,47 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
             role: member.role,
             joined_at: member.joinedAt,
           })
-          .onConflict((oc) =>
-            oc.columns(['space_id', 'user_id']).doUpdateSet({ role: member.role }),
-          )
           .execute();
+        return 'joined';
       });
     },
 
-    async removeMember(spaceId, userId) {
+    async setRole(spaceId, userId, role) {
       const result = await db
-        .deleteFrom('space_members')
+        .updateTable('space_members')
+        .set({ role })
         .where('space_id', '=', spaceId)
         .where('user_id', '=', userId)
         .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    removeMember(spaceId, userId, barredAt) {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('space_members')
+          .where('space_id', '=', spaceId)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        const removed = Number(result.numDeletedRows) > 0;
+        if (removed && barredAt !== undefined) {
+          await trx
+            .insertInto('space_removals')
+            .values({ space_id: spaceId, user_id: userId, removed_at: barredAt })
+            .onConflict((oc) =>
+              oc.columns(['space_id', 'user_id']).doUpdateSet({ removed_at: barredAt }),
+            )
+            .execute();
+        }
+        return removed;
+      });
     },
 
     async removeMemberships(userId) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('space_members').where('user_id', '=', userId).execute();
         await trx.deleteFrom('space_endings').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('space_removals').where('user_id', '=', userId).execute();
       });
     },
 
@@ -331,20 +404,32 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
       return Number(result.numDeletedRows);
     },
 
-    async insertInvite(invite) {
-      await db
-        .insertInto('space_invites')
-        .values({
-          id: invite.id,
-          space_id: invite.spaceId,
-          token_hash: invite.tokenHash,
-          role: invite.role,
-          created_by: invite.createdBy,
-          created_at: invite.createdAt,
-          expires_at: invite.expiresAt,
-          revoked_at: null,
-        })
-        .execute();
+    insertInvite(invite, limit) {
+      return db.transaction().execute(async (trx) => {
+        await hold(trx, 'spaces', invite.spaceId);
+        const open = await trx
+          .selectFrom('space_invites')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('space_id', '=', invite.spaceId)
+          .where('revoked_at', 'is', null)
+          .where('expires_at', '>', limit.now)
+          .executeTakeFirstOrThrow();
+        if (Number(open.count) >= limit.maxOpen) return false;
+        await trx
+          .insertInto('space_invites')
+          .values({
+            id: invite.id,
+            space_id: invite.spaceId,
+            token_hash: invite.tokenHash,
+            role: invite.role,
+            created_by: invite.createdBy,
+            created_at: invite.createdAt,
+            expires_at: invite.expiresAt,
+            revoked_at: null,
+          })
+          .execute();
+        return true;
+      });
     },
 
     async openInvites(spaceId, now) {

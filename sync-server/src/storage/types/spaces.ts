@@ -54,18 +54,40 @@ export interface SpaceEndingRecord {
   endedAt: number;
 }
 
+/** How many spaces one person may be in, and how many people one space may hold (SPACE_LIMITS). */
+export interface MembershipLimits {
+  spacesPerPerson: number;
+  membersPerSpace: number;
+}
+
+/**
+ * What joining came to: in, in it already (their role unchanged), refused by a limit, barred
+ * (removed by the owner, joining with a link), or the space is gone.
+ */
+export type JoinOutcome = 'joined' | 'already' | 'space_full' | 'person_full' | 'barred' | 'gone';
+
 /**
  * Shared spaces: who belongs to which space, with which role, and its invitation links. Members
  * are server state, never part of the shared document.
+ *
+ * Every count-then-insert is one transaction holding the rows it counts against (PostgreSQL: a row
+ * lock on the space or the person; SQLite: one writer at a time), so requests racing each other
+ * cannot pass a limit together (issue 37).
  */
 export interface SpaceStore {
   /**
-   * Makes the space with its owner as its first member. An id in use already (or used by a deleted
+   * Makes the space with its owner as its first member, unless the owner is in
+   * `limits.spacesPerPerson` spaces already (`full`). An id in use already (or used by a deleted
    * space) makes nothing: `existing` is that space (null when it was deleted).
    */
   insert(
     space: NewSpace,
-  ): Promise<{ created: true } | { created: false; existing: SpaceRecord | null }>;
+    limits: Pick<MembershipLimits, 'spacesPerPerson'>,
+  ): Promise<
+    | { created: true }
+    | { created: false; existing: SpaceRecord | null }
+    | { created: false; full: true }
+  >;
   /** A space that exists (not deleted). */
   get(id: string): Promise<SpaceRecord | null>;
   /** Whether the id belonged to a space deleted since. */
@@ -91,10 +113,23 @@ export interface SpaceStore {
   /** Everyone in the space, the owner included, in the order they joined. */
   members(spaceId: string): Promise<SpaceMemberRecord[]>;
   memberCount(spaceId: string): Promise<number>;
-  /** Adds a person, or changes their role. */
-  putMember(member: SpaceMemberRecord): Promise<void>;
-  /** Returns whether they were in it. */
-  removeMember(spaceId: string, userId: string): Promise<boolean>;
+  /**
+   * Adds a person who is not in the space yet, within `limits`. `viaLink`: they are joining with
+   * an invitation link, which someone the owner removed may not use; added by the owner, such a
+   * person may join again.
+   */
+  join(
+    member: SpaceMemberRecord,
+    limits: MembershipLimits,
+    how: { viaLink: boolean },
+  ): Promise<JoinOutcome>;
+  /** Changes the role of someone in the space; false when they are not in it. */
+  setRole(spaceId: string, userId: string, role: SpaceRole): Promise<boolean>;
+  /**
+   * Returns whether they were in it. `barredAt`: the owner removed them, so invitation links no
+   * longer let them in (until the owner adds them again).
+   */
+  removeMember(spaceId: string, userId: string, barredAt?: number): Promise<boolean>;
   /**
    * A person leaves every space they are in (their account is being deleted); the endings they
    * were told about go too.
@@ -106,7 +141,8 @@ export interface SpaceStore {
   dismissEnding(userId: string, appId: string, spaceId: string): Promise<boolean>;
   /** Forgets the endings of spaces that ended before `before`; answers how many. */
   pruneEndings(before: number): Promise<number>;
-  insertInvite(invite: NewSpaceInvite): Promise<void>;
+  /** Adds a link unless the space has `maxOpen` links open at `now` already; whether it did. */
+  insertInvite(invite: NewSpaceInvite, limit: { maxOpen: number; now: number }): Promise<boolean>;
   /** Links not revoked and not expired at `now`, newest first. */
   openInvites(spaceId: string, now: number): Promise<SpaceInviteRecord[]>;
   /** The invitation a token's hash names, revoked or expired too; null when there is none. */
