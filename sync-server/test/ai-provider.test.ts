@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { type AiProvider, createAiProvider } from '../src/ai/provider';
-import { PROVIDER_FAILURE_MESSAGES } from '../src/ai/provider-errors';
+import { type AiProvider, createAiProvider, parseJsonAnswer } from '../src/ai/provider';
+import { PROVIDER_FAILURE_MESSAGES, ProviderFailedError } from '../src/ai/provider-errors';
 import { ConfigError, loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { ServiceError } from '../src/service-error';
@@ -206,6 +206,21 @@ describe('AiProvider.complete', () => {
     expect(Date.now() - started).toBeLessThan(4_500);
   });
 
+  it('a stream that stalls past AI_TIMEOUT_MS is a timeout, never the text so far', async () => {
+    const slow = makeProvider(standIn.url, 1_000);
+    standIn.enqueue({ content: 'Basil likes sun and water.', chunkSize: 4, stallAfterChunks: 2 });
+    const seen: string[] = [];
+    const error = await failure(
+      slow.complete({ system: 's', user: 'u', onDelta: (text) => seen.push(text) }),
+    );
+    expect(seen.at(-1)).toBe('Basil li');
+    expect(error.code).toBe('ai_provider_failed');
+    expect(error.message).toBe(PROVIDER_FAILURE_MESSAGES.timeout);
+    // The provider was told to stop.
+    await vi.waitFor(() => expect(standIn.completions[0]!.abandoned).toBe(true));
+    expect(logLines.join('\n')).toContain('"kind":"timeout"');
+  });
+
   it('does not retry (each request is one call to the provider)', async () => {
     standIn.enqueue({ status: 500 });
     await failure(provider.complete({ system: 's', user: 'u' }));
@@ -250,6 +265,88 @@ describe('AiProvider.completeStructured', () => {
       parse: parseRecipe,
     });
     expect(answer.value.title).toBe('Soup');
+  });
+
+  it.each([
+    [
+      'prose, then a fence',
+      'Sure! Here is the recipe:\n```json\n{"title":"Soup","minutes":20}\n```\nEnjoy!',
+    ],
+    ['a fence without a language', 'Here:\n```\n{"title":"Soup","minutes":20}\n```'],
+    ['an object amid prose', 'Here you go: {"title":"Soup {hot}","minutes":20} Hope that helps.'],
+    ['braces in the prose before it', 'Use {braces}: {"title":"Soup","minutes":20}.'],
+  ])('reads the JSON out of %s, with no repair round', async (_, content) => {
+    standIn.enqueue(content);
+    const answer = await provider.completeStructured({
+      system: 's',
+      user: 'u',
+      name: 'recipe',
+      jsonSchema,
+      parse: parseRecipe,
+    });
+    expect(answer).toMatchObject({
+      value: { title: expect.stringMatching(/^Soup/) as string, minutes: 20 },
+      repaired: false,
+    });
+    expect(standIn.completions).toHaveLength(1);
+  });
+
+  it('never reads a cut-off object as JSON, nor an object nested in one', () => {
+    expect(parseJsonAnswer('Here: {"title":"Soup","minutes":2')).toEqual({
+      ok: false,
+      problems: ['The answer was not valid JSON.'],
+    });
+    expect(parseJsonAnswer('Here: {"a": {"title":"Soup","minutes":2}, "b": ')).toMatchObject({
+      ok: false,
+    });
+    expect(parseJsonAnswer('```json\n{"title":"Soup",')).toMatchObject({ ok: false });
+    expect(parseJsonAnswer('  ')).toEqual({ ok: false, problems: ['The answer was empty.'] });
+    expect(parseJsonAnswer('[1, 2]')).toEqual({ ok: true, value: [1, 2] });
+  });
+
+  it('a streamed answer that stalls past AI_TIMEOUT_MS is a timeout, with no repair round', async () => {
+    const slow = makeProvider(standIn.url, 1_000);
+    // Were there a repair round, the stand-in would answer it with its default, a 500.
+    standIn.enqueue({
+      content: '{"title":"Soup","minutes":20}',
+      chunkSize: 4,
+      stallAfterChunks: 3,
+    });
+    const error = await failure(
+      slow.completeStructured({
+        system: 's',
+        user: 'u',
+        name: 'recipe',
+        jsonSchema,
+        parse: parseRecipe,
+        onDelta: () => {},
+      }),
+    );
+    expect(error.code).toBe('ai_provider_failed');
+    expect(error.message).toBe(PROVIDER_FAILURE_MESSAGES.timeout);
+    expect(standIn.completions).toHaveLength(1);
+  });
+
+  it('a repair round that stalls past AI_TIMEOUT_MS is a timeout too', async () => {
+    const slow = makeProvider(standIn.url, 1_000);
+    standIn.enqueue('{"title":"","minutes":"soon"}', {
+      content: '{"title":"Soup","minutes":20}',
+      chunkSize: 4,
+      stallAfterChunks: 3,
+    });
+    const error = await failure(
+      slow.completeStructured({
+        system: 's',
+        user: 'u',
+        name: 'recipe',
+        jsonSchema,
+        parse: parseRecipe,
+        onDelta: () => {},
+      }),
+    );
+    expect(error.code).toBe('ai_provider_failed');
+    expect(error.message).toBe(PROVIDER_FAILURE_MESSAGES.timeout);
+    expect(standIn.completions).toHaveLength(2);
   });
 
   it('sends a misfit back once with its problems, and takes the repaired answer', async () => {
@@ -315,5 +412,40 @@ describe('AiProvider, stopped by its caller', () => {
     const error = await pending;
     expect(error.code).toBe('ai_provider_failed');
     expect(error.message).toBe(PROVIDER_FAILURE_MESSAGES.cancelled);
+    // The provider had been asked: the run counts (failedRunCounts).
+    expect(error).toMatchObject({ kind: 'cancelled', providerAsked: true });
+  });
+
+  it('asks nothing when the caller has gone before the request is sent', async () => {
+    const error = await failure(
+      provider.complete({ system: 's', user: 'u', signal: AbortSignal.abort() }),
+    );
+    expect(error).toBeInstanceOf(ProviderFailedError);
+    expect(error).toMatchObject({ kind: 'cancelled', providerAsked: false });
+    expect(standIn.completions).toHaveLength(0);
+  });
+
+  it('stops a streamed answer when the caller aborts mid-stream, and never reads its text so far', async () => {
+    standIn.enqueue({
+      content: '{"title":"Soup","minutes":20}',
+      chunkSize: 4,
+      stallAfterChunks: 2,
+    });
+    const controller = new AbortController();
+    const pending = failure(
+      provider.completeStructured({
+        system: 's',
+        user: 'u',
+        name: 'recipe',
+        jsonSchema: z.toJSONSchema(recipeSchema) as Record<string, unknown>,
+        parse: parseRecipe,
+        signal: controller.signal,
+        onDelta: () => controller.abort(),
+      }),
+    );
+    const error = await pending;
+    expect(error).toMatchObject({ kind: 'cancelled', providerAsked: true });
+    expect(standIn.completions).toHaveLength(1);
+    await vi.waitFor(() => expect(standIn.completions[0]!.abandoned).toBe(true));
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import {
   type AiEdit,
@@ -12,7 +12,9 @@ import {
 import { type AiBlueprintLine, aiBlueprintLineSchema, createId } from '@pipit/protocol';
 import { blueprintProgress } from '../src/ai/app-builder';
 import { readPartialJson } from '../src/ai/partial-json';
+import { PROVIDER_FAILURE_MESSAGES } from '../src/ai/provider-errors';
 import { type AiStandIn, startAiStandIn } from './support';
+import { leaveOnceAsked } from './support/ai-stand-in';
 import { type ApiClient, errorCode } from './support/api-client';
 import { type AccountsHarness, startAccountsServer } from './support/engines';
 import { createApp, verifyEmail } from './support/publishing';
@@ -76,6 +78,12 @@ async function describeApp(client: ApiClient, description: string) {
   return { status: response.status, type, text, lines };
 }
 
+/** The log lines that say how a run without an output was settled. */
+const settled = (logs: Array<Record<string, unknown>>) =>
+  logs.filter((l) => l.msg === 'AI run ended without an output');
+
+const today = () => Math.floor(Date.now() / 86_400_000) * 86_400_000;
+
 const doneOf = (lines: AiBlueprintLine[]) => {
   const last = lines.at(-1);
   if (last?.type !== 'done') throw new Error(`not done: ${JSON.stringify(last)}`);
@@ -101,6 +109,15 @@ describe('the partial JSON reader', () => {
       }),
     );
     expect(seen.has(JSON.stringify({ collections: ['Recipes'], screens: ['Recipes'] }))).toBe(true);
+  });
+
+  it('reads progress after a sentence or a fence, and stops where the value ends', () => {
+    expect(readPartialJson('{"a":1} and "more" prose')).toEqual({ a: 1 });
+    expect(blueprintProgress('Sure! ```json\n{"collections":[{"name":"Recipes"},{"na')).toEqual({
+      collections: ['Recipes'],
+      screens: [],
+    });
+    expect(blueprintProgress('Thinking about it')).toBeNull();
   });
 });
 
@@ -183,6 +200,33 @@ describe('AI app builder over REST', () => {
       expect(repair[3]?.content).toContain('The answer was not valid JSON.');
     });
 
+    it('reads a blueprint wrapped in a sentence and a fence without a repair round', async () => {
+      standIn.enqueue({
+        content: `Here is your app:\n\n\`\`\`json\n${JSON.stringify(recipes, null, 2)}\n\`\`\`\nEnjoy!`,
+        chunkSize: 24,
+      });
+      const answer = await describeApp(ada, 'A family recipe book');
+      expect(doneOf(answer.lines).meta.title).toBe('Family recipes');
+      expect(answer.lines.filter((l) => l.type === 'progress').at(-1)).toMatchObject({
+        collections: ['Recipes'],
+      });
+      expect(standIn.completions).toHaveLength(1);
+    });
+
+    it('counts a description the person leaves once the model was asked, and stops asking it', async () => {
+      const fay = await h.signup('fay_ai');
+      const fayId = await verifyEmail(h, fay);
+      const before = settled(h.pipit.logs).length;
+      standIn.enqueue({ content: JSON.stringify(recipes), chunkSize: 8, stallAfterChunks: 4 });
+      await leaveOnceAsked(standIn, fay, '/api/ai/blueprints', { description: 'A recipe book' });
+      await vi.waitFor(() => expect(standIn.completions[0]!.abandoned).toBe(true));
+      await vi.waitFor(() => expect(settled(h.pipit.logs).length).toBe(before + 1));
+      expect(settled(h.pipit.logs).at(-1)).toMatchObject({ kind: 'cancelled', counted: true });
+      expect(await h.pipit.server.storage.aiUsage.runsUsed(fayId, today())).toBe(1);
+      // The cut-off answer was never sent back for a repair round.
+      expect(standIn.completions).toHaveLength(1);
+    });
+
     it('says ai_output_invalid when the answer still does not fit after the repair round', async () => {
       standIn.enqueue(
         JSON.stringify({ ...recipes, screens: [{ title: 'x', kind: 'gallery' }] }),
@@ -205,17 +249,22 @@ describe('AI app builder over REST', () => {
     });
   });
 
-  it('counts each request as one AI run, gives failed ones back, and refuses when the day’s runs are used', async () => {
+  it('counts each request as one AI run, gives back those the model did no work on, and refuses when the day’s runs are used', async () => {
     const bea = await h.signup('bea_ai');
     const beaId = await verifyEmail(h, bea);
     const usage = h.pipit.server.storage.aiUsage;
-    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000;
-    standIn.enqueue(JSON.stringify(recipes), '{}', '{}');
+    const day = today();
+    standIn.enqueue(JSON.stringify(recipes), '{}', '{}', { status: 503 });
     doneOf((await describeApp(bea, 'A recipe book')).lines);
     expect(await usage.runsUsed(beaId, day)).toBe(1);
+    // The model answered twice, with no app: the run counts.
+    const misfit = await describeApp(bea, 'Something that does not fit');
+    expect(misfit.lines.at(-1)).toMatchObject({ error: { code: 'ai_output_invalid' } });
+    expect(await usage.runsUsed(beaId, day)).toBe(2);
+    // The provider failed to answer at all: the run is given back.
     const failed = await describeApp(bea, 'Something that fails');
-    expect(failed.lines.at(-1)?.type).toBe('error');
-    expect(await usage.runsUsed(beaId, day)).toBe(1);
+    expect(failed.lines.at(-1)).toMatchObject({ error: { code: 'ai_provider_failed' } });
+    expect(await usage.runsUsed(beaId, day)).toBe(2);
 
     while ((await usage.reserveRun(beaId, day, 50)).taken);
     const before = standIn.completions.length;
@@ -416,6 +465,22 @@ describe('AI app builder over REST', () => {
       expect(standIn.completions).toHaveLength(0);
     });
 
+    it('counts an Ask AI request the person leaves once the model was asked', async () => {
+      const before = settled(h.pipit.logs).length;
+      const edId = (await editor.get<{ account: { id: string } }>('/api/auth/session')).body.account
+        .id;
+      const used = await h.pipit.server.storage.aiUsage.runsUsed(edId, today());
+      standIn.enqueue({ content: JSON.stringify({ operations: ratingOps() }), delayMs: 30_000 });
+      await leaveOnceAsked(standIn, editor, '/api/ai/edits', {
+        appId,
+        instruction: 'Add a rating',
+      });
+      await vi.waitFor(() => expect(standIn.completions[0]!.abandoned).toBe(true));
+      await vi.waitFor(() => expect(settled(h.pipit.logs).length).toBe(before + 1));
+      expect(settled(h.pipit.logs).at(-1)).toMatchObject({ kind: 'cancelled', counted: true });
+      expect(await h.pipit.server.storage.aiUsage.runsUsed(edId, today())).toBe(used + 1);
+    });
+
     it('refuses viewers, strangers and signed-out people before asking the model', async () => {
       const body = { appId, instruction: 'Delete everything' };
       const asViewer = await viewer.post('/api/ai/edits', body);
@@ -428,6 +493,54 @@ describe('AI app builder over REST', () => {
       expect(errorCode(signedOut)).toBe('unauthenticated');
       expect(standIn.completions).toHaveLength(0);
     });
+  });
+});
+
+describe('AI app builder with a provider that stalls mid-answer', () => {
+  let standIn: AiStandIn;
+  let h: AccountsHarness;
+  beforeAll(async () => {
+    standIn = await startAiStandIn();
+    h = await startAccountsServer('sqlite', { env: standIn.env({ AI_TIMEOUT_MS: '1000' }) });
+  });
+  afterAll(async () => {
+    await h.close();
+    await standIn.close();
+  });
+  beforeEach(() => {
+    standIn.requests.length = 0;
+  });
+
+  it('says the AI took too long, never reads the cut-off answer, and asks no repair round', async () => {
+    const gus = await h.signup('gus_ai');
+    const gusId = await verifyEmail(h, gus);
+    // Were there a repair round, the stand-in would answer it with its default, a 500.
+    standIn.enqueue({ content: JSON.stringify(recipes), chunkSize: 8, stallAfterChunks: 30 });
+    const answer = await describeApp(gus, 'A recipe book');
+    expect(answer.status).toBe(200);
+    expect(answer.lines.filter((l) => l.type === 'progress').length).toBeGreaterThan(0);
+    expect(answer.lines.at(-1)).toEqual({
+      type: 'error',
+      error: { code: 'ai_provider_failed', message: PROVIDER_FAILURE_MESSAGES.timeout },
+    });
+    expect(standIn.completions).toHaveLength(1);
+    // The model was at work when the time ran out: the run counts.
+    expect(await h.pipit.server.storage.aiUsage.runsUsed(gusId, today())).toBe(1);
+  });
+
+  it('says the AI took too long when the repair round stalls', async () => {
+    const hal = await h.signup('hal_ai');
+    standIn.enqueue('{"title":"Half an app"}', {
+      content: JSON.stringify(recipes),
+      chunkSize: 8,
+      stallAfterChunks: 30,
+    });
+    const answer = await describeApp(hal, 'A recipe book');
+    expect(answer.lines.at(-1)).toEqual({
+      type: 'error',
+      error: { code: 'ai_provider_failed', message: PROVIDER_FAILURE_MESSAGES.timeout },
+    });
+    expect(standIn.completions).toHaveLength(2);
   });
 });
 

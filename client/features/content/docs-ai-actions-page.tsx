@@ -251,8 +251,8 @@ export function DocsAiActionsPage() {
         Pipit&apos;s instructions and what a Shopping lists record is: the collection&apos;s name,
         its fields&apos; names and types, and a JSON schema of them. Nothing else from the app or
         its data is sent. If the answer lacks a name or its items, the server asks the model once
-        more; if that answer does not fit either, no record is created, the run does not count
-        against the quota, and the person can simply try again.
+        more; if that answer does not fit either, no record is created and the person can try again.
+        The model worked on it, so the run counts against the quota.
       </p>
 
       <h3>A reading list that summarizes each book</h3>
@@ -362,8 +362,10 @@ export function DocsAiActionsPage() {
         <strong>Ask AI</strong> request. When the quota is used up, they fail with{' '}
         <code>ai_quota_exceeded</code> (&ldquo;You have used all {FREE_DAILY_RUNS} AI runs for
         today. More are available after midnight UTC.&rdquo;) until it resets at midnight UTC. A run
-        that produces nothing, because the provider failed or its answer did not fit, gives its run
-        back and does not count. See <Link to="/pricing">Pricing</Link> for the plans.
+        counts once the model has been asked and worked on it, even if its answer did not fit, it
+        took too long, or the person left before it came. It is given back when the model was never
+        asked, or the provider refused it, was busy or could not be reached. See{' '}
+        <Link to="/pricing">Pricing</Link> for the plans.
       </p>
       <p>
         On top of that, one account may ask for at most {AI_RUNS_PER_MINUTE} runs a minute, all of

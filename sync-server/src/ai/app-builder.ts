@@ -74,9 +74,14 @@ const names = (value: unknown, key: string): string[] =>
         .map((n) => n.trim().slice(0, 60))
     : [];
 
-/** The collections and screens a partial blueprint names so far. */
+/**
+ * The collections and screens a partial blueprint names so far, read from its first `{` (a model
+ * may start with a sentence or a markdown fence).
+ */
 export function blueprintProgress(text: string): BlueprintProgress | null {
-  const value = readPartialJson(text);
+  const start = text.indexOf('{');
+  if (start < 0) return null;
+  const value = readPartialJson(text.slice(start));
   if (!value || typeof value !== 'object') return null;
   const blueprint = value as Record<string, unknown>;
   return {

@@ -1,9 +1,11 @@
 /*
- * A tolerant reader for JSON that is still arriving (a streamed model answer): it reads the longest
- * prefix that ends after a complete value and closes whatever is still open, so `{"a":[{"b":"x"},{"b":"y`
- * reads as `{"a":[{"b":"x"},{}]}`. A string is only read once its closing quote has arrived.
- * Written here rather than taken from npm: it is forty lines, and the server needs nothing else
- * from such a library.
+ * Reading JSON out of a model's answer. `readPartialJson` is a tolerant reader for JSON that is
+ * still arriving (a streamed answer): it reads the longest prefix that ends after a complete value
+ * and closes whatever is still open, so `{"a":[{"b":"x"},{"b":"y` reads as `{"a":[{"b":"x"},{}]}`.
+ * A string is only read once its closing quote has arrived. `jsonValueEnd` finds where a whole
+ * object ends, so an answer with prose around its JSON can be read (never a cut-off one: it has
+ * no end). Written here rather than taken from npm: it is fifty lines, and the server needs nothing
+ * else from such a library.
  */
 
 interface Level {
@@ -12,14 +14,21 @@ interface Level {
   expectKey: boolean;
 }
 
+/** The index just after the string whose opening quote is at `start`, or -1 if it is not closed. */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\\') i++;
+    else if (ch === '"') return i + 1;
+  }
+  return -1;
+}
+
 /** The value so far, or undefined when nothing complete has arrived yet. */
 export function readPartialJson(text: string): unknown {
   const stack: Level[] = [];
   let safeEnd = -1;
   let safeClosers = '';
-  let inString = false;
-  let stringIsKey = false;
-  let escaped = false;
   const mark = (end: number) => {
     safeEnd = end;
     safeClosers = stack
@@ -29,25 +38,21 @@ export function readPartialJson(text: string): unknown {
   };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') {
-        inString = false;
-        if (!stringIsKey) mark(i + 1);
-      }
-      continue;
-    }
     const top = stack.at(-1);
     if (ch === '"') {
-      inString = true;
-      stringIsKey = top?.closer === '}' && top.expectKey;
+      const isKey = top?.closer === '}' && top.expectKey;
+      const end = stringEnd(text, i);
+      if (end < 0) break;
+      if (!isKey) mark(end);
+      i = end - 1;
     } else if (ch === '{' || ch === '[') {
       stack.push({ closer: ch === '{' ? '}' : ']', expectKey: ch === '{' });
       mark(i + 1);
     } else if (ch === '}' || ch === ']') {
       stack.pop();
       mark(i + 1);
+      // The whole value has arrived: what follows (a closing fence, prose) is not part of it.
+      if (stack.length === 0) break;
     } else if (ch === ':') {
       if (top) top.expectKey = false;
     } else if (ch === ',') {
@@ -62,4 +67,26 @@ export function readPartialJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The index just after the object or array that opens at `start`, counting brackets outside
+ * strings; -1 when it never closes (the text was cut off inside it).
+ */
+export function jsonValueEnd(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      const end = stringEnd(text, i);
+      if (end < 0) return -1;
+      i = end - 1;
+    } else if (ch === '{' || ch === '[') {
+      depth++;
+    } else if (ch === '}' || ch === ']') {
+      depth--;
+      if (depth <= 0) return i + 1;
+    }
+  }
+  return -1;
 }

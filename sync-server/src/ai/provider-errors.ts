@@ -12,8 +12,22 @@ import { ServiceError } from '../service-error';
 export type ProviderFailure = AiProviderFailure;
 export const PROVIDER_FAILURE_MESSAGES = AI_PROVIDER_FAILURE_MESSAGES;
 
-export function providerFailed(kind: ProviderFailure): ServiceError {
-  return new ServiceError('ai_provider_failed', PROVIDER_FAILURE_MESSAGES[kind]);
+/**
+ * `ai_provider_failed`, knowing how (`kind`) and whether the provider had been asked for this run
+ * by then: a failed run's quota depends on both (`failedRunCounts` in runs.ts). The error body
+ * holds only the code and the message.
+ */
+export class ProviderFailedError extends ServiceError {
+  constructor(
+    readonly kind: ProviderFailure,
+    readonly providerAsked: boolean,
+  ) {
+    super('ai_provider_failed', PROVIDER_FAILURE_MESSAGES[kind]);
+  }
+}
+
+export function providerFailed(kind: ProviderFailure, providerAsked = true): ProviderFailedError {
+  return new ProviderFailedError(kind, providerAsked);
 }
 
 export { AI_NOT_CONFIGURED_MESSAGE };

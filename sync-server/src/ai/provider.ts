@@ -3,7 +3,9 @@ import type OpenAI from 'openai';
 import { AI_OUTPUT_INVALID_MESSAGE } from '@pipit/protocol';
 import type { AiConfig } from '../config';
 import type { Logger } from '../logger';
+import { readOnce } from '../read-once';
 import { ServiceError } from '../service-error';
+import { jsonValueEnd } from './partial-json';
 import { aiNotConfigured, providerFailed, type ProviderFailure } from './provider-errors';
 
 /*
@@ -102,20 +104,45 @@ export const OUTPUT_INVALID_MESSAGE = AI_OUTPUT_INVALID_MESSAGE;
 /** Problems shown to the model in the repair round, and in the log's count. */
 const MAX_PROBLEMS = 20;
 
+/** Objects tried in an answer with prose around its JSON (each from a `{` after the last one). */
+const MAX_OBJECTS_TRIED = 8;
+/** A markdown fence, with or without a language: ```json … ``` */
+const FENCE = /```[\w-]*[^\S\n]*\n?([\s\S]*?)```/g;
+
+/** What may be the answer's JSON, most likely first. */
+function* jsonCandidates(text: string): Generator<string> {
+  yield text;
+  for (const fenced of text.matchAll(FENCE)) yield fenced[1]!.trim();
+  // An object amid prose: from its `{` to the matching `}`. The next try starts after it, so an
+  // object inside another is never taken for the answer; an object that never closes (a cut-off
+  // answer) ends the search.
+  let start = text.indexOf('{');
+  for (let tried = 0; start >= 0 && tried < MAX_OBJECTS_TRIED; tried++) {
+    const end = jsonValueEnd(text, start);
+    if (end < 0) return;
+    yield text.slice(start, end);
+    start = text.indexOf('{', end);
+  }
+}
+
 /**
- * Small local models often wrap JSON in a markdown fence even when asked for a schema; take what
- * is inside. Anything else is parsed as it is.
+ * The JSON of a model's answer. Even when asked for a schema, small local models often wrap it in
+ * a markdown fence or put a sentence before or after it: the answer is read as it is, else from
+ * the first fenced block that parses, else from the first whole object in it — before deciding it
+ * is not JSON, which costs a repair round. Only a whole value is ever read: a cut-off one has no
+ * end, and never parses.
  */
 export function parseJsonAnswer(content: string): ParseResult<unknown> {
-  let text = content.trim();
-  const fenced = /^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i.exec(text);
-  if (fenced) text = fenced[1]!.trim();
+  const text = content.trim();
   if (text.length === 0) return { ok: false, problems: ['The answer was empty.'] };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false, problems: ['The answer was not valid JSON.'] };
+  for (const candidate of jsonCandidates(text)) {
+    try {
+      return { ok: true, value: JSON.parse(candidate) as unknown };
+    } catch {
+      // Not this one.
+    }
   }
+  return { ok: false, problems: ['The answer was not valid JSON.'] };
 }
 
 export function addUsage(a: AiUsage, b: AiUsage): AiUsage {
@@ -142,9 +169,9 @@ export function createAiProvider(
 ): AiProvider | undefined {
   if (!config) return undefined;
   // Loaded on the first request: a server whose people never run AI keeps the SDK out of memory.
-  let client: Promise<{ sdk: typeof OpenAISdk; client: OpenAI }> | undefined;
-  const clientOf = () =>
-    (client ??= import('openai').then((sdk) => ({
+  // A failed load is tried again by the next request (read-once.ts).
+  const clientOf = readOnce(() =>
+    import('openai').then((sdk) => ({
       sdk,
       client: new sdk.default({
         baseURL: config.baseUrl,
@@ -155,28 +182,36 @@ export function createAiProvider(
         maxRetries: 0,
         timeout: config.timeoutMs,
       }),
-    })));
+    })),
+  );
   const log = logger.child({ component: 'ai' });
 
-  function fail(kind: ProviderFailure, details: Record<string, unknown> = {}): never {
+  function fail(
+    kind: ProviderFailure,
+    asked: boolean,
+    details: Record<string, unknown> = {},
+  ): never {
     // Never the prompt, the answer or the key: the kind and what the provider said about itself.
     log.warn({ kind, ...details }, 'AI provider request failed');
-    throw providerFailed(kind);
+    throw providerFailed(kind, asked);
   }
 
   function failFrom(
     sdk: typeof OpenAISdk,
     error: unknown,
-    timedOut: boolean,
-    callerAborted: boolean,
+    {
+      timedOut,
+      callerAborted,
+      asked,
+    }: { timedOut: boolean; callerAborted: boolean; asked: boolean },
   ): never {
     const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk;
     if (error instanceof ServiceError) throw error;
     // The person went away (closed the page, lost the connection): nobody reads the answer, and
     // it is no server failure to report.
-    if (callerAborted) throw providerFailed('cancelled');
-    if (timedOut || error instanceof APIConnectionTimeoutError) fail('timeout');
-    if (error instanceof APIUserAbortError) fail('timeout');
+    if (callerAborted) throw providerFailed('cancelled', asked);
+    if (timedOut || error instanceof APIConnectionTimeoutError) fail('timeout', asked);
+    if (error instanceof APIUserAbortError) fail('timeout', asked);
     if (error instanceof APIError && typeof error.status === 'number') {
       const status = error.status;
       const details = {
@@ -184,15 +219,15 @@ export function createAiProvider(
         type: error.type ?? undefined,
         providerCode: error.code ?? undefined,
       };
-      if (status === 429) fail('busy', details);
-      if (status === 401 || status === 403) fail('settings', details);
-      if (status === 404) fail('settings', details);
-      if (status >= 500) fail('unavailable', details);
-      fail('refused', details);
+      if (status === 429) fail('busy', asked, details);
+      if (status === 401 || status === 403) fail('settings', asked, details);
+      if (status === 404) fail('settings', asked, details);
+      if (status >= 500) fail('unavailable', asked, details);
+      fail('refused', asked, details);
     }
-    if (error instanceof APIConnectionError) fail('unreachable');
+    if (error instanceof APIConnectionError) fail('unreachable', asked);
     // A stream cut short, a body that is not JSON, chunks that do not parse.
-    fail('malformed', { error: error instanceof Error ? error.name : typeof error });
+    fail('malformed', asked, { error: error instanceof Error ? error.name : typeof error });
   }
 
   async function complete(options: CompleteOptions): Promise<Completion> {
@@ -222,9 +257,14 @@ export function createAiProvider(
     }, config!.timeoutMs);
     const onCallerAbort = () => controller.abort();
     signal?.addEventListener('abort', onCallerAbort, { once: true });
+    // Whether the provider has been asked for this run (a failed run's quota depends on it): a
+    // repair round follows an answer, so it has.
+    let asked = followUp.length > 0;
     const { sdk, client } = await clientOf();
     try {
-      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      // Gone already (the person left, or the time ran out while the client loaded): not asked.
+      if (signal?.aborted || controller.signal.aborted) throw new Error('aborted');
+      asked = true;
       if (onDelta) {
         const stream = await client.chat.completions.create(
           {
@@ -246,7 +286,11 @@ export function createAiProvider(
           }
           if (chunk.usage) usage = usageOf(chunk.usage);
         }
-        if (content.trim().length === 0) fail('empty');
+        // The client ends the loop quietly when the request is aborted, so the text so far looks
+        // like a whole answer. Cut off by AI_TIMEOUT_MS, or by the person leaving, it is none:
+        // never read it, nor send it back for a repair round.
+        if (controller.signal.aborted) throw controller.signal.reason ?? new Error('aborted');
+        if (content.trim().length === 0) fail('empty', asked);
         return { content, usage };
       }
       const answer = await client.chat.completions.create(
@@ -258,12 +302,16 @@ export function createAiProvider(
         { signal: controller.signal },
       );
       if (!answer || typeof answer !== 'object' || !Array.isArray(answer.choices))
-        fail('malformed');
+        fail('malformed', asked);
       const content = answer.choices[0]?.message?.content;
-      if (typeof content !== 'string' || content.trim().length === 0) fail('empty');
+      if (typeof content !== 'string' || content.trim().length === 0) fail('empty', asked);
       return { content, usage: usageOf(answer.usage) };
     } catch (error) {
-      return failFrom(sdk, error, timedOut, signal?.aborted === true && !timedOut);
+      return failFrom(sdk, error, {
+        timedOut,
+        callerAborted: signal?.aborted === true && !timedOut,
+        asked,
+      });
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);

@@ -34,7 +34,7 @@ import {
   type AiUsage,
   OUTPUT_INVALID_MESSAGE,
 } from './provider';
-import { aiNotConfigured } from './provider-errors';
+import { aiNotConfigured, type ProviderFailure, ProviderFailedError } from './provider-errors';
 
 /*
  * Running an app's AI action (docs/product/ai.md, "Runs"). The browser names the app, the action
@@ -55,6 +55,58 @@ export function utcDay(at: number): number {
 
 /** The system message of every run (kept in @pipit/app-definition, so the editor shows it). */
 export const RUN_SYSTEM_MESSAGE = AI_RUN_SYSTEM_MESSAGE;
+
+/**
+ * Whether a provider failure of this kind leaves the run counted (once the provider was asked):
+ * it was at work on the run (an answer came, unreadable or empty; the time ran out; the person
+ * left), or it did none (it refused the request or could not be reached).
+ */
+const PROVIDER_WORKED: Record<ProviderFailure, boolean> = {
+  timeout: true,
+  cancelled: true,
+  empty: true,
+  malformed: true,
+  unreachable: false,
+  busy: false,
+  unavailable: false,
+  settings: false,
+  refused: false,
+};
+
+/**
+ * Whether a run that ended without an output still counts against the person's quota
+ * (docs/product/ai.md, "Quotas"): it does once the provider has been asked and worked on it, so
+ * that leaving before the answer, or asking for what cannot fit, is no way around the quota. It
+ * is given back when the provider was never asked, refused the request or could not be reached,
+ * and when Pipit itself failed.
+ */
+export function failedRunCounts(error: unknown): boolean {
+  if (error instanceof AiOutputInvalidError) return true;
+  if (error instanceof ProviderFailedError)
+    return error.providerAsked && PROVIDER_WORKED[error.kind];
+  return false;
+}
+
+/**
+ * After a run (or a description, or an Ask AI request) that produced nothing: gives its
+ * reservation back unless it still counts, and logs which (never the prompt or the answer).
+ */
+export async function endFailedRun(
+  error: unknown,
+  release: () => Promise<void>,
+  logger: Logger,
+): Promise<void> {
+  const counted = failedRunCounts(error);
+  if (!counted) await release();
+  logger.info(
+    {
+      code: error instanceof ServiceError ? error.code : 'internal',
+      kind: error instanceof ProviderFailedError ? error.kind : undefined,
+      counted,
+    },
+    'AI run ended without an output',
+  );
+}
 
 export interface RunRequest {
   userId: string;
@@ -233,7 +285,8 @@ export function createAiRuns(deps: {
     if (!planned.ok) throw invalid(planned.message);
 
     // Reserve before asking, so two runs at once cannot both take the last one; a run that
-    // produces nothing gives it back (docs/product/ai.md, "Quotas").
+    // produces nothing gives it back unless the provider worked on it (docs/product/ai.md,
+    // "Quotas").
     const day = utcDay(clock.now());
     const reserved = await storage.aiUsage.reserveRun(request.userId, day, dailyRuns);
     if (!reserved.taken) {
@@ -255,7 +308,7 @@ export function createAiRuns(deps: {
       await storage.aiUsage.record({ ...base, runs: 1, ...usage });
       return { output, remaining: Math.max(0, dailyRuns - reserved.used) };
     } catch (error) {
-      await storage.aiUsage.releaseRun(request.userId, day);
+      await endFailedRun(error, () => storage.aiUsage.releaseRun(request.userId, day), logger);
       // Tokens spent on an answer that did not fit are still counted for the operator.
       if (error instanceof AiOutputInvalidError) {
         await storage.aiUsage.record({ ...base, runs: 0, ...error.usage });

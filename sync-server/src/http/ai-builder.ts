@@ -8,7 +8,7 @@ import {
 } from '@pipit/protocol';
 import { appFromDescription, proposeEdits } from '../ai/app-builder';
 import { AiOutputInvalidError, requireAiProvider } from '../ai/provider';
-import { DAY_MS, utcDay } from '../ai/runs';
+import { DAY_MS, endFailedRun, utcDay } from '../ai/runs';
 import { createDigest } from '../digest';
 import { loadAppDocument } from '../publishing/app-document';
 import { ServiceError } from '../service-error';
@@ -21,7 +21,8 @@ import { type ApiEnv, requireAuth } from './context';
 /**
  * Each blueprint or Ask AI request counts as one AI run of the person's daily quota
  * (docs/product/ai-builder.md, AI_DAILY_RUNS), with the same rate limit and words as a run of an AI action:
- * taken before the model is asked, given back when the request fails.
+ * taken before the model is asked, given back when the request fails, unless the model worked on
+ * it (`endFailedRun`).
  */
 async function takeRun(
   { storage, clock, aiDailyRuns, rateLimiter }: ApiDependencies,
@@ -79,7 +80,11 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
           await storage.aiUsage.record({ ...base, runs: 1, ...usage });
           send({ type: 'done', definition });
         } catch (error) {
-          await run.release().catch((err: unknown) => log.warn({ err }, 'AI run not given back'));
+          await endFailedRun(
+            error,
+            () => run.release().catch((err: unknown) => log.warn({ err }, 'AI run not given back')),
+            log,
+          );
           if (error instanceof AiOutputInvalidError) {
             // Nothing may throw past here: the stream has begun, so the error goes in a line.
             await storage.aiUsage
@@ -103,7 +108,7 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
         if (!abort.signal.aborted) controller.close();
       },
       cancel() {
-        // The person left: stop asking the model.
+        // The person left: stop asking the model (the run still counts once it was asked).
         abort.abort();
       },
     });
@@ -125,7 +130,7 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
     }
     const run = await takeRun(deps, auth.user.id);
     const base = { day: run.day, appId, userId: auth.user.id };
-    // Everything after the run is taken is in the try, so any failure gives it back.
+    // Everything after the run is taken is in the try, so any failure settles it.
     let doc: Y.Doc | undefined;
     try {
       doc = await loadAppDocument(appId, storage.documents, liveDocuments, logger);
@@ -153,7 +158,7 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
       const answer: AiEditResponse = proposed;
       return c.json(answer);
     } catch (error) {
-      await run.release();
+      await endFailedRun(error, run.release, c.get('logger'));
       // Tokens spent on an answer that did not fit are still counted for the operator.
       if (error instanceof AiOutputInvalidError) {
         await storage.aiUsage.record({ ...base, runs: 0, ...error.usage });

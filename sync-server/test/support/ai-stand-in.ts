@@ -19,6 +19,8 @@ export interface StandInRequest {
   body: StandInChatBody;
   /** The raw body text. */
   raw: string;
+  /** Whether the connection closed before the whole answer was sent (the client gave up). */
+  abandoned: boolean;
 }
 
 /** The parts of a Chat Completions request tests look at. */
@@ -47,6 +49,11 @@ export type StandInAnswer =
       chunkSize?: number;
       /** Streaming only: cut the connection after this many chunks. */
       dropAfterChunks?: number;
+      /**
+       * Streaming only: after this many chunks send nothing more, and keep the connection open
+       * until the client closes it (a model that stalls mid-answer, past the client's deadline).
+       */
+      stallAfterChunks?: number;
     }
   /** An HTTP error with an OpenAI-style body: `{ error: { message, type, code } }`. */
   | { status: number; message?: string; type?: string; code?: string; delayMs?: number }
@@ -199,6 +206,7 @@ export async function startAiStandIn(options: AiStandInOptions = {}): Promise<Ai
     });
     const chunkSize = typeof answer === 'string' ? 8 : (answer.chunkSize ?? 8);
     const dropAfter = typeof answer === 'string' ? undefined : answer.dropAfterChunks;
+    const stallAfter = typeof answer === 'string' ? undefined : answer.stallAfterChunks;
     const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     const base = { id, object: 'chat.completion.chunk', created, model };
     send({
@@ -211,6 +219,8 @@ export async function startAiStandIn(options: AiStandInOptions = {}): Promise<Ai
         req.socket.destroy();
         return;
       }
+      // Nothing more is sent: the client under test decides when to give up.
+      if (stallAfter !== undefined && sent >= stallAfter) return;
       send({
         ...base,
         choices: [
@@ -251,8 +261,18 @@ export async function startAiStandIn(options: AiStandInOptions = {}): Promise<Ai
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
       }
       const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
-      const request: StandInRequest = { method: req.method ?? 'GET', path, headers, body, raw };
+      const request: StandInRequest = {
+        method: req.method ?? 'GET',
+        path,
+        headers,
+        body,
+        raw,
+        abandoned: false,
+      };
       requests.push(request);
+      res.once('close', () => {
+        if (!res.writableFinished) request.abandoned = true;
+      });
       for (const wake of waiters) wake();
 
       if (options.apiKey && headers.authorization !== `Bearer ${options.apiKey}`) {
@@ -327,4 +347,38 @@ export async function startAiStandIn(options: AiStandInOptions = {}): Promise<Ai
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A person who leaves mid-run: posts `body` to Pipit's `path` as `client` (its session cookie and
+ * same-origin headers, as `ApiClient` sends them) and closes the connection as soon as the provider
+ * has been asked. Resolves once the request has failed on the person's side.
+ */
+export async function leaveOnceAsked(
+  standIn: AiStandIn,
+  client: { baseUrl: string; cookie: string | null },
+  path: string,
+  body: unknown,
+): Promise<void> {
+  const asked = standIn.completions.length;
+  const leaving = new AbortController();
+  const pending = fetch(`${client.baseUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      Origin: client.baseUrl,
+      'Sec-Fetch-Site': 'same-origin',
+      'Content-Type': 'application/json',
+      ...(client.cookie ? { Cookie: client.cookie } : {}),
+    },
+    body: JSON.stringify(body),
+    signal: leaving.signal,
+  }).then((response) => response.text());
+  await standIn.waitForCompletions(asked + 1);
+  leaving.abort();
+  await pending.then(
+    () => {
+      throw new Error(`${path} answered before the person left`);
+    },
+    () => undefined,
+  );
 }

@@ -222,8 +222,9 @@ export function SelfHostingSection() {
         </li>
         <li>
           Each person has <code>AI_DAILY_RUNS</code> runs a day (50 by default), reset at midnight
-          UTC; runs that fail do not count. Past them, runs fail with <code>ai_quota_exceeded</code>
-          .
+          UTC. A run counts once the provider was asked and worked on it; one it refused, or could
+          not take (busy, failing, unreachable), is given back. Past them, runs fail with{' '}
+          <code>ai_quota_exceeded</code>.
         </li>
         <li>
           If the provider is slow, busy or unreachable, runs fail with{' '}
