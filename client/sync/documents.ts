@@ -4,11 +4,14 @@ import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { appListing } from '@pipit/app-definition';
 import {
+  Acknowledgements,
   isSyncCloseReason,
   parseDocumentName,
   SYNC_PROVIDER_ADDRESSING,
   type SyncCloseReason,
+  trackAcknowledgements,
 } from '@pipit/protocol';
+
 import { onAccountEnd } from './account-end';
 import { type DocumentScope, localDatabaseName, scopeKey } from './document-names';
 import { type LocalApp, localAppKey, localDb } from './local-db';
@@ -143,7 +146,15 @@ class Entry {
   lingerTimer: ReturnType<typeof setTimeout> | undefined;
   /** Local changes the server has not acknowledged, kept on the device for the studio's list. */
   pending = 0;
-  acknowledged = false;
+  /** What the server acknowledged having stored: "Saved" comes from here (@pipit/protocol sync-acknowledgements.ts). */
+  private readonly acks = new Acknowledgements(() => {
+    if (this.acks.isSaved() && this.provider?.authorizedScope !== 'readonly') {
+      this.setPending(0);
+      noteSynced();
+    }
+    this.notify();
+  });
+  private untrackAcks: () => void = () => undefined;
   error: SyncErrorReason | null = null;
   readonly listeners = new Set<() => void>();
   private snapshot: SyncState = { kind: 'connecting', pending: 0 };
@@ -176,6 +187,7 @@ class Entry {
       if (origin === this.persistence || (this.provider && origin === this.provider)) return;
       if (!changedContent(transaction)) return;
       this.setPending(this.pending + 1);
+      this.acks.changed();
     });
     this.snapshot = this.computeSync();
     window.addEventListener('online', this.notify);
@@ -255,6 +267,7 @@ class Entry {
       ...SYNC_PROVIDER_ADDRESSING,
     });
     this.provider = provider;
+    this.untrackAcks = trackAcknowledgements(provider.effectiveName, this.acks);
     this.error = null;
     provider.on('status', this.notify);
     provider.on('authenticated', () => {
@@ -264,18 +277,9 @@ class Entry {
     provider.on('authenticationFailed', ({ reason }: { reason: string }) => {
       this.refused(errorReasonOf(reason) ?? 'rejected');
     });
-    provider.on('unsyncedChanges', ({ number }: { number: number }) => {
-      if (number === 0 && provider.isAuthenticated) {
-        this.acknowledged = true;
-        if (provider.authorizedScope !== 'readonly') {
-          this.setPending(0);
-          noteSynced();
-        }
-      }
-      this.notify();
-    });
+    // Only the count shown while syncing: whether it is saved is the server's acknowledgements'.
+    provider.on('unsyncedChanges', this.notify);
     provider.on('close', ({ event }: { event: { reason?: string } }) => {
-      this.acknowledged = false;
       const reason = event.reason ? errorReasonOf(event.reason) : undefined;
       if (reason) this.refused(reason);
       else this.notify();
@@ -303,6 +307,7 @@ class Entry {
     const provider = this.provider;
     if (!provider) return;
     this.provider = null;
+    this.untrackAcks();
     provider.destroy();
     this.notify();
   }
@@ -338,8 +343,8 @@ class Entry {
     if (!provider || !socketUp || !provider.isAuthenticated) {
       return { kind: 'connecting', pending: this.pending };
     }
-    if (provider.unsyncedChanges > 0 || !this.acknowledged) {
-      return { kind: 'syncing', pending: Math.max(provider.unsyncedChanges, this.pending) };
+    if (!this.acks.isSaved()) {
+      return { kind: 'syncing', pending: Math.max(provider.unsyncedChanges, this.pending, 1) };
     }
     return { kind: 'saved' };
   }

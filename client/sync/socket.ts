@@ -1,4 +1,5 @@
 import { HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
+import { observedWebSocket } from '@pipit/protocol';
 
 /** The sync endpoint on this origin; the session cookie authenticates the websocket. */
 const SYNC_PATH = '/api/sync';
@@ -15,6 +16,8 @@ export function syncSocket(accountId: string): HocuspocusProviderWebsocket {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${SYNC_PATH}`;
   const websocket = new HocuspocusProviderWebsocket({
     url,
+    // Each connection's messages are read for the server's acknowledgements: "Saved" (@pipit/protocol sync-acknowledgements.ts).
+    WebSocketPolyfill: observedWebSocket(WebSocket),
     // Retry forever, backing off to 10 s: offline is a normal state, not a failure. (The retry
     // library refuses a `delay` below `minDelay` — silently, through the provider — so both are
     // set.)

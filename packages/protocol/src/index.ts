@@ -331,3 +331,8 @@ export {
   type SentAnswer,
   type SentAnswers,
 } from './page-data';
+export {
+  Acknowledgements,
+  observedWebSocket,
+  trackAcknowledgements,
+} from './sync-acknowledgements';

@@ -2,6 +2,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import * as decoding from 'lib0/decoding';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import { observedWebSocket } from '@pipit/protocol';
 import { MESSAGE } from './raw-sync';
 
 export interface TestProvider {
@@ -36,6 +37,12 @@ export function connectProvider(options: {
   socket?: HocuspocusProviderWebsocket;
   /** How the provider addresses its document (the browser's: `SYNC_PROVIDER_ADDRESSING`). */
   addressing?: { sessionAwareness: boolean };
+  /**
+   * As the app's sync socket does (client/sync/socket.ts): each connection's messages observed for
+   * the server's acknowledgements (@pipit/protocol `observedWebSocket`), edits batched for this
+   * many ms, and messages queued while the socket was down dropped when it opens again.
+   */
+  likeTheApp?: { flushDelay: number };
 }): TestProvider {
   const origin = options.origin === undefined ? options.url : options.origin;
   class BrowserLikeWebSocket extends WebSocket {
@@ -53,7 +60,9 @@ export function connectProvider(options: {
     options.socket ??
     new HocuspocusProviderWebsocket({
       url: `${options.url.replace(/^http/, 'ws')}/api/sync${options.query ? `?${options.query}` : ''}`,
-      WebSocketPolyfill: BrowserLikeWebSocket,
+      WebSocketPolyfill: options.likeTheApp
+        ? observedWebSocket(BrowserLikeWebSocket)
+        : BrowserLikeWebSocket,
       ...(options.reconnect
         ? { maxAttempts: 0, delay: 200, minDelay: 200, maxDelay: 2_000, factor: 2 }
         : { maxAttempts: 1 }),
@@ -64,7 +73,13 @@ export function connectProvider(options: {
     document: doc,
     websocketProvider,
     ...options.addressing,
+    ...(options.likeTheApp ? { flushDelay: options.likeTheApp.flushDelay } : {}),
   });
+  if (options.likeTheApp && ownSocket) {
+    websocketProvider.on('open', () => {
+      (websocketProvider as unknown as { messageQueue: unknown[] }).messageQueue = [];
+    });
+  }
   const ready = new Promise<boolean>((resolve) => {
     provider.on('synced', () => resolve(true));
     provider.on('authenticationFailed', () => resolve(false));
