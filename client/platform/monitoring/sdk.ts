@@ -8,7 +8,12 @@ import {
   makeFetchTransport,
   withScope,
 } from '@sentry/browser';
-import { type ErrorReportingConfig, matchRoute, redactReport } from '@pipit/protocol';
+import {
+  type ErrorReportingConfig,
+  matchRoute,
+  redactReport,
+  redactUrlSecrets,
+} from '@pipit/protocol';
 
 /**
  * The SDK itself, loaded on its own (error-reporting.ts decides when). Its settings are the
@@ -65,8 +70,10 @@ export function startSdk(config: ErrorReportingConfig): ReportingSdk {
     maxBreadcrumbs: 100,
     normalizeDepth: 3,
     normalizeMaxBreadth: 1_000,
-    // Never passwords, tokens, cookies or a visitor's app data (the server applies the same rule).
-    beforeSend: (event) => redactReport(event) as ErrorEvent,
+    // Never passwords, tokens, cookies or a visitor's app data (the server applies the same rule);
+    // nor a token in a path: on `/join/{token}`, the page URL, the transaction and breadcrumbs
+    // hold the invitation itself (url-secrets.ts).
+    beforeSend: (event) => redactUrlSecrets(redactReport(event) as ErrorEvent),
     // Trace context travels with Pipit's own API requests (`sentry-trace`, `baggage` — capped at
     // 8,192 characters by the SDK), so a browser report and the server's failure it caused share a
     // trace id; no performance data is collected or sent.

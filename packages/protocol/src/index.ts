@@ -336,3 +336,8 @@ export {
   observedWebSocket,
   trackAcknowledgements,
 } from './sync-acknowledgements';
+export {
+  redactUrlSecrets,
+  redactUrlSecretsInText,
+  SECRET_PATH_PREFIXES,
+} from './url-secrets';

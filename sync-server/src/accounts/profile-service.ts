@@ -1,5 +1,3 @@
-/** libvips is loaded on the first picture: a server that makes none keeps it out of memory. */
-const loadSharp = async () => (await import('sharp')).default;
 import {
   AVATAR_UPLOAD_MAX_BYTES,
   AVATAR_UPLOAD_TYPES,
@@ -10,14 +8,34 @@ import { ServiceError } from '../service-error';
 import { ConflictError, type Storage, type UserRecord } from '../storage/types';
 import type { Clock } from './clock';
 import { describeDevice } from './client-info';
+import {
+  describePixels,
+  type EncodedImage,
+  encodeImage,
+  IMAGE_PIXEL_LIMITS,
+  megapixels,
+  readImageHeader,
+  spendDecodeBudget,
+} from './image-decoding';
 import type { Authenticated } from './sessions';
 import { toAccount } from './views';
 
 /** docs/product/quotas.md, free plan: 20 MB of uploads per person. */
 export const UPLOAD_QUOTA_BYTES = 20 * 1024 * 1024;
 export const AVATAR_SIZE_PX = 256;
-/** Decoding bombs: refuse images with more pixels than this before decoding them. */
-const MAX_INPUT_PIXELS = 40_000_000;
+
+const ACCEPTED_WORDS = 'a PNG, JPEG, WebP or GIF image';
+
+const unreadableAvatar = () =>
+  new ServiceError('validation_failed', 'That file isn’t an image we can read. Try another.', {
+    fields: { avatar: 'That file isn’t an image we can read.' },
+  });
+
+const overQuota = () =>
+  new ServiceError(
+    'payload_too_large',
+    `That would take your uploads past the ${UPLOAD_QUOTA_BYTES / 1024 / 1024} MB of your plan. Remove some images from your apps first, or choose an emoji avatar.`,
+  );
 
 export function createProfileService(deps: {
   storage: Storage;
@@ -73,8 +91,14 @@ export function createProfileService(deps: {
     },
 
     /**
-     * An uploaded avatar is decoded and re-encoded (square WebP, EXIF and anything else dropped),
-     * never stored as sent (docs/library-notes.md#security). SVG is not accepted.
+     * An uploaded avatar is decoded and re-encoded (a 256 px square WebP, EXIF and anything else
+     * dropped), never stored as sent (docs/library-notes.md#security). Everything that can refuse
+     * it without decoding it does so first, as for an app's images (portable/images.ts): its
+     * declared type and size, the person's quota (from the bytes received), its header — the
+     * format the bytes are (an SVG sent as `image/png` is an SVG, and is refused), its pixels —
+     * and the person's hourly decoding budget; only then is it decoded, no more pixels than its
+     * header declared. The rate limit (`avatarUploadsPerAccount`) is counted by the route, before
+     * the body is read.
      */
     async setAvatarImage(
       auth: Authenticated,
@@ -82,7 +106,7 @@ export function createProfileService(deps: {
       bytes: Uint8Array,
     ): Promise<UserRecord> {
       if (!(AVATAR_UPLOAD_TYPES as readonly string[]).includes(contentType)) {
-        throw new ServiceError('unsupported_media_type', 'Upload a PNG, JPEG, WebP or GIF image.');
+        throw new ServiceError('unsupported_media_type', `Upload ${ACCEPTED_WORDS}.`);
       }
       if (bytes.byteLength > AVATAR_UPLOAD_MAX_BYTES) {
         throw new ServiceError(
@@ -90,36 +114,39 @@ export function createProfileService(deps: {
           'That image is larger than 5 MB. Choose a smaller one.',
         );
       }
-      let encoded: Buffer;
-      const sharp = await loadSharp();
-      try {
-        encoded = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
-          .rotate()
-          .resize(AVATAR_SIZE_PX, AVATAR_SIZE_PX, { fit: 'cover' })
-          .webp({ quality: 82 })
-          .toBuffer();
-      } catch {
-        throw new ServiceError(
-          'validation_failed',
-          'That file isn’t an image we can read. Try another.',
-          {
-            fields: { avatar: 'That file isn’t an image we can read.' },
-          },
-        );
-      }
+      if (bytes.byteLength === 0) throw unreadableAvatar();
       const used = await storage.uploads.totalBytesForUser(auth.user.id);
-      if (used + encoded.byteLength > UPLOAD_QUOTA_BYTES) {
-        throw new ServiceError(
-          'payload_too_large',
-          'Your uploads are over the 20 MB of your plan. Remove some first.',
-        );
+      if (used + bytes.byteLength > UPLOAD_QUOTA_BYTES) throw overQuota();
+      const header = await readImageHeader(bytes);
+      if ('problem' in header) {
+        if (header.problem === 'not_accepted') {
+          throw new ServiceError(
+            'unsupported_media_type',
+            `That file is not ${ACCEPTED_WORDS}, whatever its name or type says. Upload ${ACCEPTED_WORDS}.`,
+          );
+        }
+        if (header.problem === 'too_many_pixels') {
+          throw new ServiceError(
+            'payload_too_large',
+            `That image is ${describePixels(header)}; avatars of at most ${megapixels(IMAGE_PIXEL_LIMITS.perImage)} megapixels are taken. Scale it down, or choose a smaller one.`,
+          );
+        }
+        throw unreadableAvatar();
       }
+      await spendDecodeBudget({ storage, clock }, auth.user.id, header.pixels);
+      let image: EncodedImage;
+      try {
+        image = await encodeImage(bytes, header, { side: AVATAR_SIZE_PX, fit: 'cover' });
+      } catch {
+        throw unreadableAvatar();
+      }
+      if (used + image.bytes.byteLength > UPLOAD_QUOTA_BYTES) throw overQuota();
       const id = createId();
       await storage.uploads.insert({
         id,
         userId: auth.user.id,
-        contentType: 'image/webp',
-        bytes: new Uint8Array(encoded),
+        contentType: image.contentType,
+        bytes: image.bytes,
         createdAt: clock.now(),
       });
       await removeImageAvatar(auth.user);

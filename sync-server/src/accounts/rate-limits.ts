@@ -71,6 +71,12 @@ export const DEFAULT_RATE_LIMITS = {
    * id is never used again), so making and deleting spaces in a loop is bounded here (issue 37).
    */
   spacesCreatedPerAccount: { limit: 30, windowMs: HOUR_MS },
+  /**
+   * Avatars one account uploads (`POST /api/account/avatar`), whatever their outcome: each is
+   * decoded and encoded again; a person tries a few, a script thousands (issue 37). What they may
+   * have decoded in an hour is bounded as well, in pixels (accounts/image-decoding.ts).
+   */
+  avatarUploadsPerAccount: { limit: 30, windowMs: HOUR_MS },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;

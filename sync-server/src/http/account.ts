@@ -10,9 +10,11 @@ import {
   usernameSchema,
 } from '@pipit/protocol';
 import { describeDevice } from '../accounts/client-info';
+import { rateLimited } from '../accounts/rate-limits';
 import { clearSessionCookie } from '../accounts/session-cookie';
 import { toAccount } from '../accounts/views';
 import { exportAccount } from '../portable/export';
+import { ServiceError } from '../service-error';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { readBodyBytes, readJsonBody } from './body';
@@ -39,6 +41,18 @@ export function registerAccount(app: Hono<ApiEnv>, deps: ApiDependencies): void 
 
   app.post('/account/avatar', async (c) => {
     const auth = requireAuth(c);
+    // Counted before the body is read, whatever the outcome (docs/product/quotas.md#rate-limits).
+    try {
+      await deps.rateLimiter.enforce('avatarUploadsPerAccount', auth.user.id);
+    } catch (error) {
+      if (error instanceof ServiceError && error.code === 'rate_limited') {
+        throw rateLimited(error.extra.retryAfter ?? 60, {
+          what: 'You have uploaded as many avatars this hour as one person may.',
+          orElse: ', or choose an emoji avatar',
+        });
+      }
+      throw error;
+    }
     const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const bytes = new Uint8Array(await readBodyBytes(c.req.raw, AVATAR_UPLOAD_MAX_BYTES));
     return c.json({ account: toAccount(await profiles.setAvatarImage(auth, type, bytes)) });

@@ -1,4 +1,4 @@
-import { redactReport } from '@pipit/protocol';
+import { redactReport, redactUrlSecrets } from '@pipit/protocol';
 import type { Clock } from '../accounts/clock';
 import type { MonitoringConfig } from '../config';
 import type { ErrorEventRecord } from '../storage/types';
@@ -64,9 +64,10 @@ export function storedBytes(record: ErrorEventRecord): number {
 
 /**
  * Takes one envelope from the tunnel, sent from `address`: reads it, checks that it is for the
- * configured DSN, stores its error event (redacted: never passwords, tokens, cookies or app data;
- * only what the inbox shows, storedEventJson) and hands the envelope, with the redacted event, its
- * health counters and the upstream DSN, to the forwarder. Throws MalformedEnvelopeError (400),
+ * configured DSN, stores its error event (redacted: never passwords, tokens — in a query or in a
+ * path such as `/join/{token}` — cookies or app data; only what the inbox shows, storedEventJson)
+ * and hands the envelope, with the redacted event and header, its health counters and the
+ * upstream DSN, to the forwarder. Throws MalformedEnvelopeError (400),
  * ForeignEnvelopeError (403) or OverBudgetError (429, the address's bytes for the day are spent)
  * before anything is stored or sent.
  */
@@ -93,7 +94,8 @@ export function createIngest(
       }
       // Sentry's own rule: one event per envelope.
       if (event) throw new MalformedEnvelopeError('An envelope carries one event at most.');
-      event = redactReport(itemJson(item)) as JsonObject;
+      // Never trust the client's own redaction: the same rules again, path tokens included.
+      event = redactUrlSecrets(redactReport(itemJson(item)) as JsonObject);
       if (forwarding) items.push({ header: item.header, payload: jsonPayload(event) });
     }
     let stored = 0;
@@ -103,7 +105,8 @@ export function createIngest(
       if (await keep(record)) stored = 1;
     }
     if (config.upstream && items.length > 0) {
-      const header = { ...envelope.header, dsn: formatDsn(config.upstream) };
+      // The header can name the page too (its trace's transaction): redacted like the event.
+      const header = { ...redactUrlSecrets(envelope.header), dsn: formatDsn(config.upstream) };
       forwarder.forward(serializeEnvelope({ header, items }));
     }
     return { stored, ignored };

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { redactUrl } from '@pipit/protocol';
+import { redactUrl, redactUrlSecretsInText } from '@pipit/protocol';
 import type { ErrorEventRecord } from '../storage/types';
 import { VERSION } from '../version';
 import { eventIdOf, storedEventJson } from './event-json';
@@ -19,7 +19,10 @@ export interface ServerErrorReport {
   error: unknown;
   digest: string;
   method?: string | undefined;
-  /** The request's path; a query is cut off (it can carry tokens). */
+  /**
+   * The request's path; a query is cut off and a secret segment (`/join/{token}`) replaced: both
+   * can carry tokens (url-secrets.ts).
+   */
   path?: string | undefined;
   requestId?: string | undefined;
 }
@@ -77,7 +80,11 @@ export function serverErrorRecord(
   receivedAt: number,
   environment: string | null = null,
 ): ErrorEventRecord {
-  const { type, message, stack } = describe(report.error);
+  const described = describe(report.error);
+  const type = described.type;
+  // An error's words can quote the URL that failed (`/api/space-invites/{token}`): the same rule.
+  const message = redactUrlSecretsInText(described.message);
+  const stack = described.stack === undefined ? undefined : redactUrlSecretsInText(described.stack);
   const frames = stack ? parseStack(stack) : [];
   const top = topInAppFrame(frames);
   const identity: ErrorIdentity = {
@@ -87,9 +94,9 @@ export function serverErrorRecord(
   };
   const cause = report.error instanceof Error ? report.error.cause : undefined;
   // The inbox shows the printed stack: the cause goes under it, as Node prints one.
-  const causeText = cause === undefined ? null : describeCause(cause);
+  const causeText = cause === undefined ? null : redactUrlSecretsInText(describeCause(cause));
   const printed = [stack, causeText].filter((part) => part).join('\n[cause]: ');
-  const route = report.path ? redactUrl(report.path) : null;
+  const route = report.path ? redactUrlSecretsInText(redactUrl(report.path)) : null;
   const event = {
     event_id: eventIdOf(),
     timestamp: receivedAt / 1000,

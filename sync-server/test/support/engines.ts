@@ -64,6 +64,7 @@ export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   appImagesPerAccount: ROOMY,
   importsPerAccount: ROOMY,
   spacesCreatedPerAccount: ROOMY,
+  avatarUploadsPerAccount: ROOMY,
 };
 
 /** The real server on `engine`, sending mail to a real local SMTP server. */
