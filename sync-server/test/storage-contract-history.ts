@@ -79,6 +79,23 @@ export function describeHistoryContract(storage: () => Storage) {
       expect(await s.checkpoints.get(a.id, one.id)).not.toBeNull();
     });
 
+    it('scopes ids per app: another app stores a checkpoint of the same id as its own (issue 37)', async () => {
+      const s = storage();
+      const a = await app();
+      const b = await app();
+      const one = checkpoint(a.id, { name: 'a’s' });
+      expect(await s.checkpoints.insert(one)).toBe(true);
+      const same = checkpoint(b.id, { id: one.id, name: 'b’s', definition: new Uint8Array([9]) });
+      expect(await s.checkpoints.insert(same)).toBe(true);
+      expect(await s.checkpoints.insert(same)).toBe(false);
+      expect((await s.checkpoints.get(a.id, one.id))?.name).toBe('a’s');
+      expect((await s.checkpoints.get(b.id, one.id))?.name).toBe('b’s');
+      expect(await s.checkpoints.definition(b.id, one.id)).toEqual(new Uint8Array([9]));
+      await s.checkpoints.delete(b.id, [one.id]);
+      expect(await s.checkpoints.get(b.id, one.id)).toBeNull();
+      expect(await s.checkpoints.get(a.id, one.id)).not.toBeNull();
+    });
+
     it('deletes the given checkpoints, and all of them with their app; forgets a deleted maker', async () => {
       const s = storage();
       const { id, owner } = await app();

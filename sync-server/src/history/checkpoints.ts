@@ -3,6 +3,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import {
   type AppDefinition,
   diffDefinitions,
+  parseKnownDefinition,
   type ReadDefinition,
   summarizeChanges,
 } from '@pipit/app-definition';
@@ -46,6 +47,53 @@ export interface NewCheckpointInput {
 }
 
 export class HistoryFullError extends Error {}
+
+/** The largest definition a checkpoint holds, as JSON: as large as an app's document may be. */
+export const CHECKPOINT_DEFINITION_MAX_BYTES = 6 * 1024 * 1024;
+
+const DAY_MS = 24 * 3_600_000;
+
+/**
+ * The times a device may give a checkpoint it made (docs/product/history.md): a device's clock a
+ * little ahead of the server's is taken as now; more than `aheadMs` ahead, or older than
+ * `maxAgeMs` (a time of 0 among them), is a clock that is wrong, refused.
+ */
+export const CHECKPOINT_TIME_LIMITS = { aheadMs: DAY_MS, maxAgeMs: 365 * DAY_MS } as const;
+
+/**
+ * A checkpoint's definition, however it arrives (a device, an imported file): the components this
+ * version of Pipit cannot read (made by a newer one) are left out, then every rule of an app
+ * definition applies — its limits, its references, known component types — and its size. Otherwise
+ * what is wrong, in words.
+ */
+export function checkpointDefinition(
+  value: unknown,
+): { definition: AppDefinition } | { problem: string } {
+  const parsed = parseKnownDefinition(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    const problem = `${where}${issue?.message ?? 'Not an app definition.'}`;
+    return { problem: /[.!?]$/.test(problem) ? problem : `${problem}.` };
+  }
+  if (Buffer.byteLength(JSON.stringify(parsed.data)) > CHECKPOINT_DEFINITION_MAX_BYTES) {
+    return {
+      problem: `It is larger than ${CHECKPOINT_DEFINITION_MAX_BYTES / 1024 / 1024} MB, the most an app may be.`,
+    };
+  }
+  return { definition: parsed.data };
+}
+
+/** What is wrong with a time a device gave its checkpoint, in words; null when it is plausible. */
+export function checkpointTimeProblem(createdAt: number, now: number): string | null {
+  if (createdAt > now + CHECKPOINT_TIME_LIMITS.aheadMs) {
+    return 'This checkpoint’s time is more than a day after the server’s, so this device’s clock is wrong. Set its date and time, then save the checkpoint again.';
+  }
+  if (createdAt < now - CHECKPOINT_TIME_LIMITS.maxAgeMs) {
+    return 'This checkpoint’s time is more than a year ago, longer than any device keeps one waiting, so this device’s clock is wrong. Set its date and time, then save the checkpoint again.';
+  }
+  return null;
+}
 
 function hashOf(json: string): string {
   return createHash('sha256').update(json).digest('base64url');

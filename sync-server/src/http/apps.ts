@@ -10,6 +10,7 @@ import {
   setArchivedRequestSchema,
 } from '@pipit/protocol';
 import { nameOf, toPerson } from '../accounts/views';
+import { isPublicVersion, mayReadVersion } from '../history/remix';
 import { findVisibleApp } from '../publishing/visibility';
 import type { AppRecord, Storage, UserRecord } from '../storage/types';
 import { ApiError } from './api-error';
@@ -90,19 +91,25 @@ export function registerApps(
         `You have ${PLAN_LIMITS.apps} apps, the most the free plan allows. Delete an archived app to make room.`,
       );
     }
-    // A remix names the version it copied; the creator must be able to see it
-    // (docs/product/roles.md).
+    // A remix names the version it copied: one the creator may read now — the version the
+    // original publishes, or any of its versions for its owner and collaborators
+    // (docs/product/history.md, issue 37). Any other is answered as an app that is not there, so
+    // nobody learns which versions a private past holds.
+    let forkedFromPublic = false;
     if (input.forkedFrom) {
-      const source = await findVisibleApp(storage, input.forkedFrom.appId, auth.user.id);
-      const version = source
-        ? await storage.publishing.version(source.app.id, input.forkedFrom.version)
-        : null;
-      if (!version) {
+      const { appId, version: number } = input.forkedFrom;
+      const source = await findVisibleApp(storage, appId, auth.user.id);
+      const version =
+        source && mayReadVersion(source, number)
+          ? await storage.publishing.version(source.app.id, number)
+          : null;
+      if (!source || !version) {
         throw new ApiError(
           'not_found',
-          'The app you are remixing is not available any more, so nothing was made. Open its page again.',
+          'The app you are remixing is not available any more, or no longer shares the version you copied, so nothing was made. Open its page again and remix what it shares now.',
         );
       }
+      forkedFromPublic = isPublicVersion(source, number);
     }
     const registered = await storage.apps.insert({
       id: input.id,
@@ -112,6 +119,7 @@ export function registerApps(
       icon: input.icon,
       createdAt: clock.now(),
       forkedFrom: input.forkedFrom ?? null,
+      forkedFromPublic,
     });
     // A device that still holds a deleted app learns so here, instead of bringing it back.
     if ('deleted' in registered) throw appDeleted();

@@ -1,5 +1,4 @@
 import type { Hono } from 'hono';
-import { parseKnownDefinition } from '@pipit/app-definition';
 import {
   type AppRole,
   createCheckpointRequestSchema,
@@ -9,7 +8,13 @@ import {
   type Upstream,
 } from '@pipit/protocol';
 import { findVisibleApp } from '../publishing/visibility';
-import { HistoryFullError } from '../history/checkpoints';
+import {
+  CHECKPOINT_DEFINITION_MAX_BYTES,
+  checkpointDefinition,
+  checkpointTimeProblem,
+  HistoryFullError,
+} from '../history/checkpoints';
+import { isPublicVersion, mayReadVersion, readableBase } from '../history/remix';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { appFor } from './apps';
@@ -17,7 +22,7 @@ import { readJsonBody } from './body';
 import type { ApiEnv } from './context';
 
 /** The largest checkpoint body: a whole app definition, as large as a document may be. */
-export const CHECKPOINT_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
+export const CHECKPOINT_BODY_LIMIT_BYTES = CHECKPOINT_DEFINITION_MAX_BYTES;
 
 /** The one JSON endpoint allowed a body over API_BODY_LIMIT_BYTES. */
 export const isCheckpointPost = (method: string, path: string) =>
@@ -31,15 +36,15 @@ const notFound = () =>
 
 /** A definition as a device sends it: components the reader could not use are left out. */
 function definitionFrom(value: unknown) {
-  const parsed = parseKnownDefinition(value);
-  if (!parsed.success) {
+  const checked = checkpointDefinition(value);
+  if ('problem' in checked) {
     throw new ApiError(
       'validation_failed',
       'That checkpoint is not a valid app definition, so it was not saved.',
-      { fields: { definition: parsed.error.issues[0]?.message ?? 'Not an app definition.' } },
+      { fields: { definition: checked.problem } },
     );
   }
-  return parsed.data;
+  return checked.definition;
 }
 
 /**
@@ -48,7 +53,7 @@ function definitionFrom(value: unknown) {
  */
 export function registerHistory(
   app: Hono<ApiEnv>,
-  { storage, history, rateLimiter }: ApiDependencies,
+  { storage, history, rateLimiter, clock }: ApiDependencies,
 ): void {
   app.get('/apps/:id/checkpoints', async (c) => {
     const { app: found } = await appFor(c, storage);
@@ -74,9 +79,17 @@ export function registerHistory(
       CHECKPOINT_BODY_LIMIT_BYTES,
     );
     const definition = definitionFrom(input.definition);
-    // Sent again by a device that did not hear the answer: nothing new, nothing counted.
+    // Sent again by a device that did not hear the answer: nothing new, nothing counted. Ids are
+    // the app's own: another app's checkpoint of this id is neither found nor touched (issue 37).
     const known = await storage.checkpoints.get(found.id, input.id);
-    if (!known) await rateLimiter.enforce('checkpointsPerAccount', auth.user.id);
+    if (!known) {
+      const problem =
+        input.createdAt === undefined ? null : checkpointTimeProblem(input.createdAt, clock.now());
+      if (problem) {
+        throw new ApiError('validation_failed', problem, { fields: { createdAt: problem } });
+      }
+      await rateLimiter.enforce('checkpointsPerAccount', auth.user.id);
+    }
     let result;
     try {
       result = await history.record({
@@ -142,16 +155,20 @@ export function registerHistory(
     }
   };
 
+  // Checked again on every read (issue 37): the original as the asker may see it now, the version
+  // it publishes now, and a base the asker may be given (history/remix.ts); else nothing to pull.
   app.get('/apps/:id/upstream', async (c) => {
     const { auth, app: found, role } = await appFor(c, storage);
     requireEditor(role);
     const source = await upstreamOf(found.forkedFrom, auth.user.id);
-    const [base, latest] = source
-      ? await Promise.all([
-          storage.publishing.version(source.app.id, found.forkedFromVersion ?? 1),
-          storage.publishing.version(source.app.id, source.publishedVersion),
-        ])
-      : [null, null];
+    const baseNumber = source ? readableBase(found, source) : null;
+    const [base, latest] =
+      source && baseNumber !== null
+        ? await Promise.all([
+            storage.publishing.version(source.app.id, baseNumber),
+            storage.publishing.version(source.app.id, source.publishedVersion),
+          ])
+        : [null, null];
     if (!source || !base || !latest) return c.json({ upstream: null });
     const upstream: Upstream = {
       source: {
@@ -181,14 +198,24 @@ export function registerHistory(
         'This app is not a remix, or the app it came from is no longer shared with you.',
       );
     }
-    if (version > source.publishedVersion || version < (found.forkedFromVersion ?? 1)) {
+    // Only a version the puller may read now (the one the original publishes, unless they are one
+    // of its people), never older than the base: nothing else can become the base it is given.
+    if (
+      version > source.publishedVersion ||
+      version < (found.forkedFromVersion ?? 1) ||
+      !mayReadVersion(source, version)
+    ) {
       throw new ApiError(
         'validation_failed',
-        'That is not a version of the original this app can pull.',
+        `That is not a version of the original this app can pull: it shares version ${source.publishedVersion} now. Open the remix again to see what changed, then pull.`,
         { fields: { version: 'Not a version to pull.' } },
       );
     }
-    await storage.apps.setForkedFromVersion(found.id, version);
+    await storage.apps.setForkedFromVersion(
+      found.id,
+      version,
+      isPublicVersion(source, version) ? clock.now() : null,
+    );
     return c.json({ version });
   });
 }

@@ -117,14 +117,15 @@ export function registerPortable(app: Hono<ApiEnv>, deps: ApiDependencies): void
       throw new ApiError('forbidden', 'Only the app’s owner and editors can export it.');
     }
     const { data } = parseQuery(c, exportQuerySchema);
-    const bytes = await exportApp(portable(c), {
+    const { bytes, title } = await exportApp(portable(c), {
       origin: exportOrigin(c, deps.publicOrigin),
       app: found,
       dataOf: data === '1' ? auth.user.id : null,
     });
+    // Named from the title the file's manifest holds, not the listing row (a store behind).
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
       'Content-Type': PIPIT_FILE_TYPE,
-      'Content-Disposition': attachment(fileNameOf(found.title)),
+      'Content-Disposition': attachment(fileNameOf(title)),
     });
   });
 

@@ -145,17 +145,23 @@ export async function portableApp(
   };
 }
 
-/** A `.pipit` file of one app (`GET /api/apps/{id}/export`). */
+/**
+ * A `.pipit` file of one app (`GET /api/apps/{id}/export`), with the title its manifest holds: the
+ * title of the definition exported, which the app's listing row follows only on the next debounced
+ * store, so the file is named from this one (issue 37).
+ */
 export async function exportApp(
   deps: PortableDeps,
   input: { origin: string; app: AppRecord; dataOf: string | null },
-): Promise<Uint8Array> {
-  return writePipitFile({
+): Promise<{ bytes: Uint8Array; title: string }> {
+  const app = await portableApp(deps, input.app, input.dataOf);
+  const bytes = writePipitFile({
     origin: input.origin,
     exportedAt: deps.clock.now(),
     kind: 'app',
-    apps: [await portableApp(deps, input.app, input.dataOf)],
+    apps: [app],
   });
+  return { bytes, title: app.title };
 }
 
 /**

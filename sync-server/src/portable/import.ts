@@ -16,13 +16,21 @@ import {
   checkpointChangesSchema,
   createId,
   documentName,
+  HISTORY_LIMITS,
   type ImportResponse,
   PLAN_LIMITS,
 } from '@pipit/protocol';
 import * as Y from 'yjs';
 import { UPLOAD_QUOTA_BYTES } from '../accounts/profile-service';
+import { checkpointDefinition } from '../history/checkpoints';
+import { checkpointsToDrop } from '../history/thinning';
 import { ServiceError } from '../service-error';
-import { ConflictError, type ImportedApp, type UserRecord } from '../storage/types';
+import {
+  type CheckpointRecord,
+  ConflictError,
+  type ImportedApp,
+  type UserRecord,
+} from '../storage/types';
 import type { PortableDeps } from './export';
 import {
   describePixels,
@@ -45,7 +53,8 @@ interface ReadApp {
     version: number | null;
     createdAt: number;
     changes: unknown;
-    definition: Record<string, unknown>;
+    /** Checked as the history checks a checkpoint a device sends. */
+    definition: AppDefinition;
   }>;
   /** As the file holds them, with what their headers say: decoded only once every check passed. */
   images: Array<{ id: string; bytes: Uint8Array; header: ImageHeader }>;
@@ -144,20 +153,85 @@ async function readAll(file: PipitFile): Promise<ReadApp[]> {
         publishedAt: v.publishedAt,
         definition: file.version(entry, v),
       })),
-      checkpoints: entry.files.checkpoints.map((c) => ({
-        id: c.id,
-        kind: c.kind,
-        name: c.name,
-        version: c.version,
-        createdAt: c.createdAt,
-        changes: c.changes,
-        definition: file.checkpoint(entry, c),
-      })),
+      checkpoints: entry.files.checkpoints.map((c) => checkedCheckpoint(file, entry, c)),
       images,
       data: file.data(entry),
     });
   }
   return apps;
+}
+
+/**
+ * A checkpoint of the file, held to the rules of a checkpoint made here (docs/product/history.md,
+ * issue 37): a name of at most HISTORY_LIMITS.nameLength characters, and a definition the history
+ * takes from a device — every rule of an app definition, known component types, its size. As with
+ * any other part of a file, one that breaks them refuses the whole file.
+ */
+function checkedCheckpoint(
+  file: PipitFile,
+  entry: PipitFileApp,
+  c: PipitFileApp['files']['checkpoints'][number],
+): ReadApp['checkpoints'][number] {
+  const what = `A checkpoint of “${entry.title}”${c.name ? ` (“${c.name.slice(0, 40)}”)` : ''}`;
+  const name = c.name?.trim() || null;
+  if (name !== null && name.length > HISTORY_LIMITS.nameLength) {
+    throw new PipitFileError(
+      `${what} has a name longer than ${HISTORY_LIMITS.nameLength} characters, the most a checkpoint’s name may be. Export the app again from the server it came from.`,
+    );
+  }
+  const checked = checkpointDefinition(file.checkpoint(entry, c));
+  if ('problem' in checked) {
+    throw new PipitFileError(
+      `${what} is not an app this server can read: ${checked.problem} Export the app again from the server it came from.`,
+    );
+  }
+  return {
+    id: c.id,
+    kind: c.kind,
+    name,
+    version: c.version,
+    createdAt: c.createdAt,
+    changes: c.changes,
+    definition: checked.definition,
+  };
+}
+
+type PlannedCheckpoint = ImportedApp['checkpoints'][number];
+
+/**
+ * What an app's history keeps of an import's checkpoints (newest first, the import's own first),
+ * by the rules of every history here (history/thinning.ts): older automatic ones thin out, and the
+ * oldest automatic ones go while it is over HISTORY_LIMITS. Named and published ones are never
+ * thinned in a history, but a history made here never holds more than its limits of them either:
+ * the oldest a file holds past them are left out.
+ */
+function keptByHistory(
+  checkpoints: readonly PlannedCheckpoint[],
+  now: number,
+): PlannedCheckpoint[] {
+  const records: CheckpointRecord[] = checkpoints.map((c) => ({
+    id: c.id,
+    appId: '',
+    kind: c.kind as CheckpointRecord['kind'],
+    name: c.name,
+    version: c.version,
+    createdAt: c.createdAt,
+    createdBy: null,
+    authorIds: [],
+    changesJson: c.changesJson,
+    definitionHash: c.definitionHash,
+    size: c.definition.byteLength,
+  }));
+  const drop = new Set(checkpointsToDrop(records, now));
+  const kept = checkpoints.filter((c) => !drop.has(c.id));
+  let bytes = kept.reduce((sum, c) => sum + c.definition.byteLength, 0);
+  while (
+    kept.length > 1 &&
+    (kept.length > HISTORY_LIMITS.checkpointsPerApp || bytes > HISTORY_LIMITS.bytesPerApp)
+  ) {
+    bytes -= kept.pop()!.definition.byteLength;
+  }
+  return kept;
 }
 
 function listingOf(definition: AppDefinition) {
@@ -182,13 +256,10 @@ async function plan(
   const takenImages = await storage.portable.takenUploadIds(
     apps.flatMap((a) => a.images.map((i) => i.id)),
   );
-  const takenCheckpoints = await storage.portable.takenCheckpointIds(
-    apps.flatMap((a) => a.checkpoints.map((c) => c.id)),
-  );
-  // Within one file, an image or checkpoint two apps share is given to the first; the second
-  // gets a copy with an id of its own.
+  // Within one file, an image two apps share is given to the first; the second gets a copy with
+  // an id of its own. Checkpoint ids are their app's (issue 37): the file's are kept, whatever
+  // other apps hold, so an import tells nobody which ids exist here.
   const usedImages = new Set<string>();
-  const usedCheckpoints = new Set<string>();
   const report: ImportResponse = {
     apps: [],
     report: {
@@ -239,15 +310,11 @@ async function plan(
       dataDoc.destroy();
     }
 
-    const checkpoints = app.checkpoints.map((c) => {
-      const keep = !takenCheckpoints.has(c.id) && !usedCheckpoints.has(c.id);
-      const checkpointId = keep ? c.id : createId();
-      usedCheckpoints.add(checkpointId);
-      if (!keep) report.report.remapped.checkpoints++;
+    const fromFile: PlannedCheckpoint[] = app.checkpoints.map((c) => {
       const json = JSON.stringify(rewriteUploadUrls(c.definition, imageIds));
       const changes = checkpointChangesSchema.safeParse(c.changes);
       return {
-        id: checkpointId,
+        id: c.id,
         kind: (CHECKPOINT_KINDS as readonly string[]).includes(c.kind) ? c.kind : 'auto',
         name: c.name,
         version: c.version,
@@ -262,8 +329,13 @@ async function plan(
     // The import itself is a moment of the app's history (docs/product/history.md): the app as it
     // arrived here, newest in its list.
     const arrived = JSON.stringify(definition);
-    checkpoints.push({
-      id: createId(),
+    const newestFirst = [...fromFile].sort(
+      (a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+    );
+    let arrivedId = createId();
+    while (fromFile.some((c) => c.id === arrivedId)) arrivedId = createId();
+    newestFirst.unshift({
+      id: arrivedId,
       kind: 'import',
       name: 'Imported from a file',
       version: null,
@@ -272,11 +344,18 @@ async function plan(
         counts: {},
         names: [],
         summary: `Imported from ${source.origin}`,
-        first: checkpoints.length === 0,
+        first: fromFile.length === 0,
       }),
       definitionHash: createHash('sha256').update(arrived).digest('base64url'),
       definition: new Uint8Array(gzipSync(arrived)),
     });
+    const checkpoints = keptByHistory(newestFirst, now);
+    const leftOut = newestFirst.length - checkpoints.length;
+    if (leftOut > 0) {
+      report.report.notes.push(
+        `“${definition.meta.title}” keeps ${fromFile.length - leftOut} of the file’s ${fromFile.length} checkpoints: as in every app here, older automatic checkpoints thin out, and a history holds at most ${HISTORY_LIMITS.checkpointsPerApp} checkpoints (${HISTORY_LIMITS.bytesPerApp / 1024 / 1024} MB), the newest kept.`,
+      );
+    }
 
     const versions = app.versions.map((v) => {
       const versionDefinition = rewriteUploadUrls(v.definition, imageIds);

@@ -563,6 +563,54 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0016_checkpoint_ids_per_app_and_checked_remix_bases': (engine) => ({
+    async up(db: Kysely<unknown>) {
+      // A checkpoint's id is its app's (issue 37): a device's id taken by another app's checkpoint
+      // neither drops the device's checkpoint nor tells it that the other one exists.
+      if (engine === 'postgres') {
+        await sql`ALTER TABLE checkpoints DROP CONSTRAINT checkpoints_pkey`.execute(db);
+        await sql`ALTER TABLE checkpoints ADD CONSTRAINT checkpoints_pk PRIMARY KEY (app_id, id)`.execute(
+          db,
+        );
+      } else {
+        // SQLite cannot change a table's primary key: the table is made again, rows and index.
+        await db.schema
+          .createTable('checkpoints_per_app')
+          .addColumn('id', 'text', (c) => c.notNull())
+          .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('name', 'text')
+          .addColumn('version', 'integer')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+          .addColumn('author_ids', 'text', (c) => c.notNull().defaultTo('[]'))
+          .addColumn('changes', 'text', (c) => c.notNull())
+          .addColumn('definition_hash', 'text', (c) => c.notNull())
+          .addColumn('definition', sql`blob`, (c) => c.notNull())
+          .addColumn('size', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('checkpoints_pk', ['app_id', 'id'])
+          .execute();
+        const columns = sql.raw(
+          'id, app_id, kind, name, version, created_at, created_by, author_ids, changes, definition_hash, definition, size',
+        );
+        await sql`INSERT INTO checkpoints_per_app (${columns}) SELECT ${columns} FROM checkpoints`.execute(
+          db,
+        );
+        await db.schema.dropTable('checkpoints').execute();
+        await db.schema.alterTable('checkpoints_per_app').renameTo('checkpoints').execute();
+        await db.schema
+          .createIndex('checkpoints_app_created')
+          .on('checkpoints')
+          .columns(['app_id', 'created_at'])
+          .execute();
+      }
+      // When a remix's base (forked_from_version) was recorded as the version its original then
+      // published for everyone, public or unlisted (a remix made or pulled, issue 37). Null for a
+      // version only the original's owner and collaborators read, and for every base recorded
+      // before this column: such a base is given to nobody else (docs/product/history.md).
+      await db.schema.alterTable('apps').addColumn('forked_from_public_at', 'bigint').execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

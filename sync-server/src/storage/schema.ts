@@ -150,6 +150,7 @@ export interface Database {
     archived_at: number | null;
     forked_from: string | null;
     forked_from_version: number | null;
+    forked_from_public_at: number | null;
     published_version: number | null;
     published_at: number | null;
     opens: Generated<number>;

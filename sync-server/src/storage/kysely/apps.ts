@@ -22,6 +22,8 @@ export function toApp(row: Selectable<Database['apps']>): AppRecord {
     archivedAt: row.archived_at === null ? null : Number(row.archived_at),
     forkedFrom: row.forked_from,
     forkedFromVersion: row.forked_from_version,
+    forkedFromPublicAt:
+      row.forked_from_public_at === null ? null : Number(row.forked_from_public_at),
     publishedVersion: row.published_version,
     publishedAt: row.published_at === null ? null : Number(row.published_at),
     opens: Number(row.opens),
@@ -78,6 +80,7 @@ export function createAppStore(db: Db, engine: StorageEngine): AppStore {
             icon: app.icon ? JSON.stringify(app.icon) : null,
             forked_from: app.forkedFrom?.appId ?? null,
             forked_from_version: app.forkedFrom?.version ?? null,
+            forked_from_public_at: app.forkedFrom && app.forkedFromPublic ? app.createdAt : null,
             created_at: app.createdAt,
             updated_at: app.createdAt,
           })
@@ -129,10 +132,10 @@ export function createAppStore(db: Db, engine: StorageEngine): AppStore {
       return Number(row.count);
     },
 
-    async setForkedFromVersion(id, version) {
+    async setForkedFromVersion(id, version, publicAt) {
       await db
         .updateTable('apps')
-        .set({ forked_from_version: version })
+        .set({ forked_from_version: version, forked_from_public_at: publicAt })
         .where('id', '=', id)
         .where('forked_from', 'is not', null)
         .execute();

@@ -77,7 +77,7 @@ export function createCheckpointStore(db: Db): CheckpointStore {
           definition: c.definition,
           size: c.size,
         })
-        .onConflict((oc) => oc.column('id').doNothing())
+        .onConflict((oc) => oc.columns(['app_id', 'id']).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },

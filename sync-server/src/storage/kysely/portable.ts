@@ -63,19 +63,6 @@ export function createPortableStore(db: Db, specifics: EngineSpecifics): Portabl
       return new Set(rows.map((row) => row.id));
     },
 
-    async takenCheckpointIds(ids) {
-      const taken = new Set<string>();
-      for (const part of chunks(ids, 500)) {
-        const rows = await db
-          .selectFrom('checkpoints')
-          .select('id')
-          .where('id', 'in', part)
-          .execute();
-        for (const row of rows) taken.add(row.id);
-      }
-      return taken;
-    },
-
     async findImport(userId, exportId, sourceAppId) {
       const row = await db
         .selectFrom('app_imports')

@@ -13,6 +13,13 @@ export interface AppRecord {
   /** A remix: the app and the published version it copied. */
   forkedFrom: string | null;
   forkedFromVersion: number | null;
+  /**
+   * When `forkedFromVersion` was recorded (the remix made, a pull) as the version its original then
+   * published for everyone, public or unlisted. Null for a version only the original's owner and
+   * collaborators read, and for a base recorded before this was kept (issue 37): such a base is
+   * given to nobody else (docs/product/history.md#remixes-that-pull-their-originals-updates).
+   */
+  forkedFromPublicAt: number | null;
   /** The version visitors are served, and since when; both null while not published. */
   publishedVersion: number | null;
   publishedAt: number | null;
@@ -25,7 +32,10 @@ export interface AppRecord {
 
 export type NewApp = Pick<AppRecord, 'id' | 'ownerId' | 'title' | 'description' | 'icon'> & {
   createdAt: number;
+  /** A remix: the original and a version its maker may read (checked by the caller). */
   forkedFrom?: { appId: string; version: number } | null;
+  /** Whether that version was the one the original published for everyone (`forkedFromPublicAt`). */
+  forkedFromPublic?: boolean;
 };
 
 export interface AppListing {
@@ -58,8 +68,12 @@ export interface AppStore {
   countOwned(ownerId: string): Promise<number>;
   /** The listing fields, as read from the stored document. */
   updateListing(id: string, listing: AppListing): Promise<void>;
-  /** A remix pulled its original's newer version: that version is its base from now on. */
-  setForkedFromVersion(id: string, version: number): Promise<void>;
+  /**
+   * A remix pulled its original's newer version, one the puller may read (checked by the caller):
+   * that version is its base from now on. `publicAt`: now when it is the version the original
+   * publishes for everyone, else null (`forkedFromPublicAt`).
+   */
+  setForkedFromVersion(id: string, version: number, publicAt: number | null): Promise<void>;
   /**
    * Archives the app at `at`, or restores it (null): the owner's alone, so it is server state,
    * never read from the shared document. Archiving an archived app keeps its first time.

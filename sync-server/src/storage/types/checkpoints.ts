@@ -26,9 +26,12 @@ export interface NewCheckpoint extends Omit<CheckpointRecord, 'createdBy'> {
   definition: Uint8Array;
 }
 
-/** An app's checkpoints. */
+/**
+ * An app's checkpoints. A checkpoint's id is its app's: two apps may hold the same id (a device
+ * chooses it), and nothing of one app's checkpoints is read or written through another's.
+ */
 export interface CheckpointStore {
-  /** Stores it unless its id exists; returns whether it was new. */
+  /** Stores it unless the app holds a checkpoint of its id; returns whether it was new. */
   insert(checkpoint: NewCheckpoint): Promise<boolean>;
   /** Newest first. */
   list(appId: string): Promise<CheckpointRecord[]>;

@@ -21,6 +21,7 @@ export interface ImportedApp {
     listing: VersionListing;
     publishedAt: number;
   }>;
+  /** Their ids are the app's own (the file's, kept): a new app holds none yet. */
   checkpoints: Array<{
     id: string;
     kind: string;
@@ -44,7 +45,6 @@ export interface PortableStore {
    */
   takenAppIds(ids: readonly string[]): Promise<Set<string>>;
   takenUploadIds(ids: readonly string[]): Promise<Set<string>>;
-  takenCheckpointIds(ids: readonly string[]): Promise<Set<string>>;
   /** The app a person's earlier import of this file's app made, while that app exists. */
   findImport(userId: string, exportId: string, sourceAppId: string): Promise<string | null>;
   /**
