@@ -89,6 +89,40 @@ describe('history, restore and pulling changes', () => {
     await history(adaPage).getByRole('button', { name: 'Close' }).click();
   });
 
+  it('sends a checkpoint saved offline once back online, without History being opened again (issue 37)', async () => {
+    const names = async () =>
+      (
+        await ada.api.get<{ checkpoints: Array<{ name: string | null }> }>(
+          `/api/apps/${appId}/checkpoints`,
+        )
+      ).body.checkpoints.map((c) => c.name);
+    await adaDevice.setOffline(true);
+    await adaPage.getByRole('button', { name: 'History' }).click();
+    await history(adaPage).getByLabel('Save a checkpoint').fill('Before my big change');
+    await history(adaPage).getByRole('button', { name: 'Save checkpoint' }).click();
+    await history(adaPage)
+      .getByText(
+        'Saved “Before my big change” on this device. It goes to the server when you’re back online.',
+      )
+      .waitFor();
+    await history(adaPage).getByRole('button', { name: 'Close' }).click();
+    expect(await names()).not.toContain('Before my big change');
+    // Back online, History stays closed: the checkpoint goes like every other change made offline.
+    await adaDevice.setOffline(false);
+    await poll(names).toContain('Before my big change');
+    await adaPage.getByRole('button', { name: 'History' }).click();
+    await history(adaPage)
+      .getByRole('listitem')
+      .filter({ hasText: 'Before my big change' })
+      .waitFor();
+    expect(
+      await history(adaPage)
+        .getByText('On this device only, sent when you’re back online.')
+        .count(),
+    ).toBe(0);
+    await history(adaPage).getByRole('button', { name: 'Close' }).click();
+  });
+
   it('restores it while a collaborator edits: both see it, Undo brings back what was there, the collaborator’s edit survives', async () => {
     await addComponent(adaPage, 'List');
     await addComponent(adaPage, 'Image');

@@ -14,7 +14,9 @@ import {
   setAppArchived,
   syncInBackground,
 } from '../sync/local-apps';
+import { historyCache } from '../sync/history-cache';
 import { apiGet, apiSend, ApiRequestError, OfflineError } from './api/request';
+import { sendPendingCheckpoints } from './history';
 
 /**
  * Keeps this device's apps and the server in step for the signed-in account: apps made here
@@ -141,6 +143,14 @@ async function reconcileRound(accountId: string): Promise<boolean> {
       accountId,
       after.filter((a) => a.registered && a.pending > 0 && !a.deleting).map((a) => a.id),
     );
+    // Checkpoints saved here offline go too, like every other change made offline: not only when
+    // History is opened again (issue 37). Only for apps the server has: an app not registered yet
+    // would refuse them.
+    const registered = new Set(after.filter((a) => a.registered && !a.deleting).map((a) => a.id));
+    const waiting = new Set((await historyCache.pending(accountId)).map((c) => c.appId));
+    for (const appId of waiting) {
+      if (registered.has(appId)) await sendPendingCheckpoints(accountId, appId);
+    }
     return true;
   } catch (error) {
     if (!(error instanceof OfflineError)) console.warn('Could not sync the list of apps:', error);
