@@ -336,8 +336,4 @@ export {
   observedWebSocket,
   trackAcknowledgements,
 } from './sync-acknowledgements';
-export {
-  redactUrlSecrets,
-  redactUrlSecretsInText,
-  SECRET_PATH_PREFIXES,
-} from './url-secrets';
+export { redactUrlSecrets, redactUrlSecretsInText, SECRET_PATH_PREFIXES } from './url-secrets';
