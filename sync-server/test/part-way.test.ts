@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { refusesPartWay } from '../src/collab/part-way';
-import { decodeUpdate, planIntegration } from '../src/collab/yjs-integration';
+import { judgePartWay, refusedOnCopy } from '../src/collab/part-way';
+import { decodeUpdate, misplacedPartWay, planIntegration } from '../src/collab/yjs-integration';
 import { craft, deletion, textOfTwo, typeOf } from './support/crafted-updates';
 
 /*
@@ -20,8 +20,12 @@ const E = 7;
 
 /** What the guard says of `update` for a document holding `doc`. */
 function refused(doc: Y.Doc, update: Uint8Array): boolean {
+  // As the update guard judges it: where each part-way item lands, then what it asks for.
   const decoded = decodeUpdate(update);
-  return refusesPartWay(decoded, planIntegration(decoded, doc), doc, update);
+  const plan = planIntegration(decoded, doc);
+  if (misplacedPartWay(plan, doc)) return true;
+  const verdict = judgePartWay(decoded, plan, doc);
+  return verdict === 'refuse' || (verdict === 'try-on-copy' && refusedOnCopy(doc, update));
 }
 
 /** Applies the updates in turn as Yjs would; whether one of them throws. */
@@ -216,5 +220,49 @@ describe('items that start part-way (issue 20)', () => {
       expect(server.store.pendingStructs).toBeNull();
     }
     expect(checked).toBeGreaterThan(1_000);
+  });
+});
+
+describe('what judging a part-way item costs (issue 37)', () => {
+  it('judges a resend of what the server has part of where it lands, without copying the document', () => {
+    // The reviewer's shape: one item of the sender's own client, starting one clock before what
+    // the server has, naming the item before it — 20 bytes that looked like an honest resend and
+    // bought a copy of the whole document each time.
+    const server = new Y.Doc();
+    Y.applyUpdate(server, craft([[C, 0, [{ text: 'x'.repeat(10) }]]]));
+    const resend = craft([[C, 9, [{ text: 'xy', origin: [C, 8] }]]]);
+    const decoded = decodeUpdate(resend);
+    const plan = planIntegration(decoded, server);
+    expect([...plan.offsets.values()]).toEqual([1]);
+    expect(misplacedPartWay(plan, server)).toBeNull();
+    expect(judgePartWay(decoded, plan, server)).toBe('fine');
+  });
+
+  it('refuses a part-way item that would be kept aside, without a copy', () => {
+    const server = new Y.Doc();
+    Y.applyUpdate(server, craft([[C, 0, [{ text: 'x'.repeat(10) }]]]));
+    const waiting = craft([[C, 8, [{ text: 'abcd', origin: [D, 5] }]]]);
+    const decoded = decodeUpdate(waiting);
+    expect(judgePartWay(decoded, planIntegration(decoded, server), server)).toBe('refuse');
+  });
+
+  it('tries on a copy only what the document kept aside and the update lets Yjs apply', () => {
+    const [first, typed] = textOfTwo(E, C);
+    const server = new Y.Doc();
+    Y.applyUpdate(server, first);
+    Y.applyUpdate(server, typed);
+    // C's clocks 12–21 in a type of D's the server lacks: kept aside.
+    Y.applyUpdate(server, craft([[C, 12, [{ text: 'ZZZZZZZZZZ', parent: [D, 0] }]]]));
+    // C's next five: what is kept aside would start part-way once they are in. D's type arrives
+    // with them, so Yjs would apply it now.
+    const update = Y.mergeUpdates([
+      craft([[C, 10, [{ text: 'abcde', origin: [C, 9] }]]]),
+      typeOf(D),
+    ]);
+    const decoded = decodeUpdate(update);
+    expect(judgePartWay(decoded, planIntegration(decoded, server), server)).toBe('try-on-copy');
+    // An update that fills none of what it waits for: nothing kept aside is applied, nothing tried.
+    const other = decodeUpdate(typeOf(77));
+    expect(judgePartWay(other, planIntegration(other, server), server)).toBe('fine');
   });
 });

@@ -9,7 +9,7 @@ import type { Logger } from '../logger';
 import type { CollabTimings } from '../metrics';
 import type { ConnectionContext } from './authenticate';
 import type { CheckedUpdate, DocumentLedger } from './document-ledger';
-import { refusesPartWay } from './part-way';
+import { judgePartWay, refusedOnCopy } from './part-way';
 import { SyncRefusal } from './refusal';
 import type { DocumentUsage, ResourceBounds } from './resource-bounds';
 import type { ResourceLimits } from './resource-limits';
@@ -175,7 +175,15 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   if (misplacedPartWay(plan, check.document)) {
     throw refuse(new SyncRefusal('update_rejected'), { why: 'an item is not where it says' });
   }
-  if (refusesPartWay(decoded, plan, check.document, update)) {
+  const partWay = judgePartWay(decoded, plan, check.document);
+  if (partWay === 'try-on-copy' && socketKey) {
+    // A copy of the document costs what a refusal does: five a minute slow the sender down.
+    bounds?.noteRefusal(socketKey);
+  }
+  if (
+    partWay === 'refuse' ||
+    (partWay === 'try-on-copy' && refusedOnCopy(check.document, update))
+  ) {
     throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed update' });
   }
   const waits = plan.waiting.size > 0 || deletesAhead(decoded, plan);
