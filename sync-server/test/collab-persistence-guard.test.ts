@@ -25,6 +25,7 @@ function setUp(store: (name: string, state: Uint8Array) => Promise<void>) {
         await store(name, fold({ snapshot: null, log: [] }));
         return [];
       },
+      claimClients: () => Promise.resolve(new Map()),
       delete: () => Promise.resolve(),
       deleteData: () => Promise.resolve(),
     },

@@ -120,8 +120,13 @@ describe.each(ENGINES)('a member cannot take over a record part-way (%s)', (engi
       raw = await RawSyncClient.open(h.pipit.url, name, { cookie: eve.client.cookie });
       const answer = await raw.sendAndAnswer(name, updateMessage(name, crafted));
       expect(answer).toMatchObject({ type: 'close-message', reason: 'update_rejected' });
+      // Refused twice over: Bob's client id is his (client-owners.ts), and the struct's new half
+      // would land elsewhere than it says (yjs-integration.ts, tested alone in space-guard.test.ts).
       const line = h.pipit.logs.findLast((l) => l.msg === 'refused a sync message');
-      expect(line).toMatchObject({ documentName: name, why: 'an item is not where it says' });
+      expect(line).toMatchObject({
+        documentName: name,
+        why: "writes under someone else's client id",
+      });
 
       // Bob's record keeps its author, live and as stored; Bob may still edit it.
       const live = h.pipit.server.hocuspocus.documents.get(name)!;

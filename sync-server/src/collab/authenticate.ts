@@ -1,5 +1,7 @@
 import type {
   beforeHandleAwarenessPayload,
+  beforeHandleMessagePayload,
+  connectedPayload,
   Extension,
   onAuthenticatePayload,
 } from '@hocuspocus/server';
@@ -17,7 +19,29 @@ export interface SocketContext {
 }
 
 /** The context of an authenticated document connection. */
-export type ConnectionContext = DocumentGrant & SocketContext;
+export type ConnectionContext = DocumentGrant &
+  SocketContext & {
+    /** The access decisions this instance had carried out when the grant was read (AccessEpoch). */
+    grantedAt?: number;
+  };
+
+/**
+ * How many access decisions (a person removed, a role changed, sessions ended, documents deleted)
+ * this instance has carried out: a grant read before the last one may be stale.
+ */
+export interface AccessEpoch {
+  current(): number;
+  /** A decision is being carried out: grants read before it are checked again. */
+  advance(): void;
+}
+
+export function createAccessEpoch(): AccessEpoch {
+  let epoch = 0;
+  return {
+    current: () => epoch,
+    advance: () => void (epoch += 1),
+  };
+}
 
 /**
  * Deny by default (docs/library-notes.md#hocuspocus-and-yjs): Hocuspocus serves any document name
@@ -27,7 +51,39 @@ export type ConnectionContext = DocumentGrant & SocketContext;
  * viewer cannot pose as someone else's cursor. (Viewers still see everyone's presence; they just
  * publish none.)
  */
-export function createAuthentication(access: DocumentAccess, logger: Logger): Extension {
+export function createAuthentication(
+  access: DocumentAccess,
+  logger: Logger,
+  epoch: AccessEpoch = createAccessEpoch(),
+): Extension {
+  /**
+   * A connection whose grant was read before an access decision this instance carried out since,
+   * checked against storage again. A decision closes the connections it finds open; one granted
+   * before it but still loading its document was not among them (issue 37: a member removed, or a
+   * session ended, while her connection waited for a slow load kept writing). So each connection,
+   * once it can be found, is checked again when a decision came in between: as it is established,
+   * and before each message it sends until then. Null when it still holds; else why it goes.
+   */
+  async function staleGrant(
+    documentName: string,
+    context: Partial<ConnectionContext>,
+    request: onAuthenticatePayload['request'],
+  ): Promise<'forbidden' | 'role_changed' | null> {
+    const now = epoch.current();
+    if (context.grantedAt === undefined || context.grantedAt === now) return null;
+    const document = parseDocumentName(documentName);
+    let grant: DocumentGrant | null = null;
+    try {
+      grant = document ? await access.grantFor({ document, request }) : null;
+    } catch (error) {
+      if (!(error instanceof SyncRefusal)) throw new SyncRefusal('storage_unavailable');
+    }
+    if (!grant || grant.sessionId !== context.sessionId) return 'forbidden';
+    if (grant.role !== context.role) return 'role_changed';
+    context.grantedAt = now;
+    return null;
+  }
+
   return {
     extensionName: 'pipit-authentication',
 
@@ -36,7 +92,7 @@ export function createAuthentication(access: DocumentAccess, logger: Logger): Ex
       request,
       connectionConfig,
       socketId,
-    }: onAuthenticatePayload): Promise<DocumentGrant> {
+    }: onAuthenticatePayload): Promise<DocumentGrant & { grantedAt: number }> {
       const document = parseDocumentName(documentName);
       let grant: DocumentGrant | null = null;
       let reason: SyncRefusal['reason'] = document ? 'forbidden' : 'unknown_document';
@@ -62,7 +118,22 @@ export function createAuthentication(access: DocumentAccess, logger: Logger): Ex
         throw new SyncRefusal(reason);
       }
       connectionConfig.readOnly = grant.role === 'viewer';
-      return grant;
+      return { ...grant, grantedAt: epoch.current() };
+    },
+
+    async connected({ documentName, context, connection, request }: connectedPayload) {
+      const stale = await staleGrant(documentName, context as Partial<ConnectionContext>, request);
+      if (stale) connection.close({ code: 4403, reason: stale });
+    },
+
+    async beforeHandleMessage({
+      documentName,
+      context,
+      connection,
+    }: beforeHandleMessagePayload<Partial<ConnectionContext> | undefined>) {
+      if (!context) return;
+      const stale = await staleGrant(documentName, context, connection.request);
+      if (stale) throw new SyncRefusal(stale);
     },
 
     // Throwing here would close the viewer's connection; emptying the update drops it instead.

@@ -4,7 +4,7 @@ import type { Logger } from '../logger';
 import type { CollabTimings } from '../metrics';
 import type { AppStore, DocumentStore } from '../storage/types';
 import type { DocumentAccess } from './access';
-import { type ConnectionContext, createAuthentication } from './authenticate';
+import { type ConnectionContext, createAccessEpoch, createAuthentication } from './authenticate';
 import { DocumentLedger } from './document-ledger';
 import type { RedisFanOut } from './redis-fan-out';
 import { createPersistence, type Persistence, type PersistenceOptions } from './persistence';
@@ -83,6 +83,8 @@ export function createCollab(options: {
   now?: () => number;
 }): Collab {
   const { logger, limits, timings } = options;
+  /** Access decisions carried out here (disconnect, closeForDeletion): see authenticate.ts. */
+  const epoch = createAccessEpoch();
   const ledger = new DocumentLedger();
   // Asked only once a socket is open, when Hocuspocus exists.
   const bounds: ResourceBounds = new ResourceBounds({
@@ -109,14 +111,23 @@ export function createCollab(options: {
    */
   const extensions: Extension[] = [
     // 1. Who may open which document, and as what (authenticate.ts, access.ts). Deny by default.
-    createAuthentication(options.access, logger),
+    createAuthentication(options.access, logger, epoch),
     // 2. Each person's share of memory: a granted document is admitted only within it
     //    (resource-bounds.ts); presence is bounded here too.
     createResourceBoundsExtension(bounds),
     // 3. Every message decoded once and checked before anything else sees it: malformed,
     //    oversized or over-limit updates close only their connection, and so does a space's
     //    update that changes a record its sender may not (update-guard.ts, space-guard.ts).
-    createUpdateGuard({ ledger, limits, bounds, logger, timings, spaceRules: options.spaceRules }),
+    createUpdateGuard({
+      ledger,
+      limits,
+      bounds,
+      logger,
+      timings,
+      spaceRules: options.spaceRules,
+      claimClients: (name, userId, clients) =>
+        options.documents.claimClients(name, userId, clients),
+    }),
     // 4. The checked update appended to the durable log; its acknowledgement is held until the
     //    write commits, while other clients get it at once (update-log.ts). A storage outage
     //    pauses acknowledgements; it never skips the log.
@@ -145,6 +156,8 @@ export function createCollab(options: {
     extensions,
   });
   const disconnect: Collab['disconnect'] = (reason, which, documentName) => {
+    // Grants read before this decision are checked again when their connection is established.
+    epoch.advance();
     let closed = 0;
     const documents =
       documentName === undefined
@@ -166,6 +179,7 @@ export function createCollab(options: {
     bounds,
     disconnect,
     async closeForDeletion(which) {
+      epoch.advance();
       // A document being loaded for a connection granted a moment ago is closed too, once loaded.
       const loading = [...hocuspocus.loadingDocuments].filter(([name]) => which(name));
       await Promise.allSettled(loading.map(([, load]) => load));

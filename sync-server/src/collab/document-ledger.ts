@@ -30,6 +30,8 @@ export interface DocumentEntry {
    * limit counts them, so updates arriving together cannot pass it together (issue 37).
    */
   recordsInFlight: number;
+  /** Who owns each client id written under in this document, as read or claimed (client-owners.ts). */
+  clients: Map<number, string>;
   /**
    * Logged updates (by sequence number) that are in the live document already: this instance
    * logged and applied them, or loaded them. A store need not read them back (persistence.ts).
@@ -67,6 +69,7 @@ export class DocumentLedger {
         items: 0,
         inFlight: { bytes: 0, items: 0 },
         recordsInFlight: 0,
+        clients: new Map(),
         held: new Set(),
       };
       this.entries.set(name, entry);

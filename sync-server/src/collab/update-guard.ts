@@ -8,6 +8,7 @@ import { parseDocumentName, type UpdateRefusalReason } from '@pipit/protocol';
 import type { Logger } from '../logger';
 import type { CollabTimings } from '../metrics';
 import type { ConnectionContext } from './authenticate';
+import { type ClientWriter, clientsWriting, hasSeveralWriters } from './client-owners';
 import type { CheckedUpdate, DocumentLedger } from './document-ledger';
 import { judgePartWay, refusedOnCopy } from './part-way';
 import { SyncRefusal } from './refusal';
@@ -60,6 +61,17 @@ export interface MessageCheck {
    * which records it may change (space-guard.ts).
    */
   space?: { userId: string; ruleOf: SpaceRuleOf } | undefined;
+  /**
+   * For a document several people write: who sends it, and who owns which client id
+   * (client-owners.ts). Parts under a client id owned by someone else are refused; client ids not
+   * known yet are answered `{ claim }`, to be claimed before the update is checked again.
+   */
+  writer?: ClientWriter | undefined;
+}
+
+/** Client ids the update writes under whose owner is not known yet: claim them, check again. */
+export interface ClaimNeeded {
+  claim: number[];
 }
 
 /** Whether Yjs reads the update through (what applying it, or comparing with it, reads). */
@@ -96,7 +108,7 @@ function refersAhead(decoded: DecodedUpdate): boolean {
  * throws the refusal that closes this document's connection. Cheap checks come first: a refused
  * update costs as little as it can, and one person's refusals in a row slow them down.
  */
-export function checkMessage(check: MessageCheck): CheckedUpdate | null {
+export function checkMessage(check: MessageCheck): CheckedUpdate | ClaimNeeded | null {
   const { documentName, logger, bounds, socketKey, timings } = check;
   const refuse = (error: SyncRefusal, details: Record<string, unknown>) => {
     timings?.protocolError(error.reason as UpdateRefusalReason);
@@ -163,6 +175,20 @@ export function checkMessage(check: MessageCheck): CheckedUpdate | null {
   if (decoded.structs.length === 0 && decoded.ds.clients.size === 0) return null;
   if (repeatsAClient(decoded) || refersAhead(decoded)) {
     throw refuse(new SyncRefusal('update_rejected'), { why: 'malformed update' });
+  }
+  if (check.writer) {
+    const unknown: number[] = [];
+    for (const client of clientsWriting(decoded, check.document)) {
+      const owner = check.writer.ownerOf(client);
+      if (owner === undefined) unknown.push(client);
+      else if (owner !== check.writer.userId) {
+        throw refuse(new SyncRefusal('update_rejected'), {
+          why: "writes under someone else's client id",
+          client,
+        });
+      }
+    }
+    if (unknown.length > 0) return { claim: unknown };
   }
   const { items, hasSubdocument } = growthOf(decoded, (client) =>
     Y.getState(check.document.store, client),
@@ -237,8 +263,14 @@ export function createUpdateGuard(options: {
   timings?: Pick<CollabTimings, 'protocolError'> | undefined;
   /** The record rules of shared spaces; without them, every collection has the strictest one. */
   spaceRules?: SpaceRules | undefined;
+  /**
+   * Claims client ids of a document for a person and answers their owners (storage's
+   * `claimClients`); without it, client ids are not checked.
+   */
+  claimClients?:
+    ((name: string, userId: string, clients: number[]) => Promise<Map<number, string>>) | undefined;
 }): Extension {
-  const { ledger, limits, bounds, logger, timings, spaceRules } = options;
+  const { ledger, limits, bounds, logger, timings, spaceRules, claimClients } = options;
 
   /**
    * What a space's updates are judged with (checkMessage): the sender and the space's rules, read
@@ -279,20 +311,43 @@ export function createUpdateGuard(options: {
       // Being deleted: nothing of it is written any more.
       if (ledger.isDiscarded(documentName)) throw new SyncRefusal('update_rejected');
       const space = await spaceOf(documentName, connection.readOnly, context?.userId);
-      const checked = checkMessage({
-        documentName,
-        message,
-        document,
-        usage: ledger.of(documentName),
-        recordsInFlight: ledger.of(documentName).recordsInFlight,
-        readOnly: connection.readOnly,
-        limits,
-        bounds,
-        socketKey: context?.socketKey,
-        logger,
-        timings,
-        space,
-      });
+      const entry = ledger.of(documentName);
+      const userId = context?.userId;
+      const writer =
+        claimClients && userId && !connection.readOnly && hasSeveralWriters(documentName)
+          ? { userId, ownerOf: (client: number) => entry.clients.get(client) }
+          : undefined;
+      const check = () =>
+        checkMessage({
+          documentName,
+          message,
+          document,
+          usage: entry,
+          recordsInFlight: entry.recordsInFlight,
+          readOnly: connection.readOnly,
+          limits,
+          bounds,
+          socketKey: context?.socketKey,
+          logger,
+          timings,
+          space,
+          writer,
+        });
+      let checked = check();
+      if (checked && 'claim' in checked && writer && claimClients) {
+        // A client id this document has not seen written under (a device that just opened it):
+        // claimed, or found someone else's, in storage — then the update is judged again.
+        let owners: Map<number, string>;
+        try {
+          owners = await claimClients(documentName, writer.userId, checked.claim);
+        } catch (error) {
+          logger.warn({ err: error, documentName }, 'claiming client ids failed');
+          throw new SyncRefusal('storage_unavailable');
+        }
+        for (const [client, owner] of owners) entry.clients.set(client, owner);
+        checked = check();
+      }
+      if (checked && 'claim' in checked) throw new SyncRefusal('storage_unavailable');
       if (checked) ledger.reserve(documentName, connection, checked);
     },
 

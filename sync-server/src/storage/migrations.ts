@@ -611,6 +611,21 @@ const MIGRATIONS: Record<string, EngineMigration> = {
       await db.schema.alterTable('apps').addColumn('forked_from_public_at', 'bigint').execute();
     },
   }),
+  '0017_document_clients': () => ({
+    async up(db: Kysely<unknown>) {
+      // Who writes under each Yjs client id of a shared document (issue 37): the first account to
+      // write new parts under it. Yjs client ids are chosen by the client, so without this anyone
+      // could write at another person's next clocks, and their own edits there would be dropped.
+      // Client ids are 32-bit unsigned (Yjs's own), so a bigint.
+      await db.schema
+        .createTable('document_clients')
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('client', 'bigint', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('document_clients_pk', ['name', 'client'])
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

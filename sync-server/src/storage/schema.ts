@@ -179,6 +179,11 @@ export interface Database {
     invited_by: string;
     added_at: number;
   };
+  document_clients: {
+    name: string;
+    client: number;
+    user_id: string;
+  };
   document_updates: {
     seq: Generated<number>;
     name: string;

@@ -160,10 +160,29 @@ export function createDocumentStore(
       });
     },
 
+    async claimClients(name, userId, clients) {
+      const owners = new Map<number, string>();
+      if (clients.length === 0) return owners;
+      await db
+        .insertInto('document_clients')
+        .values(clients.map((client) => ({ name, client, user_id: userId })))
+        .onConflict((oc) => oc.columns(['name', 'client']).doNothing())
+        .execute();
+      const rows = await db
+        .selectFrom('document_clients')
+        .select(['client', 'user_id'])
+        .where('name', '=', name)
+        .where('client', 'in', clients)
+        .execute();
+      for (const row of rows) owners.set(Number(row.client), row.user_id);
+      return owners;
+    },
+
     async delete(name) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('documents').where('name', '=', name).execute();
         await trx.deleteFrom('document_updates').where('name', '=', name).execute();
+        await trx.deleteFrom('document_clients').where('name', '=', name).execute();
       });
     },
 
@@ -175,6 +194,7 @@ export function createDocumentStore(
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('documents').where('name', 'like', pattern).execute();
         await trx.deleteFrom('document_updates').where('name', 'like', pattern).execute();
+        await trx.deleteFrom('document_clients').where('name', 'like', pattern).execute();
       });
     },
   };

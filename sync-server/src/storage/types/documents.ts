@@ -52,7 +52,13 @@ export interface DocumentStore {
     fold: (stored: StoredDocument) => Uint8Array,
     options?: { owner?: DocumentOwner; held?: (seq: number) => boolean },
   ): Promise<number[] | null>;
-  /** The snapshot and the log. */
+  /**
+   * Who writes under each of `clients` (Yjs client ids) in the document: each one nobody has yet
+   * becomes `userId`'s, atomically across instances (the first to claim it keeps it). Resolves
+   * with the owner of every one of them.
+   */
+  claimClients(name: string, userId: string, clients: number[]): Promise<Map<number, string>>;
+  /** The snapshot, the log and who writes under which client id. */
   delete(name: string): Promise<void>;
   /**
    * Every visitor-data document (`data/{appId}/{userId}`, snapshot and log) of one app, or of one
