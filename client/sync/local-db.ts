@@ -156,7 +156,19 @@ class LocalDatabase extends Dexie {
 }
 
 let database: LocalDatabase | undefined;
+
+/**
+ * This device's database, opened on first use. A failed open is never kept: Dexie leaves an
+ * instance whose open failed (an `UnknownError` that outlasts its own retries, Chrome's "Internal
+ * error opening backing store", a blocked upgrade) closed for good, every later operation
+ * rejecting with `DatabaseClosedError`, while IndexedDB may work again a moment later. The app
+ * list, registration and pending checkpoints would then stay broken until the page reloads, which
+ * an installed app may not do for days. So the next call after such a failure opens a new
+ * instance; a failure is answered once, to the calls that were waiting on that open.
+ */
 export function localDb(): LocalDatabase {
+  // `hasFailed()`: the open ended in an error (or the instance was closed): it never opens again.
+  if (database?.hasFailed()) database = undefined;
   database ??= new LocalDatabase();
   return database;
 }

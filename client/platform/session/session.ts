@@ -11,7 +11,10 @@ import { apiGet, OfflineError } from '../api/request';
 
 /**
  * Who is signed in on this device. Asked of the server once per page load (and after signing in
- * or out); the answer is also kept on the device, so pages know who you are while offline.
+ * or out); the answer is also kept on the device, so pages know who you are while offline. When
+ * the server could not be asked (offline, or it failed), the person last seen here stands in, but
+ * that copy is never kept as the answer: the next call asks again, and so does coming back online
+ * or to the page (a failure is never cached; an installed app may not reload for days).
  */
 interface SessionState {
   status: 'loading' | 'ready';
@@ -24,6 +27,11 @@ const STORAGE_KEY = 'pipit:account';
 let state: SessionState = { status: 'loading', account: readCached(), isOfflineCopy: false };
 const listeners = new Set<() => void>();
 let loading: Promise<SessionState> | undefined;
+/**
+ * Counts the answers set outside `loadSession` (signing in or out, editing the account): a
+ * request asked before one of them answers with an older view, and is not applied.
+ */
+let generation = 0;
 
 function readCached(): Account | null {
   try {
@@ -55,26 +63,63 @@ function set(next: SessionState) {
   listeners.forEach((l) => l());
 }
 
-/** Asks the server who is signed in (once, unless `force`). */
+/**
+ * Asks the server who is signed in: once, unless `force`, while it answers. When it cannot be
+ * asked, the copy last seen on this device is the state meanwhile (what is on screen stays), and
+ * the next call asks again.
+ */
 export function loadSession(force = false): Promise<SessionState> {
   if (loading && !force) return loading;
-  loading = apiGet('/api/auth/session', sessionResponseSchema).then(
+  const asked = generation;
+  const request: Promise<SessionState> = apiGet('/api/auth/session', sessionResponseSchema).then(
     ({ account }) => {
-      set({ status: 'ready', account, isOfflineCopy: false });
+      // Signed in or out meanwhile: that answer is newer than this one.
+      if (asked === generation) set({ status: 'ready', account, isOfflineCopy: false });
       return state;
     },
     (error: unknown) => {
       // Offline (or the server is down): carry on as the person last seen here.
       if (!(error instanceof OfflineError)) console.warn('Could not check the session:', error);
-      set({ status: 'ready', account: readCached(), isOfflineCopy: true });
+      if (asked === generation) {
+        const account = readCached();
+        // Nothing changed (asked again, still offline): the screen is not redrawn.
+        if (state.status !== 'ready' || !state.isOfflineCopy || state.account?.id !== account?.id) {
+          set({ status: 'ready', account, isOfflineCopy: true });
+        }
+      }
+      // Not the answer: the next call asks the server again.
+      if (loading === request) loading = undefined;
       return state;
     },
   );
-  return loading;
+  loading = request;
+  return request;
+}
+
+/** The server's answer is due again: while the state is only the copy last seen on this device. */
+function askAgainIfOfflineCopy(): void {
+  if (state.isOfflineCopy) void loadSession();
+}
+
+/** After `online`, the network is often not usable for a moment. */
+const ONLINE_SETTLE_MS = 1_500;
+
+if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
+  let settle: ReturnType<typeof setTimeout> | undefined;
+  window.addEventListener('online', () => {
+    clearTimeout(settle);
+    settle = setTimeout(askAgainIfOfflineCopy, ONLINE_SETTLE_MS);
+  });
+}
+if (typeof document !== 'undefined' && typeof document.addEventListener === 'function') {
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') askAgainIfOfflineCopy();
+  });
 }
 
 /** After signing in, verifying or editing: the server's latest view of the account. */
 export function setAccount(account: Account | null): void {
+  generation += 1;
   loading = Promise.resolve({ status: 'ready', account, isOfflineCopy: false });
   set({ status: 'ready', account, isOfflineCopy: false });
 }

@@ -30,9 +30,26 @@ export const SECRET_PATH_PREFIXES = [
   '/api/space-invites/',
 ] as const;
 
-/** A slash, or one percent-encoded: a path inside a query reads `?redirect=%2Fjoin%2F…`. */
-const SLASH = '(?:/|%2F)';
+/**
+ * A slash as a report may carry it: as it is; percent-encoded once (a path inside a query,
+ * `?redirect=%2Fjoin%2F…`) or more (a redirect inside a redirect, `%252F`: `%`, any number of
+ * `25`, `2F`); or, after the prefix's first slash, JSON-escaped (`\/`, and `\\\/` for JSON inside
+ * JSON: any number of backslashes before it). A leading slash's backslashes stay outside the match.
+ *
+ * Linear: `(?:25)*` follows the one `%` it starts from, and the backslashes follow the part of the
+ * prefix just matched (`join`), so each run of them is read by one attempt, never once per
+ * position in it.
+ */
+const ENCODED_SLASH = '%(?:25)*2F';
+const LEADING_SLASH = `(?:/|${ENCODED_SLASH})`;
+const SLASH = `(?:\\\\*/|${ENCODED_SLASH})`;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `/join/` as a pattern: each of its slashes in any form above. */
+function prefixPattern(prefix: string): string {
+  const [first, ...rest] = prefix.split('/').map((part) => escapeRegExp(part));
+  return `${first}${LEADING_SLASH}${rest.join(SLASH)}`;
+}
 
 /**
  * `(/join/)(segment)`: the prefix kept, the segment replaced. A segment is what a path segment may
@@ -40,12 +57,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * a route's own notation (`/join/$token`) and what was replaced already (`[Filtered]`) are not.
  */
 const SECRET_PATH = new RegExp(
-  `(${SECRET_PATH_PREFIXES.map((prefix) =>
-    prefix
-      .split('/')
-      .map((part) => escapeRegExp(part))
-      .join(SLASH),
-  ).join('|')})([A-Za-z0-9._~%-]+)`,
+  `(${SECRET_PATH_PREFIXES.map(prefixPattern).join('|')})([A-Za-z0-9._~%-]+)`,
   'gi',
 );
 
@@ -60,7 +72,7 @@ const SECRET_NAME = /token|secret|passw(?:or)?d|session|api[-_]?key|auth/i;
 
 /** A string with each secret path segment and secret query value replaced. */
 export function redactUrlSecretsInText(text: string): string {
-  if (!text.includes('/') && !/%2F|=/i.test(text)) return text;
+  if (!text.includes('/') && !/%(?:25)*2F|=/i.test(text)) return text;
   return text
     .replace(SECRET_PATH, (_match, prefix: string) => `${prefix}${FILTERED}`)
     .replace(PARAM, (match, mark: string, name: string) =>

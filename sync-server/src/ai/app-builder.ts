@@ -113,7 +113,8 @@ export function checkBlueprint(value: unknown): ParseResult<AppDefinition> {
 
 /**
  * Asks the model for a blueprint (streamed, one repair round) and expands it: the app and the
- * tokens it took (an answer that never fit throws AiOutputInvalidError with its tokens).
+ * tokens it took (an answer that never fit throws AiOutputInvalidError with its tokens; a repair
+ * round that failed after a whole first answer, ProviderFailedAfterAnswerError with that answer's).
  */
 export async function appFromDescription(
   provider: AiProvider,

@@ -6,7 +6,12 @@ import type { Logger } from '../logger';
 import { readOnce } from '../read-once';
 import { ServiceError } from '../service-error';
 import { jsonValueEnd } from './partial-json';
-import { aiNotConfigured, providerFailed, type ProviderFailure } from './provider-errors';
+import {
+  aiNotConfigured,
+  providerFailed,
+  ProviderFailedError,
+  type ProviderFailure,
+} from './provider-errors';
 
 /*
  * The one client of the AI provider (docs/product/ai.md): any OpenAI-compatible Chat Completions
@@ -96,6 +101,50 @@ export class AiOutputInvalidError extends ServiceError {
   ) {
     super('ai_output_invalid', message);
   }
+}
+
+/**
+ * `ai_provider_failed` once the provider had answered this run (its tokens spent): the repair
+ * round failed — busy, failing, unreachable, out of time, anything — after a whole first answer
+ * that did not fit, or the answer was empty. The run counts whatever its kind
+ * (`failedRunCounts`), and `usage`, what the answers that came back cost, is recorded for the
+ * operator (docs/product/ai.md, "Quotas"): otherwise a first answer steered off its shape and a
+ * busy provider would make runs that cost tokens and count for nothing.
+ */
+export class ProviderFailedAfterAnswerError extends ProviderFailedError {
+  constructor(
+    kind: ProviderFailure,
+    readonly usage: AiUsage,
+  ) {
+    super(kind, true);
+  }
+}
+
+/**
+ * Throws the error of a request made after the provider had answered this run for `usage` (a
+ * repair round): a provider failure carries that usage on (`ProviderFailedAfterAnswerError`),
+ * added to what it carried itself; any other error is thrown as it is.
+ */
+export function rethrowAfterAnswer(error: unknown, usage: AiUsage): never {
+  if (error instanceof ProviderFailedAfterAnswerError) {
+    throw new ProviderFailedAfterAnswerError(error.kind, addUsage(usage, error.usage));
+  }
+  if (error instanceof ProviderFailedError) {
+    throw new ProviderFailedAfterAnswerError(error.kind, usage);
+  }
+  throw error;
+}
+
+/**
+ * What the provider's answers cost a run that ended without an output, when any came back: an
+ * answer that never fit (`AiOutputInvalidError`), or a failure after an answer
+ * (`ProviderFailedAfterAnswerError`). Null when no answer came back.
+ */
+export function spentUsage(error: unknown): AiUsage | null {
+  if (error instanceof AiOutputInvalidError || error instanceof ProviderFailedAfterAnswerError) {
+    return error.usage;
+  }
+  return null;
 }
 
 /** `ai_output_invalid` for a run of an AI action (the words /docs/ai-actions quotes). */
@@ -196,6 +245,12 @@ export function createAiProvider(
     throw providerFailed(kind, asked);
   }
 
+  /** An empty answer: the provider answered (and counted its tokens), with nothing in it. */
+  function failEmpty(usage: AiUsage): never {
+    log.warn({ kind: 'empty' }, 'AI provider request failed');
+    throw new ProviderFailedAfterAnswerError('empty', usage);
+  }
+
   function failFrom(
     sdk: typeof OpenAISdk,
     error: unknown,
@@ -290,7 +345,7 @@ export function createAiProvider(
         // like a whole answer. Cut off by AI_TIMEOUT_MS, or by the person leaving, it is none:
         // never read it, nor send it back for a repair round.
         if (controller.signal.aborted) throw controller.signal.reason ?? new Error('aborted');
-        if (content.trim().length === 0) fail('empty', asked);
+        if (content.trim().length === 0) failEmpty(usage);
         return { content, usage };
       }
       const answer = await client.chat.completions.create(
@@ -304,7 +359,8 @@ export function createAiProvider(
       if (!answer || typeof answer !== 'object' || !Array.isArray(answer.choices))
         fail('malformed', asked);
       const content = answer.choices[0]?.message?.content;
-      if (typeof content !== 'string' || content.trim().length === 0) fail('empty', asked);
+      if (typeof content !== 'string' || content.trim().length === 0)
+        failEmpty(usageOf(answer.usage));
       return { content, usage: usageOf(answer.usage) };
     } catch (error) {
       return failFrom(sdk, error, {
@@ -337,6 +393,7 @@ export function createAiProvider(
     if (firstCheck.ok) return { value: firstCheck.value, usage: first.usage, repaired: false };
 
     const problems = firstCheck.problems.slice(0, MAX_PROBLEMS);
+    // The first answer came back whole: whatever the repair round ends with, its tokens were spent.
     const second = await complete({
       system,
       user,
@@ -354,7 +411,7 @@ export function createAiProvider(
           ].join('\n'),
         },
       ],
-    });
+    }).catch((error: unknown) => rethrowAfterAnswer(error, first.usage));
     const usage = addUsage(first.usage, second.usage);
     const secondCheck = check(second.content);
     if (secondCheck.ok) return { value: secondCheck.value, usage, repaired: true };

@@ -33,6 +33,8 @@ import {
   AiOutputInvalidError,
   type AiUsage,
   OUTPUT_INVALID_MESSAGE,
+  rethrowAfterAnswer,
+  spentUsage,
 } from './provider';
 import { aiNotConfigured, type ProviderFailure, ProviderFailedError } from './provider-errors';
 
@@ -76,12 +78,14 @@ const PROVIDER_WORKED: Record<ProviderFailure, boolean> = {
 /**
  * Whether a run that ended without an output still counts against the person's quota
  * (docs/product/ai.md, "Quotas"): it does once the provider has been asked and worked on it, so
- * that leaving before the answer, or asking for what cannot fit, is no way around the quota. It
- * is given back when the provider was never asked, refused the request or could not be reached,
- * and when Pipit itself failed.
+ * that leaving before the answer, or asking for what cannot fit, is no way around the quota. Once
+ * any answer came back (`spentUsage`: one that never fit, or a repair round that then failed,
+ * however), it counts whatever the last failure was: a busy provider in the repair round does not
+ * give back a run whose first answer it worked out in full. It is given back when the provider
+ * was never asked, refused the request or could not be reached, and when Pipit itself failed.
  */
 export function failedRunCounts(error: unknown): boolean {
-  if (error instanceof AiOutputInvalidError) return true;
+  if (spentUsage(error) !== null) return true;
   if (error instanceof ProviderFailedError)
     return error.providerAsked && PROVIDER_WORKED[error.kind];
   return false;
@@ -254,19 +258,21 @@ export function createAiRuns(deps: {
     const firstCheck = checkAiTextForField(field, first.content.trim());
     if (firstCheck.ok)
       return { output: { kind: 'text', text: firstCheck.value }, usage: first.usage };
-    // One repair round, as for records.
-    const second = await p.complete({
-      system,
-      user,
-      signal,
-      followUp: [
-        { role: 'assistant', content: first.content },
-        {
-          role: 'user',
-          content: `That does not fit the field: ${firstCheck.problems.join(' ')} Answer again with the value only.`,
-        },
-      ],
-    });
+    // One repair round, as for records; the first answer's tokens were spent, however it ends.
+    const second = await p
+      .complete({
+        system,
+        user,
+        signal,
+        followUp: [
+          { role: 'assistant', content: first.content },
+          {
+            role: 'user',
+            content: `That does not fit the field: ${firstCheck.problems.join(' ')} Answer again with the value only.`,
+          },
+        ],
+      })
+      .catch((error: unknown) => rethrowAfterAnswer(error, first.usage));
     const usage = addUsage(first.usage, second.usage);
     const secondCheck = checkAiTextForField(field, second.content.trim());
     if (secondCheck.ok) return { output: { kind: 'text', text: secondCheck.value }, usage };
@@ -309,10 +315,10 @@ export function createAiRuns(deps: {
       return { output, remaining: Math.max(0, dailyRuns - reserved.used) };
     } catch (error) {
       await endFailedRun(error, () => storage.aiUsage.releaseRun(request.userId, day), logger);
-      // Tokens spent on an answer that did not fit are still counted for the operator.
-      if (error instanceof AiOutputInvalidError) {
-        await storage.aiUsage.record({ ...base, runs: 0, ...error.usage });
-      }
+      // Tokens spent on answers that came back are still counted for the operator: one that did
+      // not fit, or a first answer whose repair round failed.
+      const spent = spentUsage(error);
+      if (spent) await storage.aiUsage.record({ ...base, runs: 0, ...spent });
       throw error;
     }
   }

@@ -7,7 +7,7 @@ import {
   type AiEditResponse,
 } from '@pipit/protocol';
 import { appFromDescription, proposeEdits } from '../ai/app-builder';
-import { AiOutputInvalidError, requireAiProvider } from '../ai/provider';
+import { requireAiProvider, spentUsage } from '../ai/provider';
 import { DAY_MS, endFailedRun, utcDay } from '../ai/runs';
 import { createDigest } from '../digest';
 import { loadAppDocument } from '../publishing/app-document';
@@ -48,7 +48,8 @@ const GENERIC_FAILURE = 'Something went wrong while making the app. Try again.';
  * Apps from a description (`POST /api/ai/blueprints`, streamed as NDJSON) and AI as a co-editor
  * (`POST /api/ai/edits`): docs/product/ai-builder.md. Both record their tokens for the operator's
  * `/admin` as runs of AI actions do (docs/product/ai.md, "Usage"): one run with its tokens when
- * there is an answer, the tokens alone when the answer never fit.
+ * there is an answer, the tokens alone when an answer came back but none fit (the repair round's
+ * failure included).
  */
 export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): void {
   const { ai, storage, liveDocuments, logger, reportServerError, history } = deps;
@@ -85,10 +86,13 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
             () => run.release().catch((err: unknown) => log.warn({ err }, 'AI run not given back')),
             log,
           );
-          if (error instanceof AiOutputInvalidError) {
+          // Tokens spent on answers that came back (one that never fit, or a first answer whose
+          // repair round failed) are still counted for the operator.
+          const spent = spentUsage(error);
+          if (spent) {
             // Nothing may throw past here: the stream has begun, so the error goes in a line.
             await storage.aiUsage
-              .record({ ...base, runs: 0, ...error.usage })
+              .record({ ...base, runs: 0, ...spent })
               .catch((err: unknown) => log.warn({ err }, 'AI usage not recorded'));
           }
           if (error instanceof ServiceError) {
@@ -159,10 +163,10 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
       return c.json(answer);
     } catch (error) {
       await endFailedRun(error, run.release, c.get('logger'));
-      // Tokens spent on an answer that did not fit are still counted for the operator.
-      if (error instanceof AiOutputInvalidError) {
-        await storage.aiUsage.record({ ...base, runs: 0, ...error.usage });
-      }
+      // Tokens spent on answers that came back are still counted for the operator: one that did
+      // not fit, or a first answer whose repair round failed.
+      const spent = spentUsage(error);
+      if (spent) await storage.aiUsage.record({ ...base, runs: 0, ...spent });
       throw error;
     } finally {
       doc?.destroy();

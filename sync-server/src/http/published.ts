@@ -9,6 +9,7 @@ import {
 } from '@pipit/protocol';
 import { toAppCard, toAuthor } from '../publishing/cards';
 import { createPopularity } from '../publishing/popularity';
+import { mayReadVersion, readableBase } from '../history/remix';
 import { findVisibleApp, type VisibleApp } from '../publishing/visibility';
 import type { Storage } from '../storage/types';
 import { ApiError } from './api-error';
@@ -38,7 +39,16 @@ async function visibleApp(c: ApiContext, storage: Storage): Promise<VisibleApp> 
   throw notFound();
 }
 
-/** Where a remix came from, when the reader may see that app. */
+/**
+ * Where a remix came from, when the reader may see that app. The version it was made from is
+ * named, with that version's title, only when the reader may read it now (history/remix.ts, the
+ * rule of `GET /api/apps/{id}/upstream`): the original's people every version, anyone else the
+ * version it publishes now, or the one it published for everyone when the remix recorded it. A
+ * version only its people could read (published while the app was private, issue 37) is named to
+ * nobody else, nor is the live document's title: they get the version the original publishes now,
+ * with its title, as the original's own page shows it
+ * (docs/product/history.md#remixes-that-pull-their-originals-updates).
+ */
 async function lineageOf(
   storage: Storage,
   { app }: VisibleApp,
@@ -47,13 +57,25 @@ async function lineageOf(
   if (!app.forkedFrom || app.forkedFromVersion === null) return null;
   const source = await findVisibleApp(storage, app.forkedFrom, readerId);
   if (!source) return null;
-  const version = await storage.publishing.version(source.app.id, app.forkedFromVersion);
-  return {
-    appId: source.app.id,
-    version: app.forkedFromVersion,
-    title: version?.title ?? source.app.title,
-    author: toAuthor(source.owner),
-  };
+  const base = app.forkedFromVersion;
+  const author = toAuthor(source.owner);
+  if (mayReadVersion(source, base) || readableBase(app, source) === base) {
+    const version = await storage.publishing.version(source.app.id, base);
+    // The live document's title is the original's people's to read only.
+    if (version || source.role !== null) {
+      return {
+        appId: source.app.id,
+        version: base,
+        title: version?.title ?? source.app.title,
+        author,
+      };
+    }
+  }
+  const published = source.app.publishedVersion;
+  const current =
+    published === null ? null : await storage.publishing.version(source.app.id, published);
+  if (!current) return null;
+  return { appId: source.app.id, version: current.number, title: current.title, author };
 }
 
 /**
