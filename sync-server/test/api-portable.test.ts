@@ -520,7 +520,11 @@ describe.each(ENGINES)('moving apps between servers (%s)', (engine) => {
       const fresh = createId();
       // The second app's image id is taken (as if uploaded a moment before): it fails last.
       await expect(
-        storage().portable.commitImport([app(first, fresh), app(second, taken)], Date.now()),
+        storage().portable.commitImport(
+          [app(first, fresh), app(second, taken)],
+          Date.now(),
+          UPLOAD_QUOTA_BYTES,
+        ),
       ).rejects.toBeInstanceOf(ConflictError);
       for (const id of [first, second]) {
         expect(await storage().apps.get(id)).toBeNull();

@@ -5,6 +5,7 @@ import { MIGRATION_NAMES } from '../src/storage/migrations';
 import { ConflictError, NotFoundError, type Storage } from '../src/storage/types';
 import { describeHistoryContract } from './storage-contract-history';
 import { describeSpacesContract } from './storage-contract-spaces';
+import { describeUploadsContract } from './storage-contract-uploads';
 import { describePublishingContract } from './storage-contract-publishing';
 import { testUser } from './support/users';
 
@@ -735,6 +736,7 @@ export function describeStorageContract(
     describePublishingContract(() => storage);
     describeHistoryContract(() => storage);
     describeSpacesContract(() => storage);
+    describeUploadsContract(() => storage);
 
     describe('messages and uploads', () => {
       it('keeps messages, newest first', async () => {

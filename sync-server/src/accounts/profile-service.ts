@@ -97,7 +97,8 @@ export function createProfileService(deps: {
      * declared type and size, the person's quota (from the bytes received), its header — the
      * format the bytes are (an SVG sent as `image/png` is an SVG, and is refused), its pixels —
      * and the person's hourly decoding budget; only then is it decoded, no more pixels than its
-     * header declared. The rate limit (`avatarUploadsPerAccount`) is counted by the route, before
+     * header declared. The quota's final say is the insert's (UploadStore.insertWithinQuota), with
+     * the bytes as kept: atomic per person. The rate limit (`avatarUploadsPerAccount`) is counted by the route, before
      * the body is read.
      */
     async setAvatarImage(
@@ -140,15 +141,20 @@ export function createProfileService(deps: {
       } catch {
         throw unreadableAvatar();
       }
-      if (used + image.bytes.byteLength > UPLOAD_QUOTA_BYTES) throw overQuota();
+      // The quota again, with the bytes as kept, where they are written: one transaction holding
+      // the person while it sums and inserts, so avatars and images sent together take turns.
       const id = createId();
-      await storage.uploads.insert({
-        id,
-        userId: auth.user.id,
-        contentType: image.contentType,
-        bytes: image.bytes,
-        createdAt: clock.now(),
-      });
+      const stored = await storage.uploads.insertWithinQuota(
+        {
+          id,
+          userId: auth.user.id,
+          contentType: image.contentType,
+          bytes: image.bytes,
+          createdAt: clock.now(),
+        },
+        UPLOAD_QUOTA_BYTES,
+      );
+      if (!stored) throw overQuota();
       await removeImageAvatar(auth.user);
       return storage.users.update(auth.user.id, {
         avatar: { kind: 'image', url: `/api/uploads/${id}` },

@@ -55,7 +55,8 @@ const ACCEPTED_WORDS = 'a PNG, JPEG, WebP or GIF image';
  * the app owner's upload quota, whoever of the owner and editors uploads it: the app's images are
  * the owner's to keep or delete. Everything that can refuse it without decoding it does so first:
  * its type and size, the owner's quota (from the bytes received), its header (format, pixels),
- * the uploader's hourly decoding budget; only then is it decoded.
+ * the uploader's hourly decoding budget; only then is it decoded. The quota's final say is the
+ * insert's (UploadStore.insertWithinQuota), with the bytes as kept: atomic per owner.
  */
 export async function storeAppImage(
   deps: { storage: Storage; clock: Clock },
@@ -101,18 +102,22 @@ export async function storeAppImage(
   } catch {
     throw unreadable();
   }
-  if (used + image.bytes.byteLength > UPLOAD_QUOTA_BYTES) {
-    throw new ServiceError('payload_too_large', quotaMessage());
-  }
+  // The quota again, with the bytes as kept, where they are written: the check above read `used`
+  // before decoding, as did every upload sent at the same time; this one holds the owner while
+  // it sums and inserts, so requests sent together never share the same room.
   const id = createId();
-  await deps.storage.uploads.insert({
-    id,
-    userId: app.ownerId,
-    appId: app.id,
-    contentType: image.contentType,
-    bytes: image.bytes,
-    createdAt: deps.clock.now(),
-  });
+  const stored = await deps.storage.uploads.insertWithinQuota(
+    {
+      id,
+      userId: app.ownerId,
+      appId: app.id,
+      contentType: image.contentType,
+      bytes: image.bytes,
+      createdAt: deps.clock.now(),
+    },
+    UPLOAD_QUOTA_BYTES,
+  );
+  if (!stored) throw new ServiceError('payload_too_large', quotaMessage());
   return {
     url: uploadUrl(id),
     id,

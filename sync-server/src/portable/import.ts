@@ -441,8 +441,10 @@ export async function importFile(
         : `This file holds ${apps.length} apps and you have ${owned}: the free plan allows ${PLAN_LIMITS.apps}. Delete archived apps to make room.`,
     );
   }
-  // The quota from the images' bytes as the file holds them, before any is decoded; and again
-  // below with the bytes as they will be kept.
+  // The quota from the images' bytes as the file holds them, before any is decoded (it refuses
+  // most files early, and cheaply); and again below with the bytes as they will be kept. The final
+  // say is commitImport's, which checks it where it writes: imports and uploads sent together
+  // each pass these two checks, reading the same bytes used.
   const used = await storage.uploads.totalBytesForUser(owner.id);
   checkQuota(used, apps);
 
@@ -474,7 +476,13 @@ export async function importFile(
   for (let attempt = 0; ; attempt++) {
     const { imported, report } = await plan(deps, owner, encoded, source);
     try {
-      await storage.portable.commitImport(imported, deps.clock.now());
+      const outcome = await storage.portable.commitImport(
+        imported,
+        deps.clock.now(),
+        UPLOAD_QUOTA_BYTES,
+      );
+      // What was written meanwhile (another import, an upload) left no room: nothing is made.
+      if (!outcome.committed) throw overQuota(imageBytesOf(encoded));
       return report;
     } catch (error) {
       if (!(error instanceof ConflictError) || attempt >= 2) throw error;
@@ -487,16 +495,19 @@ function checkQuota(
   used: number,
   apps: ReadonlyArray<{ images: ReadonlyArray<{ bytes: Uint8Array }> }>,
 ): void {
-  const imageBytes = apps.reduce(
-    (sum, a) => sum + a.images.reduce((s, i) => s + i.bytes.byteLength, 0),
-    0,
+  const imageBytes = imageBytesOf(apps);
+  if (used + imageBytes > UPLOAD_QUOTA_BYTES) throw overQuota(imageBytes);
+}
+
+function imageBytesOf(apps: ReadonlyArray<{ images: ReadonlyArray<{ bytes: Uint8Array }> }>) {
+  return apps.reduce((sum, a) => sum + a.images.reduce((s, i) => s + i.bytes.byteLength, 0), 0);
+}
+
+function overQuota(imageBytes: number): ServiceError {
+  return new ServiceError(
+    'limit_reached',
+    `This file’s images (${(imageBytes / 1024 / 1024).toFixed(1)} MB) would take your uploads past the ${UPLOAD_QUOTA_BYTES / 1024 / 1024} MB of your plan. Remove some images first.`,
   );
-  if (used + imageBytes > UPLOAD_QUOTA_BYTES) {
-    throw new ServiceError(
-      'limit_reached',
-      `This file’s images (${(imageBytes / 1024 / 1024).toFixed(1)} MB) would take your uploads past the ${UPLOAD_QUOTA_BYTES / 1024 / 1024} MB of your plan. Remove some images first.`,
-    );
-  }
 }
 
 /** The same file (or the app itself) is already here for this person: say where, make nothing. */

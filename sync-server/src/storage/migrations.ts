@@ -626,6 +626,64 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0018_upload_ids': () => ({
+    async up(db: Kysely<unknown>) {
+      // Every upload id ever stored, kept when the upload is deleted (its app deleted, an avatar
+      // replaced, an account deleted): a remix keeps its original's image urls, so an id that was
+      // free again could be taken by an import and serve someone else's image at those urls
+      // (docs/product/portable-file.md#importing). An import keeps an image's id only when it is
+      // not here; the primary key makes two claims of one id conflict on either engine.
+      await db.schema
+        .createTable('upload_ids')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('registered_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`
+        INSERT INTO upload_ids (id, registered_at)
+        SELECT id, created_at FROM uploads
+      `.execute(db);
+      // Uploads deleted before this table left no row; those that published versions and apps'
+      // icons still point at (a remix of a deleted app, its listing) are the ones an import could
+      // take over, so they are registered too. Read a page at a time.
+      const reference = /\/api\/uploads\/([a-z2-7]{26})/g;
+      const register = async (texts: Array<string | null>, at: number) => {
+        const ids = new Set<string>();
+        for (const text of texts) {
+          for (const match of (text ?? '').matchAll(reference)) ids.add(match[1]!);
+        }
+        for (const id of ids) {
+          await sql`
+            INSERT INTO upload_ids (id, registered_at) VALUES (${id}, ${at})
+            ON CONFLICT (id) DO NOTHING
+          `.execute(db);
+        }
+      };
+      type VersionRow = {
+        app_id: string;
+        number: number;
+        definition: string;
+        published_at: number;
+      };
+      const PAGE = 200;
+      let after: VersionRow | undefined;
+      for (;;) {
+        const { rows }: { rows: VersionRow[] } = await sql<VersionRow>`
+          SELECT app_id, number, definition, published_at FROM app_versions
+          WHERE definition LIKE '%/api/uploads/%'
+          ${after ? sql`AND (app_id > ${after.app_id} OR (app_id = ${after.app_id} AND number > ${after.number}))` : sql``}
+          ORDER BY app_id, number
+          LIMIT ${PAGE}
+        `.execute(db);
+        for (const row of rows) await register([row.definition], Number(row.published_at));
+        after = rows.at(-1);
+        if (!after || rows.length < PAGE) break;
+      }
+      const icons = await sql<{ icon: string; created_at: number }>`
+        SELECT icon, created_at FROM apps WHERE icon LIKE '%/api/uploads/%'
+      `.execute(db);
+      for (const row of icons.rows) await register([row.icon], Number(row.created_at));
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

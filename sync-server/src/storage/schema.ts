@@ -125,6 +125,11 @@ export interface Database {
     /** The app an image was uploaded to; null for avatars. */
     app_id: Generated<string | null>;
   };
+  /**
+   * Every upload id ever stored, kept after the upload is deleted: an id once used is never given
+   * to other bytes (an import keeps an image's id only when it is not here).
+   */
+  upload_ids: { id: string; registered_at: number };
   app_imports: {
     user_id: string;
     export_id: string;

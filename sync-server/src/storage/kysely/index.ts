@@ -43,7 +43,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     humanChecks: createHumanCheckStore(db),
     secrets: createSecretStore(db),
     messages: createMessageStore(db),
-    uploads: createUploadStore(db),
+    uploads: createUploadStore(db, specifics.engine),
     monitoring: createMonitoringStore(db),
     aiUsage: createAiUsageStore(db),
     checkpoints: createCheckpointStore(db),

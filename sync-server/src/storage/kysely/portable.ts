@@ -1,6 +1,7 @@
 import { ConflictError } from '../types/errors';
-import type { PortableStore } from '../types/portable';
+import type { CommitOutcome, PortableStore } from '../types/portable';
 import type { Db, EngineSpecifics } from './shared';
+import { holdQuotaOwner, uploadBytesOf, writeUpload } from './upload-quota';
 
 /** Rows per insert statement: far below either engine's limit on parameters. */
 const ROWS_PER_INSERT = 100;
@@ -58,9 +59,15 @@ export function createPortableStore(db: Db, specifics: EngineSpecifics): Portabl
     },
 
     async takenUploadIds(ids) {
-      if (ids.length === 0) return new Set();
-      const rows = await db.selectFrom('uploads').select('id').where('id', 'in', ids).execute();
-      return new Set(rows.map((row) => row.id));
+      const taken = new Set<string>();
+      if (ids.length === 0) return taken;
+      // Registered ids include every deleted upload's: a remix still points at its original's
+      // images after the original is deleted, and an import must not serve its own bytes there.
+      for (const table of ['upload_ids', 'uploads'] as const) {
+        const rows = await db.selectFrom(table).select('id').where('id', 'in', ids).execute();
+        for (const row of rows) taken.add(row.id);
+      }
+      return taken;
     },
 
     async findImport(userId, exportId, sourceAppId) {
@@ -79,9 +86,25 @@ export function createPortableStore(db: Db, specifics: EngineSpecifics): Portabl
       return row?.app_id ?? null;
     },
 
-    async commitImport(apps, at) {
-      await asConflict(specifics, () =>
-        db.transaction().execute(async (trx) => {
+    async commitImport(apps, at, quotaBytes) {
+      return asConflict(specifics, () =>
+        db.transaction().execute(async (trx): Promise<CommitOutcome> => {
+          // The quota first, holding each owner until everything is written (owners in one
+          // order, so that two transactions never wait on each other in a circle): imports and
+          // uploads sent together take turns, and only what fits is written
+          // (docs/product/quotas.md).
+          const imageBytes = new Map<string, number>();
+          for (const app of apps) {
+            const bytes = app.images.reduce((sum, image) => sum + image.bytes.byteLength, 0);
+            imageBytes.set(app.ownerId, (imageBytes.get(app.ownerId) ?? 0) + bytes);
+          }
+          for (const [ownerId, bytes] of [...imageBytes].sort(([a], [b]) => (a < b ? -1 : 1))) {
+            await holdQuotaOwner(trx, specifics.engine, ownerId);
+            const usedBytes = await uploadBytesOf(trx, ownerId);
+            if (usedBytes + bytes > quotaBytes) {
+              return { committed: false, ownerId, usedBytes };
+            }
+          }
           for (const app of apps) {
             // Claimed first, as a registration does: a concurrent registration of the same id
             // fails here (a unique violation), and nothing of this import stays.
@@ -162,18 +185,14 @@ export function createPortableStore(db: Db, specifics: EngineSpecifics): Portabl
                 .execute();
             }
             for (const image of app.images) {
-              await trx
-                .insertInto('uploads')
-                .values({
-                  id: image.id,
-                  user_id: app.ownerId,
-                  app_id: app.id,
-                  content_type: image.contentType,
-                  bytes: image.bytes,
-                  size: image.bytes.byteLength,
-                  created_at: at,
-                })
-                .execute();
+              await writeUpload(trx, {
+                id: image.id,
+                userId: app.ownerId,
+                appId: app.id,
+                contentType: image.contentType,
+                bytes: image.bytes,
+                createdAt: at,
+              });
             }
             await trx
               .insertInto('app_imports')
@@ -187,6 +206,7 @@ export function createPortableStore(db: Db, specifics: EngineSpecifics): Portabl
               })
               .execute();
           }
+          return { committed: true };
         }),
       );
     },

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { StorageEngine } from '@pipit/protocol';
 import type {
   HumanCheckStore,
   MessageRecord,
@@ -8,6 +9,7 @@ import type {
   UploadStore,
 } from '../types/small-stores';
 import { type Db, toUint8Array } from './shared';
+import { holdQuotaOwner, uploadBytesOf, writeUpload } from './upload-quota';
 
 /** Rate-limit rows older than this are removed now and then; no window is longer. */
 const RATE_LIMIT_ROW_TTL_MS = 24 * 60 * 60 * 1000;
@@ -125,21 +127,20 @@ export function createMessageStore(db: Db): MessageStore {
   };
 }
 
-export function createUploadStore(db: Db): UploadStore {
+export function createUploadStore(db: Db, engine: StorageEngine): UploadStore {
   return {
     async insert(u) {
-      await db
-        .insertInto('uploads')
-        .values({
-          id: u.id,
-          user_id: u.userId,
-          content_type: u.contentType,
-          bytes: u.bytes,
-          size: u.bytes.byteLength,
-          created_at: u.createdAt,
-          app_id: u.appId ?? null,
-        })
-        .execute();
+      await db.transaction().execute((trx) => writeUpload(trx, u));
+    },
+    insertWithinQuota(u, quotaBytes) {
+      // One transaction per person at a time: the sum and the insert see the same uploads, so
+      // requests sent together cannot each find room for themselves in the same bytes.
+      return db.transaction().execute(async (trx) => {
+        await holdQuotaOwner(trx, engine, u.userId);
+        if ((await uploadBytesOf(trx, u.userId)) + u.bytes.byteLength > quotaBytes) return false;
+        await writeUpload(trx, u);
+        return true;
+      });
     },
     async get(id) {
       const row = await db
@@ -174,13 +175,8 @@ export function createUploadStore(db: Db): UploadStore {
     async deleteForUser(userId) {
       await db.deleteFrom('uploads').where('user_id', '=', userId).execute();
     },
-    async totalBytesForUser(userId) {
-      const row = await db
-        .selectFrom('uploads')
-        .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return Number(row?.total ?? 0);
+    totalBytesForUser(userId) {
+      return uploadBytesOf(db, userId);
     },
   };
 }

@@ -44,7 +44,7 @@ export type {
   PublishingStore,
 } from './publishing';
 export type { CheckpointRecord, NewCheckpoint, CheckpointStore } from './checkpoints';
-export type { ImportedApp, PortableStore } from './portable';
+export type { CommitOutcome, ImportedApp, PortableStore } from './portable';
 export type {
   SpaceRecord,
   NewSpace,

@@ -44,13 +44,28 @@ export interface PortableStore {
    * (deleted ones included), or named by a stored document or logged update.
    */
   takenAppIds(ids: readonly string[]): Promise<Set<string>>;
+  /**
+   * Which of these upload ids cannot be given to an imported image: stored here at any time
+   * (deleted ones included — other apps may still point at them).
+   */
   takenUploadIds(ids: readonly string[]): Promise<Set<string>>;
   /** The app a person's earlier import of this file's app made, while that app exists. */
   findImport(userId: string, exportId: string, sourceAppId: string): Promise<string | null>;
   /**
    * Writes every app of an import — rows, documents, versions, checkpoints, images, the record of
    * the import — in one transaction: all of it is there, or none (a failure half-way leaves
-   * nothing behind). Throws ConflictError when an id was taken meanwhile.
+   * nothing behind). Throws ConflictError when an id was taken meanwhile (an upload id ever used
+   * included). The owners' upload quota is checked in the same transaction, each owner held
+   * until it ends (as UploadStore.insertWithinQuota does): when the images would take an owner
+   * past `quotaBytes`, nothing is written and the answer says how many bytes they have.
    */
-  commitImport(apps: readonly ImportedApp[], at: number): Promise<void>;
+  commitImport(
+    apps: readonly ImportedApp[],
+    at: number,
+    quotaBytes: number,
+  ): Promise<CommitOutcome>;
 }
+
+/** What commitImport did: everything, or nothing because an owner's quota has no room. */
+export type CommitOutcome =
+  { committed: true } | { committed: false; ownerId: string; usedBytes: number };

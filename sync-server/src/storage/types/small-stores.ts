@@ -51,7 +51,18 @@ export interface UploadRecord {
 }
 
 export interface UploadStore {
+  /**
+   * Stores an upload whatever the quota (tests fill a quota with it). Its id is registered for
+   * good: an id used before, its upload deleted or not, is refused (a unique violation).
+   */
   insert(upload: UploadRecord): Promise<void>;
+  /**
+   * Stores an upload only when the bytes counted against its `userId`, this upload's included,
+   * fit in `quotaBytes`; false, storing nothing, when they do not. The sum and the insert are one
+   * transaction holding that person (docs/product/quotas.md): requests sent together take turns,
+   * and no two of them find room in the same bytes. The id is registered as `insert` does.
+   */
+  insertWithinQuota(upload: UploadRecord, quotaBytes: number): Promise<boolean>;
   get(id: string): Promise<UploadRecord | null>;
   /** The ids of an app's uploaded images, oldest first. */
   idsForApp(appId: string): Promise<string[]>;
