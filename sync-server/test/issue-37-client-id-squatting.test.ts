@@ -8,6 +8,7 @@ import { type AccountsHarness, ENGINES, startAccountsServer } from './support/en
 import { acknowledged, connectProvider } from './support/provider';
 import { definitionOf, publishDefinition, verifyEmail } from './support/publishing';
 import { RawSyncClient, updateMessage } from './support/raw-sync';
+import { spaceRecord, storedSpaceRecords } from './support/space-records';
 
 /*
  * Issue 37, found by the second review: a Yjs client id is chosen by the client. A member (Eve)
@@ -18,30 +19,12 @@ import { RawSyncClient, updateMessage } from './support/raw-sync';
  * are refused (collab/client-owners.ts, DocumentStore.claimClients).
  */
 
-function recordOf(collectionId: string, authorId: string, title: string): Y.Map<unknown> {
-  const record = new Y.Map<unknown>();
-  record.set('collectionId', collectionId);
-  record.set('values', new Y.Map<unknown>([['name', title]]));
-  record.set('createdAt', 1);
-  record.set('updatedAt', 1);
-  record.set('authorId', authorId);
-  return record;
-}
-
 describe.each(ENGINES)('writing under another person’s client id (%s)', (engine) => {
   let h: AccountsHarness;
   let bob: { client: ApiClient; userId: string };
   let eve: { client: ApiClient; userId: string };
   let collectionId: string;
   let name: string;
-
-  async function stored(): Promise<Record<string, unknown>> {
-    const { snapshot, log } = await h.pipit.server.storage.documents.loadWithLog(name);
-    const doc = new Y.Doc();
-    if (snapshot) Y.applyUpdate(doc, snapshot);
-    for (const entry of log) Y.applyUpdate(doc, entry.update);
-    return doc.getMap('records').toJSON();
-  }
 
   beforeAll(async () => {
     h = await startAccountsServer(engine, { storeDebounceMs: 50 });
@@ -93,10 +76,10 @@ describe.each(ENGINES)('writing under another person’s client id (%s)', (engin
     try {
       expect(await eveSide.ready).toBe(true);
       const eveRecordId = createId();
-      eveSide.doc.getMap('records').set(eveRecordId, recordOf(collectionId, eve.userId, 'Hers'));
+      eveSide.doc.getMap('records').set(eveRecordId, spaceRecord(collectionId, eve.userId, 'Hers'));
       await acknowledged(eveSide.provider);
       expect(await bobOnline.ready).toBe(true);
-      bobDoc.getMap('records').set(createId(), recordOf(collectionId, bob.userId, 'Online'));
+      bobDoc.getMap('records').set(createId(), spaceRecord(collectionId, bob.userId, 'Online'));
       await acknowledged(bobOnline.provider);
       bobOnline.destroy();
 
@@ -104,7 +87,7 @@ describe.each(ENGINES)('writing under another person’s client id (%s)', (engin
       const bobClient = bobDoc.clientID;
       const before = Y.getState(bobDoc.store, bobClient);
       const offline = createId();
-      bobDoc.getMap('records').set(offline, recordOf(collectionId, bob.userId, 'Made offline'));
+      bobDoc.getMap('records').set(offline, spaceRecord(collectionId, bob.userId, 'Made offline'));
       const length = Y.getState(bobDoc.store, bobClient) - before;
 
       // Eve, seeing his client id and clock in her copy, writes there first.
@@ -133,7 +116,11 @@ describe.each(ENGINES)('writing under another person’s client id (%s)', (engin
       try {
         expect(await bobBack.ready).toBe(true);
         await acknowledged(bobBack.provider);
-        await vi.waitFor(async () => expect(Object.keys(await stored())).toContain(offline));
+        await vi.waitFor(async () =>
+          expect(Object.keys(await storedSpaceRecords(h.pipit.server.storage, name))).toContain(
+            offline,
+          ),
+        );
         expect(bobDoc.getMap('records').has(offline)).toBe(true);
       } finally {
         bobBack.destroy();

@@ -6,6 +6,7 @@ import type { ApiClient } from './support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
 import { definitionOf, publishDefinition, verifyEmail } from './support/publishing';
 import { RawSyncClient, updateMessage } from './support/raw-sync';
+import { spaceRecord, storedSpaceRecords } from './support/space-records';
 
 /*
  * Issue 37, found by the second review: a connection is granted when it authenticates, but joins
@@ -28,14 +29,6 @@ describe.each(ENGINES)('a grant that goes stale while its document loads (%s)', 
   let name: string;
   let slowLoads = false;
 
-  async function storedRecords(): Promise<Record<string, unknown>> {
-    const { snapshot, log } = await h.pipit.server.storage.documents.loadWithLog(name);
-    const doc = new Y.Doc();
-    if (snapshot) Y.applyUpdate(doc, snapshot);
-    for (const entry of log) Y.applyUpdate(doc, entry.update);
-    return doc.getMap('records').toJSON();
-  }
-
   /** Eve's socket, her space's document asked for while it will load slowly. */
   async function eveOpensTheSpace(client: ApiClient) {
     await vi.waitFor(() => expect(h.pipit.server.hocuspocus.documents.has(name)).toBe(false), {
@@ -55,16 +48,10 @@ describe.each(ENGINES)('a grant that goes stale while its document loads (%s)', 
   async function eveWrites(raw: RawSyncClient) {
     const doc = new Y.Doc();
     const id = createId();
-    const record = new Y.Map<unknown>();
-    record.set('collectionId', collectionId);
-    record.set('values', new Y.Map<unknown>([['name', 'After the decision']]));
-    record.set('createdAt', 1);
-    record.set('updatedAt', 1);
-    record.set('authorId', eve.userId);
-    doc.getMap('records').set(id, record);
+    doc.getMap('records').set(id, spaceRecord(collectionId, eve.userId, 'After the decision'));
     const answer = await raw.sendAndAnswer(name, updateMessage(name, Y.encodeStateAsUpdate(doc)));
     slowLoads = false;
-    return { answer, stored: id in (await storedRecords()) };
+    return { answer, stored: id in (await storedSpaceRecords(h.pipit.server.storage, name)) };
   }
 
   beforeAll(async () => {

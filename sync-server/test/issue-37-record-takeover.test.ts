@@ -8,6 +8,7 @@ import { type AccountsHarness, ENGINES, startAccountsServer } from './support/en
 import { acknowledged, connectProvider } from './support/provider';
 import { definitionOf, publishDefinition, verifyEmail } from './support/publishing';
 import { RawSyncClient, updateMessage } from './support/raw-sync';
+import { spaceRecord, type StoredRecord, storedSpaceRecords } from './support/space-records';
 
 /*
  * Issue 37, point 1: a member took over another member's record under the `author` rule with one
@@ -19,40 +20,12 @@ import { RawSyncClient, updateMessage } from './support/raw-sync';
  * real socket, and the outcome is read from storage.
  */
 
-interface StoredRecord {
-  collectionId?: string;
-  authorId?: string;
-  updatedAt?: unknown;
-}
-
-function recordOf(collectionId: string, authorId: string): Y.Map<unknown> {
-  const record = new Y.Map<unknown>();
-  record.set('collectionId', collectionId);
-  const values = new Y.Map<unknown>();
-  values.set('name', 'Dishes');
-  record.set('values', values);
-  record.set('createdAt', 1);
-  record.set('updatedAt', 1);
-  record.set('authorId', authorId);
-  return record;
-}
-
 describe.each(ENGINES)('a member cannot take over a record part-way (%s)', (engine) => {
   let h: AccountsHarness;
   let bob: { client: ApiClient; userId: string };
   let eve: { client: ApiClient; userId: string };
   let collectionId: string;
   let name: string;
-
-  async function stored(): Promise<Record<string, StoredRecord>> {
-    const { snapshot, log } = await h.pipit.server.storage.documents.loadWithLog(name);
-    const doc = new Y.Doc();
-    if (snapshot) Y.applyUpdate(doc, snapshot);
-    for (const entry of log) Y.applyUpdate(doc, entry.update);
-    const records = doc.getMap('records').toJSON() as Record<string, StoredRecord>;
-    doc.destroy();
-    return records;
-  }
 
   beforeAll(async () => {
     h = await startAccountsServer(engine, { storeDebounceMs: 50 });
@@ -88,14 +61,14 @@ describe.each(ENGINES)('a member cannot take over a record part-way (%s)', (engi
     try {
       expect(await eveSide.ready).toBe(true);
       const eveRecordId = createId();
-      eveSide.doc.getMap('records').set(eveRecordId, recordOf(collectionId, eve.userId));
+      eveSide.doc.getMap('records').set(eveRecordId, spaceRecord(collectionId, eve.userId));
       await acknowledged(eveSide.provider);
 
       expect(await bobSide.ready).toBe(true);
       const bobRecordId = createId();
-      bobSide.doc.getMap('records').set(bobRecordId, recordOf(collectionId, bob.userId));
+      bobSide.doc.getMap('records').set(bobRecordId, spaceRecord(collectionId, bob.userId));
       await acknowledged(bobSide.provider);
-      const before = await stored();
+      const before = await storedSpaceRecords(h.pipit.server.storage, name);
       expect(before[bobRecordId]).toMatchObject({ authorId: bob.userId });
 
       const bobClient = bobSide.doc.clientID;
@@ -135,7 +108,7 @@ describe.each(ENGINES)('a member cannot take over a record part-way (%s)', (engi
       const bobRecord = bobSide.doc.getMap('records').get(bobRecordId) as Y.Map<unknown>;
       bobRecord.set('updatedAt', 3);
       await acknowledged(bobSide.provider);
-      const after = await stored();
+      const after = await storedSpaceRecords(h.pipit.server.storage, name);
       expect(after[bobRecordId]).toMatchObject({ authorId: bob.userId, updatedAt: 3 });
       expect(after[eveRecordId]).toEqual(before[eveRecordId]);
     } finally {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as Y from 'yjs';
+import type * as Y from 'yjs';
 import type { Collection } from '@pipit/app-definition';
 import { createId, documentName, SPACE_LIMITS, type SpaceSummary } from '@pipit/protocol';
 import { type ApiClient, errorCode } from './support/api-client';
@@ -11,6 +11,7 @@ import {
 } from './support/engines';
 import { acknowledged, connectProvider, type TestProvider } from './support/provider';
 import { definitionOf, publishDefinition, verifyEmail } from './support/publishing';
+import { spaceRecord, storedSpaceRecords } from './support/space-records';
 
 /*
  * Issue 37, point 4: every space limit could be passed by racing on PostgreSQL — 26/20 people by
@@ -139,7 +140,9 @@ describe.each(ENGINES)('space limits hold under racing requests (%s)', (engine) 
       const first = sides[0]!;
       first.doc.transact(() => {
         for (let i = 0; i < RECORD_LIMIT - 2; i++) {
-          first.doc.getMap('records').set(createId(), recordOf(writers[0]!.userId));
+          first.doc
+            .getMap('records')
+            .set(createId(), spaceRecord(collectionId, writers[0]!.userId));
         }
       });
       await acknowledged(first.provider);
@@ -147,12 +150,14 @@ describe.each(ENGINES)('space limits hold under racing requests (%s)', (engine) 
       // Everyone adds one in the same turn; each is stored or refused.
       const outcomes = sides.map((side) => handled(side));
       for (const [i, side] of sides.entries()) {
-        side.doc.getMap('records').set(createId(), recordOf(writers[i]!.userId));
+        side.doc.getMap('records').set(createId(), spaceRecord(collectionId, writers[i]!.userId));
       }
       const settled = await Promise.all(outcomes);
       expect(settled.filter((o) => o === 'stored')).toHaveLength(2);
       expect(settled.filter((o) => o === 'update_rejected')).toHaveLength(RECORD_LIMIT - 2);
-      expect(await storedRecords(name)).toBe(RECORD_LIMIT);
+      expect(Object.keys(await storedSpaceRecords(h.pipit.server.storage, name)).length).toBe(
+        RECORD_LIMIT,
+      );
     } finally {
       sides.forEach((s) => s.destroy());
     }
@@ -222,26 +227,6 @@ describe.each(ENGINES)('space limits hold under racing requests (%s)', (engine) 
     });
     expect(readded.status).toBe(201);
   });
-
-  async function storedRecords(name: string): Promise<number> {
-    const { snapshot, log } = await h.pipit.server.storage.documents.loadWithLog(name);
-    const doc = new Y.Doc();
-    if (snapshot) Y.applyUpdate(doc, snapshot);
-    for (const entry of log) Y.applyUpdate(doc, entry.update);
-    const count = doc.getMap('records').size;
-    doc.destroy();
-    return count;
-  }
-
-  function recordOf(authorId: string): Y.Map<unknown> {
-    const record = new Y.Map<unknown>();
-    record.set('collectionId', collectionId);
-    record.set('values', new Y.Map<unknown>([['name', 'Dishes']]));
-    record.set('createdAt', 1);
-    record.set('updatedAt', 1);
-    record.set('authorId', authorId);
-    return record;
-  }
 });
 
 /** Resolves with how the server took the provider's next change: stored, or why it closed. */

@@ -7,6 +7,7 @@ import type { ApiClient } from './support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
 import { acknowledged, connectProvider, refused, type TestProvider } from './support/provider';
 import { definitionOf, publishDefinition, verifyEmail } from './support/publishing';
+import { spaceRecord, storedSpaceRecords } from './support/space-records';
 
 /*
  * Who may do what to the records of a shared space, over the real socket: every role (the space's
@@ -53,25 +54,6 @@ const CELLS = ROLES.flatMap((role) =>
   ),
 );
 
-interface StoredRecord {
-  collectionId?: string;
-  authorId?: string;
-  values?: Record<string, unknown>;
-}
-
-/** A record as the app writes it. */
-function recordOf(collectionId: string, authorId: string, name: string): Y.Map<unknown> {
-  const record = new Y.Map<unknown>();
-  record.set('collectionId', collectionId);
-  const values = new Y.Map<unknown>();
-  values.set('name', name);
-  record.set('values', values);
-  record.set('createdAt', 1);
-  record.set('updatedAt', 1);
-  record.set('authorId', authorId);
-  return record;
-}
-
 const closeReason = (side: TestProvider) =>
   new Promise<string>((resolve) =>
     side.provider.on('close', ({ event }: { event: { reason: string } }) => resolve(event.reason)),
@@ -87,17 +69,6 @@ describe.each(ENGINES)('who may change which record of a shared space (%s)', (en
   const collectionOf = {} as Record<SpaceRecordRule, string>;
   let spaceId: string;
   let name: string;
-
-  /** The records as storage holds them (snapshot and log), never a connection's copy. */
-  async function stored(): Promise<Record<string, StoredRecord>> {
-    const { snapshot, log } = await h.pipit.server.storage.documents.loadWithLog(name);
-    const doc = new Y.Doc();
-    if (snapshot) Y.applyUpdate(doc, snapshot);
-    for (const entry of log) Y.applyUpdate(doc, entry.update);
-    const records = doc.getMap('records').toJSON() as Record<string, StoredRecord>;
-    doc.destroy();
-    return records;
-  }
 
   /** The records each cell works on: its person's own, and someone else's, in its collection. */
   const own = (role: Role, rule: SpaceRecordRule) => `own-${role}-${rule}`;
@@ -140,10 +111,13 @@ describe.each(ENGINES)('who may change which record of a shared space (%s)', (en
       for (const role of ROLES) {
         const someoneElse = role === 'owner' ? people.member : people.owner;
         for (const rule of RULES) {
-          records.set(own(role, rule), recordOf(collectionOf[rule], people[role].userId, 'mine'));
+          records.set(
+            own(role, rule),
+            spaceRecord(collectionOf[rule], people[role].userId, 'mine'),
+          );
           records.set(
             others(role, rule),
-            recordOf(collectionOf[rule], someoneElse.userId, 'theirs'),
+            spaceRecord(collectionOf[rule], someoneElse.userId, 'theirs'),
           );
         }
       }
@@ -157,7 +131,7 @@ describe.each(ENGINES)('who may change which record of a shared space (%s)', (en
     '$role, $rule: $operation is $outcome',
     async ({ role, rule, operation, outcome }) => {
       const person = people[role];
-      const before = await stored();
+      const before = await storedSpaceRecords(h.pipit.server.storage, name);
       const side = connectProvider({ url: h.pipit.url, name, cookie: person.client.cookie });
       try {
         const whyRefused = refusalReason(side);
@@ -165,7 +139,7 @@ describe.each(ENGINES)('who may change which record of a shared space (%s)', (en
         if (outcome === 'not opened') {
           expect(opened).toBe(false);
           expect(await whyRefused).toBe('forbidden');
-          expect(await stored()).toEqual(before);
+          expect(await storedSpaceRecords(h.pipit.server.storage, name)).toEqual(before);
           return;
         }
         expect(opened).toBe(true);
@@ -181,7 +155,7 @@ describe.each(ENGINES)('who may change which record of a shared space (%s)', (en
         const ignored = refused(side.provider);
         side.doc.transact(() => {
           if (operation === 'create') {
-            records.set(created, recordOf(collectionOf[rule], person.userId, 'new'));
+            records.set(created, spaceRecord(collectionOf[rule], person.userId, 'new'));
           } else if (operation.startsWith('edit')) {
             const record = records.get(target)!;
             (record.get('values') as Y.Map<unknown>).set('name', `changed by ${role}`);
@@ -193,7 +167,7 @@ describe.each(ENGINES)('who may change which record of a shared space (%s)', (en
 
         if (outcome === 'allowed') {
           await acknowledged(side.provider);
-          const after = await stored();
+          const after = await storedSpaceRecords(h.pipit.server.storage, name);
           if (operation === 'create') {
             expect(after[created]).toMatchObject({
               authorId: person.userId,
@@ -216,7 +190,7 @@ describe.each(ENGINES)('who may change which record of a shared space (%s)', (en
         } else {
           await ignored;
         }
-        expect(await stored()).toEqual(before);
+        expect(await storedSpaceRecords(h.pipit.server.storage, name)).toEqual(before);
       } finally {
         side.destroy();
       }
