@@ -520,11 +520,10 @@ describe.each(ENGINES)('moving apps between servers (%s)', (engine) => {
       const fresh = createId();
       // The second app's image id is taken (as if uploaded a moment before): it fails last.
       await expect(
-        storage().portable.commitImport(
-          [app(first, fresh), app(second, taken)],
-          Date.now(),
-          UPLOAD_QUOTA_BYTES,
-        ),
+        storage().portable.commitImport([app(first, fresh), app(second, taken)], Date.now(), {
+          quotaBytes: UPLOAD_QUOTA_BYTES,
+          maxApps: 25,
+        }),
       ).rejects.toBeInstanceOf(ConflictError);
       for (const id of [first, second]) {
         expect(await storage().apps.get(id)).toBeNull();

@@ -122,7 +122,9 @@ export function describeUploadsContract(storage: () => Storage) {
       const user = await insertUser(s);
       await s.uploads.insert(upload(user.id, 500));
       const tooMuch = importedApp(user.id, [300, 300]);
-      expect(await s.portable.commitImport([tooMuch], 2, 1_000)).toEqual({
+      expect(
+        await s.portable.commitImport([tooMuch], 2, { quotaBytes: 1_000, maxApps: 25 }),
+      ).toEqual({
         committed: false,
         ownerId: user.id,
         usedBytes: 500,
@@ -134,14 +136,21 @@ export function describeUploadsContract(storage: () => Storage) {
       );
 
       const fits = importedApp(user.id, [250, 250]);
-      expect(await s.portable.commitImport([fits], 2, 1_000)).toEqual({ committed: true });
+      expect(await s.portable.commitImport([fits], 2, { quotaBytes: 1_000, maxApps: 25 })).toEqual({
+        committed: true,
+      });
       expect(await s.uploads.idsForApp(fits.id)).toHaveLength(2);
       expect(await s.uploads.totalBytesForUser(user.id)).toBe(1_000);
 
       // Imports sent together: one fits.
       const other = await insertUser(s);
       const outcomes = await Promise.all(
-        [0, 1, 2].map(() => s.portable.commitImport([importedApp(other.id, [400])], 3, 1_000)),
+        [0, 1, 2].map(() =>
+          s.portable.commitImport([importedApp(other.id, [400])], 3, {
+            quotaBytes: 1_000,
+            maxApps: 25,
+          }),
+        ),
       );
       expect(outcomes.filter((o) => o.committed)).toHaveLength(2);
       expect(await s.uploads.totalBytesForUser(other.id)).toBe(800);
@@ -155,7 +164,9 @@ export function describeUploadsContract(storage: () => Storage) {
       await s.uploads.delete(gone.id);
       const app = importedApp(user.id, [3]);
       app.images[0]!.id = gone.id;
-      await expect(s.portable.commitImport([app], 2, 1_000)).rejects.toBeInstanceOf(ConflictError);
+      await expect(
+        s.portable.commitImport([app], 2, { quotaBytes: 1_000, maxApps: 25 }),
+      ).rejects.toBeInstanceOf(ConflictError);
       expect(await s.apps.get(app.id)).toBeNull();
       expect(await s.uploads.get(gone.id)).toBeNull();
     });

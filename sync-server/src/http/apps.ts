@@ -85,12 +85,13 @@ export function registerApps(
       }
       return c.json({ app: summarize(existing, 'owner', auth.user) }, 200);
     }
-    if ((await storage.apps.countOwned(auth.user.id)) >= PLAN_LIMITS.apps) {
-      throw new ApiError(
+    const planFull = () =>
+      new ApiError(
         'limit_reached',
         `You have ${PLAN_LIMITS.apps} apps, the most the free plan allows. Delete an archived app to make room.`,
       );
-    }
+    // Refused early when clearly full; the say is the insert's, counted under the owner's lock.
+    if ((await storage.apps.countOwned(auth.user.id)) >= PLAN_LIMITS.apps) throw planFull();
     // A remix names the version it copied: one the creator may read now — the version the
     // original publishes, or any of its versions for its owner and collaborators
     // (docs/product/history.md, issue 37). Any other is answered as an app that is not there, so
@@ -111,18 +112,22 @@ export function registerApps(
       }
       forkedFromPublic = isPublicVersion(source, number);
     }
-    const registered = await storage.apps.insert({
-      id: input.id,
-      ownerId: auth.user.id,
-      title: input.title,
-      description: input.description,
-      icon: input.icon,
-      createdAt: clock.now(),
-      forkedFrom: input.forkedFrom ?? null,
-      forkedFromPublic,
-    });
+    const registered = await storage.apps.insert(
+      {
+        id: input.id,
+        ownerId: auth.user.id,
+        title: input.title,
+        description: input.description,
+        icon: input.icon,
+        createdAt: clock.now(),
+        forkedFrom: input.forkedFrom ?? null,
+        forkedFromPublic,
+      },
+      { maxOwned: PLAN_LIMITS.apps },
+    );
     // A device that still holds a deleted app learns so here, instead of bringing it back.
     if ('deleted' in registered) throw appDeleted();
+    if ('full' in registered) throw planFull();
     const { app: created, created: isNew } = registered;
     if (created.ownerId !== auth.user.id) {
       throw new ApiError('forbidden', 'That app id belongs to someone else.');

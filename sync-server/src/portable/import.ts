@@ -432,15 +432,9 @@ export async function importFile(
     throw error;
   }
 
+  // Refused early when clearly full; the say is commitImport's, counted under the owner's hold.
   const owned = await storage.apps.countOwned(owner.id);
-  if (owned + apps.length > PLAN_LIMITS.apps) {
-    throw new ServiceError(
-      'limit_reached',
-      apps.length === 1
-        ? `You have ${owned} apps, the most the free plan allows. Delete an archived app to make room.`
-        : `This file holds ${apps.length} apps and you have ${owned}: the free plan allows ${PLAN_LIMITS.apps}. Delete archived apps to make room.`,
-    );
-  }
+  if (owned + apps.length > PLAN_LIMITS.apps) throw planFull(owned, apps.length);
   // The quota from the images' bytes as the file holds them, before any is decoded (it refuses
   // most files early, and cheaply); and again below with the bytes as they will be kept. The final
   // say is commitImport's, which checks it where it writes: imports and uploads sent together
@@ -476,18 +470,29 @@ export async function importFile(
   for (let attempt = 0; ; attempt++) {
     const { imported, report } = await plan(deps, owner, encoded, source);
     try {
-      const outcome = await storage.portable.commitImport(
-        imported,
-        deps.clock.now(),
-        UPLOAD_QUOTA_BYTES,
-      );
-      // What was written meanwhile (another import, an upload) left no room: nothing is made.
+      const outcome = await storage.portable.commitImport(imported, deps.clock.now(), {
+        quotaBytes: UPLOAD_QUOTA_BYTES,
+        maxApps: PLAN_LIMITS.apps,
+      });
+      // What was written meanwhile (another import, an upload, a new app) left no room: nothing
+      // is made.
+      if ('ownedApps' in outcome) throw planFull(outcome.ownedApps, apps.length);
       if (!outcome.committed) throw overQuota(imageBytesOf(encoded));
       return report;
     } catch (error) {
       if (!(error instanceof ConflictError) || attempt >= 2) throw error;
     }
   }
+}
+
+/** The words for a plan without room for `adding` more apps. */
+function planFull(owned: number, adding: number): ServiceError {
+  return new ServiceError(
+    'limit_reached',
+    adding === 1
+      ? `You have ${owned} apps, the most the free plan allows. Delete an archived app to make room.`
+      : `This file holds ${adding} apps and you have ${owned}: the free plan allows ${PLAN_LIMITS.apps}. Delete archived apps to make room.`,
+  );
 }
 
 /** The plan's upload quota: `used` bytes and the images of `apps` must fit in it. */

@@ -7,7 +7,17 @@ import {
 } from '@pipit/protocol';
 import type { Database } from '../schema';
 import type { AppRecord, AppStore } from '../types/apps';
-import type { Db } from './shared';
+import { type Db, holdRow } from './shared';
+
+/** The apps a person owns (archived ones too: the plan counts them). */
+export async function countOwnedApps(on: Db, ownerId: string): Promise<number> {
+  const row = await on
+    .selectFrom('apps')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
 
 export function toApp(row: Selectable<Database['apps']>): AppRecord {
   const icon = row.icon ? appIconSchema.safeParse(JSON.parse(row.icon)) : null;
@@ -40,8 +50,20 @@ export function createAppStore(db: Db, engine: StorageEngine): AppStore {
   };
 
   return {
-    insert(app) {
+    insert(app, limits) {
       return db.transaction().execute(async (trx) => {
+        if (limits) {
+          await holdRow(trx, engine, 'users', app.ownerId);
+          const known = await trx
+            .selectFrom('app_ids')
+            .select('id')
+            .where('id', '=', app.id)
+            .executeTakeFirst();
+          // The same device asking again for an app it made is answered below, full or not.
+          if (!known && (await countOwnedApps(trx, app.ownerId)) >= limits.maxOwned) {
+            return { full: true } as const;
+          }
+        }
         // The id is claimed first, for good: a concurrent registration of the same id waits here,
         // and a deleted app's claim is never given up.
         const claimed = await trx
@@ -123,14 +145,7 @@ export function createAppStore(db: Db, engine: StorageEngine): AppStore {
       ].sort((a, b) => b.updatedAt - a.updatedAt);
     },
 
-    async countOwned(ownerId) {
-      const row = await db
-        .selectFrom('apps')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('owner_id', '=', ownerId)
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
+    countOwned: (ownerId) => countOwnedApps(db, ownerId),
 
     async setForkedFromVersion(id, version, publicAt) {
       await db

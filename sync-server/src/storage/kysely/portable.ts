@@ -1,7 +1,8 @@
 import { ConflictError } from '../types/errors';
 import type { CommitOutcome, PortableStore } from '../types/portable';
-import type { Db, EngineSpecifics } from './shared';
-import { holdQuotaOwner, uploadBytesOf, writeUpload } from './upload-quota';
+import { type Db, type EngineSpecifics, holdRow } from './shared';
+import { countOwnedApps } from './apps';
+import { uploadBytesOf, writeUpload } from './upload-quota';
 
 /** Rows per insert statement: far below either engine's limit on parameters. */
 const ROWS_PER_INSERT = 100;
@@ -86,22 +87,26 @@ export function createPortableStore(db: Db, specifics: EngineSpecifics): Portabl
       return row?.app_id ?? null;
     },
 
-    async commitImport(apps, at, quotaBytes) {
+    async commitImport(apps, at, { quotaBytes, maxApps }) {
       return asConflict(specifics, () =>
         db.transaction().execute(async (trx): Promise<CommitOutcome> => {
           // The quota first, holding each owner until everything is written (owners in one
           // order, so that two transactions never wait on each other in a circle): imports and
           // uploads sent together take turns, and only what fits is written
           // (docs/product/quotas.md).
-          const imageBytes = new Map<string, number>();
+          const owners = new Map<string, { bytes: number; apps: number }>();
           for (const app of apps) {
             const bytes = app.images.reduce((sum, image) => sum + image.bytes.byteLength, 0);
-            imageBytes.set(app.ownerId, (imageBytes.get(app.ownerId) ?? 0) + bytes);
+            const owner = owners.get(app.ownerId) ?? { bytes: 0, apps: 0 };
+            owners.set(app.ownerId, { bytes: owner.bytes + bytes, apps: owner.apps + 1 });
           }
-          for (const [ownerId, bytes] of [...imageBytes].sort(([a], [b]) => (a < b ? -1 : 1))) {
-            await holdQuotaOwner(trx, specifics.engine, ownerId);
+          for (const [ownerId, adds] of [...owners].sort(([a], [b]) => (a < b ? -1 : 1))) {
+            await holdRow(trx, specifics.engine, 'users', ownerId);
+            // The plan's apps, as registrations count them under the same hold (apps.insert).
+            const ownedApps = await countOwnedApps(trx, ownerId);
+            if (ownedApps + adds.apps > maxApps) return { committed: false, ownerId, ownedApps };
             const usedBytes = await uploadBytesOf(trx, ownerId);
-            if (usedBytes + bytes > quotaBytes) {
+            if (usedBytes + adds.bytes > quotaBytes) {
               return { committed: false, ownerId, usedBytes };
             }
           }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { StorageEngine } from '@pipit/protocol';
 import type { Database } from '../schema';
 import { ConflictError } from '../types/errors';
@@ -39,4 +39,23 @@ export async function mapConflict<T>(
     if (conflict) throw new ConflictError(conflict.field);
     throw error;
   }
+}
+
+/**
+ * Holds a person's or a space's row until the transaction ends, so that what a limit counts
+ * against it (a person's apps, spaces and upload bytes; a space's people and links) cannot change
+ * meanwhile: requests sent together take turns, and no limit is passed by racing (issue 37).
+ * PostgreSQL locks the row `FOR NO KEY UPDATE`, which waits for another holder but not for the
+ * foreign-key checks of rows that point at it (a person's sign-ins go on); SQLite runs one
+ * transaction at a time already. Callers holding two hold the space before the person, so two
+ * transactions never wait for each other in a circle.
+ */
+export async function holdRow(
+  trx: Transaction<Database>,
+  engine: StorageEngine,
+  table: 'users' | 'spaces',
+  id: string,
+): Promise<void> {
+  if (engine !== 'postgres') return;
+  await trx.selectFrom(table).select('id').where('id', '=', id).forNoKeyUpdate().execute();
 }

@@ -8,8 +8,8 @@ import type {
   SecretStore,
   UploadStore,
 } from '../types/small-stores';
-import { type Db, toUint8Array } from './shared';
-import { holdQuotaOwner, uploadBytesOf, writeUpload } from './upload-quota';
+import { type Db, holdRow, toUint8Array } from './shared';
+import { uploadBytesOf, writeUpload } from './upload-quota';
 
 /** Rate-limit rows older than this are removed now and then; no window is longer. */
 const RATE_LIMIT_ROW_TTL_MS = 24 * 60 * 60 * 1000;
@@ -136,7 +136,7 @@ export function createUploadStore(db: Db, engine: StorageEngine): UploadStore {
       // One transaction per person at a time: the sum and the insert see the same uploads, so
       // requests sent together cannot each find room for themselves in the same bytes.
       return db.transaction().execute(async (trx) => {
-        await holdQuotaOwner(trx, engine, u.userId);
+        await holdRow(trx, engine, 'users', u.userId);
         if ((await uploadBytesOf(trx, u.userId)) + u.bytes.byteLength > quotaBytes) return false;
         await writeUpload(trx, u);
         return true;

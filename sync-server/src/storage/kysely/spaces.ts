@@ -6,7 +6,7 @@ import type {
   StorageEngine,
 } from '@pipit/protocol';
 import type { JoinOutcome, SpaceInviteRecord, SpaceRecord, SpaceStore } from '../types/spaces';
-import type { Db } from './shared';
+import { type Db, holdRow } from './shared';
 
 type Trx = Parameters<Parameters<ReturnType<Db['transaction']>['execute']>[0]>[0];
 
@@ -68,16 +68,7 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
       .executeTakeFirstOrThrow();
     return Number(row.count);
   };
-  /**
-   * Holds a person's row, or a space's, until the transaction ends: what is counted against it
-   * (their spaces, its people or links) cannot change meanwhile. PostgreSQL locks the row; SQLite
-   * runs one transaction at a time already. Always the space before the person, so two
-   * transactions never wait for each other.
-   */
-  const hold = async (trx: Trx, table: 'users' | 'spaces', id: string) => {
-    if (engine !== 'postgres') return;
-    await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
-  };
+  const hold = (trx: Trx, table: 'users' | 'spaces', id: string) => holdRow(trx, engine, table, id);
   return {
     insert(space, limits) {
       return db.transaction().execute(async (trx) => {

@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { StorageEngine } from '@pipit/protocol';
 import type { Database } from '../schema';
 import type { UploadRecord } from '../types/small-stores';
 
@@ -7,23 +6,6 @@ import type { UploadRecord } from '../types/small-stores';
  * What every write of an upload shares (uploads, avatars, imports): the quota owner held while
  * their bytes are summed and the new ones written, and the id registered for good.
  */
-
-/**
- * Holds the quota owner's row until the transaction ends, so that what is summed against their
- * quota cannot change meanwhile: requests sent together take turns (docs/product/quotas.md).
- * PostgreSQL locks the row — `FOR NO KEY UPDATE`, which waits for another holder (and for
- * spaces' `FOR UPDATE` of the same row) but not for the foreign-key checks of rows that point at
- * the person, so their sign-ins and apps are not held up; SQLite runs one transaction at a time
- * already. Every writer of uploads holds it before summing, one person at a time.
- */
-export async function holdQuotaOwner(
-  trx: Transaction<Database>,
-  engine: StorageEngine,
-  userId: string,
-): Promise<void> {
-  if (engine !== 'postgres') return;
-  await trx.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
-}
 
 /** The bytes of every upload counted against `userId`'s quota. */
 export async function uploadBytesOf(on: Kysely<Database>, userId: string): Promise<number> {

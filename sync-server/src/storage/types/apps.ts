@@ -57,9 +57,14 @@ export interface CollaboratorRecord {
 export interface AppStore {
   /**
    * Inserts the app unless its id exists; returns the row either way and whether it was new, or
-   * `deleted` when the id belonged to an app deleted forever (its id is never used again).
+   * `deleted` when the id belonged to an app deleted forever (its id is never used again). With
+   * `limits`, a new app whose owner owns `maxOwned` apps already is not made (`full`): counted and
+   * made in one transaction holding the owner, so registrations racing each other take turns.
    */
-  insert(app: NewApp): Promise<{ app: AppRecord; created: boolean } | { deleted: true }>;
+  insert(
+    app: NewApp,
+    limits?: { maxOwned: number },
+  ): Promise<{ app: AppRecord; created: boolean } | { deleted: true } | { full: true }>;
   /** Whether an app of this id was deleted forever. */
   wasDeleted(id: string): Promise<boolean>;
   get(id: string): Promise<AppRecord | null>;

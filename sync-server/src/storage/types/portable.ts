@@ -57,15 +57,18 @@ export interface PortableStore {
    * nothing behind). Throws ConflictError when an id was taken meanwhile (an upload id ever used
    * included). The owners' upload quota is checked in the same transaction, each owner held
    * until it ends (as UploadStore.insertWithinQuota does): when the images would take an owner
-   * past `quotaBytes`, nothing is written and the answer says how many bytes they have.
+   * past `quotaBytes`, nothing is written and the answer says how many bytes they have; the same
+   * for an owner who would own more than `maxApps` apps, and the answer says how many they own.
    */
   commitImport(
     apps: readonly ImportedApp[],
     at: number,
-    quotaBytes: number,
+    limits: { quotaBytes: number; maxApps: number },
   ): Promise<CommitOutcome>;
 }
 
-/** What commitImport did: everything, or nothing because an owner's quota has no room. */
+/** What commitImport did: everything, or nothing because an owner has no room left. */
 export type CommitOutcome =
-  { committed: true } | { committed: false; ownerId: string; usedBytes: number };
+  | { committed: true }
+  | { committed: false; ownerId: string; usedBytes: number }
+  | { committed: false; ownerId: string; ownedApps: number };
