@@ -1,7 +1,7 @@
 import { createId } from '@pipit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_QUOTA_BYTES } from '../src/accounts/profile-service';
-import { IMAGE_PIXEL_LIMITS } from '../src/portable/images';
+import { IMAGE_PIXEL_LIMITS } from '../src/accounts/image-decoding';
 import { type ApiClient, errorCode } from './support/api-client';
 import { testClock } from './support/clock';
 import {

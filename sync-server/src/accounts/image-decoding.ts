@@ -1,6 +1,7 @@
 /** libvips is loaded on the first image: a server that handles none keeps it out of memory. */
 const loadSharp = async () => (await import('sharp')).default;
 import { APP_IMAGE_MAX_SIDE_PX } from '@pipit/protocol';
+import { ServiceError } from '../service-error';
 import type { Storage } from '../storage/types';
 import type { Clock } from './clock';
 import { rateLimited } from './rate-limits';
@@ -164,4 +165,74 @@ export async function encodeImage(
     width: info.width,
     height: info.height,
   };
+}
+
+/** How an upload route takes images, and words what it refuses. */
+export interface UploadRules {
+  /** The Content-Types it takes (a first, cheap refusal; the bytes decide after). */
+  acceptedTypes: readonly string[];
+  maxBytes: number;
+  /** What it keeps, for the words: "images", "avatars". */
+  noun: string;
+  unreadable: () => ServiceError;
+  overQuota: () => ServiceError;
+  size?: KeptSize;
+}
+
+const ACCEPTED_WORDS = 'a PNG, JPEG, WebP or GIF image';
+
+/**
+ * An uploaded image made ready to keep (an app's image, an avatar): everything that can refuse
+ * it without decoding it does so first — its declared type and size, the quota owner's room
+ * (from the bytes received), its header (the format the bytes are, whatever the request says,
+ * and its pixels), the uploader's hourly decoding budget — then it is decoded and encoded again.
+ * The quota's final say is the caller's insert (UploadStore.insertWithinQuota), with the bytes as
+ * kept, atomic per person.
+ */
+export async function prepareUpload(
+  deps: { storage: Storage; clock: Clock },
+  upload: {
+    contentType: string;
+    bytes: Uint8Array;
+    quotaOwnerId: string;
+    uploaderId: string;
+    quotaBytes: number;
+  },
+  rules: UploadRules,
+): Promise<EncodedImage> {
+  const { bytes } = upload;
+  if (!rules.acceptedTypes.includes(upload.contentType)) {
+    throw new ServiceError('unsupported_media_type', `Upload ${ACCEPTED_WORDS}.`);
+  }
+  if (bytes.byteLength > rules.maxBytes) {
+    throw new ServiceError(
+      'payload_too_large',
+      `That image is larger than ${rules.maxBytes / 1024 / 1024} MB. Choose a smaller one.`,
+    );
+  }
+  if (bytes.byteLength === 0) throw rules.unreadable();
+  const used = await deps.storage.uploads.totalBytesForUser(upload.quotaOwnerId);
+  if (used + bytes.byteLength > upload.quotaBytes) throw rules.overQuota();
+  const header = await readImageHeader(bytes);
+  if ('problem' in header) {
+    if (header.problem === 'not_accepted') {
+      throw new ServiceError(
+        'unsupported_media_type',
+        `That file is not ${ACCEPTED_WORDS}, whatever its name or type says. Upload ${ACCEPTED_WORDS}.`,
+      );
+    }
+    if (header.problem === 'too_many_pixels') {
+      throw new ServiceError(
+        'payload_too_large',
+        `That image is ${describePixels(header)}; ${rules.noun} of at most ${megapixels(IMAGE_PIXEL_LIMITS.perImage)} megapixels are taken. Scale it down, or choose a smaller one.`,
+      );
+    }
+    throw rules.unreadable();
+  }
+  await spendDecodeBudget(deps, upload.uploaderId, header.pixels);
+  try {
+    return await encodeImage(bytes, header, rules.size);
+  } catch {
+    throw rules.unreadable();
+  }
 }

@@ -8,23 +8,13 @@ import { ServiceError } from '../service-error';
 import { ConflictError, type Storage, type UserRecord } from '../storage/types';
 import type { Clock } from './clock';
 import { describeDevice } from './client-info';
-import {
-  describePixels,
-  type EncodedImage,
-  encodeImage,
-  IMAGE_PIXEL_LIMITS,
-  megapixels,
-  readImageHeader,
-  spendDecodeBudget,
-} from './image-decoding';
+import { prepareUpload } from './image-decoding';
 import type { Authenticated } from './sessions';
 import { toAccount } from './views';
 
 /** docs/product/quotas.md, free plan: 20 MB of uploads per person. */
 export const UPLOAD_QUOTA_BYTES = 20 * 1024 * 1024;
 export const AVATAR_SIZE_PX = 256;
-
-const ACCEPTED_WORDS = 'a PNG, JPEG, WebP or GIF image';
 
 const unreadableAvatar = () =>
   new ServiceError('validation_failed', 'That file isn’t an image we can read. Try another.', {
@@ -106,41 +96,24 @@ export function createProfileService(deps: {
       contentType: string,
       bytes: Uint8Array,
     ): Promise<UserRecord> {
-      if (!(AVATAR_UPLOAD_TYPES as readonly string[]).includes(contentType)) {
-        throw new ServiceError('unsupported_media_type', `Upload ${ACCEPTED_WORDS}.`);
-      }
-      if (bytes.byteLength > AVATAR_UPLOAD_MAX_BYTES) {
-        throw new ServiceError(
-          'payload_too_large',
-          'That image is larger than 5 MB. Choose a smaller one.',
-        );
-      }
-      if (bytes.byteLength === 0) throw unreadableAvatar();
-      const used = await storage.uploads.totalBytesForUser(auth.user.id);
-      if (used + bytes.byteLength > UPLOAD_QUOTA_BYTES) throw overQuota();
-      const header = await readImageHeader(bytes);
-      if ('problem' in header) {
-        if (header.problem === 'not_accepted') {
-          throw new ServiceError(
-            'unsupported_media_type',
-            `That file is not ${ACCEPTED_WORDS}, whatever its name or type says. Upload ${ACCEPTED_WORDS}.`,
-          );
-        }
-        if (header.problem === 'too_many_pixels') {
-          throw new ServiceError(
-            'payload_too_large',
-            `That image is ${describePixels(header)}; avatars of at most ${megapixels(IMAGE_PIXEL_LIMITS.perImage)} megapixels are taken. Scale it down, or choose a smaller one.`,
-          );
-        }
-        throw unreadableAvatar();
-      }
-      await spendDecodeBudget({ storage, clock }, auth.user.id, header.pixels);
-      let image: EncodedImage;
-      try {
-        image = await encodeImage(bytes, header, { side: AVATAR_SIZE_PX, fit: 'cover' });
-      } catch {
-        throw unreadableAvatar();
-      }
+      const image = await prepareUpload(
+        { storage, clock },
+        {
+          contentType,
+          bytes,
+          quotaOwnerId: auth.user.id,
+          uploaderId: auth.user.id,
+          quotaBytes: UPLOAD_QUOTA_BYTES,
+        },
+        {
+          acceptedTypes: AVATAR_UPLOAD_TYPES,
+          maxBytes: AVATAR_UPLOAD_MAX_BYTES,
+          noun: 'avatars',
+          unreadable: unreadableAvatar,
+          overQuota,
+          size: { side: AVATAR_SIZE_PX, fit: 'cover' },
+        },
+      );
       // The quota again, with the bytes as kept, where they are written: one transaction holding
       // the person while it sums and inserts, so avatars and images sent together take turns.
       const id = createId();

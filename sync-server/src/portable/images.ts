@@ -6,36 +6,10 @@ import {
   uploadUrl,
 } from '@pipit/protocol';
 import type { Clock } from '../accounts/clock';
-import {
-  describePixels,
-  type EncodedImage,
-  encodeImage,
-  IMAGE_PIXEL_LIMITS,
-  megapixels,
-  readImageHeader,
-  spendDecodeBudget,
-} from '../accounts/image-decoding';
+import { prepareUpload } from '../accounts/image-decoding';
 import { UPLOAD_QUOTA_BYTES } from '../accounts/profile-service';
 import { ServiceError } from '../service-error';
 import type { AppRecord, Storage } from '../storage/types';
-
-/**
- * Reading an image's header, the hourly decoding budget and the encoder moved to
- * accounts/image-decoding.ts, so that avatars (accounts/profile-service.ts) use them too without an
- * import cycle; they are exported here as well for what imports them from here.
- */
-export {
-  ACCEPTED_IMAGE_FORMATS,
-  type AcceptedImageFormat,
-  describePixels,
-  type EncodedImage,
-  encodeImage,
-  IMAGE_PIXEL_LIMITS,
-  type ImageHeader,
-  type ImageHeaderProblem,
-  readImageHeader,
-  spendDecodeBudget,
-} from '../accounts/image-decoding';
 
 /** The quota message, for an upload and an import alike. */
 export function quotaMessage(): string {
@@ -46,8 +20,6 @@ const unreadable = () =>
   new ServiceError('validation_failed', 'That file isn’t an image we can read. Try another.', {
     fields: { image: 'That file isn’t an image we can read.' },
   });
-
-const ACCEPTED_WORDS = 'a PNG, JPEG, WebP or GIF image';
 
 /**
  * `POST /api/apps/{id}/images`: an image for an app (the image component, the app's icon). It
@@ -65,43 +37,23 @@ export async function storeAppImage(
   contentType: string,
   bytes: Uint8Array,
 ): Promise<AppImageResponse> {
-  if (!(APP_IMAGE_TYPES as readonly string[]).includes(contentType)) {
-    throw new ServiceError('unsupported_media_type', `Upload ${ACCEPTED_WORDS}.`);
-  }
-  if (bytes.byteLength > APP_IMAGE_MAX_BYTES) {
-    throw new ServiceError(
-      'payload_too_large',
-      'That image is larger than 5 MB. Choose a smaller one.',
-    );
-  }
-  if (bytes.byteLength === 0) throw unreadable();
-  const used = await deps.storage.uploads.totalBytesForUser(app.ownerId);
-  if (used + bytes.byteLength > UPLOAD_QUOTA_BYTES) {
-    throw new ServiceError('payload_too_large', quotaMessage());
-  }
-  const header = await readImageHeader(bytes);
-  if ('problem' in header) {
-    if (header.problem === 'not_accepted') {
-      throw new ServiceError(
-        'unsupported_media_type',
-        `That file is not ${ACCEPTED_WORDS}, whatever its name or type says. Upload ${ACCEPTED_WORDS}.`,
-      );
-    }
-    if (header.problem === 'too_many_pixels') {
-      throw new ServiceError(
-        'payload_too_large',
-        `That image is ${describePixels(header)}; images of at most ${megapixels(IMAGE_PIXEL_LIMITS.perImage)} megapixels are taken. Scale it down, or choose a smaller one.`,
-      );
-    }
-    throw unreadable();
-  }
-  await spendDecodeBudget(deps, uploaderId, header.pixels);
-  let image: EncodedImage;
-  try {
-    image = await encodeImage(bytes, header);
-  } catch {
-    throw unreadable();
-  }
+  const image = await prepareUpload(
+    deps,
+    {
+      contentType,
+      bytes,
+      quotaOwnerId: app.ownerId,
+      uploaderId,
+      quotaBytes: UPLOAD_QUOTA_BYTES,
+    },
+    {
+      acceptedTypes: APP_IMAGE_TYPES,
+      maxBytes: APP_IMAGE_MAX_BYTES,
+      noun: 'images',
+      unreadable,
+      overQuota: () => new ServiceError('payload_too_large', quotaMessage()),
+    },
+  );
   // The quota again, with the bytes as kept, where they are written: the check above read `used`
   // before decoding, as did every upload sent at the same time; this one holds the owner while
   // it sums and inserts, so requests sent together never share the same room.

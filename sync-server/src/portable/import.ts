@@ -39,7 +39,7 @@ import {
   type ImageHeader,
   readImageHeader,
   spendDecodeBudget,
-} from './images';
+} from '../accounts/image-decoding';
 
 /** What the file holds of one app, read and checked before anything is written. */
 interface ReadApp {
