@@ -132,6 +132,37 @@ describe.each(ENGINES)('writing under another person’s client id (%s)', (engin
     }
   });
 
+  it('claims a client id named in presence before anyone else hears of it', async () => {
+    // Bob opens the space: his presence names his client id before he writes anything.
+    const bobSide = connectProvider({ url: h.pipit.url, name, cookie: bob.client.cookie });
+    const eveSide = connectProvider({ url: h.pipit.url, name, cookie: eve.client.cookie });
+    let raw: RawSyncClient | null = null;
+    try {
+      expect(await Promise.all([bobSide.ready, eveSide.ready])).toEqual([true, true]);
+      bobSide.provider.awareness!.setLocalStateField('user', { id: bob.userId, name: 'Bob' });
+      const bobClient = bobSide.doc.clientID;
+      await vi.waitFor(() =>
+        expect(eveSide.provider.awareness!.getStates().has(bobClient)).toBe(true),
+      );
+      // Eve, who heard it, writes under it first: refused, it is his.
+      raw = await RawSyncClient.open(h.pipit.url, name, { cookie: eve.client.cookie });
+      const first = craft([[bobClient, 0, [{ any: [1], parent: 'records', key: createId() }]]]);
+      expect(await raw.sendAndAnswer(name, updateMessage(name, first))).toMatchObject({
+        type: 'close-message',
+        reason: 'update_rejected',
+      });
+      // His first record goes through.
+      const his = createId();
+      bobSide.doc.getMap('records').set(his, spaceRecord(collectionId, bob.userId, 'Mine'));
+      await acknowledged(bobSide.provider);
+      expect(Object.keys(await storedSpaceRecords(h.pipit.server.storage, name))).toContain(his);
+    } finally {
+      raw?.close();
+      bobSide.destroy();
+      eveSide.destroy();
+    }
+  });
+
   it('decides between two writers of one new client id in the database, once', async () => {
     // Two accounts claim the same client id at once (two instances would race the same way):
     // exactly one owns it.

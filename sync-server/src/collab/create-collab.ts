@@ -5,6 +5,7 @@ import type { CollabTimings } from '../metrics';
 import type { AppStore, DocumentStore } from '../storage/types';
 import type { DocumentAccess } from './access';
 import { type ConnectionContext, createAccessEpoch, createAuthentication } from './authenticate';
+import { createPresenceClaims } from './client-owners';
 import { DocumentLedger } from './document-ledger';
 import type { RedisFanOut } from './redis-fan-out';
 import { createPersistence, type Persistence, type PersistenceOptions } from './persistence';
@@ -115,6 +116,14 @@ export function createCollab(options: {
     // 2. Each person's share of memory: a granted document is admitted only within it
     //    (resource-bounds.ts); presence is bounded here too.
     createResourceBoundsExtension(bounds),
+    //    A client id named in presence is claimed for its person before anyone hears of it
+    //    (client-owners.ts): nobody may write under it in their place.
+    createPresenceClaims({
+      ownershipOf: (name) => ledger.of(name).clients,
+      claim: (name, userId, clients) => options.documents.claimClients(name, userId, clients),
+      logger,
+      ...(options.now ? { now: options.now } : {}),
+    }),
     // 3. Every message decoded once and checked before anything else sees it: malformed,
     //    oversized or over-limit updates close only their connection, and so does a space's
     //    update that changes a record its sender may not (update-guard.ts, space-guard.ts).
@@ -127,6 +136,7 @@ export function createCollab(options: {
       spaceRules: options.spaceRules,
       claimClients: (name, userId, clients) =>
         options.documents.claimClients(name, userId, clients),
+      ...(options.now ? { now: options.now } : {}),
     }),
     // 4. The checked update appended to the durable log; its acknowledgement is held until the
     //    write commits, while other clients get it at once (update-log.ts). A storage outage

@@ -1,4 +1,5 @@
 import type * as Y from 'yjs';
+import type { ClientOwnership } from './client-owners';
 import type { DocumentUsage } from './resource-bounds';
 import { itemsOf } from './yjs-usage';
 
@@ -31,7 +32,7 @@ export interface DocumentEntry {
    */
   recordsInFlight: number;
   /** Who owns each client id written under in this document, as read or claimed (client-owners.ts). */
-  clients: Map<number, string>;
+  clients: ClientOwnership;
   /**
    * Logged updates (by sequence number) that are in the live document already: this instance
    * logged and applied them, or loaded them. A store need not read them back (persistence.ts).
@@ -69,7 +70,7 @@ export class DocumentLedger {
         items: 0,
         inFlight: { bytes: 0, items: 0 },
         recordsInFlight: 0,
-        clients: new Map(),
+        clients: { owners: new Map(), tentative: new Set(), retryAt: 0 },
         held: new Set(),
       };
       this.entries.set(name, entry);

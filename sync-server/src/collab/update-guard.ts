@@ -8,7 +8,14 @@ import { parseDocumentName, type UpdateRefusalReason } from '@pipit/protocol';
 import type { Logger } from '../logger';
 import type { CollabTimings } from '../metrics';
 import type { ConnectionContext } from './authenticate';
-import { type ClientWriter, clientsWriting, hasSeveralWriters } from './client-owners';
+import {
+  type ClaimClients,
+  claimForWriter,
+  claimTentative,
+  type ClientWriter,
+  clientsWriting,
+  hasSeveralWriters,
+} from './client-owners';
 import type { CheckedUpdate, DocumentLedger } from './document-ledger';
 import { judgePartWay, refusedOnCopy } from './part-way';
 import { SyncRefusal } from './refusal';
@@ -267,10 +274,12 @@ export function createUpdateGuard(options: {
    * Claims client ids of a document for a person and answers their owners (storage's
    * `claimClients`); without it, client ids are not checked.
    */
-  claimClients?:
-    ((name: string, userId: string, clients: number[]) => Promise<Map<number, string>>) | undefined;
+  claimClients?: ClaimClients | undefined;
+  /** The server's clock (tests move it). */
+  now?: () => number;
 }): Extension {
   const { ledger, limits, bounds, logger, timings, spaceRules, claimClients } = options;
+  const now = options.now ?? Date.now;
 
   /**
    * What a space's updates are judged with (checkMessage): the sender and the space's rules, read
@@ -315,8 +324,11 @@ export function createUpdateGuard(options: {
       const userId = context?.userId;
       const writer =
         claimClients && userId && !connection.readOnly && hasSeveralWriters(documentName)
-          ? { userId, ownerOf: (client: number) => entry.clients.get(client) }
+          ? { userId, ownerOf: (client: number) => entry.clients.owners.get(client) }
           : undefined;
+      if (writer && claimClients) {
+        claimTentative(entry.clients, { claim: claimClients, documentName, logger, now: now() });
+      }
       const check = () =>
         checkMessage({
           documentName,
@@ -337,14 +349,14 @@ export function createUpdateGuard(options: {
       if (checked && 'claim' in checked && writer && claimClients) {
         // A client id this document has not seen written under (a device that just opened it):
         // claimed, or found someone else's, in storage — then the update is judged again.
-        let owners: Map<number, string>;
-        try {
-          owners = await claimClients(documentName, writer.userId, checked.claim);
-        } catch (error) {
-          logger.warn({ err: error, documentName }, 'claiming client ids failed');
-          throw new SyncRefusal('storage_unavailable');
-        }
-        for (const [client, owner] of owners) entry.clients.set(client, owner);
+        await claimForWriter(entry.clients, {
+          claim: claimClients,
+          documentName,
+          userId: writer.userId,
+          clients: checked.claim,
+          logger,
+          now: now(),
+        });
         checked = check();
       }
       if (checked && 'claim' in checked) throw new SyncRefusal('storage_unavailable');

@@ -3,6 +3,7 @@ import * as decoding from 'lib0/decoding';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { observedWebSocket } from '@pipit/protocol';
+import { TEST_PERSON_HEADER } from './access';
 import { MESSAGE } from './raw-sync';
 
 export interface TestProvider {
@@ -44,6 +45,8 @@ export function connectProvider(options: {
    */
   likeTheApp?: { flushDelay: number };
 }): TestProvider {
+  // The same person over every reconnection, for servers whose test policy names people by it.
+  const person = `provider-${Math.random().toString(36).slice(2)}`;
   const origin = options.origin === undefined ? options.url : options.origin;
   class BrowserLikeWebSocket extends WebSocket {
     constructor(address: string) {
@@ -51,6 +54,7 @@ export function connectProvider(options: {
         headers: {
           ...(origin ? { Origin: origin } : {}),
           ...(options.cookie ? { Cookie: options.cookie } : {}),
+          [TEST_PERSON_HEADER]: person,
         },
       });
     }
