@@ -23,7 +23,7 @@ import { createApp, definitionOf, verifyEmail } from './support/publishing';
  * known number of images, and exactly that many are stored.
  */
 
-const side = 2048;
+const side = 512;
 const AVATAR_SIDE = 256;
 
 async function noiseJpeg(width: number, quality: number): Promise<Uint8Array> {
@@ -50,7 +50,7 @@ const quotaWords = /past the 20 MB of your plan/;
 
 describe.each(ENGINES)('the upload quota under requests sent together (%s)', (engine) => {
   let h: AccountsHarness;
-  /** ~2.4 MB sent, `kept` bytes (~2.8 MB) kept. */
+  /** A noise photo: what is sent is smaller than the `kept` bytes the server keeps of it. */
   let photo: Uint8Array;
   let kept: number;
   /** ~17 KB sent, `avatarKept` (~40 KB) kept: more than is sent, so only the last check counts. */
