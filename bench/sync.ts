@@ -21,6 +21,12 @@ import { buildApp, COMPONENTS } from './big-app';
 // Not re-exported by @pipit/sync-server/testing; imported by path, as the server's own tests do.
 import { ResourceBounds } from '../sync-server/src/collab/resource-bounds';
 import { DEFAULT_RESOURCE_LIMITS } from '../sync-server/src/collab/resource-limits';
+import { clientsWriting } from '../sync-server/src/collab/client-owners';
+import {
+  decodeUpdate,
+  misplacedPartWay,
+  planIntegration,
+} from '../sync-server/src/collab/yjs-integration';
 import { growthOf } from '../sync-server/src/collab/yjs-usage';
 import { grantEveryone } from '../sync-server/test/support/access';
 import {
@@ -410,20 +416,29 @@ async function updateChecks() {
     ],
   ];
   console.log('\nChecks of each update on the server, µs per update (p50):');
-  console.log(`${''.padEnd(58)}   decode  +items  +person`);
+  console.log(`${''.padEnd(58)}   decode  +items  +person    +plan +clients`);
+  const empty = new Y.Doc();
   for (const [label, update, calls] of rows) {
-    const decoded = Y.decodeUpdate(update);
-    const decode = microseconds(calls, () => Y.decodeUpdate(update));
+    const decoded = decodeUpdate(update);
+    const decode = microseconds(calls, () => decodeUpdate(update));
     const items = microseconds(calls * 10, () => growthOf(decoded, () => 0));
     const person = microseconds(calls * 10, () => bounds.overLimits('socket', growth));
+    const plan = microseconds(calls * 10, () => {
+      const planned = planIntegration(decoded, empty);
+      misplacedPartWay(planned, empty);
+    });
+    const clients = microseconds(calls * 10, () => clientsWriting(decoded, empty));
     console.log(
-      `${label.padEnd(58)} ${decode.toFixed(1).padStart(8)} ${items.toFixed(2).padStart(7)} ${person.toFixed(2).padStart(8)}`,
+      `${label.padEnd(58)} ${decode.toFixed(1).padStart(8)} ${items.toFixed(2).padStart(7)} ${person.toFixed(2).padStart(8)} ${plan.toFixed(2).padStart(8)} ${clients.toFixed(2).padStart(8)}`,
     );
   }
+  empty.destroy();
   console.log(
-    'decode: Y.decodeUpdate, which refuses malformed updates (done before the bounds too). items:\n' +
-      'counting from it the structs, their values and the deleted ranges, and what would wait for\n' +
-      "a missing part. person: adding up the bytes and items of the sender's 25 open documents.",
+    "decode: decodeUpdate (Yjs's, noting its sections), which refuses malformed updates (done\n" +
+      'before the bounds too). items: counting from it the structs, their values and the deleted\n' +
+      "ranges. person: adding up the bytes and items of the sender's 25 open documents. plan: what\n" +
+      'Yjs will do with it (what waits, where part-way items land: yjs-integration.ts). clients:\n' +
+      'the client ids it writes under, checked against their owners (client-owners.ts).',
   );
   doc.destroy();
 }

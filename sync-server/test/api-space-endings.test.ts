@@ -138,11 +138,12 @@ describe.each(ENGINES)('when a shared space ends (%s)', (engine) => {
     expect(await endingOf(await h.login(name('cleo')), id)).toBeDefined();
     offset = (SPACE_ENDING_DAYS + 1) * DAY_MS;
     expect(await endingOf(await h.login(name('cleo')), id)).toBeUndefined();
-    // Cleared out now and then: the row is gone too.
+    // Cleared out now and then: the row is gone too — by this pruning, or by one the listing
+    // above started (it prunes at random, once in a hundred listings: the count is not this
+    // test's to know).
+    // (pruneEndings itself is the storage contract's.)
     const storage = h.pipit.server.storage;
-    expect(
-      await storage.spaces.pruneEndings(clock.now() - SPACE_ENDING_DAYS * DAY_MS),
-    ).toBeGreaterThanOrEqual(1);
+    await storage.spaces.pruneEndings(clock.now() - SPACE_ENDING_DAYS * DAY_MS);
     expect((await storage.spaces.endingsFor(cleoId, appId, 0)).map((e) => e.spaceId)).not.toContain(
       id,
     );
