@@ -85,11 +85,13 @@ describe.each(ENGINES)('when a shared space ends (%s)', (engine) => {
   });
   afterAll(() => h.close());
 
-  it('tells the members and readers of a deleted space, not its owner nor someone removed before', async () => {
+  it('tells the members and readers of a deleted space, and whoever its owner took out before; not its owner nor who left', async () => {
     const id = await spaceOf(ben, appId, [name('cleo'), name('dan'), name('ada')]);
     expect((await ben.request('DELETE', `/api/spaces/${id}/members/${name('ada')}`)).status).toBe(
       200,
     );
+    // Taken out by the owner: told so, on every device (not "you left it, or…").
+    expect(await endingOf(ada, id)).toMatchObject({ name: 'Our flat', why: 'removed' });
     const before = clock.now();
     expect((await ben.request('DELETE', `/api/spaces/${id}`)).status).toBe(200);
 
@@ -98,11 +100,29 @@ describe.each(ENGINES)('when a shared space ends (%s)', (engine) => {
     expect(told!.endedAt).toBeGreaterThanOrEqual(before);
     expect(await endingOf(dan, id)).toMatchObject({ why: 'deleted' });
     expect((await listOf(cleo)).spaces.map((s) => s.id)).not.toContain(id);
-    // The owner deleted it; Ada was removed before it ended.
+    // The owner deleted it and is not told; Ada, taken out before, learns it has now ended.
     expect(await endingOf(ben, id)).toBeUndefined();
-    expect(await endingOf(ada, id)).toBeUndefined();
+    expect(await endingOf(ada, id)).toMatchObject({ why: 'deleted' });
     // Only in the list of the app it belonged to.
     expect(await endingOf(cleo, id, otherAppId)).toBeUndefined();
+  });
+
+  it('does not tell someone who left; someone taken out and let back in is no longer told', async () => {
+    const id = await spaceOf(ben, appId, [name('cleo'), name('dan')], 'Garden');
+    expect((await cleo.request('DELETE', `/api/spaces/${id}/members/${name('cleo')}`)).status).toBe(
+      200,
+    );
+    expect(await endingOf(cleo, id)).toBeUndefined();
+    expect((await ben.request('DELETE', `/api/spaces/${id}/members/${name('dan')}`)).status).toBe(
+      200,
+    );
+    expect(await endingOf(dan, id)).toMatchObject({ why: 'removed' });
+    const back = await ben.request('PUT', `/api/spaces/${id}/members/${name('dan')}`, {
+      body: { role: 'reader' },
+    });
+    expect(back.status).toBe(201);
+    expect(await endingOf(dan, id)).toBeUndefined();
+    expect((await listOf(dan)).spaces.map((s) => s.id)).toContain(id);
   });
 
   it('lets each person dismiss an ending of theirs, and nobody else’s', async () => {

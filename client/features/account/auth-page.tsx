@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { appShellTarget, returnPath } from '@pipit/protocol';
 import { Notice } from '../../ui/notice';
 import { OnlineForm } from '../../ui/online-form';
 import { Page } from '../../ui/page';
@@ -15,6 +16,18 @@ interface AuthPageProps {
   onSubmit: () => void;
   children: ReactNode;
   footer?: ReactNode;
+  /** Where the person goes afterwards (`?redirect=`), said above the form so they know. */
+  returnTo?: string | undefined;
+}
+
+/** What a return path is, in words ("your invitation"), or nothing for home and plain pages. */
+export function describeReturn(path: string | undefined): string | undefined {
+  const target = returnPath(path);
+  if (!target || target === '/home') return undefined;
+  const pathname = target.split(/[?#]/, 1)[0] ?? target;
+  if (pathname.startsWith('/join/')) return 'the invitation you opened';
+  if (appShellTarget(pathname)) return 'the app you were using';
+  return 'the page you were on';
 }
 
 /**
@@ -23,8 +36,10 @@ interface AuthPageProps {
  */
 export function AuthPage(props: AuthPageProps) {
   const online = useOnlineStatus();
+  const going = describeReturn(props.returnTo);
   return (
     <Page title={props.title} lead={props.lead} width="narrow">
+      {going ? <Notice tone="info">Afterwards we’ll take you back to {going}.</Notice> : null}
       {online ? null : (
         <Notice tone="offline" title={`${props.action} needs a connection`}>
           You’re offline. Reconnect, then try again.

@@ -1,13 +1,15 @@
 import { Link } from '@tanstack/react-router';
-import { accountSchema } from '@pipit/protocol';
+import { accountSchema, returnPath } from '@pipit/protocol';
 import { useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
+import { buttonClass } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { ApiRequestError, apiSend, describeError } from '../../platform/api/request';
 import { setAccount, useSession } from '../../platform/session/session';
+import { describeReturn } from './auth-page';
 
 type LinkState =
   | { status: 'working' }
@@ -66,9 +68,20 @@ function Failure({
 
 const verifyResponse = z.object({ verified: z.boolean(), account: z.nullable(accountSchema) });
 
-/** `/verify-email?token=…` */
-export function VerifyEmailPage({ token }: { token: string | undefined }) {
+/**
+ * `/verify-email?token=…&next=…`: `next` is where the person was going when they signed up (an
+ * invitation); the page leads on there, signing in first on a device that is not signed in.
+ */
+export function VerifyEmailPage({
+  token,
+  next,
+}: {
+  token: string | undefined;
+  next?: string | undefined;
+}) {
   const { account } = useSession();
+  const returnTo = returnPath(next);
+  const going = describeReturn(returnTo);
   const state = useTokenLink(token, async (t) => {
     const result = await apiSend('POST', '/api/auth/verify-email', { token: t }, verifyResponse);
     if (result.account) setAccount(result.account);
@@ -81,9 +94,19 @@ export function VerifyEmailPage({ token }: { token: string | undefined }) {
           <Notice tone="success" title="Your email is confirmed">
             Thank you. If you ever forget your password, a reset link will reach you there.
           </Notice>
-          <ButtonLink to={account ? '/home' : '/login'}>
-            {account ? 'Go to your home page' : 'Sign in'}
-          </ButtonLink>
+          {account ? (
+            returnTo ? (
+              <a className={buttonClass()} href={returnTo}>
+                {going ? `Continue to ${going}` : 'Continue'}
+              </a>
+            ) : (
+              <ButtonLink to="/home">Go to your home page</ButtonLink>
+            )
+          ) : (
+            <ButtonLink to="/login" search={{ redirect: returnTo }}>
+              {going ? `Sign in and continue to ${going}` : 'Sign in'}
+            </ButtonLink>
+          )}
         </>
       ) : null}
       {state.status === 'failed' ? (
@@ -95,7 +118,10 @@ export function VerifyEmailPage({ token }: { token: string | undefined }) {
                 <>A fresh link can be sent from the banner at the top of the page.</>
               ) : (
                 <>
-                  <Link to="/login">Sign in</Link> to get a fresh link.
+                  <Link to="/login" search={{ redirect: returnTo }}>
+                    Sign in
+                  </Link>{' '}
+                  to get a fresh link.
                 </>
               )}
             </p>

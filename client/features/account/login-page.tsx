@@ -1,15 +1,16 @@
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { sessionResponseSchema } from '@pipit/protocol';
 import { useState } from 'react';
 import { TextField } from '../../ui/field';
 import { apiSend } from '../../platform/api/request';
 import { useSubmit } from '../../platform/api/use-submit';
 import { AuthPage } from './auth-page';
-import { safeRedirect, setAccount } from '../../platform/session/session';
+import { setAccount } from '../../platform/session/session';
+import { useGoBack } from '../../platform/session/route-guards';
 
 /** `/login`: sign in by username or email, then back to where the person was going. */
 export function LoginPage({ redirect }: { redirect?: string | undefined }) {
-  const navigate = useNavigate();
+  const goBack = useGoBack();
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const { submit, pending, error, fields } = useSubmit(() =>
@@ -22,7 +23,7 @@ export function LoginPage({ redirect }: { redirect?: string | undefined }) {
     const result = await submit();
     if (!result?.account) return;
     setAccount(result.account);
-    await navigate({ to: safeRedirect(redirect) });
+    await goBack(redirect);
   };
 
   return (
@@ -34,13 +35,19 @@ export function LoginPage({ redirect }: { redirect?: string | undefined }) {
       pending={pending}
       error={error}
       onSubmit={() => void onSubmit()}
+      returnTo={redirect}
       footer={
         <>
           <p>
-            <Link to="/forgot-password">Forgot your password?</Link>
+            <Link to="/forgot-password" search={{ redirect }}>
+              Forgot your password?
+            </Link>
           </p>
           <p>
-            New to Pipit? <Link to="/signup">Create an account</Link>
+            New to Pipit?{' '}
+            <Link to="/signup" search={{ redirect }}>
+              Create an account
+            </Link>
           </p>
         </>
       }

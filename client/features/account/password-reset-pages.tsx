@@ -1,5 +1,5 @@
 import { Link, useNavigate } from '@tanstack/react-router';
-import { sessionResponseSchema } from '@pipit/protocol';
+import { returnPath, sessionResponseSchema } from '@pipit/protocol';
 import { useState } from 'react';
 import { z } from 'zod';
 import { TextField } from '../../ui/field';
@@ -10,13 +10,15 @@ import { useSubmit } from '../../platform/api/use-submit';
 import { AuthPage } from './auth-page';
 import { NewPasswordField } from './new-password-field';
 import { setAccount } from '../../platform/session/session';
+import { useGoBack } from '../../platform/session/route-guards';
 
 /** `/forgot-password`: request a reset link by email (the same answer whether or not it exists). */
-export function ForgotPasswordPage() {
+export function ForgotPasswordPage({ redirect }: { redirect?: string | undefined }) {
+  const next = returnPath(redirect);
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { submit, pending, error, fields } = useSubmit(() =>
-    apiSend('POST', '/api/auth/forgot-password', { email }, z.object({ sent: z.boolean() }), {
+    apiSend('POST', '/api/auth/forgot-password', { email, next }, z.object({ sent: z.boolean() }), {
       humanCheck: true,
     }),
   );
@@ -34,7 +36,9 @@ export function ForgotPasswordPage() {
             .
           </p>
         </Notice>
-        <Link to="/login">Back to sign in</Link>
+        <Link to="/login" search={{ redirect: next }}>
+          Back to sign in
+        </Link>
       </Page>
     );
   }
@@ -48,9 +52,13 @@ export function ForgotPasswordPage() {
       pending={pending}
       error={error}
       onSubmit={() => void submit().then((r) => r && setSentTo(email.trim()))}
+      returnTo={next}
       footer={
         <p>
-          Remembered it? <Link to="/login">Sign in</Link>
+          Remembered it?{' '}
+          <Link to="/login" search={{ redirect: next }}>
+            Sign in
+          </Link>
         </p>
       }
     >
@@ -69,8 +77,16 @@ export function ForgotPasswordPage() {
 }
 
 /** `/reset-password?token=…`: choose a new password from the emailed link. */
-export function ResetPasswordPage({ token }: { token: string | undefined }) {
+export function ResetPasswordPage({
+  token,
+  next,
+}: {
+  token: string | undefined;
+  next?: string | undefined;
+}) {
   const navigate = useNavigate();
+  const goBack = useGoBack();
+  const returnTo = returnPath(next);
   const [password, setPassword] = useState('');
   const { submit, pending, error, fields } = useSubmit(() =>
     apiSend('POST', '/api/auth/reset-password', { token, password }, sessionResponseSchema),
@@ -92,7 +108,8 @@ export function ResetPasswordPage({ token }: { token: string | undefined }) {
     const result = await submit();
     if (!result?.account) return;
     setAccount(result.account);
-    await navigate({ to: '/home', search: { notice: 'password-reset' } });
+    if (returnTo) await goBack(returnTo);
+    else await navigate({ to: '/home', search: { notice: 'password-reset' } });
   };
 
   return (
@@ -104,9 +121,13 @@ export function ResetPasswordPage({ token }: { token: string | undefined }) {
       pending={pending}
       error={error}
       onSubmit={() => void onSubmit()}
+      returnTo={returnTo}
       footer={
         <p>
-          Link expired? <Link to="/forgot-password">Request another reset email</Link>
+          Link expired?{' '}
+          <Link to="/forgot-password" search={{ redirect: returnTo }}>
+            Request another reset email
+          </Link>
         </p>
       }
     >

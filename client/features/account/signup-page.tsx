@@ -1,5 +1,5 @@
 import { Link, useNavigate } from '@tanstack/react-router';
-import { sessionResponseSchema } from '@pipit/protocol';
+import { returnPath, sessionResponseSchema } from '@pipit/protocol';
 import { useState } from 'react';
 import { TextField } from '../../ui/field';
 import { adoptDemoApps } from '../../sync/local-apps';
@@ -9,19 +9,31 @@ import { useSubmit } from '../../platform/api/use-submit';
 import { AuthPage } from './auth-page';
 import { NewPasswordField } from './new-password-field';
 import { setAccount } from '../../platform/session/session';
+import { useGoBack } from '../../platform/session/route-guards';
 import { useUsernameAvailability } from './use-username-availability';
 
-/** `/signup`: username (checked as you type), email, password. */
-export function SignupPage() {
+/**
+ * `/signup`: username (checked as you type), email, password. `redirect` is where the person was
+ * going (an invitation): they go back there, and so does the confirmation email's link.
+ */
+export function SignupPage({ redirect }: { redirect?: string | undefined }) {
   const navigate = useNavigate();
+  const goBack = useGoBack();
+  const next = returnPath(redirect);
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const availability = useUsernameAvailability(username);
   const { submit, pending, error, fields } = useSubmit(() =>
-    apiSend('POST', '/api/auth/signup', { username, email, password }, sessionResponseSchema, {
-      humanCheck: true,
-    }),
+    apiSend(
+      'POST',
+      '/api/auth/signup',
+      { username, email, password, next },
+      sessionResponseSchema,
+      {
+        humanCheck: true,
+      },
+    ),
   );
 
   const onSubmit = async () => {
@@ -35,8 +47,10 @@ export function SignupPage() {
       return [];
     });
     const [first] = adopted;
-    if (first) {
-      void reconcileApps(result.account.id);
+    if (first) void reconcileApps(result.account.id);
+    if (next) {
+      await goBack(next);
+    } else if (first) {
       await navigate({ to: '/apps/$id/edit', params: { id: first } });
     } else {
       await navigate({ to: '/home' });
@@ -58,9 +72,13 @@ export function SignupPage() {
       pending={pending}
       error={error}
       onSubmit={() => void onSubmit()}
+      returnTo={next}
       footer={
         <p>
-          Already have an account? <Link to="/login">Sign in</Link>
+          Already have an account?{' '}
+          <Link to="/login" search={{ redirect: next }}>
+            Sign in
+          </Link>
         </p>
       }
     >

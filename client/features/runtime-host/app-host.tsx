@@ -191,6 +191,7 @@ const ENDED_BECAUSE: Record<EndedSpace['why'], string> = {
   deleted: 'was deleted by its owner',
   owner_left: 'was deleted: its owner deleted their account',
   app_deleted: 'ended: the app was deleted',
+  removed: 'is no longer shared with you: its owner took you out, and its items left this device',
 };
 
 /**

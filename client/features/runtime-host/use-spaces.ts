@@ -81,29 +81,27 @@ export function useSpaces(options: {
     const { spaces, ended } = await fetchSpaces(appId);
     const before = deviceSpaces(accountId, appId).spaces;
     rememberSpaces(accountId, appId, spaces);
-    const { localSpaceItems } = await import('../../sync/space-copies');
-    setEndings(
-      await Promise.all(
-        ended.map(async (ending) => ({
-          ...ending,
-          items: await localSpaceItems(accountId, ending.id),
-        })),
-      ),
-    );
     // Who is in the shown space: their names show on what they added.
     const shown = deviceSpaces(accountId, appId).activeId;
     if (shown) rememberPeople(accountId, appId, shown, (await fetchSpace(shown)).members);
-    const gone = await dropGone(
-      accountId,
-      appId,
-      before,
-      spaces,
-      new Set(ended.map((ending) => ending.id)),
+    // A deleted space's copy waits for the person's choice; one they were taken out of goes (its
+    // ending says so, on every device).
+    const removed = new Set(ended.filter((e) => e.why === 'removed').map((e) => e.id));
+    const waiting = new Set(ended.filter((e) => !removed.has(e.id)).map((e) => e.id));
+    const gone = await dropGone(accountId, appId, before, spaces, waiting);
+    const { discardSpaceCopy, localSpaceItems } = await import('../../sync/space-copies');
+    setEndings(
+      await Promise.all(
+        ended.map(async (ending) => {
+          if (removed.has(ending.id)) await discardSpaceCopy(accountId, ending.id);
+          return { ...ending, items: await localSpaceItems(accountId, ending.id) };
+        }),
+      ),
     );
-    const first = gone[0];
+    const first = gone.find((space) => !removed.has(space.id));
     if (first) {
       setNotice(
-        `You’re no longer in “${first.name}”: you left it, or its owner took you out. Its items were removed from this device.`,
+        `You left “${first.name}” on another device, so its items were removed from this one.`,
       );
     }
   }, [accountId, appId, enabled]);

@@ -36,6 +36,8 @@ export function JoinSpacePage({ token }: { token: string }) {
   const [problem, setProblem] = useState<string | null>(null);
 
   const [attempt, setAttempt] = useState(0);
+  /** Where sign-in and sign-up bring the person back to (and the confirmation email's link). */
+  const here = `/join/${token}`;
   useEffect(() => {
     // Whether to offer "Join" or "Sign in" (no guard loaded the session for this page).
     void loadSession();
@@ -87,26 +89,35 @@ export function JoinSpacePage({ token }: { token: string }) {
     );
   }
   if (preview.status === 'failed') {
+    // Only a pause (offline, too many links from this network, a server hiccup) is worth another
+    // try; a link that is withdrawn or expired stays so.
+    const dead = preview.code === 'token_expired' || preview.code === 'not_found';
     const title =
       preview.code === 'token_expired'
         ? 'This invitation has expired'
         : preview.code === 'offline'
           ? 'You’re offline'
-          : 'This invitation doesn’t work';
+          : preview.code === 'rate_limited'
+            ? 'Invitations can’t be opened from your network for now'
+            : dead
+              ? 'This invitation doesn’t work'
+              : 'This invitation couldn’t be opened';
     return (
       <Page title="Invitation" width="narrow">
         <Notice tone="warning" title={title} live="alert">
           <p>
             {preview.code === 'offline'
               ? 'Opening an invitation needs a connection. Try again once you’re back online.'
-              : `${preview.message} Ask the person who sent it for a new link.`}
+              : preview.message}
           </p>
         </Notice>
-        <p>
-          <Button variant="secondary" onClick={load}>
-            Try again
-          </Button>
-        </p>
+        {dead ? null : (
+          <p>
+            <Button variant="secondary" onClick={load}>
+              Try again
+            </Button>
+          </p>
+        )}
       </Page>
     );
   }
@@ -140,24 +151,20 @@ export function JoinSpacePage({ token }: { token: string }) {
       ) : status === 'loading' ? (
         <Loading label="Checking who you are…" />
       ) : (
-        <p className="join-page__actions">
-          <Link
-            className="button button--primary"
-            to="/login"
-            search={{ redirect: `/join/${token}` }}
-          >
-            Sign in to join
-          </Link>{' '}
-          <Link className="button button--secondary" to="/signup">
-            Create an account
-          </Link>
-        </p>
+        <>
+          <p className="join-page__actions">
+            <Link className="button button--primary" to="/login" search={{ redirect: here }}>
+              Sign in to join
+            </Link>{' '}
+            <Link className="button button--secondary" to="/signup" search={{ redirect: here }}>
+              Create an account
+            </Link>
+          </p>
+          <p className="join-page__muted">
+            New to Pipit? Create an account and you’ll come straight back here to join.
+          </p>
+        </>
       )}
-      {!account && status !== 'loading' ? (
-        <p className="join-page__muted">
-          New to Pipit? After creating your account, open the invitation link again.
-        </p>
-      ) : null}
     </Page>
   );
 }

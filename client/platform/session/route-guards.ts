@@ -1,6 +1,7 @@
-import { redirect } from '@tanstack/react-router';
-import type { Account } from '@pipit/protocol';
-import { loadSession } from './session';
+import { redirect, useNavigate } from '@tanstack/react-router';
+import { appShellTarget, type Account } from '@pipit/protocol';
+import { useCallback } from 'react';
+import { loadSession, safeRedirect } from './session';
 
 /**
  * Route guards on the session, apart from it: the session is also used by the installed app's
@@ -17,8 +18,37 @@ export async function requireAccount(href: string): Promise<Account> {
   return account;
 }
 
-/** For sign-in and sign-up: someone already signed in goes home instead. */
-export async function redirectIfSignedIn(): Promise<void> {
+/**
+ * For sign-in and sign-up: someone already signed in goes where they were going (an invitation),
+ * or home.
+ */
+export async function redirectIfSignedIn(returnTo?: string): Promise<void> {
   const { account } = await loadSession();
-  if (account) throw redirect({ to: '/home' });
+  if (!account) return;
+  const target = safeRedirect(returnTo);
+  // An installed app's page has its own entry: the browser loads it, not the site's router.
+  if (appShellTarget(target.split(/[?#]/, 1)[0] ?? target)) {
+    window.location.replace(target);
+    return new Promise(() => {});
+  }
+  throw redirect({ href: target });
+}
+
+/**
+ * Takes a person back to where they were going after signing in or up (docs/product/accounts.md):
+ * a path on this site, or home. An installed app's page loads as its own document.
+ */
+export function useGoBack(): (target: string | undefined) => Promise<void> {
+  const navigate = useNavigate();
+  return useCallback(
+    async (target) => {
+      const path = safeRedirect(target);
+      if (appShellTarget(path.split(/[?#]/, 1)[0] ?? path)) {
+        window.location.assign(path);
+        return;
+      }
+      await navigate({ href: path });
+    },
+    [navigate],
+  );
 }

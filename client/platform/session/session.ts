@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import {
+  returnPath,
   type Account,
   accountSchema,
   ANONYMOUS_VIEWER,
@@ -143,10 +144,7 @@ export function useSession(): SessionState {
   );
 }
 
-/** Only same-site paths are followed after signing in (never another site). */
+/** Only same-site paths are followed after signing in (never another site); home otherwise. */
 export function safeRedirect(target: string | undefined): string {
-  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
-    return '/home';
-  }
-  return target;
+  return returnPath(target) ?? '/home';
 }

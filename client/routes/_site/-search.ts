@@ -1,5 +1,5 @@
 import * as zm from 'zod/mini';
-import { lazySchema } from '@pipit/protocol';
+import { lazySchema, RETURN_PATH_MAX_LENGTH } from '@pipit/protocol';
 
 /*
  * The search schemas of pages reached by a link (zod/mini: the route tree reads them, and every
@@ -11,5 +11,15 @@ import { lazySchema } from '@pipit/protocol';
 export const optionalText = (max: number) =>
   zm.catch(zm.optional(zm.string().check(zm.maxLength(max))), undefined);
 
-/** `?token=…`: the emailed links' (verify, reset, confirm a change). */
-export const tokenSearch = lazySchema(() => zm.object({ token: optionalText(256) }));
+/**
+ * `?token=…&next=…`: the emailed links' (verify, reset, confirm a change); `next` is where the
+ * person was going when they signed up or asked for the link.
+ */
+export const tokenSearch = lazySchema(() =>
+  zm.object({ token: optionalText(256), next: optionalText(RETURN_PATH_MAX_LENGTH) }),
+);
+
+/** `?redirect=…`: sign-in, sign-up and a forgotten password bring the person back there. */
+export const redirectSearch = lazySchema(() =>
+  zm.object({ redirect: optionalText(RETURN_PATH_MAX_LENGTH) }),
+);

@@ -7,6 +7,7 @@ export const Route = createFileRoute('/_site/reset-password')({
   validateSearch: tokenSearch,
   head: () => pageHead('Choose a new password'),
   component: function ResetPasswordRoute() {
-    return <ResetPasswordPage token={Route.useSearch().token} />;
+    const { token, next } = Route.useSearch();
+    return <ResetPasswordPage token={token} next={next} />;
   },
 });

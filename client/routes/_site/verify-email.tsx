@@ -7,6 +7,7 @@ export const Route = createFileRoute('/_site/verify-email')({
   validateSearch: tokenSearch,
   head: () => pageHead('Verify your email'),
   component: function VerifyEmailRoute() {
-    return <VerifyEmailPage token={Route.useSearch().token} />;
+    const { token, next } = Route.useSearch();
+    return <VerifyEmailPage token={token} next={next} />;
   },
 });

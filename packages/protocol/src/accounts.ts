@@ -3,6 +3,18 @@ import * as zm from 'zod/mini';
 import { avatarSchema, profileLinkSchema } from './profile-parts';
 import { ID_PATTERN } from './ids';
 import { usernameSchema } from './usernames';
+import { RETURN_PATH_MAX_LENGTH, returnPath } from './session';
+
+/**
+ * Where an emailed link brings the person back to (the invitation they signed up from): a path on
+ * this site, or nothing — a path that is not one is dropped, not refused (the account matters more).
+ */
+const nextPathSchema = z
+  .string()
+  .max(RETURN_PATH_MAX_LENGTH)
+  .optional()
+  .catch(undefined)
+  .transform((value) => returnPath(value));
 
 /** docs/product/validation.md: RFC-valid, at most 254 characters. Stored and compared lowercase. */
 export const emailSchema = z
@@ -33,6 +45,7 @@ export const signupRequestSchema = z.object({
   username: usernameSchema,
   email: emailSchema,
   password: passwordSchema,
+  next: nextPathSchema,
 });
 export type SignupRequest = z.infer<typeof signupRequestSchema>;
 
@@ -44,7 +57,7 @@ export const loginRequestSchema = z.object({
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 /** `POST /api/auth/forgot-password` */
-export const forgotPasswordRequestSchema = z.object({ email: emailSchema });
+export const forgotPasswordRequestSchema = z.object({ email: emailSchema, next: nextPathSchema });
 
 /** A token from an emailed link: 32 random bytes, base64url. */
 export const tokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'This link is not complete.');

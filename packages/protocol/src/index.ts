@@ -149,7 +149,13 @@ export {
   type LibraryEntry,
 } from './library';
 export { SHOWCASE_PWA } from './showcase';
-export { accountSchema, sessionResponseSchema, type Account } from './session';
+export {
+  accountSchema,
+  RETURN_PATH_MAX_LENGTH,
+  returnPath,
+  sessionResponseSchema,
+  type Account,
+} from './session';
 export {
   appIconSchema,
   appIdSchema,

@@ -64,17 +64,19 @@ export const spaceInviteSchema = lazySchema(() =>
 export type SpaceInvite = zm.infer<typeof spaceInviteSchema>;
 
 /**
- * Why a space a person was in ended: its owner deleted it (`deleted`), its owner deleted their
- * account (`owner_left`), or the app it belonged to was deleted (`app_deleted`).
+ * Why a space a person was in ended for them: its owner deleted it (`deleted`), its owner deleted
+ * their account (`owner_left`), the app it belonged to was deleted (`app_deleted`), or its owner
+ * took them out (`removed`; if the space is deleted later, they are told that instead).
  */
-export const SPACE_ENDING_REASONS = ['deleted', 'owner_left', 'app_deleted'] as const;
+export const SPACE_ENDING_REASONS = ['deleted', 'owner_left', 'app_deleted', 'removed'] as const;
 export type SpaceEndingReason = (typeof SPACE_ENDING_REASONS)[number];
 /** How long the people of a deleted space are told it ended, unless they dismiss it first. */
 export const SPACE_ENDING_DAYS = 30;
 
 /**
- * A space the asker was in that was deleted by someone else, so the app can tell them why it is
- * gone. Someone removed from a space, or who left it, is not told: it is simply no longer listed.
+ * A space the asker was in that was deleted by someone else, or that its owner took them out of,
+ * so the app can tell them why it is gone. Someone who left a space is not told (they know): it is
+ * simply no longer listed.
  */
 export const spaceEndingSchema = lazySchema(() =>
   zm.object({

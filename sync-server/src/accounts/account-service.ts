@@ -137,11 +137,16 @@ export function createAccountService(deps: AccountDependencies) {
     return { user, email: use.email };
   }
 
-  const link = (page: string, token: string) => `${deps.linkBase()}${page}?token=${token}`;
+  /**
+   * An emailed link; `next` is where the person was going (an invitation they signed up from), so
+   * the link brings them back there even when opened in another tab or on another device.
+   */
+  const link = (page: string, token: string, next?: string) =>
+    `${deps.linkBase()}${page}?token=${token}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
 
-  async function sendVerification(user: UserRecord): Promise<void> {
+  async function sendVerification(user: UserRecord, next?: string): Promise<void> {
     const token = await issueToken('verify_email', user, user.email);
-    deliver(verifyEmailMessage(user.email, nameOf(user), link('/verify-email', token)));
+    deliver(verifyEmailMessage(user.email, nameOf(user), link('/verify-email', token, next)));
   }
 
   async function signIn(user: UserRecord, meta: RequestMeta): Promise<SignedIn> {
@@ -195,7 +200,7 @@ export function createAccountService(deps: AccountDependencies) {
         }
         throw error;
       }
-      await sendVerification(user);
+      await sendVerification(user, input.next);
       return signIn(user, meta);
     },
 
@@ -237,7 +242,7 @@ export function createAccountService(deps: AccountDependencies) {
     },
 
     /** The same answer for known and unknown addresses (no account enumeration). */
-    async forgotPassword(email: string): Promise<void> {
+    async forgotPassword(email: string, next?: string): Promise<void> {
       await rateLimiter.enforce('resetPerEmail', email);
       const user = await storage.users.findByEmail(email);
       if (!user) return;
@@ -245,7 +250,9 @@ export function createAccountService(deps: AccountDependencies) {
       setImmediate(() => {
         issueToken('reset_password', user, user.email).then(
           (token) =>
-            deliver(resetPasswordMessage(user.email, nameOf(user), link('/reset-password', token))),
+            deliver(
+              resetPasswordMessage(user.email, nameOf(user), link('/reset-password', token, next)),
+            ),
           (error: unknown) =>
             logger.error({ err: error, digest: createDigest() }, 'making a reset link failed'),
         );

@@ -50,10 +50,12 @@ export const DEFAULT_RATE_LIMITS = {
    */
   checkpointsPerAccount: { limit: 60, windowMs: HOUR_MS },
   /**
-   * Invitation links to shared spaces looked at or accepted from one address
-   * (docs/product/spaces.md): a person opens a few; a script guessing links opens thousands.
+   * Invitation links to shared spaces that do not work (unknown, withdrawn, expired), looked at or
+   * accepted from one address (docs/product/spaces.md): a script guessing links misses thousands of
+   * times; a household behind one router opening the links it was sent misses none (issue 38: a
+   * link that works is not counted, so it never uses up the limit for the others).
    */
-  spaceInvitesPerIp: { limit: 60, windowMs: HOUR_MS },
+  spaceInviteMissesPerIp: { limit: 60, windowMs: HOUR_MS },
   /**
    * Images one account adds to apps (docs/product/portable-file.md#images-of-an-app): each is
    * decoded and encoded again; a person adds a few at a time, a script thousands. What they may

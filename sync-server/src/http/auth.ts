@@ -63,8 +63,8 @@ export function registerAuth(app: Hono<ApiEnv>, deps: ApiDependencies): void {
   });
 
   app.post('/auth/forgot-password', async (c) => {
-    const { email } = await readJsonBody(c.req.raw, forgotPasswordRequestSchema);
-    await accounts.forgotPassword(email);
+    const { email, next } = await readJsonBody(c.req.raw, forgotPasswordRequestSchema);
+    await accounts.forgotPassword(email, next);
     return c.json({ sent: true }, 202);
   });
 

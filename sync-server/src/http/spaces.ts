@@ -20,6 +20,7 @@ import {
   spaceInviteTokenSchema,
 } from '@pipit/protocol';
 import { randomToken, sha256Hex } from '../accounts/random';
+import { rateLimited } from '../accounts/rate-limits';
 import { nameOf } from '../accounts/views';
 import { findVisibleApp } from '../publishing/visibility';
 import type { SpaceInviteRecord, SpaceRecord, Storage, UserRecord } from '../storage/types';
@@ -43,7 +44,7 @@ const appNotFound = () =>
 const inviteNotFound = () =>
   new ApiError(
     'not_found',
-    'This invitation link does not work: it was withdrawn, or its space was deleted. Ask for a new link.',
+    'This invitation link does not work: it was withdrawn, or its space was deleted. If you still want to join, ask the person who sent it for a new one.',
   );
 
 const person = (user: UserRecord) => ({
@@ -140,21 +141,36 @@ export function registerSpaces(
     );
 
   /** The open invitation a token names, with its space; expired and withdrawn links refused. */
+  /**
+   * The invitation a link's token names. Only links that do not work are counted against the
+   * address (a script guesses; a household opens the links it was sent), and past the limit every
+   * link is refused from there, a working one too — or guessing would still find them.
+   */
   async function inviteFor(c: ApiContext) {
-    const { ip } = c.get('meta');
-    // Counted before the token is even read: guessing links costs a request each.
-    await rateLimiter.enforce('spaceInvitesPerIp', ip ?? 'unknown');
+    const address = c.get('meta').ip ?? 'unknown';
+    const misses = await rateLimiter.peek('spaceInviteMissesPerIp', address);
+    if (misses.count >= misses.limit) {
+      throw rateLimited(misses.retryAfter, {
+        what: 'Too many invitation links that don’t work were opened from your network in the last hour, so none can be opened from it for now. Your link may well be fine.',
+      });
+    }
+    const miss = async (error: ApiError) => {
+      await rateLimiter.record('spaceInviteMissesPerIp', address);
+      return error;
+    };
     const token = spaceInviteTokenSchema.safeParse(c.req.param('token'));
     const invite = token.success
       ? await storage.spaces.inviteByTokenHash(sha256Hex(token.data))
       : null;
     const space =
       invite && invite.revokedAt === null ? await storage.spaces.get(invite.spaceId) : null;
-    if (!invite || !space) throw inviteNotFound();
+    if (!invite || !space) throw await miss(inviteNotFound());
     if (invite.expiresAt <= clock.now()) {
-      throw new ApiError(
-        'token_expired',
-        'This invitation link has expired. Ask the space’s owner for a new one.',
+      throw await miss(
+        new ApiError(
+          'token_expired',
+          'This invitation link has expired. Ask the space’s owner for a new one.',
+        ),
       );
     }
     return { invite, space };

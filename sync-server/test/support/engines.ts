@@ -60,7 +60,7 @@ export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   appEventsPerIp: ROOMY,
   aiRunsPerAccount: ROOMY,
   checkpointsPerAccount: ROOMY,
-  spaceInvitesPerIp: ROOMY,
+  spaceInviteMissesPerIp: ROOMY,
   appImagesPerAccount: ROOMY,
   importsPerAccount: ROOMY,
   spacesCreatedPerAccount: ROOMY,

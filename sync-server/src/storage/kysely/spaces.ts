@@ -231,6 +231,28 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
             )
             .onConflict((oc) => oc.columns(['space_id', 'user_id']).doNothing())
             .execute();
+          // People the owner took out are told the space has now ended too (they may still hold
+          // its link, or wonder whether they are let back in).
+          await trx
+            .insertInto('space_endings')
+            .columns(['space_id', 'user_id', 'app_id', 'why', 'ended_at'])
+            .expression((eb) =>
+              eb
+                .selectFrom('space_removals')
+                .innerJoin('spaces', 'spaces.id', 'space_removals.space_id')
+                .select((inner) => [
+                  'space_removals.space_id',
+                  'space_removals.user_id',
+                  'spaces.app_id',
+                  inner.val(deletion.why).as('why'),
+                  sql<number>`cast(${at} as bigint)`.as('ended_at'),
+                ])
+                .where('space_removals.space_id', '=', id),
+            )
+            .onConflict((oc) =>
+              oc.columns(['space_id', 'user_id']).doUpdateSet({ why: deletion.why, ended_at: at }),
+            )
+            .execute();
         }
         await trx.deleteFrom('space_members').where('space_id', '=', id).execute();
         await trx.deleteFrom('space_invites').where('space_id', '=', id).execute();
@@ -295,11 +317,13 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
         if ((await countMemberships(trx, 'user_id', member.userId)) >= limits.spacesPerPerson) {
           return 'person_full';
         }
-        await trx
-          .deleteFrom('space_removals')
-          .where('space_id', '=', member.spaceId)
-          .where('user_id', '=', member.userId)
-          .execute();
+        for (const table of ['space_removals', 'space_endings'] as const) {
+          await trx
+            .deleteFrom(table)
+            .where('space_id', '=', member.spaceId)
+            .where('user_id', '=', member.userId)
+            .execute();
+        }
         await trx
           .insertInto('space_members')
           .values({
@@ -338,6 +362,28 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
             .values({ space_id: spaceId, user_id: userId, removed_at: barredAt })
             .onConflict((oc) =>
               oc.columns(['space_id', 'user_id']).doUpdateSet({ removed_at: barredAt }),
+            )
+            .execute();
+          // They are told, on every device, that the owner took them out (not that they left).
+          await trx
+            .insertInto('space_endings')
+            .columns(['space_id', 'user_id', 'app_id', 'why', 'ended_at'])
+            .expression((eb) =>
+              eb
+                .selectFrom('spaces')
+                .select((inner) => [
+                  'spaces.id',
+                  inner.val(userId).as('user_id'),
+                  'spaces.app_id',
+                  inner.val('removed').as('why'),
+                  sql<number>`cast(${barredAt} as bigint)`.as('ended_at'),
+                ])
+                .where('spaces.id', '=', spaceId),
+            )
+            .onConflict((oc) =>
+              oc
+                .columns(['space_id', 'user_id'])
+                .doUpdateSet({ why: 'removed', ended_at: barredAt }),
             )
             .execute();
         }

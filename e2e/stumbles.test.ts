@@ -1,0 +1,119 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  linkIn,
+  type RunningPipit,
+  startPipit,
+  startTestSmtp,
+  type TestSmtp,
+} from '@pipit/sync-server/testing';
+import { definitionOf } from '../sync-server/test/support/publishing';
+import { axeViolations } from './support/axe';
+import { collectPageErrors, launchBrowser } from './support/browser';
+import { PERSON_PASSWORD, type Person, signUp } from './support/people';
+import { publishApp } from './support/visitor';
+
+/** A phone in light mode, and a laptop in dark mode: each flow is walked on one, checked on both. */
+const PHONE = { viewport: { width: 375, height: 740 }, colorScheme: 'light' } as const;
+const LAPTOP = { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' } as const;
+
+/** No sideways scrolling, and axe finds nothing. */
+async function fits(page: Page): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+  expect(await axeViolations(page)).toEqual([]);
+}
+
+/**
+ * Issue 38: the places where people stumbled, walked as they walk them, at 375 px (light) and 1280
+ * px (dark). Each test fails on the code before its fix.
+ */
+describe('where people stumble', () => {
+  let pipit: RunningPipit;
+  let smtp: TestSmtp;
+  let browser: Browser;
+  let url: string;
+  let owner: Person;
+  let appId: string;
+  const devices: BrowserContext[] = [];
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    pipit = await startPipit({ env: { SMTP_URL: smtp.url } });
+    // Emailed links point to http://localhost:{port} (no PUBLIC_ORIGIN): browse there too.
+    url = `http://localhost:${pipit.port}`;
+    browser = await launchBrowser();
+    owner = await signUp(pipit, 'owner38');
+    appId = await publishApp(pipit, owner, definitionOf({}, 'household-shopping-list'));
+  });
+  afterAll(async () => {
+    for (const device of devices) await device.close();
+    await browser?.close();
+    await pipit?.close();
+    await smtp?.close();
+  });
+
+  async function device(options: Parameters<Browser['newContext']>[0]): Promise<Page> {
+    const context = await browser.newContext({ serviceWorkers: 'block', ...options });
+    devices.push(context);
+    const page = await context.newPage();
+    errors.push(...collectPageErrors(page));
+    return page;
+  }
+
+  async function invitation(spaceName: string): Promise<string> {
+    const made = await owner.api.post<{ space: { id: string } }>(`/api/apps/${appId}/spaces`, {
+      name: spaceName,
+    });
+    expect(made.status).toBe(201);
+    const invite = await owner.api.post<{ token: string }>(
+      `/api/spaces/${made.body.space.id}/invites`,
+      { role: 'member' },
+    );
+    expect(invite.status).toBe(201);
+    return `/join/${invite.body.token}`;
+  }
+
+  it('1. signing up from an invitation comes back to it, and so does the confirmation link on another device', async () => {
+    const join = await invitation('Our flat');
+    const phone = await device(PHONE);
+    await phone.goto(`${url}${join}`);
+    await phone.getByRole('heading', { name: 'Join “Our flat”' }).waitFor();
+    await fits(phone);
+    await phone.getByRole('link', { name: 'Create an account' }).click();
+    await phone.getByText('Afterwards we’ll take you back to the invitation you opened.').waitFor();
+    await fits(phone);
+    await phone.getByLabel('Username').fill('newbie38');
+    await phone.getByText('✓ /newbie38 is yours if you want it.').waitFor();
+    await phone.getByLabel('Email').fill('newbie38@example.org');
+    await phone.getByLabel('Password').fill(PERSON_PASSWORD);
+    await phone.getByRole('button', { name: 'Create account' }).click();
+    // Back on the invitation, signed in: one tap joins.
+    await phone.waitForURL(`${url}${join}`);
+    await phone.getByRole('button', { name: 'Join as @newbie38' }).waitFor();
+
+    // The confirmation email opened on a laptop that is not signed in: it leads on to the
+    // invitation, through sign-in.
+    const mail = await smtp.waitFor('newbie38@example.org', /Confirm your email/);
+    const laptop = await device(LAPTOP);
+    await laptop.goto(linkIn(mail, '/verify-email').href);
+    await laptop.getByText('Your email is confirmed').waitFor();
+    await fits(laptop);
+    await laptop
+      .getByRole('link', { name: 'Sign in and continue to the invitation you opened' })
+      .click();
+    await laptop
+      .getByText('Afterwards we’ll take you back to the invitation you opened.')
+      .waitFor();
+    await laptop.getByLabel('Username or email').fill('newbie38');
+    await laptop.getByLabel('Password').fill(PERSON_PASSWORD);
+    await laptop.getByRole('button', { name: 'Sign in' }).click();
+    await laptop.waitForURL(`${url}${join}`);
+    await laptop.getByRole('button', { name: 'Join as @newbie38' }).waitFor();
+    await fits(laptop);
+    expect(errors).toEqual([]);
+  });
+});
