@@ -10,8 +10,8 @@ import {
 import { definitionOf } from '../sync-server/test/support/publishing';
 import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
-import { PERSON_PASSWORD, type Person, signUp } from './support/people';
-import { publishApp } from './support/visitor';
+import { deviceOf, PERSON_PASSWORD, type Person, signUp } from './support/people';
+import { appScreens, publishApp } from './support/visitor';
 
 /** A phone in light mode, and a laptop in dark mode: each flow is walked on one, checked on both. */
 const PHONE = { viewport: { width: 375, height: 740 }, colorScheme: 'light' } as const;
@@ -64,18 +64,43 @@ describe('where people stumble', () => {
     return page;
   }
 
-  async function invitation(spaceName: string): Promise<string> {
+  async function makeSpace(spaceName: string): Promise<string> {
     const made = await owner.api.post<{ space: { id: string } }>(`/api/apps/${appId}/spaces`, {
       name: spaceName,
     });
     expect(made.status).toBe(201);
-    const invite = await owner.api.post<{ token: string }>(
-      `/api/spaces/${made.body.space.id}/invites`,
-      { role: 'member' },
-    );
+    return made.body.space.id;
+  }
+
+  async function invitation(
+    spaceName: string,
+    role: 'member' | 'reader' = 'member',
+    spaceId?: string,
+  ): Promise<string> {
+    const id = spaceId ?? (await makeSpace(spaceName));
+    const invite = await owner.api.post<{ token: string }>(`/api/spaces/${id}/invites`, { role });
     expect(invite.status).toBe(201);
     return `/join/${invite.body.token}`;
   }
+
+  /** A person signed in on a new device, who opens `join` and joins: the app opens on the space. */
+  async function joined(
+    username: string,
+    join: string,
+    options: Parameters<Browser['newContext']>[0],
+  ) {
+    const person = await signUp(pipit, username);
+    const context = await deviceOf(browser, pipit, person, options);
+    devices.push(context);
+    const page = await context.newPage();
+    errors.push(...collectPageErrors(page));
+    await page.goto(`${pipit.url}${join}`);
+    await page.getByRole('button', { name: `Join as @${username}` }).click();
+    await appScreens(page).waitFor();
+    return page;
+  }
+
+  const tab = (page: Page, name: string) => appScreens(page).getByRole('button', { name }).click();
 
   it('1. signing up from an invitation comes back to it, and so does the confirmation link on another device', async () => {
     const join = await invitation('Our flat');
@@ -114,6 +139,48 @@ describe('where people stumble', () => {
     await laptop.waitForURL(`${url}${join}`);
     await laptop.getByRole('button', { name: 'Join as @newbie38' }).waitFor();
     await fits(laptop);
+    expect(errors).toEqual([]);
+  });
+
+  it('2. a reader is not offered adding, and a member not another’s author-only chore; each is told why', async () => {
+    const spaceId = await makeSpace('Home');
+    const bea = await joined('bea38', await invitation('Home', 'member', spaceId), PHONE);
+    await tab(bea, 'Chores');
+    await bea.getByRole('button', { name: 'Take on a chore' }).click();
+    await bea.getByLabel(/^Chore/).fill('Bins');
+    await bea.getByRole('button', { name: 'I’ll do it' }).click();
+    await bea.getByRole('list').getByText('Bins').waitFor();
+
+    // Cal, another member, opens Bea's chore: nothing to tap that would be refused, and why.
+    const cal = await joined('cal38', await invitation('Home', 'member', spaceId), LAPTOP);
+    await tab(cal, 'Chores');
+    await cal.getByRole('list').getByText('Bins').click();
+    await cal.getByText('Only bea38, who added this item, can change it.').waitFor();
+    expect(await cal.getByRole('button', { name: 'Mark as done' }).count()).toBe(0);
+    expect(await cal.getByRole('button', { name: 'Remove chore' }).count()).toBe(0);
+    await fits(cal);
+    // His own chore is his to change.
+    await cal.getByRole('button', { name: 'Back' }).click();
+    await cal.getByRole('button', { name: 'Take on a chore' }).click();
+    await cal.getByLabel(/^Chore/).fill('Dishes');
+    await cal.getByRole('button', { name: 'I’ll do it' }).click();
+    await cal.getByRole('list').getByText('Dishes').click();
+    await cal.getByRole('button', { name: 'Mark as done' }).waitFor();
+
+    // Rita can only view: no "Add an item", no form to type into, and the screen says so.
+    const rita = await joined('rita38', await invitation('Home', 'reader', spaceId), PHONE);
+    await rita
+      .getByText(/You can only view this space/)
+      .first()
+      .waitFor();
+    expect(await rita.getByRole('button', { name: 'Add an item' }).count()).toBe(0);
+    await fits(rita);
+    await tab(rita, 'Chores');
+    expect(await rita.getByRole('button', { name: 'Take on a chore' }).count()).toBe(0);
+    await rita
+      .getByText(/You can only view this space/)
+      .first()
+      .waitFor();
     expect(errors).toEqual([]);
   });
 });

@@ -53,6 +53,13 @@ const FULL_MESSAGE = `This space holds ${groupedCount(SPACE_LIMITS.recordsPerSpa
 const READER_MESSAGE =
   'You can only view this space. Ask its owner to make you a member to add or change items.';
 
+/** Why a space's record is not the person's to change, in their words. */
+function lockedWhy(role: SpaceRole, authorName: string | null): string {
+  if (role === 'reader') return READER_MESSAGE;
+  if (!authorName || authorName === FORMER_MEMBER) return ACTION_MESSAGES.authorRecord;
+  return `Only ${authorName}, who added this item, can change it.`;
+}
+
 /** The worse of two sync states, as one badge shows them (pending changes added up). */
 export function combineSync(a: SyncState, b: SyncState): SyncState {
   if (a.kind === 'error') return a;
@@ -75,13 +82,19 @@ export function combineAppData(
   const { role, people } = shown;
   const shared = sharedCollections(definition);
   const privateShared = own.data.records.filter((record) => shared.has(record.collectionId));
-  const spaceRecords: RuntimeDataRecord[] = space.data.records.map((record) => ({
-    ...record,
-    ...(people && record.authorId ? { authorName: people[record.authorId] ?? FORMER_MEMBER } : {}),
-    editable:
+  const spaceRecords: RuntimeDataRecord[] = space.data.records.map((record) => {
+    const authorName =
+      people && record.authorId ? (people[record.authorId] ?? FORMER_MEMBER) : null;
+    const editable =
       role !== 'reader' &&
-      canChangeSpaceRecord(record, shared.get(record.collectionId) ?? 'author', accountId),
-  }));
+      canChangeSpaceRecord(record, shared.get(record.collectionId) ?? 'author', accountId);
+    return {
+      ...record,
+      ...(authorName ? { authorName } : {}),
+      editable,
+      ...(editable ? {} : { lockedWhy: lockedWhy(role, authorName) }),
+    };
+  });
   const inSpace = new Map(spaceRecords.map((record) => [record.id, record]));
   const writable = (recordId: string) => {
     const record = inSpace.get(recordId);
@@ -113,6 +126,11 @@ export function combineAppData(
       else own.data.remove(recordId);
     },
     setCounter: (counterId, value) => own.data.setCounter(counterId, value),
+    createBlocked: (collectionId) => {
+      if (!shared.has(collectionId)) return null;
+      if (role === 'reader') return READER_MESSAGE;
+      return space.data.records.length >= SPACE_LIMITS.recordsPerSpace ? FULL_MESSAGE : null;
+    },
   };
   return {
     phase: own.phase === 'ready' && space.phase === 'ready' ? 'ready' : 'loading',

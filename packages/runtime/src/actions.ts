@@ -38,7 +38,8 @@ export const ACTION_MESSAGES = {
 } as const;
 
 /** Why a record the visitor sees cannot be changed: the app's own, or another member's. */
-export function lockedMessage(record: Pick<RuntimeRecord, 'locked'>): string {
+export function lockedMessage(record: Pick<RuntimeRecord, 'locked' | 'lockedWhy'>): string {
+  if (record.lockedWhy) return record.lockedWhy;
   return record.locked === 'author' ? ACTION_MESSAGES.authorRecord : ACTION_MESSAGES.creatorRecord;
 }
 

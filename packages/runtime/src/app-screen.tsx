@@ -3,6 +3,7 @@ import type { Ref } from 'react';
 import { ComponentErrorBoundary } from './component-error-boundary';
 import { ComponentFrame, type PresenceMark } from './component-frame';
 import { fillText } from './fill-text';
+import { blockedButtons } from './permissions';
 import { RenderComponent } from './render-component';
 import type { RenderContext, RunContext } from './render-context';
 import { themeStyle } from './theme-style';
@@ -78,6 +79,13 @@ export function AppScreen({
         {screen?.components.length === 0 && (
           <p className="rt-card rt-muted rt-empty">This screen is empty.</p>
         )}
+        {run && screen
+          ? blockedButtons(definition, run.data, run.current, screen.components).map((why) => (
+              <p key={why} className="rt-card rt-muted rt-blocked" role="note">
+                {why}
+              </p>
+            ))
+          : null}
         {screen?.components.map((component) => (
           <ComponentFrame
             key={component.id}

@@ -13,6 +13,8 @@ export interface RuntimeRecord {
    * shared collection only its author may change (absent for the app's own records).
    */
   locked?: 'author';
+  /** What the person reads about why they may not change it (the host knows: reader, author). */
+  lockedWhy?: string;
   /** A shared space's record: who added it ("a former member" once they left). */
   authorName?: string;
 }
@@ -23,6 +25,8 @@ export interface RuntimeRecord {
  */
 export interface RuntimeDataRecord extends VisitorRecord {
   readonly editable?: boolean;
+  /** Why it is not editable, as the person reads it ("Only Ben, who added it, can change it."). */
+  readonly lockedWhy?: string;
   /** Who added it, as the space's members know them. */
   readonly authorName?: string;
 }
@@ -45,6 +49,11 @@ export interface RuntimeData {
   update(collection: Collection, recordId: string, values: Readonly<Record<string, unknown>>): void;
   remove(recordId: string): void;
   setCounter(counterId: string, value: number): void;
+  /**
+   * Why the person may not add to a collection here (a space they can only view, or that is
+   * full), or null: forms and buttons that could only be refused are then not offered.
+   */
+  createBlocked?(collectionId: string): string | null;
 }
 
 export interface RuntimeUser {

@@ -40,6 +40,7 @@ export function indexRecords(
       values: record.values,
       isOwn: editable,
       ...(editable ? {} : { locked: 'author' as const }),
+      ...(!editable && record.lockedWhy ? { lockedWhy: record.lockedWhy } : {}),
       ...(record.authorName ? { authorName: record.authorName } : {}),
     });
   }

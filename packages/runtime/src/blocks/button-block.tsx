@@ -1,6 +1,7 @@
 import type { ComponentProps } from '@pipit/app-definition';
 import { useState } from 'react';
 import { ACTION_MESSAGES } from '../actions';
+import { actionBlocked } from '../permissions';
 import type { RenderContext, RunContext } from '../render-context';
 
 /** The screen a button's action navigates to, if its action has a navigate step (the preview). */
@@ -47,7 +48,12 @@ export function ButtonBlock({
   props: ComponentProps<'button'>;
   context: RenderContext;
 }) {
-  if (context.run) return <LiveButton props={props} run={context.run} />;
+  const { run } = context;
+  if (run) {
+    // What could only be refused is not offered; the screen says why (AppScreen).
+    if (actionBlocked(context.definition, run.data, run.current, props.actionId)) return null;
+    return <LiveButton props={props} run={run} />;
+  }
   const target = navigateTarget(context, props.actionId);
   const { onNavigate } = context;
   return (

@@ -4,12 +4,13 @@ import {
   DefinitionError,
   type Field,
 } from '@pipit/app-definition';
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type FormInput, initialFormInput, validateForm } from '../form-state';
 import { focusFirst, inputChecked, inputValue } from '../host';
 import { findCollection, findField } from '../records';
 import type { RenderContext, RunContext } from '../render-context';
 import { lockedMessage } from '../actions';
+import { createBlocked } from '../permissions';
 import { SetupNote } from './setup-note';
 
 const INPUT_TYPES: Partial<Record<Field['type'], string>> = {
@@ -133,6 +134,7 @@ function LiveForm({ props, collection, fields, run }: FormParts & { run: RunCont
   const [input, setInput] = useState<FormInput>(() =>
     initialFormInput(fields, target ? target.values : null),
   );
+  const pristine = useMemo(() => initialFormInput(fields, null), [fields]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -150,10 +152,19 @@ function LiveForm({ props, collection, fields, run }: FormParts & { run: RunCont
     );
   }
   if (target && !target.isOwn) return <SetupNote>{lockedMessage(target)}</SetupNote>;
+  // Closed to the person (a space they can only view): nothing to type that could be refused. A
+  // form closed while something is typed in it keeps what was typed, and says why it can't save.
+  const closed = target ? null : createBlocked(run.data, collection.id);
+  const typed = fields.some((f) => (input[f.id] ?? '') !== (pristine[f.id] ?? ''));
+  if (closed && !typed) return <SetupNote>{closed}</SetupNote>;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    if (closed) {
+      setFormError(closed);
+      return;
+    }
     const checked = validateForm(fields, input);
     setErrors(checked.errors);
     if (Object.keys(checked.errors).length > 0) {
@@ -201,9 +212,9 @@ function LiveForm({ props, collection, fields, run }: FormParts & { run: RunCont
           onChange={(value) => setInput((current) => ({ ...current, [field.id]: value }))}
         />
       ))}
-      {formError && (
+      {(formError ?? closed) && (
         <p className="rt-form-error" role="alert">
-          {formError}
+          {formError ?? closed}
         </p>
       )}
       <button
