@@ -36,7 +36,8 @@ async function addItem(page: Page, name: string): Promise<void> {
 }
 
 const spacesButton = (page: Page) => page.getByRole('button', { name: /Share with people/ });
-const spacesDialog = (page: Page) => page.getByRole('dialog', { name: 'Share with people' });
+/** The spaces dialog, whichever of its views shows (its title names the view). */
+const spacesDialog = (page: Page) => page.locator('dialog.spaces-dialog');
 
 /**
  * Shared spaces as people use them (docs/product/spaces.md), in the household shopping list
@@ -86,9 +87,10 @@ describe('a shared space in an installed app', () => {
       await addItem(adaPage, 'Milk');
       await spacesButton(adaPage).click();
       const dialog = spacesDialog(adaPage);
-      await dialog.getByLabel('Name').fill('Our flat');
+      await dialog.getByRole('button', { name: 'New space' }).click();
+      await dialog.getByLabel('Name of the space').fill('Our flat');
       await expect.poll(() => dialog.getByLabel(/Move my item into it/).isChecked()).toBe(true);
-      await dialog.getByRole('button', { name: 'Make a space' }).click();
+      await dialog.getByRole('button', { name: 'Make the space' }).click();
       await dialog.getByRole('heading', { name: 'Our flat' }).waitFor();
       expect(await axeViolations(adaPage, '.spaces-dialog')).toEqual([]);
       await dialog.getByRole('button', { name: 'Make a link' }).click();
@@ -131,8 +133,13 @@ describe('a shared space in an installed app', () => {
       // Ben leaves: his app shows his own list again, and Ada's next item never reaches him.
       benPage.on('dialog', (prompt) => void prompt.accept());
       await spacesButton(benPage).click();
+      await spacesDialog(benPage)
+        .getByRole('button', { name: /^People/ })
+        .click();
       await spacesDialog(benPage).getByRole('button', { name: 'Leave space' }).click();
-      await benPage.getByText('You’re no longer in “Our flat”').waitFor();
+      await benPage
+        .getByText('You left “Our flat”. Its items were removed from this device.')
+        .waitFor();
       await spacesDialog(benPage).getByRole('button', { name: 'Close' }).click();
       await poll(() => shoppingItems(benPage)).toEqual([]);
       await addItem(adaPage, 'Butter');

@@ -7,18 +7,30 @@ import {
   startTestSmtp,
   type TestSmtp,
 } from '@pipit/sync-server/testing';
+import { ROOMY_RATE_LIMITS } from '../sync-server/test/support/engines';
 import { definitionOf } from '../sync-server/test/support/publishing';
 import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
-import { deviceOf, PERSON_PASSWORD, type Person, signUp } from './support/people';
-import { appScreens, publishApp } from './support/visitor';
+import { deviceOf, PERSON_PASSWORD, type Person, signInContext, signUp } from './support/people';
+import { appScreens, poll, publishApp } from './support/visitor';
 
 /** A phone in light mode, and a laptop in dark mode: each flow is walked on one, checked on both. */
 const PHONE = { viewport: { width: 375, height: 740 }, colorScheme: 'light' } as const;
 const LAPTOP = { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' } as const;
 
-/** No sideways scrolling, and axe finds nothing. */
+/**
+ * No sideways scrolling, and axe finds nothing. With PIPIT_SHOTS=<folder> each checked screen is
+ * also saved there, to look at (docs/product/walkthrough.md).
+ */
+let shots = 0;
 async function fits(page: Page): Promise<void> {
+  const folder = process.env.PIPIT_SHOTS;
+  if (folder) {
+    const width = page.viewportSize()?.width ?? 0;
+    await page.screenshot({
+      path: `${folder}/stumbles-${String(++shots).padStart(2, '0')}-${width}.png`,
+    });
+  }
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
@@ -42,7 +54,8 @@ describe('where people stumble', () => {
 
   beforeAll(async () => {
     smtp = await startTestSmtp();
-    pipit = await startPipit({ env: { SMTP_URL: smtp.url } });
+    // Seven people sign up from one address: more than a real one allows in an hour.
+    pipit = await startPipit({ env: { SMTP_URL: smtp.url }, rateLimits: ROOMY_RATE_LIMITS });
     // Emailed links point to http://localhost:{port} (no PUBLIC_ORIGIN): browse there too.
     url = `http://localhost:${pipit.port}`;
     browser = await launchBrowser();
@@ -99,6 +112,27 @@ describe('where people stumble', () => {
     await appScreens(page).waitFor();
     return page;
   }
+
+  async function addItem(page: Page, name: string): Promise<void> {
+    await page.getByRole('button', { name: 'Add an item' }).click();
+    const form = page.getByRole('form', { name: /^New / });
+    await form.getByLabel(/^Item/).fill(name);
+    await form.getByRole('button', { name: 'Add to list' }).click();
+    await page.getByRole('list', { name: 'Items' }).getByText(name, { exact: true }).waitFor();
+  }
+
+  const items = async (page: Page) => {
+    const list = page.getByRole('list', { name: 'Items' });
+    if ((await list.count()) === 0) return [];
+    return (await list.getByRole('listitem').allInnerTexts()).map((t) => t.trim()).sort();
+  };
+
+  /** Whether the whole of the element is inside the window, without scrolling. */
+  const inView = async (page: Page, selector: string) =>
+    page.evaluate((sel) => {
+      const box = document.querySelector(sel)!.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    }, selector);
 
   const tab = (page: Page, name: string) => appScreens(page).getByRole('button', { name }).click();
 
@@ -181,6 +215,67 @@ describe('where people stumble', () => {
       .getByText(/You can only view this space/)
       .first()
       .waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('3. spaces explained to someone signed in: what a space is, Share leading to a link in view, and an own list that says where its items went', async () => {
+    const sam = await signUp(pipit, 'sam38');
+    const context = await deviceOf(browser, pipit, sam, PHONE);
+    devices.push(context);
+    const page = await context.newPage();
+    errors.push(...collectPageErrors(page));
+    await page.goto(`${pipit.url}/apps/${appId}/pwa`);
+    await appScreens(page).waitFor();
+    await addItem(page, 'Milk');
+    await addItem(page, 'Eggs');
+    // The current list is named on the button that opens the dialog.
+    await page.getByRole('button', { name: /Showing My own list/ }).click();
+    const dialog = page.locator('dialog.spaces-dialog');
+    await dialog.getByText(/A space is a list you share/).waitFor();
+    expect(await dialog.getByRole('radio', { name: /My own list/ }).isChecked()).toBe(true);
+    await fits(page);
+    await dialog.getByRole('button', { name: 'New space' }).click();
+    const name = dialog.getByLabel('Name of the space');
+    // Empty, with an example beside it rather than a placeholder that reads as filled in.
+    expect(await name.inputValue()).toBe('');
+    expect(await name.getAttribute('placeholder')).toBeNull();
+    await dialog.getByText('For example “Our flat” or “Trip to Lisbon”.').waitFor();
+    await dialog
+      .getByText('The people you invite will see them, and they leave your own list.')
+      .waitFor();
+    await name.fill('Our place');
+    await dialog.getByRole('button', { name: 'Make the space' }).click();
+    // Next: the people and a link, the link in view as soon as it is made.
+    await dialog.getByRole('heading', { name: 'Our place' }).waitFor();
+    await dialog.getByRole('button', { name: 'Make a link' }).click();
+    await dialog.getByRole('textbox', { name: 'Invitation link' }).waitFor();
+    expect(await inView(page, '.spaces-dialog__link')).toBe(true);
+    await fits(page);
+    await dialog.getByRole('button', { name: 'Lists' }).click();
+    await dialog.getByRole('radio', { name: /My own list/ }).check();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    // The own list is empty — and says where its items are, with a way there.
+    await page
+      .getByText('This is your own list, and it’s empty. Your shared items are in “Our place”.')
+      .waitFor();
+    await fits(page);
+    await page.getByRole('button', { name: 'Show “Our place”' }).click();
+    await poll(() => items(page)).toEqual(['Eggs', 'Milk']);
+
+    // The owner's view of the space on a laptop, in dark mode.
+    const laptop = await browser.newContext({ serviceWorkers: 'block', ...LAPTOP });
+    devices.push(laptop);
+    await signInContext(laptop, pipit, sam);
+    const wide = await laptop.newPage();
+    errors.push(...collectPageErrors(wide));
+    await wide.goto(`${pipit.url}/apps/${appId}/pwa`);
+    await appScreens(wide).waitFor();
+    await wide.getByRole('button', { name: /Showing/ }).click();
+    const wideDialog = wide.locator('dialog.spaces-dialog');
+    await wideDialog.getByRole('radio', { name: /Our place/ }).check();
+    await wideDialog.getByRole('button', { name: /^Share/ }).click();
+    await wide.getByRole('heading', { name: 'People (1)' }).waitFor();
+    await fits(wide);
     expect(errors).toEqual([]);
   });
 });

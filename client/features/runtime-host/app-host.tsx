@@ -1,7 +1,9 @@
 import type { ReadDefinition } from '@pipit/app-definition';
 import { type RuntimeUser, themeStyle } from '@pipit/runtime';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import type { SpaceSummary } from '@pipit/protocol';
 import type { AppDataView } from '../../sync/app-data';
+import { chooseSpace } from '../../sync/space-list';
 import { AppIcon } from '../../ui/app-icon';
 import { Loading } from '../../ui/loading';
 import { useAppColorMode } from '../../ui/color-mode';
@@ -85,22 +87,14 @@ export function AppHost({
         ) : null}
       </header>
       {notice}
-      {spaces?.state.notice ? (
-        <div className="app-host__notice" role="status">
-          <p>{spaces.state.notice}</p>
-          <button type="button" className="app-host__link" onClick={spaces.state.dismissNotice}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
-      {spaces?.state.endings.map((ending) => (
-        <EndedSpaceNotice
-          key={ending.id}
-          ending={ending}
-          onKeep={() => spaces.state.keepEnded(ending.id)}
-          onRemove={() => spaces.state.removeEnded(ending.id)}
+      {spaces ? (
+        <SpaceNotices
+          spaces={spaces}
+          ownListEmpty={visitorData.phase === 'ready' && visitorData.privateShared === 0}
+          onShow={(spaceId) => spaces.account && chooseSpace(spaces.account.id, appId, spaceId)}
+          onChoose={() => setSpacesOpen(true)}
         />
-      ))}
+      ) : null}
       {spaces && spacesOpen ? (
         <Suspense fallback={null}>
           <SpacesDialog
@@ -169,7 +163,7 @@ function SpaceButton({
       >
         <span className="visually-hidden">Showing </span>
         <span dir="auto" className="app-host__space-name">
-          {name ?? 'Just me'}
+          {name ?? 'My own list'}
         </span>
         <span className="app-host__space-share" aria-hidden="true">
           Share
@@ -183,6 +177,92 @@ function SpaceButton({
             : `${presence.slice(0, 2).join(', ')}${presence.length > 2 ? ` +${presence.length - 2}` : ''} are here`}
         </span>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * What the app says about the person's lists, above it: why a space is gone, what became of an
+ * ended one, where the items of an empty-looking own list are. A landmark of its own when there is
+ * anything to say.
+ */
+function SpaceNotices({
+  spaces,
+  ownListEmpty,
+  onShow,
+  onChoose,
+}: {
+  spaces: HostSpaces;
+  ownListEmpty: boolean;
+  onShow(spaceId: string): void;
+  onChoose(): void;
+}) {
+  const { state } = spaces;
+  const ownNote =
+    spaces.account !== null && !state.active && state.spaces.length > 0 && ownListEmpty;
+  if (!state.notice && !ownNote && state.endings.length === 0) return null;
+  return (
+    <aside className="app-host__notices" aria-label="About your lists">
+      {state.notice ? (
+        <div className="app-host__notice" role="status">
+          <p>{state.notice}</p>
+          <button type="button" className="app-host__link" onClick={state.dismissNotice}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {ownNote ? <OwnListNote spaces={state.spaces} onShow={onShow} onChoose={onChoose} /> : null}
+      {state.endings.map((ending) => (
+        <EndedSpaceNotice
+          key={ending.id}
+          ending={ending}
+          onKeep={() => state.keepEnded(ending.id)}
+          onRemove={() => state.removeEnded(ending.id)}
+        />
+      ))}
+    </aside>
+  );
+}
+
+/**
+ * The person's own list is shown, and its shared part is empty while they are in spaces: not a
+ * loss (a new space took their items, or they only ever added in spaces), so it says where the
+ * items are and leads there.
+ */
+function OwnListNote({
+  spaces,
+  onShow,
+  onChoose,
+}: {
+  spaces: readonly SpaceSummary[];
+  onShow(spaceId: string): void;
+  onChoose(): void;
+}) {
+  const [only] = spaces;
+  return (
+    <div className="app-host__notice" role="note">
+      <p>
+        This is your own list, and it’s empty. Your shared items are in{' '}
+        {spaces.length === 1 && only ? (
+          <>
+            “<span dir="auto">{only.name}</span>”
+          </>
+        ) : (
+          `your ${spaces.length} spaces`
+        )}
+        .
+      </p>
+      <span className="app-host__notice-actions">
+        {spaces.length === 1 && only ? (
+          <button type="button" className="app-host__link" onClick={() => onShow(only.id)}>
+            Show “<span dir="auto">{only.name}</span>”
+          </button>
+        ) : (
+          <button type="button" className="app-host__link" onClick={onChoose}>
+            Choose a list
+          </button>
+        )}
+      </span>
     </div>
   );
 }

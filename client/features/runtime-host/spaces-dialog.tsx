@@ -5,7 +5,7 @@ import {
   type SpaceRole,
   type SpaceSummary,
 } from '@pipit/protocol';
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { describeError } from '../../platform/api/request';
 import {
   createSpace,
@@ -43,15 +43,34 @@ export interface SpacesDialogProps {
   onClose(): void;
 }
 
+/** Which part of the dialog shows: the lists to choose from, a new space, or one space's people. */
+type View = 'lists' | 'new' | 'space';
+
 /**
- * Spaces in a running app (docs/product/spaces.md): which data the app shows (the person's own, or
- * a space's), a new space, and the shown space's people and invitations. Choosing works offline;
+ * Spaces in a running app (docs/product/spaces.md), as people know them from shared lists: one
+ * sentence on what a space is, the lists to show (their own, and each space), "Share" leading to a
+ * space's people and its link, and a new space on a page of its own. Choosing works offline;
  * everything about members needs the server, and says so.
  */
 export function SpacesDialog(props: SpacesDialogProps) {
   const { onClose } = props;
   const ref = useModal();
   const titleId = useId();
+  const [view, setView] = useState<View>('lists');
+  const active = props.spaces.active;
+  const shown: View = view === 'space' && !active ? 'lists' : view;
+  const title =
+    shown === 'new' ? 'New space' : shown === 'space' && active ? active.name : 'Share with people';
+  // Each view starts at its heading (a screen reader hears where it is; a phone sees the top).
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    headingRef.current?.focus();
+  }, [shown]);
   return (
     <dialog
       ref={ref}
@@ -63,27 +82,31 @@ export function SpacesDialog(props: SpacesDialogProps) {
       }}
     >
       <div className="spaces-dialog__head">
-        <h2 className="spaces-dialog__title" id={titleId}>
-          Share with people
+        {shown !== 'lists' ? (
+          <Button variant="ghost" size="small" onClick={() => setView('lists')}>
+            <span aria-hidden="true">‹ </span>Lists
+          </Button>
+        ) : null}
+        <h2 className="spaces-dialog__title" id={titleId} dir="auto" tabIndex={-1} ref={headingRef}>
+          {title}
         </h2>
         <Button variant="ghost" size="small" onClick={onClose}>
           Close
         </Button>
       </div>
       {props.account ? (
-        <SignedIn {...props} account={props.account} />
+        <SignedIn {...props} account={props.account} view={shown} onView={setView} />
       ) : (
         <div className="spaces-dialog__body">
           <p>
-            In a space, the people you invite see and add to the same list as you — a household’s
-            shopping, a trip’s packing. Everything else in the app stays yours alone.
+            {WHAT_A_SPACE_IS} Everything else in {props.appTitle || 'this app'} stays yours alone.
           </p>
           <p>
             <a href={`/login?redirect=${encodeURIComponent(location.pathname)}`}>Sign in</a> or{' '}
             <a href={`/signup?redirect=${encodeURIComponent(location.pathname)}`}>
               create an account
             </a>{' '}
-            to make a space.
+            to make a space or join one; you’ll come straight back here.
           </p>
         </div>
       )}
@@ -91,25 +114,77 @@ export function SpacesDialog(props: SpacesDialogProps) {
   );
 }
 
+const WHAT_A_SPACE_IS =
+  'A space is a list you share: the people you invite see, add and change the same items as you — a household’s shopping, a trip’s packing.';
+
 function SignedIn({
   appId,
+  appTitle,
   account,
   spaces,
   privateSharedItems,
   onCreated,
-}: SpacesDialogProps & { account: { id: string; username: string } }) {
+  view,
+  onView,
+}: SpacesDialogProps & {
+  account: { id: string; username: string };
+  view: View;
+  onView(view: View): void;
+}) {
   const online = useOnlineStatus();
   const active = spaces.active;
+  const full = spaces.spaces.length >= SPACE_LIMITS.spacesPerPerson;
+  const offline = !online ? (
+    <Notice tone="offline" title="You’re offline">
+      You can switch lists and add items; they sync when you’re back online. Making a space and
+      inviting people need a connection.
+    </Notice>
+  ) : null;
+  if (view === 'new') {
+    return (
+      <div className="spaces-dialog__body">
+        {offline}
+        <NewSpace
+          appId={appId}
+          accountId={account.id}
+          online={online}
+          privateSharedItems={privateSharedItems}
+          full={full}
+          onCreated={(move) => {
+            onCreated(move);
+            onView('space');
+          }}
+        />
+      </div>
+    );
+  }
+  if (view === 'space' && active) {
+    return (
+      <div className="spaces-dialog__body">
+        {offline}
+        <SpaceDetails
+          key={active.id}
+          space={active}
+          account={account}
+          online={online}
+          onGone={(leftIt) => {
+            onView('lists');
+            void (leftIt ? spaces.left(active) : Promise.resolve())
+              .then(() => spaces.refresh())
+              .catch(() => undefined);
+          }}
+        />
+      </div>
+    );
+  }
   return (
     <div className="spaces-dialog__body">
-      {!online ? (
-        <Notice tone="offline" title="You’re offline">
-          You can switch spaces and add items; they sync when you’re back online. Making a space and
-          inviting people need a connection.
-        </Notice>
-      ) : null}
+      <p>
+        {WHAT_A_SPACE_IS} Everything else in {appTitle || 'this app'} stays yours alone.
+      </p>
+      {offline}
       <fieldset className="spaces-dialog__choice">
-        <legend>Show</legend>
+        <legend>Show this list</legend>
         <label className="spaces-dialog__option">
           <input
             type="radio"
@@ -118,8 +193,8 @@ function SignedIn({
             onChange={() => chooseSpace(account.id, appId, null)}
           />
           <span>
-            <strong>Just me</strong>
-            <span className="spaces-dialog__muted">Your own items, private to you</span>
+            <strong>My own list</strong>
+            <span className="spaces-dialog__muted">Private: only you see it</span>
           </span>
         </label>
         {spaces.spaces.map((space) => (
@@ -133,30 +208,35 @@ function SignedIn({
             <span>
               <strong dir="auto">{space.name}</strong>
               <span className="spaces-dialog__muted">
-                {space.memberCount === 1 ? 'Only you so far' : `${space.memberCount} people`} ·{' '}
-                {ROLE_LABELS[space.role]}
+                Shared ·{' '}
+                {space.memberCount === 1 ? 'only you so far' : `${space.memberCount} people`} ·{' '}
+                {space.role === 'owner' ? 'yours' : ROLE_LABELS[space.role].toLowerCase()}
               </span>
             </span>
           </label>
         ))}
       </fieldset>
-      {active ? (
-        <SpaceDetails
-          key={active.id}
-          space={active}
-          account={account}
-          online={online}
-          onGone={() => void spaces.refresh().catch(() => undefined)}
-        />
+      <div className="spaces-dialog__row">
+        {active ? (
+          <Button onClick={() => onView('space')}>
+            {active.role === 'owner' ? 'Share' : 'People'}
+            <span className="visually-hidden"> in “{active.name}”</span>
+          </Button>
+        ) : null}
+        <Button
+          variant={active ? 'secondary' : 'primary'}
+          disabled={!online || full}
+          onClick={() => onView('new')}
+        >
+          New space
+        </Button>
+      </div>
+      {full ? (
+        <p className="spaces-dialog__muted">
+          You’re in {SPACE_LIMITS.spacesPerPerson} spaces, the most one person can be in. Leave one
+          to make another.
+        </p>
       ) : null}
-      <NewSpace
-        appId={appId}
-        accountId={account.id}
-        online={online}
-        privateSharedItems={privateSharedItems}
-        full={spaces.spaces.length >= SPACE_LIMITS.spacesPerPerson}
-        onCreated={onCreated}
-      />
     </div>
   );
 }
@@ -200,36 +280,40 @@ function NewSpace({
       setBusy(false);
     }
   };
+  const items = privateSharedItems === 1 ? 'item' : `${privateSharedItems} items`;
   return (
-    <form className="spaces-dialog__section" onSubmit={(event) => void submit(event)} noValidate>
-      <h3>New space</h3>
+    <form className="spaces-dialog__form" onSubmit={(event) => void submit(event)} noValidate>
+      <p>
+        Give it a name the people you invite will recognise. Next you can invite them with a link.
+      </p>
       <TextField
-        label="Name"
+        label="Name of the space"
         value={name}
         maxLength={60}
-        placeholder="Our flat"
+        hint="For example “Our flat” or “Trip to Lisbon”."
         onChange={(event) => setName(event.currentTarget.value)}
         error={problem ?? undefined}
         disabled={!online || full}
       />
       {privateSharedItems > 0 ? (
-        <label className="spaces-dialog__check">
-          <input
-            type="checkbox"
-            checked={move}
-            onChange={(e) => setMove(e.currentTarget.checked)}
-          />
-          Move my {privateSharedItems === 1 ? 'item' : `${privateSharedItems} items`} into it
-        </label>
-      ) : null}
-      {full ? (
-        <p className="spaces-dialog__muted">
-          You’re in {SPACE_LIMITS.spacesPerPerson} spaces, the most one person can be in. Leave one
-          to make another.
-        </p>
+        <div>
+          <label className="spaces-dialog__check">
+            <input
+              type="checkbox"
+              checked={move}
+              onChange={(e) => setMove(e.currentTarget.checked)}
+            />
+            Move my {items} into it
+          </label>
+          <p className="spaces-dialog__muted">
+            {move
+              ? `The people you invite will see ${privateSharedItems === 1 ? 'it' : 'them'}, and ${privateSharedItems === 1 ? 'it leaves' : 'they leave'} your own list.`
+              : `Your ${items} stay${privateSharedItems === 1 ? 's' : ''} in your own list; the space starts empty.`}
+          </p>
+        </div>
       ) : null}
       <Button type="submit" disabled={!online || busy || full}>
-        {busy ? 'Making the space…' : 'Make a space'}
+        {busy ? 'Making the space…' : 'Make the space'}
       </Button>
     </form>
   );
@@ -249,11 +333,11 @@ function SpaceDetails({
   space: SpaceSummary;
   account: { id: string; username: string };
   online: boolean;
-  onGone(): void;
+  /** The space is gone for the person: they left it (true), or deleted it. */
+  onGone(leftIt: boolean): void;
 }) {
   const [state, setState] = useState<Loaded>({ kind: 'loading' });
   const [problem, setProblem] = useState<string | null>(null);
-  const [link, setLink] = useState<string | null>(null);
   const isOwner = space.role === 'owner';
   const load = useCallback(() => {
     fetchSpace(space.id).then(
@@ -267,21 +351,26 @@ function SpaceDetails({
   useEffect(() => {
     if (online) load();
   }, [online, load]);
-  const act = async (action: () => Promise<unknown>, after: 'reload' | 'gone' = 'reload') => {
+  const act = async (
+    action: () => Promise<unknown>,
+    after: 'reload' | 'deleted' | 'left' = 'reload',
+  ) => {
     setProblem(null);
     try {
       await action();
-      if (after === 'gone') onGone();
-      else load();
+      if (after === 'reload') load();
+      else onGone(after === 'left');
     } catch (error) {
       setProblem(describeError(error).message);
     }
   };
   return (
-    <section className="spaces-dialog__section" aria-labelledby={`space-${space.id}`}>
-      <h3 id={`space-${space.id}`} dir="auto">
-        {space.name}
-      </h3>
+    <>
+      <p className="spaces-dialog__muted">
+        {isOwner
+          ? 'Your space. Everyone in it sees the same list; you decide who is in it.'
+          : `You ${space.role === 'reader' ? 'can view' : 'can add to and change'} this list, shared by its owner.`}
+      </p>
       {problem ? (
         <Notice tone="danger" live="alert">
           {problem}
@@ -302,59 +391,20 @@ function SpaceDetails({
         </Notice>
       ) : (
         <>
-          <ul className="spaces-dialog__members" aria-label="People in this space">
-            {state.detail.members.map((member) => (
-              <li key={member.userId}>
-                <span className="spaces-dialog__person">
-                  <strong dir="auto">{member.displayName || member.username}</strong>
-                  <span className="spaces-dialog__muted">
-                    @{member.username}
-                    {member.userId === account.id ? ' (you)' : ''}
-                  </span>
-                </span>
-                {isOwner && member.role !== 'owner' ? (
-                  <span className="spaces-dialog__actions">
-                    <label className="visually-hidden" htmlFor={`role-${member.userId}`}>
-                      Role of {member.username}
-                    </label>
-                    <select
-                      id={`role-${member.userId}`}
-                      value={member.role}
-                      onChange={(event) =>
-                        void act(() =>
-                          setSpaceMember(
-                            space.id,
-                            member.username,
-                            event.currentTarget.value as SpaceGrantableRole,
-                          ),
-                        )
-                      }
-                    >
-                      <option value="member">{ROLE_LABELS.member}</option>
-                      <option value="reader">{ROLE_LABELS.reader}</option>
-                    </select>
-                    <Button
-                      variant="ghost"
-                      size="small"
-                      onClick={() => void act(() => removeSpaceMember(space.id, member.username))}
-                    >
-                      Remove<span className="visually-hidden"> {member.username}</span>
-                    </Button>
-                  </span>
-                ) : (
-                  <span className="spaces-dialog__muted">{ROLE_LABELS[member.role]}</span>
-                )}
-              </li>
-            ))}
-          </ul>
-          {isOwner ? (
-            <Invitations
-              spaceId={space.id}
-              detail={state.detail}
-              link={link}
-              onLink={setLink}
+          {isOwner ? <InviteWithLink spaceId={space.id} detail={state.detail} act={act} /> : null}
+          <section className="spaces-dialog__section" aria-labelledby={`people-${space.id}`}>
+            <h3 id={`people-${space.id}`}>People ({state.detail.members.length})</h3>
+            <Members
+              space={space}
+              account={account}
+              members={state.detail.members}
+              isOwner={isOwner}
               act={act}
             />
+            {isOwner ? <AddByUsername spaceId={space.id} detail={state.detail} act={act} /> : null}
+          </section>
+          {isOwner && state.detail.invites.length > 0 ? (
+            <OpenLinks spaceId={space.id} detail={state.detail} act={act} />
           ) : null}
         </>
       )}
@@ -370,7 +420,7 @@ function SpaceDetails({
                   `Delete “${space.name}” for everyone in it? Its items are removed from the server and from everyone’s devices. This can’t be undone.`,
                 )
               )
-                void act(() => deleteSpace(space.id), 'gone');
+                void act(() => deleteSpace(space.id), 'deleted');
             }}
           >
             Delete space
@@ -382,39 +432,195 @@ function SpaceDetails({
             disabled={!online}
             onClick={() => {
               if (confirm(`Leave “${space.name}”? Its items are removed from this device.`))
-                void act(() => removeSpaceMember(space.id, account.username), 'gone');
+                void act(() => removeSpaceMember(space.id, account.username), 'left');
             }}
           >
             Leave space
           </Button>
         )}
       </div>
-    </section>
+    </>
   );
 }
 
-function Invitations({
+type Act = (action: () => Promise<unknown>) => Promise<void>;
+
+function Members({
+  space,
+  account,
+  members,
+  isOwner,
+  act,
+}: {
+  space: SpaceSummary;
+  account: { id: string };
+  members: SpaceDetail['members'];
+  isOwner: boolean;
+  act: Act;
+}) {
+  return (
+    <ul className="spaces-dialog__members" aria-label="People in this space">
+      {members.map((member) => (
+        <li key={member.userId}>
+          <span className="spaces-dialog__person">
+            <strong dir="auto">{member.displayName || member.username}</strong>
+            <span className="spaces-dialog__muted">
+              @{member.username}
+              {member.userId === account.id ? ' (you)' : ''}
+            </span>
+          </span>
+          {isOwner && member.role !== 'owner' ? (
+            <span className="spaces-dialog__actions">
+              <label className="visually-hidden" htmlFor={`role-${member.userId}`}>
+                Role of {member.username}
+              </label>
+              <select
+                id={`role-${member.userId}`}
+                value={member.role}
+                onChange={(event) =>
+                  void act(() =>
+                    setSpaceMember(
+                      space.id,
+                      member.username,
+                      event.currentTarget.value as SpaceGrantableRole,
+                    ),
+                  )
+                }
+              >
+                <option value="member">{ROLE_LABELS.member}</option>
+                <option value="reader">{ROLE_LABELS.reader}</option>
+              </select>
+              <Button
+                variant="ghost"
+                size="small"
+                onClick={() => {
+                  if (
+                    confirm(
+                      `Take ${member.username} out of “${space.name}”? They’re told, and this link no longer lets them back in.`,
+                    )
+                  )
+                    void act(() => removeSpaceMember(space.id, member.username));
+                }}
+              >
+                Remove<span className="visually-hidden"> {member.username}</span>
+              </Button>
+            </span>
+          ) : (
+            <span className="spaces-dialog__muted">{ROLE_LABELS[member.role]}</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The owner's way in for others, first: a link, shown right under the button that made it. */
+function InviteWithLink({
   spaceId,
   detail,
-  link,
-  onLink,
   act,
 }: {
   spaceId: string;
   detail: SpaceDetail;
-  link: string | null;
-  onLink(link: string | null): void;
-  act(action: () => Promise<unknown>): Promise<void>;
+  act: Act;
+}) {
+  const [linkRole, setLinkRole] = useState<SpaceGrantableRole>('member');
+  const [made, setMade] = useState<{ id: string; url: string } | null>(null);
+  // A link withdrawn below (Open links) is no longer offered for copying here.
+  const link = made && detail.invites.some((i) => i.id === made.id) ? made.url : null;
+  const [copied, setCopied] = useState(false);
+  const linkRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // The new link is where the person looks next: in view, its text selected for copying.
+    if (!link) return;
+    linkRef.current?.scrollIntoView({ block: 'nearest' });
+    linkRef.current?.querySelector('input')?.select();
+  }, [link]);
+  const full = detail.members.length >= SPACE_LIMITS.membersPerSpace;
+  const canShare = typeof navigator.share === 'function';
+  return (
+    <section className="spaces-dialog__section" aria-labelledby={`invite-${spaceId}`}>
+      <h3 id={`invite-${spaceId}`}>Invite people</h3>
+      <p className="spaces-dialog__muted">
+        Send a link: whoever opens it can join after signing in. It works for{' '}
+        {SPACE_LIMITS.inviteDays} days.
+      </p>
+      <RoleField label="People who join can" value={linkRole} onChange={setLinkRole} />
+      <Button
+        variant={link ? 'secondary' : 'primary'}
+        disabled={full}
+        onClick={() =>
+          void act(async () => {
+            const answer = await createSpaceInvite(spaceId, linkRole, SPACE_LIMITS.inviteDays);
+            setMade({ id: answer.invite.id, url: answer.url });
+            setCopied(false);
+          })
+        }
+      >
+        {link ? 'Make another link' : 'Make a link'}
+      </Button>
+      {full ? (
+        <p className="spaces-dialog__muted">
+          A space has at most {SPACE_LIMITS.membersPerSpace} people on the free plan. Remove someone
+          to invite another.
+        </p>
+      ) : null}
+      {link ? (
+        <div className="spaces-dialog__link" ref={linkRef}>
+          <TextField
+            label="Invitation link"
+            readOnly
+            value={link}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <div className="spaces-dialog__row">
+            <Button
+              variant="secondary"
+              size="small"
+              onClick={() => {
+                void navigator.clipboard?.writeText(link).then(() => setCopied(true));
+              }}
+            >
+              {copied ? 'Copied' : 'Copy link'}
+            </Button>
+            {canShare ? (
+              <Button
+                variant="secondary"
+                size="small"
+                onClick={() => {
+                  navigator.share({ url: link }).catch(() => undefined);
+                }}
+              >
+                Send…
+              </Button>
+            ) : null}
+          </div>
+          <p className="spaces-dialog__muted" role="status">
+            {copied ? 'Copied. Paste it into a message to the people you want in.' : ''}
+          </p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function AddByUsername({
+  spaceId,
+  detail,
+  act,
+}: {
+  spaceId: string;
+  detail: SpaceDetail;
+  act: Act;
 }) {
   const [username, setUsername] = useState('');
   const [role, setRole] = useState<SpaceGrantableRole>('member');
-  const [linkRole, setLinkRole] = useState<SpaceGrantableRole>('member');
-  const [copied, setCopied] = useState(false);
   const full = detail.members.length >= SPACE_LIMITS.membersPerSpace;
   return (
-    <>
+    <details className="spaces-dialog__more">
+      <summary>Add someone by username</summary>
       <form
-        className="spaces-dialog__invite"
+        className="spaces-dialog__form"
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
@@ -426,7 +632,6 @@ function Invitations({
           });
         }}
       >
-        <h4>Invite by username</h4>
         <TextField
           label="Username"
           value={username}
@@ -439,75 +644,34 @@ function Invitations({
         <Button type="submit" variant="secondary" disabled={full || !username.trim()}>
           Add to space
         </Button>
-        {full ? (
-          <p className="spaces-dialog__muted">
-            A space has at most {SPACE_LIMITS.membersPerSpace} people on the free plan. Remove
-            someone to add another.
-          </p>
-        ) : null}
       </form>
-      <div className="spaces-dialog__invite">
-        <h4>Invite with a link</h4>
-        <RoleField label="People who open the link can" value={linkRole} onChange={setLinkRole} />
-        <Button
-          variant="secondary"
-          onClick={() =>
-            void act(async () => {
-              const made = await createSpaceInvite(spaceId, linkRole, SPACE_LIMITS.inviteDays);
-              onLink(made.url);
-              setCopied(false);
-            })
-          }
-        >
-          Make a link
-        </Button>
-        {link ? (
-          <div className="spaces-dialog__link">
-            <TextField
-              label="Invitation link"
-              readOnly
-              value={link}
-              hint={`Works for ${SPACE_LIMITS.inviteDays} days. Anyone with it can join after signing in.`}
-              onFocus={(event) => event.currentTarget.select()}
-            />
+    </details>
+  );
+}
+
+function OpenLinks({ spaceId, detail, act }: { spaceId: string; detail: SpaceDetail; act: Act }) {
+  const count = detail.invites.length;
+  return (
+    <section className="spaces-dialog__section" aria-labelledby={`links-${spaceId}`}>
+      <h3 id={`links-${spaceId}`}>Open links ({count})</h3>
+      <ul className="spaces-dialog__members" aria-label="Open invitation links">
+        {detail.invites.map((invite) => (
+          <li key={invite.id}>
+            <span className="spaces-dialog__muted">
+              For people who {invite.role === 'member' ? 'add and change items' : 'only view'},
+              until {new Date(invite.expiresAt).toLocaleDateString()}
+            </span>
             <Button
-              variant="secondary"
+              variant="ghost"
               size="small"
-              onClick={() => {
-                void navigator.clipboard?.writeText(link).then(() => setCopied(true));
-              }}
+              onClick={() => void act(() => revokeSpaceInvite(spaceId, invite.id))}
             >
-              {copied ? 'Copied' : 'Copy link'}
+              Withdraw
             </Button>
-          </div>
-        ) : null}
-        {detail.invites.length > 0 ? (
-          <ul className="spaces-dialog__members" aria-label="Open invitation links">
-            {detail.invites.map((invite) => (
-              <li key={invite.id}>
-                <span className="spaces-dialog__muted">
-                  Link for people who{' '}
-                  {invite.role === 'member' ? 'add and change items' : 'only view'}, until{' '}
-                  {new Date(invite.expiresAt).toLocaleDateString()}
-                </span>
-                <Button
-                  variant="ghost"
-                  size="small"
-                  onClick={() =>
-                    void act(async () => {
-                      await revokeSpaceInvite(spaceId, invite.id);
-                      onLink(null);
-                    })
-                  }
-                >
-                  Revoke
-                </Button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </div>
-    </>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -24,6 +24,8 @@ export interface SpacesState extends DeviceSpaces {
   removeEnded(spaceId: string): Promise<void>;
   /** Asks the server for the person's spaces again. */
   refresh(): Promise<void>;
+  /** The person left `space` on this device: its copy goes, and the app says so. */
+  left(space: SpaceSummary): Promise<void>;
 }
 
 export interface EndedSpace extends SpaceEnding {
@@ -146,5 +148,12 @@ export function useSpaces(options: {
     keepEnded: (spaceId) => settle(spaceId, true),
     removeEnded: (spaceId) => settle(spaceId, false),
     refresh,
+    left: async (space) => {
+      if (!accountId) return;
+      forgetSpace(accountId, appId, space.id);
+      const { discardSpaceCopy } = await import('../../sync/space-copies');
+      await discardSpaceCopy(accountId, space.id);
+      setNotice(`You left “${space.name}”. Its items were removed from this device.`);
+    },
   };
 }
