@@ -1,5 +1,11 @@
 import { useNavigate } from '@tanstack/react-router';
-import { accountSchema, type SessionInfo, sessionListSchema } from '@pipit/protocol';
+import {
+  type AccountDeletionPreview,
+  accountDeletionPreviewSchema,
+  accountSchema,
+  type SessionInfo,
+  sessionListSchema,
+} from '@pipit/protocol';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { z } from 'zod';
 import { Button } from '../../ui/button';
@@ -249,6 +255,76 @@ function SessionsSection({ version }: { version: number }) {
   );
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What deleting ends for other people, asked of the server when the section shows: the shared
+ * spaces that end for everyone in them and how many people that touches (issue 38).
+ */
+function DeletionReach() {
+  const online = useOnlineStatus();
+  const [reach, setReach] = useState<AccountDeletionPreview | 'failed' | null>(null);
+  useEffect(() => {
+    if (!online) return;
+    let cancelled = false;
+    apiGet('/api/account/deletion', accountDeletionPreviewSchema).then(
+      (answer) => !cancelled && setReach(answer),
+      () => !cancelled && setReach('failed'),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [online]);
+  if (!online) {
+    return <p>Who else this touches shows when you’re online.</p>;
+  }
+  if (reach === null) return <Loading label="Checking who else this touches…" />;
+  if (reach === 'failed') {
+    return (
+      <p>
+        We couldn’t check which shared spaces this would end. Any space you own, or that is in one
+        of your apps, ends for everyone in it.
+      </p>
+    );
+  }
+  const spaces = reach.endingSpaces;
+  return (
+    <>
+      {spaces.length > 0 ? (
+        <Notice
+          tone="warning"
+          title={`${plural(spaces.length, 'shared space ends', 'shared spaces end')} for everyone in ${spaces.length === 1 ? 'it' : 'them'}`}
+        >
+          <p>
+            {reach.people > 0
+              ? `${plural(reach.people, 'other person loses', 'other people lose')} the list${spaces.length === 1 ? '' : 's'} they share there; each is told why, and may keep a copy of the items on their device.`
+              : 'Nobody else is in them yet.'}
+          </p>
+          <ul>
+            {spaces.slice(0, 8).map((space) => (
+              <li key={space.id}>
+                “<span dir="auto">{space.name}</span>” —{' '}
+                {space.people === 0
+                  ? 'only you'
+                  : plural(space.people, 'other person', 'other people')}
+              </li>
+            ))}
+            {spaces.length > 8 ? <li>and {spaces.length - 8} more</li> : null}
+          </ul>
+        </Notice>
+      ) : (
+        <p>No shared space ends: you own none, and none are in your apps.</p>
+      )}
+      {reach.leaving > 0 ? (
+        <p>
+          You also leave {plural(reach.leaving, 'space', 'spaces')} of other people; what you added
+          there stays, shown as by “a former member”.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 function DeleteSection() {
   const navigate = useNavigate();
   const { account } = useSession();
@@ -264,6 +340,7 @@ function DeleteSection() {
           <strong>@{account?.username}</strong> becomes available to others after 30 days. Download
           your data first if you want to keep it.
         </p>
+        <DeletionReach />
         <SettingsForm
           legend="Delete account"
           submitLabel="Delete my account"

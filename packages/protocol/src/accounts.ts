@@ -88,6 +88,24 @@ export const deleteAccountRequestSchema = z.object({
   password: z.string().min(1, 'Enter your password to confirm.').max(PASSWORD_MAX_LENGTH),
 });
 
+/**
+ * `GET /api/account/deletion`: what deleting the account would end for others, said before the
+ * person confirms (issue 38): the apps they own, the shared spaces that end for everyone in them
+ * (their own, and other people's in their apps) and how many other people are in those, and the
+ * spaces they would leave.
+ */
+export const accountDeletionPreviewSchema = z.object({
+  apps: z.number().int().nonnegative(),
+  endingSpaces: z.array(
+    z.object({ id: z.string(), name: z.string(), people: z.number().int().nonnegative() }),
+  ),
+  /** Other people in the spaces that end, each counted once. */
+  people: z.number().int().nonnegative(),
+  /** Spaces of others the person is in, which they would leave. */
+  leaving: z.number().int().nonnegative(),
+});
+export type AccountDeletionPreview = z.infer<typeof accountDeletionPreviewSchema>;
+
 /** `PATCH /api/account/profile`: any subset. An image avatar is set by uploading one. */
 /** How many apps a profile can pin above the others. */
 export const MAX_PINNED_APPS = 6;

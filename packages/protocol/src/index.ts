@@ -67,6 +67,8 @@ export {
   tokenRequestSchema,
   changeEmailRequestSchema,
   changePasswordRequestSchema,
+  accountDeletionPreviewSchema,
+  type AccountDeletionPreview,
   deleteAccountRequestSchema,
   updateProfileRequestSchema,
   PROFILE_FIELDS,

@@ -27,6 +27,33 @@ export function registerAccount(app: Hono<ApiEnv>, deps: ApiDependencies): void 
 
   app.get('/account', (c) => c.json({ account: toAccount(requireAuth(c).user) }));
 
+  app.get('/account/deletion', async (c) => {
+    const userId = requireAuth(c).user.id;
+    const { storage } = deps;
+    // What data-removal.ts's `account` would end: the apps they own with every space in them, the
+    // spaces they own anywhere; the others they are in, they leave.
+    const apps = (await storage.apps.listForUser(userId)).filter((a) => a.role === 'owner');
+    const theirs = await storage.spaces.listForUser(userId);
+    const ending = new Set(theirs.filter((s) => s.role === 'owner').map((s) => s.id));
+    for (const app of apps)
+      for (const id of await storage.spaces.idsOf({ appId: app.id })) ending.add(id);
+    const people = new Set<string>();
+    const endingSpaces = [];
+    for (const id of ending) {
+      const space = await storage.spaces.get(id);
+      if (!space) continue;
+      const others = (await storage.spaces.members(id)).filter((m) => m.userId !== userId);
+      for (const member of others) people.add(member.userId);
+      endingSpaces.push({ id, name: space.name, people: others.length });
+    }
+    return c.json({
+      apps: apps.length,
+      endingSpaces,
+      people: people.size,
+      leaving: theirs.filter((s) => s.role !== 'owner' && !ending.has(s.id)).length,
+    });
+  });
+
   app.patch('/account/profile', async (c) => {
     const auth = requireAuth(c);
     const patch = await readJsonBody(c.req.raw, updateProfileRequestSchema);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SpaceSummary } from '@pipit/protocol';
+import { accountDeletionPreviewSchema, type SpaceSummary } from '@pipit/protocol';
 import { type ApiClient, errorCode } from './support/api-client';
 import {
   type AccountsHarness,
@@ -100,5 +100,67 @@ describe.each(ENGINES)('coming back to an invitation (%s)', (engine) => {
     expect(refused.body.error.message).toMatch(/your network/);
     expect(refused.body.error.message).toMatch(/Wait \d+ (minutes|seconds) and try again/);
     expect(refused.body.error.message).not.toMatch(/new link/);
+  });
+});
+
+/**
+ * Issue 38: before deleting an account the person is told which shared spaces end for everyone in
+ * them, and how many people that touches.
+ */
+describe.each(ENGINES)('what deleting an account ends for others (%s)', (engine) => {
+  let h: AccountsHarness;
+  const name = (who: string) => `${who}_${engine.slice(0, 2)}d`;
+
+  beforeAll(async () => {
+    h = await startAccountsServer(engine);
+  }, 60_000);
+  afterAll(() => h.close());
+
+  it('counts the spaces that end (its own, and others’ in its apps), the people in them once, and the ones it leaves', async () => {
+    const [ada, , cleo, dan, eve] = await Promise.all(
+      ['ada', 'ben', 'cleo', 'dan', 'eve'].map((who) => h.signup(name(who))),
+    );
+    await verifyEmail(h, ada!);
+    await verifyEmail(h, eve!);
+    const adaApp = await createPublishedApp(h, ada!, { title: 'Chores' });
+    const eveApp = await createPublishedApp(h, eve!, { title: 'Trips' });
+    const space = async (owner: ApiClient, app: string, spaceName: string, people: string[]) => {
+      const made = await owner.post<{ space: SpaceSummary }>(`/api/apps/${app}/spaces`, {
+        name: spaceName,
+      });
+      expect(made.status).toBe(201);
+      for (const who of people) {
+        const added = await owner.request(
+          'PUT',
+          `/api/spaces/${made.body.space.id}/members/${who}`,
+          {
+            body: { role: 'member' },
+          },
+        );
+        expect(added.status).toBe(201);
+      }
+      return made.body.space.id;
+    };
+    const flat = await space(ada!, adaApp, 'Flat', [name('ben'), name('cleo')]);
+    const dans = await space(dan!, adaApp, 'Dan’s', [name('ben')]);
+    await space(eve!, eveApp, 'Trip', [name('ada')]);
+
+    const preview = await ada!.get('/api/account/deletion');
+    expect(preview.status).toBe(200);
+    const body = accountDeletionPreviewSchema.parse(preview.body);
+    expect(body.apps).toBe(1);
+    expect(body.endingSpaces.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { id: dans, name: 'Dan’s', people: 2 },
+      { id: flat, name: 'Flat', people: 2 },
+    ]);
+    // Ben, Cleo and Dan, Ben counted once.
+    expect(body.people).toBe(3);
+    expect(body.leaving).toBe(1);
+    // Someone with nothing shared: nothing ends.
+    const quiet = accountDeletionPreviewSchema.parse(
+      (await cleo!.get('/api/account/deletion')).body,
+    );
+    expect(quiet).toEqual({ apps: 0, endingSpaces: [], people: 0, leaving: 1 });
+    expect((await h.client().get('/api/account/deletion')).status).toBe(401);
   });
 });
