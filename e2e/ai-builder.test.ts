@@ -210,6 +210,10 @@ describe('AI builder in the browser', () => {
 
     const summary = dialog.getByRole('list', { name: 'Proposed change' });
     await summary.waitFor();
+    // The proposal repeats what was asked, so it can be checked against it (issue 38).
+    expect(await dialog.locator('.ask-ai__asked blockquote').innerText()).toBe(
+      'Add a rating from 1 to 5 to recipes and show it in the list',
+    );
     expect(await summary.getByRole('listitem').allTextContents()).toEqual([
       'Add field Rating (number) to Recipes',
       'Show Rating in the Recipes list',

@@ -1,8 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AI_OUTPUT_INVALID_MESSAGE } from '@pipit/protocol';
 import {
+  type AiStandIn,
   linkIn,
   type RunningPipit,
+  type StandInRequest,
+  startAiStandIn,
   startPipit,
   startTestSmtp,
   type TestSmtp,
@@ -12,7 +16,14 @@ import { definitionOf } from '../sync-server/test/support/publishing';
 import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { deviceOf, PERSON_PASSWORD, type Person, signInContext, signUp } from './support/people';
-import { appScreens, poll, publishApp } from './support/visitor';
+import {
+  appScreens,
+  goOffline,
+  goOnline,
+  openInstalledApp,
+  poll,
+  publishApp,
+} from './support/visitor';
 
 /** A phone in light mode, and a laptop in dark mode: each flow is walked on one, checked on both. */
 const PHONE = { viewport: { width: 375, height: 740 }, colorScheme: 'light' } as const;
@@ -277,5 +288,139 @@ describe('where people stumble', () => {
     await wide.getByRole('heading', { name: 'People (1)' }).waitFor();
     await fits(wide);
     expect(errors).toEqual([]);
+  });
+});
+
+/**
+ * Issue 38, point 6: the first minutes with AI. On a server with AI, describing an app comes first
+ * on /create; in an installed app, a run says what it added, in the record card's words, once.
+ */
+describe('where people stumble with AI', () => {
+  let ai: AiStandIn;
+  let pipit: RunningPipit;
+  let browser: Browser;
+  let appId: string;
+  let visitor: Person;
+  const errors: string[] = [];
+
+  /** The recipe book, with a yes/no field on its shopping lists and an AI component making one. */
+  function recipesWithAiComponent() {
+    const definition = definitionOf({ title: 'Family recipes' }, 'recipe-book');
+    const lists = definition.collections.find((c) => c.name === 'Shopping lists')!;
+    const recipes = definition.collections.find((c) => c.name === 'Recipes')!;
+    // A yes/no field like the recipes' own "Favourite".
+    const favourite = recipes.fields.find((f) => f.type === 'boolean')!;
+    lists.fields.push({ ...favourite, id: 'bought38', name: 'Bought' });
+    // Its own copy of the shopping-list AI action: the button's runs stay listed above the app.
+    const shoppingList = { ...definition.aiActions.find((a) => a.name === 'Shopping list')! };
+    shoppingList.id = 'planai38';
+    shoppingList.name = 'Plan a shop';
+    definition.aiActions.push(shoppingList);
+    const recipe = definition.screens.find((s) => s.title === 'Recipe')!;
+    // An AI component like the recipe screen's "Suggest swaps", for the shopping-list action.
+    const swaps = recipe.components.find((c) => c.type === 'ai')!;
+    recipe.components.push({
+      ...swaps,
+      id: 'plan38',
+      props: { ...swaps.props, label: 'Plan a shop', aiActionId: shoppingList.id },
+    } as typeof swaps);
+    return definition;
+  }
+
+  const shoppingAnswer = (recipe: string) => (request: StandInRequest) => {
+    const schema = request.body.response_format?.json_schema?.schema as
+      { properties?: Record<string, unknown> } | undefined;
+    const answer: Record<string, unknown> = {};
+    for (const [key, property] of Object.entries(schema?.properties ?? {})) {
+      const about = `${key} ${JSON.stringify(property)}`.toLowerCase();
+      if (about.includes('bought')) answer[key] = false;
+      else if (about.includes('servings')) answer[key] = 2;
+      else if (about.includes('items')) answer[key] = '- Lentils';
+      else if (about.includes('name')) answer[key] = `Shopping for ${recipe}`;
+    }
+    return JSON.stringify(answer);
+  };
+
+  beforeAll(async () => {
+    ai = await startAiStandIn();
+    pipit = await startPipit({ env: ai.env(), rateLimits: ROOMY_RATE_LIMITS });
+    browser = await launchBrowser();
+    const creator = await signUp(pipit, 'cook38');
+    visitor = await signUp(pipit, 'vis38');
+    appId = await publishApp(pipit, creator, recipesWithAiComponent());
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await pipit?.close();
+    await ai?.close();
+  });
+
+  it('6. describing an app comes first on /create when the server has AI', async () => {
+    for (const options of [PHONE, LAPTOP]) {
+      const context = await deviceOf(browser, pipit, visitor, options);
+      try {
+        const page = await context.newPage();
+        errors.push(...collectPageErrors(page));
+        await page.goto(`${pipit.url}/create`);
+        await page.getByRole('textbox', { name: /Describe your app/ }).waitFor();
+        const sections = await page.locator('main h2').allInnerTexts();
+        expect(sections[0]).toBe('From a description');
+        await fits(page);
+      } finally {
+        await context.close();
+      }
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('6. a run says what it added, as the record’s card says it, once; a new run clears an old “Done”', async () => {
+    const context = await deviceOf(browser, pipit, visitor, PHONE);
+    try {
+      const page = await context.newPage();
+      errors.push(...collectPageErrors(page));
+      await openInstalledApp(page, pipit.url, appId);
+      await appScreens(page)
+        .getByRole('button', { name: /Recipes/ })
+        .click();
+      await page.getByText('Weeknight tomato dal', { exact: true }).click();
+      // The AI component: what it added, with the yes/no field as "No", never "false".
+      ai.enqueue(shoppingAnswer('dal'));
+      await page.getByRole('button', { name: 'Plan a shop' }).click();
+      const result = page.locator('.rt-ai-text');
+      await poll(() => result.innerText()).toContain('Added “Shopping for dal” to Shopping lists.');
+      expect(await result.innerText()).toContain('Bought: No');
+      expect(await result.innerText()).not.toContain('false');
+      await fits(page);
+
+      // Offline, the component says "Queued" — once on the page, not again above the app.
+      await goOffline(context, page);
+      await page.getByRole('button', { name: 'Plan a shop' }).click();
+      await page.getByText('Queued: this runs when you’re back online.').waitFor();
+      expect(await page.getByText(/Queued/).count()).toBe(1);
+      ai.enqueue(shoppingAnswer('dal again'));
+      await goOnline(context, page);
+      await poll(() => result.innerText()).toContain('Added “Shopping for dal again”');
+
+      // A run from a button, queued offline, lands as "Done: Added …" in the runs above the app;
+      // a new run of it that fails clears that "Done" instead of sitting beside the failure.
+      await goOffline(context, page);
+      await page.getByRole('button', { name: 'Make shopping list' }).click();
+      const runs = page.getByRole('region', { name: 'AI runs' });
+      await poll(() => runs.innerText()).toContain('Queued');
+      ai.enqueue(shoppingAnswer('the list'));
+      await goOnline(context, page);
+      await poll(() => runs.innerText()).toContain('Done: Added “Shopping for the list”');
+      await fits(page);
+      ai.enqueue(
+        () => 'not json',
+        () => 'still not json',
+      );
+      await page.getByRole('button', { name: 'Make shopping list' }).click();
+      await poll(() => page.locator('.rt-toast').innerText()).toBe(AI_OUTPUT_INVALID_MESSAGE);
+      await poll(() => runs.count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+    expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
   });
 });

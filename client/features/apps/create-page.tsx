@@ -14,6 +14,7 @@ import { Page, Section } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { useSession } from '../../platform/session/session';
 import { createApp } from '../../platform/app-registry';
+import { useAiAvailable } from '../../platform/ai/ai-runs';
 import { DescribeApp } from './describe-app';
 import { ImportFile } from './import-file';
 import './create-page.css';
@@ -52,6 +53,19 @@ export function CreatePage() {
     void create('blank', () => blankDefinition(title.trim() || undefined));
   };
 
+  // With AI on this server, describing the app is the quickest start: it comes first (issue 38).
+  // Otherwise it stays last, saying why it can't be used here.
+  const aiFirst = useAiAvailable() === true;
+  const describe = (
+    <Section title="From a description" id="describe">
+      <DescribeApp
+        online={online}
+        disabled={busy !== null}
+        onCreate={(definition) => create('describe', () => definition)}
+      />
+    </Section>
+  );
+
   return (
     <Page
       title="Create an app"
@@ -71,6 +85,8 @@ export function CreatePage() {
           <p>{problem}</p>
         </Notice>
       ) : null}
+
+      {aiFirst ? describe : null}
 
       <Section title="Start blank" id="blank">
         <form className="create-blank" onSubmit={onBlank}>
@@ -126,13 +142,7 @@ export function CreatePage() {
         />
       </Section>
 
-      <Section title="From a description" id="describe">
-        <DescribeApp
-          online={online}
-          disabled={busy !== null}
-          onCreate={(definition) => create('describe', () => definition)}
-        />
-      </Section>
+      {aiFirst ? null : describe}
     </Page>
   );
 }

@@ -46,7 +46,7 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
   const online = useOnlineStatus();
   const [instruction, setInstruction] = useState('');
   const [working, setWorking] = useState(false);
-  const [proposal, setProposal] = useState<ProposedChange | null>(null);
+  const [proposal, setProposal] = useState<(ProposedChange & { asked: string }) | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
   const ask = async (event: FormEvent) => {
@@ -61,7 +61,7 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
     setProposal(null);
     handle.setAiWorking(true);
     try {
-      setProposal(await proposeChange(appId, text));
+      setProposal({ ...(await proposeChange(appId, text)), asked: text });
     } catch (error) {
       setProblem(describeError(error).message);
     } finally {
@@ -113,6 +113,10 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
     >
       {proposal ? (
         <>
+          <figure className="ask-ai__asked">
+            <figcaption>You asked</figcaption>
+            <blockquote dir="auto">{proposal.asked}</blockquote>
+          </figure>
           <p>The AI proposes this change. Undo takes all of it back in one step.</p>
           <ul className="ask-ai__summary" aria-label="Proposed change">
             {proposal.summary.map((line, i) => (

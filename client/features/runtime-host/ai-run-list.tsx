@@ -22,10 +22,27 @@ export function AiRunList({
   onDismiss: (runId: string) => void;
 }) {
   const byId = new Map(definition.aiActions.map((a) => [a.id, a]));
-  const shown = runs.filter((run) => byId.get(run.aiActionId)?.target.kind !== 'component');
+  // An AI component shows the runs of its own action (queued, done, failed): listing them here
+  // too said "Queued" twice (issue 38).
+  const inComponents = new Set(
+    definition.screens.flatMap((screen) =>
+      screen.components.flatMap((c) =>
+        c.type === 'ai' && c.props.aiActionId ? [c.props.aiActionId] : [],
+      ),
+    ),
+  );
+  // Only the latest run of an action on a record: an older "Done" beside a newer failure says two
+  // things at once.
+  const latest = new Map<string, AiRunView>();
+  for (const run of runs) {
+    const action = byId.get(run.aiActionId);
+    if (action?.target.kind === 'component' || inComponents.has(run.aiActionId)) continue;
+    latest.set(`${run.aiActionId}\u0000${run.recordId ?? ''}`, run);
+  }
+  const shown = [...latest.values()];
   if (shown.length === 0) return null;
   return (
-    <section className="app-host__ai-runs" aria-label="AI runs">
+    <section className="app-host__ai-runs" aria-label="AI runs" aria-live="polite">
       <ul>
         {shown.map((run) => (
           <li key={run.id} data-ai-run={run.state}>
@@ -35,6 +52,7 @@ export function AiRunList({
             <span className="app-host__ai-run-state">
               {STATE_WORDS[run.state]}
               {run.state === 'failed' && run.problem ? `: ${run.problem}` : ''}
+              {run.state === 'done' && run.text ? `: ${run.text.split('\n', 1)[0]}` : ''}
             </span>
             {(run.state === 'done' || run.state === 'failed') && (
               <button

@@ -89,18 +89,36 @@ export function useAiHost({
     };
   }, [accountId, appId, usesAi, ready]);
 
-  const runAi = useMemo(
-    () =>
-      available
-        ? createRunAi({
-            appId,
-            queue: accountId
-              ? async (ask) => (await loadQueue()).queueAiRun({ owner: accountId, appId, ...ask })
-              : null,
-          })
-        : undefined,
-    [available, appId, accountId],
-  );
+  const runsNow = useRef(runs);
+  runsNow.current = runs;
+  const runAi = useMemo(() => {
+    if (!available) return undefined;
+    const run = createRunAi({
+      appId,
+      queue: accountId
+        ? async (ask) => (await loadQueue()).queueAiRun({ owner: accountId, appId, ...ask })
+        : null,
+    });
+    const wrapped: RunAi = (ask) => {
+      // A new run of an action on a record supersedes the finished ones kept here: an old "Done"
+      // must not sit beside what this one says (issue 38).
+      if (accountId) {
+        const old = runsNow.current.filter(
+          (r) =>
+            (r.state === 'done' || r.state === 'failed') &&
+            r.aiActionId === ask.aiActionId &&
+            r.recordId === ask.recordId,
+        );
+        if (old.length > 0) {
+          void loadQueue().then((queue) => {
+            for (const r of old) void queue.dismissAiRun(accountId, r.id);
+          });
+        }
+      }
+      return run(ask);
+    };
+    return wrapped;
+  }, [available, appId, accountId]);
 
   return {
     runAi,

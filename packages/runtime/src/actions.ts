@@ -13,6 +13,7 @@ import {
   type TemplateScope,
 } from '@pipit/app-definition';
 import type { AiOutput, RunAi, RuntimeData, RuntimeRecord, RuntimeUser } from './runtime-data';
+import { formatValue, isEmpty } from './records';
 import { safeHref } from './safe-url';
 
 /** What a visitor reads when a step cannot run (the action stops there, the app goes on). */
@@ -174,10 +175,20 @@ export function aiOutputText(output: AiOutput, collection: Collection | null = n
   const lines: string[] = [];
   for (const [fieldId, value] of Object.entries(output.values)) {
     if (value === null || value === '') continue;
-    const name = collection?.fields.find((f) => f.id === fieldId)?.name ?? fieldId;
-    lines.push(`${name}: ${String(value)}`);
+    const field = collection?.fields.find((f) => f.id === fieldId) ?? null;
+    // As the record's own card says it ("No", "1,200"), never the raw value ("false").
+    lines.push(`${field?.name ?? fieldId}: ${formatValue(value, field)}`);
   }
   return lines.join('\n');
+}
+
+/** What a run that added a record says first: which one, and where ("Added “Dune” to Books."). */
+function addedText(collection: Collection, values: Readonly<Record<string, FieldValue>>): string {
+  const titleField = collection.fields.find((f) => f.type === 'text' && !isEmpty(values[f.id]));
+  const title = titleField ? String(values[titleField.id]) : '';
+  return title
+    ? `Added “${title}” to ${collection.name}.`
+    : `Added a new item to ${collection.name}.`;
 }
 
 /**
@@ -246,8 +257,9 @@ function landOutput(
       throw refusedOutput(error);
     }
     const checked = checkFieldValues(collection.fields, values, { complete: true }).values;
+    const details = aiOutputText(output, collection);
     return {
-      text: aiOutputText(output, collection),
+      text: [addedText(collection, checked), details].filter(Boolean).join('\n'),
       record: { id, collectionId: collection.id, values: checked, isOwn: true },
     };
   }
@@ -379,8 +391,16 @@ async function runStep(step: Step, env: ActionEnv, state: RunState): Promise<voi
       const outcome = await runAiIn(ai, env, state);
       if (outcome.status === 'queued') throw new StepQueued(ACTION_MESSAGES.aiQueued);
       const text = outcome.text;
-      if (ai.target.kind === 'component' && text.trim()) {
-        env.toast(text.length > TOAST_TEXT_LENGTH ? `${text.slice(0, TOAST_TEXT_LENGTH)}…` : text);
+      // A component's answer is said here; a run that added a record says which one (its first
+      // line: the rest is on the record's own card).
+      const said =
+        ai.target.kind === 'component'
+          ? text.trim()
+          : ai.target.kind === 'createRecord'
+            ? (text.split('\n', 1)[0] ?? '')
+            : '';
+      if (said) {
+        env.toast(said.length > TOAST_TEXT_LENGTH ? `${said.slice(0, TOAST_TEXT_LENGTH)}…` : said);
       }
       return;
     }

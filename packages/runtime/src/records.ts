@@ -23,7 +23,7 @@ export function findField(collection: Collection, fieldId: string | null): Field
   return collection.fields.find((f) => f.id === fieldId) ?? null;
 }
 
-function isEmpty(value: RecordValue): boolean {
+export function isEmpty(value: RecordValue): boolean {
   return value === null || value === undefined || value === '';
 }
 

@@ -328,9 +328,11 @@ describe('landAiOutput (a queued run that ran later)', () => {
     expect(
       landAiOutput(app, store.getSnapshot(), 'to-record', null, {
         kind: 'record',
-        values: { title: 'Made', minutes: 3 },
+        values: { title: 'Made', minutes: 3, done: false },
       }),
-    ).toEqual({ ok: true, text: 'Title: Made\nMinutes: 3' });
+      // Says which record it added and where, then its values as the record's card says them
+      // ("No", never "false") (issue 38).
+    ).toEqual({ ok: true, text: 'Added “Made” to Tasks.\nTitle: Made\nMinutes: 3\nDone: No' });
     const refused = landAiOutput(app, store.getSnapshot(), 'to-record', null, {
       kind: 'record',
       values: { title: '' },
