@@ -289,6 +289,42 @@ describe('where people stumble', () => {
     await fits(wide);
     expect(errors).toEqual([]);
   });
+
+  it('7. Pipit’s own “works offline” message never covers the app: not a form’s button, not the app’s toast', async () => {
+    const overlap = async (page: Page, a: string, b: string) =>
+      page.evaluate(
+        ([first, second]) => {
+          const x = document.querySelector(first!)!.getBoundingClientRect();
+          const y = document.querySelector(second!)!.getBoundingClientRect();
+          return x.left < y.right && y.left < x.right && x.top < y.bottom && y.top < x.bottom;
+        },
+        [a, b],
+      );
+    for (const options of [PHONE, LAPTOP]) {
+      const person = await signUp(pipit, `tess38${options.viewport.width}`);
+      const context = await deviceOf(browser, pipit, person, {
+        ...options,
+        serviceWorkers: 'allow',
+      });
+      devices.push(context);
+      const page = await context.newPage();
+      errors.push(...collectPageErrors(page));
+      await page.goto(`${pipit.url}/apps/${appId}/pwa`);
+      await appScreens(page).waitFor();
+      await page.getByText('This app now works offline on this device.').waitFor();
+      await page.getByRole('button', { name: 'Add an item' }).click();
+      const form = page.getByRole('form', { name: /^New / });
+      await form.getByLabel(/^Item/).fill('Soap');
+      expect(await overlap(page, '.update-bar', '.rt-form button[type="submit"]')).toBe(false);
+      await fits(page);
+      await form.getByRole('button', { name: 'Add to list' }).click();
+      await page.locator('.rt-toast').getByText('Added to the list').waitFor();
+      expect(await overlap(page, '.update-bar', '.rt-toast')).toBe(false);
+      await page.getByRole('button', { name: 'OK' }).click();
+      await poll(() => page.locator('.update-bar').count()).toBe(0);
+    }
+    expect(errors).toEqual([]);
+  });
 });
 
 /**

@@ -213,7 +213,7 @@ describe('a visitor’s installed app', () => {
       // The first change shows at once; it is stored on this device (and the badge says so only
       // then), and a reload draws it from there. The tabs are used with "ready to work offline"
       // still showing.
-      const ready = page.getByText('Pipit is ready to work offline on this device.');
+      const ready = page.getByText('This app now works offline on this device.');
       await ready.waitFor();
       await addHabit(page, 'Read');
       expect(await ready.isVisible()).toBe(true);

@@ -63,6 +63,8 @@ export function InstalledApp({
 
   return (
     <>
+      {/* Above the app, in its flow: over it, it covered a form's button and the app's own toast. */}
+      <UpdatePrompt inline />
       {!appId ? (
         <PwaNotFound />
       ) : state.kind === 'loading' ? (
@@ -80,7 +82,6 @@ export function InstalledApp({
       ) : (
         <PwaPage load={state.load} />
       )}
-      <UpdatePrompt />
     </>
   );
 }
