@@ -53,7 +53,7 @@ export function RemixButton({
               a link to the original.
             </p>
             <div className="row">
-              <ButtonLink to="/signup" size="small">
+              <ButtonLink to="/signup" search={{ redirect: `/apps/${appId}` }} size="small">
                 Sign up
               </ButtonLink>
               <Link to="/login" search={{ redirect: `/apps/${appId}` }}>

@@ -93,7 +93,11 @@ function DescribeOnDemo({ DescribeApp }: { DescribeApp: DescribeAppForm }) {
           <Link to="/login" search={{ redirect: '/demo' }}>
             Sign in
           </Link>{' '}
-          or <Link to="/signup">sign up</Link>, then describe your app here.
+          or{' '}
+          <Link to="/signup" search={{ redirect: '/demo' }}>
+            sign up
+          </Link>
+          , then describe your app here.
         </p>
       )}
     </details>

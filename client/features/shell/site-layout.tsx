@@ -47,13 +47,30 @@ function NavList({ onNavigate, signedIn }: { onNavigate?: () => void; signedIn: 
   );
 }
 
+/** Pages that are not a place to come back to after signing in or up. */
+const NO_RETURN = new Set([
+  '/',
+  '/login',
+  '/signup',
+  '/forgot-password',
+  '/reset-password',
+  '/verify-email',
+  '/confirm-email-change',
+  // Signing up from the demo keeps its draft and opens it in the editor instead.
+  '/demo',
+]);
+
+/** Sign in and up from the header bring the person back to the page they were reading. */
 function AccountLinks() {
+  const href = useRouterState({ select: (s) => s.location.href });
+  const pathname = href.split(/[?#]/, 1)[0] ?? href;
+  const search = { redirect: NO_RETURN.has(pathname) ? undefined : href };
   return (
     <>
-      <ButtonLink to="/login" variant="ghost" size="small">
+      <ButtonLink to="/login" search={search} variant="ghost" size="small">
         Sign in
       </ButtonLink>
-      <ButtonLink to="/signup" variant="primary" size="small">
+      <ButtonLink to="/signup" search={search} variant="primary" size="small">
         Sign up
       </ButtonLink>
     </>
