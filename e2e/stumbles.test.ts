@@ -290,6 +290,34 @@ describe('where people stumble', () => {
     expect(errors).toEqual([]);
   });
 
+  it('5. deleting an account says first which shared spaces end for everyone, and for how many people', async () => {
+    const dora = await signUp(pipit, 'dora38');
+    const made = await dora.api.post<{ space: { id: string } }>(`/api/apps/${appId}/spaces`, {
+      name: 'Allotment',
+    });
+    expect(made.status).toBe(201);
+    const added = await dora.api.request(
+      'PUT',
+      `/api/spaces/${made.body.space.id}/members/owner38`,
+      {
+        body: { role: 'member' },
+      },
+    );
+    expect(added.status).toBe(201);
+    for (const options of [PHONE, LAPTOP]) {
+      const context = await deviceOf(browser, pipit, dora, options);
+      devices.push(context);
+      const page = await context.newPage();
+      errors.push(...collectPageErrors(page));
+      await page.goto(`${pipit.url}/account/settings#delete`);
+      await page.getByText('1 shared space ends for everyone in it').waitFor();
+      await page.getByText(/1 other person loses the list they share there/).waitFor();
+      await page.getByText('“Allotment” — 1 other person').waitFor();
+      await fits(page);
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('7. Pipit’s own “works offline” message never covers the app: not a form’s button, not the app’s toast', async () => {
     const overlap = async (page: Page, a: string, b: string) =>
       page.evaluate(
