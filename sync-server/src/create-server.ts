@@ -40,6 +40,7 @@ import {
 } from './http/security-headers';
 import { createAppPwaRoutes } from './http/app-pwa';
 import { type ClientHandler, createClientFiles } from './http/client-files';
+import { createEmojiImages } from './http/emoji-images';
 import { createServerRenderer, rendererFileFor, requestOrigin } from './http/server-render';
 import { createMonitoringRoute } from './http/monitoring';
 import { createLogger, type Logger } from './logger';
@@ -349,6 +350,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     publicOrigin: config.publicOrigin,
     trustProxy: config.trustProxy,
   });
+  const emojiImages = createEmojiImages({ logger });
   const monitoringRoute = createMonitoringRoute({
     monitoring,
     rateLimiter,
@@ -395,6 +397,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
         if (route === '/metrics') serveMetrics(req, res);
         else if (route === '/api/*') void apiListener(req, res);
         else if (route.startsWith('/apps/:id/')) appPwa.handle(req, res);
+        else if (route === '/emoji/:file') emojiImages(req, res);
         else if (route === '/monitoring') monitoringRoute.handle(req, res);
         else if (client) client(req, res);
         else res.writeHead(503).end();

@@ -62,6 +62,7 @@ const CLIENT_CLOSED_STATUS = '499';
 
 const APP_MANIFEST = /^\/apps\/[^/]+\/manifest\.webmanifest$/;
 const APP_ICON = /^\/apps\/[^/]+\/icons\/[^/]+$/;
+const EMOJI_IMAGE = /^\/emoji\/[^/]+$/;
 
 /** The handler a request goes to, by its path: what the server dispatches on, and metrics count. */
 export type RequestRoute =
@@ -70,6 +71,7 @@ export type RequestRoute =
   | '/api/*'
   | '/apps/:id/manifest.webmanifest'
   | '/apps/:id/icons/:file'
+  | '/emoji/:file'
   | 'client';
 
 /**
@@ -84,6 +86,7 @@ export function routeOf(url: string | undefined): RequestRoute {
   if (pathname === '/api' || pathname.startsWith('/api/')) return '/api/*';
   if (APP_MANIFEST.test(pathname)) return '/apps/:id/manifest.webmanifest';
   if (APP_ICON.test(pathname)) return '/apps/:id/icons/:file';
+  if (EMOJI_IMAGE.test(pathname)) return '/emoji/:file';
   return 'client';
 }
 

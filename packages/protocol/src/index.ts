@@ -152,6 +152,15 @@ export {
 } from './library';
 export { SHOWCASE_PWA } from './showcase';
 export {
+  EMOJI_IMAGE_PATH,
+  OFFLINE_EMOJI,
+  contrastRatio,
+  emojiImagePath,
+  emojiOfImagePath,
+  iconLetterColor,
+  relativeLuminance,
+} from './emoji-image';
+export {
   accountSchema,
   RETURN_PATH_MAX_LENGTH,
   returnPath,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type AppIcon, contrastRatio, DEFAULT_APP_ICON } from '@pipit/app-definition';
+import { type AppIcon, DEFAULT_APP_ICON } from '@pipit/app-definition';
+import { iconLetterColor } from '@pipit/protocol';
 import type { Logger } from '../logger';
 import { keepUnlessFailed } from '../read-once';
 import type { UploadStore } from '../storage/types';
@@ -33,10 +34,8 @@ function letterFor(source: IconSource): string {
 function emojiArt(emoji: string, background: string, letter: string): IconArt {
   const svg = twemojiSvg(emoji);
   if (svg) return { kind: 'svg', svg, background };
-  if (letter) {
-    const color = contrastRatio('#ffffff', background) >= contrastRatio('#111111', background);
-    return { kind: 'letter', letter, background, color: color ? '#ffffff' : '#111111' };
-  }
+  // The colour pages draw an icon's letter in too (client/ui/app-icon.tsx).
+  if (letter) return { kind: 'letter', letter, background, color: iconLetterColor(background) };
   // Nothing to draw from: Pipit's bird, whose picture always exists.
   return { kind: 'svg', svg: twemojiSvg(DEFAULT_APP_ICON.emoji)!, background };
 }

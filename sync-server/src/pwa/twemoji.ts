@@ -88,6 +88,19 @@ export function twemojiName(emoji: string): string | null {
   return null;
 }
 
+/** The package's version: what the pictures served at `/emoji/…` are validated by. */
+export function twemojiVersion(): string {
+  const dir = twemojiFiles().dir;
+  return (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+/** The file of an emoji's picture, or null when Twemoji has none. */
+export function twemojiFile(emoji: string): { name: string; file: string } | null {
+  const name = twemojiName(emoji);
+  return name ? { name, file: path.join(twemojiFiles().dir, `${name}.svg`) } : null;
+}
+
 /** The SVG source of an emoji's picture, or null when Twemoji has none (draw a letter instead). */
 export function twemojiSvg(emoji: string): string | null {
   const name = twemojiName(emoji);
