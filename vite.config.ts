@@ -1,16 +1,34 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { emojiImagePath, OFFLINE_EMOJI } from './packages/protocol/src/emoji-image.ts';
 import { withHeadScripts } from './packages/protocol/src/head-scripts.ts';
 
 const OUT_DIR = path.resolve(import.meta.dirname, 'dist/client');
 /** The build fails if a precached file is larger (docs/library-notes.md#pwa). */
 const MAX_PRECACHED_FILE_BYTES = 2 * 1024 * 1024;
 const COMPRESSIBLE = /\.(js|css|html|svg|webmanifest|json|txt|map)$/;
+
+/**
+ * The emoji pictures every device keeps from its first visit (OFFLINE_EMOJI: the default icon and
+ * the templates'), served by the server (`/emoji/…`, sync-server/src/http/emoji-images.ts) from
+ * its Twemoji package: precached by URL, revised with that package's version.
+ */
+function offlineEmojiEntries(): Array<{ url: string; revision: string }> {
+  const serverRequire = createRequire(
+    path.resolve(import.meta.dirname, 'sync-server/package.json'),
+  );
+  const { version } = serverRequire('@twemoji/svg/package.json') as { version: string };
+  return OFFLINE_EMOJI.map((emoji) => ({
+    url: emojiImagePath(emoji)!,
+    revision: `twemoji-${version}`,
+  }));
+}
 
 /**
  * Writes .br and .gz next to every compressible file of the build, which the server sends to
@@ -225,6 +243,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
         },
         injectManifest: {
           globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest}'],
+          additionalManifestEntries: offlineEmojiEntries(),
           maximumFileSizeToCacheInBytes: MAX_PRECACHED_FILE_BYTES,
         },
         devOptions: { enabled: false },

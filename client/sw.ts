@@ -3,6 +3,7 @@ import {
   appPwaPaths,
   appShellHtml,
   appShellTarget,
+  EMOJI_IMAGE_PATH,
   shellDocument,
   withDataBlock,
 } from '@pipit/protocol';
@@ -213,6 +214,20 @@ registerRoute(
   new CacheFirst({
     cacheName: 'pipit-uploads',
     plugins: [new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true })],
+  }),
+);
+
+/**
+ * Apps' emoji icons as pictures (`/emoji/…`, client/ui/app-icon.tsx): kept once seen, so lists,
+ * pages and the installed app show them offline; the copy at hand at once, refreshed in the
+ * background (the server's Twemoji may draw one anew). The default icon's and the templates' are
+ * precached (OFFLINE_EMOJI, vite.config.ts) and answered by the precache above.
+ */
+registerRoute(
+  ({ url, request }) => sameOriginGet(url, request) && EMOJI_IMAGE_PATH.test(url.pathname),
+  new StaleWhileRevalidate({
+    cacheName: 'pipit-emoji',
+    plugins: [new ExpirationPlugin({ maxEntries: 500, purgeOnQuotaError: true })],
   }),
 );
 

@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import type { AppIcon } from '@pipit/protocol';
+import type { AppIcon as AppIconValue } from '@pipit/protocol';
+import { AppIcon } from './app-icon';
 import { Loading } from './loading';
 import { type SyncBadgeTone, SyncBadge } from './sync-badge';
 import './app-list.css';
@@ -10,7 +11,7 @@ export interface ListedApp {
   key: string;
   id: string;
   title: string;
-  icon: AppIcon | null;
+  icon: AppIconValue | null;
   role: 'owner' | 'editor' | 'viewer';
   published: boolean;
   updatedAt: number;
@@ -35,13 +36,7 @@ export function AppList<T extends ListedApp>({
     <ul className="app-list">
       {apps.map((app) => (
         <li key={app.key} className="app-list__row">
-          <span
-            className="app-list__icon"
-            aria-hidden="true"
-            style={app.icon?.kind === 'emoji' ? { background: app.icon.background } : undefined}
-          >
-            {app.icon?.kind === 'emoji' ? app.icon.emoji : '🐦'}
-          </span>
+          <AppIcon icon={app.icon} size={48} />
           <div className="app-list__main">
             <Link className="app-list__title" to="/apps/$id/edit" params={{ id: app.id }}>
               {app.title || 'Untitled app'}

@@ -195,7 +195,7 @@ export function AboutPage() {
       <Section title="Credits" id="credits">
         <Prose>
           <p>
-            Icons of installed apps made from an emoji use{' '}
+            Apps’ emoji icons, in pages and on home screens, use{' '}
             <a href="https://github.com/jdecked/twemoji">Twemoji</a> graphics, © Twitter, Inc. and
             other contributors, licensed under{' '}
             <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>.

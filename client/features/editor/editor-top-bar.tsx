@@ -1,6 +1,8 @@
+import type { AppIcon as AppIconValue } from '@pipit/protocol';
 import { Link, useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { AppDocumentView } from '../../sync/app-document';
+import { AppIcon } from '../../ui/app-icon';
 import { Button } from '../../ui/button';
 import { PresenceAvatars } from './presence';
 import { PublishButton } from './publish-button';
@@ -11,7 +13,7 @@ import { Icon } from './icons';
 interface EditorTopBarProps {
   view: AppDocumentView;
   title: string;
-  icon: string | null;
+  icon: AppIconValue;
   onUndo(): void;
   onRedo(): void;
   onExport(): void;
@@ -48,11 +50,7 @@ export function EditorTopBar({
           </Link>
         ) : null}
         <h1 className="editor-top-bar__heading">
-          {icon ? (
-            <span className="editor-top-bar__icon" aria-hidden="true">
-              {icon}
-            </span>
-          ) : null}
+          <AppIcon icon={icon} size={28} />
           <span dir="auto">{title}</span>
         </h1>
         <SyncBadge {...describeSync(view.sync)} />

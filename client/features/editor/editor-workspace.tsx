@@ -266,7 +266,7 @@ export function EditorWorkspace({
         <EditorTopBar
           view={view}
           title={definition.meta.title}
-          icon={definition.meta.icon.kind === 'emoji' ? definition.meta.icon.emoji : null}
+          icon={definition.meta.icon}
           backTo={backTo}
           tools={tools}
           onUndo={() => handle.undo()}

@@ -1,5 +1,6 @@
 import { appMetaSchema, DEFAULT_APP_ICON, LIMITS, setMeta } from '@pipit/app-definition';
 import { type FormEvent, useState } from 'react';
+import { AppIcon } from '../../ui/app-icon';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { DraftText } from './draft-fields';
@@ -55,14 +56,11 @@ export function SettingsPanel() {
           />
         )}
         <div className="icon-editor">
-          <span
-            className="icon-editor__preview"
-            style={{ background }}
-            role="img"
-            aria-label={`Icon preview: ${emoji || 'no emoji yet'}`}
-          >
-            {emoji}
-          </span>
+          <AppIcon
+            icon={{ kind: 'emoji', emoji, background }}
+            size={48}
+            label={`Icon preview: ${emoji || 'no emoji yet'}`}
+          />
           <DraftText
             label="Emoji"
             value={emoji}
