@@ -444,6 +444,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
         logger,
         reportServerError: monitoring.reportServerError,
         canSeeApp: appPwa.canSeeApp,
+        canOpenEditor: appPwa.canOpenEditor,
         fetchApi: apiOnBehalfOf,
         serverRender: createServerRenderer({
           clientDir: config.clientDir,

@@ -93,22 +93,17 @@ describe('serving the built client', () => {
     expect(await response.text()).toBe(SCRIPT); // fetch decodes it
   });
 
-  it.each([
-    '/',
-    '/about',
-    '/docs/platform',
-    '/ada_lovelace',
-    `/apps/${createId()}`,
-    `/apps/${createId()}/edit`,
-    '/Explore/',
-  ])('serves the HTML shell with status 200 and no-cache for the route %s', async (route) => {
-    const response = await get(route, { Accept: 'text/html' });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(response.headers.get('cache-control')).toBe(REVALIDATE_CACHE);
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(await response.text()).toBe(SHELL);
-  });
+  it.each(['/', '/about', '/docs/platform', '/ada_lovelace', '/Explore/'])(
+    'serves the HTML shell with status 200 and no-cache for the route %s',
+    async (route) => {
+      const response = await get(route, { Accept: 'text/html' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe(REVALIDATE_CACHE);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(await response.text()).toBe(SHELL);
+    },
+  );
 
   it.each([
     '/no/such/page',
@@ -116,6 +111,9 @@ describe('serving the built client', () => {
     '/www',
     `/apps/${createId()}/settings`,
     '/apps/not-an-id',
+    // An app that is not there (issue 38): its page's shell, 404 (issue-38-app-page-status.test.ts).
+    `/apps/${createId()}`,
+    `/apps/${createId()}/edit`,
   ])(
     'answers %s with the shell and status 404, so the client shows its 404 page',
     async (route) => {

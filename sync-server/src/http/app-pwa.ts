@@ -123,5 +123,19 @@ export function createAppPwaRoutes(deps: AppPwaDependencies) {
       };
       return (await findVisibleApp(deps.storage, appId, await readerId(header))) !== null;
     },
+    /**
+     * Whether the request's reader is the app's owner or a collaborator: who the editor
+     * (`/apps/{id}/edit`) is for (docs/product/routes.md). An app whose owner is gone is gone.
+     */
+    async canOpenEditor(appId: string, req: IncomingMessage): Promise<boolean> {
+      const header = (name: string) => {
+        const value = req.headers[name.toLowerCase()];
+        return Array.isArray(value) ? value.join(', ') : value;
+      };
+      const userId = await readerId(header);
+      if (userId === null) return false;
+      const visible = await findVisibleApp(deps.storage, appId, userId);
+      return visible !== null && visible.role !== null;
+    },
   };
 }

@@ -155,6 +155,11 @@ export interface ClientFilesOptions {
    * their session): an app's own shell is served only then.
    */
   canSeeApp(appId: string, req: IncomingMessage): Promise<boolean>;
+  /**
+   * Whether the person making the request is the app's owner or a collaborator (the editor's
+   * readers): `/apps/{id}/edit` answers 404 to anyone else. None: the editor's shell for everyone.
+   */
+  canOpenEditor?(appId: string, req: IncomingMessage): Promise<boolean>;
   /** Renders SERVER_RENDERED_ROUTES for visitors without a session (none: they get the shell). */
   serverRender?: ServerRenderer;
   /**
@@ -170,11 +175,16 @@ export interface ClientFilesOptions {
  * no route matches, so the client shows its 404 page and crawlers see the truth. An app's own pages
  * (`/apps/{id}/pwa`, `/apps/{id}/install`) get its shell only while the reader may see the app;
  * otherwise their page's shell as built, with 404, whatever the reason (unknown, private, deleted),
- * so no id costs a rewrite or reveals that an app exists. If the shell cannot be read (the client
+ * so no id costs a rewrite or reveals that an app exists. `/apps/{id}` and `/apps/{id}/edit` are
+ * the site's shell either way, with 404 when the reader may not see the app (the editor: is not
+ * its owner or a collaborator), for the same reasons (issue 38, point 10). The client renders from
+ * the shell whatever its status: an app made offline that the server does not know yet still
+ * opens in its creator's editor, and the service worker answers navigations with its own copy. If the shell cannot be read (the client
  * was never built), document requests get the generic error page with a digest that is in the log.
  */
 export function createClientFiles(options: ClientFilesOptions): ClientHandler {
-  const { dir, logger, reportServerError, canSeeApp, serverRender, fetchApi } = options;
+  const { dir, logger, reportServerError, canSeeApp, canOpenEditor, serverRender, fetchApi } =
+    options;
   /**
    * The build's shells as built: the site's and the installed app's (docs/product/routes.md
    * `/apps/{id}/pwa`).
@@ -315,6 +325,28 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
   }
 
   /**
+   * `/apps/{id}` and `/apps/{id}/edit`: the site's shell, 200 when the reader may see the app (the
+   * editor: is its owner or a collaborator), else 404 — the same answer for an unknown app and for
+   * one they may not see. The answer depends on the session cookie, so caches key on it.
+   */
+  function sendAppPageShell(
+    req: IncomingMessage,
+    res: ServerResponse,
+    page: 'app' | 'editor',
+    appId: string,
+  ): void {
+    const allowed = page === 'editor' ? canOpenEditor : canSeeApp;
+    if (!allowed) {
+      sendShell(req, res, 200, '/index.html', null, VARY_COOKIE);
+      return;
+    }
+    allowed(appId, req).then(
+      (yes) => sendShell(req, res, yes ? 200 : 404, '/index.html', null, VARY_COOKIE),
+      (error: unknown) => fail(req, res, error, 'cannot tell whether an app may be seen'),
+    );
+  }
+
+  /**
    * `/apps/{id}/pwa` for a visitor without a session: the app's shell carrying the published app
    * (`GET /api/published/{id}` as their browser would ask; it answers 200 exactly when the app may
    * be seen), so the app's first render needs no second round trip on a slow network
@@ -370,7 +402,12 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
   }
 
   /** A page rendered for this request (server-render.ts), or the shell when it could not be. */
-  function sendRendered(req: IncomingMessage, res: ServerResponse, renderer: ServerRenderer): void {
+  function sendRendered(
+    req: IncomingMessage,
+    res: ServerResponse,
+    renderer: ServerRenderer,
+    match: RouteMatch,
+  ): void {
     renderer
       .render(req, req.url ?? '/')
       .then((page) =>
@@ -383,7 +420,10 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
               page.html,
               contentSecurityPolicy([], styleAttributeSources(page.html)),
             )
-          : sendShell(req, res, 200, '/index.html', null, VARY_COOKIE),
+          : match.route === '/apps/$id'
+            ? // Not rendered (too many renders this second, say): still 404 for an app not there.
+              sendAppPageShell(req, res, 'app', match.params.id)
+            : sendShell(req, res, 200, '/index.html', null, VARY_COOKIE),
       )
       .catch((error: unknown) => fail(req, res, error, 'cannot send a server-rendered page'));
   }
@@ -402,7 +442,7 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
       const rendersAhead = serverRendered || PRERENDERED.has(pathname);
       const signedOut = rendersAhead && !hasSessionCookie(req);
       if (serverRender && serverRendered && signedOut && req.method === 'GET') {
-        sendRendered(req, res, serverRender);
+        sendRendered(req, res, serverRender, match);
         return;
       }
       const prerendered = signedOut ? PRERENDERED.get(pathname) : undefined;
@@ -416,7 +456,9 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
       }
       const target = appShellTarget(pathname);
       if (target?.kind === 'app') sendAppShell(req, res, target);
-      else {
+      else if (match.route === '/apps/$id' || match.route === '/apps/$id/edit') {
+        sendAppPageShell(req, res, match.route === '/apps/$id' ? 'app' : 'editor', match.params.id);
+      } else {
         const vary = rendersAhead ? VARY_COOKIE : VARY_ENCODING;
         sendShell(req, res, 200, shellDocument(target), target, vary);
       }
