@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 
 interface TabsProps<T extends string> {
   label: string;
@@ -14,7 +14,8 @@ interface TabsProps<T extends string> {
 
 /**
  * WAI-ARIA tabs with automatic activation: arrow keys, Home and End move between tabs. Only the
- * selected panel is rendered, so hidden panels stay out of the tab order.
+ * selected panel is rendered, so hidden panels stay out of the tab order. The tabs stay on one line;
+ * where they do not fit (a phone), the strip scrolls sideways and keeps the selected tab in view.
  */
 export function Tabs<T extends string>({
   label,
@@ -29,6 +30,16 @@ export function Tabs<T extends string>({
   const listRef = useRef<HTMLDivElement>(null);
   const tabId = (v: T) => `${baseId}-tab-${v}`;
   const panelId = `${baseId}-panel`;
+  // Sideways only, within the strip: never the page (scrollIntoView would scroll it too).
+  useEffect(() => {
+    const list = listRef.current;
+    const tab = list?.querySelector<HTMLElement>('[aria-selected="true"]');
+    if (!list || !tab || list.scrollWidth <= list.clientWidth) return;
+    const strip = list.getBoundingClientRect();
+    const selected = tab.getBoundingClientRect();
+    if (selected.left < strip.left) list.scrollLeft -= strip.left - selected.left;
+    else if (selected.right > strip.right) list.scrollLeft += selected.right - strip.right;
+  }, [value]);
   const onKeyDown = (event: KeyboardEvent) => {
     const index = tabs.findIndex((t) => t.value === value);
     let next = -1;
