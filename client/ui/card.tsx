@@ -3,8 +3,8 @@ import './card.css';
 
 interface CardProps {
   title?: ReactNode;
-  /** A decorative emoji or glyph; hidden from assistive technology. */
-  icon?: string;
+  /** A decorative emoji, glyph or picture (an app's AppIcon); hidden from assistive technology. */
+  icon?: ReactNode;
   footer?: ReactNode;
   children?: ReactNode;
   /** Heading level of the title, to keep the page outline right. */

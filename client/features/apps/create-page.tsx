@@ -6,6 +6,7 @@ import {
   DefinitionError,
 } from '@pipit/app-definition';
 import { type FormEvent, useState } from 'react';
+import { AppIcon } from '../../ui/app-icon';
 import { Button } from '../../ui/button';
 import { Card } from '../../ui/card';
 import { TextField } from '../../ui/field';
@@ -109,7 +110,7 @@ export function CreatePage() {
           {APP_TEMPLATES.map((template) => (
             <Card
               key={template.id}
-              icon={template.icon.emoji}
+              icon={<AppIcon icon={template.icon} size={44} />}
               title={template.name}
               footer={
                 <Button
