@@ -547,7 +547,6 @@ function InviteWithLink({
       </p>
       <RoleField label="People who join can" value={linkRole} onChange={setLinkRole} />
       <Button
-        variant={link ? 'secondary' : 'primary'}
         disabled={full}
         onClick={() =>
           void act(async () => {
