@@ -349,14 +349,46 @@ function stringAt(flat: FlatDefinition, key: string, path: string): string | und
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * A component known only by its type, as a sentence says it: "Added a timer", not "Added Timer",
+ * nor "Added Timer “Timer”" when its label is still the type's default (issue 38).
+ */
+const COMPONENT_ALONE: Record<string, string> = {
+  heading: 'a heading',
+  text: 'a text block',
+  image: 'an image',
+  button: 'a button',
+  list: 'a list',
+  detail: 'a detail view',
+  form: 'a form',
+  checklist: 'a checklist',
+  counter: 'a counter',
+  stat: 'a stat',
+  chart: 'a chart',
+  timer: 'a timer',
+  divider: 'a divider',
+  link: 'a link',
+  ai: 'an AI button',
+  invalid: 'an unknown component',
+};
+
 function componentName(flat: FlatDefinition, entity: FlatEntity): string {
   const type = String(entity.props.get('type'));
   const word = COMPONENT_WORDS[type] ?? type;
+  const alone = COMPONENT_ALONE[type] ?? word;
+  // Its own text names it, unless that text only repeats its type ("Timer", "Heading").
+  const named = (text: unknown) =>
+    typeof text === 'string' &&
+    text.trim() !== '' &&
+    text.trim().toLowerCase() !== word.toLowerCase();
   const text = COMPONENT_TEXT[type] && entity.props.get(`props.${COMPONENT_TEXT[type]}`);
-  if (typeof text === 'string' && text.trim()) return quoted(word, text);
+  if (named(text)) return quoted(word, text);
   const collectionId = entity.props.get('props.collectionId');
-  if (typeof collectionId !== 'string') return word;
-  return quoted(word, stringAt(flat, entityKey('collection', collectionId), 'name'));
+  const collection =
+    typeof collectionId === 'string'
+      ? stringAt(flat, entityKey('collection', collectionId), 'name')
+      : undefined;
+  return named(collection) ? quoted(word, collection) : alone;
 }
 
 /** A record is known by its first text value, in its collection's field order. */

@@ -120,6 +120,26 @@ describe('diffDefinitions', () => {
     ]);
   });
 
+  it('names a component known only by its type once, as a sentence says it (issue 38)', () => {
+    const after = edit(app(), (d) => {
+      // The schema fills in the rest of each component's props.
+      (d.screens[1]!.components as unknown[]).push(
+        { id: 'timer', type: 'timer', props: { label: 'Timer' } },
+        { id: 'again', type: 'heading', props: { text: ' heading ' } },
+        { id: 'line', type: 'divider', props: {} },
+        { id: 'photo', type: 'image', props: { alt: '' } },
+        { id: 'tea', type: 'timer', props: { label: 'Tea' } },
+      );
+    });
+    expect(diffDefinitions(app(), after).changes.map((c) => c.name)).toEqual([
+      'a timer',
+      'a heading',
+      'a divider',
+      'an image',
+      'Timer “Tea”',
+    ]);
+  });
+
   it('counts a component moved to another screen as moved, not removed and added', () => {
     const after = edit(app(), (d) => {
       d.screens[1]!.components.push(home(d).components.shift()!);
@@ -245,7 +265,7 @@ describe('diffDefinitions', () => {
       problem: 'This kind of component is not known.',
     });
     expect(diffDefinitions(before, after).changes).toMatchObject([
-      { id: 'holo', name: 'Unknown component', where: 'About', change: 'added' },
+      { id: 'holo', name: 'an unknown component', where: 'About', change: 'added' },
     ]);
   });
 
