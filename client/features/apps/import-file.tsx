@@ -2,6 +2,7 @@ import {
   type AppDefinition,
   DefinitionError,
   looksLikeZip,
+  NOT_A_PIPIT_FILE,
   parseImport,
   PORTABLE_LIMITS,
   readPipitFile,
@@ -18,6 +19,16 @@ import { uploadFile } from '../../platform/api/transfer';
 
 /** The most a `.json` export may be: an app's document limit. */
 const JSON_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Whether these bytes start like a JSON object (an old `.json` export), spaces and a BOM aside. */
+function looksLikeJson(bytes: Uint8Array): boolean {
+  for (const byte of bytes.subarray(0, 1024)) {
+    if (byte === 0x7b) return true; // {
+    // Spaces, tabs, line ends and a UTF-8 byte order mark may come first; nothing else.
+    if (![0x20, 0x09, 0x0a, 0x0d, 0xef, 0xbb, 0xbf].includes(byte)) return false;
+  }
+  return false;
+}
 
 type Stage =
   | { kind: 'idle' }
@@ -106,13 +117,16 @@ export function ImportFile({
       }
       const bytes = new Uint8Array(await file.arrayBuffer());
       if (!looksLikeZip(bytes)) {
+        // Neither a .pipit file nor JSON: the words the server would answer with (issue 38).
+        if (!looksLikeJson(bytes)) throw new DefinitionError(NOT_A_PIPIT_FILE);
         if (file.size > JSON_MAX_BYTES) {
           throw new DefinitionError(
             'That file is over 5 MB, the most an app can be. Choose a Pipit export.',
           );
         }
-        const text = new TextDecoder().decode(bytes);
-        onJson(() => parseImport(text));
+        // Read here, so what is wrong with it shows in this section, beside the file chosen.
+        const definition = parseImport(new TextDecoder().decode(bytes));
+        onJson(() => definition);
         return;
       }
       if (navigator.onLine) await upload(file, bytes, false);

@@ -238,7 +238,7 @@ export {
   type PortableSpace,
   type PortableExport,
 } from './pipit-file';
-export { PipitFileError, looksLikeZip } from './zip';
+export { NOT_A_PIPIT_FILE, PipitFileError, looksLikeZip } from './zip';
 export {
   diffDefinitions,
   summarizeChanges,

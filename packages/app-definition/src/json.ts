@@ -5,6 +5,7 @@ import { appMap, metaMap, plainMap, type Table, table, themeMap } from './docume
 import { migrateDefinition } from './migrations';
 import { DefinitionError, LOCAL_EDIT } from './edit-rules';
 import type { ReadDefinition } from './reader';
+import { NOT_A_PIPIT_FILE } from './zip';
 
 /** Marks a file as a Pipit app export. */
 export const EXPORT_FORMAT = 'pipit-app';
@@ -34,11 +35,11 @@ export function parseImport(text: string): AppDefinition {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new DefinitionError('This file is not JSON. Choose a file exported from Pipit.');
+    throw new DefinitionError(NOT_A_PIPIT_FILE);
   }
   const wrapper = json as { format?: unknown; definition?: unknown } | null;
   if (!wrapper || wrapper.format !== EXPORT_FORMAT) {
-    throw new DefinitionError('This JSON file is not a Pipit app export.');
+    throw new DefinitionError(NOT_A_PIPIT_FILE);
   }
   const migrated = migrateDefinition(wrapper.definition);
   const problems = definitionProblems(migrated);

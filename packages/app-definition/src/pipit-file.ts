@@ -7,7 +7,7 @@ import { DEFAULT_APP_ICON } from './meta';
 import { migrateDefinition } from './migrations';
 import type { ReadDefinition } from './reader';
 import { VISITOR_RECORD_LIMIT, type VisitorData } from './visitor-records';
-import { PipitFileError, readZip, writeZip, type ZipEntryInput } from './zip';
+import { NOT_A_PIPIT_FILE, PipitFileError, readZip, writeZip, type ZipEntryInput } from './zip';
 
 /*
  * The portable `.pipit` file (docs/product/portable-file.md): one zip with a JSON manifest, holding
@@ -403,7 +403,7 @@ export function readPipitFile(bytes: Uint8Array): PipitFile {
   }
   const zip = readZip(bytes, PORTABLE_LIMITS);
   if (!zip.has('manifest.json')) {
-    throw new PipitFileError('This zip file is not a Pipit file: it has no manifest.json.');
+    throw new PipitFileError(NOT_A_PIPIT_FILE);
   }
   const manifestBytes = zip.read('manifest.json');
   if (manifestBytes.byteLength > PORTABLE_LIMITS.manifestBytes) {
@@ -411,7 +411,7 @@ export function readPipitFile(bytes: Uint8Array): PipitFile {
   }
   const raw = parseJson(manifestBytes, 'The manifest') as Record<string, unknown> | null;
   if (!raw || typeof raw !== 'object' || raw.format !== PIPIT_FILE_FORMAT) {
-    throw new PipitFileError('This zip file is not a Pipit file.');
+    throw new PipitFileError(NOT_A_PIPIT_FILE);
   }
   if (typeof raw.version === 'number' && raw.version > PIPIT_FILE_VERSION) {
     throw new PipitFileError(

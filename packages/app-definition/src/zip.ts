@@ -84,7 +84,14 @@ const u16 = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8);
 const u32 = (b: Uint8Array, at: number) =>
   (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
 
-const NOT_A_ZIP = 'This file is not a Pipit file (.pipit). Choose a file exported from Pipit.';
+/**
+ * What a file that is not Pipit's says, wherever it is found out (issue 38): not a zip, not JSON,
+ * another zip or another JSON file. `/create` checks a file before sending it and the import
+ * endpoint checks it again: a person reads the same words either way.
+ */
+export const NOT_A_PIPIT_FILE =
+  'This file isn’t a Pipit file. Choose a .pipit or .json file exported from Pipit.';
+const NOT_A_ZIP = NOT_A_PIPIT_FILE;
 const BROKEN = 'This Pipit file is damaged: it could not be read to the end. Export it again.';
 
 /** An entry name of our own kind: relative, ASCII, no `..`, no empty segment. */

@@ -36,8 +36,8 @@ describe('JSON export and import', () => {
   });
 
   it.each([
-    ['not JSON', 'hello', /not JSON/],
-    ['another JSON file', '{"name":"package"}', /not a Pipit app export/],
+    ['not JSON', 'hello', /^This file isn’t a Pipit file\. Choose a \.pipit or \.json file/],
+    ['another JSON file', '{"name":"package"}', /^This file isn’t a Pipit file\./],
     [
       'a newer version',
       JSON.stringify({ format: 'pipit-app', definition: { schemaVersion: SCHEMA_VERSION + 1 } }),

@@ -5,6 +5,8 @@ import {
   addComponent,
   createApp,
   DefinitionError,
+  NOT_A_PIPIT_FILE,
+  parseImport,
   PipitFileError,
   PORTABLE_LIMITS,
   portableDefinition,
@@ -212,11 +214,13 @@ describe('the .pipit file', () => {
   });
 
   it('refuses what is not a Pipit file, saying why', () => {
-    expect(failure(strToU8('{"format":"pipit-app"}'))).toMatch(/not a Pipit file/);
-    expect(failure(zipSync({ 'notes.txt': strToU8('hello') }))).toMatch(/no manifest/);
-    expect(failure(zipSync({ 'manifest.json': strToU8('{"format":"other"}') }))).toMatch(
-      /not a Pipit file/,
+    // One message for every file that is not Pipit's, the same as /create's check says (issue 38).
+    expect(failure(strToU8('{"format":"pipit-app"}'))).toBe(NOT_A_PIPIT_FILE);
+    expect(failure(zipSync({ 'notes.txt': strToU8('hello') }))).toBe(NOT_A_PIPIT_FILE);
+    expect(failure(zipSync({ 'manifest.json': strToU8('{"format":"other"}') }))).toBe(
+      NOT_A_PIPIT_FILE,
     );
+    expect(() => parseImport('hello')).toThrow(NOT_A_PIPIT_FILE);
     expect(
       failure(zipSync({ 'manifest.json': strToU8('{"format":"pipit-file","version":2}') })),
     ).toMatch(/newer version of Pipit/);
@@ -241,7 +245,7 @@ describe('the .pipit file', () => {
     damaged[at + 5] = damaged[at + 5]! ^ 0xff;
     expect(failure(damaged)).toMatch(/damaged/);
     // Cut short.
-    expect(failure(bytes.slice(0, bytes.length - 30))).toMatch(/not a Pipit file|damaged/);
+    expect(failure(bytes.slice(0, bytes.length - 30))).toMatch(/isn’t a Pipit file|damaged/);
     // A manifest naming a file the zip does not hold.
     const manifest = JSON.parse(JSON.stringify(readPipitFile(bytes).manifest)) as PipitManifest;
     manifest.apps[0]!.files.definition = 'apps/elsewhere.json';
