@@ -412,7 +412,7 @@ describe.each(ENGINES)('moving apps between servers (%s)', (engine) => {
         fileWith([{ id: createId(), contentType: 'image/png', bytes: new Uint8Array(64).fill(9) }]),
       );
       expect([notAnImage.status, errorCode(notAnImage)]).toEqual([400, 'validation_failed']);
-      expect(notAnImage.body.error?.message).toMatch(/image in this file cannot be read/);
+      expect(notAnImage.body.error?.message).toMatch(/^Image 1 of the app “[^”]+” cannot be read/);
     });
 
     it('refuses broken, foreign and oversized files with a message, making nothing', async () => {

@@ -137,9 +137,12 @@ describe.each(ENGINES)('an import’s history follows the history’s rules (%s)
     const cases: Array<[FileCheckpoint, RegExp]> = [
       [
         checkpointOf({ definition: definitionOf({ title: 'T'.repeat(280) }) }),
-        /checkpoint of “Bad history”.*not an app this server can read: meta\.title: Keep the title to 60 characters/,
+        /of the app “Bad history” is not an app this server can read: The app’s title: Keep the title to 60 characters/,
       ],
-      [checkpointOf({ definition: withUnknown }), /not an app this server can read: screens\.0/],
+      [
+        checkpointOf({ definition: withUnknown }),
+        /not an app this server can read: Component \d+ \(hologram\) of the screen “[^”]+”, its type: /,
+      ],
       [
         checkpointOf({ name: 'N'.repeat(HISTORY_LIMITS.nameLength + 1) }),
         /name longer than 80 characters/,

@@ -160,7 +160,7 @@ describe.each(ENGINES)('what decoding images may cost (%s)', (engine) => {
     await clock.later(HOUR_MS + 1000, async () => {
       const later = await importFile(client, file);
       expect([later.status, errorCode(later)]).toEqual([400, 'validation_failed']);
-      expect(later.body.error?.message).toMatch(/image in this file cannot be read/);
+      expect(later.body.error?.message).toMatch(/^Image 1 of the app “Pictures” cannot be read/);
     });
   });
 

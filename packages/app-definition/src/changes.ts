@@ -372,10 +372,15 @@ const COMPONENT_ALONE: Record<string, string> = {
   invalid: 'an unknown component',
 };
 
+/** "a timer", "an image": a component of this type, as a sentence names one. */
+export function componentAlone(type: string): string {
+  return COMPONENT_ALONE[type] ?? COMPONENT_WORDS[type] ?? type;
+}
+
 function componentName(flat: FlatDefinition, entity: FlatEntity): string {
   const type = String(entity.props.get('type'));
   const word = COMPONENT_WORDS[type] ?? type;
-  const alone = COMPONENT_ALONE[type] ?? word;
+  const alone = componentAlone(type);
   // Its own text names it, unless that text only repeats its type ("Timer", "Heading").
   const named = (text: unknown) =>
     typeof text === 'string' &&
@@ -452,7 +457,7 @@ const PROPERTY_WORDS: Record<string, string> = {
 };
 
 /** `titleFieldId` → 'title field', `fieldIds` → 'fields', `aiActionId` → 'AI action'. */
-function words(key: string): string {
+export function propertyWords(key: string): string {
   if (PROPERTY_WORDS[key]) return PROPERTY_WORDS[key];
   const stem = key.replace(/Ids$/, 's').replace(/Id$/, '');
   return stem
@@ -475,7 +480,7 @@ export function propertyLabel(flat: FlatDefinition, entity: FlatEntity, path: st
     const fieldId = path.slice('values.'.length);
     return stringAt(flat, entityKey('field', fieldId), 'name') ?? 'a value';
   }
-  return words(path.startsWith('props.') ? path.slice('props.'.length) : path);
+  return propertyWords(path.startsWith('props.') ? path.slice('props.'.length) : path);
 }
 
 // --- Diff -----------------------------------------------------------------------------------

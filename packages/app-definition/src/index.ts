@@ -226,6 +226,8 @@ export {
   uploadIdsIn,
   rewriteUploadUrls,
   withoutUploads,
+  checkpointInWords,
+  imageInWords,
   type PortableImageType,
   type PipitManifest,
   type PipitFile,
@@ -239,6 +241,7 @@ export {
   type PortableExport,
 } from './pipit-file';
 export { NOT_A_PIPIT_FILE, PipitFileError, looksLikeZip } from './zip';
+export { placeInDefinition, problemInWords, problemsInWords } from './problem-words';
 export {
   diffDefinitions,
   summarizeChanges,

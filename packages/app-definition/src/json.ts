@@ -5,6 +5,7 @@ import { appMap, metaMap, plainMap, type Table, table, themeMap } from './docume
 import { migrateDefinition } from './migrations';
 import { DefinitionError, LOCAL_EDIT } from './edit-rules';
 import type { ReadDefinition } from './reader';
+import { problemsInWords } from './problem-words';
 import { NOT_A_PIPIT_FILE } from './zip';
 
 /** Marks a file as a Pipit app export. */
@@ -42,14 +43,14 @@ export function parseImport(text: string): AppDefinition {
     throw new DefinitionError(NOT_A_PIPIT_FILE);
   }
   const migrated = migrateDefinition(wrapper.definition);
-  const problems = definitionProblems(migrated);
-  if (problems.length > 0) {
-    const first = problems.slice(0, 3).map((p) => `${p.path || '(app)'}: ${p.message}`);
+  const parsed = appDefinitionSchema.safeParse(migrated);
+  if (!parsed.success) {
+    // Where, in words a person knows (issue 38): never `screens.0.components.2.props.text`.
     throw new DefinitionError(
-      `This app can’t be imported: ${first.join('; ')}${problems.length > 3 ? '; …' : ''}`,
+      `This app can’t be imported. ${problemsInWords(migrated, parsed.error.issues)}`,
     );
   }
-  return appDefinitionSchema.parse(migrated);
+  return parsed.data;
 }
 
 /**

@@ -2,7 +2,8 @@ import { strFromU8, strToU8 } from 'fflate';
 import { createId, ID_PATTERN, SPACE_LIMITS, SPACE_ROLES, type SpaceRole } from '@pipit/protocol';
 import { z } from 'zod';
 import { type AppDefinition, appDefinitionSchema } from './definition';
-import { exportDefinition, definitionProblems, parseImport } from './json';
+import { EXPORT_FORMAT, exportDefinition } from './json';
+import { problemsInWords } from './problem-words';
 import { DEFAULT_APP_ICON } from './meta';
 import { migrateDefinition } from './migrations';
 import type { ReadDefinition } from './reader';
@@ -334,15 +335,71 @@ function parseJson(bytes: Uint8Array, what: string): unknown {
   try {
     return JSON.parse(strFromU8(bytes)) as unknown;
   } catch {
-    throw new PipitFileError(`${what} in this Pipit file is not readable JSON. Export it again.`);
+    throw new PipitFileError(`${capital(what)} is damaged: it can’t be read. Export it again.`);
   }
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.map(String).join('.') || '(file)'}: ${issue.message}`)
-    .join('; ');
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/*
+ * Refusals name what a person knows — an app by its title, "the app’s definition", "image 3 of
+ * the app “Chores”" — never a path inside the zip or an id (issue 38).
+ */
+
+/** `the app “Chores”`, its title kept short. */
+function appInWords(app: Pick<PipitFileApp, 'title'>): string {
+  const title = app.title.trim() || 'Untitled';
+  return `the app “${title.length > 60 ? `${title.slice(0, 59)}…` : title}”`;
+}
+
+/** `image 3 of the app “Chores”`: an image by its place in the app's list (from 1). */
+export function imageInWords(app: PipitFileApp, image: Pick<PipitFileImage, 'id'>): string {
+  const place = app.files.images.findIndex((i) => i.id === image.id);
+  return `image ${place + 1} of ${appInWords(app)}`;
+}
+
+/** `the checkpoint “Before spring” of the app “Chores”`, or `checkpoint 4 of …` without a name. */
+export function checkpointInWords(
+  app: PipitFileApp,
+  checkpoint: Pick<PipitFileCheckpoint, 'id' | 'name'>,
+): string {
+  const name = checkpoint.name?.trim();
+  if (name) return `the checkpoint “${name.slice(0, 40)}” of ${appInWords(app)}`;
+  const place = app.files.checkpoints.findIndex((c) => c.id === checkpoint.id);
+  return `checkpoint ${place + 1} of ${appInWords(app)}`;
+}
+
+/** Each part a manifest lists, by its name inside the zip, in words. */
+function partsInWords(manifest: PipitManifest): Map<string, string> {
+  const parts = new Map<string, string>([['manifest.json', 'the file’s list of contents']]);
+  if (manifest.account) parts.set(manifest.account, 'your account’s details');
+  for (const app of manifest.apps) {
+    const { definition, versions, checkpoints, images, data } = app.files;
+    parts.set(definition, `the definition of ${appInWords(app)}`);
+    for (const v of versions) parts.set(v.file, `version ${v.number} of ${appInWords(app)}`);
+    for (const c of checkpoints) parts.set(c.file, checkpointInWords(app, c));
+    for (const i of images) parts.set(i.file, imageInWords(app, i));
+    if (data) parts.set(data, `your data in ${appInWords(app)}`);
+  }
+  for (const space of manifest.spaces) {
+    parts.set(space.file, `the records of the space “${space.name.slice(0, 60)}”`);
+  }
+  return parts;
+}
+
+/** A part of the file before its manifest is read: what Pipit's own layout says it is. */
+function partByLayout(name: string): string {
+  if (name === 'manifest.json') return 'the file’s list of contents';
+  if (name === 'account.json') return 'your account’s details';
+  const layout: Array<[RegExp, string]> = [
+    [/^apps\/[^/]+\/definition\.json$/, 'an app’s definition'],
+    [/^apps\/[^/]+\/versions\//, 'a published version of an app'],
+    [/^apps\/[^/]+\/checkpoints\//, 'a checkpoint of an app'],
+    [/^apps\/[^/]+\/images\//, 'an image of an app'],
+    [/^apps\/[^/]+\/data\.json$/, 'your data in an app'],
+    [/^spaces\//, 'the records of a shared space'],
+  ];
+  return layout.find(([pattern]) => pattern.test(name))?.[1] ?? 'a part Pipit never writes';
 }
 
 /** A definition from a version of the file: migrated forward and checked like an import. */
@@ -351,16 +408,15 @@ function checkedDefinition(value: unknown, what: string): AppDefinition {
   try {
     migrated = migrateDefinition(value);
   } catch (error) {
-    throw new PipitFileError(`${what}: ${(error as Error).message}`);
+    throw new PipitFileError(`${capital(what)}: ${(error as Error).message}`);
   }
-  const problems = definitionProblems(migrated);
-  if (problems.length > 0) {
-    const first = problems.slice(0, 3).map((p) => `${p.path || '(app)'}: ${p.message}`);
+  const parsed = appDefinitionSchema.safeParse(migrated);
+  if (!parsed.success) {
     throw new PipitFileError(
-      `${what} can’t be imported: ${first.join('; ')}${problems.length > 3 ? '; …' : ''}`,
+      `${capital(what)} can’t be imported. ${problemsInWords(migrated, parsed.error.issues)}`,
     );
   }
-  return appDefinitionSchema.parse(migrated);
+  return parsed.data;
 }
 
 function unique<T>(items: readonly T[], key: (item: T) => unknown, what: string): void {
@@ -401,15 +457,18 @@ export function readPipitFile(bytes: Uint8Array): PipitFile {
       `This file is larger than ${PORTABLE_LIMITS.fileBytes / 1024 / 1024} MB, the most a Pipit file may be.`,
     );
   }
-  const zip = readZip(bytes, PORTABLE_LIMITS);
-  if (!zip.has('manifest.json')) {
-    throw new PipitFileError(NOT_A_PIPIT_FILE);
-  }
+  // A part is named by the manifest once it is read, by Pipit's layout before.
+  let parts: Map<string, string> | null = null;
+  const zip = readZip(bytes, PORTABLE_LIMITS, (name) => parts?.get(name) ?? partByLayout(name));
+  if (!zip.has('manifest.json')) throw new PipitFileError(NOT_A_PIPIT_FILE);
   const manifestBytes = zip.read('manifest.json');
   if (manifestBytes.byteLength > PORTABLE_LIMITS.manifestBytes) {
-    throw new PipitFileError('This Pipit file’s manifest is too large.');
+    throw new PipitFileError('This Pipit file’s list of contents is too large.');
   }
-  const raw = parseJson(manifestBytes, 'The manifest') as Record<string, unknown> | null;
+  const raw = parseJson(manifestBytes, 'the file’s list of contents') as Record<
+    string,
+    unknown
+  > | null;
   if (!raw || typeof raw !== 'object' || raw.format !== PIPIT_FILE_FORMAT) {
     throw new PipitFileError(NOT_A_PIPIT_FILE);
   }
@@ -421,15 +480,17 @@ export function readPipitFile(bytes: Uint8Array): PipitFile {
   const parsed = pipitManifestSchema.safeParse(raw);
   if (!parsed.success) {
     throw new PipitFileError(
-      `This Pipit file’s manifest is not valid: ${describeIssues(parsed.error)}`,
+      'This Pipit file’s list of contents is damaged or was not made by Pipit. Export it again.',
     );
   }
   const manifest = parsed.data;
+  parts = partsInWords(manifest);
+  const known = parts;
   unique(manifest.apps, (a) => a.id, 'an app');
   for (const app of manifest.apps) {
-    unique(app.files.versions, (v) => v.number, `a version of “${app.title}”`);
-    unique(app.files.checkpoints, (c) => c.id, `a checkpoint of “${app.title}”`);
-    unique(app.files.images, (i) => i.id, `an image of “${app.title}”`);
+    unique(app.files.versions, (v) => v.number, `a version of ${appInWords(app)}`);
+    unique(app.files.checkpoints, (c) => c.id, `a checkpoint of ${appInWords(app)}`);
+    unique(app.files.images, (i) => i.id, `an image of ${appInWords(app)}`);
     const names = [
       app.files.definition,
       ...app.files.versions.map((v) => v.file),
@@ -439,7 +500,7 @@ export function readPipitFile(bytes: Uint8Array): PipitFile {
     ];
     for (const name of names) {
       if (!zip.has(name)) {
-        throw new PipitFileError(`This Pipit file is missing “${name}”. Export it again.`);
+        throw new PipitFileError(`This Pipit file is missing ${known.get(name)}. Export it again.`);
       }
     }
   }
@@ -447,66 +508,69 @@ export function readPipitFile(bytes: Uint8Array): PipitFile {
   unique(manifest.spaces, (s) => s.id, 'a shared space');
   for (const space of manifest.spaces) {
     if (!zip.has(space.file)) {
-      throw new PipitFileError(`This Pipit file is missing “${space.file}”. Export it again.`);
+      throw new PipitFileError(
+        `This Pipit file is missing ${known.get(space.file)}. Export it again.`,
+      );
     }
   }
 
-  const jsonOf = (name: string, what: string) => parseJson(zip.read(name), what);
+  const jsonOf = (name: string) => parseJson(zip.read(name), known.get(name) ?? partByLayout(name));
 
   return {
     manifest,
-    account: () => (manifest.account ? jsonOf(manifest.account, 'The account') : null),
+    account: () => (manifest.account ? jsonOf(manifest.account) : null),
     definition(app) {
-      const text = strFromU8(zip.read(app.files.definition));
-      try {
-        return parseImport(text);
-      } catch (error) {
-        throw new PipitFileError(`“${app.title}”: ${(error as Error).message}`);
+      const what = `the definition of ${appInWords(app)}`;
+      const file = jsonOf(app.files.definition) as { format?: unknown; definition?: unknown };
+      if (!file || typeof file !== 'object' || file.format !== EXPORT_FORMAT) {
+        throw new PipitFileError(`${capital(what)} is not an app’s definition. Export it again.`);
       }
+      return checkedDefinition(file.definition, what);
     },
     version(app, version) {
-      const what = `Version ${version.number} of “${app.title}”`;
-      const file = versionFileSchema.safeParse(jsonOf(version.file, what));
+      const what = `version ${version.number} of ${appInWords(app)}`;
+      const file = versionFileSchema.safeParse(jsonOf(version.file));
       if (!file.success || file.data.number !== version.number) {
-        throw new PipitFileError(`${what} is not a published version.`);
+        throw new PipitFileError(`${capital(what)} is not a published version. Export it again.`);
       }
       return checkedDefinition(file.data.definition, what);
     },
     checkpoint(app, checkpoint) {
-      const what = `A checkpoint of “${app.title}”`;
-      const file = checkpointFileSchema.safeParse(jsonOf(checkpoint.file, what));
+      const what = checkpointInWords(app, checkpoint);
+      const file = checkpointFileSchema.safeParse(jsonOf(checkpoint.file));
       if (!file.success || file.data.id !== checkpoint.id) {
-        throw new PipitFileError(`${what} is not a checkpoint.`);
+        throw new PipitFileError(`${capital(what)} is not a checkpoint. Export it again.`);
       }
       try {
         return migrateDefinition(file.data.definition) as Record<string, unknown>;
       } catch (error) {
-        throw new PipitFileError(`${what}: ${(error as Error).message}`);
+        throw new PipitFileError(`${capital(what)}: ${(error as Error).message}`);
       }
     },
     image(app, image) {
       const bytes = zip.read(image.file);
       if (bytes.byteLength !== image.bytes) {
-        throw new PipitFileError(`An image of “${app.title}” is damaged. Export it again.`);
+        throw new PipitFileError(
+          `${capital(imageInWords(app, image))} is damaged. Export the app again.`,
+        );
       }
       return bytes;
     },
     data(app) {
       if (!app.files.data) return null;
-      const what = `The data in “${app.title}”`;
-      const file = visitorDataFileSchema.safeParse(jsonOf(app.files.data, what));
+      const what = `your data in ${appInWords(app)}`;
+      const file = visitorDataFileSchema.safeParse(jsonOf(app.files.data));
       if (!file.success) {
-        throw new PipitFileError(`${what} is not valid: ${describeIssues(file.error)}`);
+        throw new PipitFileError(`${capital(what)} is damaged. Export it again.`);
       }
-      unique(file.data.records, (r) => r.id, `a record in “${app.title}”`);
+      unique(file.data.records, (r) => r.id, `a record in ${appInWords(app)}`);
       return { records: file.data.records, counters: file.data.counters };
     },
     spaceData(space) {
-      const what = `The records of the space “${space.name}”`;
-      const file = spaceDataFileSchema.safeParse(jsonOf(space.file, what));
+      const file = spaceDataFileSchema.safeParse(jsonOf(space.file));
       if (!file.success || file.data.space.id !== space.id) {
         throw new PipitFileError(
-          `${what} are not valid: ${file.success ? 'another space' : describeIssues(file.error)}`,
+          `The records of the space “${space.name.slice(0, 60)}” are damaged. Export them again.`,
         );
       }
       return { records: file.data.records, counters: file.data.counters };

@@ -94,10 +94,16 @@ export const NOT_A_PIPIT_FILE =
 const NOT_A_ZIP = NOT_A_PIPIT_FILE;
 const BROKEN = 'This Pipit file is damaged: it could not be read to the end. Export it again.';
 
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** An entry name of our own kind: relative, ASCII, no `..`, no empty segment. */
 const SAFE_NAME = /^(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
 
-function centralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntry[] {
+function centralDirectory(
+  bytes: Uint8Array,
+  limits: ZipLimits,
+  describe: (name: string) => string,
+): CentralEntry[] {
   if (bytes.length < 22) throw new PipitFileError(NOT_A_ZIP);
   // The end record is within the last 64 KiB + 22 bytes (its comment is at most 65,535 bytes).
   let end = -1;
@@ -151,11 +157,11 @@ function centralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntry[] 
       throw new PipitFileError('This file holds a file name Pipit never writes.');
     }
     if (entries.some((e) => e.name === name)) {
-      throw new PipitFileError(`This file holds “${name}” twice; a Pipit file never does.`);
+      throw new PipitFileError(`This file holds ${describe(name)} twice; a Pipit file never does.`);
     }
     if (size > limits.entryBytes) {
       throw new PipitFileError(
-        `“${name}” in this file is larger than ${Math.round(limits.entryBytes / 1024 / 1024)} MB, the most one part may be.`,
+        `${capital(describe(name))} in this file is larger than ${Math.round(limits.entryBytes / 1024 / 1024)} MB, the most one part may be.`,
       );
     }
     declared += size;
@@ -175,14 +181,14 @@ function centralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntry[] 
   return entries;
 }
 
-function inflateEntry(bytes: Uint8Array, entry: CentralEntry): Uint8Array {
+function inflateEntry(bytes: Uint8Array, entry: CentralEntry, what: string): Uint8Array {
   const out = new Uint8Array(entry.size);
   let written = 0;
   let finished = false;
   const inflate = new Inflate((chunk, final) => {
     if (written + chunk.length > entry.size) {
       throw new PipitFileError(
-        `“${entry.name}” in this file unpacks to more than it says it does. This file is damaged or unsafe.`,
+        `${capital(what)} in this file unpacks to more than it says it does. This file is damaged or unsafe.`,
       );
     }
     out.set(chunk, written);
@@ -214,27 +220,33 @@ export interface ZipReader {
 /**
  * Opens a zip without unpacking anything yet: its directory is read and checked against `limits`
  * (entries, each entry's size, the total, names, encryption, compression methods). Each `read`
- * unpacks one entry and checks it.
+ * unpacks one entry and checks it. `describe` names an entry in a refusal in words a person knows
+ * ("the definition of the app “Chores”"), never by its path inside the zip.
  */
-export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipReader {
+export function readZip(
+  bytes: Uint8Array,
+  limits: ZipLimits,
+  describe: (name: string) => string = () => 'a part of this file',
+): ZipReader {
   if (u32(bytes, 0) !== 0x04034b50 && u32(bytes, 0) !== 0x06054b50) {
     throw new PipitFileError(NOT_A_ZIP);
   }
-  const entries = centralDirectory(bytes, limits);
+  const entries = centralDirectory(bytes, limits, describe);
   const byName = new Map(entries.map((e) => [e.name, e]));
   return {
     names: entries.map((e) => e.name),
     has: (name) => byName.has(name),
     read(name) {
       const entry = byName.get(name);
-      if (!entry)
-        throw new PipitFileError(`This Pipit file is missing “${name}”. Export it again.`);
+      if (!entry) {
+        throw new PipitFileError(`This Pipit file is missing ${describe(name)}. Export it again.`);
+      }
       let data: Uint8Array;
       if (entry.method === 0) {
         if (entry.compressedSize !== entry.size) throw new PipitFileError(BROKEN);
         data = bytes.slice(entry.dataStart, entry.dataStart + entry.size);
       } else {
-        data = inflateEntry(bytes, entry);
+        data = inflateEntry(bytes, entry, describe(name));
       }
       if (crc32(data) !== entry.crc) throw new PipitFileError(BROKEN);
       return data;

@@ -58,7 +58,7 @@ describe('JSON export and import', () => {
           aiActions: [],
         },
       }),
-      /can’t be imported: meta\.title/,
+      'This app can’t be imported. The app’s title: Give the app a title. The app’s screens: An app needs at least one screen.',
     ],
   ])('refuses %s with a clear message', (_what, text, message) => {
     expect(() => parseImport(text)).toThrow(DefinitionError);

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import {
   addComponent,
   createApp,
+  type AppDefinition,
   DefinitionError,
+  exportDefinition,
   NOT_A_PIPIT_FILE,
   parseImport,
   PipitFileError,
@@ -226,8 +228,10 @@ describe('the .pipit file', () => {
     ).toMatch(/newer version of Pipit/);
     expect(
       failure(zipSync({ 'manifest.json': strToU8('{"format":"pipit-file","version":1}') })),
-    ).toMatch(/manifest is not valid/);
-    expect(failure(zipSync({ 'manifest.json': strToU8('{nope') }))).toMatch(/not readable JSON/);
+    ).toMatch(/list of contents is damaged/);
+    expect(failure(zipSync({ 'manifest.json': strToU8('{nope') }))).toBe(
+      'The file’s list of contents is damaged: it can’t be read. Export it again.',
+    );
   });
 
   it('refuses a file whose parts are missing, damaged or not what the manifest says', () => {
@@ -249,8 +253,8 @@ describe('the .pipit file', () => {
     // A manifest naming a file the zip does not hold.
     const manifest = JSON.parse(JSON.stringify(readPipitFile(bytes).manifest)) as PipitManifest;
     manifest.apps[0]!.files.definition = 'apps/elsewhere.json';
-    expect(failure(zipSync({ 'manifest.json': strToU8(JSON.stringify(manifest)) }))).toMatch(
-      /missing “apps\/elsewhere.json”/,
+    expect(failure(zipSync({ 'manifest.json': strToU8(JSON.stringify(manifest)) }))).toBe(
+      'This Pipit file is missing the definition of the app “Garden log”. Export it again.',
     );
   });
 
@@ -283,7 +287,80 @@ describe('the .pipit file', () => {
     );
     const entry = file.manifest.apps[0]!;
     expect(() => file.version(entry, entry.files.versions[0]!)).toThrow(
-      /Version 1 of “Garden log” can’t be imported/,
+      /^Version 1 of the app “Garden log” can’t be imported\. /,
+    );
+  });
+});
+
+describe('refusals of a .pipit file (issue 38)', () => {
+  /** A file of `app` with one part of its zip replaced (or removed, with null). */
+  function withPart(
+    app: PortableApp,
+    name: (m: PipitManifest) => string,
+    bytes: Uint8Array | null,
+  ) {
+    const zip: Record<string, Uint8Array> = unzipSync(
+      writePipitFile({ origin: 'o', exportedAt: 0, kind: 'app', apps: [app] }),
+    );
+    const manifest = JSON.parse(strFromU8(zip['manifest.json']!)) as PipitManifest;
+    const part = name(manifest);
+    if (bytes) zip[part] = bytes;
+    else delete zip[part];
+    return zipSync(zip);
+  }
+
+  it('name what a person knows — the app’s title, its definition, image 1 — never a path or an id', () => {
+    const app = sampleApp();
+    const broken = app.definition.screens[0]!;
+    const tooLong = {
+      ...app.definition,
+      screens: [
+        { ...broken, components: [{ ...broken.components[0]!, props: { alt: 'x'.repeat(400) } }] },
+      ],
+    };
+    const said = [
+      failure(withPart(app, (m) => m.apps[0]!.files.definition, null)),
+      failure(withPart(app, (m) => m.apps[0]!.files.definition, strToU8('{nope'))),
+      failure(
+        withPart(
+          app,
+          (m) => m.apps[0]!.files.definition,
+          strToU8(exportDefinition(tooLong as AppDefinition)),
+        ),
+      ),
+      failure(withPart(app, (m) => m.apps[0]!.files.images[0]!.file, new Uint8Array(3))),
+      failure(
+        withPart(app, (m) => m.apps[0]!.files.data!, strToU8('{"format":"pipit-visitor-data"}')),
+      ),
+      failure(writePipitFile({ origin: 'o', exportedAt: 0, kind: 'app', apps: [app, app] })),
+    ];
+    expect(said).toEqual([
+      'This Pipit file is missing the definition of the app “Garden log”. Export it again.',
+      'The definition of the app “Garden log” is damaged: it can’t be read. Export it again.',
+      'The definition of the app “Garden log” can’t be imported. Component 1 (an image) of the screen “Home”, its alt text: It is longer than 300 characters, the most it may be.',
+      'Image 1 of the app “Garden log” is damaged. Export the app again.',
+      'Your data in the app “Garden log” is damaged. Export it again.',
+      'This Pipit file lists an app twice.',
+    ]);
+    for (const message of said) {
+      expect(message).not.toMatch(/apps\/|\.json|[a-z2-7]{26}|screens\.\d/);
+    }
+    const file = readPipitFile(
+      withPart(app, (m) => m.apps[0]!.files.checkpoints[0]!.file, strToU8('{}')),
+    );
+    const entry = file.manifest.apps[0]!;
+    expect(() => file.checkpoint(entry, entry.files.checkpoints[0]!)).toThrow(
+      'The checkpoint “Before spring” of the app “Garden log” is not a checkpoint. Export it again.',
+    );
+  });
+
+  it('name a part of a zip by Pipit’s layout before its list of contents is read', () => {
+    const zeros = new Uint8Array(8 * 1024 * 1024);
+    const name = `apps/${createId()}/images/${createId()}.webp`;
+    const bomb = zipSync({ [name]: [zeros, { level: 9 }], 'manifest.json': strToU8('{}') });
+    setU32(bomb, centralHeader(bomb) + 24, PORTABLE_LIMITS.entryBytes + 1);
+    expect(failure(bomb)).toBe(
+      'An image of an app in this file is larger than 32 MB, the most one part may be.',
     );
   });
 });

@@ -4,6 +4,7 @@ import {
   type AppDefinition,
   diffDefinitions,
   parseKnownDefinition,
+  problemInWords,
   type ReadDefinition,
   summarizeChanges,
 } from '@pipit/app-definition';
@@ -72,9 +73,8 @@ export function checkpointDefinition(
   const parsed = parseKnownDefinition(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    const problem = `${where}${issue?.message ?? 'Not an app definition.'}`;
-    return { problem: /[.!?]$/.test(problem) ? problem : `${problem}.` };
+    // Where, in words (issue 38): "Component 3 (a heading) of the screen “Home”, its text: …".
+    return { problem: issue ? problemInWords(value, issue) : 'It is not an app definition.' };
   }
   if (Buffer.byteLength(JSON.stringify(parsed.data)) > CHECKPOINT_DEFINITION_MAX_BYTES) {
     return {

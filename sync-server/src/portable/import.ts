@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import {
   type AppDefinition,
+  checkpointInWords,
+  imageInWords,
   type PipitFile,
   type PipitFileApp,
   PipitFileError,
@@ -57,7 +59,8 @@ interface ReadApp {
     definition: AppDefinition;
   }>;
   /** As the file holds them, with what their headers say: decoded only once every check passed. */
-  images: Array<{ id: string; bytes: Uint8Array; header: ImageHeader }>;
+  /** Each image with what a refusal calls it ("image 3 of the app “Chores”"). */
+  images: Array<{ id: string; bytes: Uint8Array; what: string; header: ImageHeader }>;
   data: ReturnType<PipitFile['data']>;
 }
 
@@ -110,22 +113,24 @@ async function inTurns<T, R>(
  * An image of the file, its header read (format, pixels) without decoding it: what is not a PNG,
  * JPEG, WebP or GIF — whatever the file calls it — or is too large is refused here.
  */
-async function imageOf(bytes: Uint8Array): Promise<ImageHeader> {
+async function imageOf(bytes: Uint8Array, what: string): Promise<ImageHeader> {
   const header = await readImageHeader(bytes);
   if (!('problem' in header)) return header;
   switch (header.problem) {
     case 'unreadable':
-      throw new PipitFileError('An image in this file cannot be read.');
+      throw new PipitFileError(`${capital(what)} cannot be read. Export the app again.`);
     case 'not_accepted':
       throw new PipitFileError(
-        'This file holds an image that is not a PNG, JPEG, WebP or GIF, the only images Pipit takes.',
+        `${capital(what)} is not a PNG, JPEG, WebP or GIF, the only images Pipit takes.`,
       );
     case 'too_many_pixels':
       throw new PipitFileError(
-        `An image in this file is ${describePixels(header)}; Pipit takes images of at most ${IMAGE_PIXEL_LIMITS.perImage / 1_000_000} megapixels. Scale it down and make the file again.`,
+        `${capital(what)} is ${describePixels(header)}; Pipit takes images of at most ${IMAGE_PIXEL_LIMITS.perImage / 1_000_000} megapixels. Scale it down and make the file again.`,
       );
   }
 }
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * Everything a file holds, checked: the whole file is refused before anything is written. Images
@@ -137,7 +142,8 @@ async function readAll(file: PipitFile): Promise<ReadApp[]> {
   for (const entry of file.manifest.apps) {
     const images = await inTurns(entry.files.images, IMAGE_CHECKS_AT_ONCE, async (image) => {
       const bytes = file.image(entry, image);
-      return { id: image.id, bytes, header: await imageOf(bytes) };
+      const what = imageInWords(entry, image);
+      return { id: image.id, bytes, what, header: await imageOf(bytes, what) };
     });
     pixels += images.reduce((sum, image) => sum + image.header.pixels, 0);
     if (pixels > IMAGE_PIXEL_LIMITS.perRequest) {
@@ -172,7 +178,7 @@ function checkedCheckpoint(
   entry: PipitFileApp,
   c: PipitFileApp['files']['checkpoints'][number],
 ): ReadApp['checkpoints'][number] {
-  const what = `A checkpoint of “${entry.title}”${c.name ? ` (“${c.name.slice(0, 40)}”)` : ''}`;
+  const what = capital(checkpointInWords(entry, c));
   const name = c.name?.trim() || null;
   if (name !== null && name.length > HISTORY_LIMITS.nameLength) {
     throw new PipitFileError(
@@ -455,9 +461,8 @@ export async function importFile(
         const kept = await encodeImage(image.bytes, image.header);
         return { id: image.id, contentType: kept.contentType, bytes: kept.bytes };
       } catch {
-        throw new ServiceError('validation_failed', 'An image in this file cannot be read.', {
-          fields: { file: 'An image in this file cannot be read.' },
-        });
+        const message = `${capital(image.what)} cannot be read. Export the app again.`;
+        throw new ServiceError('validation_failed', message, { fields: { file: message } });
       }
     });
     encoded.push({ ...app, images });
