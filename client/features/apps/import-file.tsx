@@ -151,7 +151,7 @@ export function ImportFile({
 
   const busy = disabled || stage.kind === 'uploading';
   return (
-    <div className="stack">
+    <div className="stack create-import-area">
       <label className="create-import" htmlFor={inputId}>
         <span className="create-import__label">Choose a .pipit or .json file</span>
       </label>
