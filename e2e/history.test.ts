@@ -131,6 +131,7 @@ describe('history, restore and pulling changes', () => {
     await poll(() => treeRows(benPage)).toEqual(['Heading', 'Text', 'List', 'Image']);
 
     await adaPage.getByRole('button', { name: 'History' }).click();
+    await history(adaPage).getByRole('button', { name: 'More for With text' }).click();
     await history(adaPage).getByRole('button', { name: 'Restore With text', exact: true }).click();
     await adaPage
       .getByRole('dialog', { name: 'Restore “With text”?' })

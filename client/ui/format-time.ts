@@ -51,3 +51,13 @@ export function formatMoment(at: number, now = Date.now()): string {
   const sameDay = new Date(at).toDateString() === new Date(now).toDateString();
   return sameDay ? timeFormat().format(at) : `${formatDate(at)}, ${timeFormat().format(at)}`;
 }
+
+/**
+ * A moment as a sentence says it: "at 14:05" today, "on 2 Nov 2026 at 14:05" on another day
+ * ("as this device last saw it, at 14:05").
+ */
+export function atMoment(at: number, now = Date.now()): string {
+  const sameDay = new Date(at).toDateString() === new Date(now).toDateString();
+  const time = timeFormat().format(at);
+  return sameDay ? `at ${time}` : `on ${formatDate(at)} at ${time}`;
+}

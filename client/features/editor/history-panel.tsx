@@ -2,7 +2,15 @@ import { useNavigate } from '@tanstack/react-router';
 import { type AppDefinition, diffDefinitions, type ReadDefinition } from '@pipit/app-definition';
 import { AppScreen } from '@pipit/runtime';
 import { type Checkpoint, HISTORY_LIMITS } from '@pipit/protocol';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { createApp } from '../../platform/app-registry';
 import { describeError } from '../../platform/api/request';
 import {
@@ -16,10 +24,10 @@ import {
   sendPendingCheckpoints,
 } from '../../platform/history';
 import { useSession } from '../../platform/session/session';
-import { Button } from '../../ui/button';
+import { Button, buttonClass } from '../../ui/button';
 import { formatBytes } from '../../ui/durability-panel';
 import { SelectField, TextField } from '../../ui/field';
-import { formatMoment } from '../../ui/format-time';
+import { atMoment, formatMoment } from '../../ui/format-time';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { useOnlineStatus } from '../../ui/use-online-status';
@@ -93,6 +101,29 @@ function rowsOf(history: AppHistory, me: string): Row[] {
   return [...pending.reverse(), ...saved].sort((a, b) => b.createdAt - a.createdAt);
 }
 
+/** What the "Show" filter offers: every checkpoint, or those of one kind. */
+const KIND_FILTERS: Array<{ value: 'all' | Checkpoint['kind']; label: string }> = [
+  { value: 'all', label: 'All checkpoints' },
+  { value: 'manual', label: 'Saved by hand' },
+  { value: 'auto', label: 'Automatic' },
+  { value: 'publish', label: 'Published' },
+  { value: 'ai', label: 'Before Ask AI' },
+  { value: 'restore', label: 'Before a restore' },
+  { value: 'import', label: 'Imported' },
+];
+
+/** From this many checkpoints, the list can be filtered (issue 38). */
+const FILTER_FROM_ROWS = 8;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Whether a row matches the filter: its kind, and every word typed in its name, who or what changed. */
+function matches(row: Row, words: string[], kind: 'all' | Checkpoint['kind']): boolean {
+  if (kind !== 'all' && row.kind !== kind) return false;
+  const text = [row.title, row.by ?? '', row.summary, ...row.names].join(' ').toLowerCase();
+  return words.every((word) => text.includes(word));
+}
+
 /** What a comparison compares: now, or a checkpoint. */
 type Side = 'now' | string;
 
@@ -110,10 +141,17 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
   >({ kind: 'list' });
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
+  const [query, setQuery] = useState('');
+  const [kind, setKind] = useState<'all' | Checkpoint['kind']>('all');
 
   /** Bumped to load the history again (after a save, a delete). */
   const [loads, setLoads] = useState(0);
   const refresh = useCallback(() => setLoads((n) => n + 1), []);
+  /** The load (`loads`, online or not) that last came back, from the server or not. */
+  const [answered, setAnswered] = useState<string | null>(null);
+  const loading = `${loads}/${online}`;
+  /** This device's copy was shown before the server's answer came: the swap is said. */
+  const [shownFromDevice, setShownFromDevice] = useState(false);
 
   useEffect(() => {
     if (!owner) return;
@@ -122,14 +160,27 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
       if (navigator.onLine) await sendPendingCheckpoints(owner, appId);
       return loadHistory(owner, appId);
     };
-    // What this device saw last shows at once; the server's answer replaces it.
+    // What this device saw last shows at once, said to be that, while the server is asked; the
+    // server's answer replaces it, said too (issue 38): never a silent swap.
     void deviceHistory(owner, appId).then(
-      (seen) => live && seen && setHistory((shown) => shown ?? seen),
+      (seen) => {
+        if (!live || !seen) return;
+        setHistory((shown) => shown ?? seen);
+        setShownFromDevice((was) => was || seen.list !== null);
+      },
       () => undefined,
     );
     load().then(
-      (loaded) => live && setHistory(loaded),
-      (error: unknown) => live && setProblem(describeError(error).message),
+      (loaded) => {
+        if (!live) return;
+        setHistory(loaded);
+        setAnswered(`${loads}/${online}`);
+      },
+      (error: unknown) => {
+        if (!live) return;
+        setProblem(describeError(error).message);
+        setAnswered(`${loads}/${online}`);
+      },
     );
     return () => {
       live = false;
@@ -137,6 +188,9 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
   }, [owner, appId, online, loads]);
 
   const rows = history ? rowsOf(history, account?.username ?? '') : [];
+  const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const filtering = rows.length >= FILTER_FROM_ROWS;
+  const shown = filtering ? rows.filter((row) => matches(row, words, kind)) : rows;
 
   const definitionOf = (side: Side): Promise<ReadDefinition | AppDefinition> =>
     side === 'now' ? Promise.resolve(definition) : loadCheckpointDefinition(owner, appId, side);
@@ -221,14 +275,25 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
   };
 
   const publishedId = history?.list?.checkpoints.find((c) => c.kind === 'publish')?.id ?? null;
+  const seenAt = history?.fetchedAt ? atMoment(history.fetchedAt) : null;
+  // Where the list shown comes from, said while online (offline, the notice above says it).
+  const source = !online
+    ? null
+    : history?.fromDevice
+      ? `This is the history as this device last saw it${seenAt ? `, ${seenAt}` : ''}. ${
+          answered === loading ? 'The server can’t be reached just now.' : 'Checking the server…'
+        }`
+      : shownFromDevice && history
+        ? 'Up to date with the server.'
+        : null;
 
   return (
     <EditorDialog title="History" onClose={onClose} wide>
       {!online ? (
         <Notice tone="offline" title="You’re offline">
           <p>
-            {history?.fetchedAt
-              ? `This is the history this device saw ${formatMoment(history.fetchedAt)}, and the checkpoints it has opened. `
+            {seenAt
+              ? `This is the history as this device last saw it, ${seenAt}, with the checkpoints it has opened. `
               : 'This device has not seen this app’s history yet. '}
             Checkpoints you save now stay on this device and go to the server when you’re back
             online.
@@ -251,6 +316,14 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
           load={() => definitionOf(view.id)}
           title={rows.find((r) => r.id === view.id)?.title ?? 'Checkpoint'}
           onBack={() => setView({ kind: 'list' })}
+          onRestore={
+            readOnly
+              ? null
+              : () => {
+                  const row = rows.find((r) => r.id === view.id);
+                  if (row) restore(row);
+                }
+          }
         />
       ) : view.kind === 'compare' ? (
         <Comparison
@@ -289,11 +362,55 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
             </Button>
             {history?.list ? (
               <p className="editor-muted">
-                {history.list.usage.count} checkpoints, {formatBytes(history.list.usage.bytes)} of{' '}
+                {plural(history.list.usage.count, 'checkpoint')},{' '}
+                {formatBytes(history.list.usage.bytes)} of{' '}
                 {formatBytes(history.list.usage.limitBytes)}. Old automatic ones thin out.
               </p>
             ) : null}
           </div>
+          {/* Always there, so what it says is announced, and the list below does not jump. */}
+          <p className="history__source editor-muted" role="status">
+            {source}
+          </p>
+          {filtering ? (
+            <div className="history__filter" role="search" aria-label="Filter the checkpoints">
+              <TextField
+                label="Find"
+                type="search"
+                hint="A name, a person, or what changed."
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+              />
+              <SelectField
+                label="Show"
+                value={kind}
+                onChange={(e) => setKind(e.target.value as typeof kind)}
+              >
+                {KIND_FILTERS.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+          ) : null}
+          {filtering && (words.length > 0 || kind !== 'all') ? (
+            <p className="history__count" role="status">
+              {shown.length === 0
+                ? 'No checkpoint matches.'
+                : `Showing ${shown.length} of ${plural(rows.length, 'checkpoint')}.`}{' '}
+              <Button
+                variant="ghost"
+                size="small"
+                onClick={() => {
+                  setQuery('');
+                  setKind('all');
+                }}
+              >
+                Show all
+              </Button>
+            </p>
+          ) : null}
           {history === null ? (
             <Loading label="Loading the history…" />
           ) : rows.length === 0 ? (
@@ -303,79 +420,159 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
             </p>
           ) : (
             <ol className="history__list" aria-label="Checkpoints, newest first">
-              {rows.map((row) => (
-                <li key={row.id} className="history__item">
-                  <div className="history__item-head">
-                    <strong>{row.title}</strong>
-                    <time dateTime={new Date(row.createdAt).toISOString()}>
-                      {formatMoment(row.createdAt)}
-                    </time>
-                  </div>
-                  <p className="history__item-meta">
-                    {row.by ? `${row.by} · ` : ''}
-                    {row.summary}
-                    {row.names.length > 0 ? `: ${row.names.join(', ')}` : ''}
-                  </p>
-                  {row.pending ? (
-                    <p className="history__item-pending">
-                      {row.pending.problem
-                        ? `Not saved on the server: ${row.pending.problem}`
-                        : 'On this device only, sent when you’re back online.'}
-                    </p>
-                  ) : null}
-                  <div className="history__item-actions">
-                    <Button
-                      variant="secondary"
-                      size="small"
-                      onClick={() => setView({ kind: 'preview', id: row.id })}
-                      aria-label={`Preview ${row.title}`}
-                    >
-                      Preview
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      size="small"
-                      onClick={() => setView({ kind: 'compare', from: row.id, to: 'now' })}
-                      aria-label={`Compare ${row.title} with now`}
-                    >
-                      Compare with now
-                    </Button>
-                    {readOnly ? null : (
-                      <Button
-                        size="small"
-                        onClick={() => restore(row)}
-                        aria-label={`Restore ${row.title}`}
-                      >
-                        Restore
-                      </Button>
-                    )}
-                    <Button
-                      variant="ghost"
-                      size="small"
-                      disabled={busy}
-                      onClick={() => void restoreAsNew(row)}
-                      aria-label={`Restore ${row.title} as a new app`}
-                    >
-                      Restore as a new app
-                    </Button>
-                    {row.deletable ? (
-                      <Button
-                        variant="ghost"
-                        size="small"
-                        onClick={() => void remove(row)}
-                        aria-label={`Delete ${row.title}`}
-                      >
-                        Delete
-                      </Button>
-                    ) : null}
-                  </div>
-                </li>
+              {shown.map((row) => (
+                <HistoryRow
+                  key={row.id}
+                  row={row}
+                  readOnly={readOnly}
+                  busy={busy}
+                  onPreview={() => setView({ kind: 'preview', id: row.id })}
+                  onCompare={() => setView({ kind: 'compare', from: row.id, to: 'now' })}
+                  onRestore={() => restore(row)}
+                  onRestoreAsNew={() => void restoreAsNew(row)}
+                  onDelete={() => void remove(row)}
+                />
               ))}
             </ol>
           )}
         </>
       )}
     </EditorDialog>
+  );
+}
+
+/**
+ * One checkpoint, compact (issue 38): its name, when, who and what changed, Preview, and the rest
+ * behind "More" — a disclosure the keyboard opens, Escape closes, focus back on its button.
+ */
+function HistoryRow({
+  row,
+  readOnly,
+  busy,
+  onPreview,
+  onCompare,
+  onRestore,
+  onRestoreAsNew,
+  onDelete,
+}: {
+  row: Row;
+  readOnly: boolean;
+  busy: boolean;
+  onPreview(): void;
+  onCompare(): void;
+  onRestore(): void;
+  onRestoreAsNew(): void;
+  onDelete(): void;
+}) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    toggle.current?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !open) return;
+    // Escape closes this menu, not the dialog around it.
+    event.preventDefault();
+    event.stopPropagation();
+    close();
+  };
+  const act = (action: () => void) => () => {
+    setOpen(false);
+    action();
+  };
+  return (
+    <li className="history__item" onKeyDown={onKeyDown}>
+      <div className="history__item-text">
+        <div className="history__item-head">
+          <strong>{row.title}</strong>
+          <time dateTime={new Date(row.createdAt).toISOString()}>
+            {formatMoment(row.createdAt)}
+          </time>
+        </div>
+        <p className="history__item-meta">
+          {row.by ? `${row.by} · ` : ''}
+          {row.summary}
+          {row.names.length > 0 ? `: ${row.names.join(', ')}` : ''}
+        </p>
+        {row.pending ? (
+          <p className="history__item-pending">
+            {row.pending.problem
+              ? `Not saved on the server: ${row.pending.problem}`
+              : 'On this device only, sent when you’re back online.'}
+          </p>
+        ) : null}
+      </div>
+      <div className="history__item-actions">
+        <Button
+          variant="secondary"
+          size="small"
+          onClick={onPreview}
+          aria-label={`Preview ${row.title}`}
+        >
+          Preview
+        </Button>
+        <button
+          type="button"
+          ref={toggle}
+          className={`${buttonClass('ghost', 'small')} history__more`}
+          aria-expanded={open}
+          aria-controls={menuId}
+          aria-label={`More for ${row.title}`}
+          onClick={() => setOpen(!open)}
+        >
+          More <span aria-hidden="true">{open ? '▴' : '▾'}</span>
+        </button>
+      </div>
+      <ul className="history__menu" id={menuId} hidden={!open}>
+        <li>
+          <Button
+            variant="ghost"
+            size="small"
+            onClick={act(onCompare)}
+            aria-label={`Compare ${row.title} with now`}
+          >
+            Compare with now
+          </Button>
+        </li>
+        {readOnly ? null : (
+          <li>
+            <Button
+              variant="ghost"
+              size="small"
+              onClick={act(onRestore)}
+              aria-label={`Restore ${row.title}`}
+            >
+              Restore…
+            </Button>
+          </li>
+        )}
+        <li>
+          <Button
+            variant="ghost"
+            size="small"
+            disabled={busy}
+            onClick={act(onRestoreAsNew)}
+            aria-label={`Restore ${row.title} as a new app`}
+          >
+            Restore as a new app
+          </Button>
+        </li>
+        {row.deletable ? (
+          <li>
+            <Button
+              variant="ghost"
+              size="small"
+              onClick={act(onDelete)}
+              aria-label={`Delete ${row.title}`}
+            >
+              Delete
+            </Button>
+          </li>
+        ) : null}
+      </ul>
+    </li>
   );
 }
 
@@ -404,10 +601,13 @@ function CheckpointPreview({
   load,
   title,
   onBack,
+  onRestore,
 }: {
   load: () => Promise<ReadDefinition | AppDefinition>;
   title: string;
   onBack(): void;
+  /** Restores this checkpoint (owners and editors); null for a viewer. */
+  onRestore: (() => void) | null;
 }) {
   const state = useLoaded(load, title);
   const [screenId, setScreenId] = useState<string | null>(null);
@@ -416,7 +616,14 @@ function CheckpointPreview({
       <Button variant="ghost" size="small" onClick={onBack}>
         ← All checkpoints
       </Button>
-      <h3 className="history__subtitle">{title}</h3>
+      <div className="history__preview-head">
+        <h3 className="history__subtitle">{title}</h3>
+        {onRestore ? (
+          <Button size="small" onClick={onRestore}>
+            Restore…
+          </Button>
+        ) : null}
+      </div>
       {state === null ? (
         <Loading label="Loading the checkpoint…" />
       ) : state.error !== null ? (
