@@ -5,13 +5,14 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createId } from '@pipit/protocol';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
-// The server's own helpers make an app and a file (e2e has no Yjs of its own).
+// The server's own helpers make an app, a file and a remix (e2e has no Yjs of its own).
 import type { AccountsHarness } from '../sync-server/test/support/engines';
 import { pipitFileWithImages, pngImage, postRaw } from '../sync-server/test/support/portable';
 import { createApp, definitionOf } from '../sync-server/test/support/publishing';
 import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { deviceOf, type Person, signUp } from './support/people';
+import { publishApp, republishWithTitle } from './support/visitor';
 
 /** A phone in light mode, and a laptop in dark mode: each flow is checked on both. */
 const PHONE = { viewport: { width: 375, height: 740 }, colorScheme: 'light' } as const;
@@ -52,13 +53,14 @@ describe('history, remixes and moving apps (issue 38)', () => {
   let pipit: RunningPipit;
   let browser: Browser;
   let ada: Person;
+  let ben: Person;
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
 
   beforeAll(async () => {
     pipit = await startPipit();
     browser = await launchBrowser();
-    ada = await signUp(pipit, 'ada38');
+    [ada, ben] = await Promise.all([signUp(pipit, 'ada38'), signUp(pipit, 'ben38')]);
   });
   afterAll(async () => {
     for (const context of contexts) await context.close();
@@ -298,6 +300,47 @@ describe('history, remixes and moving apps (issue 38)', () => {
       .getByText(/^1 checkpoint, /)
       .waitFor();
   });
+
+  it.each(DEVICES)(
+    'a remix’s open editor learns of the original’s new version without a reload (%s)',
+    async (_label, device) => {
+      const original = await publishApp(pipit, ada, definitionOf({ title: 'Original' }));
+      const published = await pipit.server.storage.publishing.version(original, 1);
+      const remix = await createApp(
+        harness(pipit),
+        ben.api,
+        JSON.parse(published!.definitionJson) as ReturnType<typeof definitionOf>,
+        { forkedFrom: { appId: original, version: 1 } },
+      );
+      const page = await open(ben, device);
+      const asked = { whole: 0, versions: 0 };
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname !== `/api/apps/${remix}/upstream`) return;
+        if (url.searchParams.get('versions') === '1') asked.versions++;
+        else asked.whole++;
+      });
+      await page.goto(`${pipit.url}/apps/${remix}/edit`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await expect.poll(() => asked.whole).toBe(1);
+      const offer = page.getByText('The original app has a newer version');
+      expect(await offer.count()).toBe(0);
+
+      await republishWithTitle(pipit, ada, original, 'Original, improved');
+      // Coming back to the page (a focus) is a chance to check; checks are a few seconds apart.
+      await expect
+        .poll(async () => {
+          await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+          return offer.count();
+        })
+        .toBe(1);
+      // The whole answer (two definitions) once more, only because the versions changed.
+      expect(asked.whole).toBe(2);
+      expect(asked.versions).toBeGreaterThanOrEqual(1);
+      await fits(page);
+      await shot(page, `remix-offer-${device.viewport.width}`);
+    },
+  );
 
   it('logs no error but the refusals it asked for', () => {
     expect(

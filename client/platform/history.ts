@@ -12,6 +12,8 @@ import {
   createId,
   type Upstream,
   upstreamResponseSchema,
+  type UpstreamVersions,
+  upstreamVersionsResponseSchema,
 } from '@pipit/protocol';
 import { z } from 'zod';
 import { historyCache, type PendingCheckpoint } from '../sync/history-cache';
@@ -176,6 +178,15 @@ export async function loadUpstream(appId: string): Promise<Upstream | null> {
   const { upstream } = await apiGet(
     `/api/apps/${encodeURIComponent(appId)}/upstream`,
     upstreamResponseSchema,
+  );
+  return upstream;
+}
+
+/** The two version numbers of a remix's original alone (null when there is nothing to pull). */
+export async function checkUpstream(appId: string): Promise<UpstreamVersions | null> {
+  const { upstream } = await apiGet(
+    `/api/apps/${encodeURIComponent(appId)}/upstream?versions=1`,
+    upstreamVersionsResponseSchema,
   );
   return upstream;
 }

@@ -360,6 +360,34 @@ describe.each(ENGINES)('a remix and its original over REST (%s)', (engine) => {
     ).toBe(404);
   });
 
+  it('answers the version numbers alone when asked, for an open editor’s check (issue 38)', async () => {
+    type Versions = { upstream: { base: number; latest: number } | null; [key: string]: unknown };
+    const original = await createApp(h, ada, definitionOf({ title: 'Checked' }));
+    expect((await publish(ada, original)).status).toBe(201);
+    const v1 = await h.pipit.server.storage.publishing.version(original, 1);
+    const remix = await createApp(h, ben, JSON.parse(v1!.definitionJson) as AppDefinition, {
+      forkedFrom: { appId: original, version: 1 },
+    });
+    const versions = async () =>
+      (await ben.get<Versions>(`/api/apps/${remix}/upstream?versions=1`)).body;
+    expect(await versions()).toEqual({ upstream: { base: 1, latest: 1 } });
+
+    await editDocument(h, ada, original, (doc) => setMeta(doc, { title: 'Checked, again' }));
+    expect((await publish(ada, original)).status).toBe(201);
+    expect(await versions()).toEqual({ upstream: { base: 1, latest: 2 } });
+    expect(
+      (await ben.request('PUT', `/api/apps/${remix}/upstream`, { body: { version: 2 } })).status,
+    ).toBe(200);
+    expect(await versions()).toEqual({ upstream: { base: 2, latest: 2 } });
+
+    // The same rules as the whole answer: nothing once the original is private, a viewer refused.
+    await ada.request('PUT', `/api/apps/${original}/visibility`, {
+      body: { visibility: 'private' },
+    });
+    expect(await versions()).toEqual({ upstream: null });
+    expect((await cy.get(`/api/apps/${remix}/upstream?versions=1`)).status).toBe(404);
+  });
+
   it('answers null for an app that is not a remix, and not found to a stranger', async () => {
     const plain = await createApp(h, ada, definitionOf({ title: 'Plain' }));
     const answer = await ada.get<Answer>(`/api/apps/${plain}/upstream`);

@@ -5,12 +5,17 @@ import {
   mergeDefinitions,
 } from '@pipit/app-definition';
 import type { Upstream } from '@pipit/protocol';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { describeError } from '../../platform/api/request';
-import { loadUpstream, markPulled, readCheckpointDefinition } from '../../platform/history';
+import {
+  checkUpstream,
+  loadUpstream,
+  markPulled,
+  readCheckpointDefinition,
+} from '../../platform/history';
+import { createUpstreamWatch, UPSTREAM_CHECK_INTERVAL_MS } from '../../platform/upstream-watch';
 import { Button } from '../../ui/button';
 import { Notice } from '../../ui/notice';
-import { useOnlineStatus } from '../../ui/use-online-status';
 import { ChangeList } from './change-list';
 import { EditorDialog } from './editor-dialog';
 import { useEditorIfReady } from './editor-context';
@@ -33,22 +38,38 @@ function shown(value: unknown, property: string): string {
  */
 export function PullChangesNotice({ appId }: { appId: string }) {
   const editor = useEditorIfReady();
-  const online = useOnlineStatus();
   const [upstream, setUpstream] = useState<Upstream | null>(null);
   const [open, setOpen] = useState(false);
   const readOnly = editor?.readOnly ?? true;
 
+  // Learns of a newer version while the editor is open, not only when it loads (issue 38): a
+  // small check when the page is shown again, focused, back online, and every few minutes.
+  const watch = useRef<ReturnType<typeof createUpstreamWatch> | null>(null);
   useEffect(() => {
-    if (!online || readOnly) return;
-    let live = true;
-    loadUpstream(appId).then(
-      (found) => live && setUpstream(found),
-      () => undefined,
-    );
+    if (readOnly) return;
+    const watcher = createUpstreamWatch({
+      check: () => checkUpstream(appId),
+      load: () => loadUpstream(appId),
+      onUpstream: setUpstream,
+      now: () => Date.now(),
+      isOnline: () => navigator.onLine,
+      isVisible: () => document.visibilityState === 'visible',
+    });
+    watch.current = watcher;
+    void watcher.start();
+    const poke = () => void watcher.poke();
+    const timer = setInterval(poke, UPSTREAM_CHECK_INTERVAL_MS);
+    window.addEventListener('focus', poke);
+    window.addEventListener('online', poke);
+    document.addEventListener('visibilitychange', poke);
     return () => {
-      live = false;
+      watcher.stop();
+      clearInterval(timer);
+      window.removeEventListener('focus', poke);
+      window.removeEventListener('online', poke);
+      document.removeEventListener('visibilitychange', poke);
     };
-  }, [appId, online, readOnly]);
+  }, [appId, readOnly]);
 
   if (!editor || readOnly || !upstream) return null;
   return (
@@ -71,7 +92,11 @@ export function PullChangesNotice({ appId }: { appId: string }) {
           appId={appId}
           upstream={upstream}
           onClose={() => setOpen(false)}
-          onPulled={() => setUpstream({ ...upstream, base: upstream.latest, newer: false })}
+          onPulled={() => {
+            const pulled = { ...upstream, base: upstream.latest, newer: false };
+            watch.current?.shown(pulled);
+            setUpstream(pulled);
+          }}
         />
       ) : null}
     </>

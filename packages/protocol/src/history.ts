@@ -143,6 +143,20 @@ export const upstreamResponseSchema = lazySchema(() =>
 );
 
 /**
+ * `GET /api/apps/{id}/upstream?versions=1`: the same answer, its version numbers only — what an
+ * open editor asks now and then to learn that the original published again (issue 38), without
+ * the two definitions; it asks for the whole answer only when these change.
+ */
+export const upstreamVersionsResponseSchema = lazySchema(() =>
+  z.object({
+    upstream: z.object({ base: z.number().int(), latest: z.number().int() }).nullable(),
+  }),
+);
+export type UpstreamVersions = NonNullable<
+  z.infer<typeof upstreamVersionsResponseSchema>['upstream']
+>;
+
+/**
  * `PUT /api/apps/{id}/upstream`: after pulling, the original's version pulled becomes the remix's
  * base (one of the original's published versions, no newer than the one published now).
  */

@@ -280,6 +280,8 @@ export {
   createCheckpointRequestSchema,
   upstreamSchema,
   upstreamResponseSchema,
+  upstreamVersionsResponseSchema,
+  type UpstreamVersions,
   pulledVersionRequestSchema,
   type Upstream,
   type CheckpointKind,

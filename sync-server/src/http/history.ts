@@ -157,11 +157,21 @@ export function registerHistory(
 
   // Checked again on every read (issue 37): the original as the asker may see it now, the version
   // it publishes now, and a base the asker may be given (history/remix.ts); else nothing to pull.
+  // `?versions=1` answers the two numbers alone, read without the versions themselves: what an
+  // open editor asks now and then (issue 38), the whole answer only when they change.
   app.get('/apps/:id/upstream', async (c) => {
     const { auth, app: found, role } = await appFor(c, storage);
     requireEditor(role);
     const source = await upstreamOf(found.forkedFrom, auth.user.id);
     const baseNumber = source ? readableBase(found, source) : null;
+    if (c.req.query('versions') === '1') {
+      return c.json({
+        upstream:
+          source && baseNumber !== null
+            ? { base: baseNumber, latest: source.publishedVersion }
+            : null,
+      });
+    }
     const [base, latest] =
       source && baseNumber !== null
         ? await Promise.all([
