@@ -216,6 +216,7 @@ describe('history, remixes and moving apps (issue 38)', () => {
       await page.keyboard.press('Enter');
       await dialog.getByRole('button', { name: `Restore ${first}`, exact: true }).waitFor();
       expect(await more.getAttribute('aria-expanded')).toBe('true');
+      await shot(page, `history-menu-${device.viewport.width}`, firstRow);
       await page.keyboard.press('Tab');
       await page.keyboard.press('Escape');
       await dialog.getByRole('button', { name: `Restore ${first}`, exact: true }).waitFor({
@@ -266,6 +267,7 @@ describe('history, remixes and moving apps (issue 38)', () => {
           /^This is the history as this device last saw it, at \d\d:\d\d\. Checking the server…$/,
         );
       expect(await rows.count()).toBe(25);
+      await shot(page, `history-checking-${device.viewport.width}`);
       await dialog.getByRole('button', { name: `More for ${names[1]!}` }).focus();
       release();
       await expect.poll(() => source.innerText()).toBe('Up to date with the server.');
