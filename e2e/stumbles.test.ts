@@ -290,6 +290,57 @@ describe('where people stumble', () => {
     expect(errors).toEqual([]);
   });
 
+  it('walk: a member made a reader while the app is open is told and offered no adding; the owner’s errors and deletion say what happened', async () => {
+    const olga = await signUp(pipit, 'olga38');
+    const wes = await signUp(pipit, 'wes38');
+    const ownerContext = await deviceOf(browser, pipit, olga, PHONE);
+    devices.push(ownerContext);
+    const page = await ownerContext.newPage();
+    errors.push(...collectPageErrors(page));
+    await page.goto(`${pipit.url}/apps/${appId}/pwa`);
+    await appScreens(page).waitFor();
+    await page.getByRole('button', { name: /Showing/ }).click();
+    const dialog = page.locator('dialog.spaces-dialog');
+    await dialog.getByRole('button', { name: 'New space' }).click();
+    await dialog.getByLabel('Name of the space').fill('Walk');
+    await dialog.getByRole('button', { name: 'Make the space' }).click();
+    await dialog.getByRole('heading', { name: 'Walk' }).waitFor();
+    // A username that is no one: said beside the field, where the person is looking.
+    await dialog.getByText('Add someone by username').click();
+    const more = dialog.locator('.spaces-dialog__more');
+    await more.getByLabel('Username').fill('nobody38');
+    await more.getByRole('button', { name: 'Add to space' }).click();
+    await more.getByText(/No one goes by that username/).waitFor();
+    await more.getByLabel('Username').fill('wes38');
+    await more.getByRole('button', { name: 'Add to space' }).click();
+    await more.getByText('Added @wes38.').waitFor();
+    await fits(page);
+
+    // Wes has the app open on the space; Olga makes him a reader.
+    const wesContext = await deviceOf(browser, pipit, wes, PHONE);
+    devices.push(wesContext);
+    const wesPage = await wesContext.newPage();
+    errors.push(...collectPageErrors(wesPage));
+    await wesPage.goto(`${pipit.url}/apps/${appId}/pwa`);
+    await appScreens(wesPage).waitFor();
+    await wesPage.getByRole('button', { name: /Showing/ }).click();
+    await wesPage.locator('dialog.spaces-dialog').getByRole('radio', { name: /Walk/ }).check();
+    await wesPage.locator('dialog.spaces-dialog').getByRole('button', { name: 'Close' }).click();
+    await wesPage.getByRole('button', { name: 'Add an item' }).waitFor();
+    await dialog.getByLabel('Role of wes38').selectOption('reader');
+    await wesPage
+      .getByText('You can now only view “Walk”: its owner changed your role.', { exact: false })
+      .waitFor();
+    await poll(() => wesPage.getByRole('button', { name: 'Add an item' }).count()).toBe(0);
+    await fits(wesPage);
+
+    // Olga deletes the space: her app says she did (not that she left it somewhere else).
+    page.on('dialog', (prompt) => void prompt.accept());
+    await dialog.getByRole('button', { name: 'Delete space' }).click();
+    await page.getByText('You deleted “Walk”.', { exact: false }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('5. deleting an account says first which shared spaces end for everyone, and for how many people', async () => {
     const dora = await signUp(pipit, 'dora38');
     const made = await dora.api.post<{ space: { id: string } }>(`/api/apps/${appId}/spaces`, {

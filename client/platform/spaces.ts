@@ -7,6 +7,7 @@ import {
   spaceDetailResponseSchema,
   type SpaceGrantableRole,
   type SpaceInvitePreview,
+  type SpaceInviteStanding,
   spaceInvitePreviewSchema,
   spaceListResponseSchema,
   spaceMemberResponseSchema,
@@ -101,8 +102,10 @@ export async function revokeSpaceInvite(spaceId: string, inviteId: string): Prom
   );
 }
 
-export async function previewSpaceInvite(token: string): Promise<SpaceInvitePreview> {
-  return (await apiGet(invite(token), spaceInvitePreviewSchema)).invite;
+export async function previewSpaceInvite(
+  token: string,
+): Promise<{ invite: SpaceInvitePreview; standing: SpaceInviteStanding }> {
+  return apiGet(invite(token), spaceInvitePreviewSchema);
 }
 
 export async function acceptSpaceInvite(token: string): Promise<SpaceSummary> {

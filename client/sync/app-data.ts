@@ -169,7 +169,9 @@ export function useAppData(options: {
   const { appId, accountId, name, definition, space } = options;
   const own = useVisitorData({ kind: 'app', appId, accountId });
   const source: VisitorDataSource | null =
-    space && accountId ? { kind: 'space', spaceId: space.id, accountId, name } : null;
+    space && accountId
+      ? { kind: 'space', spaceId: space.id, accountId, name, role: space.role }
+      : null;
   const spaceData = useVisitorData(source);
   const role = space?.role ?? null;
   const people = space?.people ?? null;

@@ -3,6 +3,7 @@ import { fakeBrowser } from './fake-browser';
 import { createApp, readDefinition, setMeta } from '@pipit/app-definition';
 import { WebSocketStatus } from '@hocuspocus/provider';
 import { createId, documentName } from '@pipit/protocol';
+import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { endAccount } from './account-end';
 import { openDocument, openDocumentAhead, type OpenDocument } from './documents';
@@ -284,5 +285,25 @@ describe('read-only', () => {
     again.release();
     endAccount(olive.accountId);
     endAccount(cole.accountId);
+  });
+
+  it('removes a space’s changes a reader can never send (made a reader while adding), never showing them saved', async () => {
+    const ben = account();
+    const name = documentName({ kind: 'space', spaceId: createId() });
+    const opened = await openLoaded(name, ben, { connect: true });
+    opened.doc.getMap('records').set('r1', new Y.Map());
+    expect(opened.sync().kind).not.toBe('saved');
+    const provider = [...syncSocket(ben.accountId).configuration.providerMap.values()].find(
+      (candidate) => candidate.configuration.name === name,
+    );
+    provider!.authenticatedHandler('readonly');
+    await vi.waitFor(() => expect(opened.isReplaced()).toBe(true));
+    expect(opened.refusedChanges()).toBe(1);
+    opened.release();
+    // Opened again, the device's copy no longer holds what the server refused.
+    const again = await openLoaded(name, ben, { connect: false });
+    expect(again.doc.getMap('records').has('r1')).toBe(false);
+    again.release();
+    endAccount(ben.accountId);
   });
 });

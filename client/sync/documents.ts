@@ -215,14 +215,18 @@ class Entry {
    */
   private readonly onAuthenticated = () => {
     const provider = this.provider;
-    const key = this.appKey;
-    if (!provider || !key) return;
+    if (!provider) return;
     const readOnly = provider.authorizedScope === 'readonly';
-    const role = readOnly ? 'viewer' : this.knownRole === 'viewer' ? 'editor' : this.knownRole;
-    if (role && role !== this.knownRole) {
-      this.knownRole = role;
-      void localDb().apps.update(key, { role });
+    const key = this.appKey;
+    if (key) {
+      const role = readOnly ? 'viewer' : this.knownRole === 'viewer' ? 'editor' : this.knownRole;
+      if (role && role !== this.knownRole) {
+        this.knownRole = role;
+        void localDb().apps.update(key, { role });
+      }
     }
+    // A space's too (a member made a reader while offline, or while adding): what they can never
+    // send must not sit on the device looking saved (issue 38).
     if (readOnly && this.pending > 0) void this.removeRefusedChanges();
   };
 
@@ -282,7 +286,14 @@ class Entry {
     provider.on('close', ({ event }: { event: { reason?: string } }) => {
       const reason = event.reason ? errorReasonOf(event.reason) : undefined;
       if (reason) this.refused(reason);
-      else this.notify();
+      else if (event.reason === 'role_changed') {
+        // The person's role changed (made a viewer or reader, or an editor again): connect again
+        // at once, so the server's new answer (read-only or not) holds now, not at the next
+        // reconnect half a minute later (issue 38).
+        queueMicrotask(() => {
+          if (this.provider === provider) this.retry();
+        });
+      } else this.notify();
     });
     provider.on('awarenessChange', this.notify);
     provider.attach();

@@ -18,7 +18,14 @@ export type VisitorDataSource =
    * A shared space's records (docs/product/spaces.md), synced; records added here carry the
    * account as their author, and the person shows as here now under `name`.
    */
-  | { kind: 'space'; spaceId: string; accountId: string; name: string };
+  | {
+      kind: 'space';
+      spaceId: string;
+      accountId: string;
+      name: string;
+      /** The person's role there as the device knows it: a new role opens the space afresh. */
+      role?: string;
+    };
 
 export interface VisitorDataView {
   /** `loading` until this device's copy is read (rendering before would flash an empty app). */

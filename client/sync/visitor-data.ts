@@ -224,7 +224,7 @@ const sourceKey = (source: VisitorDataSource | null) =>
     : source.kind === 'device'
       ? `device|${source.name}`
       : source.kind === 'space'
-        ? `space|${source.spaceId}|${source.accountId}`
+        ? `space|${source.spaceId}|${source.accountId}|${source.role ?? ''}`
         : `app|${source.appId}|${source.accountId ?? ''}`;
 
 /** What the hook reads before a store opens. */

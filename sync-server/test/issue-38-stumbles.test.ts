@@ -103,6 +103,44 @@ describe.each(ENGINES)('coming back to an invitation (%s)', (engine) => {
   });
 });
 
+describe.each(ENGINES)('what an invitation says to who opens it (%s)', (engine) => {
+  let h: AccountsHarness;
+  const name = (who: string) => `${who}_${engine.slice(0, 2)}s`;
+
+  beforeAll(async () => {
+    h = await startAccountsServer(engine);
+  }, 60_000);
+  afterAll(() => h.close());
+
+  it('tells a signed-in person whether they are in the space already, or were taken out of it', async () => {
+    const [owner, ben, cleo] = await Promise.all(
+      ['owner', 'ben', 'cleo'].map((who) => h.signup(name(who))),
+    );
+    await verifyEmail(h, owner!);
+    const appId = await createPublishedApp(h, owner!, { title: 'Chores' });
+    const made = await owner!.post<{ space: SpaceSummary }>(`/api/apps/${appId}/spaces`, {
+      name: 'Flat',
+    });
+    const spaceId = made.body.space.id;
+    const link = await owner!.post<{ token: string }>(`/api/spaces/${spaceId}/invites`, {
+      role: 'member',
+    });
+    const standing = async (client: ApiClient) =>
+      (await client.get<{ standing: string | null }>(`/api/space-invites/${link.body.token}`)).body
+        .standing;
+    expect(await standing(ben!)).toBeNull();
+    expect(await standing(h.client())).toBeNull();
+    expect((await ben!.post(`/api/space-invites/${link.body.token}/accept`, {})).status).toBe(201);
+    expect(await standing(ben!)).toBe('member');
+    expect(
+      (await owner!.request('DELETE', `/api/spaces/${spaceId}/members/${name('ben')}`)).status,
+    ).toBe(200);
+    expect(await standing(ben!)).toBe('removed');
+    // Someone else is not told about Ben.
+    expect(await standing(cleo!)).toBeNull();
+  });
+});
+
 /**
  * Issue 38: before deleting an account the person is told which shared spaces end for everyone in
  * them, and how many people that touches.

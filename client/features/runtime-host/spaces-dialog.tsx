@@ -21,6 +21,7 @@ import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/field';
 import { Notice } from '../../ui/notice';
 import { useModal } from '../../ui/use-modal';
+import { formatDate } from '../../ui/format-time';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import type { SpacesState } from './use-spaces';
 
@@ -71,6 +72,14 @@ export function SpacesDialog(props: SpacesDialogProps) {
     }
     headingRef.current?.focus();
   }, [shown]);
+  // The lists as the server has them now (how many people, the person's role), each time they
+  // show: the device's copy is from when the app opened.
+  const { refresh } = props.spaces;
+  const signedIn = props.account !== null;
+  useEffect(() => {
+    if (shown !== 'lists' || !signedIn || !navigator.onLine) return;
+    refresh().catch((error: unknown) => console.info('Could not refresh your spaces:', error));
+  }, [shown, signedIn, refresh]);
   return (
     <dialog
       ref={ref}
@@ -167,9 +176,10 @@ function SignedIn({
           space={active}
           account={account}
           online={online}
-          onGone={(leftIt) => {
+          onGone={(how) => {
             onView('lists');
-            void (leftIt ? spaces.left(active) : Promise.resolve())
+            void spaces
+              .goneHere(active, how)
               .then(() => spaces.refresh())
               .catch(() => undefined);
           }}
@@ -333,8 +343,8 @@ function SpaceDetails({
   space: SpaceSummary;
   account: { id: string; username: string };
   online: boolean;
-  /** The space is gone for the person: they left it (true), or deleted it. */
-  onGone(leftIt: boolean): void;
+  /** The space is gone for the person: they left it, or deleted it. */
+  onGone(how: 'left' | 'deleted'): void;
 }) {
   const [state, setState] = useState<Loaded>({ kind: 'loading' });
   const [problem, setProblem] = useState<string | null>(null);
@@ -359,7 +369,7 @@ function SpaceDetails({
     try {
       await action();
       if (after === 'reload') load();
-      else onGone(after === 'left');
+      else onGone(after);
     } catch (error) {
       setProblem(describeError(error).message);
     }
@@ -401,7 +411,9 @@ function SpaceDetails({
               isOwner={isOwner}
               act={act}
             />
-            {isOwner ? <AddByUsername spaceId={space.id} detail={state.detail} act={act} /> : null}
+            {isOwner ? (
+              <AddByUsername spaceId={space.id} detail={state.detail} onAdded={load} />
+            ) : null}
           </section>
           {isOwner && state.detail.invites.length > 0 ? (
             <OpenLinks spaceId={space.id} detail={state.detail} act={act} />
@@ -606,14 +618,18 @@ function InviteWithLink({
 function AddByUsername({
   spaceId,
   detail,
-  act,
+  onAdded,
 }: {
   spaceId: string;
   detail: SpaceDetail;
-  act: Act;
+  onAdded(): void;
 }) {
   const [username, setUsername] = useState('');
   const [role, setRole] = useState<SpaceGrantableRole>('member');
+  const [busy, setBusy] = useState(false);
+  // Said beside the field, where the person is looking (not at the top of the dialog).
+  const [problem, setProblem] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
   const full = detail.members.length >= SPACE_LIMITS.membersPerSpace;
   return (
     <details className="spaces-dialog__more">
@@ -624,11 +640,22 @@ function AddByUsername({
         onSubmit={(event) => {
           event.preventDefault();
           const name = username.trim().replace(/^@/u, '');
-          if (!name) return;
-          void act(async () => {
-            await setSpaceMember(spaceId, name, role);
-            setUsername('');
-          });
+          if (!name || busy) return;
+          setBusy(true);
+          setProblem(null);
+          setAdded(null);
+          setSpaceMember(spaceId, name, role).then(
+            () => {
+              setBusy(false);
+              setUsername('');
+              setAdded(`Added @${name}.`);
+              onAdded();
+            },
+            (error: unknown) => {
+              setBusy(false);
+              setProblem(describeError(error).message);
+            },
+          );
         }}
       >
         <TextField
@@ -637,12 +664,16 @@ function AddByUsername({
           autoCapitalize="none"
           spellCheck={false}
           onChange={(event) => setUsername(event.currentTarget.value)}
+          error={problem ?? undefined}
           disabled={full}
         />
         <RoleField label="They can" value={role} onChange={setRole} />
-        <Button type="submit" variant="secondary" disabled={full || !username.trim()}>
-          Add to space
+        <Button type="submit" variant="secondary" disabled={full || busy || !username.trim()}>
+          {busy ? 'Adding…' : 'Add to space'}
         </Button>
+        <p className="spaces-dialog__muted" role="status">
+          {added ?? ''}
+        </p>
       </form>
     </details>
   );
@@ -658,7 +689,7 @@ function OpenLinks({ spaceId, detail, act }: { spaceId: string; detail: SpaceDet
           <li key={invite.id}>
             <span className="spaces-dialog__muted">
               For people who {invite.role === 'member' ? 'add and change items' : 'only view'},
-              until {new Date(invite.expiresAt).toLocaleDateString()}
+              until {formatDate(invite.expiresAt)}
             </span>
             <Button
               variant="ghost"

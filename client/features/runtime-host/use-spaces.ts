@@ -24,8 +24,8 @@ export interface SpacesState extends DeviceSpaces {
   removeEnded(spaceId: string): Promise<void>;
   /** Asks the server for the person's spaces again. */
   refresh(): Promise<void>;
-  /** The person left `space` on this device: its copy goes, and the app says so. */
-  left(space: SpaceSummary): Promise<void>;
+  /** The person left or deleted `space` on this device: its copy goes, and the app says so. */
+  goneHere(space: SpaceSummary, how: 'left' | 'deleted'): Promise<void>;
 }
 
 export interface EndedSpace extends SpaceEnding {
@@ -83,6 +83,17 @@ export function useSpaces(options: {
     const { spaces, ended } = await fetchSpaces(appId);
     const before = deviceSpaces(accountId, appId).spaces;
     rememberSpaces(accountId, appId, spaces);
+    for (const space of spaces) {
+      const was = before.find((s) => s.id === space.id);
+      if (!was || was.role === space.role) continue;
+      if (space.role === 'reader') {
+        setNotice(
+          `You can now only view “${space.name}”: its owner changed your role. Ask them to make you a member to add or change items.`,
+        );
+      } else if (was.role === 'reader') {
+        setNotice(`You can now add and change items in “${space.name}”.`);
+      }
+    }
     // Who is in the shown space: their names show on what they added.
     const shown = deviceSpaces(accountId, appId).activeId;
     if (shown) rememberPeople(accountId, appId, shown, (await fetchSpace(shown)).members);
@@ -117,6 +128,19 @@ export function useSpaces(options: {
 
   const refused =
     spaceSync?.kind === 'error' && (spaceSync.why === 'forbidden' || spaceSync.why === 'deleted');
+  // The server's answer says the role changed (the owner made the person a reader, or a member
+  // again): the list is asked again, so the app offers what the new role allows (issue 38).
+  const shownRole = device.spaces.find((s) => s.id === device.activeId)?.role ?? null;
+  const roleChanged =
+    shownRole !== null &&
+    spaceSync !== null &&
+    (spaceSync.kind === 'read-only'
+      ? shownRole !== 'reader'
+      : shownRole === 'reader' && (spaceSync.kind === 'saved' || spaceSync.kind === 'syncing'));
+  useEffect(() => {
+    if (!roleChanged) return;
+    refresh().catch((error: unknown) => console.info('Could not refresh your spaces:', error));
+  }, [roleChanged, refresh]);
   useEffect(() => {
     if (!refused) return;
     refresh().catch((error: unknown) => console.info('Could not refresh your spaces:', error));
@@ -148,12 +172,16 @@ export function useSpaces(options: {
     keepEnded: (spaceId) => settle(spaceId, true),
     removeEnded: (spaceId) => settle(spaceId, false),
     refresh,
-    left: async (space) => {
+    goneHere: async (space, how) => {
       if (!accountId) return;
       forgetSpace(accountId, appId, space.id);
       const { discardSpaceCopy } = await import('../../sync/space-copies');
       await discardSpaceCopy(accountId, space.id);
-      setNotice(`You left “${space.name}”. Its items were removed from this device.`);
+      setNotice(
+        how === 'left'
+          ? `You left “${space.name}”. Its items were removed from this device.`
+          : `You deleted “${space.name}”. Everyone who was in it is told, and may keep a copy of its items.`,
+      );
     },
   };
 }

@@ -1,4 +1,8 @@
-import { type SpaceInvitePreview, type SpaceSummary } from '@pipit/protocol';
+import {
+  type SpaceInvitePreview,
+  type SpaceInviteStanding,
+  type SpaceSummary,
+} from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { ApiRequestError, describeError } from '../../platform/api/request';
@@ -6,6 +10,7 @@ import { loadSession, useSession } from '../../platform/session/session';
 import { acceptSpaceInvite, previewSpaceInvite } from '../../platform/spaces';
 import { addSpace } from '../../sync/space-list';
 import { Button } from '../../ui/button';
+import { formatDate } from '../../ui/format-time';
 import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
@@ -13,7 +18,7 @@ import './join-page.css';
 
 type Preview =
   | { status: 'loading' }
-  | { status: 'ready'; invite: SpaceInvitePreview }
+  | { status: 'ready'; invite: SpaceInvitePreview; standing: SpaceInviteStanding }
   | { status: 'failed'; code: string | undefined; message: string };
 
 const ROLE_WORDS = {
@@ -22,7 +27,7 @@ const ROLE_WORDS = {
 } as const;
 
 /** The installed app, showing the space just joined. */
-const appPath = (space: SpaceSummary) => `/apps/${encodeURIComponent(space.appId)}/pwa`;
+const appPath = (appId: string) => `/apps/${encodeURIComponent(appId)}/pwa`;
 
 /**
  * `/join/{token}`: an invitation to a shared space (docs/product/spaces.md). Says whose space in
@@ -45,8 +50,8 @@ export function JoinSpacePage({ token }: { token: string }) {
   useEffect(() => {
     let cancelled = false;
     previewSpaceInvite(token).then(
-      (invite) => {
-        if (!cancelled) setPreview({ status: 'ready', invite });
+      ({ invite, standing }) => {
+        if (!cancelled) setPreview({ status: 'ready', invite, standing });
       },
       (error: unknown) => {
         if (cancelled) return;
@@ -74,7 +79,7 @@ export function JoinSpacePage({ token }: { token: string }) {
       const space = await acceptSpaceInvite(token);
       addSpace(account.id, space.appId, space);
       // The installed app is its own page (its own manifest and service worker scope).
-      location.assign(appPath(space));
+      location.assign(appPath(space.appId));
     } catch (error) {
       setProblem(describeError(error).message);
       setJoining(false);
@@ -135,14 +140,27 @@ export function JoinSpacePage({ token }: { token: string }) {
         of your data in the app stays yours alone, and the app’s maker can’t see inside the space.
       </p>
       <p className="join-page__muted">
-        This invitation works until {new Date(invite.expiresAt).toLocaleDateString()}.
+        This invitation works until {formatDate(invite.expiresAt)}.
       </p>
       {problem ? (
         <Notice tone="danger" live="alert">
           {problem}
         </Notice>
       ) : null}
-      {account ? (
+      {account && preview.standing === 'removed' ? (
+        <Notice tone="warning" title="The owner took you out of this space">
+          <p>
+            So this link no longer lets you in as @{account.username}. If you should be in it, ask{' '}
+            {inviter} to add you again.
+          </p>
+        </Notice>
+      ) : account && preview.standing === 'member' ? (
+        <p>
+          <a className="button button--primary" href={appPath(invite.app.id)}>
+            You’re in it already: open the app
+          </a>
+        </p>
+      ) : account ? (
         <p>
           <Button onClick={() => void join()} disabled={joining}>
             {joining ? 'Joining…' : `Join as @${account.username}`}

@@ -337,6 +337,7 @@ export {
   type SpaceInvite,
   type SpaceDetail,
   type SpaceInvitePreview,
+  type SpaceInviteStanding,
   type SpaceEnding,
   type SpaceEndingReason,
 } from './spaces';

@@ -169,6 +169,11 @@ export const spaceInviteTokenSchema = lazySchema(() =>
  */
 export const spaceInvitePreviewSchema = lazySchema(() =>
   zm.object({
+    /**
+     * Where the signed-in asker stands: in the space already, taken out by its owner (the link no
+     * longer lets them in), or neither (null, and always for someone signed out).
+     */
+    standing: zm._default(zm.nullable(zm.enum(['member', 'removed'])), null),
     invite: zm.object({
       space: zm.object({ id: spaceIdSchema, name: zm.string(), memberCount: zm.int() }),
       app: zm.object({ id: appIdSchema, title: zm.string() }),
@@ -179,6 +184,7 @@ export const spaceInvitePreviewSchema = lazySchema(() =>
   }),
 );
 export type SpaceInvitePreview = zm.infer<typeof spaceInvitePreviewSchema>['invite'];
+export type SpaceInviteStanding = zm.infer<typeof spaceInvitePreviewSchema>['standing'];
 
 /** `POST /api/space-invites/{token}/accept` (signed in): joins; answers the space (200 if already in). */
 export const acceptSpaceInviteResponseSchema = spaceResponseSchema;

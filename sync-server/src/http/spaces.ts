@@ -424,7 +424,18 @@ export function registerSpaces(
     const visible = await findVisibleApp(storage, space.appId, c.get('auth')?.user.id ?? null);
     const inviter = await storage.users.findById(invite.createdBy);
     if (!visible || !inviter) throw inviteNotFound();
+    // Where the signed-in asker stands, so the page offers what joining would do (issue 38): in
+    // it already (open the app), taken out by the owner (the link no longer lets them in), or not.
+    const asker = c.get('auth')?.user.id ?? null;
+    const standing = asker
+      ? (await storage.spaces.getWithRole(space.id, asker))?.role
+        ? 'member'
+        : (await storage.spaces.isBarred(space.id, asker))
+          ? 'removed'
+          : null
+      : null;
     return c.json({
+      standing,
       invite: {
         space: {
           id: space.id,

@@ -145,6 +145,16 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
       return row !== undefined && row.deleted_at !== null;
     },
 
+    async isBarred(spaceId, userId) {
+      const row = await db
+        .selectFrom('space_removals')
+        .select('user_id')
+        .where('space_id', '=', spaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async getWithRole(id, userId) {
       const row = await db
         .selectFrom('spaces')

@@ -123,6 +123,8 @@ export interface SpaceStore {
     limits: MembershipLimits,
     how: { viaLink: boolean },
   ): Promise<JoinOutcome>;
+  /** Whether the owner took this person out (so an invitation link no longer lets them in). */
+  isBarred(spaceId: string, userId: string): Promise<boolean>;
   /** Changes the role of someone in the space; false when they are not in it. */
   setRole(spaceId: string, userId: string, role: SpaceRole): Promise<boolean>;
   /**
