@@ -379,6 +379,16 @@ describe('where people stumble', () => {
         },
         [a, b],
       );
+    // Pipit's own pages too: the first visit's message never covers the sign-up form's button.
+    const fresh = await browser.newContext({ ...PHONE, serviceWorkers: 'allow' });
+    devices.push(fresh);
+    const signup = await fresh.newPage();
+    errors.push(...collectPageErrors(signup));
+    await signup.goto(`${pipit.url}/signup`);
+    await signup.getByText('Pipit is ready to work offline on this device.').waitFor();
+    expect(await overlap(signup, '.update-bar', 'form button[type="submit"]')).toBe(false);
+    await fits(signup);
+
     for (const options of [PHONE, LAPTOP]) {
       const person = await signUp(pipit, `tess38${options.viewport.width}`);
       const context = await deviceOf(browser, pipit, person, {

@@ -40,8 +40,9 @@ function Root() {
   return (
     <>
       <HeadContent />
+      {/* Above the page, in its flow: as a toast it covered forms' buttons (issue 38). */}
+      <UpdatePrompt placement="site" />
       <Outlet />
-      <UpdatePrompt />
     </>
   );
 }

@@ -1,29 +1,23 @@
 import type { ReactNode } from 'react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 import { Button } from './button';
-import { Toast } from './toast';
 import './update-prompt.css';
 
 /** How often an open tab asks the server whether a new version of Pipit was deployed. */
 const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 
-/**
- * Pipit's own message, pinned to the bottom (the site), or in the page's flow above everything
- * (an installed app, whose own toasts, forms and tab bar are at the bottom: Pipit's must never
- * cover them, issue 38).
- */
+/** Pipit's own message, in the page's flow above everything: it never covers the page. */
 function Message({
-  inline,
+  label,
   children,
   actions,
 }: {
-  inline: boolean;
+  label: string;
   children: ReactNode;
   actions: ReactNode;
 }) {
-  if (!inline) return <Toast actions={actions}>{children}</Toast>;
   return (
-    <aside className="update-bar" aria-label="This app on this device">
+    <aside className="update-bar" aria-label={label}>
       <p className="update-bar__text" role="status">
         {children}
       </p>
@@ -35,9 +29,11 @@ function Message({
 /**
  * Registers the service worker and offers a new version when one is waiting. Updating is the
  * person's choice (registerType "prompt"): reloading on its own could lose what they are typing.
- * `inline`: in an installed app, the message sits in the page's flow instead of over the app.
+ * The message sits at the top of the page, in its flow (`app`: an installed app; `site`: Pipit's
+ * pages): pinned as a toast, it covered forms' buttons and the app's own toasts (issue 38).
  */
-export function UpdatePrompt({ inline = false }: { inline?: boolean }) {
+export function UpdatePrompt({ placement }: { placement: 'app' | 'site' }) {
+  const label = placement === 'app' ? 'This app on this device' : 'Pipit on this device';
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     offlineReady: [offlineReady, setOfflineReady],
@@ -61,7 +57,7 @@ export function UpdatePrompt({ inline = false }: { inline?: boolean }) {
   if (needRefresh) {
     return (
       <Message
-        inline={inline}
+        label={label}
         actions={
           <>
             <Button size="small" onClick={() => void updateServiceWorker(true)}>
@@ -80,14 +76,14 @@ export function UpdatePrompt({ inline = false }: { inline?: boolean }) {
   if (offlineReady) {
     return (
       <Message
-        inline={inline}
+        label={label}
         actions={
           <Button size="small" variant="ghost" onClick={() => setOfflineReady(false)}>
             OK
           </Button>
         }
       >
-        {inline
+        {placement === 'app'
           ? 'This app now works offline on this device.'
           : 'Pipit is ready to work offline on this device.'}
       </Message>

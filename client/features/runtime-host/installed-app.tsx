@@ -64,7 +64,7 @@ export function InstalledApp({
   return (
     <>
       {/* Above the app, in its flow: over it, it covered a form's button and the app's own toast. */}
-      <UpdatePrompt inline />
+      <UpdatePrompt placement="app" />
       {!appId ? (
         <PwaNotFound />
       ) : state.kind === 'loading' ? (
