@@ -12,7 +12,7 @@ import {
   type TestSmtp,
 } from '@pipit/sync-server/testing';
 import { ROOMY_RATE_LIMITS } from '../sync-server/test/support/engines';
-import { definitionOf } from '../sync-server/test/support/publishing';
+import { archiveApp, definitionOf } from '../sync-server/test/support/publishing';
 import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { deviceOf, PERSON_PASSWORD, type Person, signInContext, signUp } from './support/people';
@@ -339,6 +339,34 @@ describe('where people stumble', () => {
     await dialog.getByRole('button', { name: 'Delete space' }).click();
     await page.getByText('You deleted “Walk”.', { exact: false }).waitFor();
     expect(errors).toEqual([]);
+  });
+
+  it('walk: an app its creator deleted leaves the library of whoever opened it', async () => {
+    const maker = await signUp(pipit, 'maker38');
+    const doomed = await publishApp(
+      pipit,
+      maker,
+      definitionOf({ title: 'Soon gone' }, 'habit-tracker'),
+    );
+    const user = await signUp(pipit, 'user38');
+    const context = await deviceOf(browser, pipit, user, PHONE);
+    devices.push(context);
+    const page = await context.newPage();
+    errors.push(...collectPageErrors(page));
+    await page.goto(`${pipit.url}/apps/${doomed}/pwa`);
+    await appScreens(page).waitFor();
+    await page.goto(`${pipit.url}/apps`);
+    await page.locator('main').getByText('Soon gone', { exact: true }).waitFor();
+    await archiveApp(maker.api, doomed);
+    expect((await maker.api.request('DELETE', `/api/apps/${doomed}`)).status).toBe(200);
+    await page.goto(`${pipit.url}/apps/${doomed}/pwa`);
+    await page.getByRole('heading', { name: 'This app was deleted' }).waitFor();
+    await page.getByText('It was taken out of your apps.').waitFor();
+    await fits(page);
+    await page.goto(`${pipit.url}/apps`);
+    await page.getByRole('heading', { name: 'Your apps' }).waitFor();
+    await poll(() => page.locator('main').getByText('Soon gone', { exact: true }).count()).toBe(0);
+    expect(errors.filter((e) => !/status of 410/.test(e))).toEqual([]);
   });
 
   it('5. deleting an account says first which shared spaces end for everyone, and for how many people', async () => {

@@ -55,6 +55,17 @@ export async function removeFromLibrary(accountId: string | null, entry: Library
   await changeEntry(accountId, { ...entry, removedAt: Date.now() });
 }
 
+/**
+ * The app was deleted by its creator: it leaves the library on every device (it can never open
+ * again, issue 38). Nothing happens when it is not there.
+ */
+export async function forgetDeletedApp(accountId: string | null, appId: string): Promise<void> {
+  const entry = (await libraryOnDevice(accountId ?? ANONYMOUS_OWNER)).find(
+    (e) => e.appId === appId,
+  );
+  if (entry) await removeFromLibrary(accountId, entry);
+}
+
 /** Undoes a removal: the app is kept again, as if saved now. */
 export async function restoreToLibrary(accountId: string | null, entry: LibraryEntry) {
   await changeEntry(accountId, { ...entry, savedAt: Date.now() });

@@ -80,7 +80,7 @@ export function InstalledApp({
           }}
         />
       ) : (
-        <PwaPage load={state.load} />
+        <PwaPage appId={appId} load={state.load} />
       )}
     </>
   );

@@ -35,7 +35,14 @@ const TEXTS: Record<PwaProblem, { icon: string; title: string; body: string }> =
  * `/apps/{id}/pwa` when the app cannot be run: full screen, without Pipit's navigation, since this
  * is what an installed app opens to.
  */
-export function PwaNotFound({ problem = 'not-found' }: { problem?: PwaProblem }) {
+export function PwaNotFound({
+  problem = 'not-found',
+  note,
+}: {
+  problem?: PwaProblem;
+  /** A sentence more, said once it is true (the app was taken out of the person's library). */
+  note?: string | undefined;
+}) {
   const text = TEXTS[problem];
   return (
     <main className="pwa-missing" id="main">
@@ -45,6 +52,7 @@ export function PwaNotFound({ problem = 'not-found' }: { problem?: PwaProblem })
         </p>
         <h1>{text.title}</h1>
         <p>{text.body}</p>
+        {note ? <p role="status">{note}</p> : null}
         {problem === 'offline' || problem === 'unreadable' ? (
           <Button onClick={() => location.reload()}>Reload</Button>
         ) : (

@@ -15,11 +15,31 @@ import { useSpaces } from './use-spaces';
 import { askPersistentStorage, recordOpen } from './visit-effects';
 
 /** `/apps/{id}/pwa`: the installed app itself (docs/product/routes.md), or why it cannot run. */
-export function PwaPage({ load }: { load: PwaLoad }) {
+export function PwaPage({ appId, load }: { appId: string; load: PwaLoad }) {
   if (load.kind === 'offline') return <PwaNotFound problem="offline" />;
-  if (load.kind === 'not-found' || load.kind === 'deleted')
-    return <PwaNotFound problem={load.kind} />;
+  if (load.kind === 'deleted') return <DeletedApp appId={appId} />;
+  if (load.kind === 'not-found') return <PwaNotFound problem="not-found" />;
   return <RunningApp key={load.app.id} initial={load.app} fromDevice={load.fromDevice} />;
+}
+
+/** A deleted app also leaves the person's library (it listed an app that can never open). */
+function DeletedApp({ appId }: { appId: string }) {
+  const [forgotten, setForgotten] = useState(false);
+  useEffect(() => {
+    void loadSession()
+      .then(async ({ account }) => {
+        const { forgetDeletedApp } = await import('../../sync/library');
+        await forgetDeletedApp(account?.id ?? null, appId);
+        setForgotten(true);
+      })
+      .catch((error: unknown) => console.warn('Could not update your library:', error));
+  }, [appId]);
+  return (
+    <PwaNotFound
+      problem="deleted"
+      note={forgotten ? 'It was taken out of your apps.' : undefined}
+    />
+  );
 }
 
 function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice: boolean }) {
@@ -90,6 +110,7 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
     document.title = showing.title || 'Untitled app';
   }, [showing]);
 
+  if (updates.gone === 'deleted') return <DeletedApp appId={appId} />;
   if (updates.gone) return <PwaNotFound problem={updates.gone} />;
   if (showing.version === null) return <PwaNotFound problem="draft" />;
   if (!definition) return <PwaNotFound problem="unreadable" />;
