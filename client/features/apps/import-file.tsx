@@ -248,18 +248,14 @@ function ImportReport({ result }: { result: ImportResponse }) {
           </li>
         ))}
       </ul>
-      {apps + images + remapped.checkpoints > 0 ? (
+      {apps > 0 ? (
         <p>
-          Some ids were already used on this server, so they were given new ones
-          {apps > 0 ? `: ${plural(apps, 'app')}` : ''}
-          {images > 0 ? `${apps > 0 ? ',' : ':'} ${plural(images, 'image')}` : ''}
-          {remapped.checkpoints > 0
-            ? `${apps + images > 0 ? ',' : ':'} ${plural(remapped.checkpoints, 'checkpoint')}`
-            : ''}
-          . Links to the old app address won’t open this copy.
+          {apps === 1 && result.apps.length === 1
+            ? 'This server already had this app (the same file was imported before, or it came from here), so the import is a new copy with an address of its own: links to the old address open the other one.'
+            : `${plural(apps, 'app')} already existed on this server, so ${apps === 1 ? 'it is a new copy' : 'they are new copies'} with addresses of their own: links to the old addresses open the others.`}
         </p>
       ) : (
-        <p>Every id was kept.</p>
+        <p>Links to the app’s address work here as they did where it came from.</p>
       )}
       {notes.map((note) => (
         <p key={note}>{note}</p>
