@@ -136,8 +136,9 @@ export function JoinSpacePage({ token }: { token: string }) {
     >
       <p>
         In the space you can {ROLE_WORDS[invite.role]} with{' '}
-        {invite.space.memberCount === 1 ? inviter : `${invite.space.memberCount} people`}. The rest
-        of your data in the app stays yours alone, and the app’s maker can’t see inside the space.
+        {invite.space.memberCount === 1 ? inviter : `${invite.space.memberCount} people`}. Only the
+        people in the space see what’s in it, and the rest of your data in the app stays yours
+        alone.
       </p>
       <p className="join-page__muted">
         This invitation works until {formatDate(invite.expiresAt)}.

@@ -44,7 +44,7 @@ const appNotFound = () =>
 const inviteNotFound = () =>
   new ApiError(
     'not_found',
-    'This invitation link does not work: it was withdrawn, or its space was deleted. If you still want to join, ask the person who sent it for a new one.',
+    'This invitation link does not work: it may be incomplete (copied only in part), withdrawn, or for a space that was deleted. If you still want to join, ask the person who sent it for a new one.',
   );
 
 const person = (user: UserRecord) => ({
