@@ -147,7 +147,10 @@ describe('AI runs queued on the device', () => {
     expect(send).toHaveBeenCalledExactlyOnceWith(
       expect.objectContaining({ aiActionId: 'make-list' }),
     );
-    expect(ran).toMatchObject({ state: 'done', text: 'Name: Shopping for Dal\nItems: Lentils' });
+    expect(ran).toMatchObject({
+      state: 'done',
+      text: 'Added “Shopping for Dal” to Shopping lists.\nName: Shopping for Dal\nItems: Lentils',
+    });
     expect(store.getSnapshot().records).toEqual([
       expect.objectContaining({
         collectionId: 'lists',

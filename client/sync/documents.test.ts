@@ -1,9 +1,14 @@
 // First: IndexedDB must exist before Dexie loads.
 import { fakeBrowser } from './fake-browser';
-import { createApp, readDefinition, setMeta } from '@pipit/app-definition';
+import {
+  createApp,
+  createVisitorRecord,
+  readDefinition,
+  readVisitorData,
+  setMeta,
+} from '@pipit/app-definition';
 import { WebSocketStatus } from '@hocuspocus/provider';
 import { createId, documentName } from '@pipit/protocol';
-import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { endAccount } from './account-end';
 import { openDocument, openDocumentAhead, type OpenDocument } from './documents';
@@ -291,7 +296,7 @@ describe('read-only', () => {
     const ben = account();
     const name = documentName({ kind: 'space', spaceId: createId() });
     const opened = await openLoaded(name, ben, { connect: true });
-    opened.doc.getMap('records').set('r1', new Y.Map());
+    createVisitorRecord(opened.doc, { id: 'items', name: 'Items', fields: [] }, {}, { id: 'r1' });
     expect(opened.sync().kind).not.toBe('saved');
     const provider = [...syncSocket(ben.accountId).configuration.providerMap.values()].find(
       (candidate) => candidate.configuration.name === name,
@@ -302,7 +307,7 @@ describe('read-only', () => {
     opened.release();
     // Opened again, the device's copy no longer holds what the server refused.
     const again = await openLoaded(name, ben, { connect: false });
-    expect(again.doc.getMap('records').has('r1')).toBe(false);
+    expect(readVisitorData(again.doc).records).toEqual([]);
     again.release();
     endAccount(ben.accountId);
   });

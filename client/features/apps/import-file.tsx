@@ -227,7 +227,6 @@ function leftOut(left: { versions: number; checkpoints: number; images: number; 
 /** What an import made, and which ids it had to change because this server used them already. */
 function ImportReport({ result }: { result: ImportResponse }) {
   const { remapped, notes, origin } = result.report;
-  const images = Object.keys(remapped.images).length;
   const apps = Object.keys(remapped.apps).length;
   return (
     <Notice

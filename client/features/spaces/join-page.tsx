@@ -1,8 +1,4 @@
-import {
-  type SpaceInvitePreview,
-  type SpaceInviteStanding,
-  type SpaceSummary,
-} from '@pipit/protocol';
+import { type SpaceInvitePreview, type SpaceInviteStanding } from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { ApiRequestError, describeError } from '../../platform/api/request';
