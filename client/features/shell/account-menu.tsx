@@ -14,10 +14,16 @@ async function signOut(): Promise<void> {
   setAccount(null);
 }
 
-/** The signed-in person's menu: their profile, settings, signing out. Escape or a click away closes it. */
-export function AccountMenu({ account }: { account: Account }) {
+/**
+ * The signed-in person's menu: their profile, settings, signing out. Escape or a click away closes
+ * it; Escape gives focus back to its button. In the header bar it floats under its button, anchored
+ * to the button's right edge; inside the phone menu (`inline`) it opens in the flow, as wide as the
+ * menu, so it never reaches past the screen's left edge (issue 38).
+ */
+export function AccountMenu({ account, inline = false }: { account: Account; inline?: boolean }) {
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   // The menu belongs to the page it was opened on: navigating anywhere closes it.
@@ -28,7 +34,9 @@ export function AccountMenu({ account }: { account: Account }) {
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpenOn(null);
+      if (e.key !== 'Escape') return;
+      setOpenOn(null);
+      button.current?.focus();
     };
     const onClick = (e: MouseEvent) => {
       if (!root.current?.contains(e.target as Node)) setOpenOn(null);
@@ -42,8 +50,9 @@ export function AccountMenu({ account }: { account: Account }) {
   }, [open]);
 
   return (
-    <div className="account-menu" ref={root}>
+    <div className={inline ? 'account-menu account-menu--inline' : 'account-menu'} ref={root}>
       <button
+        ref={button}
         type="button"
         className="account-menu__button"
         aria-expanded={open}

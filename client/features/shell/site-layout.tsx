@@ -115,7 +115,7 @@ function SiteHeader() {
           <NavList onNavigate={() => setOpen(false)} signedIn={account !== null} />
         </nav>
         <div className="site-menu__account">
-          {account ? <AccountMenu account={account} /> : <AccountLinks />}
+          {account ? <AccountMenu account={account} inline /> : <AccountLinks />}
         </div>
       </div>
     </header>
