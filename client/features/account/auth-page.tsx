@@ -32,7 +32,8 @@ export function describeReturn(path: string | undefined): string | undefined {
 
 /**
  * The frame of the account-access forms (docs/product/routes.md: they need the network, and say
- * so). The submit button says what is happening; an error says what went wrong and what to do next.
+ * so). The submit button says what is happening; an error says what went wrong and what to do next,
+ * and a refused try focuses the first field to fix, or the error above the form (issue 38).
  */
 export function AuthPage(props: AuthPageProps) {
   const online = useOnlineStatus();
@@ -45,16 +46,18 @@ export function AuthPage(props: AuthPageProps) {
           You’re offline. Reconnect, then try again.
         </Notice>
       )}
-      {props.error ? (
-        <Notice tone="danger" live="alert">
-          {props.error}
-        </Notice>
-      ) : null}
       <OnlineForm
         legend={props.title}
         submitLabel={props.submitLabel}
         pending={props.pending}
         onSubmit={props.onSubmit}
+        errorSummary={
+          props.error ? (
+            <Notice tone="danger" live="alert">
+              {props.error}
+            </Notice>
+          ) : null
+        }
       >
         {props.children}
       </OnlineForm>
