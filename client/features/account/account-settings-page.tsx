@@ -6,14 +6,14 @@ import {
   type SessionInfo,
   sessionListSchema,
 } from '@pipit/protocol';
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { z } from 'zod';
 import { Button } from '../../ui/button';
 import { TextField } from '../../ui/field';
 import { Loading } from '../../ui/loading';
 import { dateAndTime } from '../../ui/format-time';
 import { Notice } from '../../ui/notice';
-import { OnlineForm } from '../../ui/online-form';
+import { FORM_ERROR_ATTRIBUTE, OnlineForm } from '../../ui/online-form';
 import { Page, Section } from '../../ui/page';
 import { Segmented } from '../../ui/segmented';
 import { apiGet, apiSend, describeError } from '../../platform/api/request';
@@ -26,6 +26,8 @@ import { useLocalApps } from '../../sync/local-apps';
 import { listedSync } from '../../sync/sync-status';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { setAccount, useSession } from '../../platform/session/session';
+import { noteAccountDeleted } from '../../platform/session/farewell';
+import { type DeletionProblems, deletionProblems } from './delete-checks';
 import './account-pages.css';
 
 /** A settings form: its error and its confirmation sit just above the button. */
@@ -50,7 +52,7 @@ function SettingsForm(props: {
     >
       {props.children}
       {props.error ? (
-        <p className="field__error" role="alert">
+        <p className="field__error" role="alert" tabIndex={-1} {...{ [FORM_ERROR_ATTRIBUTE]: '' }}>
           {props.error}
         </p>
       ) : null}
@@ -328,9 +330,13 @@ function DeletionReach() {
 function DeleteSection() {
   const navigate = useNavigate();
   const { account } = useSession();
+  const confirmErrorId = useId();
   const [password, setPassword] = useState('');
   const [confirmed, setConfirmed] = useState(false);
+  // What the form itself found missing at the last try; cleared as each part is given.
+  const [problems, setProblems] = useState<DeletionProblems>({});
   const remove = useSubmit(() => apiSend('DELETE', '/api/account', { password }, z.object({})));
+  const passwordError = problems.password ?? remove.fields.password;
   return (
     <Section title="Delete your account" id="delete">
       <div className="danger-zone">
@@ -348,9 +354,15 @@ function DeleteSection() {
           pending={remove.pending}
           error={remove.error ?? null}
           onSubmit={() => {
-            if (!confirmed) return;
+            const found = deletionProblems(password, confirmed);
+            setProblems(found);
+            if (found.password || found.confirm) {
+              remove.reset();
+              return;
+            }
             void remove.submit().then(async (r) => {
               if (!r) return;
+              noteAccountDeleted();
               setAccount(null);
               await navigate({ to: '/' });
             });
@@ -361,17 +373,32 @@ function DeleteSection() {
             type="password"
             autoComplete="current-password"
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={remove.fields.password}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              if (e.target.value) setProblems(({ password: _, ...rest }) => rest);
+            }}
+            error={passwordError}
           />
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={confirmed}
-              onChange={(e) => setConfirmed(e.target.checked)}
-            />{' '}
-            I understand that my account and apps will be deleted for good.
-          </label>
+          <div className="field">
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={confirmed}
+                aria-invalid={problems.confirm ? true : undefined}
+                aria-describedby={problems.confirm ? confirmErrorId : undefined}
+                onChange={(e) => {
+                  setConfirmed(e.target.checked);
+                  if (e.target.checked) setProblems(({ confirm: _, ...rest }) => rest);
+                }}
+              />{' '}
+              I understand that my account and apps will be deleted for good.
+            </label>
+            {problems.confirm ? (
+              <p className="field__error" id={confirmErrorId}>
+                {problems.confirm}
+              </p>
+            ) : null}
+          </div>
         </SettingsForm>
       </div>
     </Section>

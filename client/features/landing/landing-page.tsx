@@ -1,4 +1,7 @@
 import { Link } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { Notice } from '../../ui/notice';
+import { takeAccountDeletedNote } from '../../platform/session/farewell';
 import { ButtonLink } from '../../ui/button-link';
 import { Card } from '../../ui/card';
 import { Section } from '../../ui/page';
@@ -55,8 +58,20 @@ const PROMISES = [
 
 /** `/`: what Pipit is, a glimpse of how it works, and featured apps. */
 export function LandingPage() {
+  // Read after hydration: the page is pre-rendered without it (docs/product/accounts.md).
+  const [deleted, setDeleted] = useState(false);
+  useEffect(() => setDeleted(takeAccountDeletedNote()), []);
   return (
     <>
+      {deleted ? (
+        <div className="container landing-farewell">
+          <Notice tone="success" title="Your account was deleted.">
+            Your profile, your apps and their data are gone, and you are signed out everywhere.
+            Thank you for trying Pipit — you can <Link to="/signup">create a new account</Link>{' '}
+            whenever you like.
+          </Notice>
+        </div>
+      ) : null}
       <div className="container hero">
         <div>
           <h1 className="hero__title">Small apps that work offline and stay yours.</h1>
