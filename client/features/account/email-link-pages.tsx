@@ -10,6 +10,7 @@ import { Page } from '../../ui/page';
 import { ApiRequestError, apiSend, describeError } from '../../platform/api/request';
 import { setAccount, useSession } from '../../platform/session/session';
 import { describeReturn } from './auth-page';
+import { linkFailureWords } from './link-failure';
 
 type LinkState =
   | { status: 'working' }
@@ -48,21 +49,26 @@ function Failure({
   state: Extract<LinkState, { status: 'failed' }>;
   retry: React.ReactNode;
 }) {
-  const title =
-    state.code === 'token_expired'
-      ? 'This link has expired'
-      : state.code === 'token_used'
-        ? 'This link was already used'
-        : state.code === 'offline'
-          ? 'You’re offline'
-          : 'This link doesn’t work';
+  const words = linkFailureWords(state.code, state.message);
   return (
     <>
-      <Notice tone="warning" title={title} live="alert">
-        <p>{state.message || 'The address has no token. Open the link from the email again.'}</p>
+      <Notice tone="warning" title={words.title} live="alert">
+        <p>{words.body}</p>
       </Notice>
       {retry}
     </>
+  );
+}
+
+/** Where a signed-in person goes on from the verify page: `next` when the link has one, else home. */
+function ContinueLink({ returnTo }: { returnTo: string | undefined }) {
+  const going = describeReturn(returnTo);
+  return returnTo ? (
+    <a className={buttonClass()} href={returnTo}>
+      {going ? `Continue to ${going}` : 'Continue'}
+    </a>
+  ) : (
+    <ButtonLink to="/home">Go to your home page</ButtonLink>
   );
 }
 
@@ -86,6 +92,12 @@ export function VerifyEmailPage({
     const result = await apiSend('POST', '/api/auth/verify-email', { token: t }, verifyResponse);
     if (result.account) setAccount(result.account);
   });
+  // An older link opened after the address was confirmed (issue 38): nothing is wrong, and the
+  // "send a fresh link" banner it would point to is not there. Offline, we cannot know yet.
+  const alreadyConfirmed =
+    state.status === 'failed' && state.code !== 'offline' && account?.emailVerified === true
+      ? account
+      : null;
   return (
     <Page title="Confirm your email" width="narrow">
       {state.status === 'working' ? <Loading label="Confirming your email…" /> : null}
@@ -95,13 +107,7 @@ export function VerifyEmailPage({
             Thank you. If you ever forget your password, a reset link will reach you there.
           </Notice>
           {account ? (
-            returnTo ? (
-              <a className={buttonClass()} href={returnTo}>
-                {going ? `Continue to ${going}` : 'Continue'}
-              </a>
-            ) : (
-              <ButtonLink to="/home">Go to your home page</ButtonLink>
-            )
+            <ContinueLink returnTo={returnTo} />
           ) : (
             <ButtonLink to="/login" search={{ redirect: returnTo }}>
               {going ? `Sign in and continue to ${going}` : 'Sign in'}
@@ -109,7 +115,16 @@ export function VerifyEmailPage({
           )}
         </>
       ) : null}
-      {state.status === 'failed' ? (
+      {alreadyConfirmed ? (
+        <>
+          <Notice tone="success" title="Your email is already confirmed.">
+            This link is no longer needed: the address <strong>{alreadyConfirmed.email}</strong> is
+            confirmed.
+          </Notice>
+          <ContinueLink returnTo={returnTo} />
+        </>
+      ) : null}
+      {state.status === 'failed' && !alreadyConfirmed ? (
         <Failure
           state={state}
           retry={
