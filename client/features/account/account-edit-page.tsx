@@ -5,12 +5,13 @@ import {
   AVATAR_UPLOAD_TYPES,
   type UpdateProfileRequest,
 } from '@pipit/protocol';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
 import { TextArea, TextField } from '../../ui/field';
 import { Notice } from '../../ui/notice';
+import { FORM_ERROR_ATTRIBUTE, focusAfterTry } from '../../ui/online-form';
 import { Page, Section } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { apiSend, apiUpload, describeError } from '../../platform/api/request';
@@ -120,6 +121,20 @@ export function AccountEditPage() {
         }
       : null);
   const availability = useUsernameAvailability(current?.username ?? '', account?.username);
+  // Issue 38: on a phone the confirmation at the top of the page was out of view, and the saved
+  // form's button turns disabled under the focus. Both messages sit by the button; a save focuses
+  // its confirmation (read as a status), a refused one the first field to fix or the error.
+  const formRef = useRef<HTMLFormElement>(null);
+  const savedRef = useRef<HTMLParagraphElement>(null);
+  const trying = useRef(false);
+  useEffect(() => {
+    if (saved) savedRef.current?.focus();
+  }, [saved]);
+  useEffect(() => {
+    if (save.pending || !trying.current || !formRef.current) return;
+    trying.current = false;
+    if (save.error) focusAfterTry(formRef.current);
+  }, [save.pending, save.error]);
   if (!account || !current) return null;
 
   const update = (next: Partial<ProfileForm>) => {
@@ -141,6 +156,7 @@ export function AccountEditPage() {
       setSaved('device');
       return;
     }
+    trying.current = true;
     const result = await save.submit(patch);
     if (result) {
       setAccount(result.account);
@@ -170,18 +186,12 @@ export function AccountEditPage() {
           online.
         </Notice>
       ) : null}
-      {saved === 'server' ? <Notice tone="success">Your profile is saved.</Notice> : null}
-      {save.error ? (
-        <Notice tone="danger" live="alert">
-          {save.error}
-        </Notice>
-      ) : null}
 
       <Section title="Picture" id="picture">
         <AvatarEditor account={account} />
       </Section>
 
-      <form noValidate onSubmit={(e) => void onSubmit(e)}>
+      <form ref={formRef} noValidate onSubmit={(e) => void onSubmit(e)}>
         <fieldset className="form-fieldset" disabled={save.pending}>
           <legend className="visually-hidden">Profile</legend>
           <div className="row">
@@ -293,14 +303,23 @@ export function AccountEditPage() {
             onChange={(pinnedAppIds) => update({ pinnedAppIds })}
             error={save.fields.pinnedAppIds}
           />
+          {save.error ? (
+            <div tabIndex={-1} {...{ [FORM_ERROR_ATTRIBUTE]: '' }}>
+              <Notice tone="danger" live="alert">
+                {save.error}
+              </Notice>
+            </div>
+          ) : null}
           <Button type="submit" disabled={save.pending || Object.keys(patch).length === 0}>
             {save.pending ? 'Saving…' : online ? 'Save profile' : 'Save on this device'}
           </Button>
-          {saved === 'device' ? (
-            <p className="field__hint" role="status">
-              Saved on this device. It will be sent when you are back online.
-            </p>
-          ) : null}
+          <p className="field__hint profile-saved" role="status" tabIndex={-1} ref={savedRef}>
+            {saved === 'server'
+              ? 'Your profile is saved.'
+              : saved === 'device'
+                ? 'Saved on this device. It will be sent when you are back online.'
+                : null}
+          </p>
         </fieldset>
       </form>
     </Page>

@@ -24,11 +24,18 @@ export const sameOriginPathSchema = lazySchema(() =>
 /** A colour as `#rrggbb`: an avatar's or an app icon's background. */
 export const hexColorSchema = lazySchema(() => zm.string().check(zm.regex(/^#[0-9a-f]{6}$/i)));
 
+/**
+ * What a profile link that is not a full web address is told (issue 38: zod's own "Invalid URL"
+ * said nothing about what to type; people write `readinglog.example/ada`).
+ */
+export const PROFILE_LINK_URL_MESSAGE =
+  'Use a full web address starting with https://, like https://example.org.';
+
 /** A link on a profile: http(s) only (docs/product/validation.md). */
 export const profileLinkSchema = lazySchema(() =>
   zm.object({
     label: zm.string().check(zm.maxLength(40)),
-    url: zm.url({ protocol: /^https?$/ }),
+    url: zm.url({ protocol: /^https?$/, error: PROFILE_LINK_URL_MESSAGE }),
   }),
 );
 
