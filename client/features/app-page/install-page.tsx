@@ -33,6 +33,8 @@ export function InstallPage({
   const [platform] = useState(() => detectPlatform());
   const pwaUrl = `${window.location.origin}${appPwaPaths(app.id).page}`;
   const accountId = useSession().account?.id ?? null;
+  const installed = useInstalled(app.id);
+  const installPrompt = useInstallPrompt(app.id);
 
   // Installed from this page: the app joins my library, marked installed.
   useEffect(() => {
@@ -72,9 +74,18 @@ export function InstallPage({
         </Notice>
       ) : (
         <>
-          <InstallAction appId={app.id} title={title} pwaPath={appPwaPaths(app.id).page} />
+          <InstallAction
+            appId={app.id}
+            title={title}
+            pwaPath={appPwaPaths(app.id).page}
+            installed={installed}
+            installPrompt={installPrompt}
+          />
           <Section title="How to install" id="steps">
-            <InstallSteps detected={platform} />
+            <InstallSteps
+              detected={platform}
+              oneClick={!installed && installPrompt.prompt !== null}
+            />
           </Section>
           <Section title="Open it on your phone" id="qr">
             <div className="install__qr">
@@ -97,13 +108,16 @@ function InstallAction({
   appId,
   title,
   pwaPath,
+  installed,
+  installPrompt,
 }: {
   appId: string;
   title: string;
   pwaPath: string;
+  installed: boolean;
+  installPrompt: ReturnType<typeof useInstallPrompt>;
 }) {
-  const installed = useInstalled(appId);
-  const { prompt, needsReload } = useInstallPrompt(appId);
+  const { prompt, needsReload } = installPrompt;
   const [outcome, setOutcome] = useState<'idle' | 'asking' | 'dismissed'>('idle');
 
   const install = async () => {
