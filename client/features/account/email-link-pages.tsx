@@ -104,7 +104,8 @@ export function VerifyEmailPage({
       {state.status === 'done' ? (
         <>
           <Notice tone="success" title="Your email is confirmed">
-            Thank you. If you ever forget your password, a reset link will reach you there.
+            Thank you. You can publish your apps and invite people now, and if you ever forget your
+            password, a reset link will reach you there.
           </Notice>
           {account ? (
             <ContinueLink returnTo={returnTo} />

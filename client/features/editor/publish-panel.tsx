@@ -6,6 +6,8 @@ import { formatDate } from '../../ui/format-time';
 import { Notice } from '../../ui/notice';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { describeError } from '../../platform/api/request';
+import { useResendVerification } from '../../platform/session/resend-verification';
+import { useSession } from '../../platform/session/session';
 import { useEditor } from './editor-context';
 import { EditorDialog } from './editor-dialog';
 import { getPublication, publish, setVisibility, unpublish } from './publish-api';
@@ -52,6 +54,13 @@ export function PublishPanel({
   const [chosen, setChosen] = useState<Visibility | null>(null);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const groupId = useId();
+  const confirmId = useId();
+  const { account } = useSession();
+  const resend = useResendVerification();
+  // Issue 38: the server refuses to publish for an unconfirmed email. Say so before the owner
+  // tries, with a way to get the link again; the panel learns of a confirmation made in another
+  // tab when this one is shown or focused again (client/platform/session/session.ts).
+  const unconfirmed = isOwner && account !== null && !account.emailVerified;
 
   useEffect(() => {
     if (!online) return;
@@ -150,6 +159,28 @@ export function PublishPanel({
         </Notice>
       ) : null}
 
+      {unconfirmed ? (
+        <Notice tone="warning" title="Confirm your email address to publish">
+          <p id={confirmId}>
+            We sent a link to <strong>{account.email}</strong>. Open it, then publish from here:
+            this panel notices by itself.
+          </p>
+          {resend.sent ? (
+            <p role="status">A new link is on its way.</p>
+          ) : (
+            <Button
+              size="small"
+              variant="secondary"
+              disabled={resend.pending || !online}
+              onClick={resend.send}
+            >
+              {resend.pending ? 'Sending…' : 'Send the confirmation email again'}
+            </Button>
+          )}
+          {resend.error ? <p role="alert">{resend.error}</p> : null}
+        </Notice>
+      ) : null}
+
       <p className="publish__status" data-testid="publish-status">
         {publication
           ? status(publication)
@@ -186,7 +217,8 @@ export function PublishPanel({
         <div className="publish__actions">
           <Button
             onClick={() => setStep({ kind: 'waiting' })}
-            disabled={!online || !publication || busy || syncBlocked}
+            disabled={!online || !publication || busy || syncBlocked || unconfirmed}
+            aria-describedby={unconfirmed ? confirmId : undefined}
           >
             {publishing
               ? 'Publishing…'

@@ -5,10 +5,8 @@ import { ButtonLink } from '../../ui/button-link';
 import { Notice } from '../../ui/notice';
 import { Segmented } from '../../ui/segmented';
 import { useOnlineStatus } from '../../ui/use-online-status';
-import * as zm from 'zod/mini';
 import { useSession } from '../../platform/session/session';
-import { apiSend } from '../../platform/api/request';
-import { useSubmit } from '../../platform/api/use-submit';
+import { useResendVerification } from '../../platform/session/resend-verification';
 import { AccountMenu } from './account-menu';
 import { THEME_OPTIONS, useThemePreference } from '../../platform/theme-preference';
 import './site-layout.css';
@@ -192,30 +190,28 @@ function SiteFooter() {
   );
 }
 
-/** Until the address is confirmed, a reminder with a way to get the link again. */
+/**
+ * Until the address is confirmed, a reminder with a way to get the link again. It goes away by
+ * itself once the address is confirmed in another tab (the session is asked again on return).
+ */
 function VerifyEmailBanner() {
   const { account, isOfflineCopy } = useSession();
-  const resend = useSubmit(() =>
-    apiSend('POST', '/api/auth/resend-verification', undefined, zm.object({ sent: zm.boolean() }), {
-      humanCheck: true,
-    }),
-  );
-  const [sent, setSent] = useState(false);
+  const resend = useResendVerification();
   if (!account || account.emailVerified || isOfflineCopy) return null;
   return (
     <div className="container site-verify">
       <Notice tone="warning" title="Confirm your email address">
         <p>
-          We sent a link to <strong>{account.email}</strong>. Confirming it lets you reset your
-          password if you ever forget it.{' '}
-          {sent ? (
+          We sent a link to <strong>{account.email}</strong>. Confirming it lets you publish your
+          apps, invite people, and reset your password if you ever forget it.{' '}
+          {resend.sent ? (
             <span>A new link is on its way.</span>
           ) : (
             <Button
               size="small"
               variant="secondary"
               disabled={resend.pending}
-              onClick={() => void resend.submit().then((r) => r && setSent(true))}
+              onClick={resend.send}
             >
               {resend.pending ? 'Sending…' : 'Send the link again'}
             </Button>

@@ -146,7 +146,8 @@ describe('the session when the server could not be asked', () => {
     const { loadSession, getAccount } = await openPage();
     await loadSession();
 
-    answer = { account: ada };
+    // A confirmed account: an unconfirmed one is asked about again (below).
+    answer = { account: { ...ada, emailVerified: true } };
     page.visibilityState = 'visible';
     page.dispatchEvent(new Event('visibilitychange'));
     await vi.waitFor(() => expect(getAccount()?.id).toBe(ada.id));
@@ -172,5 +173,48 @@ describe('the session when the server could not be asked', () => {
     pending.send({ account: null });
     expect(await asking).toMatchObject({ account: { id: ada.id }, isOfflineCopy: false });
     expect(getAccount()?.id).toBe(ada.id);
+  });
+});
+
+describe('an email confirmed in another tab (issue 38)', () => {
+  it('is learnt when the page is shown or focused again, or another tab stores the account', async () => {
+    answer = { account: ada };
+    const { loadSession, getAccount } = await openPage();
+    await loadSession();
+    expect(asked).toBe(1);
+
+    // Confirmed elsewhere; this tab is shown again.
+    answer = { account: { ...ada, emailVerified: true } };
+    page.dispatchEvent(new Event('visibilitychange'));
+    await vi.waitFor(() => expect(getAccount()?.emailVerified).toBe(true));
+    expect(asked).toBe(2);
+
+    // Confirmed: nothing more to learn on coming back.
+    page.dispatchEvent(new Event('visibilitychange'));
+    window.dispatchEvent(new Event('focus'));
+    expect(asked).toBe(2);
+  });
+
+  it('asks once per return, on focus and on another tab’s stored account', async () => {
+    answer = { account: ada };
+    const { loadSession, getAccount } = await openPage();
+    await loadSession();
+
+    const pending = later();
+    answer = pending.response;
+    window.dispatchEvent(new Event('focus'));
+    page.dispatchEvent(new Event('visibilitychange'));
+    // One question at a time.
+    expect(asked).toBe(2);
+    pending.send({ account: ada });
+    await vi.waitFor(() => expect(asked).toBe(2));
+
+    answer = { account: { ...ada, emailVerified: true } };
+    const stored = Object.assign(new Event('storage'), { key: 'pipit:account' });
+    await vi.waitFor(async () => {
+      window.dispatchEvent(stored);
+      await Promise.resolve();
+      expect(getAccount()?.emailVerified).toBe(true);
+    });
   });
 });

@@ -102,6 +102,27 @@ function askAgainIfOfflineCopy(): void {
   if (state.isOfflineCopy) void loadSession();
 }
 
+/**
+ * Signed in with an email not confirmed yet (issue 38): the link is usually opened in another tab
+ * or on another device, and this tab's banner and publish panel should learn of it without a
+ * reload. Such a tab asks the server again when it is shown or focused again, or when another tab
+ * of this site stores a new view of the account; one question at a time.
+ */
+function waitingForConfirmation(): boolean {
+  return state.status === 'ready' && !state.isOfflineCopy && state.account?.emailVerified === false;
+}
+let confirming: Promise<unknown> | undefined;
+function askAgainIfWaitingForConfirmation(): void {
+  if (confirming || !waitingForConfirmation()) return;
+  confirming = loadSession(true).finally(() => (confirming = undefined));
+}
+
+/** The page is back in front of the person: the answers that may have changed meanwhile. */
+function askAgainOnReturn(): void {
+  askAgainIfOfflineCopy();
+  askAgainIfWaitingForConfirmation();
+}
+
 /** After `online`, the network is often not usable for a moment. */
 const ONLINE_SETTLE_MS = 1_500;
 
@@ -111,10 +132,16 @@ if (typeof window !== 'undefined' && typeof window.addEventListener === 'functio
     clearTimeout(settle);
     settle = setTimeout(askAgainIfOfflineCopy, ONLINE_SETTLE_MS);
   });
+  window.addEventListener('focus', askAgainIfWaitingForConfirmation);
+  // Another tab stored its view of the account (it confirmed the email, say): ask the server,
+  // rather than trust what another tab wrote.
+  window.addEventListener('storage', (event) => {
+    if ((event as StorageEvent).key === STORAGE_KEY) askAgainIfWaitingForConfirmation();
+  });
 }
 if (typeof document !== 'undefined' && typeof document.addEventListener === 'function') {
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') askAgainIfOfflineCopy();
+    if (document.visibilityState === 'visible') askAgainOnReturn();
   });
 }
 

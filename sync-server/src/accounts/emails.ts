@@ -56,7 +56,7 @@ export function verifyEmailMessage(to: string, name: string, url: string): MailM
     subject: 'Confirm your email for Pipit',
     greeting: hello(name),
     paragraphs: [
-      'Welcome to Pipit. Confirm that this is your email address, so you can always get back into your account.',
+      'Welcome to Pipit. Confirm that this is your email address, so you can publish your apps, invite people to them, and always get back into your account.',
     ],
     action: { label: 'Confirm my email', url },
     footer:
