@@ -8,7 +8,7 @@ import { Loading } from '../../ui/loading';
 import { Notice } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { ApiRequestError, apiSend, describeError } from '../../platform/api/request';
-import { setAccount, useSession } from '../../platform/session/session';
+import { loadSession, setAccount, useSession } from '../../platform/session/session';
 import { describeReturn } from './auth-page';
 import { linkFailureWords } from './link-failure';
 
@@ -92,10 +92,16 @@ export function VerifyEmailPage({
     const result = await apiSend('POST', '/api/auth/verify-email', { token: t }, verifyResponse);
     if (result.account) setAccount(result.account);
   });
+  // A public page asks nobody who is signed in (it shows the copy last seen on this device, none
+  // on a device where the cookie is all there is): a refused link needs the server's answer.
+  const failed = state.status === 'failed';
+  useEffect(() => {
+    if (failed) void loadSession();
+  }, [failed]);
   // An older link opened after the address was confirmed (issue 38): nothing is wrong, and the
   // "send a fresh link" banner it would point to is not there. Offline, we cannot know yet.
   const alreadyConfirmed =
-    state.status === 'failed' && state.code !== 'offline' && account?.emailVerified === true
+    failed && state.code !== 'offline' && account?.emailVerified === true
       ? account
       : null;
   return (
