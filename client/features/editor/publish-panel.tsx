@@ -171,6 +171,7 @@ export function PublishPanel({
             <Button
               size="small"
               variant="secondary"
+              className="publish__resend"
               disabled={resend.pending || !online}
               onClick={resend.send}
             >
