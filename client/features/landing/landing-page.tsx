@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import { Notice } from '../../ui/notice';
-import { takeAccountDeletedNote } from '../../platform/session/farewell';
+import { accountDeletedThisVisit } from '../../platform/session/farewell';
 import { ButtonLink } from '../../ui/button-link';
 import { Card } from '../../ui/card';
 import { Section } from '../../ui/page';
@@ -56,11 +56,13 @@ const PROMISES = [
   },
 ] as const;
 
+const noChanges = () => () => {};
+
 /** `/`: what Pipit is, a glimpse of how it works, and featured apps. */
 export function LandingPage() {
-  // Read after hydration: the page is pre-rendered without it (docs/product/accounts.md).
-  const [deleted, setDeleted] = useState(false);
-  useEffect(() => setDeleted(takeAccountDeletedNote()), []);
+  // Read after hydration (the server's snapshot is "no"): the page is pre-rendered without it
+  // (docs/product/accounts.md).
+  const deleted = useSyncExternalStore(noChanges, accountDeletedThisVisit, () => false);
   return (
     <>
       {deleted ? (

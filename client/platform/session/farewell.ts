@@ -36,3 +36,13 @@ export function takeAccountDeletedNote(storage: NoteStorage | undefined = tabSto
     return false;
   }
 }
+
+let seen: boolean | undefined;
+/**
+ * The note as this page load saw it: taken from storage the first time, then the same answer while
+ * the page stays open (a stable snapshot for `useSyncExternalStore`; a reload no longer has it).
+ */
+export function accountDeletedThisVisit(): boolean {
+  seen ??= takeAccountDeletedNote();
+  return seen;
+}
