@@ -101,9 +101,7 @@ export function VerifyEmailPage({
   // An older link opened after the address was confirmed (issue 38): nothing is wrong, and the
   // "send a fresh link" banner it would point to is not there. Offline, we cannot know yet.
   const alreadyConfirmed =
-    failed && state.code !== 'offline' && account?.emailVerified === true
-      ? account
-      : null;
+    failed && state.code !== 'offline' && account?.emailVerified === true ? account : null;
   return (
     <Page title="Confirm your email" width="narrow">
       {state.status === 'working' ? <Loading label="Confirming your email…" /> : null}
