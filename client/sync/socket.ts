@@ -1,8 +1,5 @@
 import { HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
-import { observedWebSocket } from '@pipit/protocol';
-
-/** The sync endpoint on this origin; the session cookie authenticates the websocket. */
-const SYNC_PATH = '/api/sync';
+import { observedWebSocket, SYNC_PATH } from '@pipit/protocol';
 
 let socket: { accountId: string; websocket: HocuspocusProviderWebsocket } | undefined;
 

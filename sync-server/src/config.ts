@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { type Dsn, parseDsn } from './monitoring/dsn';
+import { type Dsn, parseDsn } from './dsn';
 
 const dsnSchema = z.string().transform((text, ctx): Dsn => {
   const dsn = parseDsn(text);

@@ -10,5 +10,5 @@ export { createLogger, type Logger } from './logger';
 export { openStorage } from './storage/open-storage';
 export type { Storage, UserRecord, NewUser } from './storage/types';
 export type { DocumentAccess, DocumentRole } from './collab/access';
-export { SYNC_PATH } from './collab/websocket';
+export { SYNC_PATH } from '@pipit/protocol';
 export { VERSION } from './version';

@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { REFUSALS_BEFORE_SLOWDOWN, ResourceBounds } from '../src/collab/resource-bounds';
 import { DEFAULT_RESOURCE_LIMITS } from '../src/collab/resource-limits';
-import { SYNC_PATH } from '../src/collab/websocket';
+import { SYNC_PATH } from '@pipit/protocol';
 import { growthOf, itemsOf, waitingBytes } from '../src/collab/yjs-usage';
 import type { ApiClient } from './support/api-client';
 import { grantEveryone } from './support/access';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { createId } from '@pipit/protocol';
-import { MAX_MESSAGE_BYTES, SYNC_PATH } from '../src/collab/websocket';
+import { createId, SYNC_PATH } from '@pipit/protocol';
+import { MAX_MESSAGE_BYTES } from '../src/collab/websocket';
 import { grantEveryone } from './support/access';
 import { acknowledged, connectProvider, refused, type TestProvider } from './support/provider';
 import { rawRequest } from './support/raw-http';

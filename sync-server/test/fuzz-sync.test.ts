@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { documentName, isSyncCloseReason } from '@pipit/protocol';
-import { SYNC_PATH } from '../src/collab/websocket';
+import { SYNC_PATH } from '@pipit/protocol';
 import type { ApiClient } from './support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from './support/engines';
 import { acknowledged, connectProvider, type TestProvider } from './support/provider';

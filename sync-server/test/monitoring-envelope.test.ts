@@ -6,7 +6,7 @@ import {
   parseDsn,
   sameDsn,
   sentryAuthHeader,
-} from '../src/monitoring/dsn';
+} from '../src/dsn';
 import {
   MalformedEnvelopeError,
   parseEnvelope,

@@ -47,3 +47,9 @@ export function parseDocumentName(name: string): DocumentName | null {
  * is dropped: the document would never sync again in that tab.
  */
 export const SYNC_PROVIDER_ADDRESSING = { sessionAwareness: true } as const;
+
+/**
+ * The websocket endpoint for Yjs sync (the Hocuspocus protocol), on the same origin as the app;
+ * the session cookie authenticates it.
+ */
+export const SYNC_PATH = '/api/sync';

@@ -29,6 +29,7 @@ export { ERROR_MEANINGS } from './error-meanings';
 export {
   documentName,
   parseDocumentName,
+  SYNC_PATH,
   SYNC_PROVIDER_ADDRESSING,
   type DocumentName,
 } from './documents';

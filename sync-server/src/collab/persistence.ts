@@ -18,7 +18,7 @@ import type { AppStore, DocumentOwner, DocumentStore } from '../storage/types';
 import type { DocumentLedger } from './document-ledger';
 import { SyncRefusal } from './refusal';
 import type { ResourceBounds } from './resource-bounds';
-import { replayInto } from './update-log';
+import { replayInto } from '../storage/replay';
 
 export const STORE_RETRY_INITIAL_DELAY_MS = 100;
 /**

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Hocuspocus, WebSocketLike } from '@hocuspocus/server';
 import crossws from 'crossws/adapters/node';
-import { SYNC_CLOSE_REASONS } from '@pipit/protocol';
+import { SYNC_CLOSE_REASONS, SYNC_PATH } from '@pipit/protocol';
 import type { Logger } from '../logger';
 import type { CollabTimings } from '../metrics';
 import { isAllowedOrigin } from '../origin';
@@ -12,8 +12,6 @@ import type { SocketContext } from './authenticate';
 import type { ResourceBounds } from './resource-bounds';
 import { checkFraming } from './sync-message';
 
-/** The websocket endpoint for Yjs sync (Hocuspocus protocol), on the same origin as the app. */
-export const SYNC_PATH = '/api/sync';
 /** A websocket message bigger than this closes the connection (ws's default is 100 MiB). */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { type ClientConfig, monitoringTunnel } from '@pipit/protocol';
 import type { MonitoringConfig } from '../config';
-import { formatDsn } from '../monitoring/dsn';
+import { formatDsn } from '../dsn';
 import { VERSION } from '../version';
 import type { ApiEnv } from './context';
 

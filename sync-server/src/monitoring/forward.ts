@@ -1,5 +1,5 @@
 import type { Logger } from '../logger';
-import { type Dsn, envelopeEndpoint, sentryAuthHeader } from './dsn';
+import { type Dsn, envelopeEndpoint, sentryAuthHeader } from '../dsn';
 
 /** How long one forward may take before it is abandoned (a slow collector is not our problem). */
 export const FORWARD_TIMEOUT_MS = 5_000;

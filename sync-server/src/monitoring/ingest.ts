@@ -4,7 +4,7 @@ import type { MonitoringConfig } from '../config';
 import type { ErrorEventRecord } from '../storage/types';
 import type { ReportBudget } from './budget';
 import { clientEventRecord } from './client-event';
-import { formatDsn, parseDsn, sameDsn } from './dsn';
+import { formatDsn, parseDsn, sameDsn } from '../dsn';
 import {
   type EnvelopeItem,
   itemJson,

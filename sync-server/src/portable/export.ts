@@ -13,7 +13,7 @@ import {
 import { documentName } from '@pipit/protocol';
 import * as Y from 'yjs';
 import type { Clock } from '../accounts/clock';
-import { replayInto } from '../collab/update-log';
+import { replayInto } from '../storage/replay';
 import type { Logger } from '../logger';
 import { type LiveDocuments, loadAppDocument } from '../publishing/app-document';
 import { ServiceError } from '../service-error';

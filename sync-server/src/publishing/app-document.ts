@@ -2,7 +2,7 @@ import { documentName } from '@pipit/protocol';
 import * as Y from 'yjs';
 import type { Logger } from '../logger';
 import type { DocumentStore } from '../storage/types';
-import { replayInto } from '../collab/update-log';
+import { replayInto } from '../storage/replay';
 
 /** The documents this instance has loaded (Hocuspocus's map), by name. */
 export interface LiveDocuments {

@@ -1,7 +1,7 @@
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import WebSocket from 'ws';
-import { SYNC_PATH } from '../../src/collab/websocket';
+import { SYNC_PATH } from '@pipit/protocol';
 
 /** Hocuspocus message types (its MessageType enum) and the sub-types these tests use. */
 export const MESSAGE = { sync: 0, awareness: 1, auth: 2, close: 7, syncStatus: 8 } as const;
