@@ -82,6 +82,7 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'DELETE /api/account/sessions/:id': null,
   'POST /api/account/sessions/revoke-others': null,
   'GET /api/account/export': null,
+  'GET /api/account/deletion': null,
   'DELETE /api/account': deleteAccountRequestSchema,
   'GET /api/usernames/:username': null,
   'GET /api/profiles/:username': null,

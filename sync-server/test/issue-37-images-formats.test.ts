@@ -66,7 +66,8 @@ describe('what an image is, and what of it is kept', () => {
     );
     expect([imported.status, errorCode(imported)]).toEqual([400, 'validation_failed']);
     expect(imported.body.error?.message).toBe(
-      'This file holds an image that is not a PNG, JPEG, WebP or GIF, the only images Pipit takes.',
+      // Named as the person knows it (issue 38): which image of which app.
+      'Image 1 of the app “Pictures” is not a PNG, JPEG, WebP or GIF, the only images Pipit takes.',
     );
     expect(await appCount()).toBe(1);
   });
