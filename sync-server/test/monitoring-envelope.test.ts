@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientEventRecord } from '../src/monitoring/client-event';
-import {
-  envelopeEndpoint,
-  formatDsn,
-  parseDsn,
-  sameDsn,
-  sentryAuthHeader,
-} from '../src/dsn';
+import { envelopeEndpoint, formatDsn, parseDsn, sameDsn, sentryAuthHeader } from '../src/dsn';
 import {
   MalformedEnvelopeError,
   parseEnvelope,
