@@ -1,5 +1,5 @@
 // First: IndexedDB must exist before Dexie loads.
-import { fakeBrowser } from './fake-browser';
+import { fakeBrowser } from '../test-support/fake-browser';
 import { type AiAction, blankDefinition, fieldSchema } from '@pipit/app-definition';
 import { createMemoryDataStore, landAiOutput, type AiOutput } from '@pipit/runtime';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,5 @@
 // First: IndexedDB must exist before y-indexeddb opens it.
-import { fakeBrowser } from './fake-browser';
+import { fakeBrowser } from '../test-support/fake-browser';
 import { APP_TEMPLATES, readVisitorData, type ReadDefinition } from '@pipit/app-definition';
 import { createId } from '@pipit/protocol';
 import { beforeEach, describe, expect, it, vi } from 'vitest';

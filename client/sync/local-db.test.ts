@@ -1,5 +1,5 @@
 // First: IndexedDB must exist before Dexie loads.
-import { fakeBrowser } from './fake-browser';
+import { fakeBrowser } from '../test-support/fake-browser';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { localDb, type LocalApp } from './local-db';
 

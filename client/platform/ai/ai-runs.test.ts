@@ -1,4 +1,4 @@
-import { fakeBrowser } from '../../sync/fake-browser';
+import { fakeBrowser } from '../../test-support/fake-browser';
 import { AI_OUTPUT_INVALID_MESSAGE, AI_PROVIDER_FAILURE_MESSAGES } from '@pipit/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { aiRunsOf, queueAiRun, runQueuedAiRuns } from '../../sync/ai-queue';

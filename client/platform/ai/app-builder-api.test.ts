@@ -1,4 +1,4 @@
-import { fakeBrowser } from '../../sync/fake-browser';
+import { fakeBrowser } from '../../test-support/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiRequestError } from '../api/request';
 import { appFromDescription } from './app-builder-api';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Account } from '@pipit/protocol';
-import { fakeBrowser } from '../../sync/fake-browser';
+import { fakeBrowser } from '../../test-support/fake-browser';
 
 /*
  * Who is signed in, when the server could not be asked (review of issue 37): the copy last seen on
