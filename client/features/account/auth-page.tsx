@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { appShellTarget, returnPath } from '@pipit/protocol';
+import { pathnameOf } from '../../platform/session/route-guards';
 import { Notice } from '../../ui/notice';
 import { OnlineForm } from '../../ui/online-form';
 import { Page } from '../../ui/page';
@@ -24,7 +25,7 @@ interface AuthPageProps {
 export function describeReturn(path: string | undefined): string | undefined {
   const target = returnPath(path);
   if (!target || target === '/home') return undefined;
-  const pathname = target.split(/[?#]/, 1)[0] ?? target;
+  const pathname = pathnameOf(target);
   if (pathname.startsWith('/join/')) return 'the invitation you opened';
   if (appShellTarget(pathname)) return 'the app you were using';
   return 'the page you were on';

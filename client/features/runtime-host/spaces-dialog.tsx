@@ -107,9 +107,7 @@ export function SpacesDialog(props: SpacesDialogProps) {
         <SignedIn {...props} account={props.account} view={shown} onView={setView} />
       ) : (
         <div className="spaces-dialog__body">
-          <p>
-            {WHAT_A_SPACE_IS} Everything else in {props.appTitle || 'this app'} stays yours alone.
-          </p>
+          <SpacesIntro appTitle={props.appTitle} />
           <p>
             <a href={`/login?redirect=${encodeURIComponent(location.pathname)}`}>Sign in</a> or{' '}
             <a href={`/signup?redirect=${encodeURIComponent(location.pathname)}`}>
@@ -123,8 +121,16 @@ export function SpacesDialog(props: SpacesDialogProps) {
   );
 }
 
-const WHAT_A_SPACE_IS =
-  'A space is a list you share: the people you invite see, add and change the same items as you — a household’s shopping, a trip’s packing.';
+/** What a space is and who sees what, in one sentence, for everyone who opens the dialog. */
+function SpacesIntro({ appTitle }: { appTitle: string }) {
+  return (
+    <p>
+      A space is a list you share: the people you invite see, add and change the same items as you —
+      a household’s shopping, a trip’s packing. Everything else in {appTitle || 'this app'} stays
+      yours alone.
+    </p>
+  );
+}
 
 function SignedIn({
   appId,
@@ -189,9 +195,7 @@ function SignedIn({
   }
   return (
     <div className="spaces-dialog__body">
-      <p>
-        {WHAT_A_SPACE_IS} Everything else in {appTitle || 'this app'} stays yours alone.
-      </p>
+      <SpacesIntro appTitle={appTitle} />
       {offline}
       <fieldset className="spaces-dialog__choice">
         <legend>Show this list</legend>

@@ -6,6 +6,7 @@ import { Notice } from '../../ui/notice';
 import { Segmented } from '../../ui/segmented';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { useSession } from '../../platform/session/session';
+import { pathnameOf } from '../../platform/session/route-guards';
 import { useResendVerification } from '../../platform/session/resend-verification';
 import { AccountMenu } from './account-menu';
 import { THEME_OPTIONS, useThemePreference } from '../../platform/theme-preference';
@@ -61,7 +62,7 @@ const NO_RETURN = new Set([
 /** Sign in and up from the header bring the person back to the page they were reading. */
 function AccountLinks() {
   const href = useRouterState({ select: (s) => s.location.href });
-  const pathname = href.split(/[?#]/, 1)[0] ?? href;
+  const pathname = pathnameOf(href);
   const search = { redirect: NO_RETURN.has(pathname) ? undefined : href };
   return (
     <>

@@ -18,6 +18,12 @@ export async function requireAccount(href: string): Promise<Account> {
   return account;
 }
 
+/** The path part of an href (`/join/abc?x#y` → `/join/abc`). */
+export const pathnameOf = (href: string): string => href.split(/[?#]/, 1)[0] ?? href;
+
+/** An installed app's page has its own entry: the browser loads it, not the site's router. */
+const isInstalledAppPage = (href: string) => appShellTarget(pathnameOf(href)) !== null;
+
 /**
  * For sign-in and sign-up: someone already signed in goes where they were going (an invitation),
  * or home.
@@ -26,8 +32,7 @@ export async function redirectIfSignedIn(returnTo?: string): Promise<void> {
   const { account } = await loadSession();
   if (!account) return;
   const target = safeRedirect(returnTo);
-  // An installed app's page has its own entry: the browser loads it, not the site's router.
-  if (appShellTarget(target.split(/[?#]/, 1)[0] ?? target)) {
+  if (isInstalledAppPage(target)) {
     window.location.replace(target);
     return new Promise(() => {});
   }
@@ -43,7 +48,7 @@ export function useGoBack(): (target: string | undefined) => Promise<void> {
   return useCallback(
     async (target) => {
       const path = safeRedirect(target);
-      if (appShellTarget(path.split(/[?#]/, 1)[0] ?? path)) {
+      if (isInstalledAppPage(path)) {
         window.location.assign(path);
         return;
       }
