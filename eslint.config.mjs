@@ -67,6 +67,31 @@ const UI_FROM_PLATFORM = {
   message: 'client/platform/ is headless: it must not import UI components.',
 };
 /**
+ * Inside client/sync/ (each sub-folder's README.md says what it owns): core/ at the bottom, device/
+ * on it, then app-document/, spaces/ and visitor-data/ side by side, library/ on top. Relative
+ * paths leave a sub-folder with `../`, so the folder is the next segment.
+ */
+const SYNC_FOLDERS = ['core', 'device', 'app-document', 'spaces', 'visitor-data', 'library'];
+const SYNC_ORDER = {
+  core: [],
+  device: ['core'],
+  'app-document': ['core', 'device'],
+  spaces: ['core', 'device'],
+  'visitor-data': ['core', 'device'],
+  library: ['core', 'device', 'app-document', 'spaces', 'visitor-data'],
+};
+/** @param {keyof typeof SYNC_ORDER} folder */
+const syncFolderAbove = (folder) => {
+  const refused = SYNC_FOLDERS.filter(
+    (other) => other !== folder && !SYNC_ORDER[folder].includes(other),
+  );
+  return {
+    regex: `^\\.\\./(${refused.join('|')})/`,
+    message: `client/sync/${folder}/ may import only ${SYNC_ORDER[folder].map((f) => `${f}/`).join(', ') || 'its own folder'} inside client/sync/ (client/sync/README.md). Move the shared piece down, or pass it in.`,
+  };
+};
+
+/**
  * A feature imports only platform/, sync/, ui/ and its own folder: never another feature. From a
  * feature's top level (`client/features/X/*`) a sibling feature is `../Y/…`; one folder deeper,
  * `../../Y/…`; `…/features/Y/…` is another feature however it is spelled.
@@ -116,6 +141,13 @@ const SERVER_SERVICES = {
 const IN_PACKAGES = [SERVER, CLIENT, NODE_BUILTINS];
 const IN_CLIENT = [SERVER, NODE_BUILTINS, SYNC_LIBS];
 const IN_SERVER = [CLIENT];
+const IN_SYNC = [
+  ...IN_CLIENT.filter((pattern) => pattern !== SYNC_LIBS),
+  ROUTES,
+  FEATURES,
+  UI_FROM_SYNC,
+  PLATFORM_FROM_SYNC,
+];
 
 /** One public entry per package; both `no-restricted-syntax` blocks below list it. */
 const NO_EXPORT_ALL = {
@@ -240,14 +272,12 @@ export default tseslint.config(
   {
     files: ['client/sync/**/*.{ts,tsx}'],
     // The one client folder that may use the sync libraries.
-    rules: restrict([
-      ...IN_CLIENT.filter((pattern) => pattern !== SYNC_LIBS),
-      ROUTES,
-      FEATURES,
-      UI_FROM_SYNC,
-      PLATFORM_FROM_SYNC,
-    ]),
+    rules: restrict(IN_SYNC),
   },
+  ...Object.keys(SYNC_ORDER).map((folder) => ({
+    files: [`client/sync/${folder}/**/*.{ts,tsx}`],
+    rules: restrict([...IN_SYNC, syncFolderAbove(/** @type {keyof typeof SYNC_ORDER} */ (folder))]),
+  })),
   // client/platform/: below features and routes, above sync, headless.
   {
     files: ['client/platform/**/*.{ts,tsx}'],

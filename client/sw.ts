@@ -18,8 +18,8 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core';
 import { CACHED_COPY_HEADER } from './platform/api/cached-copy';
-import { PUBLISHED_CACHE } from './sync/published-cache';
-import { readDeviceStartElement } from './sync/device-start';
+import { PUBLISHED_CACHE } from './sync/device/published-cache';
+import { readDeviceStartElement } from './sync/device/device-start';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -173,7 +173,7 @@ registerRoute(
 /**
  * A published app (`GET /api/published/{id}`: its definition and page): fresh when the network
  * answers quickly, else the copy last seen, so an installed app opens offline. The installed app
- * also reads and fills this cache itself (client/sync/published-cache.ts).
+ * also reads and fills this cache itself (client/sync/device/published-cache.ts).
  */
 registerRoute(
   ({ url, request }) => sameOriginGet(url, request) && url.pathname.startsWith('/api/published/'),

@@ -8,7 +8,7 @@ import { untilManifest } from './support/installability';
 import { untilControlled } from './support/service-worker';
 import { addHabit, habitNames, poll, storedUpdates } from './support/visitor';
 
-/** Where this device keeps the showcase's data (client/sync/device-documents.ts). */
+/** Where this device keeps the showcase's data (client/sync/device/device-documents.ts). */
 const SHOWCASE_DATABASE = 'pipit:demo:data/demo1';
 
 /**

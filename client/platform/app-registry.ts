@@ -13,8 +13,8 @@ import {
   mergeServerApps,
   setAppArchived,
   syncInBackground,
-} from '../sync/local-apps';
-import { historyCache } from '../sync/history-cache';
+} from '../sync/app-document/local-apps';
+import { historyCache } from '../sync/app-document/history-cache';
 import { apiGet, apiSend, ApiRequestError, OfflineError } from './api/request';
 import { sendPendingCheckpoints } from './history';
 

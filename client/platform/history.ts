@@ -16,7 +16,7 @@ import {
   upstreamVersionsResponseSchema,
 } from '@pipit/protocol';
 import { z } from 'zod';
-import { historyCache, type PendingCheckpoint } from '../sync/history-cache';
+import { historyCache, type PendingCheckpoint } from '../sync/app-document/history-cache';
 import { ApiRequestError, apiGet, apiSend, OfflineError } from './api/request';
 
 /**

@@ -1,5 +1,5 @@
 import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
-import { copyIsFor, keptFor } from '../sync/published-cache';
+import { copyIsFor, keptFor } from '../sync/device/published-cache';
 import { currentViewer } from './session/session';
 import { apiFetch, type Fetched, OfflineError } from './api/request';
 

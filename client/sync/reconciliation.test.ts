@@ -12,14 +12,20 @@ import { type AppSummary, createId, documentName } from '@pipit/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
-import { markAnonymousData } from './anonymous-data';
-import { endAccount } from './account-end';
-import { isDeviceDocumentOpen, openDeviceDocument } from './device-documents';
-import { anonymousDataName, localDatabaseName } from './document-names';
-import { openDocument } from './documents';
-import { localDb } from './local-db';
-import { adoptDemoApps, createLocalApp, localApp, localApps, mergeServerApps } from './local-apps';
-import { mergeAnonymousVisitorData } from './visitor-data-merge';
+import { markAnonymousData } from './visitor-data/anonymous-data';
+import { endAccount } from './core/account-end';
+import { isDeviceDocumentOpen, openDeviceDocument } from './device/device-documents';
+import { anonymousDataName, localDatabaseName } from './core/document-names';
+import { openDocument } from './core/documents';
+import { localDb } from './core/local-db';
+import {
+  adoptDemoApps,
+  createLocalApp,
+  localApp,
+  localApps,
+  mergeServerApps,
+} from './app-document/local-apps';
+import { mergeAnonymousVisitorData } from './visitor-data/synced-data';
 
 /*
  * How this device's copies meet: documents kept on the device only, the local app list against

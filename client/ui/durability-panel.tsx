@@ -4,7 +4,7 @@ import { Loading } from './loading';
 import { Notice } from './notice';
 import './durability-panel.css';
 
-/** What the panel shows (client/sync/device-storage.ts's useDurability reads it). */
+/** What the panel shows (client/sync/core/device-storage.ts's useDurability reads it). */
 export interface DurabilityFacts {
   storage: {
     supported: boolean;

@@ -1,6 +1,6 @@
 import './sync-badge.css';
 
-/** How a sync state reads in a badge (client/sync/sync-status.ts words it). */
+/** How a sync state reads in a badge (client/sync/core/sync-status.ts words it). */
 export type SyncBadgeTone = 'ok' | 'busy' | 'offline' | 'neutral' | 'error';
 
 /** The sync state of one app as a small badge; changes are announced politely. */

@@ -1,6 +1,6 @@
 import './sync-indicator.css';
 
-/** How the visitor's data sync state reads (client/sync/sync-status.ts words it). */
+/** How the visitor's data sync state reads (client/sync/core/sync-status.ts words it). */
 export type SyncIndicatorTone = 'quiet' | 'busy' | 'offline' | 'problem';
 
 /**

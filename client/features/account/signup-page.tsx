@@ -2,7 +2,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { returnPath, sessionResponseSchema } from '@pipit/protocol';
 import { useState } from 'react';
 import { TextField } from '../../ui/field';
-import { adoptDemoApps } from '../../sync/local-apps';
+import { adoptDemoApps } from '../../sync/app-document/local-apps';
 import { apiSend } from '../../platform/api/request';
 import { reconcileApps } from '../../platform/app-registry';
 import { useSubmit } from '../../platform/api/use-submit';

@@ -1,7 +1,7 @@
 import { appPwaPaths, type PublishedApp } from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { recordAppInstalled } from '../../sync/library';
+import { recordAppInstalled } from '../../sync/library/library';
 import { AppIcon } from '../../ui/app-icon';
 import { Button, buttonClass } from '../../ui/button';
 import { formatMoment } from '../../ui/format-time';

@@ -1,5 +1,5 @@
 import type { PublishedApp } from '@pipit/protocol';
-import type { LibraryListing } from '../../sync/library';
+import type { LibraryListing } from '../../sync/library/library';
 
 /** What the library keeps about an app, from its published page. */
 export function libraryListing(app: PublishedApp): LibraryListing {

@@ -11,7 +11,7 @@ export function SaveButton({ app }: { app: PublishedApp }) {
   const [state, setState] = useState<'idle' | 'saved' | 'failed'>('idle');
   const save = () => {
     // The library's storage (Dexie) loads when someone saves, not with the page.
-    import('../../sync/library')
+    import('../../sync/library/library')
       .then(({ saveToLibrary }) => saveToLibrary(account?.id ?? null, libraryListing(app)))
       .then(
         () => setState('saved'),

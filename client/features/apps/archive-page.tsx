@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { type LocalApp, markDeleting, useLocalApps } from '../../sync/local-apps';
+import { type LocalApp, markDeleting, useLocalApps } from '../../sync/app-document/local-apps';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
 import { Notice } from '../../ui/notice';
@@ -8,7 +8,7 @@ import { Page } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { useSession } from '../../platform/session/session';
 import { archiveApp, reconcileApps } from '../../platform/app-registry';
-import { describeSync, listedSync } from '../../sync/sync-status';
+import { describeSync, listedSync } from '../../sync/core/sync-status';
 import { AppListOrEmpty } from '../../ui/app-list';
 
 /** `/archive`: archived apps — restore them, or delete them forever (after confirming). */

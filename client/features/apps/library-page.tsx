@@ -1,7 +1,7 @@
 import { appPwaPaths, type LibraryEntry } from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { removeFromLibrary, restoreToLibrary, useLibrary } from '../../sync/library';
+import { removeFromLibrary, restoreToLibrary, useLibrary } from '../../sync/library/library';
 import { AppIcon } from '../../ui/app-icon';
 import { Button, buttonClass } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';

@@ -1,7 +1,7 @@
 import { appResponseSchema } from '@pipit/protocol';
 import { getAccount } from '../../platform/session/session';
 import { apiGet, ApiRequestError } from '../../platform/api/request';
-import { openAccountDocumentAhead } from '../../sync/read-ahead';
+import { openAccountDocumentAhead } from '../../sync/core/read-ahead';
 
 /**
  * What the editor route knows before it renders: the app's title for the page title, or that no
@@ -17,7 +17,7 @@ export async function loadEditTarget(
 ): Promise<{ found: boolean; title: string | null }> {
   const account = getAccount();
   const local = account
-    ? await import('../../sync/local-apps').then(({ localApp }) => localApp(account.id, appId))
+    ? await import('../../sync/app-document/local-apps').then(({ localApp }) => localApp(account.id, appId))
     : undefined;
   if (local) return { found: true, title: local.title };
   try {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type LocalApp, useLocalApps } from '../../sync/local-apps';
+import { type LocalApp, useLocalApps } from '../../sync/app-document/local-apps';
 import { Button } from '../../ui/button';
 import { ButtonLink } from '../../ui/button-link';
 import { EmptyState } from '../../ui/empty-state';
@@ -9,7 +9,7 @@ import { Segmented } from '../../ui/segmented';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { useSession } from '../../platform/session/session';
 import { archiveApp } from '../../platform/app-registry';
-import { describeSync, listedSync } from '../../sync/sync-status';
+import { describeSync, listedSync } from '../../sync/core/sync-status';
 import { AppListOrEmpty } from '../../ui/app-list';
 
 const FILTERS = [

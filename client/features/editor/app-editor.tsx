@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { type AppDocumentView, type Person, useAppDocument } from '../../sync/app-document';
-import type { DocumentScope } from '../../sync/document-names';
-import { forgetLocalCopy } from '../../sync/local-apps';
-import { SYNC_ERROR_MESSAGES } from '../../sync/sync-state';
+import { type AppDocumentView, type Person, useAppDocument } from '../../sync/app-document/app-document';
+import type { DocumentScope } from '../../sync/core/document-names';
+import { forgetLocalCopy } from '../../sync/app-document/local-apps';
+import { SYNC_ERROR_MESSAGES } from '../../sync/core/sync-state';
 import { Button } from '../../ui/button';
 import { Loading } from '../../ui/loading';
 import { EditorWorkspace } from './editor-workspace';

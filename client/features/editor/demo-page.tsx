@@ -1,7 +1,7 @@
 import { type AppDefinition, blankDefinition } from '@pipit/app-definition';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ComponentType, useEffect, useState } from 'react';
-import { createLocalApp, type LocalApp, useLocalApps } from '../../sync/local-apps';
+import { createLocalApp, type LocalApp, useLocalApps } from '../../sync/app-document/local-apps';
 import { useAiAvailable } from '../../platform/ai/ai-runs';
 import { createApp } from '../../platform/app-registry';
 import { loadSession, useSession } from '../../platform/session/session';

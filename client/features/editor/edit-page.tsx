@@ -1,5 +1,5 @@
 import type { Account } from '@pipit/protocol';
-import { useLocalApp } from '../../sync/local-apps';
+import { useLocalApp } from '../../sync/app-document/local-apps';
 import { Loading } from '../../ui/loading';
 import { useSession } from '../../platform/session/session';
 import { AppEditor } from './app-editor';

@@ -1,7 +1,7 @@
 import type { ReadComponent, ReadDefinition, ReadScreen } from '@pipit/app-definition';
 import { createId } from '@pipit/protocol';
 import { createContext, useContext } from 'react';
-import type { AppDocumentHandle, Peer } from '../../sync/app-document';
+import type { AppDocumentHandle, Peer } from '../../sync/app-document/app-document';
 
 /** Right-hand panel tabs. */
 export type PropertiesTab = 'inspector' | 'collections' | 'actions' | 'theme' | 'settings';

@@ -1,12 +1,12 @@
 import type { AppIcon as AppIconValue } from '@pipit/protocol';
 import { Link, useParams } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import type { AppDocumentView } from '../../sync/app-document';
+import type { AppDocumentView } from '../../sync/app-document/app-document';
 import { AppIcon } from '../../ui/app-icon';
 import { Button } from '../../ui/button';
 import { PresenceAvatars } from './presence';
 import { PublishButton } from './publish-button';
-import { describeSync } from '../../sync/sync-status';
+import { describeSync } from '../../sync/core/sync-status';
 import { SyncBadge } from '../../ui/sync-badge';
 import { Icon } from './icons';
 

@@ -1,7 +1,7 @@
 import { duplicateComponent, moveComponent, type ReadDefinition } from '@pipit/app-definition';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { AppDocumentHandle, AppDocumentView } from '../../sync/app-document';
-import { SYNC_ERROR_MESSAGES } from '../../sync/sync-state';
+import type { AppDocumentHandle, AppDocumentView } from '../../sync/app-document/app-document';
+import { SYNC_ERROR_MESSAGES } from '../../sync/core/sync-state';
 import { reportError } from '../../platform/monitoring/error-reporting';
 import { Button } from '../../ui/button';
 import { Notice } from '../../ui/notice';

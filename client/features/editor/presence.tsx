@@ -1,4 +1,4 @@
-import type { Peer } from '../../sync/app-document';
+import type { Peer } from '../../sync/app-document/app-document';
 
 const HEX = /^#[0-9a-f]{6}$/i;
 /** Peer colours come from other people's presence state: only `#rrggbb` is used as given. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useLocalApp } from '../../sync/local-apps';
-import type { SyncState } from '../../sync/sync-state';
+import { useLocalApp } from '../../sync/app-document/local-apps';
+import type { SyncState } from '../../sync/core/sync-state';
 import { Button } from '../../ui/button';
 import { useSession } from '../../platform/session/session';
 import { PublishPanel } from './publish-panel';

@@ -1,6 +1,6 @@
 import { type Publication, type Visibility, VISIBILITIES } from '@pipit/protocol';
 import { useEffect, useId, useRef, useState } from 'react';
-import type { SyncState } from '../../sync/sync-state';
+import type { SyncState } from '../../sync/core/sync-state';
 import { Button } from '../../ui/button';
 import { formatDate } from '../../ui/format-time';
 import { Notice } from '../../ui/notice';

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { SYNC_ERROR_MESSAGES, type SyncState } from '../../sync/sync-state';
+import { SYNC_ERROR_MESSAGES, type SyncState } from '../../sync/core/sync-state';
 import { Button } from '../../ui/button';
 import { Notice } from '../../ui/notice';
 import type { ProblemTarget, ResolvedProblem } from './publish-problems';

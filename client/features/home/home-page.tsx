@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { useLocalApps } from '../../sync/local-apps';
+import { useLocalApps } from '../../sync/app-document/local-apps';
 import { ButtonLink } from '../../ui/button-link';
 import { Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';

@@ -5,8 +5,8 @@ import {
   exploreResponseSchema,
 } from '@pipit/protocol';
 import { Link } from '@tanstack/react-router';
-import { useLibrary } from '../../sync/library';
-import type { LocalApp } from '../../sync/local-apps';
+import { useLibrary } from '../../sync/library/library';
+import type { LocalApp } from '../../sync/app-document/local-apps';
 import { AppCardGrid } from '../../ui/app-card';
 import { AppIcon } from '../../ui/app-icon';
 import { buttonClass } from '../../ui/button';
@@ -15,7 +15,7 @@ import { EmptyState } from '../../ui/empty-state';
 import { timeAgo } from '../../ui/format-time';
 import { Loading } from '../../ui/loading';
 import { useApiGet } from '../../platform/api/use-api-get';
-import { describeSync, listedSync } from '../../sync/sync-status';
+import { describeSync, listedSync } from '../../sync/core/sync-status';
 import { AppListOrEmpty } from '../../ui/app-list';
 import './home-page.css';
 

@@ -1,7 +1,7 @@
 import type { ReadDefinition } from '@pipit/app-definition';
 import { AppRuntime, type RuntimeUser } from '@pipit/runtime';
 import type { ReactNode } from 'react';
-import type { AppDataView } from '../../sync/app-data';
+import type { AppDataView } from '../../sync/visitor-data/app-data';
 import { Loading } from '../../ui/loading';
 import type { AiHost } from './use-ai-host';
 

@@ -2,14 +2,14 @@ import type { ReadDefinition } from '@pipit/app-definition';
 import { type RuntimeUser, themeStyle } from '@pipit/runtime';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import type { SpaceSummary } from '@pipit/protocol';
-import type { AppDataView } from '../../sync/app-data';
-import { chooseSpace } from '../../sync/space-list';
+import type { AppDataView } from '../../sync/visitor-data/app-data';
+import { chooseSpace } from '../../sync/spaces/space-list';
 import { AppIcon } from '../../ui/app-icon';
 import { Loading } from '../../ui/loading';
 import { useAppColorMode } from '../../ui/color-mode';
-import { describeDataSync } from '../../sync/visitor-data-status';
+import { describeDataSync } from '../../sync/visitor-data/status';
 import { SyncIndicator } from '../../ui/sync-indicator';
-import { askToPersist, isStandalone } from '../../sync/device-storage';
+import { askToPersist, isStandalone } from '../../sync/core/device-storage';
 import { AppArea } from './app-area';
 import type { EndedSpace, SpacesState } from './use-spaces';
 

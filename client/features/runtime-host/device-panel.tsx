@@ -1,5 +1,5 @@
-import { useDurability } from '../../sync/device-storage';
-import type { SyncState } from '../../sync/sync-state';
+import { useDurability } from '../../sync/core/device-storage';
+import type { SyncState } from '../../sync/core/sync-state';
 import { DurabilityPanel } from '../../ui/durability-panel';
 import { useOnlineStatus } from '../../ui/use-online-status';
 

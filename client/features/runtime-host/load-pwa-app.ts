@@ -2,12 +2,12 @@ import {
   cachedPublishedApp,
   forgetPublishedApp,
   storePublishedApp,
-} from '../../sync/published-cache';
+} from '../../sync/device/published-cache';
 import type { PublishedApp } from '@pipit/protocol';
 import { currentViewer } from '../../platform/session/session';
 import { requestPublishedApp } from '../../platform/published-app';
 import { ApiRequestError, OfflineError } from '../../platform/api/request';
-import { within } from '../../sync/within';
+import { within } from '../../sync/core/within';
 
 /** What `/apps/{id}/pwa` can show. */
 export type PwaLoad =

@@ -1,10 +1,9 @@
 import { appShellTarget } from '@pipit/protocol';
 import { currentViewer, getAccount } from '../../platform/session/session';
-import { within } from '../../sync/within';
-import { DEVICE_START_ELEMENT_ID } from '../../sync/device-start';
-import { type DeviceStart, readDeviceStart } from '../../sync/device-start-read';
-import { openAnonymousDataAhead } from '../../sync/visitor-data';
-import { openAccountDocumentAhead } from '../../sync/read-ahead';
+import { within } from '../../sync/core/within';
+import { DEVICE_START_ELEMENT_ID } from '../../sync/device/device-start';
+import { type DeviceStart, readDeviceStart } from '../../sync/device/device-start-read';
+import { openVisitorDataAhead } from '../../sync/visitor-data/visitor-data';
 import { deviceCopyWithin, type PwaLoad, readDeviceCopyAhead } from './load-pwa-app';
 
 /**
@@ -28,24 +27,16 @@ export async function openAhead(pathname: string): Promise<PwaLoad | null> {
   // What the service worker read for this page already (device-start.ts) is not read again.
   const start = takeDeviceStart(appId);
   readDeviceCopyAhead(appId, start?.app);
-  const data = openVisitorDataAhead(appId, start?.deviceData).catch((error: unknown) =>
-    console.warn('Could not read your data from this device:', error),
+  // Whose data: the account last seen on this device (the server is asked later; not waited for),
+  // or anonymous — opened only if this device keeps some (a first visit loads no Yjs for an empty
+  // copy).
+  const data = openVisitorDataAhead(appId, getAccount()?.id ?? null, start?.deviceData).catch(
+    (error: unknown) => console.warn('Could not read your data from this device:', error),
   );
   const app = await deviceCopyWithin(appId, FIRST_RENDER_WAIT_MS).catch(() => null);
   // The visitor's data, within what is left of the same wait.
   await within(data, FIRST_RENDER_WAIT_MS - (performance.now() - started));
   return app;
-}
-
-/**
- * Whose data: the account last seen on this device (the server is asked later; not waited for),
- * or anonymous — opened only if this device keeps some: a first visit loads no Yjs for an empty
- * copy (visitor-data.ts, HeldDataStore).
- */
-async function openVisitorDataAhead(appId: string, deviceData?: boolean): Promise<void> {
-  const accountId = getAccount()?.id;
-  if (!accountId) return openAnonymousDataAhead(appId, deviceData);
-  openAccountDocumentAhead({ kind: 'data', appId, userId: accountId }, accountId);
 }
 
 /** What the service worker wrote into this page (device-start.ts), taken once: the element goes. */

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ANONYMOUS_VIEWER, type PublishedApp } from '@pipit/protocol';
-import { queueLibraryEntry } from '../../sync/library-inbox';
+import { queueLibraryEntry } from '../../sync/library/library-inbox';
 import { isSharedCollection } from '@pipit/app-definition';
-import { useAppData } from '../../sync/app-data';
-import { useDeviceSpaces } from '../../sync/space-list';
+import { useAppData } from '../../sync/visitor-data/app-data';
+import { useDeviceSpaces } from '../../sync/spaces/space-list';
 import { loadSession, useSession } from '../../platform/session/session';
 import { PwaNotFound } from './pwa-not-found';
 import { AppHost } from './app-host';
@@ -28,7 +28,7 @@ function DeletedApp({ appId }: { appId: string }) {
   useEffect(() => {
     void loadSession()
       .then(async ({ account }) => {
-        const { forgetDeletedApp } = await import('../../sync/library');
+        const { forgetDeletedApp } = await import('../../sync/library/library');
         await forgetDeletedApp(account?.id ?? null, appId);
         setForgotten(true);
       })
@@ -100,7 +100,7 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
       openedAt: Date.now(),
     });
     if (!accountId) return;
-    import('../../sync/library')
+    import('../../sync/library/library')
       .then(({ drainLibraryInbox }) => drainLibraryInbox(accountId))
       .catch((error: unknown) => console.warn('Could not add the app to your library:', error));
   }, [appId, accountId, showing]);

@@ -16,7 +16,7 @@ import {
   revokeSpaceInvite,
   setSpaceMember,
 } from '../../platform/spaces';
-import { addSpace, chooseSpace, rememberPeople } from '../../sync/space-list';
+import { addSpace, chooseSpace, rememberPeople } from '../../sync/spaces/space-list';
 import { Button } from '../../ui/button';
 import { SelectField, TextField } from '../../ui/field';
 import { Notice } from '../../ui/notice';

@@ -20,7 +20,7 @@ export interface AiHost {
 }
 
 /** The queue lives in IndexedDB: loaded only when a signed-in person runs an app with AI. */
-const loadQueue = () => import('../../sync/ai-queue');
+const loadQueue = () => import('../../sync/app-document/ai-queue');
 
 /**
  * AI for an app run with the person's own data (`/apps/{id}/pwa`): runs on the server, a queue on

@@ -1,6 +1,6 @@
 import type { SpaceEnding, SpaceSummary } from '@pipit/protocol';
 import { useCallback, useEffect, useState } from 'react';
-import type { SyncState } from '../../sync/sync-state';
+import type { SyncState } from '../../sync/core/sync-state';
 import {
   deviceSpaces,
   type DeviceSpaces,
@@ -8,7 +8,7 @@ import {
   rememberPeople,
   rememberSpaces,
   useDeviceSpaces,
-} from '../../sync/space-list';
+} from '../../sync/spaces/space-list';
 
 export interface SpacesState extends DeviceSpaces {
   /** The space shown now (null: the person's own data). */
@@ -47,7 +47,7 @@ async function dropGone(
   const kept = new Set(now.map((space) => space.id));
   const gone = before.filter((space) => !kept.has(space.id));
   if (gone.length === 0) return [];
-  const { discardSpaceCopy } = await import('../../sync/space-copies');
+  const { discardSpaceCopy } = await import('../../sync/spaces/space-copies');
   const dropped: SpaceSummary[] = [];
   for (const space of gone) {
     forgetSpace(accountId, appId, space.id);
@@ -102,7 +102,7 @@ export function useSpaces(options: {
     const removed = new Set(ended.filter((e) => e.why === 'removed').map((e) => e.id));
     const waiting = new Set(ended.filter((e) => !removed.has(e.id)).map((e) => e.id));
     const gone = await dropGone(accountId, appId, before, spaces, waiting);
-    const { discardSpaceCopy, localSpaceItems } = await import('../../sync/space-copies');
+    const { discardSpaceCopy, localSpaceItems } = await import('../../sync/spaces/space-copies');
     setEndings(
       await Promise.all(
         ended.map(async (ending) => {
@@ -149,7 +149,7 @@ export function useSpaces(options: {
   const settle = useCallback(
     async (spaceId: string, keep: boolean) => {
       if (!accountId) return;
-      const copies = await import('../../sync/space-copies');
+      const copies = await import('../../sync/spaces/space-copies');
       if (keep) await copies.keepSpaceCopy(accountId, appId, spaceId);
       else await copies.discardSpaceCopy(accountId, spaceId);
       const { dismissSpaceEnding } = await import('../../platform/spaces');
@@ -175,7 +175,7 @@ export function useSpaces(options: {
     goneHere: async (space, how) => {
       if (!accountId) return;
       forgetSpace(accountId, appId, space.id);
-      const { discardSpaceCopy } = await import('../../sync/space-copies');
+      const { discardSpaceCopy } = await import('../../sync/spaces/space-copies');
       await discardSpaceCopy(accountId, space.id);
       setNotice(
         how === 'left'

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { ApiRequestError, describeError } from '../../platform/api/request';
 import { loadSession, useSession } from '../../platform/session/session';
 import { acceptSpaceInvite, previewSpaceInvite } from '../../platform/spaces';
-import { addSpace } from '../../sync/space-list';
+import { addSpace } from '../../sync/spaces/space-list';
 import { Button } from '../../ui/button';
 import { formatDate } from '../../ui/format-time';
 import { Loading } from '../../ui/loading';

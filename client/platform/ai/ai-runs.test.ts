@@ -1,8 +1,8 @@
 import { fakeBrowser } from '../../test-support/fake-browser';
 import { AI_OUTPUT_INVALID_MESSAGE, AI_PROVIDER_FAILURE_MESSAGES } from '@pipit/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { aiRunsOf, queueAiRun, runQueuedAiRuns } from '../../sync/ai-queue';
-import { localDb } from '../../sync/local-db';
+import { aiRunsOf, queueAiRun, runQueuedAiRuns } from '../../sync/app-document/ai-queue';
+import { localDb } from '../../sync/core/local-db';
 import { AI_ERROR_MESSAGES, createRunAi, sendQueuedAiRun } from './ai-runs';
 
 /*

@@ -7,7 +7,7 @@ import {
 } from '@pipit/protocol';
 import type { AiRunAsk, RunAi } from '@pipit/runtime';
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { AiRunSent } from '../../sync/ai-queue';
+import type { AiRunSent } from '../../sync/app-document/ai-queue';
 import { ApiRequestError, apiGet, apiSend, OfflineError } from '../api/request';
 
 /*

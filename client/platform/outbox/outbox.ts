@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { createBackoff } from '../../sync/backoff';
+import { createBackoff } from '../../sync/core/backoff';
 import { OfflineError } from '../api/request';
 
 /**

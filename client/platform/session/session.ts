@@ -6,8 +6,8 @@ import {
   ANONYMOUS_VIEWER,
   sessionResponseSchema,
 } from '@pipit/protocol';
-import { endAccount } from '../../sync/account-end';
-import { forgetPrivateCopies } from '../../sync/published-cache';
+import { endAccount } from '../../sync/core/account-end';
+import { forgetPrivateCopies } from '../../sync/device/published-cache';
 import { apiGet, OfflineError } from '../api/request';
 
 /**

@@ -50,7 +50,7 @@ export async function sentAnswerOf(response: {
 
 /**
  * A JSON data block with this id: the page's answers (below), or what an installed app's start
- * read from its device (client/sync/device-start.ts).
+ * read from its device (client/sync/device/device-start.ts).
  */
 export function jsonDataBlock(id: string, value: unknown): string {
   return `<script type="application/json" id="${id}">${jsonForScript(value)}</script>`;

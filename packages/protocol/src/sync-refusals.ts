@@ -2,7 +2,7 @@
  * Why the server refused a document on the sync socket, or closed its connection: the `reason`
  * the Hocuspocus provider receives, with the websocket close code it comes with. One list, spelled
  * one way (snake_case, like the API's error codes): the server sends these and nothing else, and
- * the client words each one (client/sync/documents.ts).
+ * the client words each one (client/sync/core/documents.ts).
  */
 export const SYNC_CLOSE_REASONS = {
   /** The name is not a document's (docs/architecture.md#the-documents). */

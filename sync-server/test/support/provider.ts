@@ -39,7 +39,7 @@ export function connectProvider(options: {
   /** How the provider addresses its document (the browser's: `SYNC_PROVIDER_ADDRESSING`). */
   addressing?: { sessionAwareness: boolean };
   /**
-   * As the app's sync socket does (client/sync/socket.ts): each connection's messages observed for
+   * As the app's sync socket does (client/sync/core/socket.ts): each connection's messages observed for
    * the server's acknowledgements (@pipit/protocol `observedWebSocket`), edits batched for this
    * many ms, and messages queued while the socket was down dropped when it opens again.
    */

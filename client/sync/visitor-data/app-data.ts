@@ -1,0 +1,190 @@
+import {
+  canChangeSpaceRecord,
+  type CollectionRecordRule,
+  DefinitionError,
+  isSharedCollection,
+  type ReadDefinition,
+} from '@pipit/app-definition';
+import { groupedCount, SPACE_LIMITS, type SpaceRole } from '@pipit/protocol';
+import { ACTION_MESSAGES, type RuntimeData, type RuntimeDataRecord } from '@pipit/runtime';
+import { useMemo } from 'react';
+import type { SyncState } from '../core/sync-state';
+import { useVisitorData } from './visitor-data';
+import type { VisitorDataSource, VisitorDataView } from './view';
+
+/**
+ * What a published app runs on (docs/product/spaces.md): the visitor's private data, and — when
+ * they show a space — the space's records for the collections the creator shares. Private
+ * collections stay private whatever space is shown; without a space, shared collections are
+ * private too, as in any app.
+ */
+export interface AppDataView extends VisitorDataView {
+  /** The shown space's own sync state (null: no space shown). */
+  spaceSync: SyncState | null;
+  /** The person's private items in the shared collections (hidden while a space is shown). */
+  privateShared: number;
+  /**
+   * Moves those items into the shown space, as the person's (a space they just made): each is
+   * added to the space before it leaves the private data. Returns how many moved.
+   */
+  moveIntoSpace(): number;
+}
+
+export interface ShownSpace {
+  id: string;
+  role: SpaceRole;
+  /** Its members' names by account id, as last seen (null: not known on this device yet). */
+  people: Readonly<Record<string, string>> | null;
+}
+
+/** What a record added by someone no longer in the space says about its author. */
+export const FORMER_MEMBER = 'a former member';
+
+/** The collections whose records live in a space, and each one's rule. */
+export function sharedCollections(definition: ReadDefinition): Map<string, CollectionRecordRule> {
+  const shared = new Map<string, CollectionRecordRule>();
+  for (const collection of definition.collections)
+    if (isSharedCollection(collection))
+      shared.set(collection.id, collection.recordRule === 'anyone' ? 'anyone' : 'author');
+  return shared;
+}
+
+const FULL_MESSAGE = `This space holds ${groupedCount(SPACE_LIMITS.recordsPerSpace)} items, the most one space can. Delete some to add more.`;
+const READER_MESSAGE =
+  'You can only view this space. Ask its owner to make you a member to add or change items.';
+
+/** Why a space's record is not the person's to change, in their words. */
+function lockedWhy(role: SpaceRole, authorName: string | null): string {
+  if (role === 'reader') return READER_MESSAGE;
+  if (!authorName || authorName === FORMER_MEMBER) return ACTION_MESSAGES.authorRecord;
+  return `Only ${authorName}, who added this item, can change it.`;
+}
+
+/** The worse of two sync states, as one badge shows them (pending changes added up). */
+export function combineSync(a: SyncState, b: SyncState): SyncState {
+  if (a.kind === 'error') return a;
+  if (b.kind === 'error') return b;
+  const pending = ('pending' in a ? (a.pending ?? 0) : 0) + ('pending' in b ? (b.pending ?? 0) : 0);
+  for (const kind of ['offline', 'connecting', 'syncing'] as const)
+    if (a.kind === kind || b.kind === kind) return { kind, pending };
+  return a.kind === 'read-only' ? b : a;
+}
+
+const nothingToMove = () => 0;
+
+export function combineAppData(
+  own: VisitorDataView,
+  space: VisitorDataView,
+  definition: ReadDefinition,
+  shown: Pick<ShownSpace, 'role' | 'people'>,
+  accountId: string,
+): AppDataView {
+  const { role, people } = shown;
+  const shared = sharedCollections(definition);
+  const privateShared = own.data.records.filter((record) => shared.has(record.collectionId));
+  const spaceRecords: RuntimeDataRecord[] = space.data.records.map((record) => {
+    const authorName =
+      people && record.authorId ? (people[record.authorId] ?? FORMER_MEMBER) : null;
+    const editable =
+      role !== 'reader' &&
+      canChangeSpaceRecord(record, shared.get(record.collectionId) ?? 'author', accountId);
+    return {
+      ...record,
+      ...(authorName ? { authorName } : {}),
+      editable,
+      ...(editable ? {} : { lockedWhy: lockedWhy(role, authorName) }),
+    };
+  });
+  const inSpace = new Map(spaceRecords.map((record) => [record.id, record]));
+  const writable = (recordId: string) => {
+    const record = inSpace.get(recordId);
+    if (!record) return false;
+    if (!record.editable) {
+      throw new DefinitionError(role === 'reader' ? READER_MESSAGE : ACTION_MESSAGES.authorRecord);
+    }
+    return true;
+  };
+  const data: RuntimeData = {
+    records: [
+      ...own.data.records.filter((record) => !shared.has(record.collectionId)),
+      ...spaceRecords,
+    ],
+    counters: own.data.counters,
+    create: (collection, values) => {
+      if (!shared.has(collection.id)) return own.data.create(collection, values);
+      if (role === 'reader') throw new DefinitionError(READER_MESSAGE);
+      if (space.data.records.length >= SPACE_LIMITS.recordsPerSpace)
+        throw new DefinitionError(FULL_MESSAGE);
+      return space.data.create(collection, values);
+    },
+    update: (collection, recordId, values) =>
+      writable(recordId)
+        ? space.data.update(collection, recordId, values)
+        : own.data.update(collection, recordId, values),
+    remove: (recordId) => {
+      if (writable(recordId)) space.data.remove(recordId);
+      else own.data.remove(recordId);
+    },
+    setCounter: (counterId, value) => own.data.setCounter(counterId, value),
+    createBlocked: (collectionId) => {
+      if (!shared.has(collectionId)) return null;
+      if (role === 'reader') return READER_MESSAGE;
+      return space.data.records.length >= SPACE_LIMITS.recordsPerSpace ? FULL_MESSAGE : null;
+    },
+  };
+  return {
+    phase: own.phase === 'ready' && space.phase === 'ready' ? 'ready' : 'loading',
+    data,
+    sync: combineSync(own.sync, space.sync),
+    presence: space.presence,
+    spaceSync: space.sync,
+    privateShared: privateShared.length,
+    moveIntoSpace: () => {
+      if (role === 'reader') throw new DefinitionError(READER_MESSAGE);
+      let moved = 0;
+      for (const record of privateShared) {
+        const collection = definition.collections.find((c) => c.id === record.collectionId);
+        if (!collection) continue;
+        space.data.create(collection, record.values);
+        own.data.remove(record.id);
+        moved += 1;
+      }
+      return moved;
+    },
+  };
+}
+
+/**
+ * The running app's data: `space` null shows the visitor's own data only (and anonymous visitors
+ * never have a space).
+ */
+export function useAppData(options: {
+  appId: string;
+  accountId: string | null;
+  /** The name others see while the person is in the space. */
+  name: string;
+  definition: ReadDefinition | null;
+  space: ShownSpace | null;
+}): AppDataView {
+  const { appId, accountId, name, definition, space } = options;
+  const own = useVisitorData({ kind: 'app', appId, accountId });
+  const source: VisitorDataSource | null =
+    space && accountId
+      ? { kind: 'space', spaceId: space.id, accountId, name, role: space.role }
+      : null;
+  const spaceData = useVisitorData(source);
+  const role = space?.role ?? null;
+  const people = space?.people ?? null;
+  return useMemo(() => {
+    if (!source || !role || !accountId || !definition) {
+      // No space shown: the shared collections' items are private, and counted for a new space.
+      const shared = definition ? sharedCollections(definition) : null;
+      const privateShared = shared
+        ? own.data.records.filter((record) => shared.has(record.collectionId)).length
+        : 0;
+      return { ...own, spaceSync: null, privateShared, moveIntoSpace: nothingToMove };
+    }
+    return combineAppData(own, spaceData, definition, { role, people }, accountId);
+    // `source` is followed through `spaceData` (useVisitorData reopens when it changes).
+  }, [own, spaceData, definition, role, people, accountId]);
+}
