@@ -67,11 +67,38 @@ const UI_FROM_PLATFORM = {
   message: 'client/platform/ is headless: it must not import UI components.',
 };
 /**
- * Inside client/sync/ (each sub-folder's README.md says what it owns): core/ at the bottom, device/
- * on it, then app-document/, spaces/ and visitor-data/ side by side, library/ on top. Relative
- * paths leave a sub-folder with `../`, so the folder is the next segment.
+ * Sub-folders by concern inside a wing, bottom to top: each may import the folders listed for it
+ * (and its own); its README.md says what it owns. Relative paths leave a sub-folder with `../`, so
+ * the folder is the next segment. `subfolderBlocks` gives one lint block per sub-folder, on top of
+ * the wing's own list of patterns (flat config replaces a rule's options per block).
+ *
+ * @param {string} root the wing, e.g. 'client/sync'
+ * @param {Record<string, string[]>} order each sub-folder and the sub-folders it may import
+ * @param {Array<{regex: string, message: string}>} base the wing's own patterns
  */
-const SYNC_FOLDERS = ['core', 'device', 'app-document', 'spaces', 'visitor-data', 'library'];
+const subfolderBlocks = (root, order, base) =>
+  Object.entries(order).map(([folder, below]) => {
+    const refused = Object.keys(order).filter(
+      (other) => other !== folder && !below.includes(other),
+    );
+    const allowed = below.map((name) => `${name}/`).join(', ') || 'no other sub-folder';
+    return {
+      files: [`${root}/${folder}/**/*.{ts,tsx}`],
+      rules: restrict(
+        refused.length === 0
+          ? base
+          : [
+              ...base,
+              {
+                regex: `^\\.\\./(${refused.join('|')})(/|$)`,
+                message: `${root}/${folder}/ may import ${allowed} of ${root}/ (${root}/README.md). Move the shared piece down, or pass it in.`,
+              },
+            ],
+      ),
+    };
+  });
+
+/** client/sync/: core/ at the bottom, device/ on it, three document kinds, library/ on top. */
 const SYNC_ORDER = {
   core: [],
   device: ['core'],
@@ -80,15 +107,14 @@ const SYNC_ORDER = {
   'visitor-data': ['core', 'device'],
   library: ['core', 'device', 'app-document', 'spaces', 'visitor-data'],
 };
-/** @param {keyof typeof SYNC_ORDER} folder */
-const syncFolderAbove = (folder) => {
-  const refused = SYNC_FOLDERS.filter(
-    (other) => other !== folder && !SYNC_ORDER[folder].includes(other),
-  );
-  return {
-    regex: `^\\.\\./(${refused.join('|')})/`,
-    message: `client/sync/${folder}/ may import only ${SYNC_ORDER[folder].map((f) => `${f}/`).join(', ') || 'its own folder'} inside client/sync/ (client/sync/README.md). Move the shared piece down, or pass it in.`,
-  };
+/** client/features/editor/: shared/ at the bottom, the panels on it; the workspace composes them. */
+const EDITOR_ORDER = {
+  shared: [],
+  ai: ['shared'],
+  inspector: ['shared', 'ai'],
+  structure: ['shared'],
+  history: ['shared'],
+  publish: ['shared'],
 };
 
 /**
@@ -148,6 +174,7 @@ const IN_SYNC = [
   UI_FROM_SYNC,
   PLATFORM_FROM_SYNC,
 ];
+const IN_FEATURE_SUBFOLDER = [...IN_CLIENT, ROUTES, OTHER_FEATURE, SIBLING_FEATURE_FROM_SUBFOLDER];
 
 /** One public entry per package; both `no-restricted-syntax` blocks below list it. */
 const NO_EXPORT_ALL = {
@@ -263,8 +290,9 @@ export default tseslint.config(
   },
   {
     files: ['client/features/*/*/*.{ts,tsx}'],
-    rules: restrict([...IN_CLIENT, ROUTES, OTHER_FEATURE, SIBLING_FEATURE_FROM_SUBFOLDER]),
+    rules: restrict(IN_FEATURE_SUBFOLDER),
   },
+  ...subfolderBlocks('client/features/editor', EDITOR_ORDER, IN_FEATURE_SUBFOLDER),
   {
     files: ['client/ui/**/*.{ts,tsx}'],
     rules: restrict([...IN_CLIENT, ROUTES, FEATURES, SYNC_FROM_UI, PLATFORM_FROM_UI]),
@@ -274,10 +302,7 @@ export default tseslint.config(
     // The one client folder that may use the sync libraries.
     rules: restrict(IN_SYNC),
   },
-  ...Object.keys(SYNC_ORDER).map((folder) => ({
-    files: [`client/sync/${folder}/**/*.{ts,tsx}`],
-    rules: restrict([...IN_SYNC, syncFolderAbove(/** @type {keyof typeof SYNC_ORDER} */ (folder))]),
-  })),
+  ...subfolderBlocks('client/sync', SYNC_ORDER, IN_SYNC),
   // client/platform/: below features and routes, above sync, headless.
   {
     files: ['client/platform/**/*.{ts,tsx}'],

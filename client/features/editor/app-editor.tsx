@@ -1,6 +1,10 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { type AppDocumentView, type Person, useAppDocument } from '../../sync/app-document/app-document';
+import {
+  type AppDocumentView,
+  type Person,
+  useAppDocument,
+} from '../../sync/app-document/app-document';
 import type { DocumentScope } from '../../sync/core/document-names';
 import { forgetLocalCopy } from '../../sync/app-document/local-apps';
 import { SYNC_ERROR_MESSAGES } from '../../sync/core/sync-state';

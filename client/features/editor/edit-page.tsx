@@ -3,11 +3,11 @@ import { useLocalApp } from '../../sync/app-document/local-apps';
 import { Loading } from '../../ui/loading';
 import { useSession } from '../../platform/session/session';
 import { AppEditor } from './app-editor';
-import { AskAiButton } from './ask-ai';
-import { ExportButton } from './export-button';
-import { HistoryButton } from './history-panel';
-import { PullChangesNotice } from './pull-changes';
-import { ShareButton } from './share-button';
+import { AskAiButton } from './ai/ask-ai';
+import { ExportButton } from './history/export-button';
+import { HistoryButton } from './history/history-panel';
+import { PullChangesNotice } from './history/pull-changes';
+import { ShareButton } from './publish/share-button';
 
 /** A colour per person for presence, the same on every device. */
 const PRESENCE_COLORS = ['#1a7f5a', '#1f5fa8', '#b3361e', '#8a2f9e', '#8a5a00', '#0b7a86'];

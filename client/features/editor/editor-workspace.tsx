@@ -5,27 +5,27 @@ import { SYNC_ERROR_MESSAGES } from '../../sync/core/sync-state';
 import { reportError } from '../../platform/monitoring/error-reporting';
 import { Button } from '../../ui/button';
 import { Notice } from '../../ui/notice';
-import { ActionsPanel } from './actions-panel';
-import { CollectionsPanel } from './collections-panel';
-import { ComponentTree } from './component-tree';
-import { downloadText, exportFileName } from './download';
+import { ActionsPanel } from './inspector/actions-panel';
+import { CollectionsPanel } from './structure/collections-panel';
+import { ComponentTree } from './structure/component-tree';
+import { downloadText, exportFileName } from './history/download';
 import { editProblem } from './edit-problem';
-import { ConfirmDialog, type ConfirmRequest, ShortcutsDialog } from './editor-dialog';
+import { ConfirmDialog, type ConfirmRequest, ShortcutsDialog } from './shared/editor-dialog';
 import {
   EditorContext,
   type EditorContextValue,
   type EditorHandle,
   newId,
   type PropertiesTab,
-} from './editor-context';
+} from './shared/editor-context';
 import { EditorTopBar } from './editor-top-bar';
-import { InspectorPanel } from './inspector-panel';
+import { InspectorPanel } from './inspector/inspector-panel';
 import { PreviewPanel } from './preview-panel';
-import { ScreensPanel } from './screens-panel';
-import { SettingsPanel } from './settings-panel';
+import { ScreensPanel } from './structure/screens-panel';
+import { SettingsPanel } from './inspector/settings-panel';
 import { Tabs } from './tabs';
-import { ThemePanel } from './theme-panel';
-import { groupsTyping } from './typing';
+import { ThemePanel } from './inspector/theme-panel';
+import { groupsTyping } from './shared/typing';
 import { useEditorShortcuts } from './use-editor-shortcuts';
 import { useMediaQuery } from '../../ui/use-media-query';
 import './editor-panels.css';

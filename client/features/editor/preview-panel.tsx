@@ -11,8 +11,8 @@ import {
 } from 'react';
 import { Segmented } from '../../ui/segmented';
 import { useThemePreference } from '../../platform/theme-preference';
-import { useEditor } from './editor-context';
-import { peerColor } from './presence';
+import { useEditor } from './shared/editor-context';
+import { peerColor } from './shared/presence';
 import { useMediaQuery } from '../../ui/use-media-query';
 import './preview-panel.css';
 

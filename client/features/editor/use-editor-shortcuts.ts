@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { isTyping } from './typing';
+import { isTyping } from './shared/typing';
 
 export interface ShortcutHandlers {
   undo(): void;

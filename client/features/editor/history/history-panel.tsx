@@ -1,0 +1,731 @@
+import { useNavigate } from '@tanstack/react-router';
+import { type AppDefinition, diffDefinitions, type ReadDefinition } from '@pipit/app-definition';
+import { AppScreen } from '@pipit/runtime';
+import { type Checkpoint, HISTORY_LIMITS } from '@pipit/protocol';
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
+import { createApp } from '../../../platform/app-registry';
+import { describeError } from '../../../platform/api/request';
+import {
+  type AppHistory,
+  deleteCheckpoint,
+  discardPendingCheckpoint,
+  deviceHistory,
+  loadCheckpointDefinition,
+  loadHistory,
+  saveCheckpoint,
+  sendPendingCheckpoints,
+} from '../../../platform/history';
+import { useSession } from '../../../platform/session/session';
+import { Button, buttonClass } from '../../../ui/button';
+import { formatBytes } from '../../../ui/durability-panel';
+import { SelectField, TextField } from '../../../ui/field';
+import { atMoment, formatMoment } from '../../../ui/format-time';
+import { Loading } from '../../../ui/loading';
+import { Notice } from '../../../ui/notice';
+import { useOnlineStatus } from '../../../ui/use-online-status';
+import { ChangeList } from './change-list';
+import { EditorDialog } from '../shared/editor-dialog';
+import { useEditor } from '../shared/editor-context';
+import './history-panel.css';
+
+/** "History" in the editor's top bar: every collaborator sees it; owners and editors restore. */
+export function HistoryButton({ appId }: { appId: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="secondary" size="small" onClick={() => setOpen(true)}>
+        History
+      </Button>
+      {open ? <HistoryDialog appId={appId} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+/** A row of the list: a checkpoint on the server, or one saved on this device while offline. */
+interface Row {
+  id: string;
+  title: string;
+  createdAt: number;
+  by: string | null;
+  summary: string;
+  names: string[];
+  kind: Checkpoint['kind'];
+  /** Saved on this device, not on the server yet (with the server's refusal, if any). */
+  pending: { problem: string | null } | null;
+  deletable: boolean;
+}
+
+const KIND_TITLES: Record<Checkpoint['kind'], string> = {
+  auto: 'Automatic checkpoint',
+  manual: 'Checkpoint',
+  publish: 'Published',
+  ai: 'Before Ask AI',
+  import: 'Imported',
+  restore: 'Before a restore',
+};
+
+function rowsOf(history: AppHistory, me: string): Row[] {
+  const pending: Row[] = history.pending.map((p) => ({
+    id: p.id,
+    title: p.name,
+    createdAt: p.createdAt,
+    by: 'You',
+    summary: 'Saved on this device',
+    names: [],
+    kind: p.kind,
+    pending: { problem: p.problem ?? null },
+    deletable: true,
+  }));
+  const saved: Row[] = (history.list?.checkpoints ?? []).map((c) => {
+    const people = c.createdBy ? [c.createdBy] : c.authors;
+    return {
+      id: c.id,
+      title: c.name ?? KIND_TITLES[c.kind],
+      createdAt: c.createdAt,
+      by: people.length > 0 ? people.map((p) => p.displayName || p.username).join(', ') : null,
+      summary: c.changes.summary,
+      names: c.changes.names,
+      kind: c.kind,
+      pending: null,
+      deletable: c.kind === 'manual' && c.createdBy?.username === me,
+    };
+  });
+  return [...pending.reverse(), ...saved].sort((a, b) => b.createdAt - a.createdAt);
+}
+
+/** What the "Show" filter offers: every checkpoint, or those of one kind. */
+const KIND_FILTERS: Array<{ value: 'all' | Checkpoint['kind']; label: string }> = [
+  { value: 'all', label: 'All checkpoints' },
+  { value: 'manual', label: 'Saved by hand' },
+  { value: 'auto', label: 'Automatic' },
+  { value: 'publish', label: 'Published' },
+  { value: 'ai', label: 'Before Ask AI' },
+  { value: 'restore', label: 'Before a restore' },
+  { value: 'import', label: 'Imported' },
+];
+
+/** From this many checkpoints, the list can be filtered (issue 38). */
+const FILTER_FROM_ROWS = 8;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Whether a row matches the filter: its kind, and every word typed in its name, who or what changed. */
+function matches(row: Row, words: string[], kind: 'all' | Checkpoint['kind']): boolean {
+  if (kind !== 'all' && row.kind !== kind) return false;
+  const text = [row.title, row.by ?? '', row.summary, ...row.names].join(' ').toLowerCase();
+  return words.every((word) => text.includes(word));
+}
+
+/** What a comparison compares: now, or a checkpoint. */
+type Side = 'now' | string;
+
+function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
+  const { account } = useSession();
+  const { definition, handle, readOnly, confirm } = useEditor();
+  const online = useOnlineStatus();
+  const navigate = useNavigate();
+  const owner = account?.id ?? '';
+  const [history, setHistory] = useState<AppHistory | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [view, setView] = useState<
+    { kind: 'list' } | { kind: 'preview'; id: string } | { kind: 'compare'; from: Side; to: Side }
+  >({ kind: 'list' });
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [query, setQuery] = useState('');
+  const [kind, setKind] = useState<'all' | Checkpoint['kind']>('all');
+
+  /** Bumped to load the history again (after a save, a delete). */
+  const [loads, setLoads] = useState(0);
+  const refresh = useCallback(() => setLoads((n) => n + 1), []);
+  /** The load (`loads`, online or not) that last came back, from the server or not. */
+  const [answered, setAnswered] = useState<string | null>(null);
+  const loading = `${loads}/${online}`;
+  /** This device's copy was shown before the server's answer came: the swap is said. */
+  const [shownFromDevice, setShownFromDevice] = useState(false);
+
+  useEffect(() => {
+    if (!owner) return;
+    let live = true;
+    const load = async () => {
+      if (navigator.onLine) await sendPendingCheckpoints(owner, appId);
+      return loadHistory(owner, appId);
+    };
+    // What this device saw last shows at once, said to be that, while the server is asked; the
+    // server's answer replaces it, said too (issue 38): never a silent swap.
+    void deviceHistory(owner, appId).then(
+      (seen) => {
+        if (!live || !seen) return;
+        setHistory((shown) => shown ?? seen);
+        setShownFromDevice((was) => was || seen.list !== null);
+      },
+      () => undefined,
+    );
+    load().then(
+      (loaded) => {
+        if (!live) return;
+        setHistory(loaded);
+        setAnswered(`${loads}/${online}`);
+      },
+      (error: unknown) => {
+        if (!live) return;
+        setProblem(describeError(error).message);
+        setAnswered(`${loads}/${online}`);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [owner, appId, online, loads]);
+
+  const rows = history ? rowsOf(history, account?.username ?? '') : [];
+  const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const filtering = rows.length >= FILTER_FROM_ROWS;
+  const shown = filtering ? rows.filter((row) => matches(row, words, kind)) : rows;
+
+  const definitionOf = (side: Side): Promise<ReadDefinition | AppDefinition> =>
+    side === 'now' ? Promise.resolve(definition) : loadCheckpointDefinition(owner, appId, side);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (!trimmed) {
+      setProblem('Give the checkpoint a name, for example “Before the redesign”.');
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      const where = await saveCheckpoint(owner, appId, {
+        name: trimmed,
+        kind: 'manual',
+        definition,
+      });
+      setName('');
+      setNotice(
+        where === 'server'
+          ? `Saved “${trimmed}”.`
+          : `Saved “${trimmed}” on this device. It goes to the server when you’re back online.`,
+      );
+      refresh();
+    } catch (error) {
+      setProblem(describeError(error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const restore = (row: Row) => {
+    confirm({
+      title: `Restore “${row.title}”?`,
+      body: 'The app becomes as it was then. Collaborators see it at once, Undo brings back what is here now, and nothing in the history is removed.',
+      confirmLabel: 'Restore',
+      onConfirm: () => {
+        void (async () => {
+          try {
+            const target = await loadCheckpointDefinition(owner, appId, row.id);
+            // What is here now, in the history too: a restore never loses anything.
+            await saveCheckpoint(owner, appId, {
+              name: `Before restoring “${row.title}”`.slice(0, HISTORY_LIMITS.nameLength),
+              kind: 'restore',
+              definition,
+            }).catch(() => undefined);
+            handle.replaceDefinition(target);
+            onClose();
+          } catch (error) {
+            setProblem(describeError(error).message);
+          }
+        })();
+      },
+    });
+  };
+
+  const restoreAsNew = async (row: Row) => {
+    if (!account) return;
+    setBusy(true);
+    try {
+      const target = await loadCheckpointDefinition(owner, appId, row.id);
+      const title = `${target.meta.title} (restored)`.slice(0, 60);
+      const id = await createApp(account.id, { ...target, meta: { ...target.meta, title } });
+      onClose();
+      await navigate({ to: '/apps/$id/edit', params: { id } });
+    } catch (error) {
+      setProblem(describeError(error).message);
+      setBusy(false);
+    }
+  };
+
+  const remove = async (row: Row) => {
+    try {
+      if (row.pending) await discardPendingCheckpoint(row.id);
+      else await deleteCheckpoint(appId, row.id);
+      refresh();
+    } catch (error) {
+      setProblem(describeError(error).message);
+    }
+  };
+
+  const publishedId = history?.list?.checkpoints.find((c) => c.kind === 'publish')?.id ?? null;
+  const seenAt = history?.fetchedAt ? atMoment(history.fetchedAt) : null;
+  // Where the list shown comes from, said while online (offline, the notice above says it).
+  const source = !online
+    ? null
+    : history?.fromDevice
+      ? `This is the history as this device last saw it${seenAt ? `, ${seenAt}` : ''}. ${
+          answered === loading ? 'The server can’t be reached just now.' : 'Checking the server…'
+        }`
+      : shownFromDevice && history
+        ? 'Up to date with the server.'
+        : null;
+
+  return (
+    <EditorDialog title="History" onClose={onClose} wide>
+      {!online ? (
+        <Notice tone="offline" title="You’re offline">
+          <p>
+            {seenAt
+              ? `This is the history as this device last saw it, ${seenAt}, with the checkpoints it has opened. `
+              : 'This device has not seen this app’s history yet. '}
+            Checkpoints you save now stay on this device and go to the server when you’re back
+            online.
+          </p>
+        </Notice>
+      ) : null}
+      {problem ? (
+        <Notice tone="danger" title="That didn’t work" live="alert">
+          <p>{problem}</p>
+        </Notice>
+      ) : null}
+      {notice ? (
+        <p className="history__notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+
+      {view.kind === 'preview' ? (
+        <CheckpointPreview
+          load={() => definitionOf(view.id)}
+          title={rows.find((r) => r.id === view.id)?.title ?? 'Checkpoint'}
+          onBack={() => setView({ kind: 'list' })}
+          onRestore={
+            readOnly
+              ? null
+              : () => {
+                  const row = rows.find((r) => r.id === view.id);
+                  if (row) restore(row);
+                }
+          }
+        />
+      ) : view.kind === 'compare' ? (
+        <Comparison
+          rows={rows}
+          from={view.from}
+          to={view.to}
+          publishedId={publishedId}
+          onChange={(from, to) => setView({ kind: 'compare', from, to })}
+          load={definitionOf}
+          onBack={() => setView({ kind: 'list' })}
+        />
+      ) : (
+        <>
+          {readOnly ? null : (
+            <form className="history__save" onSubmit={(e) => void save(e)}>
+              <TextField
+                label="Save a checkpoint"
+                hint="A name you’ll recognise later. Checkpoints are also made when you publish, before Ask AI changes anything, and every 10 minutes of editing."
+                value={name}
+                maxLength={HISTORY_LIMITS.nameLength}
+                onChange={(e) => setName(e.target.value)}
+              />
+              <Button type="submit" disabled={busy}>
+                Save checkpoint
+              </Button>
+            </form>
+          )}
+          <div className="history__tools">
+            <Button
+              variant="secondary"
+              size="small"
+              disabled={rows.length === 0}
+              onClick={() => setView({ kind: 'compare', from: rows[0]?.id ?? 'now', to: 'now' })}
+            >
+              Compare…
+            </Button>
+            {history?.list ? (
+              <p className="editor-muted">
+                {plural(history.list.usage.count, 'checkpoint')},{' '}
+                {formatBytes(history.list.usage.bytes)} of{' '}
+                {formatBytes(history.list.usage.limitBytes)}. Old automatic ones thin out.
+              </p>
+            ) : null}
+          </div>
+          {/* Always there, so what it says is announced, and the list below does not jump. */}
+          <p className="history__source editor-muted" role="status">
+            {source}
+          </p>
+          {filtering ? (
+            <div className="history__filter" role="search" aria-label="Filter the checkpoints">
+              <TextField
+                label="Find"
+                type="search"
+                hint="A name, a person, or what changed."
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+              />
+              <SelectField
+                label="Show"
+                value={kind}
+                onChange={(e) => setKind(e.target.value as typeof kind)}
+              >
+                {KIND_FILTERS.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+          ) : null}
+          {filtering && (words.length > 0 || kind !== 'all') ? (
+            <p className="history__count" role="status">
+              {shown.length === 0
+                ? 'No checkpoint matches.'
+                : `Showing ${shown.length} of ${plural(rows.length, 'checkpoint')}.`}{' '}
+              <Button
+                variant="ghost"
+                size="small"
+                onClick={() => {
+                  setQuery('');
+                  setKind('all');
+                }}
+              >
+                Show all
+              </Button>
+            </p>
+          ) : null}
+          {history === null ? (
+            <Loading label="Loading the history…" />
+          ) : rows.length === 0 ? (
+            <p className="editor-muted">
+              No checkpoints yet. One is made when you publish, and every 10 minutes while people
+              edit; save one by name any time.
+            </p>
+          ) : (
+            <ol className="history__list" aria-label="Checkpoints, newest first">
+              {shown.map((row) => (
+                <HistoryRow
+                  key={row.id}
+                  row={row}
+                  readOnly={readOnly}
+                  busy={busy}
+                  onPreview={() => setView({ kind: 'preview', id: row.id })}
+                  onCompare={() => setView({ kind: 'compare', from: row.id, to: 'now' })}
+                  onRestore={() => restore(row)}
+                  onRestoreAsNew={() => void restoreAsNew(row)}
+                  onDelete={() => void remove(row)}
+                />
+              ))}
+            </ol>
+          )}
+        </>
+      )}
+    </EditorDialog>
+  );
+}
+
+/**
+ * One checkpoint, compact (issue 38): its name, when, who and what changed, Preview, and the rest
+ * behind "More" — a disclosure the keyboard opens, Escape closes, focus back on its button.
+ */
+function HistoryRow({
+  row,
+  readOnly,
+  busy,
+  onPreview,
+  onCompare,
+  onRestore,
+  onRestoreAsNew,
+  onDelete,
+}: {
+  row: Row;
+  readOnly: boolean;
+  busy: boolean;
+  onPreview(): void;
+  onCompare(): void;
+  onRestore(): void;
+  onRestoreAsNew(): void;
+  onDelete(): void;
+}) {
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    toggle.current?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !open) return;
+    // Escape closes this menu, not the dialog around it.
+    event.preventDefault();
+    event.stopPropagation();
+    close();
+  };
+  const act = (action: () => void) => () => {
+    setOpen(false);
+    action();
+  };
+  return (
+    <li className="history__item" onKeyDown={onKeyDown}>
+      <div className="history__item-text">
+        <div className="history__item-head">
+          <strong>{row.title}</strong>
+          <time dateTime={new Date(row.createdAt).toISOString()}>
+            {formatMoment(row.createdAt)}
+          </time>
+        </div>
+        <p className="history__item-meta">
+          {row.by ? `${row.by} · ` : ''}
+          {row.summary}
+          {row.names.length > 0 ? `: ${row.names.join(', ')}` : ''}
+        </p>
+        {row.pending ? (
+          <p className="history__item-pending">
+            {row.pending.problem
+              ? `Not saved on the server: ${row.pending.problem}`
+              : 'On this device only, sent when you’re back online.'}
+          </p>
+        ) : null}
+      </div>
+      <div className="history__item-actions">
+        <Button
+          variant="secondary"
+          size="small"
+          onClick={onPreview}
+          aria-label={`Preview ${row.title}`}
+        >
+          Preview
+        </Button>
+        <button
+          type="button"
+          ref={toggle}
+          className={`${buttonClass('ghost', 'small')} history__more`}
+          aria-expanded={open}
+          aria-controls={menuId}
+          aria-label={`More for ${row.title}`}
+          onClick={() => setOpen(!open)}
+        >
+          More <span aria-hidden="true">{open ? '▴' : '▾'}</span>
+        </button>
+      </div>
+      <ul className="history__menu" id={menuId} hidden={!open}>
+        <li>
+          <Button
+            variant="ghost"
+            size="small"
+            onClick={act(onCompare)}
+            aria-label={`Compare ${row.title} with now`}
+          >
+            Compare with now
+          </Button>
+        </li>
+        {readOnly ? null : (
+          <li>
+            <Button
+              variant="ghost"
+              size="small"
+              onClick={act(onRestore)}
+              aria-label={`Restore ${row.title}`}
+            >
+              Restore…
+            </Button>
+          </li>
+        )}
+        <li>
+          <Button
+            variant="ghost"
+            size="small"
+            disabled={busy}
+            onClick={act(onRestoreAsNew)}
+            aria-label={`Restore ${row.title} as a new app`}
+          >
+            Restore as a new app
+          </Button>
+        </li>
+        {row.deletable ? (
+          <li>
+            <Button
+              variant="ghost"
+              size="small"
+              onClick={act(onDelete)}
+              aria-label={`Delete ${row.title}`}
+            >
+              Delete
+            </Button>
+          </li>
+        ) : null}
+      </ul>
+    </li>
+  );
+}
+
+/** Loads what a view shows, with its loading and error states. */
+function useLoaded<T>(load: () => Promise<T>, key: string) {
+  const [state, setState] = useState<
+    { key: string; value: T; error: null } | { key: string; value: null; error: string } | null
+  >(null);
+  useEffect(() => {
+    let live = true;
+    load().then(
+      (value) => live && setState({ key, value, error: null }),
+      (error: unknown) =>
+        live && setState({ key, value: null, error: describeError(error).message }),
+    );
+    return () => {
+      live = false;
+    };
+    // `load` changes with every render; what it loads is named by `key`.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return state?.key === key ? state : null;
+}
+
+function CheckpointPreview({
+  load,
+  title,
+  onBack,
+  onRestore,
+}: {
+  load: () => Promise<ReadDefinition | AppDefinition>;
+  title: string;
+  onBack(): void;
+  /** Restores this checkpoint (owners and editors); null for a viewer. */
+  onRestore: (() => void) | null;
+}) {
+  const state = useLoaded(load, title);
+  const [screenId, setScreenId] = useState<string | null>(null);
+  return (
+    <section aria-label={`Preview of ${title}`}>
+      <Button variant="ghost" size="small" onClick={onBack}>
+        ← All checkpoints
+      </Button>
+      <div className="history__preview-head">
+        <h3 className="history__subtitle">{title}</h3>
+        {onRestore ? (
+          <Button size="small" onClick={onRestore}>
+            Restore…
+          </Button>
+        ) : null}
+      </div>
+      {state === null ? (
+        <Loading label="Loading the checkpoint…" />
+      ) : state.error !== null ? (
+        <Notice tone="danger" title="This checkpoint can’t be shown" live="alert">
+          <p>{state.error}</p>
+        </Notice>
+      ) : (
+        <>
+          <SelectField
+            label="Screen"
+            value={screenId ?? state.value.screens[0]?.id ?? ''}
+            onChange={(e) => setScreenId(e.target.value)}
+          >
+            {state.value.screens.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.title}
+              </option>
+            ))}
+          </SelectField>
+          <div className="phone-frame history__phone">
+            <div
+              className="phone-frame__screen history__screen"
+              role="region"
+              aria-label={`${title}, read-only`}
+              tabIndex={0}
+            >
+              <AppScreen
+                definition={state.value}
+                screenId={screenId ?? state.value.screens[0]?.id ?? ''}
+                colorMode={state.value.theme.mode === 'dark' ? 'dark' : 'light'}
+                onNavigate={setScreenId}
+              />
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Comparison({
+  rows,
+  from,
+  to,
+  publishedId,
+  onChange,
+  load,
+  onBack,
+}: {
+  rows: Row[];
+  from: Side;
+  to: Side;
+  publishedId: string | null;
+  onChange(from: Side, to: Side): void;
+  load(side: Side): Promise<ReadDefinition | AppDefinition>;
+  onBack(): void;
+}) {
+  const key = `${from}→${to}`;
+  const state = useLoaded(async () => {
+    const [before, after] = await Promise.all([load(from), load(to)]);
+    return diffDefinitions(before, after);
+  }, key);
+  const diff = state?.value;
+  const options = [
+    { value: 'now', label: 'Now' },
+    ...rows.map((r) => ({
+      value: r.id,
+      label: `${r.id === publishedId ? 'Published version — ' : ''}${r.title}, ${formatMoment(r.createdAt)}`,
+    })),
+  ];
+  return (
+    <section aria-label="Compare">
+      <Button variant="ghost" size="small" onClick={onBack}>
+        ← All checkpoints
+      </Button>
+      <div className="history__compare-sides">
+        <SelectField label="From" value={from} onChange={(e) => onChange(e.target.value, to)}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="To" value={to} onChange={(e) => onChange(from, e.target.value)}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      {state === null ? (
+        <Loading label="Comparing…" />
+      ) : state.error !== null ? (
+        <Notice tone="danger" title="These can’t be compared" live="alert">
+          <p>{state.error}</p>
+        </Notice>
+      ) : !diff || diff.changes.length === 0 ? (
+        <p role="status">No differences: these two are the same app.</p>
+      ) : (
+        <ChangeList changes={diff.changes} label="Differences" showProperties />
+      )}
+    </section>
+  );
+}

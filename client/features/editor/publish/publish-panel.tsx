@@ -1,0 +1,270 @@
+import { type Publication, type Visibility, VISIBILITIES } from '@pipit/protocol';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { SyncState } from '../../../sync/core/sync-state';
+import { Button } from '../../../ui/button';
+import { formatDate } from '../../../ui/format-time';
+import { Notice } from '../../../ui/notice';
+import { useOnlineStatus } from '../../../ui/use-online-status';
+import { describeError } from '../../../platform/api/request';
+import { useResendVerification } from '../../../platform/session/resend-verification';
+import { useSession } from '../../../platform/session/session';
+import { useEditor } from '../shared/editor-context';
+import { EditorDialog } from '../shared/editor-dialog';
+import { getPublication, publish, setVisibility, unpublish } from './publish-api';
+import { type ProblemTarget, resolveProblems } from './publish-problems';
+import { PublishStep, type Step } from './publish-step';
+import './publish-panel.css';
+
+const VISIBILITY_TEXT: Record<Visibility, { label: string; hint: string }> = {
+  public: { label: 'Public', hint: 'Anyone can find it in Explore and on your profile.' },
+  unlisted: {
+    label: 'Unlisted',
+    hint: 'Anyone with the link can open and install it; it isn’t listed.',
+  },
+  private: { label: 'Private', hint: 'Only you and the people you share it with can open it.' },
+};
+
+function status(publication: Publication): string {
+  const latest = publication.latestVersion;
+  if (latest === null) return 'Draft — never published.';
+  if (!publication.published) return `Unpublished — the last version was ${latest}.`;
+  return `Published · version ${latest} · ${VISIBILITY_TEXT[publication.visibility].label}`;
+}
+
+/**
+ * Publishing an app (docs/product/routes.md, states.md): its state, visibility, Publish with
+ * progress and problems that lead to where they are, the versions, Unpublish. Owner only; everyone
+ * else reads the state.
+ */
+export function PublishPanel({
+  appId,
+  isOwner,
+  sync,
+  onClose,
+}: {
+  appId: string;
+  isOwner: boolean;
+  sync: SyncState;
+  onClose(): void;
+}) {
+  const online = useOnlineStatus();
+  const { definition, selectScreen, selectComponent, setPropertiesTab } = useEditor();
+  const [publication, setPublication] = useState<Publication | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<Visibility | null>(null);
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
+  const groupId = useId();
+  const confirmId = useId();
+  const { account } = useSession();
+  const resend = useResendVerification();
+  // Issue 38: the server refuses to publish for an unconfirmed email. Say so before the owner
+  // tries, with a way to get the link again; the panel learns of a confirmation made in another
+  // tab when this one is shown or focused again (client/platform/session/session.ts).
+  const unconfirmed = isOwner && account !== null && !account.emailVerified;
+
+  useEffect(() => {
+    if (!online) return;
+    let live = true;
+    getPublication(appId).then(
+      (answer) => live && setPublication(answer),
+      (error: unknown) => live && setLoadError(describeError(error).message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [appId, online]);
+
+  // A first publication is public unless the owner picks otherwise (the server's default too).
+  const visibility =
+    chosen ??
+    (publication && publication.latestVersion !== null ? publication.visibility : 'public');
+  const saved = sync.kind === 'saved';
+  const syncBlocked = sync.kind === 'offline' || sync.kind === 'error';
+  const publishing = step.kind === 'waiting' && saved;
+  const busy = step.kind === 'waiting' || step.kind === 'busy';
+
+  // The server publishes what it has stored, so Publish waits until the last edits are there
+  // ("saved"), then sends; a click while they are saved sends at once.
+  const sending = useRef(false);
+  useEffect(() => {
+    if (step.kind !== 'waiting' || !saved || sending.current) return;
+    sending.current = true;
+    void publish(appId, visibility).then((outcome) => {
+      sending.current = false;
+      if (outcome.ok) {
+        setPublication(outcome.publication);
+        setChosen(null);
+        setStep({ kind: 'published', version: outcome.publication.latestVersion ?? 1 });
+      } else if ('problems' in outcome) {
+        setStep({ kind: 'invalid', problems: resolveProblems(definition, outcome.problems) });
+      } else {
+        setStep({ kind: 'message', tone: 'danger', text: outcome.message });
+      }
+    });
+  }, [step.kind, saved, appId, visibility, definition]);
+
+  const changeVisibility = async (next: Visibility) => {
+    setChosen(next);
+    // Before the first publication the choice goes with it; afterwards it applies at once.
+    if (!publication || publication.latestVersion === null) return;
+    setStep({ kind: 'busy' });
+    try {
+      setPublication(await setVisibility(appId, next));
+      setChosen(null);
+      setStep({
+        kind: 'message',
+        tone: 'success',
+        text: `It is now ${VISIBILITY_TEXT[next].label.toLowerCase()}.`,
+      });
+    } catch (error) {
+      setChosen(null);
+      setStep({ kind: 'message', tone: 'danger', text: describeError(error).message });
+    }
+  };
+
+  const runUnpublish = async () => {
+    setStep({ kind: 'busy' });
+    try {
+      setPublication(await unpublish(appId));
+      setStep({
+        kind: 'message',
+        tone: 'success',
+        text: 'Unpublished. Visitors can no longer open it; publish again whenever you like.',
+      });
+    } catch (error) {
+      setStep({ kind: 'message', tone: 'danger', text: describeError(error).message });
+    }
+  };
+
+  const goTo = (target: ProblemTarget) => {
+    if (target.kind === 'tab') setPropertiesTab(target.tab);
+    else {
+      selectScreen(target.screenId);
+      if (target.kind === 'component') selectComponent(target.componentId);
+    }
+    onClose();
+  };
+
+  const next = (publication?.versions.reduce((max, v) => Math.max(max, v.number), 0) ?? 0) + 1;
+
+  return (
+    <EditorDialog title="Publish" onClose={onClose}>
+      {!online ? (
+        <Notice tone="offline" title="Publishing needs a connection">
+          <p>Your edits are saved on this device. Publish when you’re back online.</p>
+        </Notice>
+      ) : loadError ? (
+        <Notice tone="danger" live="alert">
+          <p>{loadError}</p>
+        </Notice>
+      ) : null}
+
+      {unconfirmed ? (
+        <Notice tone="warning" title="Confirm your email address to publish">
+          <p id={confirmId}>
+            We sent a link to <strong>{account.email}</strong>. Open it, then publish from here:
+            this panel notices by itself.
+          </p>
+          {resend.sent ? (
+            <p role="status">A new link is on its way.</p>
+          ) : (
+            <Button
+              size="small"
+              variant="secondary"
+              className="publish__resend"
+              disabled={resend.pending || !online}
+              onClick={resend.send}
+            >
+              {resend.pending ? 'Sending…' : 'Send the confirmation email again'}
+            </Button>
+          )}
+          {resend.error ? <p role="alert">{resend.error}</p> : null}
+        </Notice>
+      ) : null}
+
+      <p className="publish__status" data-testid="publish-status">
+        {publication
+          ? status(publication)
+          : online && !loadError
+            ? 'Loading…'
+            : 'The publishing state shows when you’re online.'}
+      </p>
+
+      {publication ? (
+        <fieldset className="publish__visibility" disabled={!isOwner || busy || !online}>
+          <legend className="field__label">Visibility</legend>
+          {VISIBILITIES.map((value) => (
+            <label key={value} className="publish__option">
+              <input
+                type="radio"
+                name={groupId}
+                value={value}
+                checked={visibility === value}
+                aria-describedby={`${groupId}-${value}`}
+                onChange={() => void changeVisibility(value)}
+              />
+              <span>
+                <strong>{VISIBILITY_TEXT[value].label}</strong>
+                <span className="publish__hint" id={`${groupId}-${value}`}>
+                  {VISIBILITY_TEXT[value].hint}
+                </span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+
+      {isOwner ? (
+        <div className="publish__actions">
+          <Button
+            onClick={() => setStep({ kind: 'waiting' })}
+            disabled={!online || !publication || busy || syncBlocked || unconfirmed}
+            aria-describedby={unconfirmed ? confirmId : undefined}
+          >
+            {publishing
+              ? 'Publishing…'
+              : step.kind === 'waiting'
+                ? 'Waiting to publish…'
+                : `Publish version ${next}`}
+          </Button>
+          {publication?.published ? (
+            <Button
+              variant="ghost"
+              disabled={!online || busy}
+              onClick={() => setStep({ kind: 'confirm-unpublish' })}
+            >
+              Unpublish
+            </Button>
+          ) : null}
+        </div>
+      ) : (
+        <p className="publish__hint">Only the app’s owner can publish it or change who sees it.</p>
+      )}
+
+      <PublishStep
+        step={publishing ? { kind: 'busy' } : step}
+        appId={appId}
+        sync={sync}
+        onGo={goTo}
+        onUnpublish={() => void runUnpublish()}
+        onCancel={() => setStep({ kind: 'idle' })}
+      />
+
+      {publication && publication.versions.length > 0 ? (
+        <>
+          <h3 className="publish__heading">Versions</h3>
+          <ol className="publish__versions" reversed>
+            {[...publication.versions]
+              .sort((a, b) => b.number - a.number)
+              .map((version) => (
+                <li key={version.number}>
+                  Version {version.number} · {formatDate(version.publishedAt)} · by{' '}
+                  {version.publisher.displayName || version.publisher.username}
+                </li>
+              ))}
+          </ol>
+        </>
+      ) : null}
+    </EditorDialog>
+  );
+}

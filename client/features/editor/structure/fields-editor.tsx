@@ -1,0 +1,169 @@
+import {
+  addField,
+  type Collection,
+  type Field,
+  FIELD_TYPES,
+  type FieldType,
+  LIMITS,
+  moveField,
+  removeField,
+  setField,
+} from '@pipit/app-definition';
+import { useState } from 'react';
+import { Button } from '../../../ui/button';
+import { SelectField } from '../../../ui/field';
+import { ConfirmDeleteButton } from '../shared/confirm-delete-button';
+import { DraftText } from '../shared/draft-fields';
+import { newId, useEditor } from '../shared/editor-context';
+import { FIELD_TYPE_LABELS } from '../shared/labels';
+import { SortableRows } from '../shared/sortable-rows';
+import { nameProblem } from '../shared/validation';
+import { ValueInput } from '../shared/value-input';
+
+function optionsOf(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+function optionsProblem(text: string): string | null {
+  const options = optionsOf(text);
+  if (options.length > LIMITS.choices) return `Use at most ${LIMITS.choices} choices.`;
+  const long = options.find((o) => o.length > LIMITS.choiceLength);
+  return long
+    ? `Keep each choice to ${LIMITS.choiceLength} characters (“${long.slice(0, 20)}…”).`
+    : null;
+}
+
+/** A field as its row names it: "Title: Text, required". */
+function fieldSummary(field: Field): string {
+  return `${field.name}: ${FIELD_TYPE_LABELS[field.type]}${field.required ? ', required' : ''}`;
+}
+
+/** A collection's fields: add, reorder, rename, type, required, default, choices, delete. */
+export function FieldsEditor({ collection }: { collection: Collection }) {
+  const { handle, readOnly } = useEditor();
+  const [open, setOpen] = useState<string | null>(null);
+  const atLimit = collection.fields.length >= LIMITS.fieldsPerCollection;
+  return (
+    <section className="properties-section" aria-labelledby={`fields-${collection.id}`}>
+      <div className="editor-section__header">
+        <h3 className="properties-section__title" id={`fields-${collection.id}`}>
+          Fields
+        </h3>
+        {readOnly ? null : (
+          <Button
+            size="small"
+            variant="secondary"
+            disabled={atLimit}
+            title={
+              atLimit
+                ? `A collection can have at most ${LIMITS.fieldsPerCollection} fields.`
+                : undefined
+            }
+            onClick={() => {
+              const id = handle.edit(addField, newId, collection.id, {
+                name: `Field ${collection.fields.length + 1}`,
+                type: 'text',
+              });
+              if (id) setOpen(id);
+            }}
+          >
+            + Add field
+          </Button>
+        )}
+      </div>
+      {collection.fields.length === 0 ? <p className="editor-muted">No fields yet.</p> : null}
+      <SortableRows
+        items={collection.fields}
+        label={`Fields of ${collection.name}`}
+        nameOf={(f) => f.name}
+        disabled={readOnly}
+        onMove={(id, index) => handle.edit(moveField, id, index)}
+        renderItem={(field) => (
+          <div className="field-row">
+            <button
+              type="button"
+              className="tree-row__select"
+              aria-expanded={open === field.id}
+              onClick={() => setOpen(open === field.id ? null : field.id)}
+            >
+              <span className="tree-row__name tree-row__name--parts" title={fieldSummary(field)}>
+                <bdi className="tree-row__text">{field.name}</bdi>{' '}
+                <span className="tree-row__detail">
+                  {FIELD_TYPE_LABELS[field.type]}
+                  {field.required ? ', required' : ''}
+                </span>
+              </span>
+            </button>
+            {open === field.id ? <FieldEditor field={field} /> : null}
+          </div>
+        )}
+      />
+    </section>
+  );
+}
+
+function FieldEditor({ field }: { field: Field }) {
+  const { handle, readOnly } = useEditor();
+  const set = (patch: Parameters<typeof setField>[2]) => handle.edit(setField, field.id, patch);
+  return (
+    <div className="field-editor">
+      <DraftText
+        label="Field name"
+        value={field.name}
+        disabled={readOnly}
+        validate={(v) => nameProblem(v, 'field')}
+        onCommit={(name) => set({ name })}
+      />
+      <SelectField
+        label="Type"
+        value={field.type}
+        disabled={readOnly}
+        onChange={(e) => set({ type: e.target.value as FieldType, default: null })}
+      >
+        {FIELD_TYPES.map((type) => (
+          <option key={type} value={type}>
+            {FIELD_TYPE_LABELS[type]}
+          </option>
+        ))}
+      </SelectField>
+      <label className="checkbox checkbox--compact">
+        <input
+          type="checkbox"
+          checked={field.required}
+          disabled={readOnly}
+          onChange={(e) => set({ required: e.target.checked })}
+        />
+        <span>Required</span>
+      </label>
+      {field.type === 'select' ? (
+        <DraftText
+          label="Choices"
+          hint="One per line."
+          multiline
+          rows={4}
+          value={field.options.join('\n')}
+          disabled={readOnly}
+          validate={optionsProblem}
+          onCommit={(text) => set({ options: optionsOf(text) })}
+        />
+      ) : null}
+      <ValueInput
+        field={field}
+        label="Default value"
+        value={field.default}
+        disabled={readOnly}
+        onChange={(value) => set({ default: value })}
+      />
+      <ConfirmDeleteButton
+        label="Delete field"
+        title={`Delete the field “${field.name}”?`}
+        body="Its values in every record go with it, and components that use it stop showing it. You can undo this."
+        confirmLabel="Delete field"
+        onConfirm={() => handle.edit(removeField, field.id)}
+      />
+    </div>
+  );
+}
