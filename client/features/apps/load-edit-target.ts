@@ -17,7 +17,9 @@ export async function loadEditTarget(
 ): Promise<{ found: boolean; title: string | null }> {
   const account = getAccount();
   const local = account
-    ? await import('../../sync/app-document/local-apps').then(({ localApp }) => localApp(account.id, appId))
+    ? await import('../../sync/app-document/local-apps').then(({ localApp }) =>
+        localApp(account.id, appId),
+      )
     : undefined;
   if (local) return { found: true, title: local.title };
   try {
