@@ -5,6 +5,8 @@ import './features/app-page/install-prompt';
 import { rootErrorOptions, startErrorReporting } from './platform/monitoring/error-reporting';
 import { InstalledApp } from './features/runtime-host/installed-app';
 import { openAhead } from './features/runtime-host/open-ahead';
+import { type HostSpacesProps, SpacesSlot } from './features/runtime-host/spaces-slot';
+import { AppSpaces } from './features/spaces/app-spaces';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';
 
@@ -18,6 +20,9 @@ if (!root) throw new Error('app.html has no #root element');
 
 // Its SDK is loaded only if something goes wrong: the app's first visit stays small.
 startErrorReporting('on-first-error');
+
+/** The spaces' part of a running app: the spaces feature's, laid out by the runtime host. */
+const renderSpaces = (props: HostSpacesProps) => <AppSpaces {...props} />;
 
 const { pathname } = window.location;
 // What the first screen reads from this device is read at once; an app on this device renders
@@ -33,7 +38,10 @@ void openAhead(pathname).then((initial) => {
   const reactRoot = createRoot(root, rootErrorOptions);
   const app = (
     <StrictMode>
-      <InstalledApp pathname={pathname} initial={initial} />
+      {/* The runtime host lays out the spaces' part of an app; the spaces feature gives it. */}
+      <SpacesSlot.Provider value={renderSpaces}>
+        <InstalledApp pathname={pathname} initial={initial} />
+      </SpacesSlot.Provider>
     </StrictMode>
   );
   if (initial?.kind === 'ready') reactRoot.render(app);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ANONYMOUS_VIEWER, type PublishedApp } from '@pipit/protocol';
 import { queueLibraryEntry } from '../../sync/library/library-inbox';
 import { isSharedCollection } from '@pipit/app-definition';
@@ -11,7 +11,6 @@ import type { PwaLoad } from './load-pwa-app';
 import { readPublishedDefinition } from '../../platform/published-definition';
 import { UpdateBanner } from './update-banner';
 import { useAppUpdates } from './use-app-updates';
-import { useSpaces } from './use-spaces';
 import { askPersistentStorage, recordOpen } from './visit-effects';
 
 /** `/apps/{id}/pwa`: the installed app itself (docs/product/routes.md), or why it cannot run. */
@@ -65,19 +64,6 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
       ? { id: shown.id, role: shown.role, people: device.people[shown.id] ?? null }
       : null,
   });
-  const spaces = useSpaces({ appId, accountId, enabled: hasShared, spaceSync: appData.spaceSync });
-  // A space just made: the person's private items of the shared collections go into it once open.
-  const moveWanted = useRef(false);
-  useEffect(() => {
-    if (!moveWanted.current || appData.phase !== 'ready' || !appData.spaceSync) return;
-    moveWanted.current = false;
-    try {
-      appData.moveIntoSpace();
-    } catch (error) {
-      console.warn('Could not move your items into the space:', error);
-    }
-  }, [appData]);
-
   useEffect(() => {
     // Outside the site's layout nothing else asks who is signed in: the copy last seen on this
     // device answers at once (offline too), the server's answer follows.
@@ -123,15 +109,7 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
       accountId={accountId}
       user={user}
       spaces={
-        hasShared
-          ? {
-              state: spaces,
-              account: account ? { id: account.id, username: account.username } : null,
-              onCreated: (move) => {
-                moveWanted.current = move;
-              },
-            }
-          : null
+        hasShared ? { account: account && { id: account.id, username: account.username } } : null
       }
       notice={
         newer ? (
