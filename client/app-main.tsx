@@ -13,7 +13,7 @@ import './ui/styles/base.css';
 /**
  * The entry of `/apps/{id}/pwa` (client/app.html): one published app, full screen, and nothing of
  * Pipit's site — no router, no site shell, no editor — so an app opens fast on a first visit and
- * from the service worker offline (issue 5: its first visit's JavaScript is budgeted).
+ * from the service worker offline (its first visit's JavaScript is budgeted).
  */
 const root = document.getElementById('root');
 if (!root) throw new Error('app.html has no #root element');
@@ -29,7 +29,7 @@ const { pathname } = window.location;
 // itself first, not a loading screen (open-ahead.ts).
 // Without the app at hand (a first visit: a loading screen, then the app) the render is a
 // transition: React works in slices of a few milliseconds, so the main thread is free between them
-// to paint and take input (issue 18: the first render in one task was most of a phone's Total
+// to paint and take input (the first render in one task was most of a phone's Total
 // Blocking Time on a first visit). With the app at hand (every start of an installed app) it is
 // one task at React's default priority: in slices, the browser painted "Opening the app…" and
 // laid out frames in between, and the app came a frame or two later (offline at 4× CPU, heading

@@ -18,7 +18,7 @@ if (!root) throw new Error('index.html has no #root element');
 startErrorReporting('when-idle');
 
 // The start in tasks of its own, so that a phone's main thread is free in between to paint and take
-// input (issue 18: one task held it for the code's whole evaluation, the router's set-up, its
+// input (one task held it for the code's whole evaluation, the router's set-up, its
 // first route match and the hydration's start, hundreds of milliseconds at a phone's speed:
 // Lighthouse's Total Blocking Time). The modules (this one's imports) are evaluated in this task;
 // the router is made in the next, loads the page in the one after, and React takes it over in a

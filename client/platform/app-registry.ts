@@ -144,7 +144,7 @@ async function reconcileRound(accountId: string): Promise<boolean> {
       after.filter((a) => a.registered && a.pending > 0 && !a.deleting).map((a) => a.id),
     );
     // Checkpoints saved here offline go too, like every other change made offline: not only when
-    // History is opened again (issue 37). Only for apps the server has: an app not registered yet
+    // History is opened again. Only for apps the server has: an app not registered yet
     // would refuse them.
     const registered = new Set(after.filter((a) => a.registered && !a.deleting).map((a) => a.id));
     const waiting = new Set((await historyCache.pending(accountId)).map((c) => c.appId));

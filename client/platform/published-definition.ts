@@ -2,7 +2,7 @@ import { type AppDefinition, migrateDefinition } from '@pipit/app-definition';
 import type { PublishedApp } from '@pipit/protocol';
 
 // Not @pipit/protocol's isJsonObject: importing it brings the report-redaction module into the
-// installed app's first visit as a chunk of its own (issue 5 budget).
+// installed app's first visit as a chunk of its own (its JavaScript is budgeted: docs/performance.md).
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -22,7 +22,7 @@ const parsed = new WeakMap<PublishedApp, AppDefinition | null>();
  * stored what the app schema gave back when it validated the version at publish time (every default
  * filled in), versions never change, and migrations produce the next version's full shape. Parsing
  * it would load all of classic zod and the whole definition schema on the installed app's page
- * (issue 5); the runtime still renders any part it cannot use as a placeholder.
+ * (docs/performance.md); the runtime still renders any part it cannot use as a placeholder.
  */
 export function readPublishedDefinition(app: PublishedApp): AppDefinition | null {
   if (parsed.has(app)) return parsed.get(app) ?? null;

@@ -25,7 +25,7 @@ const same = (a: UpstreamVersions | null, b: UpstreamVersions | null) =>
 
 /**
  * How a remix's editor learns that its original published a newer version without a reload
- * (docs/product/history.md#remixes-that-pull-their-originals-updates, issue 38): the whole answer
+ * (docs/product/history.md#remixes-that-pull-their-originals-updates): the whole answer
  * once when it opens, then — when the page is shown again, the window focused, the device back
  * online, and every few minutes while it is visible and online — only the two version numbers,
  * at most once every few seconds; the whole answer again only when they changed (a new version,

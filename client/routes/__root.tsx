@@ -40,7 +40,7 @@ function Root() {
   return (
     <>
       <HeadContent />
-      {/* Above the page, in its flow: as a toast it covered forms' buttons (issue 38). */}
+      {/* Above the page, in its flow: as a toast it covered forms' buttons. */}
       <UpdatePrompt placement="site" />
       <Outlet />
     </>

@@ -9,7 +9,7 @@ const HEX_COLOR = /^#[0-9a-f]{6}$/i;
 /**
  * An app's icon: its emoji on its colour, or its uploaded image; a bird when it has none yet.
  * The emoji is Twemoji's picture of it (`/emoji/…`, the artwork of the installed app's manifest
- * icons: issue 38, point 8), so an app has one face in pages, lists, the editor and on a home
+ * icons), so an app has one face in pages, lists, the editor and on a home
  * screen, also on a device with no colour-emoji font. Decorative by default (the app's name is
  * written next to it); `label` makes it an image with that name.
  */

@@ -1,7 +1,7 @@
 /**
  * A day or a month as English text, "2 Nov 2026" or "November 2026", in UTC or the reader's time
  * zone, without `Intl.DateTimeFormat`: a page's first date formatter loads the browser's locale data
- * on the main thread (~25 ms on a desktop, four times that on a phone; issue 18), and the public
+ * on the main thread (~25 ms on a desktop, four times that on a phone), and the public
  * pages that show a date (an app's, a profile) would pay it twice as they hydrate, once in UTC for
  * the server's text and once in the reader's zone. The text is the same as Intl's for `en-GB`
  * `{ day: 'numeric', month: 'short', year: 'numeric' }` and `en` `{ month: 'long', year: 'numeric' }`

@@ -3,7 +3,7 @@
  * `new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 })` gives, without
  * building one: the browser's first compact formatter loads its locale data on the page's main
  * thread (24–58 ms on this machine, four times that on a phone), on every public page with an app
- * card (issue 18, Lighthouse mobile's Total Blocking Time).
+ * card (Lighthouse mobile's Total Blocking Time).
  */
 const UNITS = ['', 'K', 'M', 'B', 'T'] as const;
 

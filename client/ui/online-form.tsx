@@ -20,7 +20,7 @@ interface OnlineFormProps {
 export const FORM_ERROR_ATTRIBUTE = 'data-form-error';
 
 /**
- * Where focus goes once a try is over (issue 38: the fieldset is disabled while it is sent, which
+ * Where focus goes once a try is over (the fieldset is disabled while it is sent, which
  * drops focus to <body>): the first invalid field, its error read with it through
  * aria-describedby; else the form's error summary; else, when focus was dropped, the button again.
  */

@@ -30,7 +30,7 @@ function Message({
  * Registers the service worker and offers a new version when one is waiting. Updating is the
  * person's choice (registerType "prompt"): reloading on its own could lose what they are typing.
  * The message sits at the top of the page, in its flow (`app`: an installed app; `site`: Pipit's
- * pages): pinned as a toast, it covered forms' buttons and the app's own toasts (issue 38).
+ * pages): pinned as a toast, it covered forms' buttons and the app's own toasts.
  */
 export function UpdatePrompt({ placement }: { placement: 'app' | 'site' }) {
   const label = placement === 'app' ? 'This app on this device' : 'Pipit on this device';

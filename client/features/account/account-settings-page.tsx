@@ -261,7 +261,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /**
  * What deleting ends for other people, asked of the server when the section shows: the shared
- * spaces that end for everyone in them and how many people that touches (issue 38).
+ * spaces that end for everyone in them and how many people that touches.
  */
 function DeletionReach() {
   const online = useOnlineStatus();

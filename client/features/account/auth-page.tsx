@@ -34,7 +34,7 @@ export function describeReturn(path: string | undefined): string | undefined {
 /**
  * The frame of the account-access forms (docs/product/routes.md: they need the network, and say
  * so). The submit button says what is happening; an error says what went wrong and what to do next,
- * and a refused try focuses the first field to fix, or the error above the form (issue 38).
+ * and a refused try focuses the first field to fix, or the error above the form.
  */
 export function AuthPage(props: AuthPageProps) {
   const online = useOnlineStatus();

@@ -1,4 +1,4 @@
-/** What the deletion form needs before it asks the server (issue 38: an empty form said nothing). */
+/** What the deletion form needs before it asks the server (an empty form said nothing). */
 export interface DeletionProblems {
   password?: string;
   confirm?: string;

@@ -98,7 +98,7 @@ export function VerifyEmailPage({
   useEffect(() => {
     if (failed) void loadSession();
   }, [failed]);
-  // An older link opened after the address was confirmed (issue 38): nothing is wrong, and the
+  // An older link opened after the address was confirmed: nothing is wrong, and the
   // "send a fresh link" banner it would point to is not there. Offline, we cannot know yet.
   const alreadyConfirmed =
     failed && state.code !== 'offline' && account?.emailVerified === true ? account : null;

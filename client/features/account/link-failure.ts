@@ -12,8 +12,7 @@ const INCOMPLETE: LinkFailureWords = {
 /**
  * `code` is the server's error code (undefined when it gave none), `message` its words. A token the
  * server refuses by validation (cut short, changed by a mail program) or a link with none is "not
- * complete": the generic "Some fields need another look" speaks of fields the page does not have
- * (issue 38).
+ * complete": the generic "Some fields need another look" speaks of fields the page does not have.
  */
 export function linkFailureWords(code: string | undefined, message: string): LinkFailureWords {
   switch (code) {

@@ -24,7 +24,7 @@ import { EventDetail } from './event-detail';
 import './inbox.css';
 
 /**
- * `/admin`: the operator's inbox (issue 6). Operators (accounts the server's operator command added) see error groups
+ * `/admin`: the operator's inbox (docs/product/error-reporting.md). Operators (accounts the server's operator command added) see error groups
  * from browsers and the server (one page of them, read by the route), one group's latest report
  * with its breadcrumbs, a search for the digest a person read off the error page, and contact and
  * feedback messages. For everyone else the route shows the 404 page, as the server answers.

@@ -10,7 +10,7 @@ interface PlatformSteps {
 
 /**
  * The steps for every kind of device. `oneClick` is whether the page shows an Install button (the
- * browser offered its prompt): only then do the steps point to it (issue 38: they said "Click
+ * browser offered its prompt): only then do the steps point to it (they said "Click
  * Install above" under a page that showed only "Open …").
  */
 export function installSteps(oneClick: boolean): PlatformSteps[] {

@@ -54,7 +54,7 @@ export function CreatePage() {
     void create('blank', () => blankDefinition(title.trim() || undefined));
   };
 
-  // With AI on this server, describing the app is the quickest start: it comes first (issue 38).
+  // With AI on this server, describing the app is the quickest start: it comes first.
   // Otherwise it stays last, saying why it can't be used here.
   const aiFirst = useAiAvailable() === true;
   const describe = (

@@ -53,8 +53,8 @@ function useFitScale(stage: RefObject<HTMLElement | null>) {
 /**
  * Components the preview draws at once: more than the phone shows. A longer screen draws the rest
  * when the person scrolls or moves focus into the phone, selects a component further down, or else
- * once the browser is idle, so the editor opens without waiting for what is out of view (issue 18,
- * `npm run bench -- editor`).
+ * once the browser is idle, so the editor opens without waiting for what is out of view (`npm run
+ * bench -- editor`).
  */
 const FIRST_COMPONENTS = 30;
 

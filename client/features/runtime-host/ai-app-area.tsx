@@ -5,7 +5,7 @@ import { useAiHost } from './use-ai-host';
 /**
  * An app with AI actions (docs/product/ai.md) in its host: runs on the server, the runs queued on
  * this device, a sign-in link for someone not signed in. Loaded only by an app that has AI
- * actions, so others' first visits carry none of it (issue 18).
+ * actions, so others' first visits carry none of it (docs/performance.md).
  */
 export function AiAppArea(props: AppAreaProps) {
   const { appId, accountId, definition, visitorData } = props;

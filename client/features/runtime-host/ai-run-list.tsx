@@ -23,7 +23,7 @@ export function AiRunList({
 }) {
   const byId = new Map(definition.aiActions.map((a) => [a.id, a]));
   // An AI component shows the runs of its own action (queued, done, failed): listing them here
-  // too said "Queued" twice (issue 38).
+  // too said "Queued" twice.
   const inComponents = new Set(
     definition.screens.flatMap((screen) =>
       screen.components.flatMap((c) =>

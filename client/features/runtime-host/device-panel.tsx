@@ -14,7 +14,7 @@ function waitingOf(sync: SyncState): number | null {
 
 /**
  * "Your data on this device" in an installed app (app-host.tsx): loaded when the person opens it,
- * so an app's first visit does not carry it (issue 18).
+ * so an app's first visit does not carry it (docs/performance.md).
  */
 export function DevicePanel({ sync }: { sync: SyncState }) {
   const durability = useDurability();

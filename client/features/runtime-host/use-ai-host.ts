@@ -101,7 +101,7 @@ export function useAiHost({
     });
     const wrapped: RunAi = (ask) => {
       // A new run of an action on a record supersedes the finished ones kept here: an old "Done"
-      // must not sit beside what this one says (issue 38).
+      // must not sit beside what this one says.
       if (accountId) {
         const old = runsNow.current.filter(
           (r) =>

@@ -18,7 +18,7 @@ async function signOut(): Promise<void> {
  * The signed-in person's menu: their profile, settings, signing out. Escape or a click away closes
  * it; Escape gives focus back to its button. In the header bar it floats under its button, anchored
  * to the button's right edge; inside the phone menu (`inline`) it opens in the flow, as wide as the
- * menu, so it never reaches past the screen's left edge (issue 38).
+ * menu, so it never reaches past the screen's left edge.
  */
 export function AccountMenu({ account, inline = false }: { account: Account; inline?: boolean }) {
   const menuId = useId();

@@ -129,7 +129,7 @@ export function useSpaces(options: {
   const refused =
     spaceSync?.kind === 'error' && (spaceSync.why === 'forbidden' || spaceSync.why === 'deleted');
   // The server's answer says the role changed (the owner made the person a reader, or a member
-  // again): the list is asked again, so the app offers what the new role allows (issue 38).
+  // again): the list is asked again, so the app offers what the new role allows.
   const shownRole = device.spaces.find((s) => s.id === device.activeId)?.role ?? null;
   const roleChanged =
     shownRole !== null &&

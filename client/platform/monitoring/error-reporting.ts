@@ -3,7 +3,7 @@ import { loadErrorReportingConfig } from '../client-config';
 import type { ReportingSdk } from './sdk';
 
 /**
- * Error reporting (issue 6, docs/product/error-reporting.md): @sentry/browser, sending through the
+ * Error reporting (docs/product/error-reporting.md): @sentry/browser, sending through the
  * same-origin tunnel `/monitoring?o=…&p=…` with the DSN, release and environment the server gives
  * at run time (no build-time secrets). The SDK is loaded apart from the page: the site asks for its
  * settings at start and loads it once the page is idle; the installed app (whose first visit's

@@ -1,5 +1,5 @@
 /**
- * A word for the landing page after an account is deleted (issue 38): deleting signs the person out
+ * A word for the landing page after an account is deleted: deleting signs the person out
  * and opens `/`, which otherwise said nothing. The note lives in this tab's session storage and is
  * read once, so a reload or a later visit does not repeat it. The landing page is pre-rendered, so
  * it reads the note after hydration.

@@ -5,7 +5,7 @@ import { useSubmit } from '../api/use-submit';
 
 /**
  * Sends the email confirmation link again (`POST /api/auth/resend-verification`, human check): the
- * site's banner and the editor's publish panel both offer it (issue 38).
+ * site's banner and the editor's publish panel both offer it.
  */
 export function useResendVerification() {
   const resend = useSubmit(() =>

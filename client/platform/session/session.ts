@@ -38,7 +38,7 @@ function readCached(): Account | null {
   try {
     const stored = localStorage.getItem(STORAGE_KEY);
     // Nobody has signed in on this device: nothing to check. Every page reads this as its code
-    // starts; building the account's schema to check nothing cost a phone ~40 ms (issue 18).
+    // starts; building the account's schema to check nothing cost a phone ~40 ms (docs/performance.md).
     if (stored === null) return null;
     const parsed = accountSchema.safeParse(JSON.parse(stored));
     return parsed.success ? parsed.data : null;
@@ -103,7 +103,7 @@ function askAgainIfOfflineCopy(): void {
 }
 
 /**
- * Signed in with an email not confirmed yet (issue 38): the link is usually opened in another tab
+ * Signed in with an email not confirmed yet: the link is usually opened in another tab
  * or on another device, and this tab's banner and publish panel should learn of it without a
  * reload. Such a tab asks the server again when it is shown or focused again, or when another tab
  * of this site stores a new view of the account; one question at a time.

@@ -14,7 +14,7 @@ import { NotFoundPage } from '../../features/shell/not-found-page';
 const searchSchema = lazySchema(() => pageSearchSchema(errorGroupsQuerySchema));
 
 /**
- * The operator's inbox (issue 6). The loader reads the page of error groups shown, and the server
+ * The operator's inbox (docs/product/error-reporting.md). The loader reads the page of error groups shown, and the server
  * decides who is an operator: anyone else gets its not-found answer, and this page is the 404 page
  * for them, title included. Offline, the route's error page says so.
  */

@@ -80,7 +80,7 @@ function changedContent(transaction: Y.Transaction): boolean {
  * own listener of 'update' is set aside: with any listener of 'update', Yjs encodes the
  * transaction that applies the stored rows as one more update, the whole document again, which
  * y-indexeddb then ignores (its origin is the persistence). On a 1,000-component app that encoding
- * took longer than reading the rows (issue 18, `npm run bench -- editor`). Nothing is lost meanwhile:
+ * took longer than reading the rows (`npm run bench -- editor`). Nothing is lost meanwhile:
  * y-indexeddb stores nothing before its database is open, and the first thing it stores once the
  * rows are read is the document's whole state, with any edit made before. The listener is back in
  * the same event that resolves `whenSynced`, before anything else runs.
@@ -226,7 +226,7 @@ class Entry {
       }
     }
     // A space's too (a member made a reader while offline, or while adding): what they can never
-    // send must not sit on the device looking saved (issue 38).
+    // send must not sit on the device looking saved.
     if (readOnly && this.pending > 0) void this.removeRefusedChanges();
   };
 
@@ -289,7 +289,7 @@ class Entry {
       else if (event.reason === 'role_changed') {
         // The person's role changed (made a viewer or reader, or an editor again): connect again
         // at once, so the server's new answer (read-only or not) holds now, not at the next
-        // reconnect half a minute later (issue 38).
+        // reconnect half a minute later.
         queueMicrotask(() => {
           if (this.provider === provider) this.retry();
         });

@@ -9,7 +9,7 @@ import {
 /**
  * Library entries written where the library's database is not loaded: the installed app
  * (`/apps/{id}/pwa`) notes "opened" here, a few hundred bytes in localStorage, instead of loading
- * the database layer on an app's first visit (issue 5: its JavaScript is budgeted). Whoever shows or
+ * the database layer on an app's first visit (its JavaScript is budgeted). Whoever shows or
  * syncs the library first moves the entries in (library.ts `drainLibraryInbox`): the site on its
  * next page, or the installed app itself for someone signed in, whose data syncs anyway.
  */

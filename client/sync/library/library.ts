@@ -57,7 +57,7 @@ export async function removeFromLibrary(accountId: string | null, entry: Library
 
 /**
  * The app was deleted by its creator: it leaves the library on every device (it can never open
- * again, issue 38). Nothing happens when it is not there.
+ * again). Nothing happens when it is not there.
  */
 export async function forgetDeletedApp(accountId: string | null, appId: string): Promise<void> {
   const entry = (await libraryOnDevice(accountId ?? ANONYMOUS_OWNER)).find(

@@ -241,7 +241,7 @@ export { openDeviceDocumentAhead } from '../device/device-documents';
  * A visitor's data drawn from a document of this device before its store opened (an installed app
  * opens it ahead and draws it with its first render, visitor-data.ts `beforeStore`), and the store
  * taking that very object over when nothing changed in between: the app's tree, the page's largest,
- * then has nothing new to render when the store arrives (issue 18: it rendered it all again, one
+ * then has nothing new to render when the store arrives (it rendered it all again, one
  * long task on a phone). One drawing per document while the document is unchanged.
  */
 

@@ -90,7 +90,7 @@ export const deleteAccountRequestSchema = z.object({
 
 /**
  * `GET /api/account/deletion`: what deleting the account would end for others, said before the
- * person confirms (issue 38): the apps they own, the shared spaces that end for everyone in them
+ * person confirms: the apps they own, the shared spaces that end for everyone in them
  * (their own, and other people's in their apps) and how many other people are in those, and the
  * spaces they would leave.
  */

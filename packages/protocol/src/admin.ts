@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { errorGroupSchema } from './error-groups';
 
 /**
- * The operator's inbox (issue 6): error groups from browsers and this server, a digest search, and
+ * The operator's inbox (docs/product/error-reporting.md): error groups from browsers and this server, a digest search, and
  * the contact and feedback messages. Operators are accounts the server's `npm run operator` added
  * (by id, with a confirmed email); for everyone else every `/api/admin/…` answers `not_found`, as
  * if it did not exist.

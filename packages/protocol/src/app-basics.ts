@@ -6,8 +6,8 @@ import { lazySchema } from './lazy-schema';
 /*
  * An app's icon, id and roles: zod/mini only, in a module of their own.
  * The installed app (`/apps/{id}/pwa`) reads these, and classic zod's schema functions do not
- * tree-shake — one classic schema in a module that page loads brings all of classic zod (issue 5:
- * its JavaScript is budgeted). Classic schemas take these as parts, and `z.infer` reads them.
+ * tree-shake — one classic schema in a module that page loads brings all of classic zod (its
+ * JavaScript is budgeted: docs/performance.md). Classic schemas take these as parts, and `z.infer` reads them.
  */
 
 /**

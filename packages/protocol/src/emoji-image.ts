@@ -1,5 +1,5 @@
 /*
- * An app's emoji icon as a picture (issue 38, point 8): pages, lists, the editor and the installed
+ * An app's emoji icon as a picture: pages, lists, the editor and the installed
  * app's manifest all show the same Twemoji artwork, served by Pipit itself at
  * `/emoji/{code points}.svg` (sync-server/src/http/emoji-images.ts) so a service worker can keep
  * it and a device without a colour-emoji font shows a picture, not an empty box.

@@ -144,7 +144,7 @@ export const upstreamResponseSchema = lazySchema(() =>
 
 /**
  * `GET /api/apps/{id}/upstream?versions=1`: the same answer, its version numbers only — what an
- * open editor asks now and then to learn that the original published again (issue 38), without
+ * open editor asks now and then to learn that the original published again, without
  * the two definitions; it asks for the whole answer only when these change.
  */
 export const upstreamVersionsResponseSchema = lazySchema(() =>

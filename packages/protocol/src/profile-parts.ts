@@ -4,8 +4,8 @@ import { lazySchema } from './lazy-schema';
 /*
  * Avatars, profile links and same-origin paths: zod/mini only, in a module of their own.
  * The installed app (`/apps/{id}/pwa`) reads these, and classic zod's schema functions do not
- * tree-shake — one classic schema in a module that page loads brings all of classic zod (issue 5:
- * its JavaScript is budgeted). Classic schemas take these as parts, and `z.infer` reads them.
+ * tree-shake — one classic schema in a module that page loads brings all of classic zod (its
+ * JavaScript is budgeted: docs/performance.md). Classic schemas take these as parts, and `z.infer` reads them.
  */
 
 /**
@@ -25,7 +25,7 @@ export const sameOriginPathSchema = lazySchema(() =>
 export const hexColorSchema = lazySchema(() => zm.string().check(zm.regex(/^#[0-9a-f]{6}$/i)));
 
 /**
- * What a profile link that is not a full web address is told (issue 38: zod's own "Invalid URL"
+ * What a profile link that is not a full web address is told (zod's own "Invalid URL"
  * said nothing about what to type; people write `readinglog.example/ada`).
  */
 export const PROFILE_LINK_URL_MESSAGE =

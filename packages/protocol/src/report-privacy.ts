@@ -1,5 +1,5 @@
 /**
- * What an error report may carry (issue 6: "never passwords, tokens, cookies or a visitor's app
+ * What an error report may carry ("never passwords, tokens, cookies or a visitor's app
  * data"). One function, used by the browser before a report leaves the device and by the server
  * before it stores or forwards one — so a report from an older or tampered client is held to the
  * same rule. Reports are plain JSON (Sentry's event format); this works on any JSON value.

@@ -34,7 +34,7 @@ export const STATIC_ROUTES = [
   '/legal/terms',
   '/demo',
   '/demo1',
-  // The operator's inbox (issue 6): not found for everyone but operators (docs/product/roles.md).
+  // The operator's inbox (docs/product/error-reporting.md): not found for everyone but operators (docs/product/roles.md).
   '/admin',
 ] as const;
 

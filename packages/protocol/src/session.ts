@@ -5,8 +5,8 @@ import { lazySchema } from './lazy-schema';
 /*
  * Who is signed in: zod/mini only, in a module of their own.
  * The installed app (`/apps/{id}/pwa`) reads these, and classic zod's schema functions do not
- * tree-shake — one classic schema in a module that page loads brings all of classic zod (issue 5:
- * its JavaScript is budgeted). Classic schemas take these as parts, and `z.infer` reads them.
+ * tree-shake — one classic schema in a module that page loads brings all of classic zod (its
+ * JavaScript is budgeted: docs/performance.md). Classic schemas take these as parts, and `z.infer` reads them.
  */
 
 /** What a signed-in person knows about their own account. */

@@ -2,7 +2,7 @@
  * A space's roles and the free plan's limits for spaces, apart from the spaces API's schemas
  * (spaces.ts): the installed app (`/apps/{id}/pwa`) reads these on its first screen, and those
  * schemas are classic zod, whose schema functions do not tree-shake — importing one constant of
- * spaces.ts brought all of classic zod into the app's first visit (issue 18,
+ * spaces.ts brought all of classic zod into the app's first visit (docs/performance.md,
  * docs/decisions/0003-zod-mini-on-the-installed-app.md).
  */
 

@@ -5,7 +5,7 @@ import * as decoding from 'lib0/decoding';
  * what the server acknowledged on the wire — never from the provider's count of unsynced changes.
  * That count is reset to 1 whenever the socket opens (its sync start), wiping a batch of edits
  * already waiting (batches are counted at their first edit), so an acknowledgement of the sync step
- * showed "Saved" while later edits were still unsent (issue 37: in a rolling restart, 14 times;
+ * showed "Saved" while later edits were still unsent (in a rolling restart, 14 times;
  * a device that dropped off its network at that moment lost 3 of 637 "Saved" edits).
  *
  * Every websocket the sync socket opens is observed (`ObservedWebSocket`). The server answers each

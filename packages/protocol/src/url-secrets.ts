@@ -1,5 +1,5 @@
 /**
- * Secrets a URL carries in its path, out of every string of an error report (issue 37, point 1).
+ * Secrets a URL carries in its path, out of every string of an error report.
  *
  * `redactReport` (@pipit/protocol) cuts the query off the fields it knows hold a URL, which keeps
  * the emailed links' `?token=…` out; but an invitation to a shared space carries its token in the

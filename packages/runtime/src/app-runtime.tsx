@@ -71,7 +71,7 @@ function problemText(error: unknown): string {
  *
  * Memoized: a host re-renders for its own state (who is signed in, the sync note, the device's
  * storage) and the app, often the page's largest tree, renders again only when its own props
- * change — hosts keep them stable (issue 18: each such render was a long task on a phone).
+ * change — hosts keep them stable (each such render was a long task on a phone).
  */
 export const AppRuntime = memo(function AppRuntime({
   definition,

@@ -3,7 +3,7 @@ import { lockedMessage } from './actions';
 import type { RuntimeData, RuntimeRecord } from './runtime-data';
 
 /*
- * What the person may do here, known before they try (issue 38): the host says which collections
+ * What the person may do here, known before they try: the host says which collections
  * they may not add to (a space they can only view, a full space) and which records they may not
  * change (another member's under the author rule); controls that could only be refused are not
  * offered, and the screen says why once.

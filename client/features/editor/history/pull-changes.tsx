@@ -42,7 +42,7 @@ export function PullChangesNotice({ appId }: { appId: string }) {
   const [open, setOpen] = useState(false);
   const readOnly = editor?.readOnly ?? true;
 
-  // Learns of a newer version while the editor is open, not only when it loads (issue 38): a
+  // Learns of a newer version while the editor is open, not only when it loads: a
   // small check when the page is shown again, focused, back online, and every few minutes.
   const watch = useRef<ReturnType<typeof createUpstreamWatch> | null>(null);
   useEffect(() => {

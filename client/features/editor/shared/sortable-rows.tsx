@@ -48,7 +48,7 @@ interface SortableRowsProps<T extends { id: string }> {
  * space the rest will take is in view at once, which draws it). A longer list (a screen can hold
  * 200 components) draws the rest when they are needed — scrolled near, focus or a drag in the
  * list, a row selected further down — or else once the browser is idle, so the editor opens
- * without waiting for rows no one sees yet (issue 18, `npm run bench -- editor`).
+ * without waiting for rows no one sees yet (`npm run bench -- editor`).
  */
 const FIRST_ROWS = 24;
 
