@@ -2,7 +2,7 @@ import * as Y from 'yjs';
 import { z } from 'zod';
 import { type AppDefinition, COMPONENT_TYPES, type ComponentType, FIELD_TYPES } from './definition';
 import { DefinitionError } from './edit-rules';
-import { writeDefinition } from './json';
+import { writeDefinition } from './write-definition';
 import { LIMITS } from './limits';
 import {
   addAiAction,

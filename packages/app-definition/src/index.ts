@@ -110,13 +110,8 @@ export {
   type ReadComponent,
 } from './reader';
 export { migrateDefinition } from './migrations';
-export {
-  EXPORT_FORMAT,
-  exportDefinition,
-  parseImport,
-  writeDefinition,
-  definitionProblems,
-} from './json';
+export { EXPORT_FORMAT, exportDefinition, parseImport, definitionProblems } from './json';
+export { writeDefinition } from './write-definition';
 export {
   checkForPublish,
   rawDefinition,

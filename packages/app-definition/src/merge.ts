@@ -27,7 +27,7 @@ import {
   THEME_TOKENS,
 } from './changes';
 import { type AppDefinition, appDefinitionSchema } from './definition';
-import { writeDefinition } from './json';
+import { writeDefinition } from './write-definition';
 import { copyJson as copy, withoutInvalid } from './known-definition';
 import { LIMITS, SCHEMA_VERSION } from './limits';
 import { type ReadDefinition, readDefinition, type ReferenceTable, referenceTable } from './reader';
