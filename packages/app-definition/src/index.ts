@@ -1,4 +1,4 @@
-export { LIMITS, SCHEMA_VERSION } from './limits';
+export { LIMITS, SCHEMA_VERSION } from './schema/limits';
 export {
   THEME_PRESETS,
   themeSchema,
@@ -6,10 +6,16 @@ export {
   type Theme,
   type ThemePreset,
   type ThemeTokens,
-} from './theme';
-export { PRESET_TOKENS, resolveThemeTokens, manifestColors } from './theme-presets';
-export { contrastRatio, relativeLuminance } from './contrast';
-export { appMetaSchema, appIconSchema, DEFAULT_APP_ICON, type AppMeta, type AppIcon } from './meta';
+} from './schema/theme';
+export { PRESET_TOKENS, resolveThemeTokens, manifestColors } from './schema/theme-presets';
+export { contrastRatio, relativeLuminance } from './schema/contrast';
+export {
+  appMetaSchema,
+  appIconSchema,
+  DEFAULT_APP_ICON,
+  type AppMeta,
+  type AppIcon,
+} from './schema/meta';
 export {
   appDefinitionSchema,
   screenSchema,
@@ -40,7 +46,7 @@ export {
   type Step,
   type StepType,
   type AiAction,
-} from './definition';
+} from './schema/definition';
 export {
   COLLECTION_SHARING,
   RECORD_RULES,
@@ -48,8 +54,8 @@ export {
   recordRuleOf,
   type CollectionSharing,
   type CollectionRecordRule,
-} from './sharing';
-export { TABLES, type Table } from './document';
+} from './schema/sharing';
+export { TABLES, type Table } from './document/document';
 export {
   hasDefinition,
   undoRoots,
@@ -57,9 +63,9 @@ export {
   entityCount,
   libraryMap,
   type AppListing,
-} from './layout';
-export { LOCAL_EDIT, DefinitionError } from './edit-rules';
-export { safeUrlSchema } from './safe-url';
+} from './document/layout';
+export { LOCAL_EDIT, DefinitionError } from './schema/edit-rules';
+export { safeUrlSchema } from './schema/safe-url';
 export {
   createApp,
   setMeta,
@@ -98,7 +104,7 @@ export {
   setAiAction,
   removeAiAction,
   type IdFactory,
-} from './operations';
+} from './document/operations';
 export {
   readDefinition,
   DefinitionReader,
@@ -108,16 +114,16 @@ export {
   type ReadDefinition,
   type ReadScreen,
   type ReadComponent,
-} from './reader';
-export { migrateDefinition } from './migrations';
-export { EXPORT_FORMAT, exportDefinition, parseImport, definitionProblems } from './json';
-export { writeDefinition } from './write-definition';
+} from './document/reader';
+export { migrateDefinition } from './schema/migrations';
+export { EXPORT_FORMAT, exportDefinition, parseImport, definitionProblems } from './portable/json';
+export { writeDefinition } from './document/write-definition';
 export {
   checkForPublish,
   rawDefinition,
   type PublishCheck,
   type PublishProblem,
-} from './publish-check';
+} from './publish/publish-check';
 export {
   APP_TEMPLATES,
   blankDefinition,
@@ -133,7 +139,7 @@ export {
   type FieldValue,
   type CoercedValue,
   type CheckedValues,
-} from './field-values';
+} from './schema/field-values';
 export {
   renderTemplate,
   fillTemplate,
@@ -144,7 +150,7 @@ export {
   type TemplateRecord,
   type TemplateScope,
   type TemplateOptions,
-} from './template';
+} from './schema/template';
 export {
   VISITOR_RECORD_LIMIT,
   counterValue,
@@ -156,7 +162,7 @@ export {
   type VisitorRecord,
   type VisitorData,
   type RecordCollection,
-} from './visitor-records';
+} from './visitor-data/visitor-records';
 export {
   createVisitorRecord,
   updateVisitorRecord,
@@ -165,8 +171,8 @@ export {
   readVisitorData,
   writeVisitorData,
   mergeVisitorData,
-} from './visitor-data';
-export { canChangeSpaceRecord } from './space-data';
+} from './visitor-data/visitor-data';
+export { canChangeSpaceRecord } from './visitor-data/space-data';
 export {
   AI_RECORD_SCHEMA_NAME,
   aiRecordSchema,
@@ -178,7 +184,7 @@ export {
   type AiCheck,
   type AiRunPlan,
   type AiRunPlanResult,
-} from './ai-output';
+} from './ai/ai-output';
 export {
   BLUEPRINT_LIMITS,
   BLUEPRINT_SCREEN_KINDS,
@@ -190,7 +196,7 @@ export {
   type Blueprint,
   type BlueprintCollection,
   type BlueprintScreen,
-} from './blueprint';
+} from './ai/blueprint';
 export {
   AI_EDITS_MAX,
   aiEditSchema,
@@ -205,8 +211,8 @@ export {
   type AiEdit,
   type AiEdits,
   type EditProblem,
-} from './ai-edits';
-export { applyDefinition } from './apply';
+} from './ai/ai-edits';
+export { applyDefinition } from './document/apply';
 export {
   PIPIT_FILE_FORMAT,
   PIPIT_FILE_VERSION,
@@ -234,16 +240,21 @@ export {
   type PortableApp,
   type PortableSpace,
   type PortableExport,
-} from './pipit-file';
-export { NOT_A_PIPIT_FILE, PipitFileError, looksLikeZip } from './zip';
-export { placeInDefinition, problemInWords, problemsInWords } from './problem-words';
+} from './portable/pipit-file';
+export { NOT_A_PIPIT_FILE, PipitFileError, looksLikeZip } from './portable/zip';
+export { placeInDefinition, problemInWords, problemsInWords } from './portable/problem-words';
 export {
   diffDefinitions,
   summarizeChanges,
   type ChangeGroup,
   type DefinitionChanges,
   type EntityChange,
-} from './changes';
-export { chooseTheirs } from './choose-theirs';
-export { parseKnownDefinition, withoutInvalid } from './known-definition';
-export { mergeDefinitions, type MergeConflict, type MergeResult, type PlacedEntity } from './merge';
+} from './changes/changes';
+export { chooseTheirs } from './changes/choose-theirs';
+export { parseKnownDefinition, withoutInvalid } from './document/known-definition';
+export {
+  mergeDefinitions,
+  type MergeConflict,
+  type MergeResult,
+  type PlacedEntity,
+} from './changes/merge';

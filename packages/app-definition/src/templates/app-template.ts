@@ -1,4 +1,4 @@
-import type { AppDefinition } from '../definition';
+import type { AppDefinition } from '../schema/definition';
 import type { EmojiIcon } from './builders';
 
 /** A starting point offered by `/create`. */

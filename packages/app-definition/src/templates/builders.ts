@@ -14,11 +14,11 @@ import {
   type Step,
   STEP_PROPS,
   type StepType,
-} from '../definition';
-import { SCHEMA_VERSION } from '../limits';
-import type { CollectionRecordRule } from '../sharing';
-import type { AppIcon } from '../meta';
-import { type Theme, type ThemePreset, themeSchema } from '../theme';
+} from '../schema/definition';
+import { SCHEMA_VERSION } from '../schema/limits';
+import type { CollectionRecordRule } from '../schema/sharing';
+import type { AppIcon } from '../schema/meta';
+import { type Theme, type ThemePreset, themeSchema } from '../schema/theme';
 
 /*
  * Small helpers that keep each template readable. Every id comes from `createId`: a template is

@@ -1,5 +1,5 @@
 import { createId } from '@pipit/protocol';
-import type { Action, AppDefinition, Component, Step } from '../definition';
+import type { Action, AppDefinition, Component, Step } from '../schema/definition';
 import type { AppTemplate } from './app-template';
 import {
   action,

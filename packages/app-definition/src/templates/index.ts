@@ -1,6 +1,6 @@
-import type { AppDefinition } from '../definition';
-import { LIMITS } from '../limits';
-import { DEFAULT_APP_ICON } from '../meta';
+import type { AppDefinition } from '../schema/definition';
+import { LIMITS } from '../schema/limits';
+import { DEFAULT_APP_ICON } from '../schema/meta';
 import type { AppTemplate } from './app-template';
 import { definition, heading, ids, screen } from './builders';
 import { budget } from './budget';

@@ -1,5 +1,5 @@
 import { createId } from '@pipit/protocol';
-import type { AiAction } from '../definition';
+import type { AiAction } from '../schema/definition';
 import type { AppTemplate } from './app-template';
 import {
   action,

@@ -1,9 +1,9 @@
 import { type EntityKind, isChildKind, PARENT_KEY, PARENT_KIND, THEME_TOKENS } from './changes';
-import type { AppDefinition } from './definition';
-import { DefinitionError } from './edit-rules';
-import { copyJson as copy, withoutInvalid } from './known-definition';
+import type { AppDefinition } from '../schema/definition';
+import { DefinitionError } from '../schema/edit-rules';
+import { copyJson as copy, withoutInvalid } from '../document/known-definition';
 import { LIMIT_OF, type MergeConflict, normalize, type PlacedEntity } from './merge';
-import type { ReadDefinition } from './reader';
+import type { ReadDefinition } from '../document/reader';
 
 /*
  * Taking the original's value for one conflict a merge listed (merge.ts): the remix's creator

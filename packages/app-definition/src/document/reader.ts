@@ -13,7 +13,7 @@ import {
   type Step,
   STEP_PROPS,
   type StepType,
-} from './definition';
+} from '../schema/definition';
 import {
   appMap,
   metaMap,
@@ -23,10 +23,10 @@ import {
   plainObject,
   themeMap,
 } from './document';
-import { LIMITS, SCHEMA_VERSION } from './limits';
-import { type AppMeta, appMetaSchema } from './meta';
-import { COLLECTION_SHARING, RECORD_RULES } from './sharing';
-import { type Theme, themeSchema } from './theme';
+import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
+import { type AppMeta, appMetaSchema } from '../schema/meta';
+import { COLLECTION_SHARING, RECORD_RULES } from '../schema/sharing';
+import { type Theme, themeSchema } from '../schema/theme';
 
 export type ReadComponent = Component | InvalidComponent;
 export interface ReadScreen {

@@ -1,8 +1,8 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import * as Y from 'yjs';
-import type { AppDefinition } from './definition';
+import type { AppDefinition } from '../schema/definition';
 import { appMap, metaMap, plainMap, type Table, table, themeMap } from './document';
-import { DefinitionError, LOCAL_EDIT } from './edit-rules';
+import { DefinitionError, LOCAL_EDIT } from '../schema/edit-rules';
 
 /**
  * Appends an entity after the siblings put before it: `siblings` holds the last order key given

@@ -1,7 +1,12 @@
 import { z } from 'zod';
-import type { AiAction, Collection, Field } from './definition';
-import { checkFieldValues, coerceFieldValue, type FieldValue, VALUE_LIMITS } from './field-values';
-import { bindingName, fillTemplate } from './template';
+import type { AiAction, Collection, Field } from '../schema/definition';
+import {
+  checkFieldValues,
+  coerceFieldValue,
+  type FieldValue,
+  VALUE_LIMITS,
+} from '../schema/field-values';
+import { bindingName, fillTemplate } from '../schema/template';
 
 /*
  * What an AI action's answer may be (docs/product/ai.md): the JSON schema the model is asked to

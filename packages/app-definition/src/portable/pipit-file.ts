@@ -1,13 +1,13 @@
 import { strFromU8, strToU8 } from 'fflate';
 import { createId, ID_PATTERN, SPACE_LIMITS, SPACE_ROLES, type SpaceRole } from '@pipit/protocol';
 import { z } from 'zod';
-import { type AppDefinition, appDefinitionSchema } from './definition';
+import { type AppDefinition, appDefinitionSchema } from '../schema/definition';
 import { EXPORT_FORMAT, exportDefinition } from './json';
 import { problemsInWords } from './problem-words';
-import { DEFAULT_APP_ICON } from './meta';
-import { migrateDefinition } from './migrations';
-import type { ReadDefinition } from './reader';
-import { VISITOR_RECORD_LIMIT, type VisitorData } from './visitor-records';
+import { DEFAULT_APP_ICON } from '../schema/meta';
+import { migrateDefinition } from '../schema/migrations';
+import type { ReadDefinition } from '../document/reader';
+import { VISITOR_RECORD_LIMIT, type VisitorData } from '../visitor-data/visitor-records';
 import { NOT_A_PIPIT_FILE, PipitFileError, readZip, writeZip, type ZipEntryInput } from './zip';
 
 /*

@@ -1,6 +1,6 @@
 import type * as Y from 'yjs';
 import { appMap, type Entity, metaMap, table, type Table, TABLES, themeMap } from './document';
-import { type AppIcon, appIconSchema } from './meta';
+import { type AppIcon, appIconSchema } from '../schema/meta';
 
 /*
  * What code outside this package may know of the documents' layout (the lint rule in

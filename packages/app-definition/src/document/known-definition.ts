@@ -1,4 +1,4 @@
-import { type AppDefinition, appDefinitionSchema } from './definition';
+import { type AppDefinition, appDefinitionSchema } from '../schema/definition';
 import type { ReadDefinition } from './reader';
 
 /**

@@ -26,11 +26,16 @@ import {
   rawChanges,
   THEME_TOKENS,
 } from './changes';
-import { type AppDefinition, appDefinitionSchema } from './definition';
-import { writeDefinition } from './write-definition';
-import { copyJson as copy, withoutInvalid } from './known-definition';
-import { LIMITS, SCHEMA_VERSION } from './limits';
-import { type ReadDefinition, readDefinition, type ReferenceTable, referenceTable } from './reader';
+import { type AppDefinition, appDefinitionSchema } from '../schema/definition';
+import { writeDefinition } from '../document/write-definition';
+import { copyJson as copy, withoutInvalid } from '../document/known-definition';
+import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
+import {
+  type ReadDefinition,
+  readDefinition,
+  type ReferenceTable,
+  referenceTable,
+} from '../document/reader';
 
 /*
  * Three-way merge for a remix pulling its original's update: BASE is the published version the

@@ -7,7 +7,7 @@ import {
   type FieldType,
   STEP_PROPS,
   type StepType,
-} from './definition';
+} from '../schema/definition';
 import {
   appMap,
   cloneEntity,
@@ -21,16 +21,16 @@ import {
   table,
   themeMap,
 } from './document';
-import { DefinitionError, LOCAL_EDIT } from './edit-rules';
-import { LIMITS, SCHEMA_VERSION } from './limits';
-import { type AppMeta, DEFAULT_APP_ICON } from './meta';
+import { DefinitionError, LOCAL_EDIT } from '../schema/edit-rules';
+import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
+import { type AppMeta, DEFAULT_APP_ICON } from '../schema/meta';
 import {
   COLLECTION_SHARING,
   type CollectionRecordRule,
   type CollectionSharing,
   RECORD_RULES,
-} from './sharing';
-import type { Theme } from './theme';
+} from '../schema/sharing';
+import type { Theme } from '../schema/theme';
 
 /** A new entity id: random, so ids made on different devices never collide. */
 export type IdFactory = () => string;

@@ -1,7 +1,7 @@
 import { createId, groupedCount } from '@pipit/protocol';
-import type { Collection } from './definition';
-import { DefinitionError } from './edit-rules';
-import { checkFieldValues, type FieldValue } from './field-values';
+import type { Collection } from '../schema/definition';
+import { DefinitionError } from '../schema/edit-rules';
+import { checkFieldValues, type FieldValue } from '../schema/field-values';
 
 /*
  * A visitor's records as plain values, and the checks every record passes before it is kept: the

@@ -1,7 +1,7 @@
 import * as Y from 'yjs';
-import { plainMap, plainObject } from './document';
-import type { FieldValue } from './field-values';
-import { DefinitionError, LOCAL_EDIT } from './edit-rules';
+import { plainMap, plainObject } from '../document/document';
+import type { FieldValue } from '../schema/field-values';
+import { DefinitionError, LOCAL_EDIT } from '../schema/edit-rules';
 import {
   compareVisitorRecords,
   counterValue,

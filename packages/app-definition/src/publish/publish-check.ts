@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
 import type { z } from 'zod';
-import { type AppDefinition, appDefinitionSchema } from './definition';
+import { type AppDefinition, appDefinitionSchema } from '../schema/definition';
 import {
   appMap,
   metaMap,
@@ -10,9 +10,9 @@ import {
   type Table,
   TABLES,
   themeMap,
-} from './document';
-import { migrateDefinition } from './migrations';
-import { DefinitionError } from './edit-rules';
+} from '../document/document';
+import { migrateDefinition } from '../schema/migrations';
+import { DefinitionError } from '../schema/edit-rules';
 import { referenceProblems } from './publish-references';
 
 /**

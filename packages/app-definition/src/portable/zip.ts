@@ -1,6 +1,6 @@
 import { Inflate, zipSync } from 'fflate';
 import { groupedCount } from '@pipit/protocol';
-import { DefinitionError } from './edit-rules';
+import { DefinitionError } from '../schema/edit-rules';
 
 /*
  * The zip container of a portable `.pipit` file (docs/product/portable-file.md). fflate writes it.

@@ -1,6 +1,6 @@
-import type { AppDefinition } from './definition';
-import type { ReadDefinition } from './reader';
-import { themeTokensSchema } from './theme';
+import type { AppDefinition } from '../schema/definition';
+import type { ReadDefinition } from '../document/reader';
+import { themeTokensSchema } from '../schema/theme';
 
 /*
  * What changed between two definitions, entity by entity. Both the version history (this module)

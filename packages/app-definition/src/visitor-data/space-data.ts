@@ -1,4 +1,4 @@
-import type { CollectionRecordRule } from './sharing';
+import type { CollectionRecordRule } from '../schema/sharing';
 import type { VisitorRecord } from './visitor-records';
 
 /*

@@ -1,9 +1,14 @@
 import * as Y from 'yjs';
 import { z } from 'zod';
-import { type AppDefinition, COMPONENT_TYPES, type ComponentType, FIELD_TYPES } from './definition';
-import { DefinitionError } from './edit-rules';
-import { writeDefinition } from './write-definition';
-import { LIMITS } from './limits';
+import {
+  type AppDefinition,
+  COMPONENT_TYPES,
+  type ComponentType,
+  FIELD_TYPES,
+} from '../schema/definition';
+import { DefinitionError } from '../schema/edit-rules';
+import { writeDefinition } from '../document/write-definition';
+import { LIMITS } from '../schema/limits';
 import {
   addAiAction,
   addCollection,
@@ -19,10 +24,10 @@ import {
   setComponentProps,
   setField,
   setScreen,
-} from './operations';
-import { checkForPublish, rawDefinition } from './publish-check';
-import { referenceTable } from './reader';
-import { COLLECTION_SHARING, RECORD_RULES } from './sharing';
+} from '../document/operations';
+import { checkForPublish, rawDefinition } from '../publish/publish-check';
+import { referenceTable } from '../document/reader';
+import { COLLECTION_SHARING, RECORD_RULES } from '../schema/sharing';
 import { lazySchema } from '@pipit/protocol';
 
 /*
@@ -30,7 +35,7 @@ import { lazySchema } from '@pipit/protocol';
  * operations below, keyed by the ids of the current definition. A thing the list creates gets a
  * `ref` (a name of the model's choosing); later operations point at it by that name wherever an id
  * goes. The list is validated against the current definition, summarised for the person who asked,
- * and applied in one transaction through operations.ts.
+ * and applied in one transaction through document/operations.ts.
  */
 
 /** Most operations one answer may hold. */

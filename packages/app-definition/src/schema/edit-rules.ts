@@ -1,6 +1,6 @@
 /*
- * Apart from operations.ts so that what reads and keeps visitor data (the runtime, the installed
- * app's page) does not load the definition's schemas with it.
+ * Apart from document/operations.ts so that what reads and keeps visitor data (the runtime, the
+ * installed app's page) does not load the definition's schemas with it.
  */
 
 /**

@@ -1,6 +1,6 @@
 import { generateNKeysBetween } from 'fractional-indexing';
 import * as Y from 'yjs';
-import type { AppDefinition } from './definition';
+import type { AppDefinition } from '../schema/definition';
 import {
   appMap,
   type Entity,
@@ -11,7 +11,7 @@ import {
   table,
   themeMap,
 } from './document';
-import { LOCAL_EDIT } from './edit-rules';
+import { LOCAL_EDIT } from '../schema/edit-rules';
 import { type ReadDefinition, readDefinition } from './reader';
 
 /** Which keys of an entity hold a nested map (one key per prop or value, so edits merge per key). */

@@ -1,4 +1,4 @@
-import { type ReferenceTable, referenceTable } from './reader';
+import { type ReferenceTable, referenceTable } from '../document/reader';
 
 /** A reference problem: its path as segments (indexes as numbers) and as text, and what is wrong. */
 export interface ReferenceProblem {

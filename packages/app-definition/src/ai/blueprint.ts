@@ -6,14 +6,14 @@ import {
   FIELD_TYPES,
   type FieldType,
   type Screen,
-} from './definition';
-import { coerceFieldValue } from './field-values';
-import type { IdFactory } from './operations';
-import { LIMITS, SCHEMA_VERSION } from './limits';
-import { DEFAULT_APP_ICON } from './meta';
-import { type ThemePreset, THEME_PRESETS, themeSchema } from './theme';
-import { PRESET_TOKENS } from './theme-presets';
-import { COMPONENT_PROPS } from './definition';
+} from '../schema/definition';
+import { coerceFieldValue } from '../schema/field-values';
+import type { IdFactory } from '../document/operations';
+import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
+import { DEFAULT_APP_ICON } from '../schema/meta';
+import { type ThemePreset, THEME_PRESETS, themeSchema } from '../schema/theme';
+import { PRESET_TOKENS } from '../schema/theme-presets';
+import { COMPONENT_PROPS } from '../schema/definition';
 
 /*
  * An app from a description (docs/product/ai-builder.md). Small local models cannot write a whole

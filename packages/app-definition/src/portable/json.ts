@@ -1,7 +1,7 @@
-import { type AppDefinition, appDefinitionSchema } from './definition';
-import { migrateDefinition } from './migrations';
-import { DefinitionError } from './edit-rules';
-import type { ReadDefinition } from './reader';
+import { type AppDefinition, appDefinitionSchema } from '../schema/definition';
+import { migrateDefinition } from '../schema/migrations';
+import { DefinitionError } from '../schema/edit-rules';
+import type { ReadDefinition } from '../document/reader';
 import { problemsInWords } from './problem-words';
 import { NOT_A_PIPIT_FILE } from './zip';
 

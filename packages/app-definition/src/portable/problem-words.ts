@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { componentAlone, propertyWords } from './changes';
+import { componentAlone, propertyWords } from '../changes/changes';
 
 /*
  * What is wrong with a definition, in words a person knows (issue 38): "component 3 (a heading) of

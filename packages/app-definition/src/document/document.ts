@@ -1,7 +1,7 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import * as Y from 'yjs';
 
-/** The entity tables of an `app/{id}` document (see README: Document layout). */
+/** The entity tables of an `app/{id}` document (see the package README: Document layout). */
 export const TABLES = [
   'screens',
   'components',
