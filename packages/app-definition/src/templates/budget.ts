@@ -1,7 +1,6 @@
 import type { AppTemplate } from './app-template';
 import {
   action,
-  back,
   button,
   collection,
   component,
@@ -11,10 +10,9 @@ import {
   heading,
   ids,
   navigate,
+  recordScreens,
   screen,
-  step,
   text,
-  toast,
 } from './builders';
 
 const icon = { kind: 'emoji', emoji: '💰', background: '#3f5b2e' } as const;
@@ -99,22 +97,26 @@ export const budget: AppTemplate = {
       f.notes,
     ];
 
-    const goAdd = action('Open the expense form', navigate(s.addExpense));
-    const goEdit = action('Edit this expense', navigate(s.editExpense));
     const goCategories = action('Explain the categories', navigate(s.categories));
-    const removeExpense = action(
-      'Delete expense',
-      step('deleteRecord', {}),
-      toast('Expense deleted'),
-      back(),
-    );
-    const afterAdd = action('After adding an expense', toast('Expense added'), back());
-    const afterEdit = action('After editing an expense', toast('Changes saved'), back());
+    const expense = recordScreens(expenses, {
+      noun: 'expense',
+      article: 'an',
+      remove: 'Delete',
+      opener: 'Open the expense form',
+      addTitle: 'Add expense',
+      addHeading: 'Add an expense',
+      submit: 'Add expense',
+      added: 'Expense added',
+      screens: { detail: s.expense, add: s.addExpense, edit: s.editExpense },
+      fields: allFields,
+      addFields: allFields,
+      underAddForm: [button('Which category?', goCategories, 'secondary')],
+    });
 
     const screens = [
       screen(s.overview, 'Overview', '💰', [
         heading('Where the money goes', 1),
-        button('Add an expense', goAdd),
+        button('Add an expense', expense.goAdd),
         component('stat', {
           label: 'Spent in total',
           collectionId: expenses.id,
@@ -154,59 +156,32 @@ export const budget: AppTemplate = {
       ]),
       screen(s.expenses, 'Expenses', '🧾', [
         heading('Expenses', 1),
-        component('list', {
-          collectionId: expenses.id,
+        expense.list({
           titleFieldId: f.what,
           subtitleFieldId: f.amount,
           sort: { fieldId: f.date, direction: 'desc' },
           emptyText:
             'Nothing spent yet. Add expenses as they happen, or once a week from your statement.',
-          detailScreenId: s.expense,
         }),
-        button('Add an expense', goAdd),
+        button('Add an expense', expense.goAdd),
       ]),
       screen(s.bills, 'Bills', '🔁', [
         heading('Monthly bills', 1),
         text(
           'Expenses marked “Repeats every month”, biggest first. Worth checking once a year for a better deal.',
         ),
-        component('list', {
-          collectionId: expenses.id,
+        expense.list({
           titleFieldId: f.what,
           subtitleFieldId: f.amount,
           filter: { fieldId: f.recurring, op: 'isTrue', value: '' },
           sort: { fieldId: f.amount, direction: 'desc' },
           emptyText:
             'No repeating bills yet. Tick “Repeats every month” when you add rent, phone or subscriptions.',
-          detailScreenId: s.expense,
         }),
       ]),
-      screen(s.expense, 'Expense', '🧾', [
-        component('detail', { fieldIds: allFields }),
-        button('Edit', goEdit, 'secondary'),
-        button('Delete expense', removeExpense, 'secondary'),
-      ]),
-      screen(s.addExpense, 'Add expense', '➕', [
-        heading('Add an expense', 1),
-        component('form', {
-          collectionId: expenses.id,
-          mode: 'create',
-          fieldIds: allFields,
-          submitLabel: 'Add expense',
-          actionId: afterAdd.id,
-        }),
-        button('Which category?', goCategories, 'secondary'),
-      ]),
-      screen(s.editExpense, 'Edit expense', '✏️', [
-        heading('Edit expense', 1),
-        component('form', {
-          collectionId: expenses.id,
-          mode: 'edit',
-          fieldIds: allFields,
-          submitLabel: 'Save changes',
-          actionId: afterEdit.id,
-        }),
-      ]),
+      expense.detailScreen('Expense', '🧾', [expense.editButton(), expense.removeButton()]),
+      expense.addScreen,
+      expense.editScreen,
       screen(s.categories, 'Categories', '🏷️', [
         heading('Categories', 1),
         text(
@@ -234,7 +209,14 @@ export const budget: AppTemplate = {
       preset: 'slate',
       screens,
       collections: [expenses, categories],
-      actions: [goAdd, goEdit, goCategories, removeExpense, afterAdd, afterEdit],
+      actions: [
+        expense.goAdd,
+        expense.goEdit,
+        goCategories,
+        expense.remove,
+        expense.afterAdd,
+        expense.afterEdit,
+      ],
     });
   },
 };

@@ -1,7 +1,6 @@
 import type { AppTemplate } from './app-template';
 import {
   action,
-  back,
   button,
   collection,
   component,
@@ -10,7 +9,7 @@ import {
   field,
   heading,
   ids,
-  navigate,
+  recordScreens,
   screen,
   step,
   text,
@@ -57,26 +56,27 @@ export const guestList: AppTemplate = {
     const replyYes = reply(YES, 'Marked as coming 🎉');
     const replyMaybe = reply(MAYBE, 'Marked as maybe');
     const replyNo = reply(NO, 'Marked as not coming');
-    const goAdd = action('Open the add-guest form', navigate(s.addGuest));
-    const goEdit = action('Edit this guest', navigate(s.editGuest));
-    const removeGuest = action(
-      'Remove guest',
-      step('deleteRecord', {}),
-      toast('Guest removed'),
-      back(),
-    );
-    const afterAdd = action('After adding a guest', toast('Guest added'), back());
-    const afterEdit = action('After editing a guest', toast('Changes saved'), back());
+    const guest = recordScreens(guests, {
+      noun: 'guest',
+      remove: 'Remove',
+      removeLabel: 'Remove from the list',
+      addTitle: 'Add guest',
+      addHeading: 'Add a guest',
+      submit: 'Add guest',
+      added: 'Guest added',
+      screens: { detail: s.guest, add: s.addGuest, edit: s.editGuest },
+      fields: [f.name, f.rsvp, f.partySize, f.group, f.email, f.phone, f.dietary, f.invited],
+      addFields: [f.name, f.partySize, f.group, f.email, f.phone, f.dietary],
+      addHint: 'Count everyone in their party, children included, so the head count is right.',
+    });
 
     const guestList = (filter: { op: 'equals'; value: string } | null, emptyText: string) =>
-      component('list', {
-        collectionId: guests.id,
+      guest.list({
         titleFieldId: f.name,
         subtitleFieldId: filter ? f.partySize : f.rsvp,
         filter: filter ? { fieldId: f.rsvp, ...filter } : null,
         sort: { fieldId: f.name, direction: 'asc' },
         emptyText,
-        detailScreenId: s.guest,
       });
 
     const screens = [
@@ -115,7 +115,7 @@ export const guestList: AppTemplate = {
       screen(s.guests, 'Guests', '👥', [
         heading('Everyone', 1),
         guestList(null, 'Your guest list is empty. Add the first person you want to invite.'),
-        button('Add a guest', goAdd),
+        button('Add a guest', guest.goAdd),
         heading('Can’t come'),
         guestList({ op: 'equals', value: NO }, 'No one has declined.'),
       ]),
@@ -128,39 +128,17 @@ export const guestList: AppTemplate = {
           checkFieldId: f.invited,
         }),
       ]),
-      screen(s.guest, 'Guest', '🙂', [
-        component('detail', {
-          fieldIds: [f.name, f.rsvp, f.partySize, f.group, f.email, f.phone, f.dietary, f.invited],
-        }),
+      guest.detailScreen('Guest', '🙂', [
         heading('Their reply', 3),
         button('Coming', replyYes),
         button('Maybe', replyMaybe, 'secondary'),
         button('Not coming', replyNo, 'secondary'),
         divider(),
-        button('Edit', goEdit, 'secondary'),
-        button('Remove from the list', removeGuest, 'secondary'),
+        guest.editButton(),
+        guest.removeButton(),
       ]),
-      screen(s.addGuest, 'Add guest', '➕', [
-        heading('Add a guest', 1),
-        text('Count everyone in their party, children included, so the head count is right.'),
-        component('form', {
-          collectionId: guests.id,
-          mode: 'create',
-          fieldIds: [f.name, f.partySize, f.group, f.email, f.phone, f.dietary],
-          submitLabel: 'Add guest',
-          actionId: afterAdd.id,
-        }),
-      ]),
-      screen(s.editGuest, 'Edit guest', '✏️', [
-        heading('Edit guest', 1),
-        component('form', {
-          collectionId: guests.id,
-          mode: 'edit',
-          fieldIds: [f.name, f.rsvp, f.partySize, f.group, f.email, f.phone, f.dietary, f.invited],
-          submitLabel: 'Save changes',
-          actionId: afterEdit.id,
-        }),
-      ]),
+      guest.addScreen,
+      guest.editScreen,
     ];
 
     return definition({
@@ -172,7 +150,16 @@ export const guestList: AppTemplate = {
       preset: 'orchid',
       screens,
       collections: [guests],
-      actions: [replyYes, replyMaybe, replyNo, goAdd, goEdit, removeGuest, afterAdd, afterEdit],
+      actions: [
+        replyYes,
+        replyMaybe,
+        replyNo,
+        guest.goAdd,
+        guest.goEdit,
+        guest.remove,
+        guest.afterAdd,
+        guest.afterEdit,
+      ],
     });
   },
 };

@@ -1,8 +1,7 @@
 import { createId } from '@pipit/protocol';
-import type { Action, AppDefinition, Component, Step } from '../schema/definition';
+import type { AppDefinition, Component, Step } from '../schema/definition';
 import type { AppTemplate } from './app-template';
 import {
-  action,
   back,
   button,
   collection,
@@ -12,7 +11,10 @@ import {
   field,
   fromRecord,
   heading,
+  namedAction,
+  namedComponent,
   navigate,
+  recordScreens,
   screen,
   step,
   text,
@@ -65,16 +67,10 @@ const IDEAS: Array<{ name: string; idea: string; why: string; showcaseOnly?: tru
 
 function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefinition {
   /** A component with its id by name. */
-  const named = (name: string, built: Component): Component => ({ ...built, id: id(name) });
+  const named = (name: string, built: Component) => namedComponent(id, name, built);
   /** An action whose steps are named after it: `<name>-1`, `<name>-2`… */
-  const act = (name: string, label: string, ...steps: Step[]): Action => {
-    const built = action(label, ...steps);
-    return {
-      ...built,
-      id: id(name),
-      steps: built.steps.map((s, index) => ({ ...s, id: id(`${name}-${index + 1}`) })),
-    };
-  };
+  const act = (name: string, label: string, ...steps: Step[]) =>
+    namedAction(id, name, label, ...steps);
   /** A page heading: the showcase leaves it out (the page around it has the h1). */
   const title = (name: string, words: string): Component[] =>
     showcase ? [] : [named(name, heading(words, 1))];
@@ -153,34 +149,39 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
     },
   );
 
+  const habit = recordScreens(habits, {
+    noun: 'habit',
+    remove: 'Delete',
+    opener: 'Open the new-habit form',
+    addTitle: 'New habit',
+    submit: 'Add habit',
+    added: showcase ? 'Habit added. Tick it off on Today.' : 'Habit added',
+    screens: { detail: s.habit, add: s.addHabit, edit: s.editHabit },
+    fields: [habits.f.name, habits.f.why, habits.f.timeOfDay, habits.f.streak, habits.f.doneToday],
+    addFields: [habits.f.name, habits.f.why, habits.f.timeOfDay],
+    editFields: [
+      habits.f.name,
+      habits.f.why,
+      habits.f.timeOfDay,
+      habits.f.streak,
+      // The showcase's visitor can untick a habit here too.
+      ...(showcase ? [habits.f.doneToday] : []),
+    ],
+    addHint: 'Small and specific works best: “walk for ten minutes”, not “get fit”.',
+    editHint: showcase
+      ? 'Keep your streak honest: add a day each time you keep it up, reset it to 0 if you miss one.'
+      : 'Keep your streak honest: add a day each time you keep it up, reset to 0 if you miss.',
+    id,
+    // The showcase's page around the app has the one h1.
+    headings: !showcase,
+  });
   const goLog = act('go-check-in', 'Open the check-in form', navigate(s.logCheckIn));
-  const goAdd = act('go-add-habit', 'Open the new-habit form', navigate(s.addHabit));
-  const goEdit = act('go-edit-habit', 'Edit this habit', navigate(s.editHabit));
   const goIdeas = act('go-ideas', 'Browse habit ideas', navigate(s.ideas));
   const markDone = act(
     'mark-done',
     'Mark done today',
     step('setField', { fieldId: habits.f.doneToday, value: 'true' }),
     toast('Done for today. Nice work!'),
-  );
-  const deleteHabit = act(
-    'delete-habit',
-    'Delete habit',
-    step('deleteRecord', {}),
-    toast('Habit deleted'),
-    back(),
-  );
-  const afterAdd = act(
-    'after-add-habit',
-    'After adding a habit',
-    toast(showcase ? 'Habit added. Tick it off on Today.' : 'Habit added'),
-    back(),
-  );
-  const afterEdit = act(
-    'after-edit-habit',
-    'After editing a habit',
-    toast('Changes saved'),
-    back(),
   );
   const afterLog = act(
     'after-check-in',
@@ -265,7 +266,7 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
         }),
       ),
       named('today-check-in', button('Log a check-in', goLog)),
-      ...(showcase ? [named('today-add', button('Add a habit', goAdd, 'secondary'))] : []),
+      ...(showcase ? [named('today-add', button('Add a habit', habit.goAdd, 'secondary'))] : []),
       named('today-divider', divider()),
       ...(showcase ? [streakStat, checkInsStat] : [checkInsStat, streakStat]),
     ]),
@@ -273,82 +274,25 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
       ...title('habits-title', 'Your habits'),
       named(
         'habits-list',
-        component('list', {
-          collectionId: habits.id,
+        habit.list({
           titleFieldId: habits.f.name,
           subtitleFieldId: habits.f.timeOfDay,
           sort: { fieldId: habits.f.name, direction: 'asc' },
           emptyText: 'No habits yet. Add one, or borrow an idea to get going.',
-          detailScreenId: s.habit,
         }),
       ),
-      named('habits-add', button('Add a habit', goAdd)),
+      named('habits-add', button('Add a habit', habit.goAdd)),
       named('habits-ideas', button('Need ideas?', goIdeas, 'secondary')),
     ]),
-    screen(s.habit, 'Habit', '🔍', [
-      named(
-        'habit-detail',
-        component('detail', {
-          fieldIds: [
-            habits.f.name,
-            habits.f.why,
-            habits.f.timeOfDay,
-            habits.f.streak,
-            habits.f.doneToday,
-          ],
-        }),
-      ),
+    habit.detailScreen('Habit', '🔍', [
       named('habit-done', button('Mark done today', markDone)),
       ...(showcase ? [named('habit-check-in', button('Log a check-in', goLog, 'secondary'))] : []),
-      named('habit-edit', button('Edit', goEdit, 'secondary')),
+      habit.editButton(),
       named('habit-divider', divider()),
-      named('habit-delete', button('Delete habit', deleteHabit, 'secondary')),
+      habit.removeButton(),
     ]),
-    screen(s.addHabit, 'New habit', '➕', [
-      ...title('add-habit-title', 'New habit'),
-      named(
-        'add-habit-hint',
-        text('Small and specific works best: “walk for ten minutes”, not “get fit”.'),
-      ),
-      named(
-        'add-habit-form',
-        component('form', {
-          collectionId: habits.id,
-          mode: 'create',
-          fieldIds: [habits.f.name, habits.f.why, habits.f.timeOfDay],
-          submitLabel: 'Add habit',
-          actionId: afterAdd.id,
-        }),
-      ),
-    ]),
-    screen(s.editHabit, 'Edit habit', '✏️', [
-      ...title('edit-habit-title', 'Edit habit'),
-      named(
-        'edit-habit-hint',
-        text(
-          showcase
-            ? 'Keep your streak honest: add a day each time you keep it up, reset it to 0 if you miss one.'
-            : 'Keep your streak honest: add a day each time you keep it up, reset to 0 if you miss.',
-        ),
-      ),
-      named(
-        'edit-habit-form',
-        component('form', {
-          collectionId: habits.id,
-          mode: 'edit',
-          fieldIds: [
-            habits.f.name,
-            habits.f.why,
-            habits.f.timeOfDay,
-            habits.f.streak,
-            // The showcase's visitor can untick a habit here too.
-            ...(showcase ? [habits.f.doneToday] : []),
-          ],
-          submitLabel: 'Save changes',
-          actionId: afterEdit.id,
-        }),
-      ),
-    ]),
+    habit.addScreen,
+    habit.editScreen,
     screen(s.logCheckIn, 'Check in', '📝', [
       ...title('check-in-title', 'Log a check-in'),
       named(
@@ -430,13 +374,13 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
     collections: [habits, checkIns, ideas],
     actions: [
       goLog,
-      goAdd,
-      goEdit,
+      habit.goAdd,
+      habit.goEdit,
       goIdeas,
       markDone,
-      deleteHabit,
-      afterAdd,
-      afterEdit,
+      habit.remove,
+      habit.afterAdd,
+      habit.afterEdit,
       afterLog,
       adoptIdea,
     ],

@@ -10,7 +10,9 @@ import {
   field,
   heading,
   ids,
+  LIST_ITEM,
   navigate,
+  recordScreens,
   screen,
   sharedInSpace,
   step,
@@ -67,23 +69,19 @@ export const householdShoppingList: AppTemplate = {
     const f = items.f;
     const c = chores.f;
 
-    const goAdd = action('Open the add-item form', navigate(s.addItem));
+    const item = recordScreens(items, {
+      ...LIST_ITEM,
+      screens: { detail: s.item, add: s.addItem, edit: s.editItem },
+      fields: [f.name, f.quantity, f.aisle, f.note, f.bought],
+      addFields: [f.name, f.quantity, f.aisle, f.note],
+    });
     const goToBuy = action('Show what is still to buy', navigate(s.toBuy));
-    const goEdit = action('Edit this item', navigate(s.editItem));
     const markBought = action(
       'Mark as bought',
       step('setField', { fieldId: f.bought, value: 'true' }),
       toast('Bought ✔'),
       back(),
     );
-    const removeItem = action(
-      'Remove item',
-      step('deleteRecord', {}),
-      toast('Item removed'),
-      back(),
-    );
-    const afterAdd = action('After adding an item', toast('Added to the list'), back());
-    const afterEdit = action('After editing an item', toast('Changes saved'), back());
     const goAddChore = action('Open the add-chore form', navigate(s.addChore));
     const markDone = action(
       'Mark the chore as done',
@@ -110,49 +108,28 @@ export const householdShoppingList: AppTemplate = {
           titleFieldId: f.name,
           checkFieldId: f.bought,
         }),
-        button('Add an item', goAdd),
+        button('Add an item', item.goAdd),
         button('Still to buy, by aisle', goToBuy, 'secondary'),
         divider(),
         component('stat', { label: 'Items on the list', collectionId: items.id }),
       ]),
       screen(s.toBuy, 'To buy', '🧺', [
         heading('Still to buy', 1),
-        component('list', {
-          collectionId: items.id,
+        item.list({
           titleFieldId: f.name,
           subtitleFieldId: f.aisle,
           filter: { fieldId: f.bought, op: 'isFalse', value: '' },
           sort: { fieldId: f.aisle, direction: 'asc' },
           emptyText: 'Nothing left to buy.',
-          detailScreenId: s.item,
         }),
       ]),
-      screen(s.item, 'Item', '🏷️', [
-        component('detail', { fieldIds: [f.name, f.quantity, f.aisle, f.note, f.bought] }),
+      item.detailScreen('Item', '🏷️', [
         button('Mark as bought', markBought),
-        button('Edit', goEdit, 'secondary'),
-        button('Remove from the list', removeItem, 'secondary'),
+        item.editButton(),
+        item.removeButton(),
       ]),
-      screen(s.addItem, 'Add item', '➕', [
-        heading('Add an item', 1),
-        component('form', {
-          collectionId: items.id,
-          mode: 'create',
-          fieldIds: [f.name, f.quantity, f.aisle, f.note],
-          submitLabel: 'Add to list',
-          actionId: afterAdd.id,
-        }),
-      ]),
-      screen(s.editItem, 'Edit item', '✏️', [
-        heading('Edit item', 1),
-        component('form', {
-          collectionId: items.id,
-          mode: 'edit',
-          fieldIds: [f.name, f.quantity, f.aisle, f.note, f.bought],
-          submitLabel: 'Save changes',
-          actionId: afterEdit.id,
-        }),
-      ]),
+      item.addScreen,
+      item.editScreen,
       screen(s.chores, 'Chores', '🧽', [
         heading('Chores', 1),
         text(
@@ -195,13 +172,13 @@ export const householdShoppingList: AppTemplate = {
       screens,
       collections: [items, chores],
       actions: [
-        goAdd,
+        item.goAdd,
         goToBuy,
-        goEdit,
+        item.goEdit,
         markBought,
-        removeItem,
-        afterAdd,
-        afterEdit,
+        item.remove,
+        item.afterAdd,
+        item.afterEdit,
         goAddChore,
         markDone,
         removeChore,

@@ -11,7 +11,9 @@ import {
   fromRecord,
   heading,
   ids,
+  LIST_ITEM,
   navigate,
+  recordScreens,
   screen,
   step,
   text,
@@ -74,8 +76,12 @@ export const packingList: AppTemplate = {
     );
     const f = items.f;
 
-    const goAdd = action('Open the add-item form', navigate(s.addItem));
-    const goEdit = action('Edit this item', navigate(s.editItem));
+    const item = recordScreens(items, {
+      ...LIST_ITEM,
+      screens: { detail: s.item, add: s.addItem, edit: s.editItem },
+      fields: [f.name, f.quantity, f.bag, f.kind, f.packed],
+      addFields: [f.name, f.quantity, f.bag, f.kind],
+    });
     const goEssentials = action('Show the essentials', navigate(s.essentials));
     const markPacked = action(
       'Mark as packed',
@@ -83,14 +89,6 @@ export const packingList: AppTemplate = {
       toast('Packed ✔'),
       back(),
     );
-    const removeItem = action(
-      'Remove item',
-      step('deleteRecord', {}),
-      toast('Item removed'),
-      back(),
-    );
-    const afterAdd = action('After adding an item', toast('Added to the list'), back());
-    const afterEdit = action('After editing an item', toast('Changes saved'), back());
     const addEssential = action(
       'Add essential to my list',
       step('createRecord', {
@@ -112,7 +110,7 @@ export const packingList: AppTemplate = {
           titleFieldId: f.name,
           checkFieldId: f.packed,
         }),
-        button('Add an item', goAdd),
+        button('Add an item', item.goAdd),
         button('Don’t forget…', goEssentials, 'secondary'),
         divider(),
         component('stat', { label: 'Things on the list', collectionId: items.id }),
@@ -132,42 +130,21 @@ export const packingList: AppTemplate = {
       ]),
       screen(s.toPack, 'Still to pack', '📦', [
         heading('Still to pack', 1),
-        component('list', {
-          collectionId: items.id,
+        item.list({
           titleFieldId: f.name,
           subtitleFieldId: f.bag,
           filter: { fieldId: f.packed, op: 'isFalse', value: '' },
           sort: { fieldId: f.bag, direction: 'asc' },
           emptyText: 'All packed. Have a great trip!',
-          detailScreenId: s.item,
         }),
       ]),
-      screen(s.item, 'Item', '🏷️', [
-        component('detail', { fieldIds: [f.name, f.quantity, f.bag, f.kind, f.packed] }),
+      item.detailScreen('Item', '🏷️', [
         button('Mark as packed', markPacked),
-        button('Edit', goEdit, 'secondary'),
-        button('Remove from the list', removeItem, 'secondary'),
+        item.editButton(),
+        item.removeButton(),
       ]),
-      screen(s.addItem, 'Add item', '➕', [
-        heading('Add an item', 1),
-        component('form', {
-          collectionId: items.id,
-          mode: 'create',
-          fieldIds: [f.name, f.quantity, f.bag, f.kind],
-          submitLabel: 'Add to list',
-          actionId: afterAdd.id,
-        }),
-      ]),
-      screen(s.editItem, 'Edit item', '✏️', [
-        heading('Edit item', 1),
-        component('form', {
-          collectionId: items.id,
-          mode: 'edit',
-          fieldIds: [f.name, f.quantity, f.bag, f.kind, f.packed],
-          submitLabel: 'Save changes',
-          actionId: afterEdit.id,
-        }),
-      ]),
+      item.addScreen,
+      item.editScreen,
       screen(s.essentials, 'Essentials', '⭐', [
         heading('Don’t forget', 1),
         text('The things people most often leave behind. Tap one to add it to your list.'),
@@ -195,13 +172,13 @@ export const packingList: AppTemplate = {
       screens,
       collections: [items, essentials],
       actions: [
-        goAdd,
-        goEdit,
+        item.goAdd,
+        item.goEdit,
         goEssentials,
         markPacked,
-        removeItem,
-        afterAdd,
-        afterEdit,
+        item.remove,
+        item.afterAdd,
+        item.afterEdit,
         addEssential,
       ],
     });

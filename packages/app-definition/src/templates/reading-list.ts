@@ -1,7 +1,6 @@
 import type { AppTemplate } from './app-template';
 import {
   action,
-  back,
   button,
   collection,
   component,
@@ -10,7 +9,7 @@ import {
   field,
   heading,
   ids,
-  navigate,
+  recordScreens,
   screen,
   step,
   text,
@@ -49,8 +48,26 @@ export const readingList: AppTemplate = {
     });
     const f = books.f;
 
-    const goAdd = action('Open the add-book form', navigate(s.addBook));
-    const goEdit = action('Edit this book', navigate(s.editBook));
+    const book = recordScreens(books, {
+      noun: 'book',
+      remove: 'Remove',
+      removeLabel: 'Remove from my list',
+      addTitle: 'Add a book',
+      submit: 'Add book',
+      added: 'Book added',
+      screens: { detail: s.book, add: s.addBook, edit: s.editBook },
+      fields: [
+        f.title,
+        f.author,
+        f.status,
+        f.genre,
+        f.rating,
+        f.finished,
+        f.recommendedBy,
+        f.notes,
+      ],
+      addFields: [f.title, f.author, f.status, f.genre, f.recommendedBy],
+    });
     const startReading = action(
       'Start reading',
       step('updateRecord', { values: { [f.status]: READING } }),
@@ -61,18 +78,9 @@ export const readingList: AppTemplate = {
       step('updateRecord', { values: { [f.status]: READ } }),
       toast('Finished! Add a rating and the date under Edit.'),
     );
-    const removeBook = action(
-      'Remove book',
-      step('deleteRecord', {}),
-      toast('Book removed'),
-      back(),
-    );
-    const afterAdd = action('After adding a book', toast('Book added'), back());
-    const afterEdit = action('After editing a book', toast('Changes saved'), back());
 
     const statusList = (status: string, emptyText: string, sortByFinished = false) =>
-      component('list', {
-        collectionId: books.id,
+      book.list({
         titleFieldId: f.title,
         subtitleFieldId: f.author,
         filter: { fieldId: f.status, op: 'equals', value: status },
@@ -80,14 +88,13 @@ export const readingList: AppTemplate = {
           ? { fieldId: f.finished, direction: 'desc' }
           : { fieldId: f.title, direction: 'asc' },
         emptyText,
-        detailScreenId: s.book,
       });
 
     const screens = [
       screen(s.reading, 'Reading now', '📖', [
         heading('Reading now', 1),
         statusList(READING, 'Nothing on the go. Pick something from your want-to-read pile.'),
-        button('Add a book', goAdd),
+        button('Add a book', book.goAdd),
         divider(),
         component('stat', { label: 'Books in your library', collectionId: books.id }),
         component('stat', {
@@ -106,7 +113,7 @@ export const readingList: AppTemplate = {
           WANT,
           'Your to-read pile is empty. Add the next book you have heard good things about.',
         ),
-        button('Add a book', goAdd),
+        button('Add a book', book.goAdd),
       ]),
       screen(s.finished, 'Finished', '✅', [
         heading('Finished', 1),
@@ -133,58 +140,19 @@ export const readingList: AppTemplate = {
           fieldId: f.rating,
         }),
       ]),
-      screen(s.book, 'Book', '📕', [
-        component('detail', {
-          fieldIds: [
-            f.title,
-            f.author,
-            f.status,
-            f.genre,
-            f.rating,
-            f.finished,
-            f.recommendedBy,
-            f.notes,
-          ],
-        }),
+      book.detailScreen('Book', '📕', [
         button('Start reading', startReading),
         button('Mark as read', markRead),
-        button('Edit', goEdit, 'secondary'),
+        book.editButton(),
         divider(),
         component('link', {
           label: 'Look it up on Open Library',
           url: 'https://openlibrary.org/',
         }),
-        button('Remove from my list', removeBook, 'secondary'),
+        book.removeButton(),
       ]),
-      screen(s.addBook, 'Add a book', '➕', [
-        heading('Add a book', 1),
-        component('form', {
-          collectionId: books.id,
-          mode: 'create',
-          fieldIds: [f.title, f.author, f.status, f.genre, f.recommendedBy],
-          submitLabel: 'Add book',
-          actionId: afterAdd.id,
-        }),
-      ]),
-      screen(s.editBook, 'Edit book', '✏️', [
-        heading('Edit book', 1),
-        component('form', {
-          collectionId: books.id,
-          mode: 'edit',
-          fieldIds: [
-            f.title,
-            f.author,
-            f.status,
-            f.genre,
-            f.rating,
-            f.finished,
-            f.recommendedBy,
-            f.notes,
-          ],
-          submitLabel: 'Save changes',
-          actionId: afterEdit.id,
-        }),
-      ]),
+      book.addScreen,
+      book.editScreen,
     ];
 
     return definition({
@@ -197,7 +165,15 @@ export const readingList: AppTemplate = {
       theme: { font: 'serif' },
       screens,
       collections: [books],
-      actions: [goAdd, goEdit, startReading, markRead, removeBook, afterAdd, afterEdit],
+      actions: [
+        book.goAdd,
+        book.goEdit,
+        startReading,
+        markRead,
+        book.remove,
+        book.afterAdd,
+        book.afterEdit,
+      ],
     });
   },
 };

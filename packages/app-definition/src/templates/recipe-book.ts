@@ -13,7 +13,7 @@ import {
   fromRecord,
   heading,
   ids,
-  navigate,
+  recordScreens,
   screen,
   step,
   text,
@@ -161,22 +161,6 @@ Set name to "Shopping for ${fromRecord(f.name)}" and servings to ${fromRecord(f.
       target: { kind: 'component' },
     };
 
-    const goAdd = action('Open the new-recipe form', navigate(s.addRecipe));
-    const goEdit = action('Edit this recipe', navigate(s.editRecipe));
-    const favourite = action(
-      'Add to favourites',
-      step('setField', { fieldId: f.favourite, value: 'true' }),
-      toast('Saved to your favourites'),
-    );
-    const removeRecipe = action(
-      'Delete recipe',
-      step('deleteRecord', {}),
-      toast('Recipe deleted'),
-      back(),
-    );
-    const afterAdd = action('After adding a recipe', toast('Recipe saved'), back());
-    const afterEdit = action('After editing a recipe', toast('Changes saved'), back());
-
     const recipeFields = [
       f.name,
       f.summary,
@@ -189,6 +173,24 @@ Set name to "Shopping for ${fromRecord(f.name)}" and servings to ${fromRecord(f.
       f.method,
       f.source,
     ];
+    const recipe = recordScreens(recipes, {
+      noun: 'recipe',
+      remove: 'Delete',
+      opener: 'Open the new-recipe form',
+      addTitle: 'New recipe',
+      submit: 'Save recipe',
+      added: 'Recipe saved',
+      screens: { detail: s.recipe, add: s.addRecipe, edit: s.editRecipe },
+      fields: recipeFields,
+      addFields: recipeFields,
+      editFields: [...recipeFields, f.favourite],
+      addHint: 'Put one ingredient per line and number the steps of the method.',
+    });
+    const favourite = action(
+      'Add to favourites',
+      step('setField', { fieldId: f.favourite, value: 'true' }),
+      toast('Saved to your favourites'),
+    );
 
     const screens = [
       screen(s.recipes, 'Recipes', '🍲', [
@@ -196,46 +198,39 @@ Set name to "Shopping for ${fromRecord(f.name)}" and servings to ${fromRecord(f.
         text(
           'Everything you like to cook, in one place. Tap a recipe for the ingredients and method.',
         ),
-        component('list', {
-          collectionId: recipes.id,
+        recipe.list({
           titleFieldId: f.name,
           subtitleFieldId: f.summary,
           sort: { fieldId: f.name, direction: 'asc' },
           emptyText: 'No recipes yet. Add the dish you make most often.',
-          detailScreenId: s.recipe,
         }),
-        button('Add a recipe', goAdd),
+        button('Add a recipe', recipe.goAdd),
       ]),
       screen(s.favourites, 'Favourites', '⭐', [
         heading('Favourites', 1),
-        component('list', {
-          collectionId: recipes.id,
+        recipe.list({
           titleFieldId: f.name,
           subtitleFieldId: f.course,
           filter: { fieldId: f.favourite, op: 'isTrue', value: '' },
           sort: { fieldId: f.name, direction: 'asc' },
           emptyText: 'Tap “Add to favourites” on a recipe to keep it here.',
-          detailScreenId: s.recipe,
         }),
       ]),
       screen(s.quick, 'Quick', '⏱️', [
         heading('Quick to prepare', 1),
         text('Recipes with 15 minutes of prep or less, quickest first.'),
-        component('list', {
-          collectionId: recipes.id,
+        recipe.list({
           titleFieldId: f.name,
           subtitleFieldId: f.prep,
           filter: { fieldId: f.prep, op: 'lessThan', value: '16' },
           sort: { fieldId: f.prep, direction: 'asc' },
           emptyText: 'Add prep times to your recipes to see the quick ones here.',
-          detailScreenId: s.recipe,
         }),
       ]),
-      screen(s.recipe, 'Recipe', '📖', [
-        component('detail', { fieldIds: recipeFields }),
+      recipe.detailScreen('Recipe', '📖', [
         component('timer', { label: 'Kitchen timer', mode: 'countdown', seconds: 600 }),
         button('Add to favourites', favourite),
-        button('Edit', goEdit, 'secondary'),
+        recipe.editButton(),
         button('Make shopping list', makeList, 'secondary'),
         component('ai', { label: 'Suggest swaps', aiActionId: swaps.id }),
         divider(),
@@ -243,7 +238,7 @@ Set name to "Shopping for ${fromRecord(f.name)}" and servings to ${fromRecord(f.
           label: 'Converting cups, ounces and grams',
           url: 'https://en.wikipedia.org/wiki/Cooking_weights_and_measures',
         }),
-        button('Delete recipe', removeRecipe, 'secondary'),
+        recipe.removeButton(),
       ]),
       screen(s.lists, 'Shopping', '🛒', [
         heading('Shopping lists', 1),
@@ -260,27 +255,8 @@ Set name to "Shopping for ${fromRecord(f.name)}" and servings to ${fromRecord(f.
         component('detail', { fieldIds: [l.name, l.servings, l.items] }),
         button('Delete shopping list', removeList, 'secondary'),
       ]),
-      screen(s.addRecipe, 'New recipe', '➕', [
-        heading('New recipe', 1),
-        text('Put one ingredient per line and number the steps of the method.'),
-        component('form', {
-          collectionId: recipes.id,
-          mode: 'create',
-          fieldIds: recipeFields,
-          submitLabel: 'Save recipe',
-          actionId: afterAdd.id,
-        }),
-      ]),
-      screen(s.editRecipe, 'Edit recipe', '✏️', [
-        heading('Edit recipe', 1),
-        component('form', {
-          collectionId: recipes.id,
-          mode: 'edit',
-          fieldIds: [...recipeFields, f.favourite],
-          submitLabel: 'Save changes',
-          actionId: afterEdit.id,
-        }),
-      ]),
+      recipe.addScreen,
+      recipe.editScreen,
       screen(s.overview, 'Overview', '📊', [
         heading('Your cookbook', 1),
         component('stat', { label: 'Recipes', collectionId: recipes.id }),
@@ -314,7 +290,16 @@ Set name to "Shopping for ${fromRecord(f.name)}" and servings to ${fromRecord(f.
       preset: 'ember',
       screens,
       collections: [recipes, lists],
-      actions: [goAdd, goEdit, favourite, removeRecipe, afterAdd, afterEdit, makeList, removeList],
+      actions: [
+        recipe.goAdd,
+        recipe.goEdit,
+        favourite,
+        recipe.remove,
+        recipe.afterAdd,
+        recipe.afterEdit,
+        makeList,
+        removeList,
+      ],
       aiActions: [shoppingList, swaps],
     });
   },

@@ -1,7 +1,6 @@
 import type { AppTemplate } from './app-template';
 import {
   action,
-  back,
   button,
   collection,
   component,
@@ -11,10 +10,9 @@ import {
   heading,
   ids,
   navigate,
+  recordScreens,
   screen,
-  step,
   text,
-  toast,
 } from './builders';
 
 const icon = { kind: 'emoji', emoji: '🏋️', background: '#0f5e73' } as const;
@@ -86,22 +84,27 @@ export const workoutLog: AppTemplate = {
     );
     const f = workouts.f;
 
-    const goLog = action('Open the workout form', navigate(s.logWorkout));
-    const goEdit = action('Edit this workout', navigate(s.editWorkout));
     const goRest = action('Open the rest timer', navigate(s.rest));
-    const removeWorkout = action(
-      'Delete workout',
-      step('deleteRecord', {}),
-      toast('Workout deleted'),
-      back(),
-    );
-    const afterLog = action('After logging a workout', toast('Workout logged. Well done!'), back());
-    const afterEdit = action('After editing a workout', toast('Changes saved'), back());
+    const allFields = [f.date, f.type, f.minutes, f.effort, f.distance, f.notes];
+    const workout = recordScreens(workouts, {
+      noun: 'workout',
+      remove: 'Delete',
+      opener: 'Open the workout form',
+      afterAdding: 'After logging a workout',
+      addTitle: 'Log workout',
+      addHeading: 'Log a workout',
+      submit: 'Log workout',
+      added: 'Workout logged. Well done!',
+      screens: { detail: s.workout, add: s.logWorkout, edit: s.editWorkout },
+      fields: allFields,
+      addFields: allFields,
+      underAddForm: [button('Rest timer', goRest, 'secondary')],
+    });
 
     const screens = [
       screen(s.summary, 'Summary', '🏋️', [
         heading('Training summary', 1),
-        button('Log a workout', goLog),
+        button('Log a workout', workout.goAdd),
         component('stat', { label: 'Workouts logged', collectionId: workouts.id }),
         component('stat', {
           label: 'Minutes trained',
@@ -145,53 +148,24 @@ export const workoutLog: AppTemplate = {
       ]),
       screen(s.history, 'History', '📅', [
         heading('History', 1),
-        component('list', {
-          collectionId: workouts.id,
+        workout.list({
           titleFieldId: f.type,
           subtitleFieldId: f.date,
           sort: { fieldId: f.date, direction: 'desc' },
           emptyText: 'No workouts yet. Log your first session from the summary.',
-          detailScreenId: s.workout,
         }),
         heading('Hard sessions'),
-        component('list', {
-          collectionId: workouts.id,
+        workout.list({
           titleFieldId: f.type,
           subtitleFieldId: f.date,
           filter: { fieldId: f.effort, op: 'equals', value: 'Hard' },
           sort: { fieldId: f.date, direction: 'desc' },
           emptyText: 'No hard sessions logged. Plan a rest day after each one.',
-          detailScreenId: s.workout,
         }),
       ]),
-      screen(s.workout, 'Workout', '💪', [
-        component('detail', {
-          fieldIds: [f.date, f.type, f.minutes, f.effort, f.distance, f.notes],
-        }),
-        button('Edit', goEdit, 'secondary'),
-        button('Delete workout', removeWorkout, 'secondary'),
-      ]),
-      screen(s.logWorkout, 'Log workout', '➕', [
-        heading('Log a workout', 1),
-        component('form', {
-          collectionId: workouts.id,
-          mode: 'create',
-          fieldIds: [f.date, f.type, f.minutes, f.effort, f.distance, f.notes],
-          submitLabel: 'Log workout',
-          actionId: afterLog.id,
-        }),
-        button('Rest timer', goRest, 'secondary'),
-      ]),
-      screen(s.editWorkout, 'Edit workout', '✏️', [
-        heading('Edit workout', 1),
-        component('form', {
-          collectionId: workouts.id,
-          mode: 'edit',
-          fieldIds: [f.date, f.type, f.minutes, f.effort, f.distance, f.notes],
-          submitLabel: 'Save changes',
-          actionId: afterEdit.id,
-        }),
-      ]),
+      workout.detailScreen('Workout', '💪', [workout.editButton(), workout.removeButton()]),
+      workout.addScreen,
+      workout.editScreen,
       screen(s.rest, 'Timer', '⏱️', [
         heading('Rest timer', 1),
         text(
@@ -231,7 +205,14 @@ export const workoutLog: AppTemplate = {
       theme: { density: 'compact' },
       screens,
       collections: [workouts, routines],
-      actions: [goLog, goEdit, goRest, removeWorkout, afterLog, afterEdit],
+      actions: [
+        workout.goAdd,
+        workout.goEdit,
+        goRest,
+        workout.remove,
+        workout.afterAdd,
+        workout.afterEdit,
+      ],
     });
   },
 };
