@@ -91,7 +91,7 @@ const subfolderBlocks = (root, order, base) =>
               ...base,
               {
                 regex: `^\\.\\./(${refused.join('|')})(/|$)`,
-                message: `${root}/${folder}/ may import ${allowed} of ${root}/ (${root}/README.md). Move the shared piece down, or pass it in.`,
+                message: `${root}/${folder}/ may import ${allowed} of ${root}/ (see its README.md). Move the shared piece down into a folder both may import, or pass it in.`,
               },
             ],
       ),
@@ -146,36 +146,21 @@ const RUNTIME_FROM_BELOW = {
 };
 
 /**
- * Inside @pipit/app-definition, its folders (each one's README.md says what it holds): schema/ at
- * the bottom; document/ (the Yjs layout, operations, reader) on it; changes/, publish/ and
- * visitor-data/ on document/; ai/ on publish/; portable/ on changes/ and visitor-data/; templates/
- * on schema/ alone. Only src/index.ts, the package's one entry, imports ai/, portable/ and
- * templates/. A folder is reached from another with `../`, so it is the segment after the climb.
+ * Inside @pipit/app-definition (`subfolderBlocks`; each folder's README.md says what it holds):
+ * schema/ at the bottom; document/ (the Yjs layout, operations, reader) on it; changes/, publish/
+ * and visitor-data/ on document/; ai/ on publish/; portable/ on changes/ and visitor-data/;
+ * templates/ on schema/ alone. Only src/index.ts, the package's one entry, imports ai/, portable/
+ * and templates/.
  */
-const DEFINITION_DOCUMENT = {
-  regex: '^(\\.\\./)+document(/|$)',
-  message:
-    'schema/ and templates/ sit below document/ (the Yjs layout, operations and reader): they never import it. Move what both need into schema/, or take it as an argument.',
-};
-const DEFINITION_CHANGES = {
-  regex: '^(\\.\\./)+changes(/|$)',
-  message:
-    'Only portable/ (and src/index.ts) imports changes/. Move what both need into document/ or schema/.',
-};
-const DEFINITION_PUBLISH = {
-  regex: '^(\\.\\./)+publish(/|$)',
-  message:
-    'Only ai/ (and src/index.ts) imports publish/. Move what both need into document/ or schema/.',
-};
-const DEFINITION_VISITOR_DATA = {
-  regex: '^(\\.\\./)+visitor-data(/|$)',
-  message:
-    'Only portable/ (and src/index.ts) imports visitor-data/. Move what both need into schema/ (record values live in schema/field-values.ts).',
-};
-const DEFINITION_TOP = {
-  regex: '^(\\.\\./)+(ai|portable|templates)(/|$)',
-  message:
-    'ai/, portable/ and templates/ sit on top of @pipit/app-definition: only src/index.ts imports them. Move what both need down into the folder of the layer below.',
+const DEFINITION_ORDER = {
+  schema: [],
+  document: ['schema'],
+  changes: ['document', 'schema'],
+  publish: ['document', 'schema'],
+  'visitor-data': ['document', 'schema'],
+  ai: ['publish', 'document', 'schema'],
+  portable: ['changes', 'visitor-data', 'document', 'schema'],
+  templates: ['schema'],
 };
 
 /**
@@ -351,33 +336,10 @@ export default tseslint.config(
     files: ['packages/app-definition/**/*.{ts,tsx}'],
     rules: restrict([...IN_PACKAGES, RUNTIME_FROM_BELOW]),
   },
-  // Inside @pipit/app-definition (the DEFINITION_* constants above), each block with the package's
-  // full list: flat config replaces it per block.
-  ...Object.entries({
-    schema: [
-      DEFINITION_DOCUMENT,
-      DEFINITION_CHANGES,
-      DEFINITION_PUBLISH,
-      DEFINITION_VISITOR_DATA,
-      DEFINITION_TOP,
-    ],
-    document: [DEFINITION_CHANGES, DEFINITION_PUBLISH, DEFINITION_VISITOR_DATA, DEFINITION_TOP],
-    changes: [DEFINITION_PUBLISH, DEFINITION_VISITOR_DATA, DEFINITION_TOP],
-    publish: [DEFINITION_CHANGES, DEFINITION_VISITOR_DATA, DEFINITION_TOP],
-    'visitor-data': [DEFINITION_CHANGES, DEFINITION_PUBLISH, DEFINITION_TOP],
-    ai: [DEFINITION_CHANGES, DEFINITION_VISITOR_DATA, DEFINITION_TOP],
-    portable: [DEFINITION_PUBLISH, DEFINITION_TOP],
-    templates: [
-      DEFINITION_DOCUMENT,
-      DEFINITION_CHANGES,
-      DEFINITION_PUBLISH,
-      DEFINITION_VISITOR_DATA,
-      DEFINITION_TOP,
-    ],
-  }).map(([folder, refused]) => ({
-    files: [`packages/app-definition/src/${folder}/**/*.ts`],
-    rules: restrict([...IN_PACKAGES, RUNTIME_FROM_BELOW, ...refused]),
-  })),
+  ...subfolderBlocks('packages/app-definition/src', DEFINITION_ORDER, [
+    ...IN_PACKAGES,
+    RUNTIME_FROM_BELOW,
+  ]),
   {
     files: [
       'sync-server/src/{accounts,ai,collab,history,portable,publishing,monitoring,pwa}/**/*.ts',
