@@ -222,7 +222,7 @@ switch (command) {
       vitest([
         '--project',
         'server',
-        suite ? `sync-server/test/fuzz-${suite}.test.ts` : 'sync-server/test/fuzz-',
+        suite ? `sync-server/test/faults/fuzz-${suite}.test.ts` : 'sync-server/test/faults/fuzz-',
         ...(engine ? ['-t', `(${engine})`] : []),
       ]),
     );

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { createId } from '@pipit/protocol';
+import type { NewCheckpoint, Storage } from '../../src/storage/types';
+import { insertUser } from '../support/users';
+
+/** Apps' checkpoints (storage-contract.ts runs it on both engines). */
+export function describeHistoryContract(storage: () => Storage) {
+  describe('checkpoints', () => {
+    async function app() {
+      const s = storage();
+      const owner = await insertUser(s);
+      const id = createId();
+      await s.apps.insert({
+        id,
+        ownerId: owner.id,
+        title: 'Habits',
+        description: '',
+        icon: null,
+        createdAt: 1,
+      });
+      return { id, owner };
+    }
+
+    function checkpoint(appId: string, overrides: Partial<NewCheckpoint> = {}): NewCheckpoint {
+      const definition = new Uint8Array([1, 2, 3, 255, 0]);
+      return {
+        id: createId(),
+        appId,
+        kind: 'auto',
+        name: null,
+        version: null,
+        createdAt: 10,
+        createdById: null,
+        authorIds: [],
+        changesJson: '{"counts":{}}',
+        definitionHash: 'h',
+        definition,
+        size: definition.byteLength,
+        ...overrides,
+      };
+    }
+
+    it('stores a checkpoint once and lists an app’s newest first, with who made it', async () => {
+      const s = storage();
+      const { id, owner } = await app();
+      const older = checkpoint(id, { createdAt: 10, authorIds: [owner.id, 'someone'] });
+      const newer = checkpoint(id, {
+        createdAt: 20,
+        kind: 'manual',
+        name: 'Before the redesign',
+        createdById: owner.id,
+      });
+      expect(await s.checkpoints.insert(older)).toBe(true);
+      expect(await s.checkpoints.insert(newer)).toBe(true);
+      expect(await s.checkpoints.insert({ ...newer, name: 'changed' })).toBe(false);
+      const list = await s.checkpoints.list(id);
+      expect(list.map((c) => c.id)).toEqual([newer.id, older.id]);
+      expect(list[0]).toMatchObject({
+        kind: 'manual',
+        name: 'Before the redesign',
+        createdBy: { id: owner.id, username: owner.username },
+        size: 5,
+      });
+      expect(list[1]).toMatchObject({ createdBy: null, authorIds: [owner.id, 'someone'] });
+      expect((await s.checkpoints.latest(id))?.id).toBe(newer.id);
+      expect(await s.checkpoints.definition(id, older.id)).toEqual(older.definition);
+    });
+
+    it('keeps each app’s checkpoints to itself', async () => {
+      const s = storage();
+      const a = await app();
+      const b = await app();
+      const one = checkpoint(a.id);
+      await s.checkpoints.insert(one);
+      expect(await s.checkpoints.get(b.id, one.id)).toBeNull();
+      expect(await s.checkpoints.definition(b.id, one.id)).toBeNull();
+      expect(await s.checkpoints.latest(b.id)).toBeNull();
+      await s.checkpoints.delete(b.id, [one.id]);
+      expect(await s.checkpoints.get(a.id, one.id)).not.toBeNull();
+    });
+
+    it('scopes ids per app: another app stores a checkpoint of the same id as its own', async () => {
+      const s = storage();
+      const a = await app();
+      const b = await app();
+      const one = checkpoint(a.id, { name: 'a’s' });
+      expect(await s.checkpoints.insert(one)).toBe(true);
+      const same = checkpoint(b.id, { id: one.id, name: 'b’s', definition: new Uint8Array([9]) });
+      expect(await s.checkpoints.insert(same)).toBe(true);
+      expect(await s.checkpoints.insert(same)).toBe(false);
+      expect((await s.checkpoints.get(a.id, one.id))?.name).toBe('a’s');
+      expect((await s.checkpoints.get(b.id, one.id))?.name).toBe('b’s');
+      expect(await s.checkpoints.definition(b.id, one.id)).toEqual(new Uint8Array([9]));
+      await s.checkpoints.delete(b.id, [one.id]);
+      expect(await s.checkpoints.get(b.id, one.id)).toBeNull();
+      expect(await s.checkpoints.get(a.id, one.id)).not.toBeNull();
+    });
+
+    it('deletes the given checkpoints, and all of them with their app; forgets a deleted maker', async () => {
+      const s = storage();
+      const { id, owner } = await app();
+      const ids = [createId(), createId(), createId()];
+      for (const [i, cid] of ids.entries()) {
+        await s.checkpoints.insert(
+          checkpoint(id, { id: cid, createdAt: i, createdById: owner.id }),
+        );
+      }
+      await s.checkpoints.delete(id, [ids[0]!]);
+      await s.checkpoints.delete(id, []);
+      expect((await s.checkpoints.list(id)).map((c) => c.id)).toEqual([ids[2], ids[1]]);
+      await s.users.markDeleted(owner.id, 100);
+      expect((await s.checkpoints.list(id)).every((c) => c.createdBy === null)).toBe(true);
+      await s.apps.delete(id, 200);
+      expect(await s.checkpoints.list(id)).toEqual([]);
+    });
+  });
+}
