@@ -251,6 +251,7 @@ describe('history, restore and pulling changes', () => {
     expect((await pipit.server.storage.apps.get(remixId))?.forkedFromVersion).toBe(2);
     await benPage.reload();
     await benPage.getByRole('heading', { level: 1 }).waitFor();
+    // A fixed wait on purpose: that the notice does not come back is the check.
     await benPage.waitForTimeout(500);
     expect(await benPage.getByText('The original app has a newer version').count()).toBe(0);
     expect(errors).toEqual([]);

@@ -11,6 +11,7 @@ describe('nextTask', () => {
     void nextTask().then(() => (resolved = true));
     for (let i = 0; i < 10; i++) await Promise.resolve();
     expect(resolved).toBe(false);
+    // One task later on purpose: that is when it must have resolved.
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(resolved).toBe(true);
   });

@@ -156,6 +156,7 @@ describe('the session when the server could not be asked', () => {
     // Once answered, coming back to the page asks nothing more.
     page.dispatchEvent(new Event('visibilitychange'));
     window.dispatchEvent(new Event('online'));
+    // A fixed wait on purpose: past the 1.5 s an `online` waits, nothing more is asked.
     await new Promise((resolve) => setTimeout(resolve, 1_700));
     expect(asked).toBe(2);
   });

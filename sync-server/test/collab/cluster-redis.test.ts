@@ -102,6 +102,7 @@ describe('several instances through Redis (docs/scaling.md)', () => {
     for (let i = 0; i < 20; i++) {
       ownerSide.doc.getArray<string>('notes').push([`o${i}`]);
       editorSide.doc.getArray<string>('notes').push([`e${i}`]);
+      // Paced on purpose: both instances store (50 ms debounce) while the edits go on.
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await acknowledged(ownerSide.provider);
@@ -153,6 +154,7 @@ describe('several instances through Redis (docs/scaling.md)', () => {
     expect((await owner.request('DELETE', `/api/apps/${id}`)).status).toBe(200);
     // The deletion waited for instance 1 to stop writing it and close its connections.
     expect(await closing).toBe('forbidden');
+    // A fixed wait on purpose: that no late store writes it back is the check.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const { snapshot, log } =
       await cluster.instances[1]!.pipit.server.storage.documents.loadWithLog(name);
@@ -175,6 +177,7 @@ describe('several instances through Redis (docs/scaling.md)', () => {
     // Instance 1 cannot hear this removal…
     const removed = await owner.request('DELETE', `/api/apps/${id}/collaborators/editor_c`);
     expect(removed.status).toBe(200);
+    // A fixed wait on purpose: that the connection stays open meanwhile is the check.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(editorSide.provider.isSynced).toBe(true);
     // …until its link is back: it checks its open connections against storage again.

@@ -63,12 +63,14 @@ describe('one instance', () => {
     await storage.documents.store(name, Y.encodeStateAsUpdate(seed));
     const load = storage.documents.loadWithLog.bind(storage.documents);
     const loads = vi.spyOn(storage.documents, 'loadWithLog').mockImplementation(async (n) => {
+      // A slow load on purpose: the second client must arrive while it runs.
       await sleep(400);
       return load(n);
     });
     await start();
     const first = connect(name);
-    await sleep(50);
+    // The second joins once the first's load is under way.
+    await vi.waitFor(() => expect(loads).toHaveBeenCalledTimes(1));
     const second = connect(name);
     expect(await first.ready).toBe(true);
     expect(await second.ready).toBe(true);
@@ -99,6 +101,7 @@ describe('one instance', () => {
     const name = `app/${createId()}`;
     const compact = storage.documents.compact.bind(storage.documents);
     vi.spyOn(storage.documents, 'compact').mockImplementation(async (...args) => {
+      // A slow store on purpose: the document is reopened while it runs.
       await sleep(1_000);
       return compact(...args);
     });
@@ -110,6 +113,7 @@ describe('one instance', () => {
     writer.destroy();
     // The last client left; the store takes a second. Reopen at once, then half-way through.
     for (const wait of [100, 500]) {
+      // Fixed on purpose: these moments of the store's second are what is tried.
       await sleep(wait);
       const again = connect(name);
       expect(await again.ready).toBe(true);
@@ -127,6 +131,7 @@ describe('one instance', () => {
       running += 1;
       most = Math.max(most, running);
       try {
+        // A slow store on purpose (see below).
         await sleep(500);
         return await compact(...a);
       } finally {
@@ -140,6 +145,7 @@ describe('one instance', () => {
     const started = Date.now();
     for (let i = 0; Date.now() - started < 3_000; i++) {
       writer.doc.getArray<string>('items').push([`e${i}`]);
+      // Paced on purpose: an edit every 20 ms for 3 s is the load.
       await sleep(20);
     }
     await acknowledged(writer.provider);
@@ -159,6 +165,7 @@ describe('one instance', () => {
     // per queued debounce (~60).
     expect(most).toBe(1);
     // A trailing store may still come (a change counted while the last one ran); then none.
+    // Fixed waits on purpose: no event announces a store that may or may not come.
     await sleep(1_000);
     const calls = compactions.mock.calls.length;
     expect(calls).toBeLessThanOrEqual(10);
@@ -179,6 +186,7 @@ describe('one instance', () => {
     writer.doc.getArray<string>('items').push(['kept']);
     await acknowledged(writer.provider);
     writer.destroy();
+    // A fixed wait on purpose: that the document is not let go meanwhile is the check.
     await sleep(500);
     // Kept in memory (its changes are only in the log) while stores fail…
     expect(pipit!.server.hocuspocus.documents.has(name)).toBe(true);
@@ -296,6 +304,7 @@ describe('several instances through Redis', () => {
     const edits = 200;
     for (let i = 0; i < edits; i++) {
       writers[i % writers.length]!.doc.getArray<string>('items').push([`e${i}`]);
+      // Paced on purpose: edits spread over a second, as people type.
       await sleep(5);
     }
     for (const w of writers) await acknowledged(w.provider);

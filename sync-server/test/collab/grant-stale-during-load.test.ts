@@ -77,6 +77,7 @@ describe.each(ENGINES)('a grant that goes stale while its document loads (%s)', 
     documents.loadWithLog = async (loading) => {
       const stored = await load(loading);
       if (slowLoads && loading === name) {
+        // A slow load on purpose: the decision falls while it runs (see above).
         await new Promise((resolve) => setTimeout(resolve, LOAD_DELAY_MS));
       }
       return stored;

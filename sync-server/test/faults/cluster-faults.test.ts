@@ -157,10 +157,12 @@ describe('faults in a cluster of three behind HAProxy', () => {
         while (writing) {
           writer.made += 1;
           writer.client.doc.getArray<string>('entries').push([`${writer.id}-${writer.made}`]);
+          // Paced on purpose: the load (~20 edits a second per writer).
           await sleep(EDIT_EVERY_MS * (0.5 + Math.random()));
         }
       }),
     ).then(() => undefined);
+    // Fixed on purpose: a second of load before the fault.
     await sleep(1_000);
   }
 
@@ -225,6 +227,7 @@ describe('faults in a cluster of three behind HAProxy', () => {
     await startWriting();
     const victim = cluster.instances[0]!;
     await victim.stop('SIGKILL');
+    // Fixed on purpose: 3 s of writing through the other instances is the scenario.
     await sleep(3_000);
     const healedAt = Date.now();
     await settle('kill -9 of one instance', healedAt);
@@ -274,6 +277,7 @@ describe('faults in a cluster of three behind HAProxy', () => {
   it('Redis unreachable for 10 s: each instance serves its clients, all converge after', async () => {
     await startWriting();
     for (const link of links) link.redis.cut();
+    // Fixed on purpose: the outage's length is the scenario.
     await sleep(10_000);
     for (const link of links) link.redis.restore();
     await settle('Redis unreachable 10 s', Date.now());
@@ -282,12 +286,14 @@ describe('faults in a cluster of three behind HAProxy', () => {
   it('PostgreSQL unreachable for 10 s: acknowledgements pause, /api/ready says so, nothing is lost', async () => {
     await startWriting();
     for (const link of links) link.postgres.cut();
+    // Fixed on purpose: the outage's length (3 s, then 7 s more) is the scenario.
     await sleep(3_000);
     const during = writers.map((w) => w.acked);
     for (const instance of cluster.instances) {
       const ready = await fetch(`${instance.url}/api/ready`);
       expect(ready.status).toBe(503);
     }
+    // A fixed wait on purpose: that nothing is acknowledged meanwhile is the check.
     await sleep(7_000);
     // Nothing was acknowledged without the log.
     expect(writers.map((w) => w.acked)).toEqual(during);
@@ -328,6 +334,7 @@ describe('faults in a cluster of three behind HAProxy', () => {
   it('one instance partitioned from Redis, then healed', async () => {
     await startWriting();
     links[1]!.redis.cut();
+    // Fixed on purpose: the partition's length is the scenario.
     await sleep(8_000);
     links[1]!.redis.restore();
     await settle('one instance cut from Redis 8 s', Date.now());
@@ -404,6 +411,7 @@ describe('faults in a cluster of three behind HAProxy', () => {
           }
         }),
       );
+      // Fixed on purpose: a second of typing before the restarts.
       await sleep(1_000);
       for (const instance of cluster.instances) {
         expect(await instance.stop('SIGTERM')).toBe(0);

@@ -78,6 +78,7 @@ describe.each(ENGINES)('app history over REST (%s)', (engine) => {
 
     // Within ten minutes another edit makes no checkpoint, however it is stored.
     await editDocument(h, editor, id, (doc) => setMeta(doc, { title: 'Habits 2' }));
+    // A fixed wait on purpose: that no checkpoint follows the store (50 ms debounce) is the check.
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect((await listOf(ada, id)).checkpoints).toHaveLength(1);
 

@@ -513,6 +513,7 @@ describe.each(ENGINES)('shared spaces over REST and the socket (%s)', (engine) =
     const deleted = await ben.request('DELETE', `/api/spaces/${id}`);
     expect(deleted.status).toBe(200);
     expect(await memberClosed).toBe('forbidden');
+    // A fixed wait on purpose: that no late store writes it back is the check.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const { snapshot, log } = await h.pipit.server.storage.documents.loadWithLog(name_);
     expect(snapshot).toBeNull();
