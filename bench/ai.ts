@@ -28,16 +28,12 @@ import {
   publishDefinition,
   verifyEmail,
 } from '../sync-server/test/support/publishing';
+import { percentile } from '../sync-server/test/support/timing';
 
 const QUICK = process.argv.includes('--quick');
 const RUNS = QUICK ? 50 : 300;
 const PURE_ROUNDS = QUICK ? 2_000 : 20_000;
 const PROVIDER_RUNS = QUICK ? 3 : 10;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 const ms = (n: number) => `${n.toFixed(n < 1 ? 3 : 1)} ms`;
 function line(label: string, samples: number[]) {

@@ -19,6 +19,7 @@ import { createHistory } from '../sync-server/src/history/checkpoints';
 import { createLogger } from '../sync-server/src/logger';
 import { openEngine } from '../sync-server/test/support/engines';
 import { insertUser } from '../sync-server/test/support/users';
+import { percentile } from '../sync-server/test/support/timing';
 import { buildApp, COMPONENTS } from './big-app';
 
 const QUICK = process.argv.includes('--quick');
@@ -31,10 +32,6 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 const newId = () =>
   Array.from({ length: 26 }, () => ALPHABET[Math.floor(Math.random() * 32)]).join('');
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 function line(label: string, samples: number[]) {
   console.log(

@@ -6,6 +6,8 @@
  */
 import { chromium } from 'playwright-core';
 import { startPipit } from '@pipit/sync-server/testing';
+// Not re-exported by @pipit/sync-server/testing; imported by path, as the server's own tests do.
+import { percentile } from '../sync-server/test/support/timing';
 
 const DIFFICULTIES = [1_000, 5_000, 20_000];
 const THROTTLES = [1, 4, 6];
@@ -19,11 +21,6 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-sync',
 ];
-
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[
-    Math.min(values.length - 1, Math.floor((p / 100) * values.length))
-  ] ?? NaN;
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',

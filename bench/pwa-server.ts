@@ -13,6 +13,7 @@ import { APP_TEMPLATES, type AppDefinition, writeDefinition } from '@pipit/app-d
 import { ApiClient, errorCode } from '@pipit/sync-server/testing';
 // Not re-exported by @pipit/sync-server/testing; imported by path, as the server's own tests do.
 import { acknowledged, connectProvider } from '../sync-server/test/support/provider';
+import { sleep } from '../sync-server/test/support/timing';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const START_TIMEOUT_MS = 30_000;
@@ -98,8 +99,6 @@ function newId(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
   return [...randomBytes(26)].map((byte) => alphabet[byte & 31]).join('');
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The link of the email to `to` that the server wrote to its outbox (and logged). */
 async function emailedLink(server: BenchServer, to: string, pathname: string): Promise<URL> {

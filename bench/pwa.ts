@@ -44,6 +44,8 @@ import {
 } from './pwa-lighthouse';
 import { attributeModules } from './pwa-modules';
 import { type BenchServer, type SeededApp, seed, startServer } from './pwa-server';
+// Not re-exported by @pipit/sync-server/testing; imported by path, as the server's own tests do.
+import { percentile } from '../sync-server/test/support/timing';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLIENT_DIR = path.resolve(ROOT, process.env.CLIENT_DIR ?? 'dist/client');
@@ -70,11 +72,6 @@ const MOBILE_RUNS = option('mobile-runs', 3);
 const BLOCKING_RUNS = option('blocking-runs', 5);
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-/** Nearest rank: p95 of 10 values is the 10th. */
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[
-    Math.min(values.length - 1, Math.max(0, Math.ceil((p / 100) * values.length) - 1))
-  ] ?? NaN;
 const verdict = (ok: boolean) => (ok ? 'within target' : 'OVER TARGET');
 const message = (error: unknown) =>
   error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
@@ -151,7 +148,8 @@ async function reportFirstVisit(browser: Browser, url: string, app: SeededApp) {
   return visit;
 }
 
-const median = (values: number[]) => percentile(values, 50);
+/** Nearest rank, as this bench always read it: the median of 10 values is the 5th. */
+const median = (values: number[]) => percentile(values, 50, 'nearest-rank');
 /** The machine's load average over the last minute, read when a run ends. */
 const loadAverage = () => os.loadavg()[0]?.toFixed(2) ?? '?';
 
@@ -187,13 +185,13 @@ async function reportOffline(browser: Browser, url: string, app: SeededApp, onli
     }
     const medianOf = (pick: (r: OfflineReload) => number) =>
       [50, 95, 100]
-        .map((p) => median(runs.map((run) => percentile(run.reloads.map(pick), p))))
+        .map((p) => median(runs.map((run) => percentile(run.reloads.map(pick), p, 'nearest-rank'))))
         .map((v) => v.toFixed(0).padStart(6))
         .join(' ');
     const perRun = runs
       .map((run) => {
         const values = run.reloads.map((r) => r.renderMs);
-        return `${percentile(values, 50).toFixed(0)} / ${percentile(values, 95).toFixed(0)} (${run.load})`;
+        return `${percentile(values, 50, 'nearest-rank').toFixed(0)} / ${percentile(values, 95, 'nearest-rank').toFixed(0)} (${run.load})`;
       })
       .join(', ');
     console.log(
@@ -210,6 +208,7 @@ async function reportOffline(browser: Browser, url: string, app: SeededApp, onli
         percentile(
           run.reloads.map((r) => r.renderMs),
           95,
+          'nearest-rank',
         ),
       ),
     );

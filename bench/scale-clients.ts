@@ -17,6 +17,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import { sleep } from '../sync-server/test/support/timing';
 
 export interface ScaleSocket {
   /** ws://… of the sync endpoint. */
@@ -88,7 +89,6 @@ const REMOTE = 'remote';
 const CONNECT_TIMEOUT_MS = 30_000;
 const DELIVERY_TIMEOUT_MS = 15_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 

@@ -37,6 +37,7 @@ import { STORE_MAX_DEBOUNCE_MS } from '../sync-server/src/collab/create-collab';
 import { MAX_CONNECTIONS_PER_DOCUMENT } from '../sync-server/src/collab/resource-bounds';
 import { DEFAULT_RESOURCE_LIMITS } from '../sync-server/src/collab/resource-limits';
 import type { Storage } from '../sync-server/src/storage/types';
+import { percentile, sleep } from '../sync-server/test/support/timing';
 import {
   RUN_SCALE_CLIENTS_FLAG,
   type ScaleJob,
@@ -60,17 +61,10 @@ const GOAL = { sockets: 2_000, p99Ms: 50, rssMb: 400, ratio: 1.2 };
 const UNLOAD_TIMEOUT_MS = 60_000;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** 26 characters of lowercase base32, like @pipit/protocol's createId (document names need it). */
 function newId(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
   return [...randomBytes(26)].map((byte) => alphabet[byte & 31]).join('');
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 const ms = (n: number, width = 8) => (Number.isFinite(n) ? n.toFixed(1) : '–').padStart(width);

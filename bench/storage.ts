@@ -8,13 +8,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openStorage, type Storage } from '@pipit/sync-server';
 import { createTestDatabase } from '@pipit/sync-server/testing';
+// Not re-exported by @pipit/sync-server/testing; imported by path, as the server's own tests do.
+import { percentile } from '../sync-server/test/support/timing';
 
 const SIZES = [1024, 64 * 1024, 1024 * 1024];
 const ROUNDS = 200;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 async function measure(storage: Storage, size: number) {
   const state = new Uint8Array(size).map((_, i) => (i * 7) & 255);

@@ -9,6 +9,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import { sleep } from '../sync-server/test/support/timing';
 
 export interface ClientsJob {
   /** ws://… of the sync endpoint. */
@@ -44,8 +45,6 @@ interface Edit {
 const CONNECT_BATCH = 50;
 const CONNECT_TIMEOUT_MS = 20_000;
 const DELIVERY_TIMEOUT_MS = 15_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** mulberry32: a small seeded generator, so every run makes the same schedule. */
 function seeded(seed: number): () => number {

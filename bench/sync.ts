@@ -29,6 +29,7 @@ import {
 } from '../sync-server/src/collab/yjs-integration';
 import { growthOf } from '../sync-server/src/collab/yjs-usage';
 import { grantEveryone } from '../sync-server/test/support/access';
+import { percentile, sleep } from '../sync-server/test/support/timing';
 import {
   type ClientsJob,
   type ClientsResult,
@@ -63,17 +64,10 @@ const LOADS = [
 const OPEN_ROUNDS = QUICK ? 5 : 20;
 const UNLOAD_TIMEOUT_MS = 15_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** 26 characters of lowercase base32, like @pipit/protocol's createId (document names need it). */
 function newId(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
   return [...randomBytes(26)].map((byte) => alphabet[byte & 31]).join('');
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 const ms = (n: number, width = 8) => (Number.isFinite(n) ? n.toFixed(2) : '–').padStart(width);

@@ -9,13 +9,12 @@ import { type TestCluster, startTestCluster } from '../support/cluster';
 import { openEngine } from '../support/engines';
 import { acknowledged, connectProvider, type TestProvider } from '../support/provider';
 import { type RunningPipit, startPipit } from '../support/start-server';
+import { sleep } from '../support/timing';
 
 /*
  * The known traps of Hocuspocus and its Redis extension (ueberdosis/hocuspocus issues), one test
  * each, showing Pipit does not fall into them (docs/scaling.md#known-traps).
  */
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function itemsIn(state: { snapshot: Uint8Array | null; log: Array<{ update: Uint8Array }> }) {
   const doc = new Y.Doc();

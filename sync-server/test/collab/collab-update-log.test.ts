@@ -8,8 +8,7 @@ import { createLogger } from '../../src/logger';
 import { grantEveryone } from '../support/access';
 import { acknowledged, connectProvider, type TestProvider } from '../support/provider';
 import { type RunningPipit, startPipit } from '../support/start-server';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from '../support/timing';
 
 /** An acknowledgement as Hocuspocus sends it: the name, SyncStatus (8), applied. */
 function acknowledgement(name: string): Uint8Array {

@@ -16,6 +16,7 @@ import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../sup
 import { connectProvider, type TestProvider } from '../support/provider';
 import { TEST_REDIS_URL, testRedisPrefix } from '../support/redis';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { sleep } from '../support/timing';
 
 /*
  * The fault suite (docs/scaling.md#the-fault-suite): three real instances behind HAProxy on one PostgreSQL
@@ -31,8 +32,6 @@ const WRITERS_PER_DOCUMENT = 3;
 /** Each writer's edits are this far apart: ~20 a second each, ~180 a second in all. */
 const EDIT_EVERY_MS = 50;
 const FIXTURE = path.join('sync-server', 'test', 'fixtures', 'serve-with-open-documents.ts');
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Writer {
   id: string;

@@ -6,6 +6,7 @@ import type { Storage } from '../../src/storage/types';
 import { errorEvent, eventEnvelope, sentryEnvelope } from '../support/collector';
 import { ENGINES, type Engine, openEngine } from '../support/engines';
 import { type RunningPipit, type StartOptions, startPipit } from '../support/start-server';
+import { sleep } from '../support/timing';
 
 const DSN = 'http://5f3c9a@errors.example.org/42';
 const TUNNEL = '/monitoring?o=acme&p=42';
@@ -340,7 +341,6 @@ describe.each(ENGINES)('the /monitoring rate limit on %s', (engine) => {
   });
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const DAY_S = 24 * 60 * 60;
 
 /** Drops counted so far, by reason (written in the background: waited for). */
