@@ -9,6 +9,7 @@ import {
 } from '../support/engines';
 import { acknowledged, connectProvider, type TestProvider } from '../support/provider';
 import { archiveApp, createPublishedApp, verifyEmail } from '../support/publishing';
+import { sleep } from '../support/timing';
 
 /**
  * Deleting an account removes its data (docs/product/accounts.md), and deleting an app forever
@@ -44,7 +45,7 @@ describe.each(ENGINES)('data removal (%s)', (engine) => {
   const storeDebounceMs = 5_000;
   // A fixed wait on purpose: the checks after it are that nothing is stored again, which no event
   // announces.
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 1_000));
+  const settle = () => sleep(1_000);
 
   beforeAll(async () => {
     h = await startAccountsServer(engine, { storeDebounceMs });

@@ -7,6 +7,7 @@ import {
 } from '@pipit/protocol';
 import { errorCode, solveHumanCheck } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
+import { sleep } from '../support/timing';
 
 const body = { email: 'someone@example.org' };
 
@@ -96,7 +97,7 @@ describe.each(ENGINES)('the human check on %s', (engine) => {
   it('refuses a solution whose challenge has expired', async () => {
     const headers = await solveHumanCheck(h.pipit.url, '/api/auth/forgot-password', 'POST');
     // Deliberate time passing: the challenge must outlive its lifetime (a fixed wait, not a poll).
-    await new Promise((r) => setTimeout(r, 2_600));
+    await sleep(2_600);
     const response = await post('/api/auth/forgot-password', headers);
     expect(errorCode(response)).toBe('human_check_failed');
     expect((response.body as { error: { message: string } }).error.message).toMatch(/expired/);

@@ -5,6 +5,7 @@ import { createId } from '@pipit/protocol';
 import type { ApiClient } from '../support/api-client';
 import { type TestCluster, startTestCluster } from '../support/cluster';
 import { acknowledged, connectProvider, type TestProvider } from '../support/provider';
+import { sleep } from '../support/timing';
 
 /** What storage holds for a document: its snapshot plus the logged updates after it. */
 async function stored(cluster: TestCluster, name: string): Promise<Y.Doc> {
@@ -103,7 +104,7 @@ describe('several instances through Redis (docs/scaling.md)', () => {
       ownerSide.doc.getArray<string>('notes').push([`o${i}`]);
       editorSide.doc.getArray<string>('notes').push([`e${i}`]);
       // Paced on purpose: both instances store (50 ms debounce) while the edits go on.
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
     }
     await acknowledged(ownerSide.provider);
     await acknowledged(editorSide.provider);
@@ -155,7 +156,7 @@ describe('several instances through Redis (docs/scaling.md)', () => {
     // The deletion waited for instance 1 to stop writing it and close its connections.
     expect(await closing).toBe('forbidden');
     // A fixed wait on purpose: that no late store writes it back is the check.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     const { snapshot, log } =
       await cluster.instances[1]!.pipit.server.storage.documents.loadWithLog(name);
     expect(snapshot).toBeNull();
@@ -178,7 +179,7 @@ describe('several instances through Redis (docs/scaling.md)', () => {
     const removed = await owner.request('DELETE', `/api/apps/${id}/collaborators/editor_c`);
     expect(removed.status).toBe(200);
     // A fixed wait on purpose: that the connection stays open meanwhile is the check.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect(editorSide.provider.isSynced).toBe(true);
     // …until its link is back: it checks its open connections against storage again.
     partitioned.redisLink.restore();

@@ -6,6 +6,7 @@ import { type ApiClient, errorCode } from '../support/api-client';
 import { type AccountsHarness, startAccountsServer } from '../support/engines';
 import { acknowledged, connectProvider, refused, type TestProvider } from '../support/provider';
 import { RawSyncClient, updateMessage } from '../support/raw-sync';
+import { sleep } from '../support/timing';
 
 /** What the server holds for a document: its snapshot plus the logged updates after it. */
 async function storedTitle(h: AccountsHarness, name: string): Promise<string | undefined> {
@@ -218,7 +219,7 @@ describe('who may open which document over the socket (docs/product/roles.md)', 
     expect(await why).toBe('forbidden');
     setMeta(editorSide.doc, { title: 'Written after removal' });
     // A fixed wait on purpose: the connection is closed, and that nothing arrives is the check.
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect(await storedTitle(h, name)).toBe('Reading list');
   });
 

@@ -10,6 +10,7 @@ import * as Y from 'yjs';
 import { createPersistence } from '../../src/collab/persistence';
 import { createLogger } from '../../src/logger';
 import { DocumentLedger } from '../../src/collab/document-ledger';
+import { sleep } from '../support/timing';
 
 const NAME = 'app/aaaaaaaaaaaaaaaaaaaaaaaaaa';
 
@@ -117,7 +118,7 @@ describe('the persistence extension’s unload guard', () => {
     let discarded = false;
     const discarding = persistence.discard([NAME]).then(() => (discarded = true));
     // A fixed wait on purpose: a discard that did not wait would have finished within it.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     // Deleting must wait: the store under way would otherwise land after the delete.
     expect(discarded).toBe(false);
     finish();

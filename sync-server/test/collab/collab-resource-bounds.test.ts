@@ -20,6 +20,7 @@ import {
   updateMessage,
 } from '../support/raw-sync';
 import { type RunningPipit, startPipit } from '../support/start-server';
+import { sleep } from '../support/timing';
 
 setFlagsFromString('--expose-gc');
 /** The collector, to read the heap as what is still held rather than what is not swept yet. */
@@ -475,7 +476,7 @@ describe('bounded memory for the server', () => {
     // 6 MB sent; the server holds about its limit and leaves the rest in the network's buffers.
     await vi.waitFor(() => expect(queued()).toBeGreaterThan(limit));
     // A fixed wait on purpose: a server that kept reading would queue more within it.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect(queued()).toBeLessThan(limit + 2 * message.byteLength);
     release();
     // Every update is handled in the end: 60 acknowledgements.

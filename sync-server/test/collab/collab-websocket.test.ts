@@ -7,6 +7,7 @@ import { grantEveryone } from '../support/access';
 import { acknowledged, connectProvider, refused, type TestProvider } from '../support/provider';
 import { rawRequest } from '../support/raw-http';
 import { type RunningPipit, startPipit } from '../support/start-server';
+import { sleep } from '../support/timing';
 
 /** Opens a raw websocket and reports how the handshake ended. */
 function handshake(url: string, headers: Record<string, string>, path = SYNC_PATH) {
@@ -196,7 +197,7 @@ describe('the sync websocket', () => {
       expect(seenByViewer.some((s) => s.user?.name === 'Editor')).toBe(true);
     });
     // A fixed wait on purpose: that the viewer's state never reaches the editor is the check.
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     const seenByEditor = [...editor.provider.awareness!.getStates().values()];
     expect(seenByEditor.some((s) => s.user?.name === 'Pretending to be the owner')).toBe(false);
     const onServer = [

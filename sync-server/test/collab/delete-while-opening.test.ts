@@ -3,6 +3,7 @@ import { afterEach, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { type AccountsHarness, startAccountsServer } from '../support/engines';
 import { RawSyncClient, updateMessage } from '../support/raw-sync';
+import { sleep } from '../support/timing';
 
 let h: AccountsHarness | undefined;
 afterEach(async () => {
@@ -31,7 +32,7 @@ it('closes a connection opened while its app is deleted; nothing of it is stored
   apps.delete = async (appId, at) => {
     inWindow();
     // Deliberately slow: holds the delete open while the connection below arrives.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     return realDelete(appId, at);
   };
   const deleting = owner.request('DELETE', `/api/apps/${id}`);

@@ -7,6 +7,7 @@ import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/e
 import { definitionOf, publishDefinition, verifyEmail } from '../support/publishing';
 import { RawSyncClient, updateMessage } from '../support/raw-sync';
 import { spaceRecord, storedSpaceRecords } from '../support/space-records';
+import { sleep } from '../support/timing';
 
 /*
  * Issue 37, found by the second review: a connection is granted when it authenticates, but joins
@@ -78,7 +79,7 @@ describe.each(ENGINES)('a grant that goes stale while its document loads (%s)', 
       const stored = await load(loading);
       if (slowLoads && loading === name) {
         // A slow load on purpose: the decision falls while it runs (see above).
-        await new Promise((resolve) => setTimeout(resolve, LOAD_DELAY_MS));
+        await sleep(LOAD_DELAY_MS);
       }
       return stored;
     };

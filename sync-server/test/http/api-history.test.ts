@@ -18,6 +18,7 @@ import * as Y from 'yjs';
 import { type ApiClient, errorCode } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
 import { createApp, definitionOf, editDocument, publish, verifyEmail } from '../support/publishing';
+import { sleep } from '../support/timing';
 
 const MINUTE = 60_000;
 
@@ -29,7 +30,7 @@ async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promi
       return await check();
     } catch (error) {
       if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   }
 }
@@ -79,7 +80,7 @@ describe.each(ENGINES)('app history over REST (%s)', (engine) => {
     // Within ten minutes another edit makes no checkpoint, however it is stored.
     await editDocument(h, editor, id, (doc) => setMeta(doc, { title: 'Habits 2' }));
     // A fixed wait on purpose: that no checkpoint follows the store (50 ms debounce) is the check.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await sleep(400);
     expect((await listOf(ada, id)).checkpoints).toHaveLength(1);
 
     offset = 11 * MINUTE;

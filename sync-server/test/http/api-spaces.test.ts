@@ -19,6 +19,7 @@ import {
 } from '../support/engines';
 import { connectProvider, type TestProvider } from '../support/provider';
 import { archiveApp, createApp, createPublishedApp, verifyEmail } from '../support/publishing';
+import { sleep } from '../support/timing';
 import { insertUser } from '../support/users';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -467,7 +468,7 @@ describe.each(ENGINES)('shared spaces over REST and the socket (%s)', (engine) =
     expect(reader.doc.getMap('records').get('r1')).toBe('milk');
     reader.doc.getMap('records').set('r2', 'written by a reader');
     // A fixed wait on purpose: that nothing arrives is the check.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect(owner.doc.getMap('records').get('r2')).toBeUndefined();
 
     // The app's creator is not in the space: refused like anyone else.
@@ -514,7 +515,7 @@ describe.each(ENGINES)('shared spaces over REST and the socket (%s)', (engine) =
     expect(deleted.status).toBe(200);
     expect(await memberClosed).toBe('forbidden');
     // A fixed wait on purpose: that no late store writes it back is the check.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     const { snapshot, log } = await h.pipit.server.storage.documents.loadWithLog(name_);
     expect(snapshot).toBeNull();
     expect(log).toEqual([]);

@@ -12,6 +12,7 @@ import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/e
 import { download, importFile } from '../support/portable';
 import { acknowledged, connectProvider } from '../support/provider';
 import { createApp, definitionOf } from '../support/publishing';
+import { sleep } from '../support/timing';
 
 const MINUTE = 60_000;
 
@@ -42,7 +43,7 @@ function fileWith(checkpoints: FileCheckpoint[], title = 'Imported'): Uint8Array
  * written, then imported), the keep-alive timers that expired meanwhile close idle sockets. Let
  * them, before the next request picks one of those sockets.
  */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+const settle = () => sleep(50);
 
 function checkpointOf(overrides: Partial<FileCheckpoint> = {}): FileCheckpoint {
   return {

@@ -12,6 +12,7 @@ import {
 import { acknowledged, connectProvider, type TestProvider } from '../support/provider';
 import { definitionOf, publishDefinition, verifyEmail } from '../support/publishing';
 import { spaceRecord, storedSpaceRecords } from '../support/space-records';
+import { sleep } from '../support/timing';
 
 /*
  * Issue 37, point 4: every space limit could be passed by racing on PostgreSQL — 26/20 people by
@@ -245,7 +246,7 @@ async function waitForRecords(doc: Y.Doc, count: number): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (doc.getMap('records').size < count) {
     if (Date.now() > deadline) throw new Error('the records never arrived');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }
 
