@@ -49,7 +49,7 @@ const harness = (pipit: RunningPipit) => ({ pipit }) as unknown as AccountsHarne
  * Issue 38, point 9: history, remixes and moving apps, as people stumbled on them in Chromium at
  * 375 px (light) and 1280 px (dark). Each test fails on the code before its fix.
  */
-describe('history, remixes and moving apps (issue 38)', () => {
+describe('history, remixes and moving apps', () => {
   let pipit: RunningPipit;
   let browser: Browser;
   let ada: Person;

@@ -80,7 +80,7 @@ async function inView(page: Page, locator: Locator): Promise<boolean> {
   );
 }
 
-describe('issue 38: the walk of a new person', () => {
+describe('the walk of a new person', () => {
   let pipit: RunningPipit;
   let smtp: TestSmtp;
   let browser: Browser;

@@ -86,7 +86,7 @@ async function expectTidy(page: Page): Promise<void> {
   expect(await axeViolations(page)).toEqual([]);
 }
 
-describe('issue 38: one face per app, the installed app on a desktop, app pages not there', () => {
+describe('one face per app, the installed app on a desktop, app pages not there', () => {
   let pipit: RunningPipit;
   let browser: Browser;
   let maker: Person;
