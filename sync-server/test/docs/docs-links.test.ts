@@ -46,4 +46,40 @@ describe('references between the code and docs/', () => {
     }
     expect(missing, 'paths named in docs/ that are not in the tree').toEqual([]);
   });
+  it('every file path named anywhere in the tree (a comment, a README, a page) exists', () => {
+    const missing: string[] = [];
+    // A repository path with a file's extension, wherever it is written: `client/sync/core/socket.ts`.
+    const cited =
+      /(?<![\w@/.-])((?:client|sync-server|packages|e2e|bench|scripts|public|docs)\/[\w./$-]*[\w$-]\.(?:ts|tsx|mjs|css|html|md|json))\b/g;
+    for (const file of files(ROOT)) {
+      if (file.includes(`${path.sep}fixtures${path.sep}`)) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const [, name] of text.matchAll(cited)) {
+        if (!existsSync(path.join(ROOT, name!))) missing.push(`${relative(file)}: ${name}`);
+      }
+    }
+    expect(missing, 'paths named in the tree that are not in it').toEqual([]);
+  });
+
+  it('every file and folder a folder’s README names exists', () => {
+    // A README beside the code names its files as they are seen from it (`documents.ts`,
+    // `visitor-data/`), from a folder above it (`platform/`), or from its package's src/.
+    const missing: string[] = [];
+    for (const file of files(ROOT)) {
+      if (path.basename(file) !== 'README.md' || file.startsWith(path.join(ROOT, 'docs'))) continue;
+      if (path.dirname(file) === ROOT) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const [, name] of text.matchAll(/`([\w.$-]+(?:\/[\w.$-]+)*(?:\.(?:ts|tsx|css)|\/))`/g)) {
+        const places: string[] = [];
+        for (let dir = path.dirname(file); dir.startsWith(ROOT); dir = path.dirname(dir)) {
+          places.push(dir, path.join(dir, 'src'));
+          if (dir === ROOT) break;
+        }
+        if (!places.some((dir) => existsSync(path.join(dir, name!)))) {
+          missing.push(`${relative(file)}: ${name}`);
+        }
+      }
+    }
+    expect(missing, 'names in a folder README that are not in the tree').toEqual([]);
+  });
 });
