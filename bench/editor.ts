@@ -1,5 +1,5 @@
 /**
- * The editor's open time on a big app (issue 18): the 1,000-component app is already on this
+ * The editor's open time on a big app (docs/performance.md): the 1,000-component app is already on this
  * device (the browser's real IndexedDB, filled by a first visit), and the editor at
  * `/apps/{id}/edit` is opened again and again in the same tab, each time once the tab is at rest
  * (the last open's page idle, its lists drawn whole). Each open is timed in the page from the
@@ -200,7 +200,7 @@ try {
   const p95 = median(runs.map((r) => r.p95));
   console.log(
     `  median of ${RUNS} runs: p50 ${ms(median(runs.map((r) => r.p50)))}, p95 ${ms(p95)}` +
-      ` — goal ≤ ${GOAL_P95_MS} ms p95 (issue 18): ${p95 <= GOAL_P95_MS ? 'met' : 'not met'}`,
+      ` — goal ≤ ${GOAL_P95_MS} ms p95 (docs/performance.md): ${p95 <= GOAL_P95_MS ? 'met' : 'not met'}`,
   );
   console.log(
     `  renderer CPU time until then: p50 ${ms(median(runs.map((r) => r.cpu50)))}, ` +

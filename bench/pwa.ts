@@ -1,5 +1,5 @@
 /**
- * The PWA figures of issues 5 and 18, on the production build and a freshly started production
+ * The PWA figures (docs/performance.md), on the production build and a freshly started production
  * server (its own process, SQLite in a temporary data directory) seeded with a person and their
  * published public apps: the gzip JavaScript a first visit to `/apps/{id}/pwa` transfers, the time
  * to the first render of `/apps/{id}/pwa` offline from the service worker at full CPU speed and 4×
@@ -49,14 +49,14 @@ import { percentile } from '../sync-server/test/support/timing';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLIENT_DIR = path.resolve(ROOT, process.env.CLIENT_DIR ?? 'dist/client');
-/** Issue 5's ceiling on a first visit's JavaScript, and issue 18's goal for a phone. */
+/** The ceiling on a first visit's JavaScript, and the goal for a phone. */
 const TARGET_JS_KB = 150;
 const TARGET_JS_PHONE_KB = 110;
 const TARGET_OFFLINE_MS = 1000;
-/** Issue 18: on a phone's CPU (4× slower than this machine's) the app opens within 200 ms. */
+/** On a phone's CPU (4× slower than this machine's) the app opens within 200 ms. */
 const TARGET_OFFLINE_SLOW_CPU_MS = 200;
 const CPU_SLOWDOWNS = [1, 4];
-/** Issue 18: the installed app in Lighthouse's mobile configuration. */
+/** The installed app in Lighthouse's mobile configuration. */
 const TARGET_MOBILE_PWA_PERFORMANCE = 0.98;
 
 const flag = (name: string) => process.argv.includes(`--${name}`);
@@ -129,7 +129,7 @@ async function reportFirstVisit(browser: Browser, url: string, app: SeededApp) {
   console.log(
     `   ${visit.js.length} JS responses: ${kb(body)} gzip (${kb(transfer)} with headers) — ` +
       `target ≤ ${TARGET_JS_KB} KB: ${verdict(body <= TARGET_JS_KB * 1024)}; ` +
-      `a phone's (issue 18) ≤ ${TARGET_JS_PHONE_KB} KB: ${verdict(body <= TARGET_JS_PHONE_KB * 1024)}`,
+      `a phone's (docs/performance.md) ≤ ${TARGET_JS_PHONE_KB} KB: ${verdict(body <= TARGET_JS_PHONE_KB * 1024)}`,
   );
   if (notGzip.length > 0) {
     const list = notGzip.map((r) => `${new URL(r.url).pathname} (${r.encoding})`).join(', ');
@@ -233,7 +233,7 @@ const publicPagesOf = (username: string, app: SeededApp) => [
 const pageLabel = (pagePath: string, username: string, app: SeededApp) =>
   pagePath.replace(app.id, '{id}').replace(username, '{username}');
 
-/** Issue 18: the main thread of a first visit on a phone's CPU, as the slowed browser reports it. */
+/** The main thread of a first visit on a phone's CPU, as the slowed browser reports it. */
 async function reportBlocking(browser: Browser, origin: string, username: string, app: SeededApp) {
   const pages = [...publicPagesOf(username, app), `/apps/${app.id}/pwa`];
   console.log(
@@ -272,7 +272,7 @@ async function reportLighthouse(server: BenchServer, username: string, app: Seed
       formFactor: 'desktop' as const,
       runs: LIGHTHOUSE_RUNS,
     })),
-    // Issue 18: most visitors arrive on a phone.
+    // Most visitors arrive on a phone.
     ...(flag('no-mobile-pages') ? [] : publicPages).map((p) => ({
       path: p,
       formFactor: 'mobile' as const,

@@ -18,7 +18,7 @@ const NEW_EMAIL = 'ada.new@example.org';
 const RESET_PASSWORD = 'another unusual passphrase';
 
 /**
- * The account flows of issue 3, as a person goes through them in Chromium, with mail through a
+ * The account flows, as a person goes through them in Chromium, with mail through a
  * real SMTP server and the human check solved by the page's own scripts.
  */
 describe('accounts in the browser', () => {

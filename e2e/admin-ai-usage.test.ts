@@ -8,7 +8,7 @@ import { deviceOf, type Person, signUp } from './support/people';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * AI usage on the operator's `/admin` (issue 14): runs and tokens per UTC day and app, an empty
+ * AI usage on the operator's `/admin`: runs and tokens per UTC day and app, an empty
  * state before any run, and no prompt or answer anywhere.
  */
 describe('AI usage on /admin', () => {

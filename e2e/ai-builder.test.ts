@@ -12,7 +12,7 @@ import { collectPageErrors, launchBrowser } from './support/browser';
 import { deviceOf, type Person, signUp } from './support/people';
 
 /**
- * Issue 14, as people use it: a creator describes an app and gets it (progress as it takes shape),
+ * The AI builder, as people use it: a creator describes an app and gets it (progress as it takes shape),
  * changes it with Ask AI while a collaborator edits the same screen, and one Undo takes the AI's
  * whole change back while the collaborator's edit stays. On /demo, describing an app asks a
  * signed-out visitor to sign in first and makes a signed-in person's app in their account. The AI is
@@ -210,7 +210,7 @@ describe('AI builder in the browser', () => {
 
     const summary = dialog.getByRole('list', { name: 'Proposed change' });
     await summary.waitFor();
-    // The proposal repeats what was asked, so it can be checked against it (issue 38).
+    // The proposal repeats what was asked, so it can be checked against it.
     expect(await dialog.locator('.ask-ai__asked blockquote').innerText()).toBe(
       'Add a rating from 1 to 5 to recipes and show it in the list',
     );

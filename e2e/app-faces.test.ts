@@ -14,7 +14,7 @@ import { untilControlled } from './support/service-worker';
 import { appScreens, openInstalledApp, poll, publishApp } from './support/visitor';
 
 /*
- * Issue 38, "Where people stumble", points 8 and 10, as people met them in Chromium at 375 and
+ * Where people stumbled over an app's face and the layout, as people met them in Chromium at 375 and
  * 1280 px:
  * - an app's emoji icon was the system's emoji in pages (a box where there is no colour-emoji
  *   font, as on this machine) but a Twemoji picture on the home screen: now the same picture

@@ -11,7 +11,7 @@ import { deviceOf, type Person, signInContext, signUp } from './support/people';
 import { untilControlled } from './support/service-worker';
 
 /**
- * Issue 4's "done when", as people do it: an owner makes an app and invites a collaborator and a
+ * Co-editing, as people do it: an owner makes an app and invites a collaborator and a
  * viewer by username; owner and collaborator see each other's edits live, concurrent edits to the
  * same screen both survive, each sees the other here, and the viewer can change nothing. Then the
  * owner works with the server gone, reloads, restarts the browser, and the collaborator gets every

@@ -4,7 +4,7 @@ import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { launchBrowser } from './support/browser';
 
 /**
- * The error-reporting SDK's behaviour in Chromium (issue 6; docs/product/error-reporting.md
+ * The error-reporting SDK's behaviour in Chromium (docs/product/error-reporting.md
  * constants), with the real @sentry/browser as the site loads it. The page's requests to
  * `/monitoring` are answered here by a stand-in collector (Playwright's routing), so each test
  * chooses the answer — a bare 429, a slow one — and reads exactly what the SDK sent.

@@ -46,7 +46,7 @@ const LONG_TITLE = 'Grandmothersextraordinarilylongchristmascookierecipebook';
 const harness = (pipit: RunningPipit) => ({ pipit }) as unknown as AccountsHarness;
 
 /**
- * Issue 38, point 9: history, remixes and moving apps, as people stumbled on them in Chromium at
+ * History, remixes and moving apps, as people stumbled on them in Chromium at
  * 375 px (light) and 1280 px (dark). Each test fails on the code before its fix.
  */
 describe('history, remixes and moving apps', () => {

@@ -89,7 +89,7 @@ describe('history, restore and pulling changes', () => {
     await history(adaPage).getByRole('button', { name: 'Close' }).click();
   });
 
-  it('sends a checkpoint saved offline once back online, without History being opened again (issue 37)', async () => {
+  it('sends a checkpoint saved offline once back online, without History being opened again', async () => {
     const names = async () =>
       (
         await ada.api.get<{ checkpoints: Array<{ name: string | null }> }>(

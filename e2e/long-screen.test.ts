@@ -8,7 +8,7 @@ import { launchBrowser } from './support/browser';
 import { openInEditor } from './support/visitor';
 
 /**
- * A screen longer than the editor draws at once (issue 18: the structure panel draws its first
+ * A screen longer than the editor draws at once (the structure panel draws its first
  * rows and the preview its first components, the rest when needed): what a person sees of it is
  * the whole screen, in order — its first rows at once, its last ones when they scroll to them —
  * and a row far down can be selected and moved like any other.

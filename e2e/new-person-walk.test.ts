@@ -19,7 +19,7 @@ import { PERSON_PASSWORD, type Person, signInContext, signUp } from './support/p
 import { publishApp } from './support/visitor';
 
 /*
- * Issue 38, the walk of a new person at 375 px: where they stumbled, at 375 px (light) and
+ * The walk of a new person at 375 px: where they stumbled, at 375 px (light) and
  * 1280 px (dark):
  * 1. the account menu opened past the phone screen's left edge;
  * 2. deleting an account with an empty form said nothing, and the landing page after it neither;

@@ -11,7 +11,7 @@ import { collectPageErrors, launchBrowser } from './support/browser';
 import { deviceOf, type Person, signUp } from './support/people';
 
 /**
- * The operator's inbox end to end (issue 6, "Done when"): an error thrown in a visitor's browser,
+ * The operator's inbox end to end ("Done when"): an error thrown in a visitor's browser,
  * and a server failure a person saw as a digest on the error page, both found by the operator at
  * /admin; anyone else gets the 404 page.
  */

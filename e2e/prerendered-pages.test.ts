@@ -7,7 +7,7 @@ import { hydrated, keptSentHeading, layoutShiftSoFar, watchSentPage } from './su
 import { sessionCookieOf, signUp } from './support/people';
 
 /*
- * The public pages whose content is known at build time come as HTML (issue 18): a visitor's
+ * The public pages whose content is known at build time come as HTML (docs/performance.md): a visitor's
  * phone paints them before any JavaScript arrives, and the same components take the markup over.
  */
 

@@ -56,7 +56,7 @@ const ROUTES: Array<{
     title: 'App not found · Pipit',
     heading: /isn’t available/,
     chrome: true,
-    // The shell comes with 404 for an app this person may not edit (issue 38, point 10), and the
+    // The shell comes with 404 for an app this person may not edit, and the
     // page asks the server, which answers 404 too.
     expectedConsole: /status of 404/,
     status: 404,

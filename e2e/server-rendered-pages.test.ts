@@ -8,7 +8,7 @@ import { publishHabitTracker } from './support/visitor';
 
 /*
  * The public pages whose content lives in the database — explore, a profile, an app's page — are
- * rendered by the server for a visitor without a session (issue 18), with the API answers they
+ * rendered by the server for a visitor without a session (docs/performance.md), with the API answers they
  * were drawn from: the page shows before any JavaScript, and hydrating it asks the network nothing.
  */
 

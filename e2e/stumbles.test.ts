@@ -50,7 +50,7 @@ async function fits(page: Page): Promise<void> {
 }
 
 /**
- * Issue 38: the places where people stumbled, walked as they walk them, at 375 px (light) and 1280
+ * The places where people stumbled, walked as they walk them, at 375 px (light) and 1280
  * px (dark). Each test fails on the code before its fix.
  */
 describe('where people stumble', () => {
@@ -445,7 +445,7 @@ describe('where people stumble', () => {
 });
 
 /**
- * Issue 38, point 6: the first minutes with AI. On a server with AI, describing an app comes first
+ * The first minutes with AI. On a server with AI, describing an app comes first
  * on /create; in an installed app, a run says what it added, in the record card's words, once.
  */
 describe('where people stumble with AI', () => {

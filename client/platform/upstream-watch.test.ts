@@ -45,7 +45,7 @@ function fakeServer(versions: UpstreamVersions | null) {
   return { server, watch };
 }
 
-describe('createUpstreamWatch (issue 38)', () => {
+describe('createUpstreamWatch', () => {
   it('learns of a newer version at the next check, and reads the versions only when they changed', async () => {
     const { server, watch } = fakeServer({ base: 1, latest: 1 });
     await watch.start();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deletionProblems } from './delete-checks';
 
-describe('deleting an account asks for the password and the tick first (issue 38)', () => {
+describe('deleting an account asks for the password and the tick first', () => {
   it('names each missing part', () => {
     expect(deletionProblems('', false)).toEqual({
       password: 'Enter your password to confirm.',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkFailureWords } from './link-failure';
 
-describe('what an emailed link’s page says when its token is refused (issue 38)', () => {
+describe('what an emailed link’s page says when its token is refused', () => {
   it('calls a token refused by validation, or no token at all, not complete — no “fields”', () => {
     const incomplete = {
       title: 'This link is not complete',

@@ -9,7 +9,7 @@ const stepsText = (oneClick: boolean) =>
     '',
   );
 
-describe('the install steps point only to what the page shows (issue 38)', () => {
+describe('the install steps point only to what the page shows', () => {
   it('say nothing of an Install button when the browser offers no one-click install', () => {
     const text = stepsText(false);
     expect(text).not.toMatch(/Install above/);

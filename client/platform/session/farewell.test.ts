@@ -10,7 +10,7 @@ function memoryStorage() {
   };
 }
 
-describe('the note the landing page reads after an account is deleted (issue 38)', () => {
+describe('the note the landing page reads after an account is deleted', () => {
   it('is read once', () => {
     const storage = memoryStorage();
     expect(takeAccountDeletedNote(storage)).toBe(false);

@@ -3,7 +3,7 @@ import type { Account } from '@pipit/protocol';
 import { fakeBrowser } from '../../test-support/fake-browser';
 
 /*
- * Who is signed in, when the server could not be asked (review of issue 37): the copy last seen on
+ * Who is signed in, when the server could not be asked (found by a review): the copy last seen on
  * this device stands in, but a failure is never kept as the answer. The next call asks again, and
  * so does coming back online or to the page; what is on screen stays meanwhile.
  */
@@ -177,7 +177,7 @@ describe('the session when the server could not be asked', () => {
   });
 });
 
-describe('an email confirmed in another tab (issue 38)', () => {
+describe('an email confirmed in another tab', () => {
   it('is learnt when the page is shown or focused again, or another tab stores the account', async () => {
     answer = { account: ada };
     const { loadSession, getAccount } = await openPage();

@@ -6,7 +6,7 @@ import { localDb, type LocalApp } from './local-db';
 /*
  * A failure is never cached: one IndexedDB open that fails (Chrome's "Internal error opening
  * backing store", for longer than Dexie's own three retries of an UnknownError) must not leave
- * this device's database broken until the page reloads (review of issue 37).
+ * this device's database broken until the page reloads (found by a review).
  */
 
 fakeBrowser({ online: true });

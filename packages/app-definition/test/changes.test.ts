@@ -120,7 +120,7 @@ describe('diffDefinitions', () => {
     ]);
   });
 
-  it('names a component known only by its type once, as a sentence says it (issue 38)', () => {
+  it('names a component known only by its type once, as a sentence says it', () => {
     const after = edit(app(), (d) => {
       // The schema fills in the rest of each component's props.
       (d.screens[1]!.components as unknown[]).push(

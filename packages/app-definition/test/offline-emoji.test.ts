@@ -4,8 +4,7 @@ import { APP_TEMPLATES, DEFAULT_APP_ICON, habitTrackerShowcase } from '../src/in
 
 /*
  * The service worker precaches the pictures of OFFLINE_EMOJI (vite.config.ts): an app made offline
- * from a template, or with the default icon, shows its picture on a device that never saw it
- * (issue 38, point 8).
+ * from a template, or with the default icon, shows its picture on a device that never saw it.
  */
 describe('the icons whose pictures work offline from the first visit', () => {
   it('are the default icon, every template’s and the showcase’s', () => {

@@ -216,7 +216,7 @@ describe('the .pipit file', () => {
   });
 
   it('refuses what is not a Pipit file, saying why', () => {
-    // One message for every file that is not Pipit's, the same as /create's check says (issue 38).
+    // One message for every file that is not Pipit's, the same as /create's check says.
     expect(failure(strToU8('{"format":"pipit-app"}'))).toBe(NOT_A_PIPIT_FILE);
     expect(failure(zipSync({ 'notes.txt': strToU8('hello') }))).toBe(NOT_A_PIPIT_FILE);
     expect(failure(zipSync({ 'manifest.json': strToU8('{"format":"other"}') }))).toBe(
@@ -292,7 +292,7 @@ describe('the .pipit file', () => {
   });
 });
 
-describe('refusals of a .pipit file (issue 38)', () => {
+describe('refusals of a .pipit file', () => {
   /** A file of `app` with one part of its zip replaced (or removed, with null). */
   function withPart(
     app: PortableApp,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { placeInDefinition } from '../src/index';
 
-/** A refused definition says where, in words a person knows (issue 38), never a dotted path. */
+/** A refused definition says where, in words a person knows, never a dotted path. */
 describe('placeInDefinition', () => {
   const value = {
     meta: { title: 'Shop' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contrastRatio, emojiImagePath, emojiOfImagePath, iconLetterColor } from '../src/index';
 
-describe('emojiImagePath: where an icon’s emoji is drawn from (issue 38, point 8)', () => {
+describe('emojiImagePath: where an icon’s emoji is drawn from', () => {
   it.each([
     ['🐦', '/emoji/1f426.svg'],
     // As written, U+FE0F too: the server finds the file Twemoji has.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as zm from 'zod/mini';
 import { PROFILE_LINK_URL_MESSAGE, profileLinkSchema } from '../src/profile-parts';
 
-describe('a profile link’s address (issue 38)', () => {
+describe('a profile link’s address', () => {
   it('tells what to type when it is not a full web address', () => {
     for (const url of ['readinglog.example/ada', 'ftp://example.org', 'javascript:alert(1)', '']) {
       const result = zm.safeParse(profileLinkSchema, { label: 'Reading log', url });

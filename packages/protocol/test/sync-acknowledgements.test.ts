@@ -7,7 +7,7 @@ import {
 } from '../src/sync-acknowledgements';
 
 /*
- * "Saved" from what the server acknowledged on the wire (issue 37): a fake socket plays the
+ * "Saved" from what the server acknowledged on the wire: a fake socket plays the
  * messages the Hocuspocus provider writes and the sync statuses the server answers, in the orders
  * a reconnect produces them.
  */

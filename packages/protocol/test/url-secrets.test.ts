@@ -21,7 +21,7 @@ describe('secrets in URLs, in any string of a report', () => {
       `/login?redirect=%2Fjoin%2F${TOKEN}`,
       '/login?redirect=%2Fjoin%2F[Filtered]',
     ],
-    // Issue 37, review: forms the first redaction let through.
+    // Found by a review: forms the first redaction let through.
     [
       'a path encoded twice (a redirect inside a redirect)',
       `/signup?next=%2Flogin%3Fredirect%3D%252Fjoin%252F${TOKEN}`,

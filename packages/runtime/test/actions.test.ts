@@ -331,7 +331,7 @@ describe('landAiOutput (a queued run that ran later)', () => {
         values: { title: 'Made', minutes: 3, done: false },
       }),
       // Says which record it added and where, then its values as the record's card says them
-      // ("No", never "false") (issue 38).
+      // ("No", never "false").
     ).toEqual({ ok: true, text: 'Added “Made” to Tasks.\nTitle: Made\nMinutes: 3\nDone: No' });
     const refused = landAiOutput(app, store.getSnapshot(), 'to-record', null, {
       kind: 'record',

@@ -153,7 +153,7 @@ describe('AppRuntime: records', () => {
     await click(root, 'Water plantsHome›');
     expect(heading(root)).toBe('Water plants');
     // Mark done, Delete and Edit (a screen whose only form edits this record) could only be
-    // refused: they are not offered, and the screen says why, once (issue 38).
+    // refused: they are not offered, and the screen says why, once.
     const buttons = textOf(all(root, (n) => n.tag === 'button'));
     for (const name of ['Mark done', 'Delete', 'Edit']) expect(buttons).not.toContain(name);
     const notes = all(root, (n) => n.props.role === 'note');

@@ -33,7 +33,7 @@ const choreOf = (isOwn: boolean): RuntimeRecord => ({
     : { locked: 'author' as const, lockedWhy: 'Only Ben, who added this item, can change it.' }),
 });
 
-/** Issue 38: what could only be refused is known before the person taps. */
+/** What could only be refused is known before the person taps. */
 describe('what a person may do, before they try', () => {
   it('does not offer a button that leads to a form the person may not save', () => {
     const reader = dataFor([]);

@@ -10,7 +10,7 @@ import {
 } from '../support/engines';
 import { linkIn } from '../support/smtp';
 
-/** Regressions for what the security review of issue 3 found; each failed before its fix. */
+/** Regressions for what a security review found; each failed before its fix. */
 describe.each(ENGINES)('account hardening on %s', (engine) => {
   let h: AccountsHarness;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyEmailMessage } from '../../src/accounts/emails';
 
 /*
- * Issue 38 (the walk at 375 px): publishing is refused until the email is confirmed, but the
+ * Found on a walk at 375 px: publishing is refused until the email is confirmed, but the
  * confirmation email spoke only of getting back into the account. It says what confirming is for.
  */
 describe('the confirmation email', () => {

@@ -16,7 +16,7 @@ import { type AccountsHarness, startAccountsServer } from '../support/engines';
 import { createApp, definitionOf, publishDefinition, verifyEmail } from '../support/publishing';
 
 /**
- * Issue 37, review: a run whose first answer came back whole (its tokens spent) but did not fit,
+ * Found by a review: a run whose first answer came back whole (its tokens spent) but did not fit,
  * and whose repair round then failed — the provider busy (429), failing (5xx), unreachable — was
  * given back, and its tokens recorded nowhere: `failedRunCounts` read only the last failure's
  * kind. Binding values that steer the model off the expected shape, and a busy provider, made runs

@@ -11,7 +11,7 @@ import { RawSyncClient, updateMessage } from '../support/raw-sync';
 import { spaceRecord, storedSpaceRecords } from '../support/space-records';
 
 /*
- * Issue 37, found by the second review: a Yjs client id is chosen by the client. A member (Eve)
+ * Found by a review: a Yjs client id is chosen by the client. A member (Eve)
  * wrote under another member's (Bob's) client id at the clocks he had not sent yet — garbage, or an
  * item in her own record — and when Bob's record made offline at those clocks arrived, the server
  * had "them" already and dropped it; with garbage, Bob's own device deleted it too. Now the first

@@ -276,7 +276,7 @@ describe.each(ENGINES)('the update guard (%s)', (engine: Engine) => {
         reason: 'update_rejected',
       });
     }
-    // An unknown sync message type is refused too, not left to Hocuspocus (issue 20).
+    // An unknown sync message type is refused too, not left to Hocuspocus.
     const unknownType = frame(name, (e) => {
       encoding.writeVarUint(e, MESSAGE.sync);
       encoding.writeVarUint(e, 9);
@@ -288,7 +288,7 @@ describe.each(ENGINES)('the update guard (%s)', (engine: Engine) => {
     });
 
     // A document name that runs past the end, or a name and no message type: no document can be
-    // told, so that socket is closed, and only that one (issue 20).
+    // told, so that socket is closed, and only that one.
     for (const message of [new Uint8Array([0x40, 0x61, 0x70, 0x70]), frame(name, () => {})]) {
       const connections = connectionCount();
       const raw = await rawClient();

@@ -10,7 +10,7 @@ import { spaceRecord, storedSpaceRecords } from '../support/space-records';
 import { sleep } from '../support/timing';
 
 /*
- * Issue 37, found by the second review: a connection is granted when it authenticates, but joins
+ * Found by a review: a connection is granted when it authenticates, but joins
  * its document only once the document is loaded. A decision made in between — a member removed,
  * made a reader, a session ended — closed the connections it found open, and this one was not
  * among them: once loaded, it wrote as before, for as long as the socket stayed open. Now a

@@ -5,7 +5,7 @@ import { decodeUpdate, misplacedPartWay, planIntegration } from '../../src/colla
 import { craft, deletion, textOfTwo, typeOf } from '../support/crafted-updates';
 
 /*
- * Issue 20: 50,000-frame runs of the sync fuzz suite made Yjs throw midway through applying an
+ * 50,000-frame runs of the sync fuzz suite made Yjs throw midway through applying an
  * update that decodes, printed with its stack by y-protocols after part of the update changed the
  * document: `Cannot read properties of undefined (reading 'origin')` in Item.integrate, and
  * `Unexpected case` in Item.gc. Both start an item part-way through, after what the document has

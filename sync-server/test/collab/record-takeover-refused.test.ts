@@ -11,7 +11,7 @@ import { RawSyncClient, updateMessage } from '../support/raw-sync';
 import { spaceRecord, type StoredRecord, storedSpaceRecords } from '../support/space-records';
 
 /*
- * Issue 37, point 1: a member took over another member's record under the `author` rule with one
+ * A member took over another member's record under the `author` rule with one
  * crafted struct. Bob adds a chore, so his client's last item is that record's `authorId`. Eve
  * sends one struct with Bob's client id, clock = Bob's state − 1, length 2, naming her own record
  * and its key `updatedAt`. The guard judged it where it said it goes; Yjs integrates the part the

@@ -306,7 +306,7 @@ describe.each(RULES)("a shared collection whose rule is '%s'", (rule) => {
   });
 
   it("judges a part Yjs integrates part-way where it lands: Ben's struct in Ada's record", () => {
-    // Issue 37. Ada's last item is her record's authorId. Ben sends one struct under Ada's
+    // Ada's last item is her record's authorId. Ben sends one struct under Ada's
     // client, starting at her last clock, naming his own record and its key `updatedAt`: Yjs
     // puts its new part next to Ada's authorId, in her record, and deletes that.
     const { server, ben } = space(rule);

@@ -19,7 +19,7 @@ import { updateMessage } from '../support/raw-sync';
 /*
  * What Yjs will do with an update, worked out before it is applied (yjs-integration.ts), against
  * what Yjs then does: which structs it keeps aside, where each client's clock ends, where an item
- * that starts part-way lands. Issue 37: the guard judged items where they said they go, and Yjs
+ * that starts part-way lands. The guard judged items where they said they go, and Yjs
  * put one elsewhere.
  */
 

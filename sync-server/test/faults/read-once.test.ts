@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { keepUnlessFailed, readOnce } from '../../src/read-once';
 
 /*
- * A value read once is kept, never a failure (issue 37: one database blip while the human check
+ * A value read once is kept, never a failure (one database blip while the human check
  * read its secrets broke sign-up and sign-in on an instance until it restarted).
  */
 describe('read once, never keep a failure', () => {

@@ -11,7 +11,7 @@ import { frame, MESSAGE, RawSyncClient, updateMessage } from '../support/raw-syn
 import { type RunningPipit, startPipit } from '../support/start-server';
 
 /*
- * Issue 20, found by the sync fuzz suite (fuzz-sync.test.ts): frames Hocuspocus cannot handle
+ * Found by the sync fuzz suite (fuzz-sync.test.ts): frames Hocuspocus cannot handle
  * reached it past the update guard. It printed each with a stack and closed the connection (or the
  * whole socket) with a reason of its own ("Reset Connection", "Unauthorized") that the client
  * cannot word; an unknown message type was printed once per message and never closed anything.

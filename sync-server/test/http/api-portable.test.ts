@@ -242,7 +242,7 @@ describe.each(ENGINES)('moving apps between servers (%s)', (engine) => {
           .manifest.apps[0]!.files.images.map((i) => i.id)
           .sort(),
       );
-      // Checkpoint ids are each app's own (issue 37): the file's are kept, though the original
+      // Checkpoint ids are each app's own: the file's are kept, though the original
       // app here holds them too.
       expect(imported.body.report.remapped.checkpoints).toBe(0);
       expect(imported.body.report.notes.join(' ')).toMatch(/not published here/);
@@ -399,7 +399,7 @@ describe.each(ENGINES)('moving apps between servers (%s)', (engine) => {
       const [same, fromPng, cleaned] = await Promise.all(
         ids.map((id) => storage().uploads.get(id)),
       );
-      // A Pipit-made image is encoded again too (issue 37): one of one colour comes out the same.
+      // A Pipit-made image is encoded again too: one of one colour comes out the same.
       expect(same!.contentType).toBe('image/webp');
       expect(same!.bytes).toEqual(stored);
       expect(fromPng!.contentType).toBe('image/webp');
@@ -418,7 +418,7 @@ describe.each(ENGINES)('moving apps between servers (%s)', (engine) => {
     it('refuses broken, foreign and oversized files with a message, making nothing', async () => {
       const count = async () => (await bo.get<{ apps: unknown[] }>('/api/apps')).body.apps.length;
       const before = await count();
-      // What is not Pipit's is refused in the words /create's own check uses (issue 38).
+      // What is not Pipit's is refused in the words /create's own check uses.
       const notOurs = NOT_A_PIPIT_FILE;
       const cases: Array<[Uint8Array, string, number, RegExp | string]> = [
         [new TextEncoder().encode('{"format":"pipit-app"}'), 'application/zip', 400, notOurs],

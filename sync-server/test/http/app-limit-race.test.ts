@@ -5,7 +5,7 @@ import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/e
 import { importFile, pipitFileWithImages } from '../support/portable';
 
 /*
- * Issue 37 asked for every count-then-insert to be atomic; the second review found the plan's
+ * Every count-then-insert must be atomic; a review found the plan's
  * apps counted, then written, by registrations and imports alike. Racing them with room for one
  * made several. Now apps.insert and commitImport count under the owner's hold (kysely/shared.ts
  * holdRow), and the answer of the one that loses is the same `limit_reached` as before.

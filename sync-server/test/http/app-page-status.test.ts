@@ -8,7 +8,7 @@ import { type AccountsHarness, startAccountsServer } from '../support/engines';
 import { createPublishedApp } from '../support/published-apps';
 
 /*
- * Issue 38, point 10: `/apps/{unknown}` and `/apps/{unknown}/edit` answered 200 with the shell,
+ * `/apps/{unknown}` and `/apps/{unknown}/edit` answered 200 with the shell,
  * and the page said "not found" after it loaded; unknown paths already answered 404. Now an app
  * page answers 404 when the asker may not see the app (the editor: is not its owner or a
  * collaborator) — the same shell, so the client still renders its page, and the same answer for an

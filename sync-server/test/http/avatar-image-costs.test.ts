@@ -24,7 +24,7 @@ const uploadAvatar = (client: ApiClient, bytes: Uint8Array, type = 'image/png') 
   postRaw<AvatarAnswer>(client, '/api/account/avatar', bytes, type);
 
 /**
- * Issue 37, point 6 for avatars: `POST /api/account/avatar` trusted the Content-Type (an SVG sent
+ * For avatars: `POST /api/account/avatar` trusted the Content-Type (an SVG sent
  * as `image/png` was rasterised, a TIFF decoded), checked the quota only after decoding, counted
  * no pixels and had no rate limit. It now goes through what an app's images do
  * (accounts/image-decoding.ts): the format from the bytes, the quota from the bytes received, the

@@ -111,7 +111,7 @@ describe('serving the built client', () => {
     '/www',
     `/apps/${createId()}/settings`,
     '/apps/not-an-id',
-    // An app that is not there (issue 38): its page's shell, 404 (http/app-page-status.test.ts).
+    // An app that is not there: its page's shell, 404 (http/app-page-status.test.ts).
     `/apps/${createId()}`,
     `/apps/${createId()}/edit`,
   ])(

@@ -6,7 +6,7 @@ import { twemojiFile, twemojiSvg } from '../../src/pwa/twemoji';
 import { type RunningPipit, startPipit } from '../support/start-server';
 
 /*
- * Issue 38, point 8: an app's emoji icon was a picture on the home screen (the manifest's icons,
+ * An app's emoji icon was a picture on the home screen (the manifest's icons,
  * drawn from Twemoji) and the system's emoji font in pages — a box where there is none. Pages now
  * show the same Twemoji file, served here, same-origin, for the service worker to keep.
  */

@@ -19,7 +19,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /**
- * Issue 37, point 9: checkpoint ids were one namespace across all apps — posting another app's
+ * Checkpoint ids were one namespace across all apps — posting another app's
  * checkpoint id answered `200 {checkpoint: null}` (it exists somewhere) and dropped the device's
  * checkpoint — and a `createdAt` of 0 was taken. Ids are now each app's own, and a device's time
  * must be plausible (docs/product/history.md).

@@ -59,7 +59,7 @@ function checkpointOf(overrides: Partial<FileCheckpoint> = {}): FileCheckpoint {
 }
 
 /**
- * Issue 37, point 9: an import kept 501 checkpoints (a history keeps 200), and stored and served a
+ * An import kept 501 checkpoints (a history keeps 200), and stored and served a
  * checkpoint whose definition had a 280-character title and unknown component types; an exported
  * file was named after the app's listing row, a store behind the title its manifest holds.
  */

@@ -28,7 +28,7 @@ const LIMITED = {
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * Issue 37, point 6: decoding images has a budget. Everything that can refuse an upload or an
+ * Decoding images has a budget. Everything that can refuse an upload or an
  * import without decoding its images does so first — the quota from the bytes received, each
  * image's pixels and the request's from their headers, the person's pixels this hour — and both
  * endpoints are rate-limited. The images here are a few dozen bytes whose headers declare millions

@@ -27,7 +27,7 @@ async function webpWithHtmlChunk(): Promise<{ bytes: Uint8Array; html: Buffer }>
 }
 
 /**
- * Issue 37, point 9: an image is what its bytes are, not what it is called, and an imported image
+ * An image is what its bytes are, not what it is called, and an imported image
  * keeps only its pixels.
  */
 describe('what an image is, and what of it is kept', () => {
@@ -66,7 +66,7 @@ describe('what an image is, and what of it is kept', () => {
     );
     expect([imported.status, errorCode(imported)]).toEqual([400, 'validation_failed']);
     expect(imported.body.error?.message).toBe(
-      // Named as the person knows it (issue 38): which image of which app.
+      // Named as the person knows it: which image of which app.
       'Image 1 of the app “Pictures” is not a PNG, JPEG, WebP or GIF, the only images Pipit takes.',
     );
     expect(await appCount()).toBe(1);

@@ -115,7 +115,7 @@ describe('a round trip from a SQLite server to a PostgreSQL server', () => {
       expect(kept).toEqual(before.checkpoints);
       expect(arrived).toMatchObject({ kind: 'import', name: 'Imported from a file' });
       expect(arrived!.definition).toEqual(before.definition);
-      // Images are encoded again on import, as uploads are (issue 37): these, of one colour each,
+      // Images are encoded again on import, as uploads are: these, of one colour each,
       // come out byte for byte the same.
       expect(after.images).toEqual(before.images);
       expect(after.images.length).toBeGreaterThanOrEqual(2);

@@ -6,7 +6,7 @@ import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/e
 import { createApp, definitionOf, editDocument, publish, verifyEmail } from '../support/publishing';
 
 /**
- * Issue 37, review: a remix's public page (`GET /api/published/{remix}`, `remixedFrom`) named the
+ * Found by a review: a remix's public page (`GET /api/published/{remix}`, `remixedFrom`) named the
  * original's version it was made from with that version's title, whoever read it. A collaborator's
  * remix of a version published while the original was private showed its title to anyone, signed
  * out included. The version and its title are named only to a reader who may read that version

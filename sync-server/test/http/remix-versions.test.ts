@@ -6,7 +6,7 @@ import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/e
 import { createApp, definitionOf, editDocument, publish, verifyEmail } from '../support/publishing';
 
 /**
- * Issue 37, point 5: a version published while an app was private held a secret; a stranger
+ * A version published while an app was private held a secret; a stranger
  * registered a remix naming that version and `GET …/upstream` served it as the base. A remix may
  * name only a version its maker may read, and every upstream read checks again what the asker may
  * be given (docs/product/history.md#remixes-that-pull-their-originals-updates).

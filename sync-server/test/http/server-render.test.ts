@@ -118,7 +118,7 @@ describe('public pages rendered per request', () => {
 
   it('sends the shell when the render fails or redirects, and logs a failure', async () => {
     const broken = await get(`/apps/${'a'.repeat(26)}`);
-    // The shell, with the status of an app that is not there (issue 38: 404, not 200).
+    // The shell, with the status of an app that is not there (404, not 200).
     expect(broken.status).toBe(404);
     expect(await broken.text()).toBe(SHELL);
     expect(await (await get('/broken_route')).text()).toBe(SHELL);

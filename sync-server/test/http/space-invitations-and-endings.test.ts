@@ -12,7 +12,7 @@ import { linkIn } from '../support/smtp';
 import { TEST_PASSWORD } from '../support/engines';
 
 /**
- * Issue 38: a person signing up or resetting a password from an invitation is brought back to it,
+ * A person signing up or resetting a password from an invitation is brought back to it,
  * by the emailed link too (opened in another tab or on another device); a household behind one
  * address opening the links it was sent never uses up the limit meant for someone guessing links.
  */
@@ -142,7 +142,7 @@ describe.each(ENGINES)('what an invitation says to who opens it (%s)', (engine) 
 });
 
 /**
- * Issue 38: before deleting an account the person is told which shared spaces end for everyone in
+ * Before deleting an account the person is told which shared spaces end for everyone in
  * them, and how many people that touches.
  */
 describe.each(ENGINES)('what deleting an account ends for others (%s)', (engine) => {

@@ -15,7 +15,7 @@ import { spaceRecord, storedSpaceRecords } from '../support/space-records';
 import { sleep } from '../support/timing';
 
 /*
- * Issue 37, point 4: every space limit could be passed by racing on PostgreSQL — 26/20 people by
+ * Every space limit could be passed by racing on PostgreSQL — 26/20 people by
  * adding, 26/20 by accepting links, 26/20 open links, 56/50 spaces, 5,030/5,000 records. The
  * routes checked, then wrote. Here each limit is raced with concurrent requests (and, for
  * records, concurrent sockets) on both engines, and the outcome is read back from storage.

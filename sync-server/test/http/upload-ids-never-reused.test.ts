@@ -26,7 +26,7 @@ import {
 } from '../support/publishing';
 
 /**
- * Issue 37, review of point 5: an import kept an image's id whenever `uploads` had no row of it
+ * Found by a review: an import kept an image's id whenever `uploads` had no row of it
  * (storage.portable.takenUploadIds looked only at live rows), and a deleted upload leaves none —
  * deleting an app deletes its images, a new avatar deletes the old one. A remix keeps its
  * original's image urls, so once the original was deleted anyone could import a `.pipit` file

@@ -10,7 +10,7 @@ import { importFile, pipitFileWithImages, postRaw, uploadImage } from '../suppor
 import { createApp, definitionOf, verifyEmail } from '../support/publishing';
 
 /**
- * Issue 37, review of point 6: the 20 MB upload quota was a check, then an insert, with nothing
+ * Found by a review: the 20 MB upload quota was a check, then an insert, with nothing
  * held between them — each request read the bytes used, decoded its image, and inserted. Requests
  * sent together all read the same bytes used and all passed: 24 uploads at once kept ~67 MB, 4
  * imports at once ~67 MB, on both engines. The quota's final say is now one transaction per

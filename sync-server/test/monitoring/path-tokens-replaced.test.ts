@@ -75,7 +75,7 @@ async function reportOf(storage: Storage, digest: string): Promise<ErrorEventRec
 }
 
 /**
- * Issue 37, point 1: an invitation link's token is in its path (`/join/{token}`, and the API's
+ * An invitation link's token is in its path (`/join/{token}`, and the API's
  * `/api/space-invites/{token}`), and whoever holds it may join the space. Error reports cut the
  * query off URLs, so the emailed links' `?token=` never reached the operator's inbox; the path's
  * token did, in the page URL and the breadcrumbs, and forwarded upstream too. The server replaces

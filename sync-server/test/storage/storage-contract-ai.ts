@@ -7,7 +7,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const TODAY = 20_000 * DAY_MS;
 const YESTERDAY = TODAY - DAY_MS;
 
-/** AI quota and usage (issue 14) on each engine, each test on an empty database. */
+/** AI quota and usage on each engine, each test on an empty database. */
 export function describeAiUsageContract(engine: Engine) {
   describe(`storage contract: ${engine}: AI usage`, () => {
     let storage: Storage;

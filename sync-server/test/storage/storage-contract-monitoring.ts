@@ -27,7 +27,7 @@ function occurrence(overrides: Partial<ErrorEventRecord> = {}): ErrorEventRecord
 }
 
 /**
- * The error-report store (issue 6) on each engine, each test on an empty database: grouping,
+ * The error-report store (docs/product/error-reporting.md) on each engine, each test on an empty database: grouping,
  * the inbox's queries, digest search and retention.
  */
 export function describeMonitoringContract(engine: Engine) {

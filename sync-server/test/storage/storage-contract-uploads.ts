@@ -9,8 +9,8 @@ import {
 import { insertUser } from '../support/users';
 
 /**
- * Uploads: the quota held per person where it is written, and ids never used twice (issue 37,
- * the reviewer's upload-quota-race and upload-id-reuse probes). storage-contract.ts runs it on
+ * Uploads: the quota held per person where it is written, and ids never used twice (a
+ * reviewer's upload-quota-race and upload-id-reuse probes). storage-contract.ts runs it on
  * both engines.
  */
 export function describeUploadsContract(storage: () => Storage) {

@@ -9,7 +9,7 @@ import { startTestSmtp, type TestSmtp } from './smtp';
 import { type RunningPipit, type StartOptions, startPipit } from './start-server';
 import { ApiClient } from './api-client';
 
-/** Both storage engines: suites that must hold on each run once per engine (issue 3). */
+/** Both storage engines: suites that must hold on each run once per engine. */
 export const ENGINES = ['sqlite', 'postgres'] as const;
 export type Engine = (typeof ENGINES)[number];
 

@@ -351,7 +351,7 @@ function stringAt(flat: FlatDefinition, key: string, path: string): string | und
 
 /**
  * A component known only by its type, as a sentence says it: "Added a timer", not "Added Timer",
- * nor "Added Timer “Timer”" when its label is still the type's default (issue 38).
+ * nor "Added Timer “Timer”" when its label is still the type's default.
  */
 const COMPONENT_ALONE: Record<string, string> = {
   heading: 'a heading',

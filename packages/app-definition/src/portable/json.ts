@@ -42,7 +42,7 @@ export function parseImport(text: string): AppDefinition {
   const migrated = migrateDefinition(wrapper.definition);
   const parsed = appDefinitionSchema.safeParse(migrated);
   if (!parsed.success) {
-    // Where, in words a person knows (issue 38): never `screens.0.components.2.props.text`.
+    // Where, in words a person knows: never `screens.0.components.2.props.text`.
     throw new DefinitionError(
       `This app can’t be imported. ${problemsInWords(migrated, parsed.error.issues)}`,
     );

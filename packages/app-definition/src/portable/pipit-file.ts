@@ -343,7 +343,7 @@ const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /*
  * Refusals name what a person knows — an app by its title, "the app’s definition", "image 3 of
- * the app “Chores”" — never a path inside the zip or an id (issue 38).
+ * the app “Chores”" — never a path inside the zip or an id.
  */
 
 /** `the app “Chores”`, its title kept short. */

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { componentAlone, propertyWords } from '../changes/changes';
 
 /*
- * What is wrong with a definition, in words a person knows (issue 38): "component 3 (a heading) of
+ * What is wrong with a definition, in words a person knows: "component 3 (a heading) of
  * the screen “Home”, its text", never `screens.0.components.2.props.text`. Used where a definition
  * from a file or a device is refused: an import (JSON or `.pipit`) and a checkpoint.
  */

@@ -85,7 +85,7 @@ const u32 = (b: Uint8Array, at: number) =>
   (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
 
 /**
- * What a file that is not Pipit's says, wherever it is found out (issue 38): not a zip, not JSON,
+ * What a file that is not Pipit's says, wherever it is found out: not a zip, not JSON,
  * another zip or another JSON file. `/create` checks a file before sending it and the import
  * endpoint checks it again: a person reads the same words either way.
  */

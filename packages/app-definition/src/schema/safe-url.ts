@@ -2,7 +2,7 @@ import * as zm from 'zod/mini';
 
 /*
  * zod/mini, in a module of its own: the runtime checks a visitor's URL fields with it on the
- * installed app's page, whose JavaScript is budgeted (issue 5), and classic zod's schema functions
+ * installed app's page, whose JavaScript is budgeted (docs/performance.md), and classic zod's schema functions
  * do not tree-shake; the definition's classic schemas take it as a part.
  */
 
