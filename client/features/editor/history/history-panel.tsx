@@ -1,7 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { type AppDefinition, diffDefinitions, type ReadDefinition } from '@pipit/app-definition';
 import { AppScreen } from '@pipit/runtime';
-import { type Checkpoint, HISTORY_LIMITS } from '@pipit/protocol';
+import { type Account, type Checkpoint, HISTORY_LIMITS } from '@pipit/protocol';
 import {
   type FormEvent,
   type KeyboardEvent,
@@ -127,22 +127,110 @@ function matches(row: Row, words: string[], kind: 'all' | Checkpoint['kind']): b
 /** What a comparison compares: now, or a checkpoint. */
 type Side = 'now' | string;
 
+/** What the dialog shows: the list, one checkpoint, or two compared. */
+type View =
+  { kind: 'list' } | { kind: 'preview'; id: string } | { kind: 'compare'; from: Side; to: Side };
+
 function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
   const { account } = useSession();
-  const { definition, handle, readOnly, confirm } = useEditor();
+  const { definition, readOnly } = useEditor();
   const online = useOnlineStatus();
-  const navigate = useNavigate();
   const owner = account?.id ?? '';
+  const loaded = useAppHistory(owner, appId, online);
+  const { history } = loaded;
+  const [view, setView] = useState<View>({ kind: 'list' });
+  const actions = useCheckpointActions({
+    owner,
+    appId,
+    account,
+    onClose,
+    refresh: loaded.refresh,
+    setProblem: loaded.setProblem,
+  });
+  const rows = history ? rowsOf(history, account?.username ?? '') : [];
+  const filter = useCheckpointFilter(rows);
+
+  const definitionOf = (side: Side): Promise<ReadDefinition | AppDefinition> =>
+    side === 'now' ? Promise.resolve(definition) : loadCheckpointDefinition(owner, appId, side);
+
+  const publishedId = history?.list?.checkpoints.find((c) => c.kind === 'publish')?.id ?? null;
+  const seenAt = history?.fetchedAt ? atMoment(history.fetchedAt) : null;
+
+  return (
+    <EditorDialog title="History" onClose={onClose} wide>
+      <HistoryNotices
+        online={online}
+        seenAt={seenAt}
+        problem={loaded.problem}
+        notice={actions.notice}
+      />
+
+      {view.kind === 'preview' ? (
+        <CheckpointPreview
+          load={() => definitionOf(view.id)}
+          title={rows.find((r) => r.id === view.id)?.title ?? 'Checkpoint'}
+          onBack={() => setView({ kind: 'list' })}
+          onRestore={
+            readOnly
+              ? null
+              : () => {
+                  const row = rows.find((r) => r.id === view.id);
+                  if (row) actions.restore(row);
+                }
+          }
+        />
+      ) : view.kind === 'compare' ? (
+        <Comparison
+          rows={rows}
+          from={view.from}
+          to={view.to}
+          publishedId={publishedId}
+          onChange={(from, to) => setView({ kind: 'compare', from, to })}
+          load={definitionOf}
+          onBack={() => setView({ kind: 'list' })}
+        />
+      ) : (
+        <>
+          {readOnly ? null : (
+            <SaveCheckpointForm
+              name={actions.name}
+              onName={actions.setName}
+              busy={actions.busy}
+              onSave={actions.save}
+            />
+          )}
+          <HistoryTools
+            history={history}
+            canCompare={rows.length > 0}
+            onCompare={() => setView({ kind: 'compare', from: rows[0]?.id ?? 'now', to: 'now' })}
+          />
+          {/* Always there, so what it says is announced, and the list below does not jump. */}
+          <p className="history__source editor-muted" role="status">
+            {sourceText(online, history, seenAt, loaded.settled, loaded.shownFromDevice)}
+          </p>
+          <CheckpointFilter filter={filter} total={rows.length} />
+          <CheckpointList
+            loading={history === null}
+            empty={rows.length === 0}
+            shown={filter.shown}
+            readOnly={readOnly}
+            actions={actions}
+            onView={setView}
+          />
+        </>
+      )}
+    </EditorDialog>
+  );
+}
+
+/**
+ * The app's history: what this device saw last at once, said to be that, then the server's answer
+ * (after sending the checkpoints saved here while offline), again whenever `refresh` is called or
+ * the connection comes back. `problem` is the dialog's one error line, which its actions set too.
+ */
+function useAppHistory(owner: string, appId: string, online: boolean) {
   const [history, setHistory] = useState<AppHistory | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [view, setView] = useState<
-    { kind: 'list' } | { kind: 'preview'; id: string } | { kind: 'compare'; from: Side; to: Side }
-  >({ kind: 'list' });
-  const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [query, setQuery] = useState('');
-  const [kind, setKind] = useState<'all' | Checkpoint['kind']>('all');
 
   /** Bumped to load the history again (after a save, a delete). */
   const [loads, setLoads] = useState(0);
@@ -187,13 +275,51 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
     };
   }, [owner, appId, online, loads]);
 
-  const rows = history ? rowsOf(history, account?.username ?? '') : [];
-  const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const filtering = rows.length >= FILTER_FROM_ROWS;
-  const shown = filtering ? rows.filter((row) => matches(row, words, kind)) : rows;
+  /** Whether the latest load came back, from the server or not. */
+  const settled = answered === loading;
+  return { history, problem, setProblem, refresh, settled, shownFromDevice };
+}
 
-  const definitionOf = (side: Side): Promise<ReadDefinition | AppDefinition> =>
-    side === 'now' ? Promise.resolve(definition) : loadCheckpointDefinition(owner, appId, side);
+/** Where the list shown comes from, said while online (offline, the notice above says it). */
+function sourceText(
+  online: boolean,
+  history: AppHistory | null,
+  seenAt: string | null,
+  settled: boolean,
+  shownFromDevice: boolean,
+): string | null {
+  return !online
+    ? null
+    : history?.fromDevice
+      ? `This is the history as this device last saw it${seenAt ? `, ${seenAt}` : ''}. ${
+          settled ? 'The server can’t be reached just now.' : 'Checking the server…'
+        }`
+      : shownFromDevice && history
+        ? 'Up to date with the server.'
+        : null;
+}
+
+/** Saving a checkpoint by name, restoring one (here or as a new app) and deleting one. */
+function useCheckpointActions({
+  owner,
+  appId,
+  account,
+  onClose,
+  refresh,
+  setProblem,
+}: {
+  owner: string;
+  appId: string;
+  account: Account | null;
+  onClose(): void;
+  refresh(): void;
+  setProblem(problem: string | null): void;
+}) {
+  const { definition, handle, confirm } = useEditor();
+  const navigate = useNavigate();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -274,21 +400,76 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
     }
   };
 
-  const publishedId = history?.list?.checkpoints.find((c) => c.kind === 'publish')?.id ?? null;
-  const seenAt = history?.fetchedAt ? atMoment(history.fetchedAt) : null;
-  // Where the list shown comes from, said while online (offline, the notice above says it).
-  const source = !online
-    ? null
-    : history?.fromDevice
-      ? `This is the history as this device last saw it${seenAt ? `, ${seenAt}` : ''}. ${
-          answered === loading ? 'The server can’t be reached just now.' : 'Checking the server…'
-        }`
-      : shownFromDevice && history
-        ? 'Up to date with the server.'
-        : null;
+  return { name, setName, busy, notice, save, restore, restoreAsNew, remove };
+}
 
+/** The "Find" words and "Show" kind, and the rows they leave (all of them under `FILTER_FROM_ROWS`). */
+function useCheckpointFilter(rows: Row[]) {
+  const [query, setQuery] = useState('');
+  const [kind, setKind] = useState<'all' | Checkpoint['kind']>('all');
+  const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const filtering = rows.length >= FILTER_FROM_ROWS;
+  const shown = filtering ? rows.filter((row) => matches(row, words, kind)) : rows;
+  return { query, setQuery, kind, setKind, words, filtering, shown };
+}
+
+/** The checkpoints shown, newest first, once the history is loaded. */
+function CheckpointList({
+  loading,
+  empty,
+  shown,
+  readOnly,
+  actions,
+  onView,
+}: {
+  loading: boolean;
+  /** No checkpoint at all (filtered out or not). */
+  empty: boolean;
+  shown: Row[];
+  readOnly: boolean;
+  actions: ReturnType<typeof useCheckpointActions>;
+  onView(view: View): void;
+}) {
+  return loading ? (
+    <Loading label="Loading the history…" />
+  ) : empty ? (
+    <p className="editor-muted">
+      No checkpoints yet. One is made when you publish, and every 10 minutes while people edit; save
+      one by name any time.
+    </p>
+  ) : (
+    <ol className="history__list" aria-label="Checkpoints, newest first">
+      {shown.map((row) => (
+        <HistoryRow
+          key={row.id}
+          row={row}
+          readOnly={readOnly}
+          busy={actions.busy}
+          onPreview={() => onView({ kind: 'preview', id: row.id })}
+          onCompare={() => onView({ kind: 'compare', from: row.id, to: 'now' })}
+          onRestore={() => actions.restore(row)}
+          onRestoreAsNew={() => void actions.restoreAsNew(row)}
+          onDelete={() => void actions.remove(row)}
+        />
+      ))}
+    </ol>
+  );
+}
+
+/** Offline, what the list is; the last error; the last save. */
+function HistoryNotices({
+  online,
+  seenAt,
+  problem,
+  notice,
+}: {
+  online: boolean;
+  seenAt: string | null;
+  problem: string | null;
+  notice: string | null;
+}) {
   return (
-    <EditorDialog title="History" onClose={onClose} wide>
+    <>
       {!online ? (
         <Notice tone="offline" title="You’re offline">
           <p>
@@ -310,134 +491,113 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
           {notice}
         </p>
       ) : null}
+    </>
+  );
+}
 
-      {view.kind === 'preview' ? (
-        <CheckpointPreview
-          load={() => definitionOf(view.id)}
-          title={rows.find((r) => r.id === view.id)?.title ?? 'Checkpoint'}
-          onBack={() => setView({ kind: 'list' })}
-          onRestore={
-            readOnly
-              ? null
-              : () => {
-                  const row = rows.find((r) => r.id === view.id);
-                  if (row) restore(row);
-                }
-          }
-        />
-      ) : view.kind === 'compare' ? (
-        <Comparison
-          rows={rows}
-          from={view.from}
-          to={view.to}
-          publishedId={publishedId}
-          onChange={(from, to) => setView({ kind: 'compare', from, to })}
-          load={definitionOf}
-          onBack={() => setView({ kind: 'list' })}
-        />
-      ) : (
-        <>
-          {readOnly ? null : (
-            <form className="history__save" onSubmit={(e) => void save(e)}>
-              <TextField
-                label="Save a checkpoint"
-                hint="A name you’ll recognise later. Checkpoints are also made when you publish, before Ask AI changes anything, and every 10 minutes of editing."
-                value={name}
-                maxLength={HISTORY_LIMITS.nameLength}
-                onChange={(e) => setName(e.target.value)}
-              />
-              <Button type="submit" disabled={busy}>
-                Save checkpoint
-              </Button>
-            </form>
-          )}
-          <div className="history__tools">
-            <Button
-              variant="secondary"
-              size="small"
-              disabled={rows.length === 0}
-              onClick={() => setView({ kind: 'compare', from: rows[0]?.id ?? 'now', to: 'now' })}
-            >
-              Compare…
-            </Button>
-            {history?.list ? (
-              <p className="editor-muted">
-                {plural(history.list.usage.count, 'checkpoint')},{' '}
-                {formatBytes(history.list.usage.bytes)} of{' '}
-                {formatBytes(history.list.usage.limitBytes)}. Old automatic ones thin out.
-              </p>
-            ) : null}
-          </div>
-          {/* Always there, so what it says is announced, and the list below does not jump. */}
-          <p className="history__source editor-muted" role="status">
-            {source}
-          </p>
-          {filtering ? (
-            <div className="history__filter" role="search" aria-label="Filter the checkpoints">
-              <TextField
-                label="Find"
-                type="search"
-                hint="A name, a person, or what changed."
-                value={query}
-                onChange={(e) => setQuery(e.target.value)}
-              />
-              <SelectField
-                label="Show"
-                value={kind}
-                onChange={(e) => setKind(e.target.value as typeof kind)}
-              >
-                {KIND_FILTERS.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </SelectField>
-            </div>
-          ) : null}
-          {filtering && (words.length > 0 || kind !== 'all') ? (
-            <p className="history__count" role="status">
-              {shown.length === 0
-                ? 'No checkpoint matches.'
-                : `Showing ${shown.length} of ${plural(rows.length, 'checkpoint')}.`}{' '}
-              <Button
-                variant="ghost"
-                size="small"
-                onClick={() => {
-                  setQuery('');
-                  setKind('all');
-                }}
-              >
-                Show all
-              </Button>
-            </p>
-          ) : null}
-          {history === null ? (
-            <Loading label="Loading the history…" />
-          ) : rows.length === 0 ? (
-            <p className="editor-muted">
-              No checkpoints yet. One is made when you publish, and every 10 minutes while people
-              edit; save one by name any time.
-            </p>
-          ) : (
-            <ol className="history__list" aria-label="Checkpoints, newest first">
-              {shown.map((row) => (
-                <HistoryRow
-                  key={row.id}
-                  row={row}
-                  readOnly={readOnly}
-                  busy={busy}
-                  onPreview={() => setView({ kind: 'preview', id: row.id })}
-                  onCompare={() => setView({ kind: 'compare', from: row.id, to: 'now' })}
-                  onRestore={() => restore(row)}
-                  onRestoreAsNew={() => void restoreAsNew(row)}
-                  onDelete={() => void remove(row)}
-                />
-              ))}
-            </ol>
-          )}
-        </>
-      )}
-    </EditorDialog>
+function SaveCheckpointForm({
+  name,
+  onName,
+  busy,
+  onSave,
+}: {
+  name: string;
+  onName(name: string): void;
+  busy: boolean;
+  onSave(event: FormEvent): Promise<void>;
+}) {
+  return (
+    <form className="history__save" onSubmit={(e) => void onSave(e)}>
+      <TextField
+        label="Save a checkpoint"
+        hint="A name you’ll recognise later. Checkpoints are also made when you publish, before Ask AI changes anything, and every 10 minutes of editing."
+        value={name}
+        maxLength={HISTORY_LIMITS.nameLength}
+        onChange={(e) => onName(e.target.value)}
+      />
+      <Button type="submit" disabled={busy}>
+        Save checkpoint
+      </Button>
+    </form>
+  );
+}
+
+/** Compare…, and the space the checkpoints take. */
+function HistoryTools({
+  history,
+  canCompare,
+  onCompare,
+}: {
+  history: AppHistory | null;
+  canCompare: boolean;
+  onCompare(): void;
+}) {
+  return (
+    <div className="history__tools">
+      <Button variant="secondary" size="small" disabled={!canCompare} onClick={onCompare}>
+        Compare…
+      </Button>
+      {history?.list ? (
+        <p className="editor-muted">
+          {plural(history.list.usage.count, 'checkpoint')}, {formatBytes(history.list.usage.bytes)}{' '}
+          of {formatBytes(history.list.usage.limitBytes)}. Old automatic ones thin out.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** From `FILTER_FROM_ROWS` checkpoints: the filter bar, and how many of `total` it shows. */
+function CheckpointFilter({
+  filter,
+  total,
+}: {
+  filter: ReturnType<typeof useCheckpointFilter>;
+  total: number;
+}) {
+  const { query, setQuery, kind, setKind, words, filtering, shown } = filter;
+  return (
+    <>
+      {filtering ? (
+        <div className="history__filter" role="search" aria-label="Filter the checkpoints">
+          <TextField
+            label="Find"
+            type="search"
+            hint="A name, a person, or what changed."
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          <SelectField
+            label="Show"
+            value={kind}
+            onChange={(e) => setKind(e.target.value as typeof kind)}
+          >
+            {KIND_FILTERS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+      ) : null}
+      {filtering && (words.length > 0 || kind !== 'all') ? (
+        <p className="history__count" role="status">
+          {shown.length === 0
+            ? 'No checkpoint matches.'
+            : `Showing ${shown.length} of ${plural(total, 'checkpoint')}.`}{' '}
+          <Button
+            variant="ghost"
+            size="small"
+            onClick={() => {
+              setQuery('');
+              setKind('all');
+            }}
+          >
+            Show all
+          </Button>
+        </p>
+      ) : null}
+    </>
   );
 }
 
