@@ -66,13 +66,89 @@ export function EditorWorkspace({
   tools,
 }: EditorWorkspaceProps) {
   const layout = useLayout();
+  const [layoutTab, setLayoutTab] = useState<LayoutTab>('structure');
+  const [showShortcuts, setShowShortcuts] = useState(false);
+  const { editorHandle, problem, setProblem } = useEditHandle(handle);
+  const { context, confirmRequest, setConfirmRequest } = useEditorContextValue(
+    view,
+    definition,
+    handle,
+    editorHandle,
+  );
+  const { screen, component, readOnly } = context;
+
+  useEditorShortcuts({
+    undo: () => handle.undo(),
+    redo: () => handle.redo(),
+    duplicate: () => {
+      if (!component || readOnly) return false;
+      context.duplicateComponent(component.id);
+      return true;
+    },
+    move: (delta) => {
+      if (!component || readOnly) return false;
+      const index = screen.components.findIndex((c) => c.id === component.id) + delta;
+      if (index >= 0 && index < screen.components.length) {
+        editorHandle.edit(moveComponent, component.id, index);
+      }
+      return true;
+    },
+    help: () => setShowShortcuts(true),
+  });
+
+  return (
+    <EditorContext.Provider value={context}>
+      <div className={`app-editor app-editor--${layout}`}>
+        <EditorTopBar
+          view={view}
+          title={definition.meta.title}
+          icon={definition.meta.icon}
+          backTo={backTo}
+          tools={tools}
+          onUndo={() => handle.undo()}
+          onRedo={() => handle.redo()}
+          onShortcuts={() => setShowShortcuts(true)}
+          onExport={() => downloadText(exportFileName(definition.meta.title), handle.exportJson())}
+        />
+        <EditorNotices
+          view={view}
+          handle={handle}
+          banner={banner}
+          problem={problem}
+          onDismissProblem={() => setProblem(null)}
+        />
+        <div className="app-editor__workspace">
+          <EditorPanels
+            layout={layout}
+            layoutTab={layoutTab}
+            onLayoutTab={setLayoutTab}
+            propertiesTab={context.propertiesTab}
+            onPropertiesTab={context.setPropertiesTab}
+          />
+        </div>
+        {confirmRequest ? (
+          <ConfirmDialog request={confirmRequest} onClose={() => setConfirmRequest(null)} />
+        ) : null}
+        {showShortcuts ? <ShortcutsDialog onClose={() => setShowShortcuts(false)} /> : null}
+      </div>
+    </EditorContext.Provider>
+  );
+}
+
+/**
+ * What every panel reads through `EditorContext`: the app, the handle, the selected screen and
+ * component, the properties tab; and the confirmation a panel asks for, shown by the workspace.
+ */
+function useEditorContextValue(
+  view: AppDocumentView,
+  definition: ReadDefinition,
+  handle: AppDocumentHandle,
+  editorHandle: EditorHandle,
+) {
   const [screenId, setScreenId] = useState<string | null>(null);
   const [componentId, setComponentId] = useState<string | null>(null);
   const [propertiesTab, setPropertiesTab] = useState<PropertiesTab>('inspector');
-  const [layoutTab, setLayoutTab] = useState<LayoutTab>('structure');
   const [confirmRequest, setConfirmRequest] = useState<ConfirmRequest | null>(null);
-  const [showShortcuts, setShowShortcuts] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const readOnly = view.readOnly;
 
   // The selection falls back to what exists (a collaborator or an undo may remove it).
@@ -88,34 +164,6 @@ export function EditorWorkspace({
         : { kind: 'screen', id: screen.id },
     );
   }, [handle, screen.id, selectedId]);
-
-  // Keystrokes in one text field (and a colour picker's drag) make one undo step; anything else
-  // is a step of its own, however quickly it follows.
-  const typingIn = useRef<Element | null>(null);
-  const editorHandle = useMemo<EditorHandle>(
-    () => ({
-      ...handle,
-      edit: (operation, ...args) => {
-        const active = groupsTyping(document.activeElement) ? document.activeElement : null;
-        if (!active || active !== typingIn.current) handle.stopCapturing();
-        typingIn.current = active;
-        try {
-          const result = handle.run(operation, ...args);
-          setProblem(null);
-          return result;
-        } catch (error) {
-          const problem = editProblem(error, window.location.host);
-          if (problem.isBug) {
-            console.error(error);
-            reportError(error, { handled: true });
-          }
-          setProblem(problem.message);
-          return undefined;
-        }
-      },
-    }),
-    [handle],
-  );
 
   const selectComponent = useCallback((id: string | null) => {
     setComponentId(id);
@@ -160,26 +208,111 @@ export function EditorWorkspace({
       propertiesTab,
     ],
   );
+  return { context, confirmRequest, setConfirmRequest };
+}
 
-  useEditorShortcuts({
-    undo: () => handle.undo(),
-    redo: () => handle.redo(),
-    duplicate: () => {
-      if (!component || readOnly) return false;
-      duplicate(component.id);
-      return true;
-    },
-    move: (delta) => {
-      if (!component || readOnly) return false;
-      const index = screen.components.findIndex((c) => c.id === component.id) + delta;
-      if (index >= 0 && index < screen.components.length) {
-        editorHandle.edit(moveComponent, component.id, index);
-      }
-      return true;
-    },
-    help: () => setShowShortcuts(true),
-  });
+/** The document's handle for the panels: an edit clears the last problem, or says why it failed. */
+function useEditHandle(handle: AppDocumentHandle) {
+  const [problem, setProblem] = useState<string | null>(null);
+  // Keystrokes in one text field (and a colour picker's drag) make one undo step; anything else
+  // is a step of its own, however quickly it follows.
+  const typingIn = useRef<Element | null>(null);
+  const editorHandle = useMemo<EditorHandle>(
+    () => ({
+      ...handle,
+      edit: (operation, ...args) => {
+        const active = groupsTyping(document.activeElement) ? document.activeElement : null;
+        if (!active || active !== typingIn.current) handle.stopCapturing();
+        typingIn.current = active;
+        try {
+          const result = handle.run(operation, ...args);
+          setProblem(null);
+          return result;
+        } catch (error) {
+          const problem = editProblem(error, window.location.host);
+          if (problem.isBug) {
+            console.error(error);
+            reportError(error, { handled: true });
+          }
+          setProblem(problem.message);
+          return undefined;
+        }
+      },
+    }),
+    [handle],
+  );
+  return { editorHandle, problem, setProblem };
+}
 
+/** Above the panels: the page's banner, read-only, refused changes, sync errors, the last problem. */
+function EditorNotices({
+  view,
+  handle,
+  banner,
+  problem,
+  onDismissProblem,
+}: {
+  view: AppDocumentView;
+  handle: AppDocumentHandle;
+  banner: ReactNode;
+  problem: string | null;
+  onDismissProblem(): void;
+}) {
+  return (
+    <div className="app-editor__notices">
+      {banner}
+      {view.readOnly ? (
+        <Notice tone="info" live="off">
+          You can view this app but not edit it.
+        </Notice>
+      ) : null}
+      {view.refusedChanges > 0 ? (
+        <div className="editor-problem">
+          <Notice tone="warning" title="Your changes here weren’t saved" live="polite">
+            You can only view this app now, so the server could not take{' '}
+            {view.refusedChanges === 1 ? 'a change' : `${view.refusedChanges} changes`} made on this
+            device. {view.refusedChanges === 1 ? 'It was' : 'They were'} removed from this device;
+            you see the app as it is on the server. Ask its owner to make you an editor again to
+            change it.
+          </Notice>
+          <Button size="small" variant="ghost" onClick={() => handle.dismissRefusedChanges()}>
+            Dismiss
+          </Button>
+        </div>
+      ) : null}
+      {view.sync.kind === 'error' ? (
+        <Notice tone="danger" title="Changes aren’t syncing" live="off">
+          {SYNC_ERROR_MESSAGES[view.sync.why]}
+        </Notice>
+      ) : null}
+      {problem ? (
+        <div className="editor-problem">
+          <Notice tone="danger" live="alert">
+            {problem}
+          </Notice>
+          <Button size="small" variant="ghost" onClick={onDismissProblem}>
+            Dismiss
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** Structure, preview and properties, side by side or behind tabs as the window allows. */
+function EditorPanels({
+  layout,
+  layoutTab,
+  onLayoutTab,
+  propertiesTab,
+  onPropertiesTab,
+}: {
+  layout: 'wide' | 'medium' | 'narrow';
+  layoutTab: LayoutTab;
+  onLayoutTab(tab: LayoutTab): void;
+  propertiesTab: PropertiesTab;
+  onPropertiesTab(tab: PropertiesTab): void;
+}) {
   const structure = (
     <div className="editor-panel editor-panel--structure">
       <ScreensPanel />
@@ -191,7 +324,7 @@ export function EditorWorkspace({
       <PreviewPanel
         fitHeight={layout !== 'narrow'}
         // Beside the preview, a click on a component shows its properties.
-        onComponentClick={layout === 'medium' ? () => setLayoutTab('properties') : undefined}
+        onComponentClick={layout === 'medium' ? () => onLayoutTab('properties') : undefined}
       />
     </div>
   );
@@ -201,7 +334,7 @@ export function EditorWorkspace({
         label="Edit"
         tabs={PROPERTIES_TABS}
         value={propertiesTab}
-        onChange={setPropertiesTab}
+        onChange={onPropertiesTab}
       >
         {propertiesTab === 'inspector' ? <InspectorPanel /> : null}
         {propertiesTab === 'collections' ? <CollectionsPanel /> : null}
@@ -212,18 +345,18 @@ export function EditorWorkspace({
     </div>
   );
 
-  let workspace: ReactNode;
   if (layout === 'wide') {
-    workspace = (
+    return (
       <>
         {structure}
         {preview}
         {properties}
       </>
     );
-  } else if (layout === 'medium') {
+  }
+  if (layout === 'medium') {
     const side = layoutTab === 'properties' ? 'properties' : 'structure';
-    workspace = (
+    return (
       <>
         <Tabs<LayoutTab>
           label="Panels"
@@ -234,89 +367,28 @@ export function EditorWorkspace({
             { value: 'properties', label: 'Properties' },
           ]}
           value={side}
-          onChange={setLayoutTab}
+          onChange={onLayoutTab}
         >
           {side === 'structure' ? structure : properties}
         </Tabs>
         {preview}
       </>
     );
-  } else {
-    workspace = (
-      <Tabs<LayoutTab>
-        label="Panels"
-        variant="bar"
-        className="editor-single"
-        tabs={[
-          { value: 'structure', label: 'Structure' },
-          { value: 'preview', label: 'Preview' },
-          { value: 'properties', label: 'Properties' },
-        ]}
-        value={layoutTab}
-        onChange={setLayoutTab}
-      >
-        {layoutTab === 'structure' ? structure : layoutTab === 'preview' ? preview : properties}
-      </Tabs>
-    );
   }
-
   return (
-    <EditorContext.Provider value={context}>
-      <div className={`app-editor app-editor--${layout}`}>
-        <EditorTopBar
-          view={view}
-          title={definition.meta.title}
-          icon={definition.meta.icon}
-          backTo={backTo}
-          tools={tools}
-          onUndo={() => handle.undo()}
-          onRedo={() => handle.redo()}
-          onShortcuts={() => setShowShortcuts(true)}
-          onExport={() => downloadText(exportFileName(definition.meta.title), handle.exportJson())}
-        />
-        <div className="app-editor__notices">
-          {banner}
-          {readOnly ? (
-            <Notice tone="info" live="off">
-              You can view this app but not edit it.
-            </Notice>
-          ) : null}
-          {view.refusedChanges > 0 ? (
-            <div className="editor-problem">
-              <Notice tone="warning" title="Your changes here weren’t saved" live="polite">
-                You can only view this app now, so the server could not take{' '}
-                {view.refusedChanges === 1 ? 'a change' : `${view.refusedChanges} changes`} made on
-                this device. {view.refusedChanges === 1 ? 'It was' : 'They were'} removed from this
-                device; you see the app as it is on the server. Ask its owner to make you an editor
-                again to change it.
-              </Notice>
-              <Button size="small" variant="ghost" onClick={() => handle.dismissRefusedChanges()}>
-                Dismiss
-              </Button>
-            </div>
-          ) : null}
-          {view.sync.kind === 'error' ? (
-            <Notice tone="danger" title="Changes aren’t syncing" live="off">
-              {SYNC_ERROR_MESSAGES[view.sync.why]}
-            </Notice>
-          ) : null}
-          {problem ? (
-            <div className="editor-problem">
-              <Notice tone="danger" live="alert">
-                {problem}
-              </Notice>
-              <Button size="small" variant="ghost" onClick={() => setProblem(null)}>
-                Dismiss
-              </Button>
-            </div>
-          ) : null}
-        </div>
-        <div className="app-editor__workspace">{workspace}</div>
-        {confirmRequest ? (
-          <ConfirmDialog request={confirmRequest} onClose={() => setConfirmRequest(null)} />
-        ) : null}
-        {showShortcuts ? <ShortcutsDialog onClose={() => setShowShortcuts(false)} /> : null}
-      </div>
-    </EditorContext.Provider>
+    <Tabs<LayoutTab>
+      label="Panels"
+      variant="bar"
+      className="editor-single"
+      tabs={[
+        { value: 'structure', label: 'Structure' },
+        { value: 'preview', label: 'Preview' },
+        { value: 'properties', label: 'Properties' },
+      ]}
+      value={layoutTab}
+      onChange={onLayoutTab}
+    >
+      {layoutTab === 'structure' ? structure : layoutTab === 'preview' ? preview : properties}
+    </Tabs>
   );
 }
