@@ -1,3 +1,4 @@
+import type { ReadDefinition } from '@pipit/app-definition';
 import { type Publication, type Visibility, VISIBILITIES } from '@pipit/protocol';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { SyncState } from '../../../sync/core/sync-state';
@@ -49,18 +50,105 @@ export function PublishPanel({
 }) {
   const online = useOnlineStatus();
   const { definition, selectScreen, selectComponent, setPropertiesTab } = useEditor();
-  const [publication, setPublication] = useState<Publication | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [chosen, setChosen] = useState<Visibility | null>(null);
-  const [step, setStep] = useState<Step>({ kind: 'idle' });
   const groupId = useId();
   const confirmId = useId();
   const { account } = useSession();
   const resend = useResendVerification();
+  const flow = usePublishing(appId, online, sync, definition);
+  const { publication, loadError, step, setStep, busy } = flow;
   // Issue 38: the server refuses to publish for an unconfirmed email. Say so before the owner
   // tries, with a way to get the link again; the panel learns of a confirmation made in another
   // tab when this one is shown or focused again (client/platform/session/session.ts).
   const unconfirmed = isOwner && account !== null && !account.emailVerified;
+
+  const goTo = (target: ProblemTarget) => {
+    if (target.kind === 'tab') setPropertiesTab(target.tab);
+    else {
+      selectScreen(target.screenId);
+      if (target.kind === 'component') selectComponent(target.componentId);
+    }
+    onClose();
+  };
+
+  return (
+    <EditorDialog title="Publish" onClose={onClose}>
+      {!online ? (
+        <Notice tone="offline" title="Publishing needs a connection">
+          <p>Your edits are saved on this device. Publish when you’re back online.</p>
+        </Notice>
+      ) : loadError ? (
+        <Notice tone="danger" live="alert">
+          <p>{loadError}</p>
+        </Notice>
+      ) : null}
+
+      {unconfirmed ? (
+        <ConfirmEmailNotice
+          email={account.email}
+          confirmId={confirmId}
+          online={online}
+          resend={resend}
+        />
+      ) : null}
+
+      <p className="publish__status" data-testid="publish-status">
+        {publication
+          ? status(publication)
+          : online && !loadError
+            ? 'Loading…'
+            : 'The publishing state shows when you’re online.'}
+      </p>
+
+      {publication ? (
+        <VisibilityField
+          groupId={groupId}
+          visibility={flow.visibility}
+          disabled={!isOwner || busy || !online}
+          onChange={(value) => void flow.changeVisibility(value)}
+        />
+      ) : null}
+
+      {isOwner ? (
+        <PublishActions
+          flow={flow}
+          online={online}
+          blocked={!online || !publication || busy || flow.syncBlocked || unconfirmed}
+          describedBy={unconfirmed ? confirmId : undefined}
+        />
+      ) : (
+        <p className="publish__hint">Only the app’s owner can publish it or change who sees it.</p>
+      )}
+
+      <PublishStep
+        step={flow.publishing ? { kind: 'busy' } : step}
+        appId={appId}
+        sync={sync}
+        onGo={goTo}
+        onUnpublish={() => void flow.runUnpublish()}
+        onCancel={() => setStep({ kind: 'idle' })}
+      />
+
+      {publication && publication.versions.length > 0 ? (
+        <VersionList versions={publication.versions} />
+      ) : null}
+    </EditorDialog>
+  );
+}
+
+/**
+ * The publication as the server has it (asked again when the connection comes back), the
+ * visibility chosen, and the step of publishing, changing the visibility or unpublishing.
+ */
+function usePublishing(
+  appId: string,
+  online: boolean,
+  sync: SyncState,
+  definition: ReadDefinition,
+) {
+  const [publication, setPublication] = useState<Publication | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<Visibility | null>(null);
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
 
   useEffect(() => {
     if (!online) return;
@@ -136,135 +224,151 @@ export function PublishPanel({
     }
   };
 
-  const goTo = (target: ProblemTarget) => {
-    if (target.kind === 'tab') setPropertiesTab(target.tab);
-    else {
-      selectScreen(target.screenId);
-      if (target.kind === 'component') selectComponent(target.componentId);
-    }
-    onClose();
+  return {
+    publication,
+    loadError,
+    visibility,
+    step,
+    setStep,
+    syncBlocked,
+    publishing,
+    busy,
+    changeVisibility,
+    runUnpublish,
   };
+}
 
-  const next = (publication?.versions.reduce((max, v) => Math.max(max, v.number), 0) ?? 0) + 1;
-
+/** An owner whose email is not confirmed yet cannot publish: why, and the link again. */
+function ConfirmEmailNotice({
+  email,
+  confirmId,
+  online,
+  resend,
+}: {
+  email: string;
+  /** The id of the words Publish is described by. */
+  confirmId: string;
+  online: boolean;
+  resend: ReturnType<typeof useResendVerification>;
+}) {
   return (
-    <EditorDialog title="Publish" onClose={onClose}>
-      {!online ? (
-        <Notice tone="offline" title="Publishing needs a connection">
-          <p>Your edits are saved on this device. Publish when you’re back online.</p>
-        </Notice>
-      ) : loadError ? (
-        <Notice tone="danger" live="alert">
-          <p>{loadError}</p>
-        </Notice>
-      ) : null}
-
-      {unconfirmed ? (
-        <Notice tone="warning" title="Confirm your email address to publish">
-          <p id={confirmId}>
-            We sent a link to <strong>{account.email}</strong>. Open it, then publish from here:
-            this panel notices by itself.
-          </p>
-          {resend.sent ? (
-            <p role="status">A new link is on its way.</p>
-          ) : (
-            <Button
-              size="small"
-              variant="secondary"
-              className="publish__resend"
-              disabled={resend.pending || !online}
-              onClick={resend.send}
-            >
-              {resend.pending ? 'Sending…' : 'Send the confirmation email again'}
-            </Button>
-          )}
-          {resend.error ? <p role="alert">{resend.error}</p> : null}
-        </Notice>
-      ) : null}
-
-      <p className="publish__status" data-testid="publish-status">
-        {publication
-          ? status(publication)
-          : online && !loadError
-            ? 'Loading…'
-            : 'The publishing state shows when you’re online.'}
+    <Notice tone="warning" title="Confirm your email address to publish">
+      <p id={confirmId}>
+        We sent a link to <strong>{email}</strong>. Open it, then publish from here: this panel
+        notices by itself.
       </p>
-
-      {publication ? (
-        <fieldset className="publish__visibility" disabled={!isOwner || busy || !online}>
-          <legend className="field__label">Visibility</legend>
-          {VISIBILITIES.map((value) => (
-            <label key={value} className="publish__option">
-              <input
-                type="radio"
-                name={groupId}
-                value={value}
-                checked={visibility === value}
-                aria-describedby={`${groupId}-${value}`}
-                onChange={() => void changeVisibility(value)}
-              />
-              <span>
-                <strong>{VISIBILITY_TEXT[value].label}</strong>
-                <span className="publish__hint" id={`${groupId}-${value}`}>
-                  {VISIBILITY_TEXT[value].hint}
-                </span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
-      ) : null}
-
-      {isOwner ? (
-        <div className="publish__actions">
-          <Button
-            onClick={() => setStep({ kind: 'waiting' })}
-            disabled={!online || !publication || busy || syncBlocked || unconfirmed}
-            aria-describedby={unconfirmed ? confirmId : undefined}
-          >
-            {publishing
-              ? 'Publishing…'
-              : step.kind === 'waiting'
-                ? 'Waiting to publish…'
-                : `Publish version ${next}`}
-          </Button>
-          {publication?.published ? (
-            <Button
-              variant="ghost"
-              disabled={!online || busy}
-              onClick={() => setStep({ kind: 'confirm-unpublish' })}
-            >
-              Unpublish
-            </Button>
-          ) : null}
-        </div>
+      {resend.sent ? (
+        <p role="status">A new link is on its way.</p>
       ) : (
-        <p className="publish__hint">Only the app’s owner can publish it or change who sees it.</p>
+        <Button
+          size="small"
+          variant="secondary"
+          className="publish__resend"
+          disabled={resend.pending || !online}
+          onClick={resend.send}
+        >
+          {resend.pending ? 'Sending…' : 'Send the confirmation email again'}
+        </Button>
       )}
+      {resend.error ? <p role="alert">{resend.error}</p> : null}
+    </Notice>
+  );
+}
 
-      <PublishStep
-        step={publishing ? { kind: 'busy' } : step}
-        appId={appId}
-        sync={sync}
-        onGo={goTo}
-        onUnpublish={() => void runUnpublish()}
-        onCancel={() => setStep({ kind: 'idle' })}
-      />
+/** Public, unlisted or private, each with what it means. */
+function VisibilityField({
+  groupId,
+  visibility,
+  disabled,
+  onChange,
+}: {
+  /** The radio group's name, and the prefix of its hints' ids. */
+  groupId: string;
+  visibility: Visibility;
+  disabled: boolean;
+  onChange(value: Visibility): void;
+}) {
+  return (
+    <fieldset className="publish__visibility" disabled={disabled}>
+      <legend className="field__label">Visibility</legend>
+      {VISIBILITIES.map((value) => (
+        <label key={value} className="publish__option">
+          <input
+            type="radio"
+            name={groupId}
+            value={value}
+            checked={visibility === value}
+            aria-describedby={`${groupId}-${value}`}
+            onChange={() => onChange(value)}
+          />
+          <span>
+            <strong>{VISIBILITY_TEXT[value].label}</strong>
+            <span className="publish__hint" id={`${groupId}-${value}`}>
+              {VISIBILITY_TEXT[value].hint}
+            </span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
 
-      {publication && publication.versions.length > 0 ? (
-        <>
-          <h3 className="publish__heading">Versions</h3>
-          <ol className="publish__versions" reversed>
-            {[...publication.versions]
-              .sort((a, b) => b.number - a.number)
-              .map((version) => (
-                <li key={version.number}>
-                  Version {version.number} · {formatDate(version.publishedAt)} · by{' '}
-                  {version.publisher.displayName || version.publisher.username}
-                </li>
-              ))}
-          </ol>
-        </>
+/** The owner's Publish (the next version's number, or how far it got) and Unpublish. */
+function PublishActions({
+  flow,
+  online,
+  blocked,
+  describedBy,
+}: {
+  flow: ReturnType<typeof usePublishing>;
+  online: boolean;
+  /** Publish can't be pressed: offline, not loaded, busy, not synced or unconfirmed. */
+  blocked: boolean;
+  describedBy: string | undefined;
+}) {
+  const { publication, step, setStep, publishing, busy } = flow;
+  const next = (publication?.versions.reduce((max, v) => Math.max(max, v.number), 0) ?? 0) + 1;
+  return (
+    <div className="publish__actions">
+      <Button
+        onClick={() => setStep({ kind: 'waiting' })}
+        disabled={blocked}
+        aria-describedby={describedBy}
+      >
+        {publishing
+          ? 'Publishing…'
+          : step.kind === 'waiting'
+            ? 'Waiting to publish…'
+            : `Publish version ${next}`}
+      </Button>
+      {publication?.published ? (
+        <Button
+          variant="ghost"
+          disabled={!online || busy}
+          onClick={() => setStep({ kind: 'confirm-unpublish' })}
+        >
+          Unpublish
+        </Button>
       ) : null}
-    </EditorDialog>
+    </div>
+  );
+}
+
+/** The versions published, newest first. */
+function VersionList({ versions }: { versions: Publication['versions'] }) {
+  return (
+    <>
+      <h3 className="publish__heading">Versions</h3>
+      <ol className="publish__versions" reversed>
+        {[...versions]
+          .sort((a, b) => b.number - a.number)
+          .map((version) => (
+            <li key={version.number}>
+              Version {version.number} · {formatDate(version.publishedAt)} · by{' '}
+              {version.publisher.displayName || version.publisher.username}
+            </li>
+          ))}
+      </ol>
+    </>
   );
 }
