@@ -35,11 +35,8 @@ export function AppPage({
   seenAt: number | null;
 }) {
   const definition = readPublishedDefinition(app);
-  const canEdit = app.role === 'owner' || app.role === 'editor';
   const isDraft = app.version === null;
   const title = app.title || 'Untitled app';
-  const author = app.author.displayName || app.author.username;
-  const pageUrl = `${pageOrigin()}/apps/${app.id}`;
 
   return (
     <Page
@@ -50,142 +47,15 @@ export function AppPage({
           <span>{title}</span>
         </span>
       }
-      lead={
-        <span className="app-page__byline">
-          <span className="app-page__author">
-            {app.author.avatar ? <Avatar avatar={app.author.avatar} size={28} /> : null}
-            <span>
-              by{' '}
-              <Link to="/$username" params={{ username: app.author.username }}>
-                {author}
-              </Link>
-            </span>
-          </span>
-          {app.version !== null && app.publishedAt !== null ? (
-            <span>
-              Version {app.version} · published <LocalTime at={app.publishedAt} />
-            </span>
-          ) : null}
-        </span>
-      }
+      lead={<AppByline app={app} />}
     >
-      <div className="stack app-page__notices">
-        {isLastSeenCopy ? (
-          <Notice tone="offline">
-            You’re offline — this is the copy of the page you last saw
-            {seenAt ? ` (${formatMoment(seenAt)})` : ''}.
-          </Notice>
-        ) : null}
-        {app.archived ? (
-          <Notice tone="warning" title="This app is archived">
-            Its creator archived it, so it no longer appears in Explore or on their profile. People
-            who installed it can keep using it.
-          </Notice>
-        ) : null}
-        {isDraft ? (
-          <Notice tone="info">
-            Only its owner and collaborators can see this page.{' '}
-            {app.role === 'owner'
-              ? 'Publish it from the editor to give it a page anyone can open.'
-              : 'Its owner publishes it from the editor.'}
-          </Notice>
-        ) : !app.published ? (
-          <Notice tone="info" title="Unpublished">
-            Visitors can’t open this app. Its owner and collaborators still see version{' '}
-            {app.version}.
-          </Notice>
-        ) : app.role !== null && VISIBILITY_NOTES[app.visibility] ? (
-          <Notice tone="info" live="off">
-            {VISIBILITY_NOTES[app.visibility]}
-          </Notice>
-        ) : null}
-      </div>
+      <AppNotices app={app} isLastSeenCopy={isLastSeenCopy} seenAt={seenAt} />
 
       <div className="app-page">
         <div className="app-page__info">
-          <div className="row app-page__actions">
-            {!isDraft ? (
-              <>
-                {/* Full page loads: the server puts this app's own manifest in those pages. */}
-                <a className={buttonClass('primary')} href={appPwaPaths(app.id).page}>
-                  Open
-                </a>
-                <a className={buttonClass('secondary')} href={`/apps/${app.id}/install`}>
-                  Install
-                </a>
-              </>
-            ) : null}
-            {definition && app.version !== null ? (
-              <RemixButton appId={app.id} version={app.version} definition={definition} />
-            ) : null}
-            {!isDraft ? <SaveButton app={app} /> : null}
-            {canEdit ? (
-              <ButtonLink
-                to="/apps/$id/edit"
-                params={{ id: app.id }}
-                variant={isDraft ? 'primary' : 'ghost'}
-              >
-                Edit
-              </ButtonLink>
-            ) : null}
-          </div>
-
-          <section className="app-page__about" aria-labelledby="app-about-title">
-            <h2 id="app-about-title" className="app-page__subtitle">
-              About this app
-            </h2>
-            {app.description ? (
-              <p className="app-page__description">{app.description}</p>
-            ) : (
-              <p className="app-page__muted">Its creator hasn’t written a description yet.</p>
-            )}
-            {app.tags.length > 0 ? (
-              <ul className="app-page__tags" aria-label="Tags">
-                {app.tags.map((tag) => (
-                  <li key={tag}>
-                    <Link to="/explore" search={{ tag }}>
-                      #{tag}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-            {app.remixedFrom ? (
-              <p className="app-page__lineage">
-                Remixed from{' '}
-                <Link to="/apps/$id" params={{ id: app.remixedFrom.appId }}>
-                  {app.remixedFrom.title || 'Untitled app'}
-                </Link>{' '}
-                by{' '}
-                <Link to="/$username" params={{ username: app.remixedFrom.author.username }}>
-                  {app.remixedFrom.author.displayName || app.remixedFrom.author.username}
-                </Link>{' '}
-                (version {app.remixedFrom.version})
-              </p>
-            ) : null}
-            {!isDraft && app.visibility !== 'private' ? <ShareLink url={pageUrl} /> : null}
-          </section>
-
-          {app.remixes.length > 0 ? (
-            <section aria-labelledby="app-remixes-title">
-              <h2 id="app-remixes-title" className="app-page__subtitle">
-                Remixes ({app.remixCount ?? app.remixes.length})
-              </h2>
-              <ul className="app-page__remixes">
-                {app.remixes.map((remix) => (
-                  <li key={remix.id}>
-                    <Link to="/apps/$id" params={{ id: remix.id }}>
-                      {remix.title || 'Untitled app'}
-                    </Link>{' '}
-                    by{' '}
-                    <Link to="/$username" params={{ username: remix.author.username }}>
-                      {remix.author.displayName || remix.author.username}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
+          <AppActions app={app} definition={definition} />
+          <AboutApp app={app} />
+          {app.remixes.length > 0 ? <AppRemixes app={app} /> : null}
         </div>
 
         {!isDraft ? (
@@ -209,5 +79,180 @@ export function AppPage({
         ) : null}
       </div>
     </Page>
+  );
+}
+
+/** Who made the app, and its version. */
+function AppByline({ app }: { app: PublishedApp }) {
+  const author = app.author.displayName || app.author.username;
+  return (
+    <span className="app-page__byline">
+      <span className="app-page__author">
+        {app.author.avatar ? <Avatar avatar={app.author.avatar} size={28} /> : null}
+        <span>
+          by{' '}
+          <Link to="/$username" params={{ username: app.author.username }}>
+            {author}
+          </Link>
+        </span>
+      </span>
+      {app.version !== null && app.publishedAt !== null ? (
+        <span>
+          Version {app.version} · published <LocalTime at={app.publishedAt} />
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+/** Offline, archived, a draft, unpublished, or who may see it. */
+function AppNotices({
+  app,
+  isLastSeenCopy,
+  seenAt,
+}: {
+  app: PublishedApp;
+  isLastSeenCopy: boolean;
+  seenAt: number | null;
+}) {
+  const isDraft = app.version === null;
+  return (
+    <div className="stack app-page__notices">
+      {isLastSeenCopy ? (
+        <Notice tone="offline">
+          You’re offline — this is the copy of the page you last saw
+          {seenAt ? ` (${formatMoment(seenAt)})` : ''}.
+        </Notice>
+      ) : null}
+      {app.archived ? (
+        <Notice tone="warning" title="This app is archived">
+          Its creator archived it, so it no longer appears in Explore or on their profile. People
+          who installed it can keep using it.
+        </Notice>
+      ) : null}
+      {isDraft ? (
+        <Notice tone="info">
+          Only its owner and collaborators can see this page.{' '}
+          {app.role === 'owner'
+            ? 'Publish it from the editor to give it a page anyone can open.'
+            : 'Its owner publishes it from the editor.'}
+        </Notice>
+      ) : !app.published ? (
+        <Notice tone="info" title="Unpublished">
+          Visitors can’t open this app. Its owner and collaborators still see version {app.version}.
+        </Notice>
+      ) : app.role !== null && VISIBILITY_NOTES[app.visibility] ? (
+        <Notice tone="info" live="off">
+          {VISIBILITY_NOTES[app.visibility]}
+        </Notice>
+      ) : null}
+    </div>
+  );
+}
+
+/** Open, Install, Remix, Save and Edit, as far as they apply. */
+function AppActions({
+  app,
+  definition,
+}: {
+  app: PublishedApp;
+  definition: ReturnType<typeof readPublishedDefinition>;
+}) {
+  const isDraft = app.version === null;
+  const canEdit = app.role === 'owner' || app.role === 'editor';
+  return (
+    <div className="row app-page__actions">
+      {!isDraft ? (
+        <>
+          {/* Full page loads: the server puts this app's own manifest in those pages. */}
+          <a className={buttonClass('primary')} href={appPwaPaths(app.id).page}>
+            Open
+          </a>
+          <a className={buttonClass('secondary')} href={`/apps/${app.id}/install`}>
+            Install
+          </a>
+        </>
+      ) : null}
+      {definition && app.version !== null ? (
+        <RemixButton appId={app.id} version={app.version} definition={definition} />
+      ) : null}
+      {!isDraft ? <SaveButton app={app} /> : null}
+      {canEdit ? (
+        <ButtonLink
+          to="/apps/$id/edit"
+          params={{ id: app.id }}
+          variant={isDraft ? 'primary' : 'ghost'}
+        >
+          Edit
+        </ButtonLink>
+      ) : null}
+    </div>
+  );
+}
+
+/** The description, tags, what it was remixed from, and its link to share. */
+function AboutApp({ app }: { app: PublishedApp }) {
+  const isDraft = app.version === null;
+  const pageUrl = `${pageOrigin()}/apps/${app.id}`;
+  return (
+    <section className="app-page__about" aria-labelledby="app-about-title">
+      <h2 id="app-about-title" className="app-page__subtitle">
+        About this app
+      </h2>
+      {app.description ? (
+        <p className="app-page__description">{app.description}</p>
+      ) : (
+        <p className="app-page__muted">Its creator hasn’t written a description yet.</p>
+      )}
+      {app.tags.length > 0 ? (
+        <ul className="app-page__tags" aria-label="Tags">
+          {app.tags.map((tag) => (
+            <li key={tag}>
+              <Link to="/explore" search={{ tag }}>
+                #{tag}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {app.remixedFrom ? (
+        <p className="app-page__lineage">
+          Remixed from{' '}
+          <Link to="/apps/$id" params={{ id: app.remixedFrom.appId }}>
+            {app.remixedFrom.title || 'Untitled app'}
+          </Link>{' '}
+          by{' '}
+          <Link to="/$username" params={{ username: app.remixedFrom.author.username }}>
+            {app.remixedFrom.author.displayName || app.remixedFrom.author.username}
+          </Link>{' '}
+          (version {app.remixedFrom.version})
+        </p>
+      ) : null}
+      {!isDraft && app.visibility !== 'private' ? <ShareLink url={pageUrl} /> : null}
+    </section>
+  );
+}
+
+/** The remixes made of this app. */
+function AppRemixes({ app }: { app: PublishedApp }) {
+  return (
+    <section aria-labelledby="app-remixes-title">
+      <h2 id="app-remixes-title" className="app-page__subtitle">
+        Remixes ({app.remixCount ?? app.remixes.length})
+      </h2>
+      <ul className="app-page__remixes">
+        {app.remixes.map((remix) => (
+          <li key={remix.id}>
+            <Link to="/apps/$id" params={{ id: remix.id }}>
+              {remix.title || 'Untitled app'}
+            </Link>{' '}
+            by{' '}
+            <Link to="/$username" params={{ username: remix.author.username }}>
+              {remix.author.displayName || remix.author.username}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
