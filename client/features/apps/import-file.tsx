@@ -62,6 +62,45 @@ export function ImportFile({
   onJson(build: () => AppDefinition): void;
 }) {
   const inputId = useId();
+  const { stage, problem, choose, importCopy } = useImport(accountId, onJson);
+
+  const busy = disabled || stage.kind === 'uploading';
+  return (
+    <div className="stack create-import-area">
+      <label className="create-import" htmlFor={inputId}>
+        <span className="create-import__label">Choose a .pipit or .json file</span>
+      </label>
+      <input
+        id={inputId}
+        type="file"
+        accept=".pipit,application/zip,application/json,.json"
+        disabled={busy}
+        onChange={(event) => void choose(event.target.files?.[0], event.target)}
+      />
+      {stage.kind === 'uploading' ? (
+        <p className="field__hint" role="status">
+          <progress max={1} value={stage.progress} /> Importing… {Math.round(stage.progress * 100)}%
+        </p>
+      ) : null}
+      {problem ? (
+        <Notice tone="danger" title="That file couldn’t be imported" live="alert">
+          <p>{problem}</p>
+        </Notice>
+      ) : null}
+      {stage.kind === 'imported' ? <ImportReport result={stage.result} /> : null}
+      {stage.kind === 'duplicate' ? (
+        <DuplicateNotice stage={stage} onCopy={() => void importCopy(stage.file)} />
+      ) : null}
+      {stage.kind === 'on-device' ? <OnDeviceReport stage={stage} /> : null}
+    </div>
+  );
+}
+
+/**
+ * Where an import stands, and the problem that stopped it. `choose` takes the file picked: an old
+ * `.json` export goes to `onJson`, a `.pipit` file to the server, or is read here offline.
+ */
+function useImport(accountId: string, onJson: (build: () => AppDefinition) => void) {
   const [stage, setStage] = useState<Stage>({ kind: 'idle' });
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -149,67 +188,56 @@ export function ImportFile({
     }
   }
 
-  const busy = disabled || stage.kind === 'uploading';
+  return { stage, problem, choose, importCopy };
+}
+
+/** The same file imported again: open what it made, or import a copy. */
+function DuplicateNotice({
+  stage,
+  onCopy,
+}: {
+  stage: Extract<Stage, { kind: 'duplicate' }>;
+  onCopy(): void;
+}) {
   return (
-    <div className="stack create-import-area">
-      <label className="create-import" htmlFor={inputId}>
-        <span className="create-import__label">Choose a .pipit or .json file</span>
-      </label>
-      <input
-        id={inputId}
-        type="file"
-        accept=".pipit,application/zip,application/json,.json"
-        disabled={busy}
-        onChange={(event) => void choose(event.target.files?.[0], event.target)}
-      />
-      {stage.kind === 'uploading' ? (
-        <p className="field__hint" role="status">
-          <progress max={1} value={stage.progress} /> Importing… {Math.round(stage.progress * 100)}%
-        </p>
-      ) : null}
-      {problem ? (
-        <Notice tone="danger" title="That file couldn’t be imported" live="alert">
-          <p>{problem}</p>
-        </Notice>
-      ) : null}
-      {stage.kind === 'imported' ? <ImportReport result={stage.result} /> : null}
-      {stage.kind === 'duplicate' ? (
-        <Notice tone="warning" title="You imported this file already">
-          <p>{stage.message}</p>
-          <div className="create-import__actions">
-            {stage.appId ? (
-              <ButtonLink to="/apps/$id/edit" params={{ id: stage.appId }}>
-                Open it
-              </ButtonLink>
-            ) : null}
-            <Button variant="secondary" onClick={() => void importCopy(stage.file)}>
-              Import again as a copy
-            </Button>
-          </div>
-        </Notice>
-      ) : null}
-      {stage.kind === 'on-device' ? (
-        <Notice tone="offline" title="Imported on this device">
-          <p>
-            {stage.apps.length === 1
-              ? `“${stage.apps[0]!.title}” was made on this device from the file’s definition; it syncs`
-              : `${plural(stage.apps.length, 'app')} were made on this device from the file’s definitions; they sync`}{' '}
-            to your account when you’re back online.
-          </p>
-          <p>
-            History, images and data come only when you import the file online
-            {leftOut(stage.left)}.
-          </p>
-          <div className="create-import__actions">
-            {stage.apps.map((app) => (
-              <ButtonLink key={app.id} to="/apps/$id/edit" params={{ id: app.id }}>
-                Open {app.title}
-              </ButtonLink>
-            ))}
-          </div>
-        </Notice>
-      ) : null}
-    </div>
+    <Notice tone="warning" title="You imported this file already">
+      <p>{stage.message}</p>
+      <div className="create-import__actions">
+        {stage.appId ? (
+          <ButtonLink to="/apps/$id/edit" params={{ id: stage.appId }}>
+            Open it
+          </ButtonLink>
+        ) : null}
+        <Button variant="secondary" onClick={onCopy}>
+          Import again as a copy
+        </Button>
+      </div>
+    </Notice>
+  );
+}
+
+/** What an import made on this device, offline, and what the file holds that it left out. */
+function OnDeviceReport({ stage }: { stage: Extract<Stage, { kind: 'on-device' }> }) {
+  return (
+    <Notice tone="offline" title="Imported on this device">
+      <p>
+        {stage.apps.length === 1
+          ? `“${stage.apps[0]!.title}” was made on this device from the file’s definition; it syncs`
+          : `${plural(stage.apps.length, 'app')} were made on this device from the file’s definitions; they sync`}{' '}
+        to your account when you’re back online.
+      </p>
+      <p>
+        History, images and data come only when you import the file online
+        {leftOut(stage.left)}.
+      </p>
+      <div className="create-import__actions">
+        {stage.apps.map((app) => (
+          <ButtonLink key={app.id} to="/apps/$id/edit" params={{ id: app.id }}>
+            Open {app.title}
+          </ButtonLink>
+        ))}
+      </div>
+    </Notice>
   );
 }
 
