@@ -233,7 +233,7 @@ export function AccountEditPage() {
 }
 
 /**
- * Issue 38: on a phone the confirmation at the top of the page was out of view, and the saved
+ * On a phone the confirmation at the top of the page was out of view, and the saved
  * form's button turns disabled under the focus. Both messages sit by the button; a save focuses
  * its confirmation (read as a status), a refused one the first field to fix or the error. Call
  * `sending` as a save is sent.

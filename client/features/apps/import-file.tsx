@@ -156,7 +156,7 @@ function useImport(accountId: string, onJson: (build: () => AppDefinition) => vo
       }
       const bytes = new Uint8Array(await file.arrayBuffer());
       if (!looksLikeZip(bytes)) {
-        // Neither a .pipit file nor JSON: the words the server would answer with (issue 38).
+        // Neither a .pipit file nor JSON: the words the server would answer with.
         if (!looksLikeJson(bytes)) throw new DefinitionError(NOT_A_PIPIT_FILE);
         if (file.size > JSON_MAX_BYTES) {
           throw new DefinitionError(

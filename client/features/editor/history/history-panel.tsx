@@ -112,7 +112,7 @@ const KIND_FILTERS: Array<{ value: 'all' | Checkpoint['kind']; label: string }> 
   { value: 'import', label: 'Imported' },
 ];
 
-/** From this many checkpoints, the list can be filtered (issue 38). */
+/** From this many checkpoints, the list can be filtered. */
 const FILTER_FROM_ROWS = 8;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -249,7 +249,7 @@ function useAppHistory(owner: string, appId: string, online: boolean) {
       return loadHistory(owner, appId);
     };
     // What this device saw last shows at once, said to be that, while the server is asked; the
-    // server's answer replaces it, said too (issue 38): never a silent swap.
+    // server's answer replaces it, said too: never a silent swap.
     void deviceHistory(owner, appId).then(
       (seen) => {
         if (!live || !seen) return;
@@ -602,7 +602,7 @@ function CheckpointFilter({
 }
 
 /**
- * One checkpoint, compact (issue 38): its name, when, who and what changed, Preview, and the rest
+ * One checkpoint, compact: its name, when, who and what changed, Preview, and the rest
  * behind "More" — a disclosure the keyboard opens, Escape closes, focus back on its button.
  */
 function HistoryRow({

@@ -56,7 +56,7 @@ export function PublishPanel({
   const resend = useResendVerification();
   const flow = usePublishing(appId, online, sync, definition);
   const { publication, loadError, step, setStep, busy } = flow;
-  // Issue 38: the server refuses to publish for an unconfirmed email. Say so before the owner
+  // The server refuses to publish for an unconfirmed email. Say so before the owner
   // tries, with a way to get the link again; the panel learns of a confirmation made in another
   // tab when this one is shown or focused again (client/platform/session/session.ts).
   const unconfirmed = isOwner && account !== null && !account.emailVerified;
