@@ -44,7 +44,7 @@ export interface Collab {
   /**
    * Closes the document connections matching `which` (a person lost access, their role changed,
    * their session ended), on one document when `documentName` is given, else on all — on this
-   * instance (the cluster carries the decision to the others: create-server.ts). Their provider is
+   * instance (the cluster carries the decision to the others: server/cluster-events.ts). Their provider is
    * told `reason` and does not get the document again unless it authenticates anew.
    */
   disconnect(

@@ -13,7 +13,7 @@ export interface DataRemoval {
    * A deleted account's data (docs/product/accounts.md: deleting an account): the apps it owns, as
    * `app` does; its place on apps shared with it; its private index and its data in every app it
    * used. Idempotent, so a removal that failed half-way can be run again. The caller ends the
-   * person's sessions first, which closes their connections (create-server.ts).
+   * person's sessions first, which closes their connections (server/cluster-events.ts).
    */
   account(userId: string): Promise<void>;
   /**

@@ -5,7 +5,7 @@ import type { RedisFanOut } from './redis-fan-out';
 
 /**
  * Something one instance decided about documents or people that every instance must carry out on
- * the connections it holds (create-server.ts): close a person's or a session's connections, look
+ * the connections it holds (server/cluster-events.ts): close a person's or a session's connections, look
  * again at who may see an app's data, stop writing documents being deleted.
  */
 export type ClusterEvent =

@@ -163,7 +163,7 @@ export interface ClientFilesOptions {
   /** Renders SERVER_RENDERED_ROUTES for visitors without a session (none: they get the shell). */
   serverRender?: ServerRenderer;
   /**
-   * A GET to the server's own API on behalf of `req` (create-server.ts): the installed app's page
+   * A GET to the server's own API on behalf of `req` (server/requests.ts): the installed app's page
    * carries the published app to a visitor without a session (none: the bare shell).
    */
   fetchApi?(apiPath: string, req: IncomingMessage): Promise<Response>;

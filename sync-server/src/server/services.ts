@@ -1,0 +1,212 @@
+import { hasDefinition, readDefinition } from '@pipit/app-definition';
+import type { Hono } from 'hono';
+import { createAccountService } from '../accounts/account-service';
+import { type Clock, systemClock } from '../accounts/clock';
+import { createHumanCheck } from '../accounts/human-check';
+import { createMailer, type Mailer } from '../accounts/mailer';
+import { createOperators } from '../accounts/operators';
+import { createProfileService } from '../accounts/profile-service';
+import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimiter } from '../accounts/rate-limits';
+import { createSessionService, type SessionService } from '../accounts/sessions';
+import { createAiProvider } from '../ai/provider';
+import { createDocumentAccess, type DocumentAccess } from '../collab/access';
+import { type Collab, createCollab } from '../collab/create-collab';
+import { createDataRemoval } from '../collab/data-removal';
+import { type Cluster, createCluster } from '../collab/fan-out';
+import { DEFAULT_RESOURCE_LIMITS, defaultHeapBudgetBytes } from '../collab/resource-limits';
+import { createSpaceRules } from '../collab/space-rules';
+import type { CreateServerOptions } from '../create-server';
+import { createHistory, type History } from '../history/checkpoints';
+import { createApi } from '../http/api';
+import type { ApiEnv } from '../http/context';
+import { createLogger, type Logger } from '../logger';
+import { createMetrics, type Metrics } from '../metrics';
+import { createMonitoring, type Monitoring } from '../monitoring/create-monitoring';
+import { openStorage } from '../storage/open-storage';
+import type { Storage } from '../storage/types';
+import { clusterEventHandlers } from './cluster-events';
+
+/** What the parts of one server change as it runs (create-server.ts). */
+export interface ServerState {
+  /** True once a graceful shutdown began. */
+  shuttingDown: boolean;
+  /** The port the server listens on (links in emails use it when no public origin is set). */
+  listeningPort: number;
+}
+
+/** The storage, the cluster and the collaboration layer: what everything else is built on. */
+export interface ServerCore {
+  logger: Logger;
+  storage: Storage;
+  clock: Clock;
+  metrics: Metrics;
+  mailer: Mailer;
+  sessions: SessionService;
+  access: DocumentAccess;
+  cluster: Cluster;
+  /** Apps' checkpoints (docs/product/history.md). */
+  history: History;
+  collab: Collab;
+}
+
+/** The core and the services the HTTP side uses. */
+export interface ServerServices extends ServerCore {
+  rateLimiter: RateLimiter;
+  monitoring: Monitoring;
+  api: Hono<ApiEnv>;
+}
+
+/** Builds every service of one server, in the order each needs the others. */
+export async function createServices(
+  options: CreateServerOptions,
+  state: ServerState,
+): Promise<ServerServices> {
+  const core = await createCore(options);
+  return { ...core, ...createApiServices(options, core, state) };
+}
+
+/** Storage, sessions, document access, the cluster and the collaboration layer. */
+async function createCore(options: CreateServerOptions): Promise<ServerCore> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const storage = options.storage ?? (await openStorage(config, logger));
+  const clock = options.clock ?? systemClock;
+  const metrics =
+    options.metrics ?? createMetrics({ processMetrics: config.metricsToken !== undefined });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    logger,
+  });
+  // A session that ends (sign-out, sign-out everywhere, password change) loses its documents too,
+  // on every instance.
+  const sessions = createSessionService(storage, clock, (ids) => {
+    void cluster.broadcast({ kind: 'sessions-ended', sessionIds: ids });
+  });
+  const access =
+    options.access ??
+    createDocumentAccess({
+      storage,
+      sessions,
+      publicOrigin: config.publicOrigin,
+      trustProxy: config.trustProxy,
+    });
+  const cluster = await createCluster({
+    redis: config.redis,
+    instanceName: config.instanceName,
+    logger,
+    ...clusterEventHandlers({ collab: () => collab, access, storage, logger }),
+  });
+  const history = createHistory({ storage, clock, logger });
+  const collab = createCollab({
+    fanOut: cluster.extension,
+    // A person's refusals slow them down for a minute of the server's clock (tests move it).
+    now: () => clock.now(),
+    // Which records of a shared space each member may change: its app's published rules.
+    spaceRules: createSpaceRules({
+      storage,
+      appOfSpace: async (spaceId) => (await storage.spaces.get(spaceId))?.appId ?? null,
+      onRefreshFailed: (spaceId, err: unknown) =>
+        logger.warn({ err, spaceId }, "reading a space's record rules again failed"),
+    }),
+    // An app's history starts with its first definition, never with the empty document before it.
+    afterAppStored: (appId, document, authorIds, final) =>
+      hasDefinition(document)
+        ? history.afterStore(appId, () => readDefinition(document), authorIds, final)
+        : Promise.resolve(false),
+    documents: storage.documents,
+    apps: storage.apps,
+    access,
+    limits: {
+      ...DEFAULT_RESOURCE_LIMITS,
+      heapBudgetBytes: config.heapBudgetBytes ?? defaultHeapBudgetBytes(),
+      ...options.resourceLimits,
+    },
+    logger,
+    timings: metrics.collab,
+    ...(options.storeDebounceMs !== undefined ? { debounceMs: options.storeDebounceMs } : {}),
+    ...(options.storeMaxDebounceMs !== undefined
+      ? { maxDebounceMs: options.storeMaxDebounceMs }
+      : {}),
+  });
+  return { logger, storage, clock, metrics, mailer, sessions, access, cluster, history, collab };
+}
+
+/** Removing data, rate limits, error reporting, accounts, and the REST API that uses them all. */
+function createApiServices(
+  options: CreateServerOptions,
+  core: ServerCore,
+  state: ServerState,
+): Omit<ServerServices, keyof ServerCore> {
+  const { config } = options;
+  const { logger, storage, clock, sessions, mailer, cluster, history, collab } = core;
+  const dataRemoval = createDataRemoval(storage, cluster, clock);
+  const rateLimiter = createRateLimiter(
+    storage,
+    { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    clock,
+  );
+  // Error reports from browsers (/monitoring) and from this server's own failures (issue 6).
+  const monitoring = createMonitoring({
+    config: config.monitoring,
+    store: storage.monitoring,
+    budgetStore: storage.rateLimits,
+    clock,
+    logger,
+  });
+  const accounts = createAccountService({
+    storage,
+    sessions,
+    mailer,
+    rateLimiter,
+    clock,
+    logger,
+    // Links in emails never follow a request's Host header (an attacker could choose it).
+    linkBase: () => config.publicOrigin ?? `http://localhost:${state.listeningPort}`,
+    usernameHoldMs: config.usernameHoldDays * 24 * 60 * 60 * 1000,
+    removeAccountData: dataRemoval.account,
+  });
+  const api = createApi({
+    storage,
+    logger,
+    publicOrigin: config.publicOrigin,
+    trustProxy: config.trustProxy,
+    sessions,
+    accounts,
+    profiles: createProfileService({
+      storage,
+      clock,
+      releaseHeldUsername: accounts.releaseHeldUsername,
+    }),
+    humanCheck: createHumanCheck({
+      storage,
+      difficulty: config.humanCheckDifficulty,
+      clock,
+      ...(options.humanCheckTtlMs !== undefined ? { challengeTtlMs: options.humanCheckTtlMs } : {}),
+    }),
+    rateLimiter,
+    clock,
+    liveDocuments: collab.hocuspocus.documents,
+    history,
+    reportServerError: monitoring.reportServerError,
+    monitoring: config.monitoring,
+    ai: createAiProvider(config.ai, logger),
+    aiDailyRuns: config.aiDailyRuns,
+    operators: createOperators({ storage, clock }),
+    shuttingDown: () => state.shuttingDown,
+    dataRemoval,
+    accessChanges: {
+      revoked: (appId, userId) =>
+        cluster.broadcast({ kind: 'app-access', appId, userId, reason: 'forbidden' }),
+      roleChanged: (appId, userId) =>
+        cluster.broadcast({ kind: 'app-access', appId, userId, reason: 'role_changed' }),
+      visitorsChanged: (appId) => cluster.broadcast({ kind: 'visitors-changed', appId }),
+      spaceRevoked: (spaceId, userId) =>
+        cluster.broadcast({ kind: 'space-access', spaceId, userId, reason: 'forbidden' }),
+      spaceRoleChanged: (spaceId, userId) =>
+        cluster.broadcast({ kind: 'space-access', spaceId, userId, reason: 'role_changed' }),
+    },
+  });
+  return { rateLimiter, monitoring, api };
+}
