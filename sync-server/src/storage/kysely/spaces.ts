@@ -58,16 +58,34 @@ const SPACE_COLUMNS = [
   'spaces.created_at',
 ] as const;
 
+/** How many memberships one person has (all spaces), or one space has (its people). */
+async function countMemberships(on: Db | Trx, column: 'user_id' | 'space_id', id: string) {
+  const row = await on
+    .selectFrom('space_members')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where(column, '=', id)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Shared spaces (docs/product/spaces.md): the spaces themselves, the people in them, the endings
+ * they are told about, and the invitation links.
+ */
 export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
-  /** How many memberships one person has (all spaces), or one space has (its people). */
-  const countMemberships = async (on: Db | Trx, column: 'user_id' | 'space_id', id: string) => {
-    const row = await on
-      .selectFrom('space_members')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where(column, '=', id)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+  return {
+    ...spaceCreation(db, engine),
+    ...spaceReads(db),
+    ...spaceChanges(db),
+    ...spaceMembership(db, engine),
+    ...spaceMembers(db),
+    ...spaceEndings(db),
+    ...spaceInvites(db, engine),
   };
+}
+
+/** Making a space, within the limits on spaces per person. */
+function spaceCreation(db: Db, engine: StorageEngine): Pick<SpaceStore, 'insert'> {
   const hold = (trx: Trx, table: 'users' | 'spaces', id: string) => holdRow(trx, engine, table, id);
   return {
     insert(space, limits) {
@@ -125,7 +143,17 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
         return { created: true as const };
       });
     },
+  };
+}
 
+/** Reading spaces that exist, and whether one was deleted. */
+function spaceReads(
+  db: Db,
+): Pick<
+  SpaceStore,
+  'get' | 'wasDeleted' | 'getWithRole' | 'listForUser' | 'countForUser' | 'idsOf'
+> {
+  return {
     async get(id) {
       const row = await db
         .selectFrom('spaces')
@@ -143,16 +171,6 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
         .where('id', '=', id)
         .executeTakeFirst();
       return row !== undefined && row.deleted_at !== null;
-    },
-
-    async isBarred(spaceId, userId) {
-      const row = await db
-        .selectFrom('space_removals')
-        .select('user_id')
-        .where('space_id', '=', spaceId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return row !== undefined;
     },
 
     async getWithRole(id, userId) {
@@ -198,6 +216,23 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
 
     countForUser: (userId) => countMemberships(db, 'user_id', userId),
 
+    async idsOf(of) {
+      const rows = await db
+        .selectFrom('spaces')
+        .select('id')
+        .$if('appId' in of, (q) => q.where('app_id', '=', (of as { appId: string }).appId))
+        .$if('ownerId' in of, (q) => q.where('owner_id', '=', (of as { ownerId: string }).ownerId))
+        .where('deleted_at', 'is', null)
+        .orderBy('created_at')
+        .execute();
+      return rows.map((row) => row.id);
+    },
+  };
+}
+
+/** Renaming and deleting a space (its people are told it ended). */
+function spaceChanges(db: Db): Pick<SpaceStore, 'rename' | 'delete'> {
+  return {
     async rename(id, name) {
       const row = await db
         .updateTable('spaces')
@@ -268,37 +303,16 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
         await trx.deleteFrom('space_invites').where('space_id', '=', id).execute();
       });
     },
+  };
+}
 
-    async idsOf(of) {
-      const rows = await db
-        .selectFrom('spaces')
-        .select('id')
-        .$if('appId' in of, (q) => q.where('app_id', '=', (of as { appId: string }).appId))
-        .$if('ownerId' in of, (q) => q.where('owner_id', '=', (of as { ownerId: string }).ownerId))
-        .where('deleted_at', 'is', null)
-        .orderBy('created_at')
-        .execute();
-      return rows.map((row) => row.id);
-    },
-
-    async members(spaceId) {
-      const rows = await db
-        .selectFrom('space_members')
-        .select(['space_id', 'user_id', 'role', 'joined_at'])
-        .where('space_id', '=', spaceId)
-        .orderBy('joined_at')
-        .orderBy('user_id')
-        .execute();
-      return rows.map((row) => ({
-        spaceId: row.space_id,
-        userId: row.user_id,
-        role: row.role as SpaceRole,
-        joinedAt: Number(row.joined_at),
-      }));
-    },
-
-    memberCount: (spaceId) => countMemberships(db, 'space_id', spaceId),
-
+/** Joining a space and leaving it: within its limits, and the owner taking someone out. */
+function spaceMembership(
+  db: Db,
+  engine: StorageEngine,
+): Pick<SpaceStore, 'join' | 'removeMember' | 'removeMemberships'> {
+  const hold = (trx: Trx, table: 'users' | 'spaces', id: string) => holdRow(trx, engine, table, id);
+  return {
     join(member, limits, how) {
       return db.transaction().execute(async (trx): Promise<JoinOutcome> => {
         await hold(trx, 'spaces', member.spaceId);
@@ -346,16 +360,6 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
           .execute();
         return 'joined';
       });
-    },
-
-    async setRole(spaceId, userId, role) {
-      const result = await db
-        .updateTable('space_members')
-        .set({ role })
-        .where('space_id', '=', spaceId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
     },
 
     removeMember(spaceId, userId, barredAt) {
@@ -408,7 +412,57 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
         await trx.deleteFrom('space_removals').where('user_id', '=', userId).execute();
       });
     },
+  };
+}
 
+/** The people in a space, their roles, and who the owner took out. */
+function spaceMembers(
+  db: Db,
+): Pick<SpaceStore, 'members' | 'memberCount' | 'isBarred' | 'setRole'> {
+  return {
+    async members(spaceId) {
+      const rows = await db
+        .selectFrom('space_members')
+        .select(['space_id', 'user_id', 'role', 'joined_at'])
+        .where('space_id', '=', spaceId)
+        .orderBy('joined_at')
+        .orderBy('user_id')
+        .execute();
+      return rows.map((row) => ({
+        spaceId: row.space_id,
+        userId: row.user_id,
+        role: row.role as SpaceRole,
+        joinedAt: Number(row.joined_at),
+      }));
+    },
+
+    memberCount: (spaceId) => countMemberships(db, 'space_id', spaceId),
+
+    async isBarred(spaceId, userId) {
+      const row = await db
+        .selectFrom('space_removals')
+        .select('user_id')
+        .where('space_id', '=', spaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async setRole(spaceId, userId, role) {
+      const result = await db
+        .updateTable('space_members')
+        .set({ role })
+        .where('space_id', '=', spaceId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+
+/** What people are told about spaces that ended for them. */
+function spaceEndings(db: Db): Pick<SpaceStore, 'endingsFor' | 'dismissEnding' | 'pruneEndings'> {
+  return {
     async endingsFor(userId, appId, since) {
       const rows = await db
         .selectFrom('space_endings')
@@ -450,7 +504,16 @@ export function createSpaceStore(db: Db, engine: StorageEngine): SpaceStore {
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
+  };
+}
 
+/** Invitation links, within the number a space may have open. */
+function spaceInvites(
+  db: Db,
+  engine: StorageEngine,
+): Pick<SpaceStore, 'insertInvite' | 'openInvites' | 'inviteByTokenHash' | 'revokeInvite'> {
+  const hold = (trx: Trx, table: 'users' | 'spaces', id: string) => holdRow(trx, engine, table, id);
+  return {
     insertInvite(invite, limit) {
       return db.transaction().execute(async (trx) => {
         await hold(trx, 'spaces', invite.spaceId);
