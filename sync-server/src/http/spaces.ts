@@ -97,85 +97,93 @@ async function personFor(c: ApiContext, storage: Storage): Promise<UserRecord | 
   return username.success ? storage.users.findByUsername(username.data) : null;
 }
 
+/** A summary for the asker, reading the owner and the count. */
+async function summaryOf(
+  storage: Storage,
+  space: SpaceRecord,
+  role: SpaceRole,
+): Promise<SpaceSummary> {
+  const [owner, count] = await Promise.all([
+    storage.users.findById(space.ownerId),
+    storage.spaces.memberCount(space.id),
+  ]);
+  return summarize(space, role, owner ?? undefined, count);
+}
+
+/** A person in SPACE_LIMITS.spacesPerPerson spaces already, told to the asker. */
+const personFull = (user: UserRecord, asker: boolean) =>
+  new ApiError(
+    'limit_reached',
+    asker
+      ? `You are in ${SPACE_LIMITS.spacesPerPerson} spaces, the most the free plan allows. Leave a space you no longer use, or delete one you own, to make room.`
+      : `${nameOf(user)} is in ${SPACE_LIMITS.spacesPerPerson} spaces already, the most the free plan allows. They need to leave one before they can join this one.`,
+  );
+
+/** A space with SPACE_LIMITS.membersPerSpace people in it. */
+const spaceFull = () =>
+  new ApiError(
+    'limit_reached',
+    `This space has ${SPACE_LIMITS.membersPerSpace} people, the most the free plan allows. Someone has to leave, or be removed by the owner, first.`,
+  );
+
+/** The open invitation a token names, with its space; expired and withdrawn links refused. */
+/**
+ * The invitation a link's token names. Only links that do not work are counted against the
+ * address (a script guesses; a household opens the links it was sent), and past the limit every
+ * link is refused from there, a working one too — or guessing would still find them.
+ */
+async function inviteFor(
+  c: ApiContext,
+  { storage, clock, rateLimiter }: Pick<ApiDependencies, 'storage' | 'clock' | 'rateLimiter'>,
+) {
+  const address = c.get('meta').ip ?? 'unknown';
+  const misses = await rateLimiter.peek('spaceInviteMissesPerIp', address);
+  if (misses.count >= misses.limit) {
+    throw rateLimited(misses.retryAfter, {
+      what: 'Too many invitation links that don’t work were opened from your network in the last hour, so none can be opened from it for now. Your link may well be fine.',
+    });
+  }
+  const miss = async (error: ApiError) => {
+    await rateLimiter.record('spaceInviteMissesPerIp', address);
+    return error;
+  };
+  const token = spaceInviteTokenSchema.safeParse(c.req.param('token'));
+  const invite = token.success
+    ? await storage.spaces.inviteByTokenHash(sha256Hex(token.data))
+    : null;
+  const space =
+    invite && invite.revokedAt === null ? await storage.spaces.get(invite.spaceId) : null;
+  if (!invite || !space) throw await miss(inviteNotFound());
+  if (invite.expiresAt <= clock.now()) {
+    throw await miss(
+      new ApiError(
+        'token_expired',
+        'This invitation link has expired. Ask the space’s owner for a new one.',
+      ),
+    );
+  }
+  return { invite, space };
+}
+
 /**
  * Shared spaces (docs/product/spaces.md): a visitor of an app they may see makes a space, adds
  * people by username or with invitation links, and gives each a role. Membership is the only way
  * in: the app's creator has no access to a space they are not in. Every answer about a space the
  * asker is not in is `not_found`, so nobody learns that it exists.
  */
-export function registerSpaces(
+export function registerSpaces(app: Hono<ApiEnv>, deps: ApiDependencies): void {
+  registerAppSpaces(app, deps);
+  registerSpace(app, deps);
+  registerSpaceMembers(app, deps);
+  registerSpaceInvites(app, deps);
+  registerInvitationLinks(app, deps);
+}
+
+/** An app's spaces for the asker: listing them (and those that ended), making one. */
+function registerAppSpaces(
   app: Hono<ApiEnv>,
-  {
-    storage,
-    clock,
-    logger,
-    accessChanges,
-    dataRemoval,
-    rateLimiter,
-    publicOrigin,
-  }: ApiDependencies,
+  { storage, clock, logger, rateLimiter }: ApiDependencies,
 ): void {
-  /** A summary for the asker, reading the owner and the count. */
-  async function summaryOf(space: SpaceRecord, role: SpaceRole): Promise<SpaceSummary> {
-    const [owner, count] = await Promise.all([
-      storage.users.findById(space.ownerId),
-      storage.spaces.memberCount(space.id),
-    ]);
-    return summarize(space, role, owner ?? undefined, count);
-  }
-
-  /** A person in SPACE_LIMITS.spacesPerPerson spaces already, told to the asker. */
-  const personFull = (user: UserRecord, asker: boolean) =>
-    new ApiError(
-      'limit_reached',
-      asker
-        ? `You are in ${SPACE_LIMITS.spacesPerPerson} spaces, the most the free plan allows. Leave a space you no longer use, or delete one you own, to make room.`
-        : `${nameOf(user)} is in ${SPACE_LIMITS.spacesPerPerson} spaces already, the most the free plan allows. They need to leave one before they can join this one.`,
-    );
-
-  /** A space with SPACE_LIMITS.membersPerSpace people in it. */
-  const spaceFull = () =>
-    new ApiError(
-      'limit_reached',
-      `This space has ${SPACE_LIMITS.membersPerSpace} people, the most the free plan allows. Someone has to leave, or be removed by the owner, first.`,
-    );
-
-  /** The open invitation a token names, with its space; expired and withdrawn links refused. */
-  /**
-   * The invitation a link's token names. Only links that do not work are counted against the
-   * address (a script guesses; a household opens the links it was sent), and past the limit every
-   * link is refused from there, a working one too — or guessing would still find them.
-   */
-  async function inviteFor(c: ApiContext) {
-    const address = c.get('meta').ip ?? 'unknown';
-    const misses = await rateLimiter.peek('spaceInviteMissesPerIp', address);
-    if (misses.count >= misses.limit) {
-      throw rateLimited(misses.retryAfter, {
-        what: 'Too many invitation links that don’t work were opened from your network in the last hour, so none can be opened from it for now. Your link may well be fine.',
-      });
-    }
-    const miss = async (error: ApiError) => {
-      await rateLimiter.record('spaceInviteMissesPerIp', address);
-      return error;
-    };
-    const token = spaceInviteTokenSchema.safeParse(c.req.param('token'));
-    const invite = token.success
-      ? await storage.spaces.inviteByTokenHash(sha256Hex(token.data))
-      : null;
-    const space =
-      invite && invite.revokedAt === null ? await storage.spaces.get(invite.spaceId) : null;
-    if (!invite || !space) throw await miss(inviteNotFound());
-    if (invite.expiresAt <= clock.now()) {
-      throw await miss(
-        new ApiError(
-          'token_expired',
-          'This invitation link has expired. Ask the space’s owner for a new one.',
-        ),
-      );
-    }
-    return { invite, space };
-  }
-
   app.get('/apps/:id/spaces', async (c) => {
     const auth = requireAuth(c);
     const appId = appIdSchema.safeParse(c.req.param('id'));
@@ -235,7 +243,7 @@ export function registerSpaces(
       if (existing.ownerId !== auth.user.id || existing.appId !== visible.app.id) {
         throw new ApiError('forbidden', 'That space id belongs to someone else.');
       }
-      return c.json({ space: await summaryOf(existing, 'owner') }, 200);
+      return c.json({ space: await summaryOf(storage, existing, 'owner') }, 200);
     };
 
     if (input.id !== undefined) {
@@ -258,7 +266,10 @@ export function registerSpaces(
     if (!inserted.created) return sameAgain(inserted.existing);
     return c.json({ space: summarize(space, 'owner', auth.user, 1) }, 201);
   });
+}
 
+/** One space: reading it, renaming it, deleting it. */
+function registerSpace(app: Hono<ApiEnv>, { storage, clock, dataRemoval }: ApiDependencies): void {
   app.get('/spaces/:spaceId', async (c) => {
     const { space, role } = await spaceFor(c, storage);
     const members = await storage.spaces.members(space.id);
@@ -285,7 +296,7 @@ export function registerSpaces(
     const { name } = await readJsonBody(c.req.raw, renameSpaceRequestSchema);
     const renamed = await storage.spaces.rename(space.id, name);
     if (!renamed) throw notFound();
-    return c.json({ space: await summaryOf(renamed, role) });
+    return c.json({ space: await summaryOf(storage, renamed, role) });
   });
 
   app.delete('/spaces/:spaceId', async (c) => {
@@ -296,7 +307,13 @@ export function registerSpaces(
     await dataRemoval.space(space.id, { why: 'deleted', by: space.ownerId });
     return c.json({ deleted: true });
   });
+}
 
+/** The people in a space: adding someone or changing their role, removing someone or leaving. */
+function registerSpaceMembers(
+  app: Hono<ApiEnv>,
+  { storage, clock, accessChanges }: ApiDependencies,
+): void {
   app.put('/spaces/:spaceId/members/:username', async (c) => {
     const { space, role } = await spaceFor(c, storage);
     requireSpaceOwner(role, 'add people or change their roles');
@@ -370,7 +387,13 @@ export function registerSpaces(
     await accessChanges.spaceRevoked(space.id, leaving.id);
     return c.json({ removed: true });
   });
+}
 
+/** A space's invitation links, as its owner makes and withdraws them. */
+function registerSpaceInvites(
+  app: Hono<ApiEnv>,
+  { storage, clock, publicOrigin }: ApiDependencies,
+): void {
   app.post('/spaces/:spaceId/invites', async (c) => {
     const { auth, space, role } = await spaceFor(c, storage);
     requireSpaceOwner(role, 'invite people');
@@ -417,9 +440,13 @@ export function registerSpaces(
     }
     return c.json({ revoked: true });
   });
+}
 
+/** An invitation link as the person who opens it sees it, and joining with it. */
+function registerInvitationLinks(app: Hono<ApiEnv>, deps: ApiDependencies): void {
+  const { storage, clock } = deps;
   app.get('/space-invites/:token', async (c) => {
-    const { invite, space } = await inviteFor(c);
+    const { invite, space } = await inviteFor(c, deps);
     // The app must be one the reader may see, signed in or not; otherwise the link shows nothing.
     const visible = await findVisibleApp(storage, space.appId, c.get('auth')?.user.id ?? null);
     const inviter = await storage.users.findById(invite.createdBy);
@@ -452,7 +479,7 @@ export function registerSpaces(
 
   app.post('/space-invites/:token/accept', async (c) => {
     const auth = requireAuth(c);
-    const { invite, space } = await inviteFor(c);
+    const { invite, space } = await inviteFor(c, deps);
     if (!(await findVisibleApp(storage, space.appId, auth.user.id))) {
       throw new ApiError(
         'not_found',
@@ -476,9 +503,9 @@ export function registerSpaces(
     if (outcome === 'already') {
       // In it already (the owner too): the role they have stays.
       const found = await storage.spaces.getWithRole(space.id, auth.user.id);
-      if (found?.role) return c.json({ space: await summaryOf(space, found.role) }, 200);
+      if (found?.role) return c.json({ space: await summaryOf(storage, space, found.role) }, 200);
       throw inviteNotFound();
     }
-    return c.json({ space: await summaryOf(space, invite.role) }, 201);
+    return c.json({ space: await summaryOf(storage, space, invite.role) }, 201);
   });
 }
