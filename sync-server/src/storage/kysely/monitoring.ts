@@ -40,72 +40,87 @@ function toEvent(row: EventRow): ErrorEventRecord {
   };
 }
 
+/** Events with their group's identity, newest first. */
+const events = (db: Db) =>
+  db
+    .selectFrom('error_events as e')
+    .innerJoin('error_groups as g', 'g.fingerprint', 'e.fingerprint')
+    .selectAll('e')
+    .select(['g.source', 'g.type', 'g.message', 'g.top_frame'])
+    .orderBy('e.received_at', 'desc')
+    .orderBy('e.id', 'desc');
+
+/** The most recent distinct values of a column for each group, a few each. */
+async function recentValues(
+  db: Db,
+  column: 'route' | 'browser',
+  fingerprints: string[],
+): Promise<Map<string, string[]>> {
+  const byGroup = new Map<string, string[]>();
+  if (fingerprints.length === 0) return byGroup;
+  const ranked = db
+    .selectFrom('error_events')
+    .select([
+      'fingerprint',
+      sql<string>`${sql.ref(column)}`.as('value'),
+      sql<number>`row_number() over (partition by ${sql.ref('fingerprint')} order by max(${sql.ref('received_at')}) desc)`.as(
+        'rank',
+      ),
+    ])
+    .where('fingerprint', 'in', fingerprints)
+    .where(column, 'is not', null)
+    .groupBy(['fingerprint', column]);
+  const rows = await db
+    .selectFrom(ranked.as('r'))
+    .select(['fingerprint', 'value'])
+    .where('rank', '<=', AFFECTED_SHOWN)
+    .orderBy('fingerprint')
+    .orderBy('rank')
+    .execute();
+  for (const row of rows) {
+    const values = byGroup.get(row.fingerprint) ?? [];
+    values.push(row.value);
+    byGroup.set(row.fingerprint, values);
+  }
+  return byGroup;
+}
+
+/** Group rows with a few of their recent routes and browsers. */
+async function toGroups(db: Db, rows: GroupRow[]): Promise<ErrorGroupRecord[]> {
+  const fingerprints = rows.map((r) => r.fingerprint);
+  const [routes, browsers] = await Promise.all([
+    recentValues(db, 'route', fingerprints),
+    recentValues(db, 'browser', fingerprints),
+  ]);
+  return rows.map((r) => ({
+    fingerprint: r.fingerprint,
+    source: r.source as ErrorSource,
+    type: r.type,
+    message: r.message,
+    topFrame: r.top_frame,
+    count: Number(r.count),
+    firstSeen: Number(r.first_seen),
+    lastSeen: Number(r.last_seen),
+    routes: routes.get(r.fingerprint) ?? [],
+    browsers: browsers.get(r.fingerprint) ?? [],
+  }));
+}
+
+/**
+ * Error reports (docs/product/error-reporting.md): occurrences grouped by fingerprint, read by the
+ * operator's inbox, kept within their age and caps, and the count of reports refused unread.
+ */
 export function createMonitoringStore(db: Db): MonitoringStore {
-  /** Events with their group's identity, newest first. */
-  const events = () =>
-    db
-      .selectFrom('error_events as e')
-      .innerJoin('error_groups as g', 'g.fingerprint', 'e.fingerprint')
-      .selectAll('e')
-      .select(['g.source', 'g.type', 'g.message', 'g.top_frame'])
-      .orderBy('e.received_at', 'desc')
-      .orderBy('e.id', 'desc');
+  return {
+    ...errorRecording(db),
+    ...errorReads(db),
+    ...errorRetention(db),
+    ...reportDrops(db),
+  };
+}
 
-  /** The most recent distinct values of a column for each group, a few each. */
-  async function recentValues(
-    column: 'route' | 'browser',
-    fingerprints: string[],
-  ): Promise<Map<string, string[]>> {
-    const byGroup = new Map<string, string[]>();
-    if (fingerprints.length === 0) return byGroup;
-    const ranked = db
-      .selectFrom('error_events')
-      .select([
-        'fingerprint',
-        sql<string>`${sql.ref(column)}`.as('value'),
-        sql<number>`row_number() over (partition by ${sql.ref('fingerprint')} order by max(${sql.ref('received_at')}) desc)`.as(
-          'rank',
-        ),
-      ])
-      .where('fingerprint', 'in', fingerprints)
-      .where(column, 'is not', null)
-      .groupBy(['fingerprint', column]);
-    const rows = await db
-      .selectFrom(ranked.as('r'))
-      .select(['fingerprint', 'value'])
-      .where('rank', '<=', AFFECTED_SHOWN)
-      .orderBy('fingerprint')
-      .orderBy('rank')
-      .execute();
-    for (const row of rows) {
-      const values = byGroup.get(row.fingerprint) ?? [];
-      values.push(row.value);
-      byGroup.set(row.fingerprint, values);
-    }
-    return byGroup;
-  }
-
-  /** Group rows with a few of their recent routes and browsers. */
-  async function toGroups(rows: GroupRow[]): Promise<ErrorGroupRecord[]> {
-    const fingerprints = rows.map((r) => r.fingerprint);
-    const [routes, browsers] = await Promise.all([
-      recentValues('route', fingerprints),
-      recentValues('browser', fingerprints),
-    ]);
-    return rows.map((r) => ({
-      fingerprint: r.fingerprint,
-      source: r.source as ErrorSource,
-      type: r.type,
-      message: r.message,
-      topFrame: r.top_frame,
-      count: Number(r.count),
-      firstSeen: Number(r.first_seen),
-      lastSeen: Number(r.last_seen),
-      routes: routes.get(r.fingerprint) ?? [],
-      browsers: browsers.get(r.fingerprint) ?? [],
-    }));
-  }
-
+/** Recording an occurrence in its group. */
+function errorRecording(db: Db): Pick<MonitoringStore, 'record'> {
   return {
     async record(e) {
       return db.transaction().execute(async (trx) => {
@@ -169,7 +184,14 @@ export function createMonitoringStore(db: Db): MonitoringStore {
         return true;
       });
     },
+  };
+}
 
+/** The groups and occurrences, as the operator's inbox reads them. */
+function errorReads(
+  db: Db,
+): Pick<MonitoringStore, 'listGroups' | 'group' | 'sampleEvent' | 'findByDigest'> {
+  return {
     async listGroups({ limit, offset }) {
       const [rows, totalRow] = await Promise.all([
         db
@@ -185,7 +207,7 @@ export function createMonitoringStore(db: Db): MonitoringStore {
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
           .executeTakeFirstOrThrow(),
       ]);
-      return { groups: await toGroups(rows), total: Number(totalRow.n) };
+      return { groups: await toGroups(db, rows), total: Number(totalRow.n) };
     },
 
     async group(fingerprint) {
@@ -194,19 +216,24 @@ export function createMonitoringStore(db: Db): MonitoringStore {
         .selectAll()
         .where('fingerprint', '=', fingerprint)
         .execute();
-      return (await toGroups(rows))[0] ?? null;
+      return (await toGroups(db, rows))[0] ?? null;
     },
 
     async sampleEvent(fingerprint) {
-      const row = await events().where('e.fingerprint', '=', fingerprint).executeTakeFirst();
+      const row = await events(db).where('e.fingerprint', '=', fingerprint).executeTakeFirst();
       return row ? toEvent(row) : null;
     },
 
     async findByDigest(digest) {
-      const row = await events().where('e.digest', '=', digest).executeTakeFirst();
+      const row = await events(db).where('e.digest', '=', digest).executeTakeFirst();
       return row ? toEvent(row) : null;
     },
+  };
+}
 
+/** Forgetting old reports, and keeping each source within its caps. */
+function errorRetention(db: Db): Pick<MonitoringStore, 'prune' | 'evict'> {
+  return {
     async prune(olderThan) {
       return db.transaction().execute(async (trx) => {
         const removedEvents = await trx
@@ -308,7 +335,12 @@ export function createMonitoringStore(db: Db): MonitoringStore {
         return { events, groups };
       });
     },
+  };
+}
 
+/** Reports refused before they were read, counted per day and reason. */
+function reportDrops(db: Db): Pick<MonitoringStore, 'countDrops' | 'drops'> {
+  return {
     async countDrops(reason, at, count) {
       if (count <= 0) return;
       await db
