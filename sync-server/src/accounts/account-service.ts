@@ -93,8 +93,22 @@ function weakPassword(problem: string, field: string): ServiceError {
  * nothing.
  */
 export function createAccountService(deps: AccountDependencies) {
+  const tools = accountTools(deps);
+  return {
+    ...signupAndSignIn(deps, tools),
+    ...emailVerification(deps, tools),
+    ...passwordFlows(deps, tools),
+    ...emailChange(deps, tools),
+    ...accountEnd(deps, tools),
+  };
+}
+
+/**
+ * What the account flows share: mail sent in the background, emailed links and their tokens,
+ * sessions, held usernames, password checks.
+ */
+function accountTools(deps: AccountDependencies) {
   const { storage, sessions, mailer, rateLimiter, clock, logger } = deps;
-  const loginLimits = createLoginLimits(rateLimiter);
 
   /** Mail goes out in the background: a slow relay never delays or reveals anything. */
   function deliver(message: MailMessage): void {
@@ -169,6 +183,26 @@ export function createAccountService(deps: AccountDependencies) {
   }
 
   return {
+    deliver,
+    issueToken,
+    revokeLinks,
+    consumeToken,
+    link,
+    sendVerification,
+    signIn,
+    releaseHeldUsername,
+    requirePassword,
+  };
+}
+
+type AccountTools = ReturnType<typeof accountTools>;
+
+/** Making an account and signing in to it. */
+function signupAndSignIn(deps: AccountDependencies, tools: AccountTools) {
+  const { storage, rateLimiter, clock } = deps;
+  const { sendVerification, signIn, releaseHeldUsername } = tools;
+  const loginLimits = createLoginLimits(rateLimiter);
+  return {
     async signup(input: SignupRequest, meta: RequestMeta): Promise<SignedIn> {
       await rateLimiter.enforce('signupPerIp', meta.ip ?? 'unknown');
       const problem = passwordProblem(input.password, input);
@@ -225,7 +259,14 @@ export function createAccountService(deps: AccountDependencies) {
         : user;
       return signIn(current, meta);
     },
+  };
+}
 
+/** Proving an email address is theirs. */
+function emailVerification(deps: AccountDependencies, tools: AccountTools) {
+  const { storage, rateLimiter, clock } = deps;
+  const { consumeToken, sendVerification } = tools;
+  return {
     async verifyEmail(token: string): Promise<UserRecord> {
       const { user, email } = await consumeToken('verify_email', token);
       // A link sent to an address the account no longer uses proves nothing.
@@ -240,7 +281,14 @@ export function createAccountService(deps: AccountDependencies) {
       await rateLimiter.enforce('resendVerificationPerAccount', auth.user.id);
       await sendVerification(auth.user);
     },
+  };
+}
 
+/** A forgotten password reset through an emailed link, and a password changed. */
+function passwordFlows(deps: AccountDependencies, tools: AccountTools) {
+  const { storage, sessions, rateLimiter, clock, logger } = deps;
+  const { deliver, issueToken, revokeLinks, consumeToken, link, signIn, requirePassword } = tools;
+  return {
     /** The same answer for known and unknown addresses (no account enumeration). */
     async forgotPassword(email: string, next?: string): Promise<void> {
       await rateLimiter.enforce('resetPerEmail', email);
@@ -287,6 +335,34 @@ export function createAccountService(deps: AccountDependencies) {
       return signIn(updated, meta);
     },
 
+    /** Other devices are signed out; this one stays signed in. */
+    async changePassword(
+      auth: Authenticated,
+      input: { currentPassword: string; newPassword: string },
+    ): Promise<void> {
+      await requirePassword(auth.user, input.currentPassword).catch(() => {
+        throw new ServiceError('invalid_credentials', 'Your current password isn’t right.', {
+          fields: { currentPassword: 'Your current password isn’t right.' },
+        });
+      });
+      const problem = passwordProblem(input.newPassword, auth.user);
+      if (problem) throw weakPassword(problem, 'newPassword');
+      await storage.users.update(auth.user.id, {
+        passwordHash: await hashPassword(input.newPassword),
+        pendingEmail: null,
+      });
+      await revokeLinks(auth.user.id);
+      await sessions.revokeAll(auth.user.id, auth.session.id);
+      deliver(passwordChangedMessage(auth.user.email, nameOf(auth.user)));
+    },
+  };
+}
+
+/** A new email address, taken once the link sent to it is opened. */
+function emailChange(deps: AccountDependencies, tools: AccountTools) {
+  const { storage, sessions, rateLimiter, clock } = deps;
+  const { deliver, issueToken, revokeLinks, consumeToken, link, requirePassword } = tools;
+  return {
     async requestEmailChange(
       auth: Authenticated,
       input: { email: string; password: string },
@@ -346,28 +422,14 @@ export function createAccountService(deps: AccountDependencies) {
       await sessions.revokeAll(user.id);
       return updated;
     },
+  };
+}
 
-    /** Other devices are signed out; this one stays signed in. */
-    async changePassword(
-      auth: Authenticated,
-      input: { currentPassword: string; newPassword: string },
-    ): Promise<void> {
-      await requirePassword(auth.user, input.currentPassword).catch(() => {
-        throw new ServiceError('invalid_credentials', 'Your current password isn’t right.', {
-          fields: { currentPassword: 'Your current password isn’t right.' },
-        });
-      });
-      const problem = passwordProblem(input.newPassword, auth.user);
-      if (problem) throw weakPassword(problem, 'newPassword');
-      await storage.users.update(auth.user.id, {
-        passwordHash: await hashPassword(input.newPassword),
-        pendingEmail: null,
-      });
-      await revokeLinks(auth.user.id);
-      await sessions.revokeAll(auth.user.id, auth.session.id);
-      deliver(passwordChangedMessage(auth.user.email, nameOf(auth.user)));
-    },
-
+/** Deleting the account, and the usernames given up (held a while before anyone may take them). */
+function accountEnd(deps: AccountDependencies, tools: AccountTools) {
+  const { storage, sessions, clock } = deps;
+  const { releaseHeldUsername, requirePassword } = tools;
+  return {
     /**
      * docs/product/accounts.md: sessions revoked, data removed, the username released after the
      * hold. Sessions end first, so no device of theirs reopens a document being deleted; the
