@@ -129,6 +129,22 @@ function ownerOf(documentName: string): DocumentOwner | undefined {
   }
 }
 
+/** What one instance keeps about the documents it holds, between loads and stores. */
+interface PersistenceState {
+  /** Failed stores are no longer retried (the end of a shutdown's grace period). */
+  abandoned: boolean;
+  inTurn: ReturnType<typeof turns>;
+  /** What this instance last wrote as each document's snapshot: it need not be read back. */
+  lastWritten: Map<string, string>;
+  /**
+   * The listing this instance last wrote for each app document, and when: unchanged, it is written
+   * again only to move the app's "updated" time on, at most once a minute.
+   */
+  lastListing: Map<string, { listing: string; at: number }>;
+  /** Who sent the edits of each app document since its last checkpoint. */
+  authors: Map<string, Set<string>>;
+}
+
 /**
  * Loading and storing documents (docs/decisions/0001-durable-log-before-ack.md). Every update a
  * client sends is in the durable log before it is acknowledged (update-log.ts); this step only
@@ -147,164 +163,19 @@ function ownerOf(documentName: string): DocumentOwner | undefined {
  * - App documents keep their listing fields (title, description, icon, tags) in the apps table.
  */
 export function createPersistence(options: PersistenceOptions): Persistence {
-  const { store, ledger, logger, apps, bounds, timings = NO_COLLAB_TIMINGS } = options;
-  let abandoned = false;
-  const inTurn = turns(STORE_CONCURRENCY);
-  /** What this instance last wrote as each document's snapshot: it need not be read back. */
-  const lastWritten = new Map<string, string>();
-
-  /**
-   * The listing this instance last wrote for each app document, and when: unchanged, it is written
-   * again only to move the app's "updated" time on, at most once a minute.
-   */
-  const lastListing = new Map<string, { listing: string; at: number }>();
-
-  /** Who sent the edits of each app document since its last checkpoint. */
-  const authors = new Map<string, Set<string>>();
-
-  async function afterAppStored(documentName: string, document: Y.Doc) {
-    const parsed = parseDocumentName(documentName);
-    if (!options.afterAppStored || parsed?.kind !== 'app') return;
-    const ids = authors.get(documentName) ?? new Set<string>();
-    const taken = [...ids];
-    const made = await options.afterAppStored(
-      parsed.appId,
-      document,
-      taken,
-      connectionsOf(document) === 0,
-    );
-    if (made) for (const id of taken) ids.delete(id);
-  }
-
-  async function updateListing(documentName: string, document: Y.Doc) {
-    const parsed = parseDocumentName(documentName);
-    if (!apps || parsed?.kind !== 'app') return;
-    const { meta } = readDefinition(document);
-    const listing = {
-      title: meta.title,
-      description: meta.description,
-      icon: meta.icon,
-      tags: meta.tags,
-    };
-    const written = JSON.stringify(listing);
-    const now = Date.now();
-    const last = lastListing.get(documentName);
-    if (last?.listing === written && now - last.at < LISTING_REFRESH_MS) return;
-    await apps.updateListing(parsed.appId, { ...listing, updatedAt: now });
-    lastListing.set(documentName, { listing: written, at: now });
-  }
-
-  /** Folds storage and the live document into one snapshot, retrying until it is stored. */
-  async function storeDocument(documentName: string, document: Y.Doc): Promise<void> {
-    const entry = ledger.of(documentName);
-    const upTo = entry.changes;
-    const owner = ownerOf(documentName);
-    for (let attempt = 1; ; attempt++) {
-      // Being deleted: a store now (or a retry) would bring it back.
-      if (ledger.isDiscarded(documentName)) return;
-      const timed = timings.documentStore();
-      try {
-        const kept = await inTurn(() =>
-          store.compact(
-            documentName,
-            (stored) => {
-              const known =
-                stored.snapshot !== null &&
-                lastWritten.get(documentName) === fingerprint(stored.snapshot);
-              replayInto(document, stored, {
-                origin: STORAGE_ORIGIN,
-                skipSnapshot: known,
-                onSkipped: (seq, error) =>
-                  logger.warn(
-                    { err: error, documentName, seq },
-                    'skipped a logged update that does not apply',
-                  ),
-              });
-              const encoded = Y.encodeStateAsUpdate(document);
-              ledger.measure(documentName, document, encoded.byteLength);
-              lastWritten.set(documentName, fingerprint(encoded));
-              return encoded;
-            },
-            {
-              ...(owner ? { owner } : {}),
-              // What this instance logged and applied, or loaded, is in the live document.
-              held: (seq) => ledger.isHeld(documentName, seq),
-            },
-          ),
-        );
-        timed();
-        if (!kept) {
-          // Its app or person was deleted (on another instance): nothing of it is written again.
-          // Marked only: this store is one of the writes a discard waits for, and the deletion's
-          // own discard (closeForDeletion, on every instance) waits for this store to end.
-          ledger.markDiscarded(documentName);
-          return;
-        }
-        ledger.folded(documentName, kept);
-        break;
-      } catch (error) {
-        timed();
-        lastWritten.delete(documentName);
-        if (abandoned) throw error;
-        const delay = Math.min(
-          STORE_RETRY_MAX_DELAY_MS,
-          STORE_RETRY_INITIAL_DELAY_MS * 2 ** (attempt - 1),
-        );
-        logger.warn(
-          { err: error, documentName, attempt, retryInMs: delay },
-          'storing a document failed; retrying',
-        );
-        await sleep(delay);
-      }
-    }
-    entry.stored = Math.max(entry.stored, upTo);
-    try {
-      await updateListing(documentName, document);
-    } catch (error) {
-      // The listing catches up on the next store; the document itself is safe.
-      logger.warn({ err: error, documentName }, 'updating the app listing failed');
-    }
-    await afterAppStored(documentName, document);
-  }
+  const { ledger } = options;
+  const state: PersistenceState = {
+    abandoned: false,
+    inTurn: turns(STORE_CONCURRENCY),
+    lastWritten: new Map(),
+    lastListing: new Map(),
+    authors: new Map(),
+  };
 
   return {
     extensionName: 'pipit-persistence',
 
-    async onLoadDocument({ documentName, document }: onLoadDocumentPayload) {
-      let stored: Awaited<ReturnType<DocumentStore['loadWithLog']>>;
-      try {
-        stored = await store.loadWithLog(documentName);
-      } catch (error) {
-        // The provider is told the storage is unavailable (not "permission denied") and retries.
-        logger.error(
-          { err: error, documentName, digest: createDigest() },
-          'loading a document failed',
-        );
-        // Every connection waiting for this load fails with it.
-        bounds?.unloaded(documentName);
-        // Hocuspocus 4.7 does not destroy a document whose load failed (hocuspocus #1156): its
-        // presence timer would keep it in memory for good, one per failed attempt.
-        document.destroy();
-        throw new SyncRefusal('storage_unavailable');
-      }
-      replayInto(document, stored, {
-        onSkipped: (seq, error) =>
-          logger.warn(
-            { err: error, documentName, seq },
-            'skipped a logged update that does not apply',
-          ),
-      });
-      // Logged updates are folded into the snapshot by the next store (at the latest on unload).
-      if (stored.log.length > 0) ledger.changed(documentName);
-      ledger.hold(
-        documentName,
-        stored.log.map(({ seq }) => seq),
-      );
-      if (stored.snapshot) lastWritten.set(documentName, fingerprint(stored.snapshot));
-      ledger.measure(documentName, document, Y.encodeStateAsUpdate(document).byteLength);
-      // Measured: the person's next document may be admitted against it.
-      bounds?.loaded(documentName);
-    },
+    onLoadDocument: (payload: onLoadDocumentPayload) => loadDocument(options, state, payload),
 
     onChange({ documentName, transactionOrigin, context }: onChangePayload) {
       // Updates relayed from another instance are in the log already (that instance logged them),
@@ -313,9 +184,9 @@ export function createPersistence(options: PersistenceOptions): Persistence {
         ledger.changed(documentName);
         const userId = (context as { userId?: unknown } | undefined)?.userId;
         if (typeof userId === 'string' && options.afterAppStored) {
-          const ids = authors.get(documentName) ?? new Set<string>();
+          const ids = state.authors.get(documentName) ?? new Set<string>();
           ids.add(userId);
-          authors.set(documentName, ids);
+          state.authors.set(documentName, ids);
         }
       }
       return Promise.resolve();
@@ -327,10 +198,10 @@ export function createPersistence(options: PersistenceOptions): Persistence {
       // nothing new since the last store cost nothing, so a slow store never builds a storm.
       if (!ledger.isDirty(documentName)) return;
       // Not when it is about to unload, or the server to stop: those stores are waited for.
-      if (document.getConnectionsCount() > 0 && !abandoned) {
+      if (document.getConnectionsCount() > 0 && !state.abandoned) {
         await sleep(Math.random() * (options.spreadMs ?? 0));
       }
-      await ledger.tracked(documentName, storeDocument(documentName, document));
+      await ledger.tracked(documentName, storeDocument(options, state, documentName, document));
     },
 
     beforeUnloadDocument({ documentName, document, instance }: beforeUnloadDocumentPayload) {
@@ -352,9 +223,9 @@ export function createPersistence(options: PersistenceOptions): Persistence {
 
     afterUnloadDocument({ documentName }) {
       ledger.forget(documentName);
-      lastWritten.delete(documentName);
-      lastListing.delete(documentName);
-      authors.delete(documentName);
+      state.lastWritten.delete(documentName);
+      state.lastListing.delete(documentName);
+      state.authors.delete(documentName);
       return Promise.resolve();
     },
 
@@ -363,7 +234,167 @@ export function createPersistence(options: PersistenceOptions): Persistence {
     discard: (names) => ledger.discard(names),
 
     abandonRetries() {
-      abandoned = true;
+      state.abandoned = true;
     },
   };
+}
+
+/**
+ * Loads a document: the stored snapshot and the logged updates (`replayInto`). A load that fails
+ * destroys the half-made document and refuses its connections with `storage_unavailable`.
+ */
+async function loadDocument(
+  { store, ledger, logger, bounds }: PersistenceOptions,
+  { lastWritten }: PersistenceState,
+  { documentName, document }: onLoadDocumentPayload,
+): Promise<void> {
+  let stored: Awaited<ReturnType<DocumentStore['loadWithLog']>>;
+  try {
+    stored = await store.loadWithLog(documentName);
+  } catch (error) {
+    // The provider is told the storage is unavailable (not "permission denied") and retries.
+    logger.error({ err: error, documentName, digest: createDigest() }, 'loading a document failed');
+    // Every connection waiting for this load fails with it.
+    bounds?.unloaded(documentName);
+    // Hocuspocus 4.7 does not destroy a document whose load failed (hocuspocus #1156): its
+    // presence timer would keep it in memory for good, one per failed attempt.
+    document.destroy();
+    throw new SyncRefusal('storage_unavailable');
+  }
+  replayInto(document, stored, {
+    onSkipped: (seq, error) =>
+      logger.warn({ err: error, documentName, seq }, 'skipped a logged update that does not apply'),
+  });
+  // Logged updates are folded into the snapshot by the next store (at the latest on unload).
+  if (stored.log.length > 0) ledger.changed(documentName);
+  ledger.hold(
+    documentName,
+    stored.log.map(({ seq }) => seq),
+  );
+  if (stored.snapshot) lastWritten.set(documentName, fingerprint(stored.snapshot));
+  ledger.measure(documentName, document, Y.encodeStateAsUpdate(document).byteLength);
+  // Measured: the person's next document may be admitted against it.
+  bounds?.loaded(documentName);
+}
+
+/** Folds storage and the live document into one snapshot, retrying until it is stored. */
+async function storeDocument(
+  options: PersistenceOptions,
+  state: PersistenceState,
+  documentName: string,
+  document: Y.Doc,
+): Promise<void> {
+  const { store, ledger, logger, timings = NO_COLLAB_TIMINGS } = options;
+  const { inTurn, lastWritten } = state;
+  const entry = ledger.of(documentName);
+  const upTo = entry.changes;
+  const owner = ownerOf(documentName);
+  for (let attempt = 1; ; attempt++) {
+    // Being deleted: a store now (or a retry) would bring it back.
+    if (ledger.isDiscarded(documentName)) return;
+    const timed = timings.documentStore();
+    try {
+      const kept = await inTurn(() =>
+        store.compact(
+          documentName,
+          (stored) => {
+            const known =
+              stored.snapshot !== null &&
+              lastWritten.get(documentName) === fingerprint(stored.snapshot);
+            replayInto(document, stored, {
+              origin: STORAGE_ORIGIN,
+              skipSnapshot: known,
+              onSkipped: (seq, error) =>
+                logger.warn(
+                  { err: error, documentName, seq },
+                  'skipped a logged update that does not apply',
+                ),
+            });
+            const encoded = Y.encodeStateAsUpdate(document);
+            ledger.measure(documentName, document, encoded.byteLength);
+            lastWritten.set(documentName, fingerprint(encoded));
+            return encoded;
+          },
+          {
+            ...(owner ? { owner } : {}),
+            // What this instance logged and applied, or loaded, is in the live document.
+            held: (seq) => ledger.isHeld(documentName, seq),
+          },
+        ),
+      );
+      timed();
+      if (!kept) {
+        // Its app or person was deleted (on another instance): nothing of it is written again.
+        // Marked only: this store is one of the writes a discard waits for, and the deletion's
+        // own discard (closeForDeletion, on every instance) waits for this store to end.
+        ledger.markDiscarded(documentName);
+        return;
+      }
+      ledger.folded(documentName, kept);
+      break;
+    } catch (error) {
+      timed();
+      lastWritten.delete(documentName);
+      if (state.abandoned) throw error;
+      const delay = Math.min(
+        STORE_RETRY_MAX_DELAY_MS,
+        STORE_RETRY_INITIAL_DELAY_MS * 2 ** (attempt - 1),
+      );
+      logger.warn(
+        { err: error, documentName, attempt, retryInMs: delay },
+        'storing a document failed; retrying',
+      );
+      await sleep(delay);
+    }
+  }
+  entry.stored = Math.max(entry.stored, upTo);
+  try {
+    await updateListing(options, state, documentName, document);
+  } catch (error) {
+    // The listing catches up on the next store; the document itself is safe.
+    logger.warn({ err: error, documentName }, 'updating the app listing failed');
+  }
+  await afterAppStored(options, state, documentName, document);
+}
+
+async function updateListing(
+  { apps }: PersistenceOptions,
+  { lastListing }: PersistenceState,
+  documentName: string,
+  document: Y.Doc,
+) {
+  const parsed = parseDocumentName(documentName);
+  if (!apps || parsed?.kind !== 'app') return;
+  const { meta } = readDefinition(document);
+  const listing = {
+    title: meta.title,
+    description: meta.description,
+    icon: meta.icon,
+    tags: meta.tags,
+  };
+  const written = JSON.stringify(listing);
+  const now = Date.now();
+  const last = lastListing.get(documentName);
+  if (last?.listing === written && now - last.at < LISTING_REFRESH_MS) return;
+  await apps.updateListing(parsed.appId, { ...listing, updatedAt: now });
+  lastListing.set(documentName, { listing: written, at: now });
+}
+
+async function afterAppStored(
+  options: PersistenceOptions,
+  { authors }: PersistenceState,
+  documentName: string,
+  document: Y.Doc,
+) {
+  const parsed = parseDocumentName(documentName);
+  if (!options.afterAppStored || parsed?.kind !== 'app') return;
+  const ids = authors.get(documentName) ?? new Set<string>();
+  const taken = [...ids];
+  const made = await options.afterAppStored(
+    parsed.appId,
+    document,
+    taken,
+    connectionsOf(document) === 0,
+  );
+  if (made) for (const id of taken) ids.delete(id);
 }
