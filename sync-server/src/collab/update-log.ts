@@ -181,6 +181,19 @@ interface PeerChanges {
   failed: boolean;
 }
 
+/** The update log step's settings (createUpdateLogExtension). */
+interface UpdateLogExtensionOptions {
+  log: UpdateLog;
+  ledger: DocumentLedger;
+  logger: Logger;
+  /**
+   * Past this many bytes waiting for the log (storage slow or out of reach), an update waits for
+   * its own write before it is applied: the socket's messages then wait in Hocuspocus's queue, and
+   * the socket is not read from (websocket.ts), so memory stays bounded.
+   */
+  waitingBytesBudget: number;
+}
+
 /**
  * The update log as a Hocuspocus step (docs/decisions/0001-durable-log-before-ack.md): the update
  * the guard let through (update-guard.ts) is appended to the durable log, and its acknowledgement
@@ -193,43 +206,141 @@ interface PeerChanges {
  * An acknowledgement also waits for the other instances' edits this copy holds (PeerChanges):
  * whatever a client is told is saved, and whatever its edit builds on, is in the log.
  */
-export function createUpdateLogExtension(options: {
-  log: UpdateLog;
-  ledger: DocumentLedger;
-  logger: Logger;
-  /**
-   * Past this many bytes waiting for the log (storage slow or out of reach), an update waits for
-   * its own write before it is applied: the socket's messages then wait in Hocuspocus's queue, and
-   * the socket is not read from (websocket.ts), so memory stays bounded.
-   */
-  waitingBytesBudget: number;
-}): Extension {
+export function createUpdateLogExtension(options: UpdateLogExtensionOptions): Extension {
   const { log, ledger, logger, waitingBytesBudget } = options;
   const held = new WeakMap<Connection, HeldAcknowledgements>();
+  const peers = createPeerChanges(options);
+
+  return {
+    extensionName: 'pipit-update-log',
+
+    onChange({ documentName, update, transactionOrigin }: onChangePayload) {
+      if (!isTransactionOrigin(transactionOrigin) || transactionOrigin.source !== 'redis') {
+        return Promise.resolve();
+      }
+      peers.received(documentName, update);
+      return Promise.resolve();
+    },
+
+    async beforeHandleMessage({
+      documentName,
+      connection,
+      update: message,
+    }: beforeHandleMessagePayload) {
+      const checked = ledger.inFlight(connection);
+      // A sync step 2 or an update, even one that adds nothing here: the provider counts it as
+      // saved once acknowledged, so the other instances' edits this copy has must be logged first.
+      let carriesUpdate = !!checked;
+      if (!carriesUpdate && !connection.readOnly) {
+        try {
+          carriesUpdate = syncPayloadOf(message)?.kind === 'update';
+        } catch {
+          // Malformed framing is refused by the guard before this step.
+        }
+      }
+      if (!carriesUpdate) return;
+      const peerWrites = peers.logPending(documentName);
+      if (!checked && !peerWrites) return;
+      const entry = holdAcknowledgements(held, connection);
+      const written = checked
+        ? ledger.tracked(
+            documentName,
+            log.append(documentName, checked.update).then((seq) => {
+              ledger.logged(checked, seq);
+              return seq;
+            }),
+          )
+        : null;
+      waitForWrites(entry, written, peerWrites, { documentName, connection, logger });
+      // Storage far behind: this update waits for its write before it is applied.
+      if (written && log.waitingBytes() > waitingBytesBudget) {
+        try {
+          await written;
+        } catch {
+          ledger.refused(connection);
+          throw new SyncRefusal('storage_unavailable');
+        }
+      }
+    },
+
+    afterUnloadDocument({ documentName }: afterUnloadDocumentPayload) {
+      peers.unloaded(documentName);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Acknowledgements of this connection go out once the log has what they acknowledge. */
+function holdAcknowledgements(
+  held: WeakMap<Connection, HeldAcknowledgements>,
+  connection: Connection,
+): HeldAcknowledgements {
+  let entry = held.get(connection);
+  if (entry) return entry;
+  entry = { durable: Promise.resolve(), outstanding: 0, failed: false };
+  held.set(connection, entry);
+  const send = connection.send.bind(connection);
+  const hold = entry;
+  connection.send = (message: Uint8Array) => {
+    if (hold.outstanding === 0 || !isAcknowledgement(message)) {
+      send(message);
+      return;
+    }
+    hold.durable.then(
+      () => send(message),
+      // The connection is closed instead (below): this acknowledgement never goes.
+      () => undefined,
+    );
+  };
+  return entry;
+}
+
+/**
+ * The connection's acknowledgements wait, after those before them, for its update's write and for
+ * the other instances' edits being logged; if either fails for good, the connection is closed
+ * instead.
+ */
+function waitForWrites(
+  entry: HeldAcknowledgements,
+  written: Promise<number> | null,
+  peerWrites: Promise<void> | null,
+  {
+    documentName,
+    connection,
+    logger,
+  }: { documentName: string; connection: Connection; logger: Logger },
+): void {
+  // Handled below, through the chain (or not at all once the chain has failed).
+  written?.catch(() => undefined);
+  peerWrites?.catch(() => undefined);
+  entry.outstanding += 1;
+  entry.durable = entry.durable.then(() =>
+    Promise.all([written, peerWrites]).then(() => undefined),
+  );
+  entry.durable.then(
+    () => {
+      entry.outstanding -= 1;
+    },
+    (error: unknown) => {
+      entry.outstanding -= 1;
+      if (entry.failed) return;
+      entry.failed = true;
+      logger.error(
+        { err: error, documentName, digest: createDigest() },
+        'appending an update to the log failed',
+      );
+      connection.close({
+        code: SYNC_CLOSE_REASONS.storage_unavailable,
+        reason: 'storage_unavailable',
+      });
+    },
+  );
+}
+
+/** The other instances' edits each document holds (PeerChanges), and how many bytes they are. */
+function createPeerChanges({ log, ledger, logger }: UpdateLogExtensionOptions) {
   const peers = new Map<string, PeerChanges>();
   let peerBytes = 0;
-
-  /** Acknowledgements of this connection go out once the log has what they acknowledge. */
-  function holdAcknowledgements(connection: Connection): HeldAcknowledgements {
-    let entry = held.get(connection);
-    if (entry) return entry;
-    entry = { durable: Promise.resolve(), outstanding: 0, failed: false };
-    held.set(connection, entry);
-    const send = connection.send.bind(connection);
-    const hold = entry;
-    connection.send = (message: Uint8Array) => {
-      if (hold.outstanding === 0 || !isAcknowledgement(message)) {
-        send(message);
-        return;
-      }
-      hold.durable.then(
-        () => send(message),
-        // The connection is closed instead (below): this acknowledgement never goes.
-        () => undefined,
-      );
-    };
-    return entry;
-  }
 
   /**
    * Logs the other instances' edits the document holds and this instance has not logged yet.
@@ -275,12 +386,8 @@ export function createUpdateLogExtension(options: {
   }
 
   return {
-    extensionName: 'pipit-update-log',
-
-    onChange({ documentName, update, transactionOrigin }: onChangePayload) {
-      if (!isTransactionOrigin(transactionOrigin) || transactionOrigin.source !== 'redis') {
-        return Promise.resolve();
-      }
+    /** An edit from another instance this copy applied: logged before anything is acknowledged. */
+    received(documentName: string, update: Uint8Array): void {
       let changes = peers.get(documentName);
       if (!changes) {
         changes = { pending: [], bytes: 0, writing: 0, durable: Promise.resolve(), failed: false };
@@ -296,78 +403,15 @@ export function createUpdateLogExtension(options: {
       if (peerBytes > PEER_CHANGES_BUDGET_BYTES) {
         for (const name of peers.keys()) logPeerChanges(name)?.catch(() => undefined);
       }
-      return Promise.resolve();
     },
 
-    async beforeHandleMessage({
-      documentName,
-      connection,
-      update: message,
-    }: beforeHandleMessagePayload) {
-      const checked = ledger.inFlight(connection);
-      // A sync step 2 or an update, even one that adds nothing here: the provider counts it as
-      // saved once acknowledged, so the other instances' edits this copy has must be logged first.
-      let carriesUpdate = !!checked;
-      if (!carriesUpdate && !connection.readOnly) {
-        try {
-          carriesUpdate = syncPayloadOf(message)?.kind === 'update';
-        } catch {
-          // Malformed framing is refused by the guard before this step.
-        }
-      }
-      if (!carriesUpdate) return;
-      const peerWrites = logPeerChanges(documentName);
-      if (!checked && !peerWrites) return;
-      const entry = holdAcknowledgements(connection);
-      const written = checked
-        ? ledger.tracked(
-            documentName,
-            log.append(documentName, checked.update).then((seq) => {
-              ledger.logged(checked, seq);
-              return seq;
-            }),
-          )
-        : null;
-      // Handled below, through the chain (or not at all once the chain has failed).
-      written?.catch(() => undefined);
-      peerWrites?.catch(() => undefined);
-      entry.outstanding += 1;
-      entry.durable = entry.durable.then(() =>
-        Promise.all([written, peerWrites]).then(() => undefined),
-      );
-      entry.durable.then(
-        () => {
-          entry.outstanding -= 1;
-        },
-        (error: unknown) => {
-          entry.outstanding -= 1;
-          if (entry.failed) return;
-          entry.failed = true;
-          logger.error(
-            { err: error, documentName, digest: createDigest() },
-            'appending an update to the log failed',
-          );
-          connection.close({
-            code: SYNC_CLOSE_REASONS.storage_unavailable,
-            reason: 'storage_unavailable',
-          });
-        },
-      );
-      // Storage far behind: this update waits for its write before it is applied.
-      if (written && log.waitingBytes() > waitingBytesBudget) {
-        try {
-          await written;
-        } catch {
-          ledger.refused(connection);
-          throw new SyncRefusal('storage_unavailable');
-        }
-      }
-    },
+    logPending: logPeerChanges,
 
-    afterUnloadDocument({ documentName }: afterUnloadDocumentPayload) {
+    /** The document is unloaded: what is still pending is logged, in the background. */
+    unloaded(documentName: string): void {
       const changes = peers.get(documentName);
       peers.delete(documentName);
-      if (!changes || changes.pending.length === 0) return Promise.resolve();
+      if (!changes || changes.pending.length === 0) return;
       peerBytes -= changes.bytes;
       // Nothing here waits for them any more, but this copy may be the last one that has them.
       if (!ledger.isDiscarded(documentName)) {
@@ -375,7 +419,6 @@ export function createUpdateLogExtension(options: {
           logger.warn({ err: error, documentName }, 'logging other instances’ edits failed');
         });
       }
-      return Promise.resolve();
     },
   };
 }
