@@ -183,14 +183,7 @@ export interface ClientFilesOptions {
  * was never built), document requests get the generic error page with a digest that is in the log.
  */
 export function createClientFiles(options: ClientFilesOptions): ClientHandler {
-  const { dir, logger, reportServerError, canSeeApp, canOpenEditor, serverRender, fetchApi } =
-    options;
-  /**
-   * The build's shells as built: the site's and the installed app's (docs/product/routes.md
-   * `/apps/{id}/pwa`).
-   */
-  const shells = new Map<BuiltDocument, Promise<Shell>>();
-  const appShells = new Lru<string, Promise<Shell>>(APP_SHELLS_CACHED);
+  const { dir, logger, serverRender } = options;
   const built = existsSync(dir);
   if (!built) {
     logger.error(
@@ -198,9 +191,69 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
       'the client is not built; run `npm run build` (`npm start` does)',
     );
   }
+  const files = builtFiles(dir, built);
+  const shells = createShells(dir);
+  const { baseShell } = shells;
+  const answers = createShellAnswers(options, shells);
+  const { sendShell } = answers;
+  const { sendAppShell } = createAppShellAnswers(options, shells, answers);
+  const { sendAppPageShell, sendRendered } = createPageAnswers(options, answers);
+
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Method not allowed');
+      return;
+    }
+    const pathname = pathnameOf(req);
+    const match = matchRoute(pathname);
+    if (match) {
+      // A page rendered ahead goes to visitors without a session; anyone with one gets the shell.
+      const serverRendered = SERVER_RENDERED.has(match.route);
+      const rendersAhead = serverRendered || PRERENDERED.has(pathname);
+      const signedOut = rendersAhead && !hasSessionCookie(req);
+      if (serverRender && serverRendered && signedOut && req.method === 'GET') {
+        sendRendered(req, res, serverRender, match);
+        return;
+      }
+      const prerendered = signedOut ? PRERENDERED.get(pathname) : undefined;
+      if (prerendered) {
+        // A build without the page (`vite build` alone) serves the shell.
+        baseShell(prerendered).then(
+          () => sendShell(req, res, 200, prerendered, null, VARY_COOKIE),
+          () => sendShell(req, res, 200, '/index.html', null, VARY_COOKIE),
+        );
+        return;
+      }
+      const target = appShellTarget(pathname);
+      if (target?.kind === 'app') sendAppShell(req, res, target);
+      else if (match.route === '/apps/$id' || match.route === '/apps/$id/edit') {
+        sendAppPageShell(req, res, match.route === '/apps/$id' ? 'app' : 'editor', match.params.id);
+      } else {
+        const vary = rendersAhead ? VARY_COOKIE : VARY_ENCODING;
+        sendShell(req, res, 200, shellDocument(target), target, vary);
+      }
+      return;
+    }
+    files(req, res, () => {
+      if (String(req.headers.accept ?? '').includes('text/html')) {
+        sendShell(req, res, 404, '/index.html');
+        return;
+      }
+      res.writeHead(404, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-cache',
+      });
+      res.end('Not found');
+    });
+  };
+}
+
+/** The build's files as they are, through sirv; none before the client is built. */
+function builtFiles(dir: string, built: boolean): ReturnType<typeof sirv> {
   /** The policy of each HTML file of the build, by its path as sirv serves it (`/app.html`). */
   const filePolicies = built ? htmlPolicies(dir) : new Map<string, string>();
-  const files: ReturnType<typeof sirv> = !built
+  return !built
     ? (_req, _res, next) => void next?.()
     : sirv(dir, {
         etag: true,
@@ -219,6 +272,16 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
           if (policy) res.setHeader('Content-Security-Policy', policy);
         },
       });
+}
+
+/** The build's shells, read, rewritten for an app and compressed once, then kept. */
+function createShells(dir: string) {
+  /**
+   * The build's shells as built: the site's and the installed app's (docs/product/routes.md
+   * `/apps/{id}/pwa`).
+   */
+  const shells = new Map<BuiltDocument, Promise<Shell>>();
+  const appShells = new Lru<string, Promise<Shell>>(APP_SHELLS_CACHED);
 
   function baseShell(document: BuiltDocument): Promise<Shell> {
     // A failure is tried again next time: the build may appear.
@@ -242,6 +305,16 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
     );
   }
 
+  return { baseShell, shellFor };
+}
+
+type Shells = ReturnType<typeof createShells>;
+
+/** Sending a shell, and the error page when it cannot be read. */
+function createShellAnswers(
+  { dir, logger, reportServerError }: ClientFilesOptions,
+  { shellFor }: Shells,
+) {
   function fail(
     req: IncomingMessage,
     res: ServerResponse,
@@ -295,6 +368,17 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
     );
   }
 
+  return { fail, sendShell };
+}
+
+type ShellAnswers = ReturnType<typeof createShellAnswers>;
+
+/** An app's own pages (`/apps/{id}/pwa`, `/apps/{id}/install`): its shell, for whom may see it. */
+function createAppShellAnswers(
+  { logger, canSeeApp, fetchApi }: ClientFilesOptions,
+  { shellFor }: Shells,
+  { fail, sendShell }: ShellAnswers,
+) {
   /**
    * An app's own page: its shell for a reader who may see the app, else the page's shell as built,
    * 404. The answer depends on the session cookie (a private app's owner), so caches key on it.
@@ -320,28 +404,6 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
         visible
           ? sendShell(req, res, 200, document, target, VARY_COOKIE)
           : sendShell(req, res, 404, document, null, VARY_COOKIE),
-      (error: unknown) => fail(req, res, error, 'cannot tell whether an app may be seen'),
-    );
-  }
-
-  /**
-   * `/apps/{id}` and `/apps/{id}/edit`: the site's shell, 200 when the reader may see the app (the
-   * editor: is its owner or a collaborator), else 404 — the same answer for an unknown app and for
-   * one they may not see. The answer depends on the session cookie, so caches key on it.
-   */
-  function sendAppPageShell(
-    req: IncomingMessage,
-    res: ServerResponse,
-    page: 'app' | 'editor',
-    appId: string,
-  ): void {
-    const allowed = page === 'editor' ? canOpenEditor : canSeeApp;
-    if (!allowed) {
-      sendShell(req, res, 200, '/index.html', null, VARY_COOKIE);
-      return;
-    }
-    allowed(appId, req).then(
-      (yes) => sendShell(req, res, yes ? 200 : 404, '/index.html', null, VARY_COOKIE),
       (error: unknown) => fail(req, res, error, 'cannot tell whether an app may be seen'),
     );
   }
@@ -379,26 +441,34 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
       });
   }
 
-  /** A page made for this request: it holds data as of now, never stored, revalidated by nobody. */
-  async function sendPage(
+  return { sendAppShell };
+}
+
+/** The site's pages about one app (`/apps/{id}`, `/apps/{id}/edit`), and pages rendered per request. */
+function createPageAnswers(
+  { canSeeApp, canOpenEditor }: ClientFilesOptions,
+  { fail, sendShell }: ShellAnswers,
+) {
+  /**
+   * `/apps/{id}` and `/apps/{id}/edit`: the site's shell, 200 when the reader may see the app (the
+   * editor: is its owner or a collaborator), else 404 — the same answer for an unknown app and for
+   * one they may not see. The answer depends on the session cookie, so caches key on it.
+   */
+  function sendAppPageShell(
     req: IncomingMessage,
     res: ServerResponse,
-    status: number,
-    page: string,
-    policy: string,
-  ): Promise<void> {
-    const encoding = preferredEncoding(req.headers['accept-encoding']);
-    const html = Buffer.from(page);
-    const body = encoding ? await compressPage[encoding](html) : html;
-    res.writeHead(status, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Length': body.length,
-      'Cache-Control': 'no-store',
-      Vary: VARY_COOKIE,
-      'Content-Security-Policy': policy,
-      ...(encoding ? { 'Content-Encoding': encoding } : {}),
-    });
-    res.end(body);
+    page: 'app' | 'editor',
+    appId: string,
+  ): void {
+    const allowed = page === 'editor' ? canOpenEditor : canSeeApp;
+    if (!allowed) {
+      sendShell(req, res, 200, '/index.html', null, VARY_COOKIE);
+      return;
+    }
+    allowed(appId, req).then(
+      (yes) => sendShell(req, res, yes ? 200 : 404, '/index.html', null, VARY_COOKIE),
+      (error: unknown) => fail(req, res, error, 'cannot tell whether an app may be seen'),
+    );
   }
 
   /** A page rendered for this request (server-render.ts), or the shell when it could not be. */
@@ -428,52 +498,27 @@ export function createClientFiles(options: ClientFilesOptions): ClientHandler {
       .catch((error: unknown) => fail(req, res, error, 'cannot send a server-rendered page'));
   }
 
-  return (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Method not allowed');
-      return;
-    }
-    const pathname = pathnameOf(req);
-    const match = matchRoute(pathname);
-    if (match) {
-      // A page rendered ahead goes to visitors without a session; anyone with one gets the shell.
-      const serverRendered = SERVER_RENDERED.has(match.route);
-      const rendersAhead = serverRendered || PRERENDERED.has(pathname);
-      const signedOut = rendersAhead && !hasSessionCookie(req);
-      if (serverRender && serverRendered && signedOut && req.method === 'GET') {
-        sendRendered(req, res, serverRender, match);
-        return;
-      }
-      const prerendered = signedOut ? PRERENDERED.get(pathname) : undefined;
-      if (prerendered) {
-        // A build without the page (`vite build` alone) serves the shell.
-        baseShell(prerendered).then(
-          () => sendShell(req, res, 200, prerendered, null, VARY_COOKIE),
-          () => sendShell(req, res, 200, '/index.html', null, VARY_COOKIE),
-        );
-        return;
-      }
-      const target = appShellTarget(pathname);
-      if (target?.kind === 'app') sendAppShell(req, res, target);
-      else if (match.route === '/apps/$id' || match.route === '/apps/$id/edit') {
-        sendAppPageShell(req, res, match.route === '/apps/$id' ? 'app' : 'editor', match.params.id);
-      } else {
-        const vary = rendersAhead ? VARY_COOKIE : VARY_ENCODING;
-        sendShell(req, res, 200, shellDocument(target), target, vary);
-      }
-      return;
-    }
-    files(req, res, () => {
-      if (String(req.headers.accept ?? '').includes('text/html')) {
-        sendShell(req, res, 404, '/index.html');
-        return;
-      }
-      res.writeHead(404, {
-        'Content-Type': 'text/plain; charset=utf-8',
-        'Cache-Control': 'no-cache',
-      });
-      res.end('Not found');
-    });
-  };
+  return { sendAppPageShell, sendRendered };
+}
+
+/** A page made for this request: it holds data as of now, never stored, revalidated by nobody. */
+async function sendPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  page: string,
+  policy: string,
+): Promise<void> {
+  const encoding = preferredEncoding(req.headers['accept-encoding']);
+  const html = Buffer.from(page);
+  const body = encoding ? await compressPage[encoding](html) : html;
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': body.length,
+    'Cache-Control': 'no-store',
+    Vary: VARY_COOKIE,
+    'Content-Security-Policy': policy,
+    ...(encoding ? { 'Content-Encoding': encoding } : {}),
+  });
+  res.end(body);
 }
