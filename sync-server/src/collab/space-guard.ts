@@ -173,7 +173,6 @@ export function judgeSpaceUpdate(check: SpaceUpdateCheck): SpaceRefusal | { adde
     throw error;
   }
 }
-
 function judge({
   doc,
   decoded,
@@ -183,10 +182,48 @@ function judge({
   recordLimit = SPACE_LIMITS.recordsPerSpace,
   recordsInFlight = 0,
 }: SpaceUpdateCheck): number {
-  const { store } = doc;
   const records = doc.share.get(RECORDS);
-  const docClock = (client: number) => Y.getState(store, client);
+  refuseWhatWaits(doc, decoded, plan);
+  const judging = startJudging({ doc, decoded, plan, userId, ruleOf, records });
+  const addedIds = judgeWrites(judging, decoded, userId);
+  const removedRecords = judgeDeletes(judging);
 
+  if (addedIds.size > 0) {
+    let live = 0;
+    for (const entry of records?._map.values() ?? []) if (!entry.deleted) live += 1;
+    // Records let through before and not applied yet count; their deletions free nothing yet.
+    if (live + recordsInFlight - removedRecords.size + addedIds.size > recordLimit) {
+      refuse('the space holds as many records as it may');
+    }
+  }
+  return addedIds.size;
+}
+
+/** What judging one update works from, and what it has found out so far. */
+interface Judging {
+  doc: Y.Doc;
+  plan: IntegrationPlan;
+  /** The document's `records` (none before the first record). */
+  records: ReturnType<Y.Doc['share']['get']>;
+  /** What the update deletes, by client. */
+  deletes: Map<number, Ranges>;
+  /** Where each part sits, once found (placeOf). */
+  places: Map<Y.Item, Placed>;
+  /** A part by id: the server's copy when it has one, else the update's. */
+  lookup(id: Y.ID): Struct | null;
+  /** The server's part an item lands next to when Yjs integrates it part-way. */
+  partWayLeft(item: Y.Item): Y.ID | null;
+  /** A part of the update that the same update deletes (from where Yjs starts it). */
+  deletedHere(item: Y.Item): boolean;
+  /** Whether the sender may change the server's record `record` under its collection's rule. */
+  mayChange(record: Y.Item): boolean;
+}
+
+const isServers = (item: Y.Item) => item.parent instanceof Y.AbstractType;
+
+/** Refuses an update that waits for a part the server does not have. */
+function refuseWhatWaits(doc: Y.Doc, decoded: DecodedUpdate, plan: IntegrationPlan): void {
+  const { store } = doc;
   // Whatever Yjs would keep aside waits for a part the server does not have: refused, as is an
   // update that would let Yjs apply what it keeps aside already (a space's document keeps
   // nothing aside: only a document stored before this rule could).
@@ -196,6 +233,20 @@ function judge({
   if (pending && [...pending.missing].some(([client, clock]) => plan.stateAfter(client) > clock)) {
     refuse('waits for a missing part');
   }
+}
+
+/** The lookups the judging of one update shares, over the server's document and the update. */
+function startJudging({
+  doc,
+  decoded,
+  plan,
+  userId,
+  ruleOf,
+  records,
+}: Pick<SpaceUpdateCheck, 'doc' | 'decoded' | 'userId' | 'ruleOf'> & {
+  plan: IntegrationPlan;
+  records: Judging['records'];
+}): Judging {
   // The update's parts by client, in clock order and without gaps (nothing waits).
   const own = new Map<number, Struct[]>();
   for (const struct of decoded.structs) {
@@ -224,93 +275,8 @@ function judge({
   const deletedHere = (item: Y.Item) =>
     item.content instanceof Y.ContentDeleted ||
     covers(deletes.get(item.id.client) ?? [], item.id.clock + (plan.offsets.get(item) ?? 0));
-  const isServers = (item: Y.Item) => item.parent instanceof Y.AbstractType;
 
   const places = new Map<Y.Item, Placed>();
-  /**
-   * Where `start` sits: from each part to its parent (an id, or the root's name), or — for a part
-   * placed after or before another — to that neighbour, whose parent it shares. Iterative and
-   * bounded: each part is visited once per update, and at most MAX_DEPTH parents up.
-   */
-  const placeOf = (start: Y.Item): Placed => {
-    const path: Array<{ item: Y.Item; up: boolean }> = [];
-    const onPath = new Set<Y.Item>();
-    let item = start;
-    let placed: Placed | undefined = places.get(item);
-    let levels = 0;
-    while (placed === undefined) {
-      if (onPath.has(item)) refuse('refers to itself');
-      onPath.add(item);
-      const parent: unknown = item.parent;
-      const landsAfter = isServers(item) ? null : partWayLeft(item);
-      let next: Struct | null;
-      let up = false;
-      if (landsAfter) {
-        next = lookup(landsAfter);
-      } else if (parent instanceof Y.AbstractType) {
-        // The server's own part: its parent is known.
-        if (parent._item === null) {
-          if (parent !== records) refuse('writes outside the records');
-          placed = { record: item, recordId: item.parentSub, depth: 0, key: null };
-          break;
-        }
-        next = parent._item;
-        up = true;
-      } else if (typeof parent === 'string') {
-        if (parent !== RECORDS) refuse('writes outside the records');
-        placed = { record: item, recordId: item.parentSub, depth: 0, key: null };
-        break;
-      } else if (parent instanceof Y.ID) {
-        next = lookup(parent);
-        if (next === null) refuse('waits for a missing part');
-        up = true;
-      } else {
-        const neighbour = item.origin ?? item.rightOrigin;
-        if (neighbour === null) refuse('has no place');
-        next = lookup(neighbour);
-        if (next === null) refuse('waits for a missing part');
-      }
-      // Next to or inside something collected already: Yjs drops the part.
-      if (next instanceof Y.GC) {
-        placed = GONE;
-        break;
-      }
-      const nextItem = next as Y.Item;
-      if (up) {
-        // Inside something deleted: Yjs deletes the part as it arrives.
-        if (isServers(nextItem) ? nextItem.deleted : deletedHere(nextItem)) {
-          placed = GONE;
-          break;
-        }
-        if (!(nextItem.content instanceof Y.ContentType)) refuse('has no place');
-        levels += 1;
-        if (levels > MAX_DEPTH) refuse('nests too deep');
-      }
-      path.push({ item, up });
-      item = nextItem;
-      placed = places.get(item);
-    }
-    places.set(item, placed);
-    for (let i = path.length - 1; i >= 0; i -= 1) {
-      const step = path[i]!;
-      if (placed !== GONE) {
-        if (step.up) {
-          const depth: number = placed.depth + 1;
-          if (depth > MAX_DEPTH) refuse('nests too deep', placed.recordId);
-          placed = {
-            record: placed.record,
-            recordId: placed.recordId,
-            depth,
-            key: placed.depth === 0 ? step.item.parentSub : placed.key,
-          };
-        } else if (placed.depth === 0) {
-          placed = { ...placed, record: step.item };
-        }
-      }
-      places.set(step.item, placed);
-    }
-    return placed;
-  };
 
   const verdicts = new Map<Y.Item, boolean>();
   /** Whether the sender may change the server's record `record` under its collection's rule. */
@@ -325,6 +291,101 @@ function judge({
     return verdict;
   };
 
+  return { doc, plan, records, deletes, places, lookup, partWayLeft, deletedHere, mayChange };
+}
+
+/**
+ * Where `start` sits: from each part to its parent (an id, or the root's name), or — for a part
+ * placed after or before another — to that neighbour, whose parent it shares. Iterative and
+ * bounded: each part is visited once per update, and at most MAX_DEPTH parents up.
+ */
+function placeOf(judging: Judging, start: Y.Item): Placed {
+  const { records, places, lookup, partWayLeft, deletedHere } = judging;
+  const path: Array<{ item: Y.Item; up: boolean }> = [];
+  const onPath = new Set<Y.Item>();
+  let item = start;
+  let placed: Placed | undefined = places.get(item);
+  let levels = 0;
+  while (placed === undefined) {
+    if (onPath.has(item)) refuse('refers to itself');
+    onPath.add(item);
+    const parent: unknown = item.parent;
+    const landsAfter = isServers(item) ? null : partWayLeft(item);
+    let next: Struct | null;
+    let up = false;
+    if (landsAfter) {
+      next = lookup(landsAfter);
+    } else if (parent instanceof Y.AbstractType) {
+      // The server's own part: its parent is known.
+      if (parent._item === null) {
+        if (parent !== records) refuse('writes outside the records');
+        placed = { record: item, recordId: item.parentSub, depth: 0, key: null };
+        break;
+      }
+      next = parent._item;
+      up = true;
+    } else if (typeof parent === 'string') {
+      if (parent !== RECORDS) refuse('writes outside the records');
+      placed = { record: item, recordId: item.parentSub, depth: 0, key: null };
+      break;
+    } else if (parent instanceof Y.ID) {
+      next = lookup(parent);
+      if (next === null) refuse('waits for a missing part');
+      up = true;
+    } else {
+      const neighbour = item.origin ?? item.rightOrigin;
+      if (neighbour === null) refuse('has no place');
+      next = lookup(neighbour);
+      if (next === null) refuse('waits for a missing part');
+    }
+    // Next to or inside something collected already: Yjs drops the part.
+    if (next instanceof Y.GC) {
+      placed = GONE;
+      break;
+    }
+    const nextItem = next as Y.Item;
+    if (up) {
+      // Inside something deleted: Yjs deletes the part as it arrives.
+      if (isServers(nextItem) ? nextItem.deleted : deletedHere(nextItem)) {
+        placed = GONE;
+        break;
+      }
+      if (!(nextItem.content instanceof Y.ContentType)) refuse('has no place');
+      levels += 1;
+      if (levels > MAX_DEPTH) refuse('nests too deep');
+    }
+    path.push({ item, up });
+    item = nextItem;
+    placed = places.get(item);
+  }
+  places.set(item, placed);
+  for (let i = path.length - 1; i >= 0; i -= 1) {
+    const step = path[i]!;
+    if (placed !== GONE) {
+      if (step.up) {
+        const depth: number = placed.depth + 1;
+        if (depth > MAX_DEPTH) refuse('nests too deep', placed.recordId);
+        placed = {
+          record: placed.record,
+          recordId: placed.recordId,
+          depth,
+          key: placed.depth === 0 ? step.item.parentSub : placed.key,
+        };
+      } else if (placed.depth === 0) {
+        placed = { ...placed, record: step.item };
+      }
+    }
+    places.set(step.item, placed);
+  }
+  return placed;
+}
+
+/**
+ * What the update writes: new records (whole, with their author and collection), and changes
+ * inside existing ones under their rule. Answers the ids of the records it adds.
+ */
+function judgeWrites(judging: Judging, decoded: DecodedUpdate, userId: string): Set<string> {
+  const { plan, records, deletedHere, mayChange } = judging;
   /** New records of this update, with how many live parts set their author and collection. */
   const added = new Map<Y.Item, { author: number; collection: number }>();
   const addedIds = new Set<string>();
@@ -341,7 +402,7 @@ function judge({
     if (!(struct instanceof Y.Item)) continue;
     // What the server has already changes nothing (a provider resends what it is unsure of).
     if (!plan.offsets.has(struct)) continue;
-    const place = placeOf(struct);
+    const place = placeOf(judging, struct);
     if (place === GONE) continue;
     const { record, recordId, depth, key } = place;
     if (recordId === null) refuse('writes outside a record');
@@ -387,7 +448,14 @@ function judge({
     if (tally.author === 0) refuse('a new record does not name its author', record.parentSub);
     if (tally.collection === 0) refuse('a new record has no collection', record.parentSub);
   }
+  return addedIds;
+}
 
+/** What the update deletes of the server's document. Answers the records it deletes whole. */
+function judgeDeletes(judging: Judging): Set<Y.Item> {
+  const { doc, deletes, mayChange } = judging;
+  const { store } = doc;
+  const docClock = (client: number) => Y.getState(store, client);
   // What the update deletes of the server's document: each live part as if it were written.
   const removedRecords = new Set<Y.Item>();
   const fixedRemoved = new Map<Y.Item, string | null>();
@@ -400,7 +468,7 @@ function judge({
         const part = held[i]!;
         if (part.id.clock >= Math.min(to, have)) break;
         if (!(part instanceof Y.Item) || part.deleted) continue;
-        const place = placeOf(part);
+        const place = placeOf(judging, part);
         if (place === GONE) continue;
         if (place.depth === 0) {
           if (!mayChange(part)) refuse("deletes someone else's record", place.recordId);
@@ -416,14 +484,5 @@ function judge({
   for (const [record, recordId] of fixedRemoved) {
     if (!removedRecords.has(record)) refuse("removes a record's author or collection", recordId);
   }
-
-  if (addedIds.size > 0) {
-    let live = 0;
-    for (const entry of records?._map.values() ?? []) if (!entry.deleted) live += 1;
-    // Records let through before and not applied yet count; their deletions free nothing yet.
-    if (live + recordsInFlight - removedRecords.size + addedIds.size > recordLimit) {
-      refuse('the space holds as many records as it may');
-    }
-  }
-  return addedIds.size;
+  return removedRecords;
 }
