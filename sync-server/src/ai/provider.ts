@@ -207,7 +207,6 @@ function usageOf(usage: OpenAI.CompletionUsage | null | undefined): AiUsage {
     completionTokens: Math.max(0, Math.trunc(usage?.completion_tokens ?? 0)),
   };
 }
-
 /**
  * The provider for this server, or undefined when AI_BASE_URL is unset (every AI endpoint then
  * answers `ai_not_configured`: see `requireAiProvider`).
@@ -234,7 +233,33 @@ export function createAiProvider(
     })),
   );
   const log = logger.child({ component: 'ai' });
+  const failures = createFailures(log);
+  const complete = createComplete(config, clientOf, failures);
+  return {
+    model: config.model,
+    complete,
+    completeStructured: createCompleteStructured(complete, log),
+  };
+}
 
+/** The SDK and its client, loaded on the first request. */
+type ClientOf = () => Promise<{ sdk: typeof OpenAISdk; client: OpenAI }>;
+
+/**
+ * Failures in the provider's words turned into ours, logged without the prompt or the answer. Each
+ * throws; declared so, the compiler knows nothing runs after a call.
+ */
+interface Failures {
+  fail(kind: ProviderFailure, asked: boolean, details?: Record<string, unknown>): never;
+  failEmpty(usage: AiUsage): never;
+  failFrom(
+    sdk: typeof OpenAISdk,
+    error: unknown,
+    how: { timedOut: boolean; callerAborted: boolean; asked: boolean },
+  ): never;
+}
+
+function createFailures(log: Logger): Failures {
   function fail(
     kind: ProviderFailure,
     asked: boolean,
@@ -285,6 +310,11 @@ export function createAiProvider(
     fail('malformed', asked, { error: error instanceof Error ? error.name : typeof error });
   }
 
+  return { fail, failEmpty, failFrom };
+}
+
+/** One request to the provider, within AI_TIMEOUT_MS, streamed or not. */
+function createComplete(config: AiConfig, clientOf: ClientOf, failures: Failures) {
   async function complete(options: CompleteOptions): Promise<Completion> {
     const { system, user, jsonSchema, onDelta, signal, followUp = [] } = options;
     const messages: OpenAI.ChatCompletionMessageParam[] = [
@@ -309,7 +339,7 @@ export function createAiProvider(
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, config!.timeoutMs);
+    }, config.timeoutMs);
     const onCallerAbort = () => controller.abort();
     signal?.addEventListener('abort', onCallerAbort, { once: true });
     // Whether the provider has been asked for this run (a failed run's quota depends on it): a
@@ -321,49 +351,28 @@ export function createAiProvider(
       if (signal?.aborted || controller.signal.aborted) throw new Error('aborted');
       asked = true;
       if (onDelta) {
-        const stream = await client.chat.completions.create(
-          {
-            model: config!.model,
-            messages,
-            stream: true,
-            stream_options: { include_usage: true },
-            ...(responseFormat ? { response_format: responseFormat } : {}),
-          },
-          { signal: controller.signal },
+        return await streamAnswer(
+          client,
+          { model: config.model, messages, responseFormat },
+          { controller, onDelta, failEmpty: failures.failEmpty },
         );
-        let content = '';
-        let usage: AiUsage = { promptTokens: 0, completionTokens: 0 };
-        for await (const chunk of stream) {
-          const piece = chunk.choices[0]?.delta?.content;
-          if (typeof piece === 'string' && piece.length > 0) {
-            content += piece;
-            onDelta(content);
-          }
-          if (chunk.usage) usage = usageOf(chunk.usage);
-        }
-        // The client ends the loop quietly when the request is aborted, so the text so far looks
-        // like a whole answer. Cut off by AI_TIMEOUT_MS, or by the person leaving, it is none:
-        // never read it, nor send it back for a repair round.
-        if (controller.signal.aborted) throw controller.signal.reason ?? new Error('aborted');
-        if (content.trim().length === 0) failEmpty(usage);
-        return { content, usage };
       }
       const answer = await client.chat.completions.create(
         {
-          model: config!.model,
+          model: config.model,
           messages,
           ...(responseFormat ? { response_format: responseFormat } : {}),
         },
         { signal: controller.signal },
       );
       if (!answer || typeof answer !== 'object' || !Array.isArray(answer.choices))
-        fail('malformed', asked);
+        failures.fail('malformed', asked);
       const content = answer.choices[0]?.message?.content;
       if (typeof content !== 'string' || content.trim().length === 0)
-        failEmpty(usageOf(answer.usage));
+        failures.failEmpty(usageOf(answer.usage));
       return { content, usage: usageOf(answer.usage) };
     } catch (error) {
-      return failFrom(sdk, error, {
+      return failures.failFrom(sdk, error, {
         timedOut,
         callerAborted: signal?.aborted === true && !timedOut,
         asked,
@@ -374,6 +383,60 @@ export function createAiProvider(
     }
   }
 
+  return complete;
+}
+
+/** The answer streamed: `onDelta` is called with the text so far after each piece. */
+async function streamAnswer(
+  client: OpenAI,
+  request: {
+    model: string;
+    messages: OpenAI.ChatCompletionMessageParam[];
+    responseFormat: OpenAI.ChatCompletionCreateParams['response_format'];
+  },
+  {
+    controller,
+    onDelta,
+    failEmpty,
+  }: {
+    controller: AbortController;
+    onDelta: (textSoFar: string) => void;
+    failEmpty: (usage: AiUsage) => never;
+  },
+): Promise<Completion> {
+  const stream = await client.chat.completions.create(
+    {
+      model: request.model,
+      messages: request.messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(request.responseFormat ? { response_format: request.responseFormat } : {}),
+    },
+    { signal: controller.signal },
+  );
+  let content = '';
+  let usage: AiUsage = { promptTokens: 0, completionTokens: 0 };
+  for await (const chunk of stream) {
+    const piece = chunk.choices[0]?.delta?.content;
+    if (typeof piece === 'string' && piece.length > 0) {
+      content += piece;
+      onDelta(content);
+    }
+    if (chunk.usage) usage = usageOf(chunk.usage);
+  }
+  // The client ends the loop quietly when the request is aborted, so the text so far looks
+  // like a whole answer. Cut off by AI_TIMEOUT_MS, or by the person leaving, it is none:
+  // never read it, nor send it back for a repair round.
+  if (controller.signal.aborted) throw controller.signal.reason ?? new Error('aborted');
+  if (content.trim().length === 0) failEmpty(usage);
+  return { content, usage };
+}
+
+/**
+ * A request whose answer must fit a JSON schema: an answer that does not is sent back once, with
+ * what is wrong with it (the repair round).
+ */
+function createCompleteStructured(complete: AiProvider['complete'], log: Logger) {
   async function completeStructured<T>(
     options: CompleteStructuredOptions<T>,
   ): Promise<StructuredCompletion<T>> {
@@ -422,7 +485,7 @@ export function createAiProvider(
     throw new AiOutputInvalidError(OUTPUT_INVALID_MESSAGE, usage);
   }
 
-  return { model: config.model, complete, completeStructured };
+  return completeStructured;
 }
 
 /** The provider, or `ai_not_configured` ("AI is not configured on this server."). */
