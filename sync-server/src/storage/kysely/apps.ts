@@ -43,12 +43,18 @@ export function toApp(row: Selectable<Database['apps']>): AppRecord {
   };
 }
 
+/** Apps (docs/product/records.md): registering one, reading, changing, its collaborators. */
 export function createAppStore(db: Db, engine: StorageEngine): AppStore {
-  const get = async (id: string) => {
-    const row = await db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? toApp(row) : null;
+  return {
+    ...appRegistration(db, engine),
+    ...appReads(db),
+    ...appChanges(db),
+    ...appCollaborators(db),
   };
+}
 
+/** Registering an app: its id claimed for good, within the apps a person may own. */
+function appRegistration(db: Db, engine: StorageEngine): Pick<AppStore, 'insert'> {
   return {
     insert(app, limits) {
       return db.transaction().execute(async (trx) => {
@@ -111,7 +117,19 @@ export function createAppStore(db: Db, engine: StorageEngine): AppStore {
         return { app: toApp(inserted), created: true };
       });
     },
+  };
+}
 
+/** Reading apps, and a person's role in one. */
+function appReads(
+  db: Db,
+): Pick<AppStore, 'wasDeleted' | 'get' | 'listForUser' | 'countOwned' | 'getWithRole'> {
+  const get = async (id: string) => {
+    const row = await db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toApp(row) : null;
+  };
+
+  return {
     async wasDeleted(id) {
       const row = await db
         .selectFrom('app_ids')
@@ -147,6 +165,32 @@ export function createAppStore(db: Db, engine: StorageEngine): AppStore {
 
     countOwned: (ownerId) => countOwnedApps(db, ownerId),
 
+    async getWithRole(id, userId) {
+      const row = await db
+        .selectFrom('apps')
+        .leftJoin('collaborators', (join) =>
+          join
+            .onRef('collaborators.app_id', '=', 'apps.id')
+            .on('collaborators.user_id', '=', userId),
+        )
+        .selectAll('apps')
+        .select('collaborators.role as collaborator_role')
+        .where('apps.id', '=', id)
+        .executeTakeFirst();
+      if (!row) return null;
+      const { collaborator_role, ...app } = row;
+      const role: AppRole | null =
+        app.owner_id === userId ? 'owner' : ((collaborator_role as AppRole | null) ?? null);
+      return { app: toApp(app), role };
+    },
+  };
+}
+
+/** Changing an app's row: its listing, where it was remixed from, archiving, deleting. */
+function appChanges(
+  db: Db,
+): Pick<AppStore, 'setForkedFromVersion' | 'updateListing' | 'setArchived' | 'delete'> {
+  return {
     async setForkedFromVersion(id, version, publicAt) {
       await db
         .updateTable('apps')
@@ -194,26 +238,14 @@ export function createAppStore(db: Db, engine: StorageEngine): AppStore {
         await trx.deleteFrom('apps').where('id', '=', id).execute();
       });
     },
+  };
+}
 
-    async getWithRole(id, userId) {
-      const row = await db
-        .selectFrom('apps')
-        .leftJoin('collaborators', (join) =>
-          join
-            .onRef('collaborators.app_id', '=', 'apps.id')
-            .on('collaborators.user_id', '=', userId),
-        )
-        .selectAll('apps')
-        .select('collaborators.role as collaborator_role')
-        .where('apps.id', '=', id)
-        .executeTakeFirst();
-      if (!row) return null;
-      const { collaborator_role, ...app } = row;
-      const role: AppRole | null =
-        app.owner_id === userId ? 'owner' : ((collaborator_role as AppRole | null) ?? null);
-      return { app: toApp(app), role };
-    },
-
+/** The people an app is shared with, and their roles. */
+function appCollaborators(
+  db: Db,
+): Pick<AppStore, 'collaborators' | 'putCollaborator' | 'removeCollaborator'> {
+  return {
     async collaborators(appId) {
       const rows = await db
         .selectFrom('collaborators')
