@@ -6,11 +6,26 @@ import { type Db, type EngineSpecifics, toUint8Array } from './shared';
 /** Logged updates read or dropped per statement (SQLite allows 32,766 parameters; PostgreSQL 65,535). */
 const DELETE_CHUNK = 1_000;
 
+/**
+ * Yjs documents (docs/architecture.md): a snapshot and the updates logged since, compacted into
+ * the next snapshot; which client ids belong to whom; deleting documents.
+ */
 export function createDocumentStore(
   db: Db,
   engine: StorageEngine,
   appendUpdates?: EngineSpecifics['appendUpdates'],
 ): DocumentStore {
+  return {
+    ...documentReads(db),
+    ...documentWrites(db, appendUpdates),
+    ...documentCompaction(db, engine),
+    ...documentClients(db),
+    ...documentDeletion(db),
+  };
+}
+
+/** A document as stored: its snapshot, and the updates logged since. */
+function documentReads(db: Db): Pick<DocumentStore, 'load' | 'loadWithLog'> {
   return {
     async load(name) {
       const row = await db
@@ -50,7 +65,15 @@ export function createDocumentStore(
           };
         });
     },
+  };
+}
 
+/** Appending updates to the log, and storing a snapshot as it is. */
+function documentWrites(
+  db: Db,
+  appendUpdates: EngineSpecifics['appendUpdates'],
+): Pick<DocumentStore, 'append' | 'store'> {
+  return {
     async append(entries) {
       if (entries.length === 0) return [];
       const createdAt = Date.now();
@@ -72,7 +95,12 @@ export function createDocumentStore(
         .onConflict((oc) => oc.column('name').doUpdateSet({ state, updated_at: updatedAt }))
         .execute();
     },
+  };
+}
 
+/** Folding the log into a new snapshot, one compaction of a document at a time. */
+function documentCompaction(db: Db, engine: StorageEngine): Pick<DocumentStore, 'compact'> {
+  return {
     async compact(name, fold, options = {}) {
       return db.transaction().execute(async (trx) => {
         if (engine === 'postgres') {
@@ -159,7 +187,12 @@ export function createDocumentStore(
         return seqs;
       });
     },
+  };
+}
 
+/** Which person each of a document's Yjs client ids belongs to (the first to claim it). */
+function documentClients(db: Db): Pick<DocumentStore, 'claimClients'> {
+  return {
     async claimClients(name, userId, clients) {
       const owners = new Map<number, string>();
       if (clients.length === 0) return owners;
@@ -177,7 +210,12 @@ export function createDocumentStore(
       for (const row of rows) owners.set(Number(row.client), row.user_id);
       return owners;
     },
+  };
+}
 
+/** Deleting a document, or every data document of an app or a person. */
+function documentDeletion(db: Db): Pick<DocumentStore, 'delete' | 'deleteData'> {
+  return {
     async delete(name) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('documents').where('name', '=', name).execute();
