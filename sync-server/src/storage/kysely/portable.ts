@@ -1,5 +1,7 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../schema';
 import { ConflictError } from '../types/errors';
-import type { CommitOutcome, PortableStore } from '../types/portable';
+import type { CommitOutcome, ImportedApp, PortableStore } from '../types/portable';
 import { type Db, type EngineSpecifics, holdRow } from './shared';
 import { countOwnedApps } from './apps';
 import { uploadBytesOf, writeUpload } from './upload-quota';
@@ -30,7 +32,18 @@ function chunks<T>(items: readonly T[], size = ROWS_PER_INSERT): T[][] {
   return out;
 }
 
+/**
+ * Importing apps (docs/product/portable-file.md): which ids are taken already, an import made
+ * before, and committing an import whole or not at all.
+ */
 export function createPortableStore(db: Db, specifics: EngineSpecifics): PortableStore {
+  return { ...portableLookups(db), ...portableCommit(db, specifics) };
+}
+
+/** Ids taken already here, and the app an earlier import of the same file made. */
+function portableLookups(
+  db: Db,
+): Pick<PortableStore, 'takenAppIds' | 'takenUploadIds' | 'findImport'> {
   return {
     async takenAppIds(ids) {
       const taken = new Set<string>();
@@ -86,134 +99,161 @@ export function createPortableStore(db: Db, specifics: EngineSpecifics): Portabl
         .executeTakeFirst();
       return row?.app_id ?? null;
     },
+  };
+}
 
+/** An import written in one transaction: every app, or none when an owner has no room. */
+function portableCommit(db: Db, specifics: EngineSpecifics): Pick<PortableStore, 'commitImport'> {
+  return {
     async commitImport(apps, at, { quotaBytes, maxApps }) {
       return asConflict(specifics, () =>
         db.transaction().execute(async (trx): Promise<CommitOutcome> => {
-          // The quota first, holding each owner until everything is written (owners in one
-          // order, so that two transactions never wait on each other in a circle): imports and
-          // uploads sent together take turns, and only what fits is written
-          // (docs/product/quotas.md).
-          const owners = new Map<string, { bytes: number; apps: number }>();
-          for (const app of apps) {
-            const bytes = app.images.reduce((sum, image) => sum + image.bytes.byteLength, 0);
-            const owner = owners.get(app.ownerId) ?? { bytes: 0, apps: 0 };
-            owners.set(app.ownerId, { bytes: owner.bytes + bytes, apps: owner.apps + 1 });
-          }
-          for (const [ownerId, adds] of [...owners].sort(([a], [b]) => (a < b ? -1 : 1))) {
-            await holdRow(trx, specifics.engine, 'users', ownerId);
-            // The plan's apps, as registrations count them under the same hold (apps.insert).
-            const ownedApps = await countOwnedApps(trx, ownerId);
-            if (ownedApps + adds.apps > maxApps) return { committed: false, ownerId, ownedApps };
-            const usedBytes = await uploadBytesOf(trx, ownerId);
-            if (usedBytes + adds.bytes > quotaBytes) {
-              return { committed: false, ownerId, usedBytes };
-            }
-          }
-          for (const app of apps) {
-            // Claimed first, as a registration does: a concurrent registration of the same id
-            // fails here (a unique violation), and nothing of this import stays.
-            await trx
-              .insertInto('app_ids')
-              .values({ id: app.id, owner_id: app.ownerId, registered_at: at })
-              .execute();
-            await trx
-              .insertInto('apps')
-              .values({
-                id: app.id,
-                owner_id: app.ownerId,
-                title: app.title,
-                description: app.description,
-                icon: app.icon ? JSON.stringify(app.icon) : null,
-                tags: JSON.stringify(app.tags),
-                created_at: app.createdAt,
-                updated_at: at,
-              })
-              .execute();
-            for (const part of chunks(app.versions)) {
-              await trx
-                .insertInto('app_versions')
-                .values(
-                  part.map((v) => {
-                    const tags = [...new Set(v.listing.tags)];
-                    return {
-                      app_id: app.id,
-                      number: v.number,
-                      definition: v.definitionJson,
-                      publisher_id: app.ownerId,
-                      published_at: v.publishedAt,
-                      title: v.listing.title,
-                      description: v.listing.description,
-                      icon: v.listing.icon ? JSON.stringify(v.listing.icon) : null,
-                      tags: JSON.stringify(tags),
-                      search_text: [v.listing.title, v.listing.description, ...tags]
-                        .join('\n')
-                        .toLowerCase(),
-                    };
-                  }),
-                )
-                .execute();
-              const tagRows = part.flatMap((v) =>
-                [...new Set(v.listing.tags)].map((tag) => ({
-                  app_id: app.id,
-                  number: v.number,
-                  tag,
-                })),
-              );
-              for (const rows of chunks(tagRows)) {
-                await trx.insertInto('app_version_tags').values(rows).execute();
-              }
-            }
-            for (const document of app.documents) {
-              await trx
-                .insertInto('documents')
-                .values({ name: document.name, state: document.state, updated_at: at })
-                .execute();
-            }
-            for (const checkpoint of app.checkpoints) {
-              await trx
-                .insertInto('checkpoints')
-                .values({
-                  id: checkpoint.id,
-                  app_id: app.id,
-                  kind: checkpoint.kind,
-                  name: checkpoint.name,
-                  version: checkpoint.version,
-                  created_at: checkpoint.createdAt,
-                  created_by: null,
-                  author_ids: '[]',
-                  changes: checkpoint.changesJson,
-                  definition_hash: checkpoint.definitionHash,
-                  definition: checkpoint.definition,
-                  size: checkpoint.definition.byteLength,
-                })
-                .execute();
-            }
-            for (const image of app.images) {
-              await writeUpload(trx, {
-                id: image.id,
-                userId: app.ownerId,
-                appId: app.id,
-                contentType: image.contentType,
-                bytes: image.bytes,
-                createdAt: at,
-              });
-            }
-            await trx
-              .insertInto('app_imports')
-              .values({
-                user_id: app.ownerId,
-                export_id: app.source.exportId,
-                source_app_id: app.source.appId,
-                app_id: app.id,
-                origin: app.source.origin,
-                imported_at: at,
-              })
-              .execute();
-          }
+          const full = await holdOwnersWithin(trx, specifics, apps, { quotaBytes, maxApps });
+          if (full) return full;
+          for (const app of apps) await writeImportedApp(trx, app, at);
           return { committed: true };
         }),
       );
     },
   };
+}
+
+/** The owners' room, held until the import is written; the first owner without room, if any. */
+async function holdOwnersWithin(
+  trx: Transaction<Database>,
+  specifics: EngineSpecifics,
+  apps: readonly ImportedApp[],
+  { quotaBytes, maxApps }: { quotaBytes: number; maxApps: number },
+): Promise<CommitOutcome | null> {
+  // The quota first, holding each owner until everything is written (owners in one
+  // order, so that two transactions never wait on each other in a circle): imports and
+  // uploads sent together take turns, and only what fits is written
+  // (docs/product/quotas.md).
+  const owners = new Map<string, { bytes: number; apps: number }>();
+  for (const app of apps) {
+    const bytes = app.images.reduce((sum, image) => sum + image.bytes.byteLength, 0);
+    const owner = owners.get(app.ownerId) ?? { bytes: 0, apps: 0 };
+    owners.set(app.ownerId, { bytes: owner.bytes + bytes, apps: owner.apps + 1 });
+  }
+  for (const [ownerId, adds] of [...owners].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    await holdRow(trx, specifics.engine, 'users', ownerId);
+    // The plan's apps, as registrations count them under the same hold (apps.insert).
+    const ownedApps = await countOwnedApps(trx, ownerId);
+    if (ownedApps + adds.apps > maxApps) return { committed: false, ownerId, ownedApps };
+    const usedBytes = await uploadBytesOf(trx, ownerId);
+    if (usedBytes + adds.bytes > quotaBytes) {
+      return { committed: false, ownerId, usedBytes };
+    }
+  }
+  return null;
+}
+
+/** One imported app: its id claimed, its row, versions, documents, checkpoints and images. */
+async function writeImportedApp(
+  trx: Transaction<Database>,
+  app: ImportedApp,
+  at: number,
+): Promise<void> {
+  // Claimed first, as a registration does: a concurrent registration of the same id
+  // fails here (a unique violation), and nothing of this import stays.
+  await trx
+    .insertInto('app_ids')
+    .values({ id: app.id, owner_id: app.ownerId, registered_at: at })
+    .execute();
+  await trx
+    .insertInto('apps')
+    .values({
+      id: app.id,
+      owner_id: app.ownerId,
+      title: app.title,
+      description: app.description,
+      icon: app.icon ? JSON.stringify(app.icon) : null,
+      tags: JSON.stringify(app.tags),
+      created_at: app.createdAt,
+      updated_at: at,
+    })
+    .execute();
+  await writeVersions(trx, app);
+  for (const document of app.documents) {
+    await trx
+      .insertInto('documents')
+      .values({ name: document.name, state: document.state, updated_at: at })
+      .execute();
+  }
+  for (const checkpoint of app.checkpoints) {
+    await trx
+      .insertInto('checkpoints')
+      .values({
+        id: checkpoint.id,
+        app_id: app.id,
+        kind: checkpoint.kind,
+        name: checkpoint.name,
+        version: checkpoint.version,
+        created_at: checkpoint.createdAt,
+        created_by: null,
+        author_ids: '[]',
+        changes: checkpoint.changesJson,
+        definition_hash: checkpoint.definitionHash,
+        definition: checkpoint.definition,
+        size: checkpoint.definition.byteLength,
+      })
+      .execute();
+  }
+  for (const image of app.images) {
+    await writeUpload(trx, {
+      id: image.id,
+      userId: app.ownerId,
+      appId: app.id,
+      contentType: image.contentType,
+      bytes: image.bytes,
+      createdAt: at,
+    });
+  }
+  await trx
+    .insertInto('app_imports')
+    .values({
+      user_id: app.ownerId,
+      export_id: app.source.exportId,
+      source_app_id: app.source.appId,
+      app_id: app.id,
+      origin: app.source.origin,
+      imported_at: at,
+    })
+    .execute();
+}
+
+/** An imported app's published versions, and the tags each is found by. */
+async function writeVersions(trx: Transaction<Database>, app: ImportedApp): Promise<void> {
+  for (const part of chunks(app.versions)) {
+    await trx
+      .insertInto('app_versions')
+      .values(
+        part.map((v) => {
+          const tags = [...new Set(v.listing.tags)];
+          return {
+            app_id: app.id,
+            number: v.number,
+            definition: v.definitionJson,
+            publisher_id: app.ownerId,
+            published_at: v.publishedAt,
+            title: v.listing.title,
+            description: v.listing.description,
+            icon: v.listing.icon ? JSON.stringify(v.listing.icon) : null,
+            tags: JSON.stringify(tags),
+            search_text: [v.listing.title, v.listing.description, ...tags].join('\n').toLowerCase(),
+          };
+        }),
+      )
+      .execute();
+    const tagRows = part.flatMap((v) =>
+      [...new Set(v.listing.tags)].map((tag) => ({
+        app_id: app.id,
+        number: v.number,
+        tag,
+      })),
+    );
+    for (const rows of chunks(tagRows)) {
+      await trx.insertInto('app_version_tags').values(rows).execute();
+    }
+  }
 }
