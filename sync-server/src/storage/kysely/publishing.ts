@@ -21,10 +21,22 @@ function toVersion(row: Selectable<Database['app_versions']>): AppVersionRecord 
   };
 }
 
+/**
+ * Publishing (docs/product/records.md): the cards of published apps, their versions, whether and to
+ * whom an app is published, and how many people opened and installed it.
+ */
 export function createPublishingStore(db: Db): PublishingStore {
   return {
     ...createAppCardQueries(db),
+    ...publishedVersions(db),
+    ...publication(db),
+    ...popularity(db),
+  };
+}
 
+/** Publishing a version (numbers never reused), and reading an app's versions. */
+function publishedVersions(db: Db): Pick<PublishingStore, 'publish' | 'version' | 'versions'> {
+  return {
     async publish({ appId, definitionJson, listing, publisherId, publishedAt, visibility }) {
       return db.transaction().execute(async (trx) => {
         // The app's row is written first: on PostgreSQL that locks it, so a concurrent publish
@@ -107,7 +119,14 @@ export function createPublishingStore(db: Db): PublishingStore {
             : null,
       }));
     },
+  };
+}
 
+/** Whether an app is published, and who may see it. */
+function publication(
+  db: Db,
+): Pick<PublishingStore, 'unpublish' | 'setVisibility' | 'countPublished'> {
+  return {
     async unpublish(appId) {
       const result = await db
         .updateTable('apps')
@@ -131,7 +150,14 @@ export function createPublishingStore(db: Db): PublishingStore {
         .executeTakeFirstOrThrow();
       return Number(row.count);
     },
+  };
+}
 
+/** Opens and installs, each visitor counted once, and the visitors forgotten after a while. */
+function popularity(
+  db: Db,
+): Pick<PublishingStore, 'recordEvent' | 'forgetVisitors' | 'eventCounts'> {
+  return {
     async recordEvent(appId, kind, visitor, at) {
       return db.transaction().execute(async (trx) => {
         const inserted = await trx
