@@ -145,15 +145,18 @@ interface RunDefinition {
   aiActions: AiAction[];
 }
 
-export function createAiRuns(deps: {
+interface AiRunsDependencies {
   provider: AiProvider | undefined;
   storage: Storage;
   liveDocuments: LiveDocuments | undefined;
   dailyRuns: number;
   clock: Clock;
   logger: Logger;
-}): AiRuns {
-  const { provider, storage, liveDocuments, dailyRuns, clock, logger } = deps;
+}
+
+/** Runs of AI actions (docs/product/ai.md): what a person may still run today, and one run. */
+export function createAiRuns(deps: AiRunsDependencies): AiRuns {
+  const { provider, storage, dailyRuns, clock, logger } = deps;
 
   async function status(userId: string | null): Promise<AiStatus> {
     const remaining =
@@ -168,120 +171,9 @@ export function createAiRuns(deps: {
     };
   }
 
-  async function definitionFor(request: RunRequest): Promise<RunDefinition> {
-    const visible = await findVisibleApp(storage, request.appId, request.userId);
-    if (!visible) {
-      if (await storage.apps.wasDeleted(request.appId)) {
-        throw new ServiceError(
-          'app_deleted',
-          'Its creator deleted this app, so it no longer opens anywhere.',
-        );
-      }
-      throw notFound();
-    }
-    const { app, role } = visible;
-    if (request.source === 'live') {
-      if (role !== 'owner' && role !== 'editor') {
-        throw new ServiceError(
-          'forbidden',
-          'Only the app’s editors can try its AI actions before they are published.',
-        );
-      }
-      const doc = await loadAppDocument(app.id, storage.documents, liveDocuments, logger);
-      try {
-        const read = readDefinition(doc);
-        return { collections: read.collections, aiActions: read.aiActions };
-      } finally {
-        doc.destroy();
-      }
-    }
-    // The version visitors run; the app's own people also reach the newest version of an
-    // unpublished app, as `GET /api/published/{id}` gives it to them.
-    const number =
-      app.publishedVersion ??
-      (role ? ((await storage.publishing.versions(app.id))[0]?.number ?? null) : null);
-    const version = number === null ? null : await storage.publishing.version(app.id, number);
-    if (!version) throw notFound();
-    const parsed = appDefinitionSchema.safeParse(
-      migrateDefinition(JSON.parse(version.definitionJson) as unknown),
-    );
-    if (!parsed.success) throw noSuchAction();
-    return { collections: parsed.data.collections, aiActions: parsed.data.aiActions };
-  }
-
-  /** Every key a binding the template uses, every value within its cap: else refused, not cut. */
-  function checkBindings(action: AiAction, bindings: Record<string, string>) {
-    const keys = Object.keys(bindings);
-    if (keys.length > AI_BINDINGS_MAX) {
-      throw invalid(`Send at most ${AI_BINDINGS_MAX} bindings with one run.`, 'bindings');
-    }
-    const used = new Set(templateBindings(action.prompt));
-    for (const key of keys) {
-      const name = bindingName(key);
-      if (name === null || name !== key || !used.has(name)) {
-        throw invalid(
-          `This AI action’s prompt does not use {{${key.slice(0, 80)}}}, so it can’t be sent. Send only the values its prompt uses.`,
-          `bindings.${key}`,
-        );
-      }
-      const value = bindings[key]!;
-      if (value.length > AI_BINDING_MAX_LENGTH) {
-        throw invalid(
-          `The value of {{${key}}} is too long: send at most ${AI_BINDING_MAX_LENGTH.toLocaleString('en-US')} characters.`,
-          `bindings.${key}`,
-        );
-      }
-    }
-  }
-
-  async function ask(
-    p: AiProvider,
-    plan: AiRunPlan,
-    signal: AbortSignal | undefined,
-  ): Promise<{ output: AiRunOutput; usage: AiUsage }> {
-    const { system, user, output } = plan;
-    if (output.kind === 'record') {
-      const answer = await p.completeStructured({
-        system,
-        user,
-        name: AI_RECORD_SCHEMA_NAME,
-        jsonSchema: output.jsonSchema,
-        parse: (value) => checkAiRecord(output.collection, value),
-        signal,
-      });
-      return { output: { kind: 'record', values: answer.value }, usage: answer.usage };
-    }
-
-    const field = output.field;
-    const first = await p.complete({ system, user, signal });
-    if (!field) return { output: { kind: 'text', text: first.content.trim() }, usage: first.usage };
-    const firstCheck = checkAiTextForField(field, first.content.trim());
-    if (firstCheck.ok)
-      return { output: { kind: 'text', text: firstCheck.value }, usage: first.usage };
-    // One repair round, as for records; the first answer's tokens were spent, however it ends.
-    const second = await p
-      .complete({
-        system,
-        user,
-        signal,
-        followUp: [
-          { role: 'assistant', content: first.content },
-          {
-            role: 'user',
-            content: `That does not fit the field: ${firstCheck.problems.join(' ')} Answer again with the value only.`,
-          },
-        ],
-      })
-      .catch((error: unknown) => rethrowAfterAnswer(error, first.usage));
-    const usage = addUsage(first.usage, second.usage);
-    const secondCheck = checkAiTextForField(field, second.content.trim());
-    if (secondCheck.ok) return { output: { kind: 'text', text: secondCheck.value }, usage };
-    throw new AiOutputInvalidError(OUTPUT_INVALID_MESSAGE, usage);
-  }
-
   async function run(request: RunRequest): Promise<AiRunResponse> {
     if (!provider) throw aiNotConfigured();
-    const definition = await definitionFor(request);
+    const definition = await definitionFor(deps, request);
     const action = definition.aiActions.find((a) => a.id === request.aiActionId);
     if (!action) throw noSuchAction();
     checkBindings(action, request.bindings);
@@ -324,4 +216,119 @@ export function createAiRuns(deps: {
   }
 
   return { status, run };
+}
+
+/** The definition a run reads: the live document for the app's editors, else a published version. */
+async function definitionFor(
+  { storage, liveDocuments, logger }: AiRunsDependencies,
+  request: RunRequest,
+): Promise<RunDefinition> {
+  const visible = await findVisibleApp(storage, request.appId, request.userId);
+  if (!visible) {
+    if (await storage.apps.wasDeleted(request.appId)) {
+      throw new ServiceError(
+        'app_deleted',
+        'Its creator deleted this app, so it no longer opens anywhere.',
+      );
+    }
+    throw notFound();
+  }
+  const { app, role } = visible;
+  if (request.source === 'live') {
+    if (role !== 'owner' && role !== 'editor') {
+      throw new ServiceError(
+        'forbidden',
+        'Only the app’s editors can try its AI actions before they are published.',
+      );
+    }
+    const doc = await loadAppDocument(app.id, storage.documents, liveDocuments, logger);
+    try {
+      const read = readDefinition(doc);
+      return { collections: read.collections, aiActions: read.aiActions };
+    } finally {
+      doc.destroy();
+    }
+  }
+  // The version visitors run; the app's own people also reach the newest version of an
+  // unpublished app, as `GET /api/published/{id}` gives it to them.
+  const number =
+    app.publishedVersion ??
+    (role ? ((await storage.publishing.versions(app.id))[0]?.number ?? null) : null);
+  const version = number === null ? null : await storage.publishing.version(app.id, number);
+  if (!version) throw notFound();
+  const parsed = appDefinitionSchema.safeParse(
+    migrateDefinition(JSON.parse(version.definitionJson) as unknown),
+  );
+  if (!parsed.success) throw noSuchAction();
+  return { collections: parsed.data.collections, aiActions: parsed.data.aiActions };
+}
+
+/** Every key a binding the template uses, every value within its cap: else refused, not cut. */
+function checkBindings(action: AiAction, bindings: Record<string, string>) {
+  const keys = Object.keys(bindings);
+  if (keys.length > AI_BINDINGS_MAX) {
+    throw invalid(`Send at most ${AI_BINDINGS_MAX} bindings with one run.`, 'bindings');
+  }
+  const used = new Set(templateBindings(action.prompt));
+  for (const key of keys) {
+    const name = bindingName(key);
+    if (name === null || name !== key || !used.has(name)) {
+      throw invalid(
+        `This AI action’s prompt does not use {{${key.slice(0, 80)}}}, so it can’t be sent. Send only the values its prompt uses.`,
+        `bindings.${key}`,
+      );
+    }
+    const value = bindings[key]!;
+    if (value.length > AI_BINDING_MAX_LENGTH) {
+      throw invalid(
+        `The value of {{${key}}} is too long: send at most ${AI_BINDING_MAX_LENGTH.toLocaleString('en-US')} characters.`,
+        `bindings.${key}`,
+      );
+    }
+  }
+}
+
+async function ask(
+  p: AiProvider,
+  plan: AiRunPlan,
+  signal: AbortSignal | undefined,
+): Promise<{ output: AiRunOutput; usage: AiUsage }> {
+  const { system, user, output } = plan;
+  if (output.kind === 'record') {
+    const answer = await p.completeStructured({
+      system,
+      user,
+      name: AI_RECORD_SCHEMA_NAME,
+      jsonSchema: output.jsonSchema,
+      parse: (value) => checkAiRecord(output.collection, value),
+      signal,
+    });
+    return { output: { kind: 'record', values: answer.value }, usage: answer.usage };
+  }
+
+  const field = output.field;
+  const first = await p.complete({ system, user, signal });
+  if (!field) return { output: { kind: 'text', text: first.content.trim() }, usage: first.usage };
+  const firstCheck = checkAiTextForField(field, first.content.trim());
+  if (firstCheck.ok)
+    return { output: { kind: 'text', text: firstCheck.value }, usage: first.usage };
+  // One repair round, as for records; the first answer's tokens were spent, however it ends.
+  const second = await p
+    .complete({
+      system,
+      user,
+      signal,
+      followUp: [
+        { role: 'assistant', content: first.content },
+        {
+          role: 'user',
+          content: `That does not fit the field: ${firstCheck.problems.join(' ')} Answer again with the value only.`,
+        },
+      ],
+    })
+    .catch((error: unknown) => rethrowAfterAnswer(error, first.usage));
+  const usage = addUsage(first.usage, second.usage);
+  const secondCheck = checkAiTextForField(field, second.content.trim());
+  if (secondCheck.ok) return { output: { kind: 'text', text: secondCheck.value }, usage };
+  throw new AiOutputInvalidError(OUTPUT_INVALID_MESSAGE, usage);
 }
