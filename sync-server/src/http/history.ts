@@ -20,6 +20,7 @@ import type { ApiDependencies } from './api-dependencies';
 import { appFor } from './apps';
 import { readJsonBody } from './body';
 import type { ApiEnv } from './context';
+import type { Storage } from '../storage/types';
 
 /** The largest checkpoint body: a whole app definition, as large as a document may be. */
 export const CHECKPOINT_BODY_LIMIT_BYTES = CHECKPOINT_DEFINITION_MAX_BYTES;
@@ -51,7 +52,13 @@ function definitionFrom(value: unknown) {
  * An app's history (docs/product/history.md): its owner and collaborators read checkpoints; the
  * owner and editors make them by hand (or before a restore) and delete named ones they made.
  */
-export function registerHistory(
+export function registerHistory(app: Hono<ApiEnv>, deps: ApiDependencies): void {
+  registerCheckpoints(app, deps);
+  registerUpstream(app, deps);
+}
+
+/** Checkpoints: listing and reading them, saving one, deleting a named one. */
+function registerCheckpoints(
   app: Hono<ApiEnv>,
   { storage, history, rateLimiter, clock }: ApiDependencies,
 ): void {
@@ -140,21 +147,24 @@ export function registerHistory(
     await storage.checkpoints.delete(found.id, [checkpoint.id]);
     return c.body(null, 204);
   });
+}
 
-  /** A remix's original, as the asker may see it now (published), or null. */
-  async function upstreamOf(forkedFrom: string | null, userId: string) {
-    const source = forkedFrom ? await findVisibleApp(storage, forkedFrom, userId) : null;
-    return source && source.app.publishedVersion !== null
-      ? { ...source, publishedVersion: source.app.publishedVersion }
-      : null;
+/** A remix's original, as the asker may see it now (published), or null. */
+async function upstreamOf(storage: Storage, forkedFrom: string | null, userId: string) {
+  const source = forkedFrom ? await findVisibleApp(storage, forkedFrom, userId) : null;
+  return source && source.app.publishedVersion !== null
+    ? { ...source, publishedVersion: source.app.publishedVersion }
+    : null;
+}
+
+const requireEditor = (role: AppRole) => {
+  if (role === 'viewer') {
+    throw new ApiError('forbidden', 'Only the app’s owner and editors can pull changes.');
   }
+};
 
-  const requireEditor = (role: AppRole) => {
-    if (role === 'viewer') {
-      throw new ApiError('forbidden', 'Only the app’s owner and editors can pull changes.');
-    }
-  };
-
+/** A remix's original: what it publishes now against the base, and pulling a version of it. */
+function registerUpstream(app: Hono<ApiEnv>, { storage, clock }: ApiDependencies): void {
   // Checked again on every read (issue 37): the original as the asker may see it now, the version
   // it publishes now, and a base the asker may be given (history/remix.ts); else nothing to pull.
   // `?versions=1` answers the two numbers alone, read without the versions themselves: what an
@@ -162,7 +172,7 @@ export function registerHistory(
   app.get('/apps/:id/upstream', async (c) => {
     const { auth, app: found, role } = await appFor(c, storage);
     requireEditor(role);
-    const source = await upstreamOf(found.forkedFrom, auth.user.id);
+    const source = await upstreamOf(storage, found.forkedFrom, auth.user.id);
     const baseNumber = source ? readableBase(found, source) : null;
     if (c.req.query('versions') === '1') {
       return c.json({
@@ -201,7 +211,7 @@ export function registerHistory(
     const { auth, app: found, role } = await appFor(c, storage);
     requireEditor(role);
     const { version } = await readJsonBody(c.req.raw, pulledVersionRequestSchema);
-    const source = await upstreamOf(found.forkedFrom, auth.user.id);
+    const source = await upstreamOf(storage, found.forkedFrom, auth.user.id);
     if (!source) {
       throw new ApiError(
         'not_found',
