@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Hocuspocus, WebSocketLike } from '@hocuspocus/server';
+import type { Hooks } from 'crossws';
 import crossws from 'crossws/adapters/node';
 import { SYNC_CLOSE_REASONS, SYNC_PATH } from '@pipit/protocol';
 import type { Logger } from '../logger';
@@ -90,6 +91,24 @@ function pathOf(req: IncomingMessage): string | null {
   }
 }
 
+/** The sync socket's settings (createSyncSocket). */
+interface SyncSocketOptions {
+  publicOrigin: string | undefined;
+  logger: Logger;
+  access: Pick<DocumentAccess, 'identify'>;
+  bounds: ResourceBounds;
+  /** Counts each refusal by reason (pipit_sync_protocol_errors_total). */
+  timings?: Pick<CollabTimings, 'protocolError'> | undefined;
+}
+
+/** What the sync socket keeps about the sockets open now. */
+interface OpenSockets {
+  sockets: WeakMap<object, OpenSocket>;
+  /** Each open socket's raw socket, by key: what a person's sockets hold unsent, in all. */
+  raws: Map<string, RawSocket>;
+  open: number;
+}
+
 /**
  * Mounts Hocuspocus on our own HTTP server through crossws, as Hocuspocus's own `Server` does, with
  * these additions: the browser's `Origin` must be this site (a cross-site page's handshake carries
@@ -97,153 +116,12 @@ function pathOf(req: IncomingMessage): string | null {
  * as the resource bounds allow them; a message size cap; and a socket whose messages pile up
  * unhandled is not read from until they are handled (TCP backpressure: memory stays bounded).
  */
-export function createSyncSocket(
-  hocuspocus: Hocuspocus,
-  options: {
-    publicOrigin: string | undefined;
-    logger: Logger;
-    access: Pick<DocumentAccess, 'identify'>;
-    bounds: ResourceBounds;
-    /** Counts each refusal by reason (pipit_sync_protocol_errors_total). */
-    timings?: Pick<CollabTimings, 'protocolError'> | undefined;
-  },
-): SyncSocket {
-  const { bounds, logger, timings } = options;
-  const sockets = new WeakMap<object, OpenSocket>();
-  /** Each open socket's raw socket, by key: what a person's sockets hold unsent, in all. */
-  const raws = new Map<string, RawSocket>();
-  let open = 0;
-
-  /**
-   * Hocuspocus writes whatever it answers (a whole document for each sync step 1) and broadcasts,
-   * whether or not the client reads: a client that stops reading would have the server hold it
-   * all. Past the socket's or the person's bound, the socket is closed instead (memory outside the
-   * heap, which the heap budget does not see).
-   */
-  function boundOutgoing(raw: RawSocket, socketKey: string, userId: string) {
-    const send = raw.send.bind(raw);
-    raw.send = (data, ...rest) => {
-      const personUnsent = bounds
-        .socketsBeside(socketKey)
-        .reduce((sum, key) => sum + (raws.get(key)?.bufferedAmount ?? 0), 0);
-      if (
-        raw.bufferedAmount > bounds.limits.socketUnsentBytes ||
-        personUnsent > bounds.limits.personUnsentBytes
-      ) {
-        logger.warn(
-          { userId, unsent: raw.bufferedAmount, personUnsent },
-          'closed a sync socket that does not take what is sent to it',
-        );
-        raw.terminate();
-        return;
-      }
-      send(data, ...rest);
-    };
-  }
-
-  /** Stops reading a socket whose unhandled messages pass the bound, until they are handled. */
-  function applyBackpressure(peer: { websocket: unknown }, socket: OpenSocket) {
-    if (socket.drain || queuedBytes(socket.connection) <= bounds.limits.socketQueuedBytes) return;
-    const raw = peer.websocket as RawSocket;
-    raw.pause();
-    socket.drain = setInterval(() => {
-      if (queuedBytes(socket.connection) > bounds.limits.socketQueuedBytes / 2) return;
-      clearInterval(socket.drain);
-      socket.drain = undefined;
-      raw.resume();
-    }, DRAIN_CHECK_MS);
-  }
-
+export function createSyncSocket(hocuspocus: Hocuspocus, options: SyncSocketOptions): SyncSocket {
+  const { logger } = options;
+  const state: OpenSockets = { sockets: new WeakMap(), raws: new Map(), open: 0 };
   const ws = crossws({
     serverOptions: { maxPayload: MAX_MESSAGE_BYTES },
-    hooks: {
-      async upgrade(request) {
-        const origin = request.headers.get('origin');
-        if (!isAllowedOrigin(origin, request.headers.get('host'), options.publicOrigin)) {
-          logger.warn({ origin }, 'refused a sync connection from a foreign origin');
-          return new Response('Forbidden: this connection did not come from Pipit itself.', {
-            status: 403,
-          });
-        }
-        let person: Awaited<ReturnType<DocumentAccess['identify']>>;
-        try {
-          person = await options.access.identify(request as unknown as Request);
-        } catch (error) {
-          // Sessions live in storage: during an outage the provider waits and tries again.
-          logger.warn({ err: error }, 'checking a sync connection’s session failed');
-          return new Response('The server cannot reach its storage right now. Try again soon.', {
-            status: 503,
-          });
-        }
-        if (!person) {
-          return new Response('Sign in to sync.', { status: 401 });
-        }
-        if (bounds.socketsOf(person.userId) >= bounds.limits.personSockets) {
-          logger.warn({ userId: person.userId }, 'refused a sync socket: too many open');
-          return new Response('Too many open connections: close a few tabs, then try again.', {
-            status: 429,
-          });
-        }
-        return { context: { socketUserId: person.userId } };
-      },
-      open(peer) {
-        const userId = (peer.context as { socketUserId?: string }).socketUserId ?? '';
-        const socketKey = randomUUID();
-        // Two upgrades of one person at once both passed the check above: the later one goes.
-        if (!bounds.openSocket(socketKey, userId)) {
-          peer.close(1013, 'too-many-sockets');
-          return;
-        }
-        const context: SocketContext = { socketKey, socketUserId: userId };
-        const raw = peer.websocket as unknown as RawSocket;
-        raws.set(socketKey, raw);
-        boundOutgoing(raw, socketKey, userId);
-        const connection = hocuspocus.handleConnection(
-          peer.websocket as unknown as WebSocketLike,
-          peer.request as Request,
-          context,
-        );
-        sockets.set(peer, { connection, socketKey });
-        open += 1;
-      },
-      message(peer, message) {
-        const socket = sockets.get(peer);
-        if (!socket || socket.refused) return;
-        const data = message.uint8Array();
-        try {
-          checkFraming(data);
-        } catch {
-          // No document to close: Hocuspocus would print a stack and close the socket with a
-          // reason of its own. One short line (none once the person is slowed down), counted,
-          // and the socket closed with one of ours, like update-guard.ts's refusals.
-          socket.refused = true;
-          const reason = bounds.isSlowedDown(socket.socketKey) ? 'slow_down' : 'update_rejected';
-          timings?.protocolError(reason);
-          if (reason === 'update_rejected') {
-            bounds.noteRefusal(socket.socketKey);
-            const userId = (peer.context as { socketUserId?: string }).socketUserId;
-            logger.warn({ userId, reason, why: 'malformed framing' }, 'refused a sync message');
-          }
-          peer.close(SYNC_CLOSE_REASONS[reason], reason);
-          return;
-        }
-        socket.connection.handleMessage(data);
-        applyBackpressure(peer, socket);
-      },
-      close(peer, event) {
-        const socket = sockets.get(peer);
-        if (!socket) return;
-        socket.connection.handleClose({ code: event.code ?? 1000, reason: event.reason ?? '' });
-        clearInterval(socket.drain);
-        raws.delete(socket.socketKey);
-        bounds.closeSocket(socket.socketKey);
-        sockets.delete(peer);
-        open -= 1;
-      },
-      error(peer, error) {
-        logger.warn({ err: error, peer: peer.id }, 'sync socket error');
-      },
-    },
+    hooks: socketHooks(hocuspocus, options, state),
   });
 
   let accepting = true;
@@ -271,6 +149,164 @@ export function createSyncSocket(
     closeAll({ force }) {
       ws.closeAll(1001, 'Server shutting down', force);
     },
-    openConnections: () => open,
+    openConnections: () => state.open,
   };
+}
+
+/** The socket's life: admitted (upgrade), handed to Hocuspocus, read from, closed. */
+function socketHooks(
+  hocuspocus: Hocuspocus,
+  options: SyncSocketOptions,
+  state: OpenSockets,
+): Partial<Hooks> {
+  const { bounds, logger, timings } = options;
+  const { sockets, raws } = state;
+  return {
+    upgrade: (request) => admitSocket(request, options),
+    open(peer) {
+      const userId = (peer.context as { socketUserId?: string }).socketUserId ?? '';
+      const socketKey = randomUUID();
+      // Two upgrades of one person at once both passed the check above: the later one goes.
+      if (!bounds.openSocket(socketKey, userId)) {
+        peer.close(1013, 'too-many-sockets');
+        return;
+      }
+      const context: SocketContext = { socketKey, socketUserId: userId };
+      const raw = peer.websocket as unknown as RawSocket;
+      raws.set(socketKey, raw);
+      boundOutgoing(options, raws, raw, socketKey, userId);
+      const connection = hocuspocus.handleConnection(
+        peer.websocket as unknown as WebSocketLike,
+        peer.request as Request,
+        context,
+      );
+      sockets.set(peer, { connection, socketKey });
+      state.open += 1;
+    },
+    message(peer, message) {
+      const socket = sockets.get(peer);
+      if (!socket || socket.refused) return;
+      const data = message.uint8Array();
+      try {
+        checkFraming(data);
+      } catch {
+        // No document to close: Hocuspocus would print a stack and close the socket with a
+        // reason of its own. One short line (none once the person is slowed down), counted,
+        // and the socket closed with one of ours, like update-guard.ts's refusals.
+        socket.refused = true;
+        const reason = bounds.isSlowedDown(socket.socketKey) ? 'slow_down' : 'update_rejected';
+        timings?.protocolError(reason);
+        if (reason === 'update_rejected') {
+          bounds.noteRefusal(socket.socketKey);
+          const userId = (peer.context as { socketUserId?: string }).socketUserId;
+          logger.warn({ userId, reason, why: 'malformed framing' }, 'refused a sync message');
+        }
+        peer.close(SYNC_CLOSE_REASONS[reason], reason);
+        return;
+      }
+      socket.connection.handleMessage(data);
+      applyBackpressure(bounds, peer, socket);
+    },
+    close(peer, event) {
+      const socket = sockets.get(peer);
+      if (!socket) return;
+      socket.connection.handleClose({ code: event.code ?? 1000, reason: event.reason ?? '' });
+      clearInterval(socket.drain);
+      raws.delete(socket.socketKey);
+      bounds.closeSocket(socket.socketKey);
+      sockets.delete(peer);
+      state.open -= 1;
+    },
+    error(peer, error) {
+      logger.warn({ err: error, peer: peer.id }, 'sync socket error');
+    },
+  };
+}
+
+/**
+ * Whether a socket may open: from this site, for a signed-in person whose session storage could
+ * read, within the sockets they may hold. Answered with a status otherwise.
+ */
+async function admitSocket(
+  request: Parameters<NonNullable<Hooks['upgrade']>>[0],
+  options: SyncSocketOptions,
+) {
+  const { bounds, logger } = options;
+  const origin = request.headers.get('origin');
+  if (!isAllowedOrigin(origin, request.headers.get('host'), options.publicOrigin)) {
+    logger.warn({ origin }, 'refused a sync connection from a foreign origin');
+    return new Response('Forbidden: this connection did not come from Pipit itself.', {
+      status: 403,
+    });
+  }
+  let person: Awaited<ReturnType<DocumentAccess['identify']>>;
+  try {
+    person = await options.access.identify(request as unknown as Request);
+  } catch (error) {
+    // Sessions live in storage: during an outage the provider waits and tries again.
+    logger.warn({ err: error }, 'checking a sync connection’s session failed');
+    return new Response('The server cannot reach its storage right now. Try again soon.', {
+      status: 503,
+    });
+  }
+  if (!person) {
+    return new Response('Sign in to sync.', { status: 401 });
+  }
+  if (bounds.socketsOf(person.userId) >= bounds.limits.personSockets) {
+    logger.warn({ userId: person.userId }, 'refused a sync socket: too many open');
+    return new Response('Too many open connections: close a few tabs, then try again.', {
+      status: 429,
+    });
+  }
+  return { context: { socketUserId: person.userId } };
+}
+
+/**
+ * Hocuspocus writes whatever it answers (a whole document for each sync step 1) and broadcasts,
+ * whether or not the client reads: a client that stops reading would have the server hold it
+ * all. Past the socket's or the person's bound, the socket is closed instead (memory outside the
+ * heap, which the heap budget does not see).
+ */
+function boundOutgoing(
+  { bounds, logger }: SyncSocketOptions,
+  raws: Map<string, RawSocket>,
+  raw: RawSocket,
+  socketKey: string,
+  userId: string,
+) {
+  const send = raw.send.bind(raw);
+  raw.send = (data, ...rest) => {
+    const personUnsent = bounds
+      .socketsBeside(socketKey)
+      .reduce((sum, key) => sum + (raws.get(key)?.bufferedAmount ?? 0), 0);
+    if (
+      raw.bufferedAmount > bounds.limits.socketUnsentBytes ||
+      personUnsent > bounds.limits.personUnsentBytes
+    ) {
+      logger.warn(
+        { userId, unsent: raw.bufferedAmount, personUnsent },
+        'closed a sync socket that does not take what is sent to it',
+      );
+      raw.terminate();
+      return;
+    }
+    send(data, ...rest);
+  };
+}
+
+/** Stops reading a socket whose unhandled messages pass the bound, until they are handled. */
+function applyBackpressure(
+  bounds: ResourceBounds,
+  peer: { websocket: unknown },
+  socket: OpenSocket,
+) {
+  if (socket.drain || queuedBytes(socket.connection) <= bounds.limits.socketQueuedBytes) return;
+  const raw = peer.websocket as RawSocket;
+  raw.pause();
+  socket.drain = setInterval(() => {
+    if (queuedBytes(socket.connection) > bounds.limits.socketQueuedBytes / 2) return;
+    clearInterval(socket.drain);
+    socket.drain = undefined;
+    raw.resume();
+  }, DRAIN_CHECK_MS);
 }
