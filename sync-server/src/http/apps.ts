@@ -63,10 +63,14 @@ export function requireOwner(role: AppRole, what: string) {
  * collaborators. Archiving is the owner's alone, so it is server state set here — never an edit of
  * the shared document, which an editor may write; the device sends it when next online.
  */
-export function registerApps(
-  app: Hono<ApiEnv>,
-  { storage, clock, accessChanges, dataRemoval }: ApiDependencies,
-): void {
+export function registerApps(app: Hono<ApiEnv>, deps: ApiDependencies): void {
+  registerMyApps(app, deps);
+  registerOneApp(app, deps);
+  registerCollaborators(app, deps);
+}
+
+/** My apps: the list, and registering an app made on a device. */
+function registerMyApps(app: Hono<ApiEnv>, { storage, clock }: ApiDependencies): void {
   app.get('/apps', async (c) => {
     const auth = requireAuth(c);
     const apps = await storage.apps.listForUser(auth.user.id);
@@ -134,7 +138,10 @@ export function registerApps(
     }
     return c.json({ app: summarize(created, 'owner', auth.user) }, isNew ? 201 : 200);
   });
+}
 
+/** One app: reading it, archiving or restoring it, deleting it forever. */
+function registerOneApp(app: Hono<ApiEnv>, { storage, clock, dataRemoval }: ApiDependencies): void {
   app.get('/apps/:id', async (c) => {
     const { auth, app: found, role } = await appFor(c, storage);
     const owner = role === 'owner' ? auth.user : await storage.users.findById(found.ownerId);
@@ -161,7 +168,13 @@ export function registerApps(
     await dataRemoval.app(found.id, auth.user.id);
     return c.json({ deleted: true });
   });
+}
 
+/** The people an app is shared with: listing, inviting or changing a role, removing or leaving. */
+function registerCollaborators(
+  app: Hono<ApiEnv>,
+  { storage, clock, accessChanges }: ApiDependencies,
+): void {
   app.get('/apps/:id/collaborators', async (c) => {
     const { app: found } = await appFor(c, storage);
     const collaborators = await storage.apps.collaborators(found.id);
