@@ -194,6 +194,9 @@ const IN_SYNC = [
 ];
 const IN_FEATURE_SUBFOLDER = [...IN_CLIENT, ROUTES, OTHER_FEATURE, SIBLING_FEATURE_FROM_SUBFOLDER];
 
+/** The longest function the server and the client keep (blank lines and comments not counted). */
+const MAX_FUNCTION_LINES = 150;
+
 /** One public entry per package; both `no-restricted-syntax` blocks below list it. */
 const NO_EXPORT_ALL = {
   selector: 'ExportAllDeclaration',
@@ -349,6 +352,26 @@ export default tseslint.config(
   {
     files: ['sync-server/src/storage/**/*.ts'],
     rules: restrict([...IN_SERVER, SERVER_HTTP, SERVER_SERVICES]),
+  },
+  // No function of hundreds of lines in the server and the client: a factory, a registrar or a
+  // component past this is split into named parts a reader can hold in their head (a sub-factory
+  // per concern, one registrar per route group, a hook or a component per region). Tests are left
+  // out: a describe block groups its cases. The exceptions, each with its reason:
+  {
+    files: ['sync-server/src/**/*.ts', 'client/**/*.{ts,tsx}'],
+    ignores: [
+      '**/*.test.ts',
+      // Prose pages (about, FAQ, pricing, legal, the user documentation): static text written as
+      // JSX, one page each; split, one page's words would be scattered over functions that hold
+      // nothing else.
+      'client/features/content/**',
+    ],
+    rules: {
+      'max-lines-per-function': [
+        'error',
+        { max: MAX_FUNCTION_LINES, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
+    },
   },
   // No import cycles, anywhere: a module that depends on itself through others has no place in the
   // dependency direction above. Type-only imports are erased at runtime, and the rule ignores them.
