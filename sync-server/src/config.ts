@@ -124,7 +124,7 @@ export interface Config {
   usernameHoldDays: number;
   /** Bearer token for Prometheus at /metrics; unset, /metrics does not exist (404). */
   metricsToken: string | undefined;
-  /** Error reporting through `/monitoring` (issue 6). */
+  /** Error reporting through `/monitoring` (docs/product/error-reporting.md). */
   monitoring: MonitoringConfig;
   /**
    * Past this heap size the server loads no more documents and says it is busy (unset: three

@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { RequestContext } from './request-context';
 
 /**
- * Prometheus metrics (issue 6: operations), kept in a registry of this server's own rather than
+ * Prometheus metrics (operations), kept in a registry of this server's own rather than
  * prom-client's global one, so two servers in one process (tests, a dev restart) never mix counts.
  * Labels are bounded: a route is the matched pattern (`/api/apps/:id`), never the raw path.
  */

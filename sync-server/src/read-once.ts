@@ -1,8 +1,8 @@
 /*
  * Values read once and kept — never a failure. A promise kept after it rejected answers every later
  * caller with that rejection until the process restarts: one database blip while the human check
- * read its secrets broke sign-up and sign-in on an instance for good, while `/api/ready` said 200
- * (issue 37). Every read-once value of the server goes through here.
+ * read its secrets broke sign-up and sign-in on an instance for good, while `/api/ready` said 200.
+ * Every read-once value of the server goes through here.
  */
 
 /**

@@ -20,7 +20,7 @@ import type { Authenticated, SessionService } from './sessions';
 import { nameOf } from './views';
 
 const HOUR_MS = 60 * 60 * 1000;
-/** How long each emailed link works (issue 3). */
+/** How long each emailed link works. */
 export const TOKEN_TTL_MS: Record<TokenKind, number> = {
   verify_email: 48 * HOUR_MS,
   reset_password: 1 * HOUR_MS,
@@ -88,7 +88,7 @@ function weakPassword(problem: string, field: string): ServiceError {
 }
 
 /**
- * The account flows of issue 3: sign-up, sign-in, email verification, password reset and change,
+ * The account flows: sign-up, sign-in, email verification, password reset and change,
  * email change, deletion. Each failure is a product error (docs/product/errors.md) and changes
  * nothing.
  */

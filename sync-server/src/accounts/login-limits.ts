@@ -2,7 +2,7 @@ import { addressKey, type RateLimiter, rateLimited } from './rate-limits';
 
 /**
  * How sign-in guesses are limited without letting anyone lock the owner out of their account
- * (issue 12; OWASP's Authentication Cheat Sheet, "Account Lockout": count failures per account
+ * (OWASP's Authentication Cheat Sheet, "Account Lockout": count failures per account
  * and address, not every attempt per account).
  *
  * - Every attempt counts against its address (`loginPerIp`, in the account service), before

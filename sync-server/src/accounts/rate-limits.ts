@@ -52,7 +52,7 @@ export const DEFAULT_RATE_LIMITS = {
   /**
    * Invitation links to shared spaces that do not work (unknown, withdrawn, expired), looked at or
    * accepted from one address (docs/product/spaces.md): a script guessing links misses thousands of
-   * times; a household behind one router opening the links it was sent misses none (issue 38: a
+   * times; a household behind one router opening the links it was sent misses none (a
    * link that works is not counted, so it never uses up the limit for the others).
    */
   spaceInviteMissesPerIp: { limit: 60, windowMs: HOUR_MS },
@@ -70,12 +70,12 @@ export const DEFAULT_RATE_LIMITS = {
   importsPerAccount: { limit: 30, windowMs: HOUR_MS },
   /**
    * Spaces one account makes (docs/product/spaces.md): a deleted space keeps its row for good (its
-   * id is never used again), so making and deleting spaces in a loop is bounded here (issue 37).
+   * id is never used again), so making and deleting spaces in a loop is bounded here.
    */
   spacesCreatedPerAccount: { limit: 30, windowMs: HOUR_MS },
   /**
    * Avatars one account uploads (`POST /api/account/avatar`), whatever their outcome: each is
-   * decoded and encoded again; a person tries a few, a script thousands (issue 37). What they may
+   * decoded and encoded again; a person tries a few, a script thousands. What they may
    * have decoded in an hour is bounded as well, in pixels (accounts/image-decoding.ts).
    */
   avatarUploadsPerAccount: { limit: 30, windowMs: HOUR_MS },

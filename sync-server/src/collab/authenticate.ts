@@ -59,7 +59,7 @@ export function createAuthentication(
   /**
    * A connection whose grant was read before an access decision this instance carried out since,
    * checked against storage again. A decision closes the connections it finds open; one granted
-   * before it but still loading its document was not among them (issue 37: a member removed, or a
+   * before it but still loading its document was not among them (a member removed, or a
    * session ended, while her connection waited for a slow load kept writing). So each connection,
    * once it can be found, is checked again when a decision came in between: as it is established,
    * and before each message it sends until then. Null when it still holds; else why it goes.

@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import type { DecodedUpdate } from './yjs-integration';
 
 /*
- * Who writes under which Yjs client id of a shared document (issue 37). A Yjs client id is chosen
+ * Who writes under which Yjs client id of a shared document. A Yjs client id is chosen
  * by the client and says nothing of who sent it: a space's member could write at another member's
  * next clocks — garbage, or an item in her own record — and when his edits made offline at those
  * clocks arrived, the server had "them" already and dropped them, his device showing them saved.

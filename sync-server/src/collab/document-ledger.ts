@@ -28,7 +28,7 @@ export interface DocumentEntry {
   inFlight: DocumentUsage;
   /**
    * New records of a shared space in updates let through but not applied yet: the space's record
-   * limit counts them, so updates arriving together cannot pass it together (issue 37).
+   * limit counts them, so updates arriving together cannot pass it together.
    */
   recordsInFlight: number;
   /** Who owns each client id written under in this document, as read or claimed (client-owners.ts). */

@@ -24,7 +24,7 @@ const partWay = (struct: Struct, state: number) =>
  *   change meaning once stored (encoding slices it where the document's part ends).
  * - Parts the document keeps aside already, which the update lets Yjs apply, may start part-way
  *   once the update is in: those alone are tried on a copy of the document (`refusedOnCopy`), a
- *   cost its caller charges to the sender (issue 37: a 13-byte update could buy a copy of a
+ *   cost its caller charges to the sender (a 13-byte update could buy a copy of a
  *   140,000-item document, half a second of blocked server, every message).
  */
 export type PartWayVerdict = 'fine' | 'refuse' | 'try-on-copy';

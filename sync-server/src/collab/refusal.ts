@@ -7,7 +7,7 @@ import { SYNC_CLOSE_REASONS, type SyncCloseReason } from '@pipit/protocol';
  * Hocuspocus prints every hook error that has a message; these carry none, so each is logged once
  * by Pipit, as structured JSON, where it happens. It also prints the error behind each connection
  * it closes, with its stack: these carry none, so that is one short line however often a client
- * provokes it (issue 20).
+ * provokes it.
  */
 export class SyncRefusal extends Error {
   readonly code: number;

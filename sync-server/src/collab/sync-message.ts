@@ -26,7 +26,7 @@ export type SyncPayload =
 /**
  * Reads what Hocuspocus reads of any message before it knows its document: the document's name
  * and the message type, and an authentication's token. Throws when those are malformed, where
- * Hocuspocus would print a stack and close the socket with a reason of its own (issue 20).
+ * Hocuspocus would print a stack and close the socket with a reason of its own.
  */
 export function checkFraming(message: Uint8Array): void {
   const decoder = decoding.createDecoder(message);

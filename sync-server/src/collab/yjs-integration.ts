@@ -225,7 +225,7 @@ function declaredPlace(item: Y.Item, doc: Y.Doc): Place | typeof COLLECTED | nul
  * integrate with an offset), keeping the parent and key the item names: when that struct is in
  * another type or under another key, the item is linked into a list it does not belong to — live,
  * it writes the key it names and deletes that struct's value; stored and read again, it is that
- * struct's neighbour and writes there (issue 37: a member taking over another's record). Garbage
+ * struct's neighbour and writes there (a member taking over another's record). Garbage
  * before the part makes Yjs throw midway. A client resending what the server has part of (the
  * honest case) continues the same list, so is never refused.
  */

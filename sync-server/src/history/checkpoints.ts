@@ -73,7 +73,7 @@ export function checkpointDefinition(
   const parsed = parseKnownDefinition(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    // Where, in words (issue 38): "Component 3 (a heading) of the screen “Home”, its text: …".
+    // Where, in words: "Component 3 (a heading) of the screen “Home”, its text: …".
     return { problem: issue ? problemInWords(value, issue) : 'It is not an app definition.' };
   }
   if (Buffer.byteLength(JSON.stringify(parsed.data)) > CHECKPOINT_DEFINITION_MAX_BYTES) {

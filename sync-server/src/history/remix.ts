@@ -3,7 +3,7 @@ import type { AppRecord } from '../storage/types';
 
 /**
  * Which versions of an original someone who can see it (`findVisibleApp`) may read now
- * (docs/product/history.md#remixes-that-pull-their-originals-updates, issue 37): its owner and
+ * (docs/product/history.md#remixes-that-pull-their-originals-updates): its owner and
  * collaborators every version (they read its history, where each publish is a checkpoint); anyone
  * else only the version it publishes now. A version published while the app was private stays
  * its owner's and collaborators'.

@@ -23,7 +23,7 @@ import { fieldsOf } from './body';
 import type { ApiEnv } from './context';
 
 /**
- * The operator's inbox (issue 6): error groups, one group's latest occurrence, a digest search,
+ * The operator's inbox (docs/product/error-reporting.md): error groups, one group's latest occurrence, a digest search,
  * contact and feedback. Operators are accounts added with `npm run operator` (by id, with a
  * confirmed email; accounts/operators.ts); for anyone else — signed in or not — every endpoint here
  * is `not_found`, so the inbox does not even show that it exists.

@@ -98,7 +98,7 @@ function registerMyApps(app: Hono<ApiEnv>, { storage, clock }: ApiDependencies):
     if ((await storage.apps.countOwned(auth.user.id)) >= PLAN_LIMITS.apps) throw planFull();
     // A remix names the version it copied: one the creator may read now — the version the
     // original publishes, or any of its versions for its owner and collaborators
-    // (docs/product/history.md, issue 37). Any other is answered as an app that is not there, so
+    // (docs/product/history.md). Any other is answered as an app that is not there, so
     // nobody learns which versions a private past holds.
     let forkedFromPublic = false;
     if (input.forkedFrom) {

@@ -6,8 +6,8 @@ import { VERSION } from '../version';
 import type { ApiEnv } from './context';
 
 /**
- * `GET /api/client-config`: what the browser learns at run time instead of at build time (issue 6:
- * no build-time secrets) — where to report errors: the DSN `/monitoring` accepts, through the
+ * `GET /api/client-config`: what the browser learns at run time instead of at build time (no
+ * build-time secrets) — where to report errors: the DSN `/monitoring` accepts, through the
  * same-origin tunnel, with this server's release and environment. Nothing in it is secret.
  */
 export function registerClientConfig(

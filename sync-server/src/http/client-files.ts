@@ -177,7 +177,7 @@ export interface ClientFilesOptions {
  * otherwise their page's shell as built, with 404, whatever the reason (unknown, private, deleted),
  * so no id costs a rewrite or reveals that an app exists. `/apps/{id}` and `/apps/{id}/edit` are
  * the site's shell either way, with 404 when the reader may not see the app (the editor: is not
- * its owner or a collaborator), for the same reasons (issue 38, point 10). The client renders from
+ * its owner or a collaborator), for the same reasons. The client renders from
  * the shell whatever its status: an app made offline that the server does not know yet still
  * opens in its creator's editor, and the service worker answers navigations with its own copy. If the shell cannot be read (the client
  * was never built), document requests get the generic error page with a digest that is in the log.

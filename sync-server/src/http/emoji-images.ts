@@ -11,8 +11,8 @@ import { keepUnlessFailed } from '../read-once';
 import { preferredEncoding } from './security-headers';
 
 /**
- * `/emoji/{code points}.svg`: an app's emoji icon as a picture, for pages, lists and the editor
- * (issue 38, point 8). The artwork is the Twemoji file the installed app's manifest icons are
+ * `/emoji/{code points}.svg`: an app's emoji icon as a picture, for pages, lists and the editor.
+ * The artwork is the Twemoji file the installed app's manifest icons are
  * drawn from (pwa/twemoji.ts, the same choice of file), so an app has one face everywhere, also on
  * a device without a colour-emoji font; served by Pipit itself (no CDN) so the service worker
  * keeps it for offline use (client/sw.ts). An emoji Twemoji has no picture for answers 404 and

@@ -87,7 +87,7 @@ function registerCheckpoints(
     );
     const definition = definitionFrom(input.definition);
     // Sent again by a device that did not hear the answer: nothing new, nothing counted. Ids are
-    // the app's own: another app's checkpoint of this id is neither found nor touched (issue 37).
+    // the app's own: another app's checkpoint of this id is neither found nor touched.
     const known = await storage.checkpoints.get(found.id, input.id);
     if (!known) {
       const problem =
@@ -165,10 +165,10 @@ const requireEditor = (role: AppRole) => {
 
 /** A remix's original: what it publishes now against the base, and pulling a version of it. */
 function registerUpstream(app: Hono<ApiEnv>, { storage, clock }: ApiDependencies): void {
-  // Checked again on every read (issue 37): the original as the asker may see it now, the version
+  // Checked again on every read: the original as the asker may see it now, the version
   // it publishes now, and a base the asker may be given (history/remix.ts); else nothing to pull.
   // `?versions=1` answers the two numbers alone, read without the versions themselves: what an
-  // open editor asks now and then (issue 38), the whole answer only when they change.
+  // open editor asks now and then, the whole answer only when they change.
   app.get('/apps/:id/upstream', async (c) => {
     const { auth, app: found, role } = await appFor(c, storage);
     requireEditor(role);

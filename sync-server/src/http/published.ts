@@ -44,7 +44,7 @@ async function visibleApp(c: ApiContext, storage: Storage): Promise<VisibleApp> 
  * named, with that version's title, only when the reader may read it now (history/remix.ts, the
  * rule of `GET /api/apps/{id}/upstream`): the original's people every version, anyone else the
  * version it publishes now, or the one it published for everyone when the remix recorded it. A
- * version only its people could read (published while the app was private, issue 37) is named to
+ * version only its people could read (published while the app was private) is named to
  * nobody else, nor is the live document's title: they get the version the original publishes now,
  * with its title, as the original's own page shows it
  * (docs/product/history.md#remixes-that-pull-their-originals-updates).

@@ -451,7 +451,7 @@ function registerInvitationLinks(app: Hono<ApiEnv>, deps: ApiDependencies): void
     const visible = await findVisibleApp(storage, space.appId, c.get('auth')?.user.id ?? null);
     const inviter = await storage.users.findById(invite.createdBy);
     if (!visible || !inviter) throw inviteNotFound();
-    // Where the signed-in asker stands, so the page offers what joining would do (issue 38): in
+    // Where the signed-in asker stands, so the page offers what joining would do: in
     // it already (open the app), taken out by the owner (the link no longer lets them in), or not.
     const asker = c.get('auth')?.user.id ?? null;
     const standing = asker

@@ -27,7 +27,7 @@ export interface Monitoring {
   close(): Promise<void>;
 }
 
-/** Error reporting (issue 6): the tunnel's ingestion, server errors, forwarding and retention. */
+/** Error reporting (docs/product/error-reporting.md): the tunnel's ingestion, server errors, forwarding and retention. */
 export function createMonitoring(options: {
   config: MonitoringConfig;
   store: MonitoringStore;

@@ -6,7 +6,7 @@ export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Prunes stored reports older than the retention (issue 6: configurable, 30 days by default): once
+ * Prunes stored reports older than the retention (configurable, 30 days by default): once
  * now, then every hour. `stop` ends the schedule and waits for a prune under way, so storage can be
  * closed after it (shutdown).
  */

@@ -148,7 +148,7 @@ export async function portableApp(
 /**
  * A `.pipit` file of one app (`GET /api/apps/{id}/export`), with the title its manifest holds: the
  * title of the definition exported, which the app's listing row follows only on the next debounced
- * store, so the file is named from this one (issue 37).
+ * store, so the file is named from this one.
  */
 export async function exportApp(
   deps: PortableDeps,

@@ -168,8 +168,8 @@ async function readAll(file: PipitFile): Promise<ReadApp[]> {
 }
 
 /**
- * A checkpoint of the file, held to the rules of a checkpoint made here (docs/product/history.md,
- * issue 37): a name of at most HISTORY_LIMITS.nameLength characters, and a definition the history
+ * A checkpoint of the file, held to the rules of a checkpoint made here (docs/product/history.md):
+ * a name of at most HISTORY_LIMITS.nameLength characters, and a definition the history
  * takes from a device — every rule of an app definition, known component types, its size. As with
  * any other part of a file, one that breaks them refuses the whole file.
  */
@@ -263,7 +263,7 @@ async function plan(
     apps.flatMap((a) => a.images.map((i) => i.id)),
   );
   // Within one file, an image two apps share is given to the first; the second gets a copy with
-  // an id of its own. Checkpoint ids are their app's (issue 37): the file's are kept, whatever
+  // an id of its own. Checkpoint ids are their app's: the file's are kept, whatever
   // other apps hold, so an import tells nobody which ids exist here.
   const usedImages = new Set<string>();
   const report: ImportResponse = {

@@ -147,7 +147,7 @@ function createApiServices(
     { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     clock,
   );
-  // Error reports from browsers (/monitoring) and from this server's own failures (issue 6).
+  // Error reports from browsers (/monitoring) and from this server's own failures (docs/product/error-reporting.md).
   const monitoring = createMonitoring({
     config: config.monitoring,
     store: storage.monitoring,

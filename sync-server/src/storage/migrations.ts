@@ -234,7 +234,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   }),
   '0005_monitoring': () => ({
     async up(db: Kysely<unknown>) {
-      // Error reports (issue 6), one row per kind of error, counted as occurrences arrive.
+      // Error reports (docs/product/error-reporting.md), one row per kind of error, counted as occurrences arrive.
       await db.schema
         .createTable('error_groups')
         .addColumn('fingerprint', 'text', (c) => c.primaryKey())
@@ -550,8 +550,8 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   }),
   '0015_space_removals': () => ({
     async up(db: Kysely<unknown>) {
-      // Someone the owner removed from a space: invitation links no longer let them back in
-      // (issue 37); the owner adding them again clears it. Leaving by oneself leaves nothing.
+      // Someone the owner removed from a space: invitation links no longer let them back in;
+      // the owner adding them again clears it. Leaving by oneself leaves nothing.
       await db.schema
         .createTable('space_removals')
         .addColumn('space_id', 'text', (c) =>
@@ -565,7 +565,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   }),
   '0016_checkpoint_ids_per_app_and_checked_remix_bases': (engine) => ({
     async up(db: Kysely<unknown>) {
-      // A checkpoint's id is its app's (issue 37): a device's id taken by another app's checkpoint
+      // A checkpoint's id is its app's: a device's id taken by another app's checkpoint
       // neither drops the device's checkpoint nor tells it that the other one exists.
       if (engine === 'postgres') {
         await sql`ALTER TABLE checkpoints DROP CONSTRAINT checkpoints_pkey`.execute(db);
@@ -605,7 +605,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
           .execute();
       }
       // When a remix's base (forked_from_version) was recorded as the version its original then
-      // published for everyone, public or unlisted (a remix made or pulled, issue 37). Null for a
+      // published for everyone, public or unlisted (a remix made or pulled). Null for a
       // version only the original's owner and collaborators read, and for every base recorded
       // before this column: such a base is given to nobody else (docs/product/history.md).
       await db.schema.alterTable('apps').addColumn('forked_from_public_at', 'bigint').execute();
@@ -613,7 +613,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   }),
   '0017_document_clients': () => ({
     async up(db: Kysely<unknown>) {
-      // Who writes under each Yjs client id of a shared document (issue 37): the first account to
+      // Who writes under each Yjs client id of a shared document: the first account to
       // write new parts under it. Yjs client ids are chosen by the client, so without this anyone
       // could write at another person's next clocks, and their own edits there would be dropped.
       // Client ids are 32-bit unsigned (Yjs's own), so a bigint.

@@ -44,7 +44,7 @@ export async function mapConflict<T>(
 /**
  * Holds a person's or a space's row until the transaction ends, so that what a limit counts
  * against it (a person's apps, spaces and upload bytes; a space's people and links) cannot change
- * meanwhile: requests sent together take turns, and no limit is passed by racing (issue 37).
+ * meanwhile: requests sent together take turns, and no limit is passed by racing.
  * PostgreSQL locks the row `FOR NO KEY UPDATE`, which waits for another holder but not for the
  * foreign-key checks of rows that point at it (a person's sign-ins go on); SQLite runs one
  * transaction at a time already. Callers holding two hold the space before the person, so two

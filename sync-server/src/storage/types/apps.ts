@@ -16,7 +16,7 @@ export interface AppRecord {
   /**
    * When `forkedFromVersion` was recorded (the remix made, a pull) as the version its original then
    * published for everyone, public or unlisted. Null for a version only the original's owner and
-   * collaborators read, and for a base recorded before this was kept (issue 37): such a base is
+   * collaborators read, and for a base recorded before this was kept: such a base is
    * given to nobody else (docs/product/history.md#remixes-that-pull-their-originals-updates).
    */
   forkedFromPublicAt: number | null;

@@ -85,11 +85,11 @@ export interface Storage {
   readonly secrets: SecretStore;
   readonly messages: MessageStore;
   readonly uploads: UploadStore;
-  /** Error reports from browsers and this server (issue 6). */
+  /** Error reports from browsers and this server (docs/product/error-reporting.md). */
   readonly monitoring: MonitoringStore;
-  /** AI quota and usage (issue 14). */
+  /** AI quota and usage. */
   readonly aiUsage: AiUsageStore;
-  /** Apps' history: checkpoints of their definitions (issue 16). */
+  /** Apps' history: checkpoints of their definitions. */
   readonly checkpoints: CheckpointStore;
   /** Moving apps between servers: what an import checks and writes (docs/product/portable-file.md). */
   readonly portable: PortableStore;

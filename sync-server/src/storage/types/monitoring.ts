@@ -4,7 +4,7 @@ import type { ReportDropReason } from '@pipit/protocol';
 export const ERROR_SOURCES = ['client', 'server'] as const;
 export type ErrorSource = (typeof ERROR_SOURCES)[number];
 
-/** One occurrence of an error, as the operator's inbox shows it (issue 6). Times are epoch ms. */
+/** One occurrence of an error, as the operator's inbox shows it (docs/product/error-reporting.md). Times are epoch ms. */
 export interface ErrorEventRecord {
   /** The report's event id (32 hex digits): a report sent twice is stored once. */
   id: string;

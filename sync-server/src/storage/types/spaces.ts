@@ -72,7 +72,7 @@ export type JoinOutcome = 'joined' | 'already' | 'space_full' | 'person_full' | 
  *
  * Every count-then-insert is one transaction holding the rows it counts against (PostgreSQL: a row
  * lock on the space or the person; SQLite: one writer at a time), so requests racing each other
- * cannot pass a limit together (issue 37).
+ * cannot pass a limit together.
  */
 export interface SpaceStore {
   /**
