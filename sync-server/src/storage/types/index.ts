@@ -68,7 +68,7 @@ export { ConflictError, NotFoundError } from './errors';
 
 /**
  * The one storage interface (docs/decisions/0005-sqlite-default-postgres-optional.md). Two
- * adapters implement it, SQLite and PostgreSQL, and one contract suite (test/storage-contract.ts)
+ * adapters implement it, SQLite and PostgreSQL, and one contract suite (sync-server/test/storage/storage-contract.ts)
  * runs against both.
  */
 export interface Storage {
