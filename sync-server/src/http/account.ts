@@ -23,8 +23,14 @@ import { attachment, exportOrigin } from './portable';
 
 /** The signed-in person's own account: profile, email, password, sessions, export, deletion. */
 export function registerAccount(app: Hono<ApiEnv>, deps: ApiDependencies): void {
-  const { accounts, profiles, sessions } = deps;
+  registerProfile(app, deps);
+  registerSignIn(app, deps);
+  registerAccountEnd(app, deps);
+}
 
+/** The account as it is (and what deleting it would end), its profile and its avatar. */
+function registerProfile(app: Hono<ApiEnv>, deps: ApiDependencies): void {
+  const { profiles } = deps;
   app.get('/account', (c) => c.json({ account: toAccount(requireAuth(c).user) }));
 
   app.get('/account/deletion', async (c) => {
@@ -84,7 +90,11 @@ export function registerAccount(app: Hono<ApiEnv>, deps: ApiDependencies): void 
     const bytes = new Uint8Array(await readBodyBytes(c.req.raw, AVATAR_UPLOAD_MAX_BYTES));
     return c.json({ account: toAccount(await profiles.setAvatarImage(auth, type, bytes)) });
   });
+}
 
+/** How the person signs in: their email and password, and their sessions. */
+function registerSignIn(app: Hono<ApiEnv>, deps: ApiDependencies): void {
+  const { accounts, sessions } = deps;
   app.post('/account/email', async (c) => {
     const auth = requireAuth(c);
     const input = await readJsonBody(c.req.raw, changeEmailRequestSchema);
@@ -129,7 +139,11 @@ export function registerAccount(app: Hono<ApiEnv>, deps: ApiDependencies): void 
     const ended = await sessions.revokeAll(auth.user.id, auth.session.id);
     return c.json({ ended: ended.length });
   });
+}
 
+/** The account's export and its deletion, and whether a username is free. */
+function registerAccountEnd(app: Hono<ApiEnv>, deps: ApiDependencies): void {
+  const { accounts, profiles } = deps;
   // The account's JSON and every app it owns, with the person's data in each, as one `.pipit`
   // file (docs/product/portable-file.md): the same format an app's export has, importable anywhere.
   app.get('/account/export', async (c) => {
