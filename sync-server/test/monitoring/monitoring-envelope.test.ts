@@ -311,7 +311,9 @@ describe('server errors', () => {
       route: '/api/profiles/ada',
       receivedAt: 1_000,
     });
-    expect(record.topFrame).toMatch(/^sync-server\/test\/monitoring\/monitoring-envelope\.test\.ts:/);
+    expect(record.topFrame).toMatch(
+      /^sync-server\/test\/monitoring\/monitoring-envelope\.test\.ts:/,
+    );
     const event = JSON.parse(record.eventJson) as Record<string, unknown>;
     expect(event.stack).toContain('Error: the database is on fire');
     expect(event.tags).toEqual({ digest: 'abcdef012345', request_id: 'req-1', method: 'GET' });
