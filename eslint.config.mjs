@@ -75,13 +75,15 @@ const UI_FROM_PLATFORM = {
  * @param {string} root the wing, e.g. 'client/sync'
  * @param {Record<string, string[]>} order each sub-folder and the sub-folders it may import
  * @param {Array<{regex: string, message: string}>} base the wing's own patterns
+ * @param {string} [guide] where the folders are described (the wing's README.md by default)
+ * @param {string} [noun] what a sub-folder is called in the messages
  */
-const subfolderBlocks = (root, order, base) =>
+const subfolderBlocks = (root, order, base, guide = `${root}/README.md`, noun = 'sub-folder') =>
   Object.entries(order).map(([folder, below]) => {
     const refused = Object.keys(order).filter(
       (other) => other !== folder && !below.includes(other),
     );
-    const allowed = below.map((name) => `${name}/`).join(', ') || 'no other sub-folder';
+    const allowed = below.map((name) => `${name}/`).join(', ') || `no other ${noun}`;
     return {
       files: [`${root}/${folder}/**/*.{ts,tsx}`],
       rules: restrict(
@@ -91,7 +93,7 @@ const subfolderBlocks = (root, order, base) =>
               ...base,
               {
                 regex: `^\\.\\./(${refused.join('|')})(/|$)`,
-                message: `${root}/${folder}/ may import ${allowed} of ${root}/ (see its README.md). Move the shared piece down into a folder both may import, or pass it in.`,
+                message: `${root}/${folder}/ may import ${allowed} of ${root}/ (${guide}). Move the shared piece down into a folder both may import, or pass it in.`,
               },
             ],
       ),
@@ -176,6 +178,23 @@ const SERVER_HTTP = {
 const SERVER_SERVICES = {
   regex: '^(\\.\\./)+(accounts|ai|collab|history|portable|publishing|monitoring|pwa)(/|$)',
   message: 'storage/ is the bottom layer: it never imports a service. Pass what it needs in.',
+};
+
+/**
+ * Among the server's services, the direction their imports already take: accounts/ at the bottom
+ * (who someone is), publishing/ on it (who may see an app), then the services that use both.
+ * Each may import only the services listed for it; storage/ and the modules directly in src/ are
+ * open to all of them, http/ to none.
+ */
+const SERVICE_ORDER = {
+  accounts: [],
+  publishing: ['accounts'],
+  monitoring: ['accounts'],
+  pwa: ['accounts', 'publishing'],
+  history: ['accounts', 'publishing'],
+  ai: ['accounts', 'publishing'],
+  collab: ['accounts', 'publishing', 'pwa'],
+  portable: ['accounts', 'publishing', 'history'],
 };
 
 /**
@@ -343,12 +362,13 @@ export default tseslint.config(
     ...IN_PACKAGES,
     RUNTIME_FROM_BELOW,
   ]),
-  {
-    files: [
-      'sync-server/src/{accounts,ai,collab,history,portable,publishing,monitoring,pwa}/**/*.ts',
-    ],
-    rules: restrict([...IN_SERVER, SERVER_HTTP]),
-  },
+  ...subfolderBlocks(
+    'sync-server/src',
+    SERVICE_ORDER,
+    [...IN_SERVER, SERVER_HTTP],
+    'docs/README.md, the server',
+    'service',
+  ),
   {
     files: ['sync-server/src/storage/**/*.ts'],
     rules: restrict([...IN_SERVER, SERVER_HTTP, SERVER_SERVICES]),
