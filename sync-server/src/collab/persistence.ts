@@ -19,6 +19,7 @@ import type { DocumentLedger } from './document-ledger';
 import { SyncRefusal } from './refusal';
 import type { ResourceBounds } from './resource-bounds';
 import { replayInto } from '../storage/replay';
+import { sleep } from '../sleep';
 
 export const STORE_RETRY_INITIAL_DELAY_MS = 100;
 /**
@@ -89,8 +90,6 @@ const connectionsOf = (document: Y.Doc): number =>
   'getConnectionsCount' in document && typeof document.getConnectionsCount === 'function'
     ? (document.getConnectionsCount as () => number)()
     : 0;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** At most `limit` of the given works run at once; the others wait their turn, in order. */
 function turns(limit: number) {

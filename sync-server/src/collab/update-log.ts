@@ -16,6 +16,7 @@ import type { DocumentStore } from '../storage/types';
 import type { DocumentLedger } from './document-ledger';
 import { SyncRefusal } from './refusal';
 import { syncPayloadOf } from './sync-message';
+import { sleep } from '../sleep';
 
 /**
  * How long an update waits for the log while storage is unreachable before its connection is told
@@ -42,8 +43,6 @@ interface Waiting {
   resolve: (seq: number) => void;
   reject: (error: unknown) => void;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Appends updates to the durable log with group commit: updates that arrive while a write is in

@@ -3,13 +3,12 @@ import type { Persistence } from '../collab/persistence';
 import type { SyncSocket } from '../collab/websocket';
 import type { Config } from '../config';
 import type { ServerServices, ServerState } from './services';
+import { sleep } from '../sleep';
 
 export interface CloseReport {
   /** Documents whose last changes could not be stored before the shutdown deadline. */
   unsaved: string[];
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until every change is stored, or the deadline passes. */
 async function storesSettled(persistence: Persistence, deadline: number): Promise<void> {

@@ -5,11 +5,11 @@
  */
 
 /**
- * Resolves after `ms` milliseconds. A fixed wait: for where the wait is the point (pacing a load,
- * proving nothing happens within it), never for a state, which is polled (`vi.waitFor`).
+ * Resolves after `ms` milliseconds (the server's own, sync-server/src/sleep.ts, which imports
+ * nothing). A fixed wait: for where the wait is the point (pacing a load, proving nothing happens
+ * within it), never for a state, which is polled (`vi.waitFor`).
  */
-export const sleep = (ms: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, ms));
+export { sleep } from '../../src/sleep';
 
 /**
  * The `p`th percentile of `values`, given in any order (a sorted copy is read); NaN when there are
