@@ -249,6 +249,131 @@ function listingOf(definition: AppDefinition) {
   };
 }
 
+/**
+ * An app's images, each with the id it gets here: its own unless taken here or by an app before it
+ * in the file; `imageIds` maps the file's ids that changed to the new ones.
+ */
+function imagesOf(
+  app: EncodedApp,
+  { takenImages, usedImages }: { takenImages: ReadonlySet<string>; usedImages: Set<string> },
+  report: ImportResponse,
+) {
+  const imageIds = new Map<string, string>();
+  const images = app.images.map((image) => {
+    const keep = !takenImages.has(image.id) && !usedImages.has(image.id);
+    const newId = keep ? image.id : createId();
+    usedImages.add(newId);
+    if (!keep) {
+      imageIds.set(image.id, newId);
+      report.report.remapped.images[image.id] = newId;
+    }
+    return { ...image, id: newId };
+  });
+  return { images, imageIds };
+}
+
+/** The app's document, and the importer's own data in it when the file holds some. */
+function documentsOf(
+  id: string,
+  owner: UserRecord,
+  definition: AppDefinition,
+  data: EncodedApp['data'],
+): ImportedApp['documents'] {
+  const doc = new Y.Doc();
+  writeDefinition(doc, definition);
+  const documents = [
+    { name: documentName({ kind: 'app', appId: id }), state: Y.encodeStateAsUpdate(doc) },
+  ];
+  doc.destroy();
+  if (data) {
+    const dataDoc = new Y.Doc();
+    writeVisitorData(dataDoc, data);
+    documents.push({
+      name: documentName({ kind: 'data', appId: id, userId: owner.id }),
+      state: Y.encodeStateAsUpdate(dataDoc),
+    });
+    dataDoc.destroy();
+  }
+  return documents;
+}
+
+/**
+ * The app's checkpoints here: the file's, then its arrival here as the newest, as the history
+ * keeps them (keptByHistory); a note says how many were left out.
+ */
+function checkpointsOf(
+  app: EncodedApp,
+  definition: AppDefinition,
+  imageIds: ReadonlyMap<string, string>,
+  { now, origin }: { now: number; origin: string },
+  report: ImportResponse,
+): PlannedCheckpoint[] {
+  const fromFile: PlannedCheckpoint[] = app.checkpoints.map((c) => {
+    const json = JSON.stringify(rewriteUploadUrls(c.definition, imageIds));
+    const changes = checkpointChangesSchema.safeParse(c.changes);
+    return {
+      id: c.id,
+      kind: (CHECKPOINT_KINDS as readonly string[]).includes(c.kind) ? c.kind : 'auto',
+      name: c.name,
+      version: c.version,
+      createdAt: Math.min(c.createdAt, now),
+      changesJson: JSON.stringify(changes.success ? changes.data : NO_CHANGES_RECORDED),
+      // As the history hashes a definition: an unchanged app makes no automatic checkpoint.
+      definitionHash: createHash('sha256').update(json).digest('base64url'),
+      definition: new Uint8Array(gzipSync(json)),
+    };
+  });
+
+  // The import itself is a moment of the app's history (docs/product/history.md): the app as it
+  // arrived here, newest in its list.
+  const arrived = JSON.stringify(definition);
+  const newestFirst = [...fromFile].sort(
+    (a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  );
+  let arrivedId = createId();
+  while (fromFile.some((c) => c.id === arrivedId)) arrivedId = createId();
+  newestFirst.unshift({
+    id: arrivedId,
+    kind: 'import',
+    name: 'Imported from a file',
+    version: null,
+    createdAt: now,
+    changesJson: JSON.stringify({
+      counts: {},
+      names: [],
+      summary: `Imported from ${origin}`,
+      first: fromFile.length === 0,
+    }),
+    definitionHash: createHash('sha256').update(arrived).digest('base64url'),
+    definition: new Uint8Array(gzipSync(arrived)),
+  });
+  const checkpoints = keptByHistory(newestFirst, now);
+  const leftOut = newestFirst.length - checkpoints.length;
+  if (leftOut > 0) {
+    report.report.notes.push(
+      `“${definition.meta.title}” keeps ${fromFile.length - leftOut} of the file’s ${fromFile.length} checkpoints: as in every app here, older automatic checkpoints thin out, and a history holds at most ${HISTORY_LIMITS.checkpointsPerApp} checkpoints (${HISTORY_LIMITS.bytesPerApp / 1024 / 1024} MB), the newest kept.`,
+    );
+  }
+  return checkpoints;
+}
+
+/** The app's published versions, kept as they were (it is not published here). */
+function versionsOf(
+  app: EncodedApp,
+  imageIds: ReadonlyMap<string, string>,
+  now: number,
+): ImportedApp['versions'] {
+  return app.versions.map((v) => {
+    const versionDefinition = rewriteUploadUrls(v.definition, imageIds);
+    return {
+      number: v.number,
+      definitionJson: JSON.stringify(versionDefinition),
+      listing: listingOf(versionDefinition),
+      publishedAt: Math.min(v.publishedAt, now),
+    };
+  });
+}
+
 /** The rows and documents of each app, with the ids it gets here. */
 async function plan(
   deps: PortableDeps,
@@ -279,17 +404,7 @@ async function plan(
   for (const app of apps) {
     const id = takenApps.has(app.entry.id) ? createId() : app.entry.id;
     if (id !== app.entry.id) report.report.remapped.apps[app.entry.id] = id;
-    const imageIds = new Map<string, string>();
-    const images = app.images.map((image) => {
-      const keep = !takenImages.has(image.id) && !usedImages.has(image.id);
-      const newId = keep ? image.id : createId();
-      usedImages.add(newId);
-      if (!keep) {
-        imageIds.set(image.id, newId);
-        report.report.remapped.images[image.id] = newId;
-      }
-      return { ...image, id: newId };
-    });
+    const { images, imageIds } = imagesOf(app, { takenImages, usedImages }, report);
     const definition = rewriteUploadUrls(app.definition, imageIds);
     const missing = [...uploadIdsIn(app.definition)].filter(
       (imageId) => !app.images.some((i) => i.id === imageId),
@@ -300,78 +415,17 @@ async function plan(
       );
     }
 
-    const doc = new Y.Doc();
-    writeDefinition(doc, definition);
-    const documents = [
-      { name: documentName({ kind: 'app', appId: id }), state: Y.encodeStateAsUpdate(doc) },
-    ];
-    doc.destroy();
-    if (app.data) {
-      const dataDoc = new Y.Doc();
-      writeVisitorData(dataDoc, app.data);
-      documents.push({
-        name: documentName({ kind: 'data', appId: id, userId: owner.id }),
-        state: Y.encodeStateAsUpdate(dataDoc),
-      });
-      dataDoc.destroy();
-    }
+    const documents = documentsOf(id, owner, definition, app.data);
 
-    const fromFile: PlannedCheckpoint[] = app.checkpoints.map((c) => {
-      const json = JSON.stringify(rewriteUploadUrls(c.definition, imageIds));
-      const changes = checkpointChangesSchema.safeParse(c.changes);
-      return {
-        id: c.id,
-        kind: (CHECKPOINT_KINDS as readonly string[]).includes(c.kind) ? c.kind : 'auto',
-        name: c.name,
-        version: c.version,
-        createdAt: Math.min(c.createdAt, now),
-        changesJson: JSON.stringify(changes.success ? changes.data : NO_CHANGES_RECORDED),
-        // As the history hashes a definition: an unchanged app makes no automatic checkpoint.
-        definitionHash: createHash('sha256').update(json).digest('base64url'),
-        definition: new Uint8Array(gzipSync(json)),
-      };
-    });
-
-    // The import itself is a moment of the app's history (docs/product/history.md): the app as it
-    // arrived here, newest in its list.
-    const arrived = JSON.stringify(definition);
-    const newestFirst = [...fromFile].sort(
-      (a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+    const checkpoints = checkpointsOf(
+      app,
+      definition,
+      imageIds,
+      { now, origin: source.origin },
+      report,
     );
-    let arrivedId = createId();
-    while (fromFile.some((c) => c.id === arrivedId)) arrivedId = createId();
-    newestFirst.unshift({
-      id: arrivedId,
-      kind: 'import',
-      name: 'Imported from a file',
-      version: null,
-      createdAt: now,
-      changesJson: JSON.stringify({
-        counts: {},
-        names: [],
-        summary: `Imported from ${source.origin}`,
-        first: fromFile.length === 0,
-      }),
-      definitionHash: createHash('sha256').update(arrived).digest('base64url'),
-      definition: new Uint8Array(gzipSync(arrived)),
-    });
-    const checkpoints = keptByHistory(newestFirst, now);
-    const leftOut = newestFirst.length - checkpoints.length;
-    if (leftOut > 0) {
-      report.report.notes.push(
-        `“${definition.meta.title}” keeps ${fromFile.length - leftOut} of the file’s ${fromFile.length} checkpoints: as in every app here, older automatic checkpoints thin out, and a history holds at most ${HISTORY_LIMITS.checkpointsPerApp} checkpoints (${HISTORY_LIMITS.bytesPerApp / 1024 / 1024} MB), the newest kept.`,
-      );
-    }
 
-    const versions = app.versions.map((v) => {
-      const versionDefinition = rewriteUploadUrls(v.definition, imageIds);
-      return {
-        number: v.number,
-        definitionJson: JSON.stringify(versionDefinition),
-        listing: listingOf(versionDefinition),
-        publishedAt: Math.min(v.publishedAt, now),
-      };
-    });
+    const versions = versionsOf(app, imageIds, now);
 
     imported.push({
       id,
