@@ -17,7 +17,7 @@ export interface ClusterEventDependencies {
 }
 
 /**
- * The cluster's two callbacks on this instance (create-server.ts hands them to createCluster):
+ * The cluster's two callbacks on this instance (services.ts hands them to createCluster):
  * carrying out an event, and checking every connection again after a time out of reach.
  */
 export function clusterEventHandlers(
