@@ -175,6 +175,11 @@ const SERVER_HTTP = {
   message:
     'Only http/ (and the server setup in src/) imports http/. Services throw a ServiceError (src/service-error.ts), and http/ answers it.',
 };
+const SERVER_SETUP = {
+  regex: '^(\\.\\./)+server(/|$)',
+  message:
+    'sync-server/src/server/ builds the server out of everything else (create-server.ts): nothing it builds imports it. Pass what is needed in when it is built.',
+};
 const SERVER_SERVICES = {
   regex: '^(\\.\\./)+(accounts|ai|collab|history|portable|publishing|monitoring|pwa)(/|$)',
   message: 'storage/ is the bottom layer: it never imports a service. Pass what it needs in.',
@@ -362,16 +367,17 @@ export default tseslint.config(
     ...IN_PACKAGES,
     RUNTIME_FROM_BELOW,
   ]),
+  { files: ['sync-server/src/http/**/*.ts'], rules: restrict([...IN_SERVER, SERVER_SETUP]) },
   ...subfolderBlocks(
     'sync-server/src',
     SERVICE_ORDER,
-    [...IN_SERVER, SERVER_HTTP],
+    [...IN_SERVER, SERVER_HTTP, SERVER_SETUP],
     'docs/README.md, the server',
     'service',
   ),
   {
     files: ['sync-server/src/storage/**/*.ts'],
-    rules: restrict([...IN_SERVER, SERVER_HTTP, SERVER_SERVICES]),
+    rules: restrict([...IN_SERVER, SERVER_HTTP, SERVER_SETUP, SERVER_SERVICES]),
   },
   // No function of hundreds of lines in the server and the client: a factory, a registrar or a
   // component past this is split into named parts a reader can hold in their head (a sub-factory
