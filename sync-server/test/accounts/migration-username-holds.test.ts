@@ -1,16 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATION_NAMES, migrationProvider } from '../../src/storage/migrations';
-import { openPostgresStorage } from '../../src/storage/postgres';
-import { openSqliteStorage, SQLITE_FILE_NAME } from '../../src/storage/sqlite';
-import type { Storage } from '../../src/storage/types';
+import { MIGRATION_NAMES } from '../../src/storage/migrations';
 import { ENGINES } from '../support/engines';
-import { createTestDatabase } from '../support/postgres';
+import { databaseBefore } from '../support/migrated-database';
 
 const HOLDS = '0007_username_holds';
 
@@ -26,43 +19,10 @@ describe.each(ENGINES)(`migration ${HOLDS} on %s`, (engine) => {
     expect(poolErrors.splice(0)).toEqual([]);
   });
 
-  async function databaseBeforeHolds(
-    seed: (db: Kysely<unknown>) => Promise<void>,
-  ): Promise<() => Promise<Storage>> {
-    let db: Kysely<unknown>;
-    let open: () => Promise<Storage>;
-    if (engine === 'sqlite') {
-      const dir = mkdtempSync(path.join(tmpdir(), 'pipit-migration-'));
-      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-      db = new Kysely({
-        dialect: new SqliteDialect({ database: new SQLite(path.join(dir, SQLITE_FILE_NAME)) }),
-      });
-      open = () => openSqliteStorage(dir);
-    } else {
-      const database = await createTestDatabase();
-      cleanups.push(() => database.drop());
-      const pool = new pg.Pool({ connectionString: database.url });
-      // An idle client's error (PostgreSQL ending connections) must fail the test that sees it,
-      // not surface later as an unhandled error in whatever file runs then.
-      pool.on('error', (error) => poolErrors.push(error));
-      db = new Kysely({ dialect: new PostgresDialect({ pool }) });
-      open = () => openPostgresStorage(database.url);
-    }
-    // The old database is migrated and written, then closed: the storage opens it as the server
-    // would, alone.
-    try {
-      const previous = MIGRATION_NAMES[MIGRATION_NAMES.indexOf(HOLDS) - 1]!;
-      const { error } = await new Migrator({
-        db,
-        provider: migrationProvider(engine),
-      }).migrateTo(previous);
-      if (error) throw error;
-      await seed(db);
-    } finally {
-      await db.destroy();
-    }
-    return open;
-  }
+  // The old database is migrated and written, then closed: the storage opens it as the server
+  // would, alone.
+  const databaseBeforeHolds = (seed: (db: Kysely<unknown>) => Promise<void>) =>
+    databaseBefore(engine, HOLDS, seed, cleanups, poolErrors);
 
   const user = (id: string, username: string, deletedAt: number | null) => sql`
     INSERT INTO users (id, username, email, password_hash, avatar, created_at, deleted_at)

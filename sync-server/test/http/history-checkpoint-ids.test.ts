@@ -1,19 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Checkpoint, createId } from '@pipit/protocol';
-import { MIGRATION_NAMES, migrationProvider } from '../../src/storage/migrations';
-import { openPostgresStorage } from '../../src/storage/postgres';
-import { openSqliteStorage, SQLITE_FILE_NAME } from '../../src/storage/sqlite';
-import type { Storage } from '../../src/storage/types';
+import { MIGRATION_NAMES } from '../../src/storage/migrations';
 import { type ApiClient, errorCode } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
-import { createTestDatabase } from '../support/postgres';
 import { createApp, definitionOf } from '../support/publishing';
+import { storageBefore } from '../support/migrated-database';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -116,39 +109,8 @@ describe.each(ENGINES)(`migration ${PER_APP} on %s`, (engine) => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function databaseBefore(seed: (db: Kysely<unknown>) => Promise<void>) {
-    let db: Kysely<unknown>;
-    let open: () => Promise<Storage>;
-    if (engine === 'sqlite') {
-      const dir = mkdtempSync(path.join(tmpdir(), 'pipit-migration-'));
-      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-      db = new Kysely({
-        dialect: new SqliteDialect({ database: new SQLite(path.join(dir, SQLITE_FILE_NAME)) }),
-      });
-      open = () => openSqliteStorage(dir);
-    } else {
-      const database = await createTestDatabase();
-      cleanups.push(() => database.drop());
-      db = new Kysely({
-        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url }) }),
-      });
-      open = () => openPostgresStorage(database.url);
-    }
-    try {
-      const previous = MIGRATION_NAMES[MIGRATION_NAMES.indexOf(PER_APP) - 1]!;
-      const { error } = await new Migrator({
-        db,
-        provider: migrationProvider(engine),
-      }).migrateTo(previous);
-      if (error) throw error;
-      await seed(db);
-    } finally {
-      await db.destroy();
-    }
-    const storage = await open();
-    cleanups.push(() => storage.close());
-    return storage;
-  }
+  const databaseBefore = (seed: (db: Kysely<unknown>) => Promise<void>) =>
+    storageBefore(engine, PER_APP, seed, cleanups);
 
   it('keeps every checkpoint, lets another app use its id, and trusts no remix base it did not check', async () => {
     const definition = new Uint8Array([31, 139, 8, 0, 255]);

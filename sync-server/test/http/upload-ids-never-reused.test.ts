@@ -1,21 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readPipitFile, setMeta, writeDefinition, writePipitFile } from '@pipit/app-definition';
 import { createId, uploadUrl } from '@pipit/protocol';
-import { MIGRATION_NAMES, migrationProvider } from '../../src/storage/migrations';
-import { openPostgresStorage } from '../../src/storage/postgres';
-import { openSqliteStorage, SQLITE_FILE_NAME } from '../../src/storage/sqlite';
-import type { Storage } from '../../src/storage/types';
+import { MIGRATION_NAMES } from '../../src/storage/migrations';
 import type { ApiClient } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
 import { download, importFile, pngImage, postRaw, uploadImage } from '../support/portable';
-import { createTestDatabase } from '../support/postgres';
 import {
   archiveApp,
   createApp,
@@ -24,6 +16,7 @@ import {
   publish,
   verifyEmail,
 } from '../support/publishing';
+import { storageBefore } from '../support/migrated-database';
 
 /**
  * Found by a review: an import kept an image's id whenever `uploads` had no row of it
@@ -199,39 +192,8 @@ describe.each(ENGINES)(`migration ${UPLOAD_IDS} on %s`, (engine) => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function databaseBefore(seed: (db: Kysely<unknown>) => Promise<void>): Promise<Storage> {
-    let db: Kysely<unknown>;
-    let open: () => Promise<Storage>;
-    if (engine === 'sqlite') {
-      const dir = mkdtempSync(path.join(tmpdir(), 'pipit-migration-'));
-      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-      db = new Kysely({
-        dialect: new SqliteDialect({ database: new SQLite(path.join(dir, SQLITE_FILE_NAME)) }),
-      });
-      open = () => openSqliteStorage(dir);
-    } else {
-      const database = await createTestDatabase();
-      cleanups.push(() => database.drop());
-      db = new Kysely({
-        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url }) }),
-      });
-      open = () => openPostgresStorage(database.url);
-    }
-    try {
-      const previous = MIGRATION_NAMES[MIGRATION_NAMES.indexOf(UPLOAD_IDS) - 1]!;
-      const { error } = await new Migrator({
-        db,
-        provider: migrationProvider(engine),
-      }).migrateTo(previous);
-      if (error) throw error;
-      await seed(db);
-    } finally {
-      await db.destroy();
-    }
-    const storage = await open();
-    cleanups.push(() => storage.close());
-    return storage;
-  }
+  const databaseBefore = (seed: (db: Kysely<unknown>) => Promise<void>) =>
+    storageBefore(engine, UPLOAD_IDS, seed, cleanups);
 
   it('registers every upload, and the deleted ones versions and icons point at', async () => {
     const live = createId();
