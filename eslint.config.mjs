@@ -198,7 +198,7 @@ const SERVICE_ORDER = {
   pwa: ['accounts', 'publishing'],
   history: ['accounts', 'publishing'],
   ai: ['accounts', 'publishing'],
-  collab: ['accounts', 'publishing', 'pwa'],
+  collab: ['accounts', 'publishing'],
   portable: ['accounts', 'publishing', 'history'],
 };
 

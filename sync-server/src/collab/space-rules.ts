@@ -1,5 +1,5 @@
 import { type AppDefinition, recordRuleOf } from '@pipit/app-definition';
-import { Lru } from '../pwa/lru';
+import { Lru } from '../lru';
 import type { Storage } from '../storage/types';
 import type { SpaceRecordRule } from './space-guard';
 

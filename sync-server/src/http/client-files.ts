@@ -25,7 +25,7 @@ import { readSessionCookie } from '../accounts/session-cookie';
 import type { Logger } from '../logger';
 import type { ServerErrorReport } from '../monitoring/server-error';
 import { createDigest } from '../digest';
-import { Lru } from '../pwa/lru';
+import { Lru } from '../lru';
 import { keepUnlessFailed } from '../read-once';
 import { ERROR_PAGE_CSP, renderServerErrorPage } from './error-page';
 import {

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { emojiOfImagePath } from '@pipit/protocol';
 import type { Logger } from '../logger';
-import { Lru } from '../pwa/lru';
+import { Lru } from '../lru';
 import { twemojiFile, twemojiVersion } from '../pwa/twemoji';
 import { keepUnlessFailed } from '../read-once';
 import { preferredEncoding } from './security-headers';

@@ -4,7 +4,7 @@ import { iconLetterColor } from '@pipit/protocol';
 import type { Logger } from '../logger';
 import { keepUnlessFailed } from '../read-once';
 import type { UploadStore } from '../storage/types';
-import { Lru } from './lru';
+import { Lru } from '../lru';
 import { type AppIconVariant, type IconArt, renderAppIcon } from './render-icon';
 import { firstGrapheme, twemojiSvg } from './twemoji';
 

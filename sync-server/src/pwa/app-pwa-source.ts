@@ -1,7 +1,7 @@
 import { type AppIcon, manifestColors, type Theme, themeSchema } from '@pipit/app-definition';
 import { findVisibleApp } from '../publishing/visibility';
 import type { Storage } from '../storage/types';
-import { Lru } from './lru';
+import { Lru } from '../lru';
 
 /** What an app's manifest and icons are made from. */
 export interface AppPwaSource {

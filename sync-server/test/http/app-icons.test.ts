@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_APP_ICON } from '@pipit/app-definition';
 import { appPwaPaths, createId } from '@pipit/protocol';
 import { REVALIDATE_CACHE } from '../../src/http/client-files';
-import { Lru } from '../../src/pwa/lru';
+import { Lru } from '../../src/lru';
 import { twemojiName } from '../../src/pwa/twemoji';
 import type { ApiClient } from '../support/api-client';
 import { type AccountsHarness, startAccountsServer } from '../support/engines';

@@ -1,6 +1,7 @@
 /**
  * A bounded least-recently-used map: a Map keeps insertion order, so the first key is the one
- * used longest ago. Rendered icons are cached in it (bounded: every app has its own).
+ * used longest ago. The server's bounded caches are such maps: rendered icons, emoji pictures,
+ * an app's page, a space's rules, an app's theme.
  */
 export class Lru<K, V> {
   readonly #entries = new Map<K, V>();
