@@ -1,6 +1,5 @@
 import { useNavigate } from '@tanstack/react-router';
-import { type AppDefinition, diffDefinitions, type ReadDefinition } from '@pipit/app-definition';
-import { AppScreen } from '@pipit/runtime';
+import type { AppDefinition, ReadDefinition } from '@pipit/app-definition';
 import { type Account, type Checkpoint, HISTORY_LIMITS } from '@pipit/protocol';
 import {
   type FormEvent,
@@ -31,7 +30,7 @@ import { atMoment, formatMoment } from '../../../ui/format-time';
 import { Loading } from '../../../ui/loading';
 import { Notice } from '../../../ui/notice';
 import { useOnlineStatus } from '../../../ui/use-online-status';
-import { ChangeList } from './change-list';
+import { CheckpointPreview, Comparison, type Side } from './checkpoint-views';
 import { EditorDialog } from '../shared/editor-dialog';
 import { useEditor } from '../shared/editor-context';
 import './history-panel.css';
@@ -123,9 +122,6 @@ function matches(row: Row, words: string[], kind: 'all' | Checkpoint['kind']): b
   const text = [row.title, row.by ?? '', row.summary, ...row.names].join(' ').toLowerCase();
   return words.every((word) => text.includes(word));
 }
-
-/** What a comparison compares: now, or a checkpoint. */
-type Side = 'now' | string;
 
 /** What the dialog shows: the list, one checkpoint, or two compared. */
 type View =
@@ -733,159 +729,5 @@ function HistoryRow({
         ) : null}
       </ul>
     </li>
-  );
-}
-
-/** Loads what a view shows, with its loading and error states. */
-function useLoaded<T>(load: () => Promise<T>, key: string) {
-  const [state, setState] = useState<
-    { key: string; value: T; error: null } | { key: string; value: null; error: string } | null
-  >(null);
-  useEffect(() => {
-    let live = true;
-    load().then(
-      (value) => live && setState({ key, value, error: null }),
-      (error: unknown) =>
-        live && setState({ key, value: null, error: describeError(error).message }),
-    );
-    return () => {
-      live = false;
-    };
-    // `load` changes with every render; what it loads is named by `key`.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
-  return state?.key === key ? state : null;
-}
-
-function CheckpointPreview({
-  load,
-  title,
-  onBack,
-  onRestore,
-}: {
-  load: () => Promise<ReadDefinition | AppDefinition>;
-  title: string;
-  onBack(): void;
-  /** Restores this checkpoint (owners and editors); null for a viewer. */
-  onRestore: (() => void) | null;
-}) {
-  const state = useLoaded(load, title);
-  const [screenId, setScreenId] = useState<string | null>(null);
-  return (
-    <section aria-label={`Preview of ${title}`}>
-      <Button variant="ghost" size="small" onClick={onBack}>
-        ← All checkpoints
-      </Button>
-      <div className="history__preview-head">
-        <h3 className="history__subtitle">{title}</h3>
-        {onRestore ? (
-          <Button size="small" onClick={onRestore}>
-            Restore…
-          </Button>
-        ) : null}
-      </div>
-      {state === null ? (
-        <Loading label="Loading the checkpoint…" />
-      ) : state.error !== null ? (
-        <Notice tone="danger" title="This checkpoint can’t be shown" live="alert">
-          <p>{state.error}</p>
-        </Notice>
-      ) : (
-        <>
-          <SelectField
-            label="Screen"
-            value={screenId ?? state.value.screens[0]?.id ?? ''}
-            onChange={(e) => setScreenId(e.target.value)}
-          >
-            {state.value.screens.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.title}
-              </option>
-            ))}
-          </SelectField>
-          <div className="phone-frame history__phone">
-            <div
-              className="phone-frame__screen history__screen"
-              role="region"
-              aria-label={`${title}, read-only`}
-              tabIndex={0}
-            >
-              <AppScreen
-                definition={state.value}
-                screenId={screenId ?? state.value.screens[0]?.id ?? ''}
-                colorMode={state.value.theme.mode === 'dark' ? 'dark' : 'light'}
-                onNavigate={setScreenId}
-              />
-            </div>
-          </div>
-        </>
-      )}
-    </section>
-  );
-}
-
-function Comparison({
-  rows,
-  from,
-  to,
-  publishedId,
-  onChange,
-  load,
-  onBack,
-}: {
-  rows: Row[];
-  from: Side;
-  to: Side;
-  publishedId: string | null;
-  onChange(from: Side, to: Side): void;
-  load(side: Side): Promise<ReadDefinition | AppDefinition>;
-  onBack(): void;
-}) {
-  const key = `${from}→${to}`;
-  const state = useLoaded(async () => {
-    const [before, after] = await Promise.all([load(from), load(to)]);
-    return diffDefinitions(before, after);
-  }, key);
-  const diff = state?.value;
-  const options = [
-    { value: 'now', label: 'Now' },
-    ...rows.map((r) => ({
-      value: r.id,
-      label: `${r.id === publishedId ? 'Published version — ' : ''}${r.title}, ${formatMoment(r.createdAt)}`,
-    })),
-  ];
-  return (
-    <section aria-label="Compare">
-      <Button variant="ghost" size="small" onClick={onBack}>
-        ← All checkpoints
-      </Button>
-      <div className="history__compare-sides">
-        <SelectField label="From" value={from} onChange={(e) => onChange(e.target.value, to)}>
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="To" value={to} onChange={(e) => onChange(from, e.target.value)}>
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </SelectField>
-      </div>
-      {state === null ? (
-        <Loading label="Comparing…" />
-      ) : state.error !== null ? (
-        <Notice tone="danger" title="These can’t be compared" live="alert">
-          <p>{state.error}</p>
-        </Notice>
-      ) : !diff || diff.changes.length === 0 ? (
-        <p role="status">No differences: these two are the same app.</p>
-      ) : (
-        <ChangeList changes={diff.changes} label="Differences" showProperties />
-      )}
-    </section>
   );
 }
