@@ -109,14 +109,14 @@ const SYNC_ORDER = {
   'visitor-data': ['core', 'device'],
   library: ['core', 'device', 'app-document', 'spaces', 'visitor-data'],
 };
-/** client/features/editor/: shared/ at the bottom, the panels on it; the workspace composes them. */
+/** client/features/editor/: common/ at the bottom, the panels on it; the workspace composes them. */
 const EDITOR_ORDER = {
-  shared: [],
-  ai: ['shared'],
-  inspector: ['shared', 'ai'],
-  structure: ['shared'],
-  history: ['shared'],
-  publish: ['shared'],
+  common: [],
+  ai: ['common'],
+  inspector: ['common', 'ai'],
+  structure: ['common'],
+  history: ['common'],
+  publish: ['common'],
 };
 
 /**

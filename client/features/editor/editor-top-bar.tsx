@@ -4,11 +4,11 @@ import type { ReactNode } from 'react';
 import type { AppDocumentView } from '../../sync/app-document/app-document';
 import { AppIcon } from '../../ui/app-icon';
 import { Button } from '../../ui/button';
-import { PresenceAvatars } from './shared/presence';
+import { PresenceAvatars } from './common/presence';
 import { PublishButton } from './publish/publish-button';
 import { describeSync } from '../../sync/core/sync-status';
 import { SyncBadge } from '../../ui/sync-badge';
-import { Icon } from './shared/icons';
+import { Icon } from './common/icons';
 
 interface EditorTopBarProps {
   view: AppDocumentView;

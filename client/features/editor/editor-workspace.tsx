@@ -10,14 +10,14 @@ import { CollectionsPanel } from './structure/collections-panel';
 import { ComponentTree } from './structure/component-tree';
 import { downloadText, exportFileName } from './history/download';
 import { editProblem } from './edit-problem';
-import { ConfirmDialog, type ConfirmRequest, ShortcutsDialog } from './shared/editor-dialog';
+import { ConfirmDialog, type ConfirmRequest, ShortcutsDialog } from './common/editor-dialog';
 import {
   EditorContext,
   type EditorContextValue,
   type EditorHandle,
   newId,
   type PropertiesTab,
-} from './shared/editor-context';
+} from './common/editor-context';
 import { EditorTopBar } from './editor-top-bar';
 import { InspectorPanel } from './inspector/inspector-panel';
 import { PreviewPanel } from './preview-panel';
@@ -25,7 +25,7 @@ import { ScreensPanel } from './structure/screens-panel';
 import { SettingsPanel } from './inspector/settings-panel';
 import { Tabs } from './tabs';
 import { ThemePanel } from './inspector/theme-panel';
-import { groupsTyping } from './shared/typing';
+import { groupsTyping } from './common/typing';
 import { useEditorShortcuts } from './use-editor-shortcuts';
 import { useMediaQuery } from '../../ui/use-media-query';
 import './editor-panels.css';

@@ -11,8 +11,8 @@ import {
 } from 'react';
 import { Segmented } from '../../ui/segmented';
 import { useThemePreference } from '../../platform/theme-preference';
-import { useEditor } from './shared/editor-context';
-import { peerColor } from './shared/presence';
+import { useEditor } from './common/editor-context';
+import { peerColor } from './common/presence';
 import { useMediaQuery } from '../../ui/use-media-query';
 import './preview-panel.css';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { isTyping } from './shared/typing';
+import { isTyping } from './common/typing';
 
 export interface ShortcutHandlers {
   undo(): void;

@@ -20,11 +20,11 @@ import { Button } from '../../../ui/button';
 import { SelectField, TextField } from '../../../ui/field';
 import { Notice } from '../../../ui/notice';
 import { useOnlineStatus } from '../../../ui/use-online-status';
-import { ConfirmDeleteButton } from '../shared/confirm-delete-button';
-import { DraftText } from '../shared/draft-fields';
-import { newId, useEditor } from '../shared/editor-context';
-import { FIELD_TYPE_LABELS } from '../shared/labels';
-import { nameProblem } from '../shared/validation';
+import { ConfirmDeleteButton } from '../common/confirm-delete-button';
+import { DraftText } from '../common/draft-fields';
+import { newId, useEditor } from '../common/editor-context';
+import { FIELD_TYPE_LABELS } from '../common/labels';
+import { nameProblem } from '../common/validation';
 
 /** AI actions: a prompt template, what it returns, and where the result goes. */
 export function AiActionsEditor() {

@@ -8,8 +8,8 @@ import { Button } from '../../../ui/button';
 import { TextArea } from '../../../ui/field';
 import { Notice } from '../../../ui/notice';
 import { useOnlineStatus } from '../../../ui/use-online-status';
-import { EditorDialog } from '../shared/editor-dialog';
-import { useEditor } from '../shared/editor-context';
+import { EditorDialog } from '../common/editor-dialog';
+import { useEditor } from '../common/editor-context';
 
 /**
  * "Ask AI" in the editor's top bar (docs/product/ai-builder.md): an instruction in, a readable summary of

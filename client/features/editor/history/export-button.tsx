@@ -5,7 +5,7 @@ import { useOnlineStatus } from '../../../ui/use-online-status';
 import { describeError } from '../../../platform/api/request';
 import { downloadFile } from '../../../platform/api/transfer';
 import { downloadBlob } from './download';
-import { EditorDialog } from '../shared/editor-dialog';
+import { EditorDialog } from '../common/editor-dialog';
 
 /**
  * Export (docs/product/portable-file.md): the app as one `.pipit` file — its definition, published

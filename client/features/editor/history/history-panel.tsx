@@ -31,8 +31,8 @@ import { Loading } from '../../../ui/loading';
 import { Notice } from '../../../ui/notice';
 import { useOnlineStatus } from '../../../ui/use-online-status';
 import { CheckpointPreview, Comparison, type Side } from './checkpoint-views';
-import { EditorDialog } from '../shared/editor-dialog';
-import { useEditor } from '../shared/editor-context';
+import { EditorDialog } from '../common/editor-dialog';
+import { useEditor } from '../common/editor-context';
 import './history-panel.css';
 
 /** "History" in the editor's top bar: every collaborator sees it; owners and editors restore. */

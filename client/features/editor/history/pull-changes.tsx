@@ -17,8 +17,8 @@ import { createUpstreamWatch, UPSTREAM_CHECK_INTERVAL_MS } from '../../../platfo
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
 import { ChangeList } from './change-list';
-import { EditorDialog } from '../shared/editor-dialog';
-import { useEditorIfReady } from '../shared/editor-context';
+import { EditorDialog } from '../common/editor-dialog';
+import { useEditorIfReady } from '../common/editor-context';
 import './history-panel.css';
 
 /** A value as a person reads it in a conflict, kept short. */

@@ -17,16 +17,16 @@ import { useState } from 'react';
 import { Button } from '../../../ui/button';
 import { SelectField } from '../../../ui/field';
 import { AiActionsEditor } from '../ai/ai-actions-editor';
-import { DraftText } from '../shared/draft-fields';
-import { newId, useEditor } from '../shared/editor-context';
-import { STEP_LABELS } from '../shared/labels';
+import { DraftText } from '../common/draft-fields';
+import { newId, useEditor } from '../common/editor-context';
+import { STEP_LABELS } from '../common/labels';
 import { PropFields } from './prop-fields';
 import type { PropSchema } from './prop-schema';
-import { SortableRows } from '../shared/sortable-rows';
-import { nameProblem } from '../shared/validation';
-import { Icon } from '../shared/icons';
-import { ChipPicker } from '../shared/chip-picker';
-import { ConfirmDeleteButton } from '../shared/confirm-delete-button';
+import { SortableRows } from '../common/sortable-rows';
+import { nameProblem } from '../common/validation';
+import { Icon } from '../common/icons';
+import { ChipPicker } from '../common/chip-picker';
+import { ConfirmDeleteButton } from '../common/confirm-delete-button';
 
 /** Actions (ordered steps that buttons and forms run) and AI actions. */
 export function ActionsPanel() {

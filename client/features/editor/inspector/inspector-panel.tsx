@@ -8,12 +8,12 @@ import {
 } from '@pipit/app-definition';
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
-import { DraftText } from '../shared/draft-fields';
-import { useEditor } from '../shared/editor-context';
-import { COMPONENT_LABELS } from '../shared/labels';
+import { DraftText } from '../common/draft-fields';
+import { useEditor } from '../common/editor-context';
+import { COMPONENT_LABELS } from '../common/labels';
 import { PropFields } from './prop-fields';
 import type { PropSchema } from './prop-schema';
-import { screenTitleProblem } from '../shared/validation';
+import { screenTitleProblem } from '../common/validation';
 
 /** The selected component's properties, or the screen's when no component is selected. */
 export function InspectorPanel() {

@@ -1,9 +1,9 @@
 import { FILTER_OPS, type FilterOp, LIMITS } from '@pipit/app-definition';
 import { useId } from 'react';
 import { SelectField } from '../../../ui/field';
-import { DraftText } from '../shared/draft-fields';
-import { useEditor } from '../shared/editor-context';
-import { optionLabel } from '../shared/labels';
+import { DraftText } from '../common/draft-fields';
+import { useEditor } from '../common/editor-context';
+import { optionLabel } from '../common/labels';
 import type { FieldGroup } from './field-groups';
 
 /** These compare with nothing: no value to enter. */

@@ -1,10 +1,10 @@
 import { MISSING_SCREEN_ID, referenceTable } from '@pipit/app-definition';
 import { SelectField } from '../../../ui/field';
-import { DraftNumber, DraftText } from '../shared/draft-fields';
+import { DraftNumber, DraftText } from '../common/draft-fields';
 import { type FieldGroup, fieldGroups } from './field-groups';
-import { useEditor } from '../shared/editor-context';
+import { useEditor } from '../common/editor-context';
 import { ImageUpload } from './image-upload';
-import { optionLabel, propLabel } from '../shared/labels';
+import { optionLabel, propLabel } from '../common/labels';
 import { describeProp, problemOf, type PropKind, type PropSchema } from './prop-schema';
 import {
   FieldChecklist,
@@ -13,7 +13,7 @@ import {
   SortEditor,
   TemplateValuesEditor,
 } from './prop-fields-records';
-import { urlProblem } from '../shared/validation';
+import { urlProblem } from '../common/validation';
 
 const TEMPLATE_HINT = 'You can use {{record.field}}, {{input.field}} and {{user.name}}.';
 const TEMPLATE_KEYS = new Set(['message', 'value']);

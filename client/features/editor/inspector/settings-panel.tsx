@@ -3,9 +3,9 @@ import { type FormEvent, useState } from 'react';
 import { AppIcon } from '../../../ui/app-icon';
 import { Button } from '../../../ui/button';
 import { TextField } from '../../../ui/field';
-import { DraftText } from '../shared/draft-fields';
+import { DraftText } from '../common/draft-fields';
 import { ImageUpload } from './image-upload';
-import { useEditor } from '../shared/editor-context';
+import { useEditor } from '../common/editor-context';
 import { firstProblem } from './prop-schema';
 
 const EMOJI_MAX = 16;

@@ -9,7 +9,7 @@ import {
 } from '@pipit/app-definition';
 import { Button } from '../../../ui/button';
 import { SelectField } from '../../../ui/field';
-import { useEditor } from '../shared/editor-context';
+import { useEditor } from '../common/editor-context';
 
 const PRESET_NAMES: Record<Theme['preset'], string> = {
   meadow: 'Meadow',

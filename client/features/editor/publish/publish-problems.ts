@@ -1,7 +1,7 @@
 import type { ReadDefinition } from '@pipit/app-definition';
 import type { PublishProblem } from '@pipit/protocol';
-import type { PropertiesTab } from '../shared/editor-context';
-import { componentSummary, propLabel } from '../shared/labels';
+import type { PropertiesTab } from '../common/editor-context';
+import { componentSummary, propLabel } from '../common/labels';
 
 /** Where in the editor a problem can be fixed. */
 export type ProblemTarget =

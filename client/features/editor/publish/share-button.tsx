@@ -11,7 +11,7 @@ import { SelectField, TextField } from '../../../ui/field';
 import { Notice } from '../../../ui/notice';
 import { useOnlineStatus } from '../../../ui/use-online-status';
 import { apiGet, apiSend, describeError } from '../../../platform/api/request';
-import { EditorDialog } from '../shared/editor-dialog';
+import { EditorDialog } from '../common/editor-dialog';
 import './share-button.css';
 
 const ROLE_OPTIONS = [

@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { CollectionSharing } from './collection-sharing';
-import { EditorContext, type EditorContextValue } from '../shared/editor-context';
+import { EditorContext, type EditorContextValue } from '../common/editor-context';
 import { RECORD_RULE_CHOICES, SHARING_CHOICES } from './sharing-choices';
 
 function groceries(patch: Partial<Collection> = {}): Collection {

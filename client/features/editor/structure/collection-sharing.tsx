@@ -5,7 +5,7 @@ import {
   setCollectionSharing,
 } from '@pipit/app-definition';
 import { useId } from 'react';
-import { useEditor } from '../shared/editor-context';
+import { useEditor } from '../common/editor-context';
 import { RECORD_RULE_CHOICES, SHARING_CHOICES, SPACES_HELP } from './sharing-choices';
 
 interface Choice<T extends string> {

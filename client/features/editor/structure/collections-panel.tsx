@@ -10,13 +10,13 @@ import {
 } from '@pipit/app-definition';
 import { useState } from 'react';
 import { Button } from '../../../ui/button';
-import { ConfirmDeleteButton } from '../shared/confirm-delete-button';
-import { DraftText } from '../shared/draft-fields';
-import { newId, useEditor } from '../shared/editor-context';
+import { ConfirmDeleteButton } from '../common/confirm-delete-button';
+import { DraftText } from '../common/draft-fields';
+import { newId, useEditor } from '../common/editor-context';
 import { FieldsEditor } from './fields-editor';
-import { nameProblem } from '../shared/validation';
-import { ValueInput } from '../shared/value-input';
-import { ChipPicker } from '../shared/chip-picker';
+import { nameProblem } from '../common/validation';
+import { ValueInput } from '../common/value-input';
+import { ChipPicker } from '../common/chip-picker';
 import { CollectionSharing } from './collection-sharing';
 
 const RECORDS_PAGE = 25;

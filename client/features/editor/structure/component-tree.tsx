@@ -9,12 +9,12 @@ import {
 } from '@pipit/app-definition';
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { buttonClass } from '../../../ui/button';
-import { newId, useEditor } from '../shared/editor-context';
-import { COMPONENT_LABELS, componentSummary } from '../shared/labels';
-import { PeerMarks } from '../shared/presence';
-import { SortableRows } from '../shared/sortable-rows';
-import { isTyping } from '../shared/typing';
-import { Icon } from '../shared/icons';
+import { newId, useEditor } from '../common/editor-context';
+import { COMPONENT_LABELS, componentSummary } from '../common/labels';
+import { PeerMarks } from '../common/presence';
+import { SortableRows } from '../common/sortable-rows';
+import { isTyping } from '../common/typing';
+import { Icon } from '../common/icons';
 
 /** Focuses the select button of the row at `index` (or the last row) once React has rendered. */
 function focusRow(container: HTMLElement | null, index: number) {

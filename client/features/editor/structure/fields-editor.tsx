@@ -12,13 +12,13 @@ import {
 import { useState } from 'react';
 import { Button } from '../../../ui/button';
 import { SelectField } from '../../../ui/field';
-import { ConfirmDeleteButton } from '../shared/confirm-delete-button';
-import { DraftText } from '../shared/draft-fields';
-import { newId, useEditor } from '../shared/editor-context';
-import { FIELD_TYPE_LABELS } from '../shared/labels';
-import { SortableRows } from '../shared/sortable-rows';
-import { nameProblem } from '../shared/validation';
-import { ValueInput } from '../shared/value-input';
+import { ConfirmDeleteButton } from '../common/confirm-delete-button';
+import { DraftText } from '../common/draft-fields';
+import { newId, useEditor } from '../common/editor-context';
+import { FIELD_TYPE_LABELS } from '../common/labels';
+import { SortableRows } from '../common/sortable-rows';
+import { nameProblem } from '../common/validation';
+import { ValueInput } from '../common/value-input';
 
 function optionsOf(text: string): string[] {
   return text

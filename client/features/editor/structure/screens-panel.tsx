@@ -10,11 +10,11 @@ import {
 } from '@pipit/app-definition';
 import { useState } from 'react';
 import { Button } from '../../../ui/button';
-import { newId, useEditor } from '../shared/editor-context';
-import { PeerMarks } from '../shared/presence';
-import { SortableRows } from '../shared/sortable-rows';
-import { Icon } from '../shared/icons';
-import { screenTitleProblem } from '../shared/validation';
+import { newId, useEditor } from '../common/editor-context';
+import { PeerMarks } from '../common/presence';
+import { SortableRows } from '../common/sortable-rows';
+import { Icon } from '../common/icons';
+import { screenTitleProblem } from '../common/validation';
 
 /** The app's screens: select, add, rename, reorder, duplicate, delete (with confirmation). */
 export function ScreensPanel() {
