@@ -11,7 +11,7 @@ import {
   blueprintSchema,
   checkForPublish,
   expandBlueprint,
-  FIELD_TYPES,
+  TYPED_FIELD_TYPES,
   THEME_PRESETS,
   writeDefinition,
 } from '../src/index';
@@ -259,7 +259,7 @@ describe('expandBlueprint', () => {
           name: word(),
           fields: Array.from({ length: n(5) }, () => ({
             name: word(),
-            type: r.pick(FIELD_TYPES)!,
+            type: r.pick(TYPED_FIELD_TYPES)!,
             required: r.next() < 0.3,
             choices: Array.from({ length: n(3) }, word),
           })),

@@ -44,9 +44,12 @@ export const aiRunRequestSchema = lazySchema(() =>
 );
 export type AiRunRequest = zm.input<typeof aiRunRequestSchema>;
 
-/** A field value as a run's record output carries it (the collection's rules checked them). */
+/**
+ * A field value as a run's record output carries it (the collection's rules checked them): a list
+ * of text is a multi-choice field's choices.
+ */
 const aiFieldValueSchema = lazySchema(() =>
-  zm.union([zm.string(), zm.number(), zm.boolean(), zm.null()]),
+  zm.union([zm.string(), zm.number(), zm.boolean(), zm.null(), zm.array(zm.string())]),
 );
 
 /** What a run produced: the answer's text, or a record's values by field id. */

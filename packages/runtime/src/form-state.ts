@@ -1,14 +1,38 @@
-import { type CheckedValues, checkFieldValues, type Field, isIsoDate } from '@pipit/app-definition';
+import {
+  type CheckedValues,
+  checkFieldValues,
+  COMPUTED_FIELD_TYPES,
+  dateTimeInputText,
+  durationInputText,
+  type Field,
+  isIsoDate,
+} from '@pipit/app-definition';
 import type { RecordValue } from './records';
 
-/** What a form's controls hold: text for inputs and selects, a tick for yes/no fields. */
-export type FormInput = Record<string, string | boolean>;
+/**
+ * What a form's controls hold: text for inputs and selects, a tick for yes/no fields, the ticked
+ * choices of a multi-choice field.
+ */
+export type FormInputValue = string | boolean | string[];
+export type FormInput = Record<string, FormInputValue>;
 
-function asText(field: Field, value: RecordValue): string {
-  if (value === null || value === undefined) return '';
+function asInput(field: Field, value: RecordValue): FormInputValue {
+  if (field.type === 'boolean') return value === true || value === 'true';
+  if (field.type === 'multiChoice') {
+    if (Array.isArray(value)) return value;
+    return typeof value === 'string' && value ? [value] : [];
+  }
+  if (value === null || value === undefined || Array.isArray(value)) return '';
+  if (field.type === 'duration' && typeof value === 'number') return durationInputText(value);
+  if (field.type === 'dateTime') return dateTimeInputText(String(value));
   const text = String(value);
   // A date input only takes `YYYY-MM-DD`; anything else would be dropped with a console warning.
   return field.type === 'date' && !isIsoDate(text) ? '' : text;
+}
+
+/** The fields a form shows: computed ones are worked out, never typed in. */
+export function formFields(fields: readonly Field[]): Field[] {
+  return fields.filter((f) => !COMPUTED_FIELD_TYPES.includes(f.type));
 }
 
 /** The controls' starting values: the record's (editing) or each field's default (a new record). */
@@ -17,12 +41,18 @@ export function initialFormInput(
   values: Readonly<Record<string, RecordValue>> | null,
 ): FormInput {
   const input: FormInput = {};
-  for (const field of fields) {
-    const value = values ? values[field.id] : field.default;
-    input[field.id] =
-      field.type === 'boolean' ? value === true || value === 'true' : asText(field, value);
-  }
+  for (const field of fields)
+    input[field.id] = asInput(field, values ? values[field.id] : field.default);
   return input;
+}
+
+/** Whether a control's value differs from another's (lists by their items). */
+export function sameInput(a: FormInputValue | undefined, b: FormInputValue | undefined): boolean {
+  if (Array.isArray(a) || Array.isArray(b))
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => v === b[i])
+    );
+  return (a ?? '') === (b ?? '');
 }
 
 /**

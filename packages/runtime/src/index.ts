@@ -51,6 +51,7 @@ export { themeStyle } from './theme-style';
 export {
   aggregateRecords,
   queryRecords,
+  formatValue,
   type Aggregate,
   type ListFilter,
   type ListSort,

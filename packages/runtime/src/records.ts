@@ -1,4 +1,10 @@
-import type { Collection, ComponentProps, Field, FieldValue } from '@pipit/app-definition';
+import {
+  type Collection,
+  type ComponentProps,
+  DEFAULT_CURRENCY,
+  type Field,
+  type FieldValue,
+} from '@pipit/app-definition';
 
 export type RecordValue = FieldValue | undefined;
 /**
@@ -24,7 +30,9 @@ export function findField(collection: Collection, fieldId: string | null): Field
 }
 
 export function isEmpty(value: RecordValue): boolean {
-  return value === null || value === undefined || value === '';
+  return (
+    value === null || value === undefined || value === '' || (Array.isArray(value) && !value.length)
+  );
 }
 
 /** A number from a number or a numeric string; null for anything else. */
@@ -55,15 +63,21 @@ const textOrder = () =>
 
 export function matchesFilter(record: ValuesRecord, filter: ListFilter): boolean {
   const value = record.values[filter.fieldId];
-  const text = isEmpty(value) ? '' : String(value).toLowerCase();
   const wanted = filter.value.trim().toLowerCase();
+  // A multi-choice value equals a choice it holds, and contains text any of its choices contains.
+  const texts = isEmpty(value)
+    ? ['']
+    : Array.isArray(value)
+      ? value.map((v) => v.toLowerCase())
+      : [String(value).toLowerCase()];
+  const text = texts.join(', ');
   switch (filter.op) {
     case 'equals':
-      return text === wanted;
+      return texts.includes(wanted);
     case 'notEquals':
-      return text !== wanted;
+      return !texts.includes(wanted);
     case 'contains':
-      return text.includes(wanted);
+      return texts.some((t) => t.includes(wanted));
     case 'greaterThan':
       return !isEmpty(value) && compareValues(value, filter.value) > 0;
     case 'lessThan':
@@ -141,13 +155,91 @@ export function isChecked(value: RecordValue): boolean {
   return value === true || value === 'true';
 }
 
-/** A value as text for display; '' when empty. */
-export function formatValue(value: RecordValue, field: Field | null): string {
+/** Formats made on first use and kept, by currency code. */
+const currencyFormats = new Map<string, Intl.NumberFormat>();
+
+function formatMoney(amount: number, currency: string): string {
+  let format = currencyFormats.get(currency);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+    } catch {
+      // A code this browser doesn't know: the amount with the code beside it.
+      format = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2 });
+      return `${format.format(amount)} ${currency}`;
+    }
+    currencyFormats.set(currency, format);
+  }
+  return format.format(amount);
+}
+
+/** A duration in seconds as people say it: "1 h 30 min", "45 min", "20 s". */
+export function formatDuration(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = whole % 60;
+  const parts = [
+    hours ? `${formatNumber(hours)} h` : '',
+    minutes ? `${minutes} min` : '',
+    rest || whole === 0 ? `${rest} s` : '',
+  ];
+  return parts.filter(Boolean).join(' ');
+}
+
+let dateTimeFormat: Intl.DateTimeFormat | undefined;
+
+/** A moment in this device's time zone, the way the person reads dates. */
+export function formatDateTime(iso: string): string {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return iso;
+  dateTimeFormat ??= new Intl.DateTimeFormat(undefined, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+  return dateTimeFormat.format(ms);
+}
+
+/** A rating as stars: ★★★☆☆ for 3 of 5. */
+export function formatRating(stars: number, scale = 5): string {
+  const full = Math.max(0, Math.min(scale, Math.round(stars)));
+  return '★'.repeat(full) + '☆'.repeat(scale - full);
+}
+
+/**
+ * A value as text for display; '' when empty. `currency` is the app's (meta.currency), for
+ * currency fields.
+ */
+export function formatValue(
+  value: RecordValue,
+  field: Field | null,
+  currency: string = DEFAULT_CURRENCY,
+): string {
   if (isEmpty(value)) return '';
   if (typeof value === 'boolean' || field?.type === 'boolean')
     return isChecked(value) ? 'Yes' : 'No';
-  if (typeof value === 'number') return formatNumber(value);
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'number') {
+    switch (field?.type) {
+      case 'currency':
+        return formatMoney(value, currency);
+      case 'duration':
+        return formatDuration(value);
+      case 'rating':
+        return formatRating(value, field.scale);
+      default:
+        return formatNumber(value);
+    }
+  }
+  if (field?.type === 'dateTime' && typeof value === 'string') return formatDateTime(value);
   return String(value);
+}
+
+/** What a screen reader says for a value whose text is a picture (a rating's stars). */
+export function spokenValue(value: RecordValue, field: Field | null): string | undefined {
+  if (field?.type === 'rating' && typeof value === 'number')
+    return `${value} of ${field.scale ?? 5} stars`;
+  return undefined;
 }
 
 export interface ChartPoint {

@@ -62,8 +62,7 @@ export interface RuntimeUser {
 
 /** What a run produced: the answer's text, or a record's values by field id (checked by the server). */
 export type AiOutput =
-  | { kind: 'text'; text: string }
-  | { kind: 'record'; values: Readonly<Record<string, string | number | boolean | null>> };
+  { kind: 'text'; text: string } | { kind: 'record'; values: Readonly<Record<string, FieldValue>> };
 
 /**
  * What the runtime hands the host for one run: never a prompt. The server fills in its own copy of

@@ -12,7 +12,7 @@ interface DraftTextProps {
   hint?: ReactNode;
   disabled?: boolean;
   placeholder?: string;
-  type?: 'text' | 'url' | 'email' | 'date';
+  type?: 'text' | 'url' | 'email' | 'date' | 'datetime-local';
   id?: string;
   rows?: number;
 }

@@ -40,6 +40,12 @@ export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
   select: 'Choice',
   url: 'Web address',
   email: 'Email',
+  multiChoice: 'Choices (tags)',
+  rating: 'Rating',
+  currency: 'Money',
+  duration: 'Duration',
+  dateTime: 'Date and time',
+  formula: 'Formula',
 };
 
 /** Labels of component and step properties, by key. */

@@ -1,11 +1,38 @@
-import { type Field, LIMITS } from '@pipit/app-definition';
+import {
+  coerceFieldValue,
+  dateTimeInputText,
+  durationInputText,
+  type Field,
+  type FieldValue,
+  LIMITS,
+} from '@pipit/app-definition';
 import { groupedCount } from '@pipit/protocol';
 import { z } from 'zod';
 import { SelectField } from '../../../ui/field';
 import { DraftNumber, DraftText } from './draft-fields';
 import { urlProblem } from './validation';
 
-type Value = string | number | boolean | null;
+type Value = FieldValue;
+
+/** Checks typed text the way a visitor's form does, without requiring a value. */
+function coerced(field: Field, text: string) {
+  return coerceFieldValue({ ...field, required: false }, text);
+}
+
+function problemOf(field: Field) {
+  return (text: string) => {
+    const result = coerced(field, text);
+    return result.ok ? null : result.message;
+  };
+}
+
+/** The text a typed value is edited as (a duration's `1:30`, a moment in this device's zone). */
+function editText(field: Field, value: Value): string {
+  if (value === null) return '';
+  if (field.type === 'duration' && typeof value === 'number') return durationInputText(value);
+  if (field.type === 'dateTime') return dateTimeInputText(String(value));
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
 
 const emailSchema = z.email();
 
@@ -15,23 +42,34 @@ function textProblem(value: string): string | null {
     : null;
 }
 
-/** Edits one value of a field's type (a record's value, a field's default); empty means none. */
-export function ValueInput({
-  field,
-  label,
-  value,
-  onChange,
-  disabled,
-}: {
+interface ValueInputProps {
   field: Field;
   label: string;
   value: Value;
   onChange(value: Value): void;
   disabled: boolean;
-}) {
+}
+
+/** Edits one value of a field's type (a record's value, a field's default); empty means none. */
+export function ValueInput({ field, label, value, onChange, disabled }: ValueInputProps) {
   const text = typeof value === 'string' ? value : value === null ? '' : String(value);
   const orNull = (v: string) => (v === '' ? null : v);
   switch (field.type) {
+    case 'multiChoice':
+    case 'rating':
+    case 'currency':
+    case 'duration':
+    case 'dateTime':
+    case 'formula':
+      return (
+        <RicherValueInput
+          field={field}
+          label={label}
+          value={value}
+          onChange={onChange}
+          disabled={disabled}
+        />
+      );
     case 'number':
       return (
         <DraftNumber
@@ -122,5 +160,85 @@ export function ValueInput({
           onCommit={(v) => onChange(orNull(v))}
         />
       );
+  }
+}
+
+/** The types typed as text and checked as a visitor's form checks them, or picked from a list. */
+function RicherValueInput({ field, label, value, onChange, disabled }: ValueInputProps) {
+  const commitTyped = (v: string) => {
+    const result = coerced(field, v);
+    if (result.ok) onChange(result.value);
+  };
+  switch (field.type) {
+    case 'multiChoice':
+      return field.options.length > 0 ? (
+        <fieldset className="prop-group">
+          <legend className="field__label">{label}</legend>
+          {field.options.map((option, i) => {
+            const chosen = Array.isArray(value) ? value : [];
+            return (
+              <label key={`${option}-${i}`} className="checkbox checkbox--compact">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(option)}
+                  disabled={disabled}
+                  onChange={(e) =>
+                    commitTyped(
+                      (e.target.checked
+                        ? [...chosen, option]
+                        : chosen.filter((c) => c !== option)
+                      ).join('\n'),
+                    )
+                  }
+                />
+                <span>{option}</span>
+              </label>
+            );
+          })}
+        </fieldset>
+      ) : (
+        <DraftText
+          label={label}
+          hint="Separate tags with commas."
+          value={editText(field, value)}
+          disabled={disabled}
+          validate={problemOf(field)}
+          onCommit={commitTyped}
+        />
+      );
+    case 'rating':
+      return (
+        <SelectField
+          label={label}
+          value={typeof value === 'number' ? String(value) : ''}
+          disabled={disabled}
+          onChange={(e) => commitTyped(e.target.value)}
+        >
+          <option value="">None</option>
+          {Array.from({ length: field.scale ?? 5 }, (_, i) => i + 1).map((stars) => (
+            <option key={stars} value={stars}>
+              {'★'.repeat(stars)} ({stars})
+            </option>
+          ))}
+        </SelectField>
+      );
+    case 'currency':
+    case 'duration':
+    case 'dateTime':
+      return (
+        <DraftText
+          label={label}
+          type={field.type === 'dateTime' ? 'datetime-local' : 'text'}
+          placeholder={field.type === 'duration' ? '1:30 or 45 min' : undefined}
+          value={editText(field, value)}
+          disabled={disabled}
+          validate={problemOf(field)}
+          onCommit={commitTyped}
+        />
+      );
+    case 'formula':
+      return <p className="editor-muted">{label}: worked out by its formula.</p>;
+    default:
+      return null;
   }
 }

@@ -1,14 +1,76 @@
-import { appMetaSchema, DEFAULT_APP_ICON, LIMITS, setMeta } from '@pipit/app-definition';
+import {
+  appMetaSchema,
+  DEFAULT_APP_ICON,
+  DEFAULT_CURRENCY,
+  LIMITS,
+  setMeta,
+} from '@pipit/app-definition';
 import { type FormEvent, useState } from 'react';
 import { AppIcon } from '../../../ui/app-icon';
 import { Button } from '../../../ui/button';
-import { TextField } from '../../../ui/field';
+import { SelectField, TextField } from '../../../ui/field';
 import { DraftText } from '../common/draft-fields';
 import { ImageUpload } from './image-upload';
 import { useEditor } from '../common/editor-context';
 import { firstProblem } from './prop-schema';
 
 const EMOJI_MAX = 16;
+
+/** Offered when the browser can't list the currencies it knows. */
+const COMMON_CURRENCIES = [
+  'AUD',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CNY',
+  'EUR',
+  'GBP',
+  'INR',
+  'JPY',
+  'MXN',
+  'USD',
+];
+
+/** Every currency this browser can format, with its name ("EUR — Euro"). */
+function currencyChoices(current: string): Array<{ code: string; name: string }> {
+  const codes: string[] =
+    typeof Intl.supportedValuesOf === 'function'
+      ? Intl.supportedValuesOf('currency')
+      : COMMON_CURRENCIES;
+  const names = new Intl.DisplayNames(undefined, { type: 'currency' });
+  return [...new Set([...codes, current])].sort().map((code) => ({
+    code,
+    name: `${code} — ${names.of(code) ?? code}`,
+  }));
+}
+
+/** The currency money fields use: one per app, so every amount in it reads the same. */
+function CurrencyPicker({
+  value,
+  disabled,
+  onChange,
+}: {
+  value: string;
+  disabled: boolean;
+  onChange(code: string): void;
+}) {
+  const [choices] = useState(() => currencyChoices(value));
+  return (
+    <SelectField
+      label="Currency"
+      hint="Money fields show their amounts in it."
+      value={value}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value)}
+    >
+      {choices.map(({ code, name }) => (
+        <option key={code} value={code}>
+          {name}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
 
 /** The app's listing: title, description, icon and tags. */
 export function SettingsPanel() {
@@ -38,6 +100,11 @@ export function SettingsPanel() {
         disabled={readOnly}
         validate={(v) => firstProblem(appMetaSchema.shape.description.safeParse(v))}
         onCommit={(description) => save({ description })}
+      />
+      <CurrencyPicker
+        value={meta.currency ?? DEFAULT_CURRENCY}
+        disabled={readOnly}
+        onChange={(currency) => save({ currency })}
       />
       <fieldset className="prop-group">
         <legend className="field__label">Icon</legend>

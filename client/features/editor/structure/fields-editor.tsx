@@ -138,7 +138,21 @@ function FieldEditor({ field }: { field: Field }) {
         />
         <span>Required</span>
       </label>
-      {field.type === 'select' ? (
+      {field.type === 'rating' ? (
+        <SelectField
+          label="Stars"
+          value={String(field.scale ?? 5)}
+          disabled={readOnly}
+          onChange={(e) => set({ scale: Number(e.target.value) })}
+        >
+          {[3, 4, 5, 6, 7, 8, 9, 10].map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+      {field.type === 'select' || field.type === 'multiChoice' ? (
         <DraftText
           label="Choices"
           hint="One per line."

@@ -4,7 +4,7 @@ import {
   type AppDefinition,
   COMPONENT_TYPES,
   type ComponentType,
-  FIELD_TYPES,
+  TYPED_FIELD_TYPES,
 } from '../schema/definition';
 import { DefinitionError } from '../schema/edit-rules';
 import { writeDefinition } from '../document/write-definition';
@@ -81,7 +81,7 @@ export const aiEditSchema = lazySchema(() =>
       ref,
       collectionId: idOrRef,
       name,
-      type: z.enum(FIELD_TYPES),
+      type: z.enum(TYPED_FIELD_TYPES),
       required: z.boolean().default(false),
       choices: z.array(z.string().max(LIMITS.choiceLength)).max(LIMITS.choices).default([]),
     }),
@@ -175,7 +175,7 @@ const wireEditSchema = lazySchema(() =>
       ref: wireRef,
       collectionId: wireId,
       name: z.string(),
-      type: z.enum(FIELD_TYPES),
+      type: z.enum(TYPED_FIELD_TYPES),
       required: z.boolean(),
       choices: z.array(z.string()),
     }),
@@ -372,7 +372,7 @@ function run(
               name: op.name,
               type: op.type,
               required: op.required,
-              options: op.type === 'select' ? op.choices : [],
+              options: op.type === 'select' || op.type === 'multiChoice' ? op.choices : [],
             }),
           );
           break;
@@ -527,6 +527,8 @@ const TYPE_WORDS: Record<string, string> = {
   longText: 'long text',
   boolean: 'yes/no',
   select: 'choice',
+  multiChoice: 'choices',
+  dateTime: 'date and time',
 };
 
 /**

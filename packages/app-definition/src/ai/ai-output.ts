@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import type { AiAction, Collection, Field } from '../schema/definition';
+import {
+  type AiAction,
+  type Collection,
+  COMPUTED_FIELD_TYPES,
+  type Field,
+} from '../schema/definition';
+import { LIMITS } from '../schema/limits';
 import {
   checkFieldValues,
   coerceFieldValue,
@@ -24,8 +30,10 @@ export const AI_RECORD_SCHEMA_NAME = 'record';
  */
 const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 const URL_PATTERN = '^https?://[^ ]+$';
+const DATE_TIME_PATTERN =
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2})?(Z|[+-][0-9]{2}:[0-9]{2})$';
 
-function valueSchema(field: Pick<Field, 'name' | 'type' | 'options'>): z.ZodType {
+function valueSchema(field: Pick<Field, 'name' | 'type' | 'options' | 'scale'>): z.ZodType {
   switch (field.type) {
     case 'text':
       return z.string().max(VALUE_LIMITS.textLength);
@@ -46,6 +54,29 @@ function valueSchema(field: Pick<Field, 'name' | 'type' | 'options'>): z.ZodType
       return z.string().max(2048).regex(new RegExp(URL_PATTERN)).meta({ pattern: URL_PATTERN });
     case 'email':
       return z.string().max(VALUE_LIMITS.emailLength);
+    case 'multiChoice':
+      return z
+        .array(
+          field.options.length > 0
+            ? z.enum(field.options as [string, ...string[]])
+            : z.string().max(LIMITS.choiceLength),
+        )
+        .max(LIMITS.choices);
+    case 'rating':
+      return z
+        .number()
+        .int()
+        .min(1)
+        .max(field.scale ?? 5);
+    case 'currency':
+      return z.number();
+    case 'duration':
+      return z.number().int().min(0).max(VALUE_LIMITS.maxDurationSeconds);
+    case 'dateTime':
+      return z.string().regex(new RegExp(DATE_TIME_PATTERN));
+    case 'formula':
+      // Never asked for: a formula's value is worked out, so aiRecordSchema leaves it out.
+      return z.null();
   }
 }
 
@@ -57,11 +88,16 @@ function valueSchema(field: Pick<Field, 'name' | 'type' | 'options'>): z.ZodType
  */
 export function aiRecordSchema(collection: Pick<Collection, 'fields'>): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
-  for (const field of collection.fields) {
+  for (const field of typedFields(collection)) {
     const value = valueSchema(field).describe(field.name);
     shape[field.id] = field.required || field.type === 'boolean' ? value : value.nullable();
   }
   return z.strictObject(shape);
+}
+
+/** The fields a record's answer holds: computed ones are worked out, never answered. */
+function typedFields(collection: Pick<Collection, 'fields'>): Field[] {
+  return collection.fields.filter((f) => !COMPUTED_FIELD_TYPES.includes(f.type));
 }
 
 /** The JSON schema for `response_format` (draft 2020-12, as `z.toJSONSchema` writes it). */
@@ -89,7 +125,7 @@ export function checkAiRecord(
     return { ok: false, problems: ['The answer must be one JSON object with a key per field.'] };
   }
   const values = answer as Record<string, unknown>;
-  const known = new Set(collection.fields.map((f) => f.id));
+  const known = new Set(typedFields(collection).map((f) => f.id));
   const problems = Object.keys(values)
     .filter((key) => !known.has(key))
     .slice(0, 10)
@@ -126,7 +162,7 @@ export const AI_RUN_SYSTEM_MESSAGE = [
   'Do not write HTML, scripts or code.',
 ].join('\n');
 
-function typeWords(field: Pick<Field, 'type' | 'options'>): string {
+function typeWords(field: Pick<Field, 'type' | 'options' | 'scale'>): string {
   switch (field.type) {
     case 'text':
       return 'a short text';
@@ -146,6 +182,20 @@ function typeWords(field: Pick<Field, 'type' | 'options'>): string {
       return 'a web address starting with https://';
     case 'email':
       return 'an email address';
+    case 'multiChoice':
+      return field.options.length > 0
+        ? `a list of any of: ${field.options.map((o) => JSON.stringify(o)).join(', ')}`
+        : 'a list of short tags';
+    case 'rating':
+      return `a whole number of stars from 1 to ${field.scale ?? 5}`;
+    case 'currency':
+      return 'an amount of money, as a number';
+    case 'duration':
+      return 'a length of time in seconds, as a whole number';
+    case 'dateTime':
+      return 'a date and time written YYYY-MM-DDTHH:MM with Z or an offset like +02:00';
+    case 'formula':
+      return 'nothing (it is worked out)';
   }
 }
 
@@ -212,7 +262,7 @@ export function planAiRun(
     const system = [
       AI_RUN_SYSTEM_MESSAGE,
       `Answer with one JSON object for a new item of “${collection.name}”, with exactly these keys:`,
-      ...collection.fields.map(
+      ...typedFields(collection).map(
         (f) =>
           `- "${f.id}": ${f.name} — ${typeWords(f)}${f.required ? ' (required)' : ', or null'}`,
       ),

@@ -3,11 +3,11 @@ import {
   type Action,
   type AppDefinition,
   type Component,
-  FIELD_TYPES,
+  TYPED_FIELD_TYPES,
   type FieldType,
   type Screen,
 } from '../schema/definition';
-import { coerceFieldValue } from '../schema/field-values';
+import { coerceFieldValue, type FieldValue } from '../schema/field-values';
 import type { IdFactory } from '../document/operations';
 import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
 import { DEFAULT_APP_ICON } from '../schema/meta';
@@ -55,7 +55,7 @@ const sampleValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const blueprintFieldSchema = z.object({
   name,
-  type: z.enum(FIELD_TYPES),
+  type: z.enum(TYPED_FIELD_TYPES),
   required: z.boolean(),
   /** The choices of a `select` field (empty for other types). */
   choices: z.array(z.string()).describe('Choices of a select field; empty for other types.'),
@@ -195,7 +195,7 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
       if (!fieldName || seen.has(key(fieldName))) return;
       seen.add(key(fieldName));
       const options =
-        f.type === 'select'
+        f.type === 'select' || f.type === 'multiChoice'
           ? [
               ...new Set(
                 f.choices
@@ -227,7 +227,7 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
     }
     const records: AppDefinition['collections'][number]['records'] = [];
     for (const sample of given.samples.slice(0, BLUEPRINT_LIMITS.samples)) {
-      const values: Record<string, string | number | boolean | null> = {};
+      const values: Record<string, FieldValue> = {};
       let ok = true;
       fields.forEach((field, i) => {
         const raw = sample[sourceIndex[i] ?? -1];

@@ -449,6 +449,7 @@ const PROPERTY_WORDS: Record<string, string> = {
   url: 'link',
   default: 'default value',
   options: 'choices',
+  scale: 'stars',
   radius: 'corners',
   mode: 'light or dark',
   originalType: 'type',

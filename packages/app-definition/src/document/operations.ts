@@ -24,6 +24,7 @@ import {
 import { DefinitionError, LOCAL_EDIT } from '../schema/edit-rules';
 import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
 import { type AppMeta, DEFAULT_APP_ICON } from '../schema/meta';
+import type { FieldValue } from '../schema/field-values';
 import {
   COLLECTION_SHARING,
   type CollectionRecordRule,
@@ -401,8 +402,10 @@ export function setField(
     name?: string;
     type?: FieldType;
     required?: boolean;
-    default?: string | number | boolean | null;
+    default?: FieldValue;
     options?: string[];
+    scale?: number;
+    formula?: string;
   },
 ): void {
   edit(doc, () => {
@@ -428,7 +431,7 @@ export function addRecord(
   doc: Y.Doc,
   newId: IdFactory,
   collectionId: string,
-  values: Record<string, string | number | boolean | null> = {},
+  values: Record<string, FieldValue> = {},
   index = Infinity,
 ): string {
   return edit(doc, () => {
@@ -453,7 +456,7 @@ export function setRecordValue(
   doc: Y.Doc,
   recordId: string,
   fieldId: string,
-  value: string | number | boolean | null,
+  value: FieldValue,
 ): void {
   edit(doc, () => {
     const record = need(doc, 'records', recordId, 'record');

@@ -25,6 +25,7 @@ import {
 } from './document';
 import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
 import { type AppMeta, appMetaSchema } from '../schema/meta';
+import type { FieldValue } from '../schema/field-values';
 import { COLLECTION_SHARING, RECORD_RULES } from '../schema/sharing';
 import { type Theme, themeSchema } from '../schema/theme';
 
@@ -141,6 +142,12 @@ function readFields(rows: Ordered[]): Field[] {
   });
 }
 
+/** A value a record may hold: plain, or a multi-choice field's list of text. */
+function isRecordValue(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every((v) => typeof v === 'string');
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
 /** One of `allowed`, or `fallback` for anything else (missing, or written by a newer version). */
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
   return allowed.includes(value as T) ? (value as T) : fallback;
@@ -164,11 +171,9 @@ function readCollections(doc: Y.Doc): Collection[] {
           id: record.id,
           values: Object.fromEntries(
             Object.entries(plainObject(record.entity.get('values'))).filter(
-              ([fieldId, value]) =>
-                fieldIds.has(fieldId) &&
-                (value === null || ['string', 'number', 'boolean'].includes(typeof value)),
+              ([fieldId, value]) => fieldIds.has(fieldId) && isRecordValue(value),
             ),
-          ) as Record<string, string | number | boolean | null>,
+          ) as Record<string, FieldValue>,
         })),
         sharing: oneOf(entity.get('sharing'), COLLECTION_SHARING, 'private'),
         recordRule: oneOf(entity.get('recordRule'), RECORD_RULES, 'anyone'),

@@ -17,24 +17,53 @@ export const FIELD_TYPES = [
   'select',
   'url',
   'email',
+  /** Any number of the field's choices (tags), stored as a list of them. */
+  'multiChoice',
+  /** Whole stars from 1 to the field's scale; none is empty. */
+  'rating',
+  /** An amount in the app's currency (meta.currency), stored as a number. */
+  'currency',
+  /** A length of time, stored in seconds. */
+  'duration',
+  /** A moment, stored as an ISO instant in UTC and shown in the person's own time zone. */
+  'dateTime',
+  /** Computed from the record's other fields by its formula; never stored. */
+  'formula',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** Field types whose value is computed, not typed in: forms leave them out, records don't hold them. */
+export const COMPUTED_FIELD_TYPES: readonly FieldType[] = ['formula'];
+/** Field types that hold what people type or pick: what AI answers and samples may fill. */
+export const TYPED_FIELD_TYPES = FIELD_TYPES.filter((t) => !COMPUTED_FIELD_TYPES.includes(t)) as [
+  FieldType,
+  ...FieldType[],
+];
+
+/** One of a select or multi-choice field's choices. */
+const choice = label(LIMITS.choiceLength);
 
 export const fieldSchema = z.object({
   id,
   name: label(LIMITS.nameLength).min(1, 'Name the field.'),
   type: z.enum(FIELD_TYPES),
   required: z.boolean().default(false),
-  default: z.union([z.string(), z.number(), z.boolean(), z.null()]).default(null),
-  /** The choices of a `select` field. */
-  options: z.array(label(LIMITS.choiceLength)).max(LIMITS.choices).default([]),
+  default: z
+    .union([z.string(), z.number(), z.boolean(), z.null(), z.array(choice).max(LIMITS.choices)])
+    .default(null),
+  /** The choices of a `select` or `multiChoice` field. */
+  options: z.array(choice).max(LIMITS.choices).default([]),
+  /** A rating field's number of stars (5 when absent). Only fields that need it carry it. */
+  scale: z.number().int().min(3).max(10).optional(),
+  /** A formula field's expression (docs/product/app-definition.md, Formulas). */
+  formula: z.string().max(LIMITS.formulaLength).optional(),
 });
 export type Field = z.infer<typeof fieldSchema>;
 
 /** A record's values, by field id. */
 export const recordValuesSchema = z.record(
   z.string(),
-  z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(choice).max(LIMITS.choices)]),
 );
 
 export const creatorRecordSchema = z.object({ id, values: recordValuesSchema });

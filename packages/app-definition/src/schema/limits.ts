@@ -27,6 +27,8 @@ export const LIMITS = {
   choices: 50,
   choiceLength: 60,
   filterValueLength: 200,
+  /** A formula field's expression. */
+  formulaLength: 1_000,
   /** A step's template value (`{{record.field}}`, …). */
   templateLength: 2_000,
   /** A text component's markdown, and a text value entered in the editor. */

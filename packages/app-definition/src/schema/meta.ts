@@ -11,6 +11,9 @@ export const DEFAULT_APP_ICON: Readonly<Extract<AppIcon, { kind: 'emoji' }>> = O
   background: '#1a7f5a',
 });
 
+/** The currency of an app whose creator hasn't chosen one. */
+export const DEFAULT_CURRENCY = 'USD';
+
 export const appMetaSchema = z.object({
   title: z
     .string()
@@ -29,5 +32,10 @@ export const appMetaSchema = z.object({
     .array(z.string().trim().toLowerCase().min(1).max(LIMITS.tagLength))
     .max(LIMITS.tags, `Use at most ${LIMITS.tags} tags.`)
     .default([]),
+  /** The ISO 4217 code currency fields show their amounts in (DEFAULT_CURRENCY when absent). */
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'Use a three-letter currency code, like EUR or USD.')
+    .optional(),
 });
 export type AppMeta = z.infer<typeof appMetaSchema>;

@@ -111,6 +111,7 @@ export function setCounter(doc: Y.Doc, counterId: string, value: number): void {
 }
 
 function isValue(value: unknown): value is FieldValue {
+  if (Array.isArray(value)) return value.every((v) => typeof v === 'string');
   return (
     value === null ||
     typeof value === 'string' ||

@@ -1,11 +1,19 @@
 import {
   type Collection,
   type ComponentProps,
+  DEFAULT_CURRENCY,
   DefinitionError,
   type Field,
 } from '@pipit/app-definition';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { type FormInput, initialFormInput, validateForm } from '../form-state';
+import {
+  type FormInput,
+  type FormInputValue,
+  formFields,
+  initialFormInput,
+  sameInput,
+  validateForm,
+} from '../form-state';
 import { focusFirst, inputChecked, inputValue } from '../host';
 import { findCollection, findField } from '../records';
 import type { RenderContext, RunContext } from '../render-context';
@@ -17,8 +25,14 @@ const INPUT_TYPES: Partial<Record<Field['type'], string>> = {
   text: 'text',
   number: 'number',
   date: 'date',
+  dateTime: 'datetime-local',
   url: 'url',
   email: 'email',
+};
+
+const PLACEHOLDERS: Partial<Record<Field['type'], string>> = {
+  duration: '1:30 or 45 min',
+  currency: '0.00',
 };
 
 const SAVE_FAILED = 'This couldn’t be saved. Try again.';
@@ -27,17 +41,98 @@ interface ControlProps {
   field: Field;
   /** Unique on the page: the error message's id is made from it. */
   id: string;
-  value: string | boolean;
+  value: FormInputValue;
   error: string | undefined;
+  /** The app's currency code, for a currency field's sign. */
+  currency: string;
   /** Absent in the editor's preview: the control is shown disabled. */
-  onChange?: ((value: string | boolean) => void) | undefined;
+  onChange?: ((value: FormInputValue) => void) | undefined;
+}
+
+/** The sign an amount is written with in this currency ("$", "€"), or its code. */
+function currencySign(currency: string): string {
+  try {
+    const parts = new Intl.NumberFormat(undefined, { style: 'currency', currency }).formatToParts(
+      0,
+    );
+    return parts.find((p) => p.type === 'currency')?.value ?? currency;
+  } catch {
+    return currency;
+  }
+}
+
+/**
+ * Controls that are a group of choices (a multi-choice field's boxes, a rating's stars): a
+ * fieldset whose legend is the field's name, so each box is read with it.
+ */
+function ChoiceGroup({
+  field,
+  value,
+  a11y,
+  live,
+  onChange,
+}: {
+  field: Field;
+  value: FormInputValue;
+  a11y: Record<string, unknown>;
+  live: boolean;
+  onChange?: ((value: FormInputValue) => void) | undefined;
+}) {
+  const name = useId();
+  if (field.type === 'rating') {
+    const scale = field.scale ?? 5;
+    const current = Number(value) || 0;
+    return (
+      <div className="rt-rating" role="radiogroup" aria-label={field.name} {...a11y}>
+        {Array.from({ length: scale }, (_, i) => i + 1).map((stars) => (
+          <label key={stars} className="rt-star" data-on={stars <= current || undefined}>
+            <input
+              type="radio"
+              className="rt-visually-hidden"
+              name={name}
+              value={stars}
+              disabled={!live}
+              checked={stars === current}
+              onChange={() => onChange?.(String(stars))}
+            />
+            <span aria-hidden="true">{stars <= current ? '★' : '☆'}</span>
+            <span className="rt-visually-hidden">{stars === 1 ? '1 star' : `${stars} stars`}</span>
+          </label>
+        ))}
+        {current > 0 && live && !field.required ? (
+          <button type="button" className="rt-link-button" onClick={() => onChange?.('')}>
+            Clear
+          </button>
+        ) : null}
+      </div>
+    );
+  }
+  const chosen = Array.isArray(value) ? value : [];
+  return (
+    <div className="rt-choices" {...a11y}>
+      {field.options.map((option) => (
+        <label key={option} className="rt-check">
+          <input
+            type="checkbox"
+            className="rt-checkbox"
+            disabled={!live}
+            checked={chosen.includes(option)}
+            onChange={(e) =>
+              onChange?.(inputChecked(e) ? [...chosen, option] : chosen.filter((c) => c !== option))
+            }
+          />
+          <span>{option}</span>
+        </label>
+      ))}
+    </div>
+  );
 }
 
 /**
  * One control per field type inside its label; its error, if any, follows the label and is tied to
  * the control (aria-invalid, aria-describedby) so a screen reader reads it with the field.
  */
-function FormControl({ field, id, value, error, onChange }: ControlProps) {
+function FormControl({ field, id, value, error, currency, onChange }: ControlProps) {
   const errorId = `${id}-error`;
   const live = onChange !== undefined;
   const a11y = {
@@ -69,7 +164,29 @@ function FormControl({ field, id, value, error, onChange }: ControlProps) {
       </div>
     );
   }
-  const text = typeof value === 'string' ? value : '';
+  const grouped = field.type === 'rating' || (field.type === 'multiChoice' && field.options.length);
+  if (grouped) {
+    return (
+      <fieldset
+        className="rt-field-group rt-fieldset"
+        aria-describedby={field.type === 'multiChoice' ? a11y['aria-describedby'] : undefined}
+      >
+        <legend className="rt-field-label">
+          {field.name}
+          {field.required && <span className="rt-muted"> (required)</span>}
+        </legend>
+        <ChoiceGroup
+          field={field}
+          value={value}
+          a11y={field.type === 'rating' ? a11y : {}}
+          live={live}
+          onChange={onChange}
+        />
+        {errorText}
+      </fieldset>
+    );
+  }
+  const text = Array.isArray(value) ? value.join(', ') : typeof value === 'string' ? value : '';
   const common = {
     ...a11y,
     className: 'rt-input',
@@ -101,10 +218,22 @@ function FormControl({ field, id, value, error, onChange }: ControlProps) {
       <input
         type={INPUT_TYPES[field.type] ?? 'text'}
         {...(field.type === 'number' ? { inputMode: 'decimal' as const, step: 'any' } : {})}
+        {...(field.type === 'currency' ? { inputMode: 'decimal' as const } : {})}
         {...(field.type === 'email' ? { autoComplete: 'email' } : {})}
+        placeholder={PLACEHOLDERS[field.type]}
         {...common}
       />
     );
+    if (field.type === 'currency') {
+      control = (
+        <span className="rt-affixed">
+          <span className="rt-affix" aria-hidden="true">
+            {currencySign(currency)}
+          </span>
+          {control}
+        </span>
+      );
+    }
   }
   return (
     <div className="rt-field-group">
@@ -124,10 +253,11 @@ interface FormParts {
   props: ComponentProps<'form'>;
   collection: Collection;
   fields: Field[];
+  currency: string;
 }
 
 /** The form of a running app: checks each field, saves to the visitor's data, runs its action. */
-function LiveForm({ props, collection, fields, run }: FormParts & { run: RunContext }) {
+function LiveForm({ props, collection, fields, currency, run }: FormParts & { run: RunContext }) {
   const idPrefix = useId();
   const editing = props.mode === 'edit';
   const target = editing && run.current?.collectionId === collection.id ? run.current : null;
@@ -155,7 +285,7 @@ function LiveForm({ props, collection, fields, run }: FormParts & { run: RunCont
   // Closed to the person (a space they can only view): nothing to type that could be refused. A
   // form closed while something is typed in it keeps what was typed, and says why it can't save.
   const closed = target ? null : createBlocked(run.data, collection.id);
-  const typed = fields.some((f) => (input[f.id] ?? '') !== (pristine[f.id] ?? ''));
+  const typed = fields.some((f) => !sameInput(input[f.id], pristine[f.id]));
   if (closed && !typed) return <SetupNote>{closed}</SetupNote>;
 
   const onSubmit = async (event: FormEvent) => {
@@ -209,6 +339,7 @@ function LiveForm({ props, collection, fields, run }: FormParts & { run: RunCont
           id={`${idPrefix}-f${i}`}
           value={input[field.id] ?? ''}
           error={errors[field.id]}
+          currency={currency}
           onChange={(value) => setInput((current) => ({ ...current, [field.id]: value }))}
         />
       ))}
@@ -243,12 +374,22 @@ export function FormBlock({
 }) {
   const collection = findCollection(context.definition.collections, props.collectionId);
   if (!collection) return <SetupNote>Choose a collection for this form.</SetupNote>;
-  const fields =
+  const fields = formFields(
     props.fieldIds.length > 0
       ? props.fieldIds.map((id) => findField(collection, id)).filter((f): f is Field => f !== null)
-      : collection.fields;
+      : collection.fields,
+  );
+  const currency = context.definition.meta.currency ?? DEFAULT_CURRENCY;
   if (context.run) {
-    return <LiveForm props={props} collection={collection} fields={fields} run={context.run} />;
+    return (
+      <LiveForm
+        props={props}
+        collection={collection}
+        fields={fields}
+        currency={currency}
+        run={context.run}
+      />
+    );
   }
   // The editor's preview shows the form as it will look, disabled: it never saves.
   const record = props.mode === 'edit' ? collection.records[0] : undefined;
@@ -268,6 +409,7 @@ export function FormBlock({
           id={`${componentId}-f${i}`}
           value={input[field.id] ?? ''}
           error={undefined}
+          currency={currency}
         />
       ))}
       <button type="button" className="rt-button rt-button-primary">

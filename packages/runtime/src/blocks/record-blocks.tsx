@@ -1,5 +1,12 @@
-import type { ComponentProps } from '@pipit/app-definition';
-import { aggregateRecords, findCollection, findField, formatNumber, formatValue } from '../records';
+import { type ComponentProps, DEFAULT_CURRENCY } from '@pipit/app-definition';
+import {
+  aggregateRecords,
+  findCollection,
+  findField,
+  formatNumber,
+  formatValue,
+  spokenValue,
+} from '../records';
 import type { RenderContext } from '../render-context';
 import { SafeLink } from '../safe-link';
 import { recordsFor } from './list-blocks';
@@ -44,6 +51,7 @@ export function DetailBlock({
       </p>
     );
   }
+  const currency = context.definition.meta.currency ?? DEFAULT_CURRENCY;
   // A shared space's record says who added it.
   const authorName = run?.current === record ? run.current.authorName : undefined;
   return (
@@ -52,7 +60,8 @@ export function DetailBlock({
         const field = findField(collection, fieldId);
         if (!field) return null;
         const value = record.values[field.id];
-        const text = formatValue(value, field);
+        const text = formatValue(value, field, currency);
+        const spoken = spokenValue(value, field);
         return (
           <div key={field.id} className="rt-detail-row">
             <dt>{field.name}</dt>
@@ -61,6 +70,10 @@ export function DetailBlock({
                 <span className="rt-muted">—</span>
               ) : field.type === 'url' ? (
                 <SafeLink url={text}>{text}</SafeLink>
+              ) : spoken ? (
+                <span role="img" aria-label={spoken}>
+                  {text}
+                </span>
               ) : (
                 text
               )}
