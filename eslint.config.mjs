@@ -149,18 +149,21 @@ const RUNTIME_FROM_BELOW = {
 
 /**
  * Inside @pipit/app-definition (`subfolderBlocks`; each folder's README.md says what it holds):
- * schema/ at the bottom; document/ (the Yjs layout, operations, reader) on it; changes/, publish/
- * and visitor-data/ on document/; ai/ on publish/; portable/ on changes/ and visitor-data/;
- * templates/ on schema/ alone. Only src/index.ts, the package's one entry, imports ai/, portable/
- * and templates/.
+ * schema/ at the bottom; formula/ (computed fields' language) and document/ (the Yjs layout,
+ * operations, reader) on it; changes/, publish/ and visitor-data/ on document/, and the last two
+ * on formula/ too (a formula field checked before publishing, computed for a visitor's record);
+ * ai/ on publish/ and formula/; portable/ on changes/ and visitor-data/; templates/ on schema/
+ * alone. Only src/index.ts, the package's one entry, imports ai/, portable/ and templates/;
+ * formula/ is also the `./formula` entry, which the installed app loads only when it needs it.
  */
 const DEFINITION_ORDER = {
   schema: [],
+  formula: ['schema'],
   document: ['schema'],
   changes: ['document', 'schema'],
-  publish: ['document', 'schema'],
-  'visitor-data': ['document', 'schema'],
-  ai: ['publish', 'document', 'schema'],
+  publish: ['formula', 'document', 'schema'],
+  'visitor-data': ['formula', 'document', 'schema'],
+  ai: ['publish', 'formula', 'document', 'schema'],
   portable: ['changes', 'visitor-data', 'document', 'schema'],
   templates: ['schema'],
 };
