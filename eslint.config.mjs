@@ -149,8 +149,8 @@ const RUNTIME_FROM_BELOW = {
 
 /**
  * Inside @pipit/app-definition (`subfolderBlocks`; each folder's README.md says what it holds):
- * schema/ at the bottom; formula/ (computed fields' language) and document/ (the Yjs layout,
- * operations, reader) on it; changes/, publish/ and visitor-data/ on document/, and the last two
+ * schema/ at the bottom; formula/ (computed fields' language) on it; document/ (the Yjs layout,
+ * operations, reader) on both (renaming a field rewrites the formulas that name it); changes/, publish/ and visitor-data/ on document/, and the last two
  * on formula/ too (a formula field checked before publishing, computed for a visitor's record);
  * ai/ on publish/ and formula/; portable/ on changes/ and visitor-data/; templates/ on schema/
  * alone. Only src/index.ts, the package's one entry, imports ai/, portable/ and templates/;
@@ -159,7 +159,7 @@ const RUNTIME_FROM_BELOW = {
 const DEFINITION_ORDER = {
   schema: [],
   formula: ['schema'],
-  document: ['schema'],
+  document: ['formula', 'schema'],
   changes: ['document', 'schema'],
   publish: ['formula', 'document', 'schema'],
   'visitor-data': ['formula', 'document', 'schema'],

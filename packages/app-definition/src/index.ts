@@ -91,6 +91,7 @@ export {
   addField,
   setField,
   moveField,
+  renameField,
   removeField,
   addRecord,
   setRecordValue,

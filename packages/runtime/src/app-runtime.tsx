@@ -12,6 +12,7 @@ import {
 } from './navigation';
 import type { RunContext } from './render-context';
 import type { AiRunView, RunAi, RuntimeData, RuntimeUser } from './runtime-data';
+import { deviceFormulaEnv, formulaComputer, useFormulaEngine } from './formulas';
 import { indexRecords } from './runtime-records';
 import { isAbsoluteUrl } from './safe-url';
 import { TabBar } from './tab-bar';
@@ -92,7 +93,18 @@ export const AppRuntime = memo(function AppRuntime({
   // Timers keep counting while their screen is not shown (their display is computed from this).
   const [timers] = useState(() => new Map<string, TimerState>());
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const records = useMemo(() => indexRecords(definition, data.records), [definition, data.records]);
+  const engine = useFormulaEngine(definition);
+  // Worked out again when the day changes, so "days since" and "is overdue" move on at midnight.
+  const today = deviceFormulaEnv().today;
+  const compute = useMemo(
+    () => formulaComputer(engine, definition, deviceFormulaEnv()),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `today` is why it is worked out again
+    [engine, definition, today],
+  );
+  const records = useMemo(
+    () => indexRecords(definition, data.records, compute),
+    [definition, data.records, compute],
+  );
   const tabs = useMemo(() => tabScreens(definition), [definition]);
   const style = useMemo(
     () => themeStyle(definition.theme, colorMode),

@@ -1,4 +1,13 @@
 import type { ReadDefinition } from '@pipit/app-definition';
+import { useMemo } from 'react';
+import {
+  deviceFormulaEnv,
+  formulaComputer,
+  useFormulaEngine,
+  withComputedCreatorRecords,
+} from './formulas';
+
+const NO_COLLECTIONS = { collections: [] };
 import type { Ref } from 'react';
 import { ComponentErrorBoundary } from './component-error-boundary';
 import { ComponentFrame, type PresenceMark } from './component-frame';
@@ -46,8 +55,21 @@ export function AppScreen({
   onBack,
   headingRef,
 }: AppScreenProps) {
+  const preview = run === undefined;
+  // The preview works out its creator records' formulas here; a running app did in AppRuntime.
+  const engine = useFormulaEngine(preview ? definition : NO_COLLECTIONS);
+  const shown = useMemo(
+    () =>
+      preview
+        ? withComputedCreatorRecords(
+            definition,
+            formulaComputer(engine, definition, deviceFormulaEnv()),
+          )
+        : definition,
+    [preview, engine, definition],
+  );
   const screen = definition.screens.find((s) => s.id === screenId);
-  const context: RenderContext = { definition, onNavigate, run };
+  const context: RenderContext = { definition: shown, onNavigate, run };
   return (
     <div
       className="rt-screen"

@@ -43,6 +43,7 @@ export {
   type NavState,
 } from './navigation';
 export { indexRecords, type RecordIndex } from './runtime-records';
+export { formulaComputer, deviceFormulaEnv, type ComputeFormulas } from './formulas';
 export { actionBlocked, blockedButtons, createBlocked } from './permissions';
 export { initialFormInput, validateForm, type FormInput } from './form-state';
 export { SafeMarkdown } from './safe-markdown';

@@ -188,6 +188,7 @@ export function formatDuration(seconds: number): string {
 }
 
 let dateTimeFormat: Intl.DateTimeFormat | undefined;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A moment in this device's time zone, the way the person reads dates. */
 export function formatDateTime(iso: string): string {
@@ -231,7 +232,10 @@ export function formatValue(
         return formatNumber(value);
     }
   }
-  if (field?.type === 'dateTime' && typeof value === 'string') return formatDateTime(value);
+  // A formula's moment (NOW(), a date and time it passes on) reads like a date-and-time field's.
+  const instant = field?.type === 'formula' && typeof value === 'string' && ISO_INSTANT.test(value);
+  if ((field?.type === 'dateTime' || instant) && typeof value === 'string')
+    return formatDateTime(value);
   return String(value);
 }
 

@@ -17,6 +17,8 @@ export interface RuntimeRecord {
   lockedWhy?: string;
   /** A shared space's record: who added it ("a former member" once they left). */
   authorName?: string;
+  /** Why a formula field couldn't be worked out for this record, by field id ("Divided by zero."). */
+  formulaErrors?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ReadDefinition } from '@pipit/app-definition';
+import type { ComputeFormulas } from './formulas';
 import type { RuntimeDataRecord, RuntimeRecord } from './runtime-data';
 
 /** Every record the running app shows, by collection id, plus a lookup by record id. */
@@ -17,10 +18,21 @@ const NONE: RuntimeRecord[] = [];
 export function indexRecords(
   definition: ReadDefinition,
   visitorRecords: readonly RuntimeDataRecord[],
+  compute: ComputeFormulas | null = null,
 ): RecordIndex {
   const groups = new Map<string, RuntimeRecord[]>();
   const byId = new Map<string, RuntimeRecord>();
-  const add = (record: RuntimeRecord) => {
+  const add = (plain: RuntimeRecord) => {
+    // Formula fields are worked out here, once per change, so lists, filters, sorts and details
+    // all read the same values.
+    const computed = compute?.(plain.collectionId, plain.values);
+    const record = computed
+      ? {
+          ...plain,
+          values: { ...plain.values, ...computed.values },
+          ...(Object.keys(computed.errors).length ? { formulaErrors: computed.errors } : {}),
+        }
+      : plain;
     groups.get(record.collectionId)?.push(record);
     // A visitor record can never take a creator record's id: creator records win.
     if (!byId.has(record.id)) byId.set(record.id, record);

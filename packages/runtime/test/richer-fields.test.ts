@@ -6,10 +6,13 @@ import {
   themeSchema,
 } from '@pipit/app-definition';
 import { createElement, useSyncExternalStore } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AppRuntime,
+  AppScreen,
   createMemoryDataStore,
+  formulaComputer,
+  indexRecords,
   formatValue,
   initialFormInput,
   type MemoryDataStore,
@@ -192,5 +195,76 @@ describe('values of the richer types, as people read them', () => {
     const input = initialFormInput(fields, stored);
     expect(input).toMatchObject({ tags: ['Red'], stars: '2', price: '3', time: '1:30' });
     expect(validateForm(fields, input)).toEqual({ values: stored, errors: {} });
+  });
+});
+
+describe('formula fields in the running app and the preview', () => {
+  const env = { today: '2026-03-10', now: Date.UTC(2026, 2, 10, 12), timeZone: 'Europe/Paris' };
+  const withFormulas = (formula: string): ReadDefinition => {
+    const definition = app();
+    const things = definition.collections[0]!;
+    const fieldsHere = things.fields.map((f) => (f.id === 'calc' ? { ...f, formula } : f));
+    return { ...definition, collections: [{ ...things, fields: fieldsHere }] };
+  };
+  const visitor = (id: string, price: number | null) => ({
+    id,
+    collectionId: 'things',
+    values: { title: id, price },
+    createdAt: 1,
+    updatedAt: 1,
+  });
+
+  it('works out each record’s formulas once, where every component reads them', async () => {
+    const engine = await import('@pipit/app-definition/formula');
+    const definition = withFormulas('100 / {Price}');
+    const index = indexRecords(
+      definition,
+      [visitor('a', 4), visitor('b', 0), visitor('c', null)],
+      formulaComputer(engine, definition, env),
+    );
+    const [a, b, c] = index.of('things');
+    expect(a?.values.calc).toBe(25);
+    expect(a?.formulaErrors).toBeUndefined();
+    expect(b?.values.calc).toBeUndefined();
+    expect(b?.formulaErrors).toEqual({ calc: 'Divided by zero.' });
+    // An empty price makes the division empty, not an error.
+    expect(c?.values.calc ?? null).toBeNull();
+    expect(index.byId('a')?.values.calc).toBe(25);
+  });
+
+  it('says why a formula can’t be worked out at all, for every record', async () => {
+    const engine = await import('@pipit/app-definition/formula');
+    const definition = withFormulas('{Prise} * 2');
+    const [a] = indexRecords(
+      definition,
+      [visitor('a', 4)],
+      formulaComputer(engine, definition, env),
+    ).of('things');
+    expect(a?.formulaErrors?.calc).toContain('{Prise}');
+  });
+
+  it('shows the preview’s creator records with their formulas, once the engine has loaded', async () => {
+    const base = withFormulas('{Price} * 2');
+    const things = base.collections[0]!;
+    const definition: ReadDefinition = {
+      ...base,
+      collections: [{ ...things, records: [{ id: 'r1', values: { title: 'Lamp', price: 21 } }] }],
+      screens: base.screens.map((s) =>
+        s.id === 'detail'
+          ? { ...s, components: [component('detail', 'detail', { fieldIds: ['title', 'calc'] })] }
+          : s,
+      ),
+    };
+    const root = createRoot(
+      createElement(AppScreen, { definition, screenId: 'detail', colorMode: 'light' }),
+    );
+    // The engine is its own chunk: the value appears once it has loaded.
+    await vi.waitFor(
+      async () => {
+        await root.act(() => undefined);
+        expect(textOf(root.tree)).toContain('Calc42');
+      },
+      { timeout: 5_000, interval: 10 },
+    );
   });
 });

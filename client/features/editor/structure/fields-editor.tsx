@@ -7,6 +7,7 @@ import {
   LIMITS,
   moveField,
   removeField,
+  renameField,
   setField,
 } from '@pipit/app-definition';
 import { useState } from 'react';
@@ -19,6 +20,7 @@ import { FIELD_TYPE_LABELS } from '../common/labels';
 import { SortableRows } from '../common/sortable-rows';
 import { nameProblem } from '../common/validation';
 import { ValueInput } from '../common/value-input';
+import { FormulaEditor } from './formula-editor';
 
 function optionsOf(text: string): string[] {
   return text
@@ -97,7 +99,7 @@ export function FieldsEditor({ collection }: { collection: Collection }) {
                 </span>
               </span>
             </button>
-            {open === field.id ? <FieldEditor field={field} /> : null}
+            {open === field.id ? <FieldEditor collection={collection} field={field} /> : null}
           </div>
         )}
       />
@@ -105,7 +107,7 @@ export function FieldsEditor({ collection }: { collection: Collection }) {
   );
 }
 
-function FieldEditor({ field }: { field: Field }) {
+function FieldEditor({ collection, field }: { collection: Collection; field: Field }) {
   const { handle, readOnly } = useEditor();
   const set = (patch: Parameters<typeof setField>[2]) => handle.edit(setField, field.id, patch);
   return (
@@ -115,7 +117,7 @@ function FieldEditor({ field }: { field: Field }) {
         value={field.name}
         disabled={readOnly}
         validate={(v) => nameProblem(v, 'field')}
-        onCommit={(name) => set({ name })}
+        onCommit={(name) => handle.edit(renameField, field.id, name)}
       />
       <SelectField
         label="Type"
@@ -129,15 +131,20 @@ function FieldEditor({ field }: { field: Field }) {
           </option>
         ))}
       </SelectField>
-      <label className="checkbox checkbox--compact">
-        <input
-          type="checkbox"
-          checked={field.required}
-          disabled={readOnly}
-          onChange={(e) => set({ required: e.target.checked })}
-        />
-        <span>Required</span>
-      </label>
+      {field.type === 'formula' ? (
+        // Worked out, never typed in: nothing to require and no default.
+        <FormulaEditor collection={collection} field={field} />
+      ) : (
+        <label className="checkbox checkbox--compact">
+          <input
+            type="checkbox"
+            checked={field.required}
+            disabled={readOnly}
+            onChange={(e) => set({ required: e.target.checked })}
+          />
+          <span>Required</span>
+        </label>
+      )}
       {field.type === 'rating' ? (
         <SelectField
           label="Stars"
@@ -164,13 +171,15 @@ function FieldEditor({ field }: { field: Field }) {
           onCommit={(text) => set({ options: optionsOf(text) })}
         />
       ) : null}
-      <ValueInput
-        field={field}
-        label="Default value"
-        value={field.default}
-        disabled={readOnly}
-        onChange={(value) => set({ default: value })}
-      />
+      {field.type === 'formula' ? null : (
+        <ValueInput
+          field={field}
+          label="Default value"
+          value={field.default}
+          disabled={readOnly}
+          onChange={(value) => set({ default: value })}
+        />
+      )}
       <ConfirmDeleteButton
         label="Delete field"
         title={`Delete the field “${field.name}”?`}

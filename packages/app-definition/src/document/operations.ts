@@ -25,6 +25,7 @@ import { DefinitionError, LOCAL_EDIT } from '../schema/edit-rules';
 import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
 import { type AppMeta, DEFAULT_APP_ICON } from '../schema/meta';
 import type { FieldValue } from '../schema/field-values';
+import { renameFieldInFormula } from '../formula/rename';
 import {
   COLLECTION_SHARING,
   type CollectionRecordRule,
@@ -367,7 +368,14 @@ export function addField(
   doc: Y.Doc,
   newId: IdFactory,
   collectionId: string,
-  field: { name: string; type: FieldType; required?: boolean; options?: string[] },
+  field: {
+    name: string;
+    type: FieldType;
+    required?: boolean;
+    options?: string[];
+    scale?: number;
+    formula?: string;
+  },
   index = Infinity,
 ): string {
   return edit(doc, () => {
@@ -388,6 +396,9 @@ export function addField(
         required: field.required ?? false,
         default: null,
         options: field.options ?? [],
+        // Only the fields that need them carry these, so other fields' JSON stays as it was.
+        ...(field.scale !== undefined ? { scale: field.scale } : {}),
+        ...(field.formula !== undefined ? { formula: field.formula } : {}),
       },
       collectionId,
       index,
@@ -412,6 +423,31 @@ export function setField(
     const field = need(doc, 'fields', fieldId, 'field');
     for (const [key, value] of Object.entries(patch)) {
       if (value !== undefined) field.set(key, JSON.parse(JSON.stringify(value)) as unknown);
+    }
+  });
+}
+
+/**
+ * A field's new name, and every formula of its collection that names it rewritten to the new name
+ * in the same change, so renaming never breaks a formula (and one Undo takes both back).
+ */
+export function renameField(doc: Y.Doc, fieldId: string, name: string): void {
+  edit(doc, () => {
+    const field = need(doc, 'fields', fieldId, 'field');
+    const oldName = field.get('name');
+    const collectionId = field.get('collectionId');
+    field.set('name', name);
+    if (typeof oldName !== 'string' || typeof collectionId !== 'string' || oldName === name) return;
+    const siblings = ordered(doc, 'fields', collectionId).map(({ id, entity }) => ({
+      id,
+      entity,
+      name: id === fieldId ? oldName : String(entity.get('name') ?? ''),
+    }));
+    for (const { entity } of siblings) {
+      const formula = entity.get('formula');
+      if (entity.get('type') !== 'formula' || typeof formula !== 'string' || !formula) continue;
+      const renamed = renameFieldInFormula(formula, oldName, name, siblings);
+      if (renamed !== formula) entity.set('formula', renamed);
     }
   });
 }

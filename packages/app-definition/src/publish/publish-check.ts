@@ -14,6 +14,7 @@ import {
 import { migrateDefinition } from '../schema/migrations';
 import { DefinitionError } from '../schema/edit-rules';
 import { referenceProblems } from './publish-references';
+import { compileCollectionFormulas } from '../formula/compile';
 
 /**
  * One problem that keeps a document from being published: a dotted path into the definition JSON,
@@ -71,7 +72,7 @@ export function rawDefinition(doc: Y.Doc): Record<string, unknown> {
       ...values(entity, ['name', 'sharing', 'recordRule']),
       fields: children(fieldsOf, id).map((f) => ({
         id: f.id,
-        ...values(f.entity, ['name', 'type', 'required', 'default', 'options']),
+        ...values(f.entity, ['name', 'type', 'required', 'default', 'options', 'scale', 'formula']),
       })),
       records: children(recordsOf, id).map((r) => ({ id: r.id, ...values(r.entity, ['values']) })),
     })),
@@ -171,6 +172,36 @@ export function checkForPublish(doc: Y.Doc): PublishCheck {
     seen.add(path);
     problems.push({ path, message, entity: entityAt(raw, segments) });
   }
+  if (parsed.success) {
+    for (const problem of formulaProblems(parsed.data)) {
+      if (seen.has(problem.path)) continue;
+      seen.add(problem.path);
+      problems.push({ ...problem, entity: entityAt(raw, problem.path.split('.').map(segment)) });
+    }
+  }
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
   return { ok: true, definition: parsed.data };
+}
+
+const segment = (part: string): string | number => (/^\d+$/.test(part) ? Number(part) : part);
+
+/**
+ * Formula fields that can't be worked out (a missing field, a loop, a type that doesn't fit):
+ * published, they would show an error on every record, so the creator fixes them first.
+ */
+function formulaProblems(definition: AppDefinition): Array<Omit<PublishProblem, 'entity'>> {
+  const problems: Array<Omit<PublishProblem, 'entity'>> = [];
+  definition.collections.forEach((collection, c) => {
+    if (!collection.fields.some((f) => f.type === 'formula')) return;
+    const { errors } = compileCollectionFormulas(collection.fields);
+    collection.fields.forEach((field, f) => {
+      const error = errors[field.id];
+      if (error)
+        problems.push({
+          path: `collections.${c}.fields.${f}.formula`,
+          message: `The formula of ${field.name} can’t be worked out: ${error.message}`,
+        });
+    });
+  });
+  return problems;
 }

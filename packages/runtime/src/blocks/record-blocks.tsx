@@ -62,11 +62,18 @@ export function DetailBlock({
         const value = record.values[field.id];
         const text = formatValue(value, field, currency);
         const spoken = spokenValue(value, field);
+        const formulaError =
+          run?.current === record ? run.current.formulaErrors?.[field.id] : undefined;
         return (
           <div key={field.id} className="rt-detail-row">
             <dt>{field.name}</dt>
             <dd>
-              {!text ? (
+              {formulaError ? (
+                <span className="rt-muted">
+                  <span aria-hidden="true">⚠️ </span>
+                  {formulaError}
+                </span>
+              ) : !text ? (
                 <span className="rt-muted">—</span>
               ) : field.type === 'url' ? (
                 <SafeLink url={text}>{text}</SafeLink>

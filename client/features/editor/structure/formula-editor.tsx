@@ -1,0 +1,69 @@
+import {
+  checkFormula,
+  type Collection,
+  describeType,
+  type Field,
+  FORMULA_FUNCTIONS,
+  FORMULA_LIMITS,
+  setField,
+} from '@pipit/app-definition';
+import { DraftText } from '../common/draft-fields';
+import { useEditor } from '../common/editor-context';
+
+/** The formula's first problem, pointing at where it is ("… at characters 1–7."). */
+function formulaProblem(collection: Collection, field: Field, text: string): string | null {
+  const check = checkFormula(text, collection.fields, { fieldId: field.id });
+  if (check.ok) return null;
+  const { message, start, end } = check.error;
+  if (text.trim() === '') return message;
+  const where =
+    end - start <= 1 ? `at character ${start + 1}` : `at characters ${start + 1}–${end}`;
+  return `${message.replace(/\.$/, '')} (${where}).`;
+}
+
+/**
+ * A formula field's expression, checked as it is typed against the collection's fields (the same
+ * check publishing makes); only a formula that works is saved, so the app never shows a broken one.
+ */
+export function FormulaEditor({ collection, field }: { collection: Collection; field: Field }) {
+  const { handle, readOnly } = useEditor();
+  const current = field.formula ?? '';
+  const check = checkFormula(current, collection.fields, { fieldId: field.id });
+  const others = collection.fields.filter((f) => f.id !== field.id).map((f) => `{${f.name}}`);
+  return (
+    <div className="formula-editor">
+      <DraftText
+        label="Formula"
+        hint={
+          check.ok
+            ? `Gives ${describeType(check.type)}. Name fields in braces: ${others.slice(0, 4).join(', ') || '{Field}'}.`
+            : `Name fields in braces, like {Price} * {Quantity}. Up to ${FORMULA_LIMITS.sourceLength} characters.`
+        }
+        multiline
+        rows={3}
+        value={current}
+        disabled={readOnly}
+        validate={(text) => formulaProblem(collection, field, text)}
+        onCommit={(formula) => handle.edit(setField, field.id, { formula })}
+      />
+      {!check.ok && current.trim() !== '' ? (
+        <p className="field__error" role="status">
+          {formulaProblem(collection, field, current)}
+        </p>
+      ) : null}
+      <details className="formula-editor__help">
+        <summary>Functions</summary>
+        <dl>
+          {FORMULA_FUNCTIONS.map((fn) => (
+            <div key={fn.name}>
+              <dt>
+                <code>{fn.signature}</code>
+              </dt>
+              <dd>{fn.description}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
+    </div>
+  );
+}

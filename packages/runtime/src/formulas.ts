@@ -1,0 +1,129 @@
+import type { Collection, FieldValue, ReadDefinition } from '@pipit/app-definition';
+import type * as FormulaEngine from '@pipit/app-definition/formula';
+import type { CompiledFormulas, FormulaEnv } from '@pipit/app-definition/formula';
+import { useEffect, useState } from 'react';
+
+/*
+ * Formula fields' values, worked out where records are shown (never stored). The engine is its own
+ * chunk: an app without a formula field never downloads it, and one with them shows the other
+ * fields at once and its formulas a moment later.
+ */
+
+type FormulaModule = typeof FormulaEngine;
+
+/** A record's formula values and, for those that couldn't be worked out, why. */
+export interface Computed {
+  values: Record<string, FieldValue>;
+  errors: Record<string, string>;
+}
+
+/** Works out one record's formulas; null for a collection without any. */
+export type ComputeFormulas = (
+  collectionId: string,
+  values: Readonly<Record<string, FieldValue>>,
+) => Computed | null;
+
+export function hasFormulas(definition: Pick<ReadDefinition, 'collections'>): boolean {
+  return definition.collections.some((c) => c.fields.some((f) => f.type === 'formula'));
+}
+
+let loaded: FormulaModule | null = null;
+let loading: Promise<FormulaModule> | null = null;
+
+/** The engine, loaded once; a failed load (offline before it was cached) is tried again next time. */
+function loadFormulas(): Promise<FormulaModule> {
+  loading ??= import('@pipit/app-definition/formula').then(
+    (module) => (loaded = module),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** The engine once it is here, for a definition with formula fields (null until then, or without). */
+export function useFormulaEngine(
+  definition: Pick<ReadDefinition, 'collections'>,
+): FormulaModule | null {
+  const wanted = hasFormulas(definition);
+  const [engine, setEngine] = useState<FormulaModule | null>(() => (wanted ? loaded : null));
+  useEffect(() => {
+    if (!wanted || engine) return;
+    let live = true;
+    loadFormulas().then(
+      (module) => live && setEngine(module),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, engine]);
+  return wanted ? engine : null;
+}
+
+/** What TODAY(), NOW() and a moment's day are on this device, now. */
+export function deviceFormulaEnv(now = Date.now()): FormulaEnv {
+  const date = new Date(now);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return {
+    today: `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`,
+    now,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  };
+}
+
+/** Compiled once per collection object (a definition's collections are new when it changes). */
+const compiledOf = new WeakMap<Collection, CompiledFormulas>();
+
+/** A record's formulas over its values, for every collection of the definition that has any. */
+export function formulaComputer(
+  engine: FormulaModule | null,
+  definition: Pick<ReadDefinition, 'collections'>,
+  env: FormulaEnv,
+): ComputeFormulas | null {
+  if (!engine) return null;
+  const byId = new Map<string, CompiledFormulas>();
+  for (const collection of definition.collections) {
+    if (!collection.fields.some((f) => f.type === 'formula')) continue;
+    let compiled = compiledOf.get(collection);
+    if (!compiled) {
+      compiled = engine.compileCollectionFormulas(collection.fields);
+      compiledOf.set(collection, compiled);
+    }
+    byId.set(collection.id, compiled);
+  }
+  return (collectionId, values) => {
+    const compiled = byId.get(collectionId);
+    if (!compiled) return null;
+    const out: Computed = { values: {}, errors: {} };
+    for (const [fieldId, error] of Object.entries(compiled.errors))
+      out.errors[fieldId] = error.message;
+    for (const [fieldId, result] of Object.entries(
+      engine.evaluateFormulas(compiled, values, env),
+    )) {
+      if ('error' in result) out.errors[fieldId] = result.error;
+      else out.values[fieldId] = result.value;
+    }
+    return out;
+  };
+}
+
+/** The definition with its creator records' formulas worked out (the editor's preview shows these). */
+export function withComputedCreatorRecords<D extends Pick<ReadDefinition, 'collections'>>(
+  definition: D,
+  compute: ComputeFormulas | null,
+): D {
+  if (!compute) return definition;
+  return {
+    ...definition,
+    collections: definition.collections.map((collection) => {
+      if (!collection.fields.some((f) => f.type === 'formula')) return collection;
+      const records = collection.records.map((record) => {
+        const computed = compute(collection.id, record.values);
+        return computed ? { ...record, values: { ...record.values, ...computed.values } } : record;
+      });
+      return { ...collection, records };
+    }),
+  };
+}
