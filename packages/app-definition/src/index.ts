@@ -33,6 +33,7 @@ export {
   STEP_TYPES,
   FIELD_TYPES,
   COMPUTED_FIELD_TYPES,
+  NUMERIC_FIELD_TYPES,
   TYPED_FIELD_TYPES,
   type AppDefinition,
   type Screen,

@@ -16,6 +16,7 @@ import {
   readDefinition,
   THEME_PRESETS,
   writeDefinition,
+  NUMERIC_FIELD_TYPES,
 } from '../src/index';
 
 /**
@@ -82,7 +83,7 @@ function referenceProblems(def: AppDefinition): string[] {
   const needField = (c: Collection | undefined, id: string | null, what: string, type?: string) => {
     const f = fieldOf(c, id);
     if (!f) problems.push(`${what}: field ${id} is not in ${c?.name ?? 'its collection'}`);
-    else if (type && f.type !== type)
+    else if (type === 'number' ? !NUMERIC_FIELD_TYPES.includes(f.type) : type && f.type !== type)
       problems.push(`${what}: field ${f.name} is ${f.type}, not ${type}`);
   };
   const needCollection = (id: string | null, what: string) => {

@@ -3,6 +3,7 @@ import {
   type Action,
   type AppDefinition,
   type Component,
+  NUMERIC_FIELD_TYPES,
   TYPED_FIELD_TYPES,
   type FieldType,
   type Screen,
@@ -434,7 +435,7 @@ function extraComponent(
       return { type: 'timer', props: { label: label ?? 'Timer' } };
     case 'stat': {
       if (!c) return null;
-      const numeric = field?.type === 'number';
+      const numeric = field !== undefined && NUMERIC_FIELD_TYPES.includes(field.type);
       return {
         type: 'stat',
         props: {

@@ -34,6 +34,13 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Field types whose value is computed, not typed in: forms leave them out, records don't hold them. */
 export const COMPUTED_FIELD_TYPES: readonly FieldType[] = ['formula'];
+/** Field types whose values are numbers: what a stat or a chart adds up. */
+export const NUMERIC_FIELD_TYPES: readonly FieldType[] = [
+  'number',
+  'currency',
+  'rating',
+  'duration',
+];
 /** Field types that hold what people type or pick: what AI answers and samples may fill. */
 export const TYPED_FIELD_TYPES = FIELD_TYPES.filter((t) => !COMPUTED_FIELD_TYPES.includes(t)) as [
   FieldType,

@@ -62,7 +62,7 @@ export const budget: AppTemplate = {
 
     const expenses = collection('Expenses', {
       what: field('What', 'text', { required: true }),
-      amount: field('Amount', 'number', { required: true }),
+      amount: field('Amount', 'currency', { required: true }),
       category: field('Category', 'select', {
         required: true,
         default: 'Groceries',

@@ -39,6 +39,8 @@ interface FieldSpec {
   required?: boolean;
   default?: Value;
   options?: string[];
+  scale?: number;
+  formula?: string;
 }
 
 /** Fresh ids for things referenced before they are built (screens, mostly), by name. */
@@ -93,6 +95,8 @@ export function collection<K extends string>(
       required: spec.required ?? false,
       default: spec.default ?? null,
       options: spec.options ?? [],
+      ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
+      ...(spec.formula !== undefined ? { formula: spec.formula } : {}),
     };
   });
   return {

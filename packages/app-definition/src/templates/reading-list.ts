@@ -41,7 +41,7 @@ export const readingList: AppTemplate = {
       genre: field('Genre', 'select', {
         options: ['Fiction', 'Non-fiction', 'Poetry', 'Graphic novel', 'Other'],
       }),
-      rating: field('Rating (1–5)', 'number'),
+      rating: field('Rating', 'rating'),
       finished: field('Finished on', 'date'),
       recommendedBy: field('Recommended by', 'text'),
       notes: field('Notes', 'longText'),

@@ -1,4 +1,4 @@
-import { type ComponentProps, DEFAULT_CURRENCY } from '@pipit/app-definition';
+import { type ComponentProps, DEFAULT_CURRENCY, type Field } from '@pipit/app-definition';
 import {
   aggregateRecords,
   findCollection,
@@ -98,6 +98,19 @@ export function DetailBlock({
   );
 }
 
+/** A total of money reads as money and one of durations as a duration; anything else as a number. */
+function statText(
+  value: number | null,
+  aggregate: ComponentProps<'stat'>['aggregate'],
+  field: Field | null,
+  currency: string,
+): string {
+  const unit = field?.type === 'currency' || field?.type === 'duration';
+  return value !== null && aggregate !== 'count' && unit
+    ? formatValue(value, field, currency)
+    : formatNumber(value);
+}
+
 export function StatBlock({
   props,
   context,
@@ -110,10 +123,11 @@ export function StatBlock({
   const value = aggregateRecords(recordsFor(context, collection), props.aggregate, props.fieldId);
   const field = findField(collection, props.fieldId);
   const of = props.aggregate === 'count' ? collection.name : (field?.name ?? 'no field chosen');
+  const currency = context.definition.meta.currency ?? DEFAULT_CURRENCY;
   return (
     <div className="rt-card rt-stat">
       <span className="rt-stat-label">{props.label}</span>
-      <span className="rt-stat-value">{formatNumber(value)}</span>
+      <span className="rt-stat-value">{statText(value, props.aggregate, field, currency)}</span>
       <span className="rt-stat-caption rt-muted">
         {AGGREGATE_WORDS[props.aggregate]} of {of}
       </span>
