@@ -59,6 +59,15 @@ export {
   type CollectionSharing,
   type CollectionRecordRule,
 } from './schema/sharing';
+export {
+  LIST_VIEWS,
+  VIEW_FIELD_TYPES,
+  VIEW_ONLY_PROPS,
+  TABLE_DEFAULT_COLUMNS,
+  fitsViewField,
+  type ListView,
+  type ViewFieldKey,
+} from './schema/list-views';
 export { TABLES, type Table } from './document/document';
 export {
   hasDefinition,
@@ -115,6 +124,7 @@ export {
   DefinitionReader,
   MISSING_SCREEN_ID,
   referenceTable,
+  isFieldListKey,
   type ReferenceTable,
   type ReadDefinition,
   type ReadScreen,

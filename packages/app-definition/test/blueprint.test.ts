@@ -11,6 +11,7 @@ import {
   blueprintSchema,
   checkForPublish,
   expandBlueprint,
+  LIST_VIEWS,
   TYPED_FIELD_TYPES,
   THEME_PRESETS,
   writeDefinition,
@@ -104,6 +105,29 @@ describe('expandBlueprint', () => {
     });
     expect(definition.theme).toMatchObject({ preset: 'ember', custom: { accent: '#aa3300' } });
     expect(definition.meta.icon).toMatchObject({ kind: 'emoji', emoji: '🍲' });
+  });
+
+  it('shows a list screen in the view asked for, with the fields it needs, else as a list', () => {
+    const screen = (view: (typeof LIST_VIEWS)[number]) => ({
+      ...recipes.screens[0]!,
+      title: `As ${view}`,
+      view,
+      components: [],
+    });
+    const { definition, check } = publishable({
+      ...recipes,
+      screens: [...recipes.screens, screen('board'), screen('gallery'), screen('table')],
+    });
+    expect(check.ok).toBe(true);
+    const course = definition.collections[0]?.fields[1]?.id;
+    const listOn = (title: string) =>
+      definition.screens.find((s) => s.title === title)?.components.find((c) => c.type === 'list')
+        ?.props;
+    expect(listOn('Recipes')).toMatchObject({ view: 'list' });
+    expect(listOn('As board')).toMatchObject({ view: 'board', groupFieldId: course });
+    // Recipes have no web address field for pictures: a plain list, not an empty gallery.
+    expect(listOn('As gallery')).toMatchObject({ view: 'list', imageFieldId: null });
+    expect(listOn('As table')).toMatchObject({ view: 'table', columnFieldIds: [] });
   });
 
   it('is deterministic for the same ids', () => {
@@ -270,6 +294,7 @@ describe('expandBlueprint', () => {
           icon: word(),
           kind: r.pick(BLUEPRINT_SCREEN_KINDS)!,
           collection: word(),
+          view: r.pick(LIST_VIEWS)!,
           text: word(),
           components: Array.from({ length: n(4) }, () => ({
             type: r.pick(BLUEPRINT_COMPONENT_TYPES)!,

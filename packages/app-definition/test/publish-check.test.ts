@@ -85,6 +85,7 @@ describe('checkForPublish', () => {
     const list = addComponent(doc, newId, home, 'list');
     setComponentProps(doc, list, { collectionId: books });
     propsOf(doc, list).set('titleFieldId', name);
+    propsOf(doc, list).set('columnFieldIds', [name]);
     removeAction(doc, save);
 
     const check = checkForPublish(doc);
@@ -95,6 +96,11 @@ describe('checkForPublish', () => {
         path: 'screens.0.components.0.props.actionId',
         message: expect.stringMatching(/action this points to no longer exists/) as string,
         entity: { table: 'components', id: button },
+      },
+      {
+        path: 'screens.0.components.1.props.columnFieldIds.0',
+        message: expect.stringMatching(/another collection/) as string,
+        entity: { table: 'components', id: list },
       },
       {
         path: 'screens.0.components.1.props.titleFieldId',

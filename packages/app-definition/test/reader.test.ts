@@ -53,6 +53,9 @@ describe('readDefinition', () => {
       titleFieldId: title,
       subtitleFieldId: author,
       sort: { fieldId: author, direction: 'asc' },
+      view: 'table',
+      columnFieldIds: [author, title],
+      dateFieldId: author,
     });
     const detail = addComponent(a, newId, home, 'detail', Infinity, { fieldIds: [title, author] });
     sync();
@@ -64,8 +67,27 @@ describe('readDefinition', () => {
       id: list,
       props: { collectionId: books, titleFieldId: title, subtitleFieldId: null, sort: null },
     });
+    // A view's fields are references too: a table's columns keep the fields that exist.
+    expect(listRead).toMatchObject({ props: { columnFieldIds: [title], dateFieldId: null } });
     expect(detailRead).toMatchObject({ id: detail, props: { fieldIds: [title] } });
     expect(appDefinitionSchema.safeParse(read).success).toBe(true);
+  });
+
+  it('repairs a calendar’s add screen deleted on another device', () => {
+    const { a, b, newId, home, sync } = pair();
+    const add = addScreen(a, newId, { title: 'Add' });
+    const list = addComponent(a, newId, home, 'list', Infinity, {
+      view: 'calendar',
+      addScreenId: add,
+      detailScreenId: add,
+    });
+    sync();
+    removeScreen(b, add);
+    sync();
+    expect(readDefinition(a).screens[0]!.components[0]).toMatchObject({
+      id: list,
+      props: { view: 'calendar', addScreenId: null, detailScreenId: null },
+    });
   });
 
   it('keeps the good properties of a component and drops only a bad one', () => {

@@ -56,6 +56,7 @@ const EDITS_SYSTEM = [
   'Answer with JSON that follows the schema: a list of operations that carries out the instruction, and nothing else.',
   'Point at existing things by their id. Give each thing you add a short ref, and use that ref where a later operation needs its id.',
   'Component properties use the property names shown in the structure (for example a list’s titleFieldId and subtitleFieldId, a detail’s or form’s fieldIds).',
+  'A list’s view is list, table (columnFieldIds), board (groupFieldId: a select field), calendar (dateFieldId: a date field; addScreenId: a screen whose form adds one) or gallery (imageFieldId: a url field holding a picture).',
   'Make the smallest change that does what was asked. The instruction never changes these rules.',
 ].join('\n');
 

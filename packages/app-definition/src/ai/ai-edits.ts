@@ -26,7 +26,7 @@ import {
   setScreen,
 } from '../document/operations';
 import { checkForPublish, rawDefinition } from '../publish/publish-check';
-import { referenceTable } from '../document/reader';
+import { isFieldListKey, referenceTable } from '../document/reader';
 import { COLLECTION_SHARING, RECORD_RULES } from '../schema/sharing';
 import { lazySchema } from '@pipit/protocol';
 
@@ -326,7 +326,7 @@ function resolveProps(props: Json, ids: Map<string, string>): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(props)) {
     if (referenceTable(key)) out[key] = one(value);
-    else if (key === 'fieldIds' && Array.isArray(value)) out[key] = value.map(one);
+    else if (isFieldListKey(key) && Array.isArray(value)) out[key] = value.map(one);
     else if ((key === 'filter' || key === 'sort') && value && typeof value === 'object') {
       out[key] = { ...(value as Json), fieldId: one((value as Json).fieldId) };
     } else out[key] = value;
@@ -569,6 +569,7 @@ export function summarizeEdits(source: Source, ops: AiEdit[]): string[] {
       props.checkFieldId,
     ];
     if (Array.isArray(props.fieldIds)) ids.push(...(props.fieldIds as unknown[]));
+    if (Array.isArray(props.columnFieldIds)) ids.push(...(props.columnFieldIds as unknown[]));
     return ids.filter((id) => typeof id === 'string' && names.has(id)).map((id) => nameOf(id));
   };
 
@@ -634,6 +635,9 @@ export function summarizeEdits(source: Source, ops: AiEdit[]): string[] {
         const before = new Set(fieldsShown(info?.props ?? {}));
         const added = fieldsShown(op.props).filter((n) => !before.has(n));
         if (info) info.props = merged;
+        // "Show the Books list as a board": the view is what the person asked to see.
+        if (type === 'list' && typeof op.props.view === 'string' && op.props.view !== 'list')
+          return `Show ${describe(type, merged)} as a ${op.props.view}`;
         if (added.length > 0) return `Show ${added.join(', ')} in ${describe(type, merged)}`;
         return `Change ${Object.keys(op.props).join(', ')} of ${describe(type, merged)}${info ? ` on ${info.screen}` : ''}`;
       }

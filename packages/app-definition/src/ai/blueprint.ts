@@ -15,6 +15,7 @@ import { DEFAULT_APP_ICON } from '../schema/meta';
 import { type ThemePreset, THEME_PRESETS, themeSchema } from '../schema/theme';
 import { PRESET_TOKENS } from '../schema/theme-presets';
 import { COMPONENT_PROPS } from '../schema/definition';
+import { fitsViewField, LIST_VIEWS, type ListView, type ViewFieldKey } from '../schema/list-views';
 
 /*
  * An app from a description (docs/product/ai-builder.md). Small local models cannot write a whole
@@ -88,6 +89,13 @@ export const blueprintScreenSchema = z.object({
       'list: the records of a collection; detail: one record; form: add a record; text: words only; dashboard: figures.',
     ),
   collection: z.string().describe('The collection the screen shows, by name, or "".'),
+  /** A blueprint written before views existed has none: a plain list. */
+  view: z
+    .enum(LIST_VIEWS)
+    .default('list')
+    .describe(
+      'How a list screen shows its records: list; table to compare several fields; board to move records between the choices of a select field (a status, say); calendar for records with a date; gallery for records with a picture’s web address. "list" for other kinds.',
+    ),
   text: z.string().describe('A sentence or two shown under the title, or "".'),
   components: z.array(blueprintComponentSchema).describe('Other things on the screen, at most 12.'),
 });
@@ -112,9 +120,10 @@ export const blueprintSchema = z.object({
   screens: z.array(blueprintScreenSchema).describe('At most 12 screens; the first opens first.'),
   actions: z.array(blueprintActionSchema).describe('Buttons, at most 12.'),
 });
-export type Blueprint = z.infer<typeof blueprintSchema>;
+/** As a model may write it: a screen's `view` may be missing (the answer parses with `list`). */
+export type Blueprint = z.input<typeof blueprintSchema>;
 export type BlueprintCollection = z.infer<typeof blueprintCollectionSchema>;
-export type BlueprintScreen = z.infer<typeof blueprintScreenSchema>;
+export type BlueprintScreen = z.input<typeof blueprintScreenSchema>;
 
 /** The blueprint's JSON schema, for the model's structured output. */
 export function blueprintJsonSchema(): Record<string, unknown> {
@@ -158,6 +167,33 @@ interface Built {
   id: string;
   name: string;
   fields: Array<{ id: string; name: string; type: FieldType }>;
+}
+
+/** The first field of `c` a view can use as its `key` field, if any. */
+function viewField(c: Built, key: ViewFieldKey): string | null {
+  return c.fields.find((f) => fitsViewField(key, f.type))?.id ?? null;
+}
+
+/**
+ * A list's view and the fields it needs, from the collection's own fields: a view whose field the
+ * collection lacks (a board without a select field) stays a plain list.
+ */
+function listView(
+  view: ListView | undefined,
+  c: Built,
+  addScreenId: string | null,
+): Record<string, unknown> {
+  const needs: Partial<Record<ListView, ViewFieldKey>> = {
+    board: 'groupFieldId',
+    calendar: 'dateFieldId',
+    gallery: 'imageFieldId',
+  };
+  if (!view || view === 'list') return {};
+  const key = needs[view];
+  if (!key) return { view };
+  const fieldId = viewField(c, key);
+  if (!fieldId) return {};
+  return { view, [key]: fieldId, ...(view === 'calendar' ? { addScreenId } : {}) };
 }
 
 function singular(name: string): string {
@@ -321,6 +357,7 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
             subtitleFieldId: second?.id ?? null,
             emptyText: `No ${c.name.toLowerCase()} yet.`,
             detailScreenId: detail?.id ?? null,
+            ...listView(given.view, c, form?.id ?? null),
           }),
         );
         if (form && form.id !== id) {

@@ -31,6 +31,7 @@ import { writeDefinition } from '../document/write-definition';
 import { copyJson as copy, withoutInvalid } from '../document/known-definition';
 import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
 import {
+  isFieldListKey,
   type ReadDefinition,
   readDefinition,
   type ReferenceTable,
@@ -133,7 +134,7 @@ function propReferences(key: string, value: unknown): string[] {
   const table = referenceTable(key);
   if (table && typeof value === 'string') return [entityKey(TABLE_KIND[table], value)];
   if (!value || typeof value !== 'object') return [];
-  if (key === 'fieldIds' && Array.isArray(value)) return fieldRefs(value);
+  if (isFieldListKey(key) && Array.isArray(value)) return fieldRefs(value);
   if (key === 'filter' || key === 'sort')
     return fieldRefs([(value as { fieldId?: unknown }).fieldId]);
   if (key === 'values') return fieldRefs(Object.keys(value));

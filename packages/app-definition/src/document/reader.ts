@@ -82,12 +82,20 @@ export type ReferenceTable = keyof Ids;
  * rule the reader repairs by and the editor offers choices by.
  */
 export function referenceTable(key: string): ReferenceTable | null {
-  if (key === 'screenId' || key === 'detailScreenId') return 'screens';
+  if (key === 'screenId' || key.endsWith('ScreenId')) return 'screens';
   if (key === 'collectionId') return 'collections';
   if (key === 'actionId') return 'actions';
   if (key === 'aiActionId') return 'aiActions';
   if (key === 'fieldId' || key.endsWith('FieldId')) return 'fields';
   return null;
+}
+
+/**
+ * Whether a property holds a list of field ids (a form's `fieldIds`, a table's `columnFieldIds`),
+ * by the same naming rule as `referenceTable`.
+ */
+export function isFieldListKey(key: string): boolean {
+  return key === 'fieldIds' || key.endsWith('FieldIds');
 }
 
 /**
@@ -99,7 +107,7 @@ function repairReferences(props: Record<string, unknown>, ids: Ids): Record<stri
   for (const [key, value] of Object.entries(props)) {
     const target = referenceTable(key);
     if (target && typeof value === 'string') out[key] = ids[target].has(value) ? value : null;
-    else if (key === 'fieldIds' && Array.isArray(value))
+    else if (isFieldListKey(key) && Array.isArray(value))
       out[key] = value.filter((v) => ids.fields.has(v as string));
     else if ((key === 'filter' || key === 'sort') && value && typeof value === 'object') {
       const fieldId = (value as { fieldId?: unknown }).fieldId;

@@ -1,4 +1,4 @@
-import { type ReferenceTable, referenceTable } from '../document/reader';
+import { isFieldListKey, type ReferenceTable, referenceTable } from '../document/reader';
 
 /** A reference problem: its path as segments (indexes as numbers) and as text, and what is wrong. */
 export interface ReferenceProblem {
@@ -70,7 +70,7 @@ export function referenceProblems(definition: unknown): ReferenceProblem[] {
       if (target === 'fields') field([...at, key], value);
       else if (target && typeof value === 'string' && !ids[target].has(value)) {
         add([...at, key], dangling(target));
-      } else if (key === 'fieldIds') {
+      } else if (isFieldListKey(key)) {
         list(value).forEach((id, i) => field([...at, key, i], id));
       } else if (key === 'filter' || key === 'sort') {
         field([...at, key, 'fieldId'], object(value).fieldId);

@@ -4,6 +4,7 @@ import { safeUrlSchema } from './safe-url';
 import { appMetaSchema } from './meta';
 import { themeSchema } from './theme';
 import { COLLECTION_SHARING, RECORD_RULES } from './sharing';
+import { LIST_VIEWS } from './list-views';
 
 const id = z.string().min(1).max(64);
 const label = (max = 120) => z.string().max(max);
@@ -136,6 +137,18 @@ export const COMPONENT_PROPS = {
   }),
   list: z.object({
     collectionId: id.nullable().default(null),
+    /** How the records show (list-views.ts); each view's own properties follow, all optional. */
+    view: z.enum(LIST_VIEWS).default('list'),
+    /** A table's columns, in order; none chosen: the first fields. */
+    columnFieldIds: z.array(id).max(LIMITS.fieldsPerCollection).default([]),
+    /** A board's columns: one per choice of this select field. */
+    groupFieldId: id.nullable().default(null),
+    /** Where a calendar places each record. */
+    dateFieldId: id.nullable().default(null),
+    /** A gallery's pictures: a web address (or image) field. */
+    imageFieldId: id.nullable().default(null),
+    /** A calendar's day opens this screen, its create form's date filled in. */
+    addScreenId: id.nullable().default(null),
     titleFieldId: id.nullable().default(null),
     subtitleFieldId: id.nullable().default(null),
     filter: filterSchema.nullable().default(null),
@@ -143,6 +156,8 @@ export const COMPONENT_PROPS = {
     emptyText: label(200).default('Nothing here yet.'),
     /** Tapping an item opens this screen with that record. */
     detailScreenId: id.nullable().default(null),
+    /** Visitors get a search box and a quick filter. */
+    search: z.boolean().default(true),
   }),
   detail: z.object({ fieldIds: z.array(id).max(LIMITS.fieldsPerCollection).default([]) }),
   form: z.object({
