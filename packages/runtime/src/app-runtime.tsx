@@ -140,6 +140,7 @@ export const AppRuntime = memo(function AppRuntime({
   const run: RunContext = {
     recordsOf: records.of,
     current,
+    prefill: entry.prefill ?? null,
     data,
     user,
     aiAvailable: runAi !== undefined,
@@ -152,6 +153,7 @@ export const AppRuntime = memo(function AppRuntime({
       ),
     runAi: (aiActionId) => runAiAction(aiActionId, env()),
     openRecord: (screenId, recordId) => go({ type: 'navigate', screenId, recordId }),
+    openForm: (screenId, prefill) => go({ type: 'navigate', screenId, recordId: null, prefill }),
     update(collection, recordId, values) {
       try {
         data.update(collection, recordId, values);

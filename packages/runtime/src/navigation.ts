@@ -1,9 +1,17 @@
 import type { ReadDefinition, ReadScreen } from '@pipit/app-definition';
 
+/**
+ * What a screen's create forms start with, by field id, as the form's controls hold it: a
+ * calendar's day opens its add screen with that day's date filled in.
+ */
+export type FormPrefill = Readonly<Record<string, string>>;
+
 /** One place in the running app: a screen and the record it shows (a list item's), if any. */
 export interface NavEntry {
   screenId: string;
   recordId: string | null;
+  /** Values the screen's create forms start with, when it was opened with some. */
+  prefill?: FormPrefill;
 }
 
 /** The back stack; the last entry is the current one, and there is always at least one. */
@@ -13,7 +21,7 @@ export interface NavState {
 
 export type NavAction =
   /** Opens a screen on top of the current one (a button's navigate step, a list item). */
-  | { type: 'navigate'; screenId: string; recordId: string | null }
+  | { type: 'navigate'; screenId: string; recordId: string | null; prefill?: FormPrefill }
   | { type: 'back' }
   /** Switches to a top-level screen from the tab bar: the stack starts again there. */
   | { type: 'tab'; screenId: string };
@@ -25,8 +33,10 @@ export function navigationReducer(state: NavState, action: NavAction): NavState 
   switch (action.type) {
     case 'navigate': {
       const top = state.stack[state.stack.length - 1];
-      if (top && top.screenId === action.screenId && top.recordId === action.recordId) return state;
-      const entry = { screenId: action.screenId, recordId: action.recordId };
+      const same = top && top.screenId === action.screenId && top.recordId === action.recordId;
+      if (same && !action.prefill) return state;
+      const entry: NavEntry = { screenId: action.screenId, recordId: action.recordId };
+      if (action.prefill) entry.prefill = action.prefill;
       return { stack: [...state.stack, entry].slice(-MAX_STACK_DEPTH) };
     }
     case 'back':
@@ -41,7 +51,7 @@ export function navigationReducer(state: NavState, action: NavAction): NavState 
 
 /**
  * The screens in the tab bar: the first screen, and every screen nothing leads to (no navigate
- * step, no list item). Screens reached from a button or a list — a detail, a form — are steps
+ * step, no list item, no calendar's day). Screens reached from a button or a list — a detail, a form — are steps
  * inside a tab, reached and left with Back, so a phone's tab bar holds only a few top-level places.
  */
 export function tabScreens(definition: ReadDefinition): ReadScreen[] {
@@ -53,8 +63,11 @@ export function tabScreens(definition: ReadDefinition): ReadScreen[] {
   }
   for (const screen of definition.screens) {
     for (const component of screen.components) {
-      if (component.type === 'list' && component.props.detailScreenId)
-        targets.add(component.props.detailScreenId);
+      if (component.type !== 'list') continue;
+      if (component.props.detailScreenId) targets.add(component.props.detailScreenId);
+      // A list saved before views existed has no addScreenId (the installed app runs a published
+      // version without parsing it again).
+      if (component.props.addScreenId) targets.add(component.props.addScreenId);
     }
   }
   return definition.screens.filter((screen, i) => i === 0 || !targets.has(screen.id));

@@ -1,5 +1,6 @@
 import type { Collection, ReadDefinition } from '@pipit/app-definition';
 import type { ActionInput, ActionResult, AiComponentOutcome, ToastLink } from './actions';
+import type { FormPrefill } from './navigation';
 import type { AiRunView, RuntimeData, RuntimeRecord, RuntimeUser } from './runtime-data';
 import type { TimerState } from './timer-state';
 
@@ -21,6 +22,8 @@ export interface RunContext {
   recordsOf(collectionId: string | null): RuntimeRecord[];
   /** The record the current screen shows (opened from a list), or null. */
   current: RuntimeRecord | null;
+  /** What the current screen's create forms start with (opened from a calendar's day), or null. */
+  prefill: FormPrefill | null;
   data: RuntimeData;
   user: RuntimeUser | null;
   /** Whether AI actions can run here (the server has a provider configured). */
@@ -32,6 +35,8 @@ export interface RunContext {
   runAction(actionId: string | null, input?: ActionInput | null): Promise<ActionResult>;
   runAi(aiActionId: string | null): Promise<AiComponentOutcome>;
   openRecord(screenId: string, recordId: string): void;
+  /** Opens a screen whose create forms start with `prefill` (a calendar's day on its add screen). */
+  openForm(screenId: string, prefill: FormPrefill): void;
   /** Changes a visitor record; false after a toast saying why not. */
   update(
     collection: Collection,

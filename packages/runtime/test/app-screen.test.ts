@@ -182,7 +182,12 @@ describe('AppScreen selection, presence and navigation', () => {
 
   it('navigates from a button whose action navigates, and from list items', () => {
     const onNavigate = vi.fn();
-    const list = component('l', 'list', { collectionId: 'tasks', detailScreenId: 'other' });
+    // Without the search's chips: every button here navigates.
+    const list = component('l', 'list', {
+      collectionId: 'tasks',
+      detailScreenId: 'other',
+      search: false,
+    });
     const { tree } = render({
       definition: definitionWith([EVERY_TYPE.button, list]),
       onNavigate,

@@ -8,6 +8,7 @@ import {
   tabScreens,
 } from '../src/index';
 import { taskApp } from './support/app-fixture';
+import { component } from './support/fixture';
 
 const definition = taskApp();
 const at = (...entries: Array<[string, string | null]>): NavState => ({
@@ -39,6 +40,26 @@ describe('navigationReducer', () => {
     ).toHaveLength(3);
   });
 
+  it('carries what a screen’s create forms start with, each time it is opened with some', () => {
+    const prefill = { due: '2026-03-20' };
+    const home = at(['tasks', null]);
+    const adding = navigationReducer(home, {
+      type: 'navigate',
+      screenId: 'add',
+      recordId: null,
+      prefill,
+    });
+    expect(adding.stack.at(-1)).toEqual({ screenId: 'add', recordId: null, prefill });
+    // Another day from the same screen is another form to fill in.
+    const again = navigationReducer(adding, {
+      type: 'navigate',
+      screenId: 'add',
+      recordId: null,
+      prefill: { due: '2026-03-21' },
+    });
+    expect(again.stack).toHaveLength(3);
+  });
+
   it('starts again from a tab', () => {
     const deep = at(['tasks', null], ['detail', 'r1'], ['edit', 'r1']);
     expect(navigationReducer(deep, { type: 'tab', screenId: 'today' })).toEqual(
@@ -63,6 +84,16 @@ describe('navigationReducer', () => {
 describe('tabScreens', () => {
   it('holds the first screen and the screens nothing leads to', () => {
     expect(tabScreens(definition).map((s) => s.id)).toEqual(['tasks', 'today']);
+  });
+
+  it('leaves out a calendar’s add screen', () => {
+    const [tasks, ...rest] = definition.screens;
+    const calendar = component('cal', 'list', { view: 'calendar', addScreenId: 'today' });
+    const withCalendar = {
+      ...definition,
+      screens: [{ ...tasks!, components: [...tasks!.components, calendar] }, ...rest],
+    };
+    expect(tabScreens(withCalendar).map((s) => s.id)).toEqual(['tasks']);
   });
 
   it('keeps the first screen even when something leads to it', () => {

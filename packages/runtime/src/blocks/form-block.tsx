@@ -16,6 +16,7 @@ import {
 } from '../form-state';
 import { focusFirst, inputChecked, inputValue } from '../host';
 import { findCollection, findField } from '../records';
+import type { FormPrefill } from '../navigation';
 import type { RenderContext, RunContext } from '../render-context';
 import { lockedMessage } from '../actions';
 import { createBlocked } from '../permissions';
@@ -249,6 +250,19 @@ function FormControl({ field, id, value, error, currency, onChange }: ControlPro
   );
 }
 
+/**
+ * A new record's controls: each field's default, then what the screen was opened with (a
+ * calendar's day) for the fields this form has.
+ */
+function prefilled(fields: readonly Field[], prefill: FormPrefill | null): FormInput {
+  const input = initialFormInput(fields, null);
+  for (const field of fields) {
+    const given = prefill?.[field.id];
+    if (given !== undefined && field.type !== 'boolean') input[field.id] = given;
+  }
+  return input;
+}
+
 interface FormParts {
   props: ComponentProps<'form'>;
   collection: Collection;
@@ -262,7 +276,7 @@ function LiveForm({ props, collection, fields, currency, run }: FormParts & { ru
   const editing = props.mode === 'edit';
   const target = editing && run.current?.collectionId === collection.id ? run.current : null;
   const [input, setInput] = useState<FormInput>(() =>
-    initialFormInput(fields, target ? target.values : null),
+    target ? initialFormInput(fields, target.values) : prefilled(fields, run.prefill),
   );
   const pristine = useMemo(() => initialFormInput(fields, null), [fields]);
   const [errors, setErrors] = useState<Record<string, string>>({});

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { Fragment, isValidElement, type ReactElement, type ReactNode } from 'react';
+import { Fragment, isValidElement, type ReactElement, type ReactNode, Suspense } from 'react';
 
 /**
  * react-dom is not a dependency of @pipit/runtime (and no DOM is installed for tests), so these tests
@@ -14,7 +14,8 @@ import { Fragment, isValidElement, type ReactElement, type ReactNode } from 'rea
  * their cleanups, and renders again when state changed: tests call event handlers from the tree
  * (`onClick`, `onChange`, `onSubmit`) with plain objects and look at the next tree. It is test
  * support, not a renderer: no context providers, no concurrent features, and a `memo` component
- * renders as the one it wraps, every time.
+ * renders as the one it wraps, every time. A `lazy` component still loading shows its nearest
+ * `Suspense` fallback; `act` waits for it to come and renders again (a list's views are lazy).
  */
 export interface HostNode {
   tag: string;
@@ -86,6 +87,8 @@ class Renderer {
   private pending: Array<{ slot: EffectSlot; create: () => unknown; deps: Deps }> = [];
   private nextId = 0;
   dirty = false;
+  /** What lazy components of the last render were waiting for. */
+  suspended: Array<PromiseLike<unknown>> = [];
 
   constructor(private readonly live: boolean) {}
 
@@ -94,6 +97,7 @@ class Renderer {
     this.seen = new Set();
     this.pending = [];
     this.dirty = false;
+    this.suspended = [];
     const tree = this.expand(node, 'root');
     for (const [path, instance] of this.instances) {
       if (!this.seen.has(path)) {
@@ -270,6 +274,19 @@ class Renderer {
     const element = node as ReactElement<Record<string, unknown>>;
     const { type, props } = element;
     if (type === Fragment) return this.expand(props.children as ReactNode, `${path}~`);
+    if (type === Suspense) {
+      try {
+        return this.expand(props.children as ReactNode, `${path}~s`);
+      } catch (error) {
+        if (!isThenable(error)) throw error;
+        this.suspended.push(error);
+        return this.expand(props.fallback as ReactNode, `${path}~f`);
+      }
+    }
+    if (isLazy(type)) {
+      // Its component once loaded; until then React's initializer throws what it waits for.
+      return this.expand({ ...element, type: type._init(type._payload) } as ReactElement, path);
+    }
     if (typeof type === 'string') {
       if ('dangerouslySetInnerHTML' in props) throw new Error('dangerouslySetInnerHTML is used');
       const own = `${path}>${type}`;
@@ -309,6 +326,17 @@ class Renderer {
 }
 
 const MEMO = Symbol.for('react.memo');
+const LAZY = Symbol.for('react.lazy');
+
+function isLazy(type: unknown): type is { _payload: unknown; _init(payload: unknown): unknown } {
+  return (
+    typeof type === 'object' && type !== null && (type as { $$typeof?: unknown }).$$typeof === LAZY
+  );
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
 
 function isMemo(type: unknown): type is { type: unknown } {
   return (
@@ -365,7 +393,10 @@ export interface TestRoot {
   render(node?: ReactNode): StaticNode[];
   /** The host node last given focus through a ref (in its latest version), or null. */
   readonly focused: HostNode | null;
-  /** Runs `fn` (e.g. a handler from the tree), lets promises settle, and renders again. */
+  /**
+   * Runs `fn` (e.g. a handler from the tree), lets promises settle, and renders again; then, while
+   * a lazy component is loading, waits for it and renders again.
+   */
   act(fn: () => unknown): Promise<StaticNode[]>;
   unmount(): void;
 }
@@ -400,7 +431,12 @@ export function createRoot(initial: ReactNode): TestRoot {
       await fn();
       // Several turns: an action's steps await one another.
       for (let i = 0; i < 10; i += 1) await Promise.resolve();
-      return render();
+      render();
+      for (let i = 0; i < 5 && renderer.suspended.length > 0; i += 1) {
+        await Promise.all(renderer.suspended);
+        render();
+      }
+      return tree;
     },
     unmount: () => renderer.unmountAll(),
   };

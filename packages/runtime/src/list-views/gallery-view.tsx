@@ -1,0 +1,93 @@
+import { fitsViewField } from '@pipit/app-definition';
+import { SetupNote } from '../blocks/setup-note';
+import { findField, isEmpty } from '../records';
+import { safeHref } from '../safe-url';
+import { EmptyView, titleText, valueText, type ViewProps } from './view-parts';
+import './list-views.css';
+
+/**
+ * A list as a gallery: a card per record with its picture and title. Pictures come from a web
+ * address field (or an uploaded image's), only when the address is safe (safe-url.ts: http(s) or a
+ * path on the site; `javascript:` and `data:` never reach `src`), lazily, in a box of fixed shape
+ * so the page does not jump as they arrive.
+ */
+export function GalleryView({
+  props,
+  collection,
+  records,
+  titleField,
+  subtitleField,
+  open,
+  emptyText,
+}: ViewProps) {
+  const imageField = findField(collection, props.imageFieldId);
+  if (!imageField || !fitsViewField('imageFieldId', imageField.type)) {
+    return <SetupNote>Choose a web address field with pictures for this gallery.</SetupNote>;
+  }
+  if (records.length === 0) return <EmptyView text={emptyText} />;
+  return (
+    <ul className="rt-gallery" aria-label={collection.name}>
+      {records.map((record) => {
+        const raw = record.values[imageField.id];
+        const src = isEmpty(raw) ? null : safeHref(String(raw));
+        const card = (
+          <GalleryCard
+            src={src}
+            title={titleText(record, titleField)}
+            subtitle={valueText(record, subtitleField)}
+          />
+        );
+        return (
+          <li key={record.id} className="rt-gallery-item">
+            {open ? (
+              <button type="button" className="rt-gallery-card" onClick={() => open(record.id)}>
+                {card}
+              </button>
+            ) : (
+              <div className="rt-gallery-card">{card}</div>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/**
+ * The picture says the title to a screen reader (its `alt`); the title written under it is then
+ * hidden from one, so it is not read twice. Without a picture, the title is read as text.
+ */
+function GalleryCard({
+  src,
+  title,
+  subtitle,
+}: {
+  src: string | null;
+  title: string;
+  subtitle: string;
+}) {
+  return (
+    <>
+      {src ? (
+        <img
+          className="rt-gallery-image"
+          src={src}
+          alt={title}
+          loading="lazy"
+          decoding="async"
+          referrerPolicy="no-referrer"
+        />
+      ) : (
+        <span className="rt-gallery-image rt-gallery-none" aria-hidden="true">
+          🖼️
+        </span>
+      )}
+      <span className="rt-gallery-text">
+        <span className="rt-list-title" aria-hidden={src ? true : undefined}>
+          {title}
+        </span>
+        {subtitle && <span className="rt-list-subtitle">{subtitle}</span>}
+      </span>
+    </>
+  );
+}
