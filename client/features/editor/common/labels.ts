@@ -66,6 +66,13 @@ const PROP_LABELS: Record<string, string> = {
   sort: 'Sort',
   emptyText: 'Text when empty',
   detailScreenId: 'Tapping an item opens',
+  view: 'Show as',
+  columnFieldIds: 'Table columns',
+  groupFieldId: 'Board columns by',
+  dateFieldId: 'Date field',
+  imageFieldId: 'Picture field',
+  addScreenId: 'Tapping a day opens',
+  search: 'Visitors can search and filter',
   fieldIds: 'Fields',
   mode: 'Mode',
   submitLabel: 'Submit button label',
@@ -106,6 +113,7 @@ const OPTION_LABELS: Record<string, Record<string, string>> = {
     isNotEmpty: 'is not empty',
   },
   direction: { asc: 'Ascending', desc: 'Descending' },
+  view: { list: 'List', table: 'Table', board: 'Board', calendar: 'Calendar', gallery: 'Gallery' },
 };
 
 export function optionLabel(key: string, value: string | number): string {

@@ -42,11 +42,14 @@ export function FieldOptions({ groups }: { groups: FieldGroup[] }) {
 /** A multiple choice of fields (a detail's or form's fields), kept in the collection's order. */
 export function FieldChecklist({
   label,
+  hint,
   groups,
   value,
   onChange,
 }: {
   label: string;
+  /** What leaving every box empty means (a table's columns), shown under the label. */
+  hint?: string | undefined;
   groups: FieldGroup[];
   value: string[];
   onChange(ids: string[]): void;
@@ -65,6 +68,8 @@ export function FieldChecklist({
       <legend className="field__label">{label}</legend>
       {all.length === 0 ? (
         <p className="field__hint">Add fields to a collection in the Collections tab first.</p>
+      ) : hint ? (
+        <p className="field__hint">{hint}</p>
       ) : null}
       {groups.map((group) =>
         group.fields.length === 0 ? null : (

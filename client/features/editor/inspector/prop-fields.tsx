@@ -1,4 +1,11 @@
-import { MISSING_SCREEN_ID, referenceTable } from '@pipit/app-definition';
+import {
+  isFieldListKey,
+  type ListView,
+  MISSING_SCREEN_ID,
+  referenceTable,
+  type ViewFieldKey,
+} from '@pipit/app-definition';
+import { useId } from 'react';
 import { SelectField } from '../../../ui/field';
 import { DraftNumber, DraftText } from '../common/draft-fields';
 import { type FieldGroup, fieldGroups } from './field-groups';
@@ -14,6 +21,13 @@ import {
   TemplateValuesEditor,
 } from './prop-fields-records';
 import { urlProblem } from '../common/validation';
+import {
+  fieldsForProp,
+  propShown,
+  VIEW_FIELD_MISSING,
+  VIEW_PROP_HINTS,
+  viewPatch,
+} from './list-view-props';
 
 const TEMPLATE_HINT = 'You can use {{record.field}}, {{input.field}} and {{user.name}}.';
 const TEMPLATE_KEYS = new Set(['message', 'value']);
@@ -38,18 +52,20 @@ export function PropFields({
   if (entries.length === 0) return <p className="editor-muted">There is nothing to set here.</p>;
   return (
     <div className="prop-fields">
-      {entries.map(([key, schema]) => (
-        <PropField
-          key={key}
-          propKey={key}
-          schema={schema}
-          kind={describeProp(key, schema)}
-          values={values}
-          shape={shape}
-          onPatch={onPatch}
-          templateFieldsFromCollection={templateFieldsFromCollection ?? false}
-        />
-      ))}
+      {entries
+        .filter(([key]) => propShown(key, values))
+        .map(([key, schema]) => (
+          <PropField
+            key={key}
+            propKey={key}
+            schema={schema}
+            kind={describeProp(key, schema)}
+            values={values}
+            shape={shape}
+            onPatch={onPatch}
+            templateFieldsFromCollection={templateFieldsFromCollection ?? false}
+          />
+        ))}
     </div>
   );
 }
@@ -127,15 +143,13 @@ function PropField({
       );
     case 'boolean':
       return (
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={value === true}
-            disabled={readOnly}
-            onChange={(e) => onPatch({ [propKey]: e.target.checked })}
-          />
-          <span>{label}</span>
-        </label>
+        <BooleanField
+          label={label}
+          hint={VIEW_PROP_HINTS[propKey]}
+          checked={value === true}
+          disabled={readOnly}
+          onChange={(checked) => onPatch({ [propKey]: checked })}
+        />
       );
     case 'choice':
       return (
@@ -145,7 +159,12 @@ function PropField({
           disabled={readOnly}
           onChange={(e) => {
             const option = kind.options.find((o) => String(o) === e.target.value);
-            if (option !== undefined) onPatch({ [propKey]: option });
+            if (option === undefined) return;
+            // A view with the field it needs, when the collection has one.
+            if (propKey === 'view') {
+              const fields = groups.length === 1 ? groups[0]!.fields : [];
+              onPatch(viewPatch(option as ListView, values, fields));
+            } else onPatch({ [propKey]: option });
           }}
         >
           {kind.options.map((option) => (
@@ -161,14 +180,14 @@ function PropField({
           propKey={propKey}
           kind={kind}
           value={typeof value === 'string' ? value : null}
-          groups={groups}
+          groups={fieldsForProp(propKey, groups)}
           onChange={(id) => {
             const patch: Record<string, unknown> = { [propKey]: id };
             // Another collection: the chosen fields belonged to the old one.
             if (propKey === 'collectionId' && id !== value) {
               for (const key of Object.keys(shape)) {
                 if (referenceTable(key) === 'fields') patch[key] = null;
-                if (key === 'fieldIds') patch[key] = [];
+                if (isFieldListKey(key)) patch[key] = [];
                 if (key === 'filter' || key === 'sort') patch[key] = null;
                 if (key === 'values') patch[key] = {};
               }
@@ -181,6 +200,7 @@ function PropField({
       return (
         <FieldChecklist
           label={label}
+          hint={VIEW_PROP_HINTS[propKey]}
           groups={groups}
           value={Array.isArray(value) ? (value as string[]) : []}
           onChange={(ids) => onPatch({ [propKey]: ids })}
@@ -246,12 +266,13 @@ function ReferenceSelect({
     actions: 'Add an action in the Actions tab first.',
     aiActions: 'Add an AI action in the Actions tab first.',
   };
+  const missing = VIEW_FIELD_MISSING[propKey as ViewFieldKey] ?? emptyHint[kind.table];
   return (
     <SelectField
       label={label}
       value={value ?? ''}
       disabled={readOnly}
-      hint={isEmpty ? emptyHint[kind.table] : undefined}
+      hint={isEmpty ? missing : VIEW_PROP_HINTS[propKey]}
       onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
     >
       {kind.nullable || value === null ? <option value="">None</option> : null}
@@ -265,5 +286,41 @@ function ReferenceSelect({
         ))
       )}
     </SelectField>
+  );
+}
+
+/** A yes/no property: a checkbox, with what it does under it when that needs saying. */
+function BooleanField({
+  label,
+  hint,
+  checked,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  hint: string | undefined;
+  checked: boolean;
+  disabled: boolean;
+  onChange(checked: boolean): void;
+}) {
+  const hintId = useId();
+  return (
+    <div className="stack">
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={checked}
+          disabled={disabled}
+          aria-describedby={hint ? hintId : undefined}
+          onChange={(e) => onChange(e.target.checked)}
+        />
+        <span>{label}</span>
+      </label>
+      {hint ? (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
   );
 }

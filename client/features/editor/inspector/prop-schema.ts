@@ -2,7 +2,7 @@
  * Reads a component's or step's property schema (zod, from `COMPONENT_PROPS` / `STEP_PROPS`) into
  * the kind of input that edits it, so a new property gets an input without new editor code.
  */
-import { type ReferenceTable, referenceTable } from '@pipit/app-definition';
+import { isFieldListKey, type ReferenceTable, referenceTable } from '@pipit/app-definition';
 
 /** The parts of a zod 4 schema the editor reads. */
 export interface PropSchema {
@@ -61,7 +61,7 @@ export function describeProp(key: string, schema: PropSchema): PropKind {
   const type = inner.def.type;
   const table = referenceTable(key);
   if (table && type === 'string') return { kind: 'reference', table, nullable };
-  if (key === 'fieldIds' && type === 'array') return { kind: 'field-list' };
+  if (isFieldListKey(key) && type === 'array') return { kind: 'field-list' };
   if (key === 'filter' && type === 'object') return { kind: 'filter' };
   if (key === 'sort' && type === 'object') return { kind: 'sort' };
   if (key === 'values' && type === 'record') return { kind: 'template-values' };
