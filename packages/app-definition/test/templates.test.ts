@@ -119,6 +119,20 @@ function referenceProblems(def: AppDefinition): string[] {
         if (c.props.detailScreenId && !screens.has(c.props.detailScreenId))
           problems.push(`${what}: detail screen does not exist`);
         if (!c.props.emptyText.trim()) problems.push(`${what}: no empty text`);
+        for (const id of c.props.columnFieldIds) needField(col, id, `${what} column`);
+        if (c.props.view === 'board')
+          needField(col, c.props.groupFieldId, `${what} board`, 'select');
+        if (c.props.view === 'calendar') {
+          needField(col, c.props.dateFieldId, `${what} calendar`, 'date');
+          const add = screens.get(c.props.addScreenId ?? '');
+          const adds = add?.components.some(
+            (a) =>
+              a.type === 'form' && a.props.mode === 'create' && a.props.collectionId === col?.id,
+          );
+          if (c.props.addScreenId && !adds) problems.push(`${what}: add screen has no create form`);
+        }
+        if (c.props.view === 'gallery')
+          needField(col, c.props.imageFieldId, `${what} gallery`, 'url');
         break;
       }
       case 'form': {

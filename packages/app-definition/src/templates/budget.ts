@@ -156,9 +156,12 @@ export const budget: AppTemplate = {
       ]),
       screen(s.expenses, 'Expenses', '🧾', [
         heading('Expenses', 1),
+        // A table: what, how much, where and when side by side, sortable by any of them.
         expense.list({
           titleFieldId: f.what,
           subtitleFieldId: f.amount,
+          view: 'table',
+          columnFieldIds: [f.what, f.amount, f.category, f.date],
           sort: { fieldId: f.date, direction: 'desc' },
           emptyText:
             'Nothing spent yet. Add expenses as they happen, or once a week from your statement.',

@@ -328,7 +328,7 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
             feelings,
           ]
         : [byHabit, byDay, feelings]),
-      named('progress-recent-title', heading('Recent check-ins')),
+      named('progress-recent-title', heading(showcase ? 'Recent check-ins' : 'Check-in calendar')),
       named(
         'progress-recent',
         component('list', {
@@ -337,6 +337,15 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
           subtitleFieldId: checkIns.f.date,
           sort: { fieldId: checkIns.f.date, direction: 'desc' },
           emptyText: 'Your check-ins will show up here.',
+          // The template's check-ins on a calendar, a day's tap logging one for it. The showcase
+          // keeps its list: /demo1's page and its tests show that one.
+          ...(showcase
+            ? {}
+            : {
+                view: 'calendar' as const,
+                dateFieldId: checkIns.f.date,
+                addScreenId: s.logCheckIn,
+              }),
         }),
       ),
     ]),

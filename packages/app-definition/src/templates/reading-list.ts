@@ -28,7 +28,7 @@ export const readingList: AppTemplate = {
   summary: 'Books you want to read, are reading and have finished, with ratings and notes.',
   icon,
   build() {
-    const s = ids('reading', 'wantToRead', 'finished', 'book', 'addBook', 'editBook');
+    const s = ids('reading', 'wantToRead', 'finished', 'shelves', 'book', 'addBook', 'editBook');
 
     const books = collection('Books', {
       title: field('Title', 'text', { required: true }),
@@ -139,6 +139,20 @@ export const readingList: AppTemplate = {
           aggregate: 'max',
           fieldId: f.rating,
         }),
+      ]),
+      screen(s.shelves, 'All books', '🗂️', [
+        heading('All books', 1),
+        text('Drag a book to another column, or use “Move to…”, as you start or finish it.'),
+        // Every book on a board by its status: the three screens above in one place.
+        book.list({
+          titleFieldId: f.title,
+          subtitleFieldId: f.author,
+          view: 'board',
+          groupFieldId: f.status,
+          sort: { fieldId: f.title, direction: 'asc' },
+          emptyText: 'No books yet. Add the one you are reading now.',
+        }),
+        button('Add a book', book.goAdd),
       ]),
       book.detailScreen('Book', '📕', [
         button('Start reading', startReading),
