@@ -1,0 +1,279 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
+import { definitionOf } from '../sync-server/test/support/publishing';
+import { axeViolations } from './support/axe';
+import { collectPageErrors, launchBrowser } from './support/browser';
+import { signUp } from './support/people';
+import { appScreens, openInEditor, openInstalledApp, poll, publishApp } from './support/visitor';
+
+/** A phone in light mode and a laptop in dark mode: each walk is made on both. */
+const DEVICES = [
+  { name: 'a phone, light', viewport: { width: 375, height: 740 }, colorScheme: 'light' },
+  { name: 'a laptop, dark', viewport: { width: 1280, height: 800 }, colorScheme: 'dark' },
+] as const;
+type Device = (typeof DEVICES)[number];
+
+/**
+ * No sideways scrolling of the page (a board or a table scrolls inside its own box), and axe finds
+ * nothing. With PIPIT_SHOTS=<folder> each checked screen is also saved there, to look at, scrolled
+ * to the view (a whole-page picture would draw the sticky tab bar across it).
+ */
+let shots = 0;
+async function fits(page: Page, what: string, view: Locator): Promise<void> {
+  const folder = process.env.PIPIT_SHOTS;
+  if (folder) {
+    const width = page.viewportSize()?.width ?? 0;
+    await view.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    await page.screenshot({
+      path: `${folder}/views-${String(++shots).padStart(2, '0')}-${what}-${width}.png`,
+    });
+  }
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+  expect(await axeViolations(page)).toEqual([]);
+}
+
+/** A board's column, by its choice ("Reading, 2 items"). */
+const column = (page: Page, choice: string) =>
+  page.getByRole('group', { name: new RegExp(`^${choice}, \\d+ items?$`) });
+
+/**
+ * A list's views as a visitor uses them (docs/product/app-definition.md, "Views of a list"): the
+ * reading list's board of books by status, the habit tracker's calendar of check-ins and the
+ * budget's table of expenses.
+ */
+describe('a list shown as a board, a calendar and a table', () => {
+  let pipit: RunningPipit;
+  let browser: Browser;
+  let readingList: string;
+  let habits: string;
+  let budget: string;
+  const contexts: BrowserContext[] = [];
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    pipit = await startPipit();
+    browser = await launchBrowser();
+    const creator = await signUp(pipit, 'vera');
+    readingList = await publishApp(pipit, creator, definitionOf({}, 'reading-list'));
+    habits = await publishApp(pipit, creator, definitionOf({}, 'habit-tracker'));
+    budget = await publishApp(pipit, creator, definitionOf({}, 'budget'));
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await pipit?.close();
+  });
+
+  async function visitor(device: Device): Promise<Page> {
+    const { viewport, colorScheme } = device;
+    const context = await browser.newContext({ serviceWorkers: 'block', viewport, colorScheme });
+    contexts.push(context);
+    const page = await context.newPage();
+    errors.push(...collectPageErrors(page));
+    return page;
+  }
+
+  async function addBook(page: Page, title: string, author: string) {
+    await page.getByRole('button', { name: 'Add a book' }).click();
+    const form = page.getByRole('form', { name: 'New Books' });
+    await form.getByLabel(/^Title/).fill(title);
+    await form.getByLabel(/^Author/).fill(author);
+    await form.getByRole('button', { name: 'Add book' }).click();
+    // Back on the board, in the status a new book starts with.
+    await column(page, 'Want to read').getByText(title, { exact: true }).waitFor();
+  }
+
+  it.each(DEVICES)(
+    'moves a book to another column by dragging it, and with “Move to…” from the keyboard, on $name',
+    async (device) => {
+      const page = await visitor(device);
+      await openInstalledApp(page, pipit.url, readingList);
+      await appScreens(page)
+        .getByRole('button', { name: /All books/ })
+        .click();
+      await page.getByText('No books yet. Add the one you are reading now.').waitFor();
+      await addBook(page, 'Dune', 'Frank Herbert');
+      await addBook(page, 'Emma', 'Jane Austen');
+      await fits(page, 'board', column(page, 'Want to read'));
+
+      // A mouse drags a card to the next column, dropped on the part of it in view (on a phone, its
+      // edge beside the first column: the board scrolls sideways inside itself).
+      const dune = column(page, 'Want to read').getByRole('listitem').filter({ hasText: 'Dune' });
+      await dune.dragTo(column(page, 'Reading'), { targetPosition: { x: 16, y: 48 } });
+      await column(page, 'Reading').getByText('Dune', { exact: true }).waitFor();
+      await page.getByText('“Dune” moved to Reading.').waitFor();
+
+      // The keyboard (and a touch screen) opens the card's “Move to…” and picks a column.
+      await page.locator('summary').filter({ hasText: 'Move “Emma” to…' }).focus();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Read');
+      await page.keyboard.press('Enter');
+      await column(page, 'Read').getByText('Emma', { exact: true }).waitFor();
+      // Focus followed the card to its new column, ready to move it again.
+      await poll(() => page.evaluate(() => document.activeElement?.textContent ?? '')).toBe(
+        'Move “Emma” to…',
+      );
+      expect(await column(page, 'Want to read').getByRole('listitem').count()).toBe(0);
+      await fits(page, 'board-moved', column(page, 'Read'));
+      expect(errors).toEqual([]);
+    },
+  );
+
+  it.each(DEVICES)(
+    'shows check-ins by month and by week, and logs one from a day with its date filled in, on $name',
+    async (device) => {
+      const page = await visitor(device);
+      await openInstalledApp(page, pipit.url, habits);
+      await appScreens(page)
+        .getByRole('button', { name: /Progress/ })
+        .click();
+      // The day as the page's own locale and time zone say it.
+      const today = await page.evaluate(() => {
+        const now = new Date();
+        const pad = (n: number) => String(n).padStart(2, '0');
+        return {
+          label: new Intl.DateTimeFormat(undefined, {
+            weekday: 'long',
+            day: 'numeric',
+            month: 'long',
+            year: 'numeric',
+          }).format(now),
+          key: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`,
+        };
+      });
+      const addToday = page.getByRole('button', { name: `Add on ${today.label}` });
+      await addToday.waitFor();
+      expect(await page.getByRole('table').count()).toBe(1);
+      await fits(page, 'calendar-month', page.getByRole('table'));
+
+      await page.getByRole('button', { name: 'Week', exact: true }).click();
+      expect(
+        await page.getByRole('button', { name: 'Week', exact: true }).getAttribute('aria-pressed'),
+      ).toBe('true');
+      expect(await page.getByRole('table').count()).toBe(0);
+      await page.getByRole('button', { name: 'Next week' }).click();
+      await poll(() => addToday.count()).toBe(0);
+      // The calendar's own Today (the app has a tab of that name too).
+      await page
+        .locator('.rt-calendar')
+        .getByRole('button', { name: 'Today', exact: true })
+        .click();
+      await addToday.waitFor();
+      await fits(page, 'calendar-week', addToday);
+
+      await addToday.click();
+      const form = page.getByRole('form', { name: 'New Check-ins' });
+      expect(await form.getByLabel(/^Date/).inputValue()).toBe(today.key);
+      await form.getByLabel(/^Habit/).fill('Stretch');
+      await form.getByRole('button', { name: 'Log it' }).click();
+      // Back on the calendar, the check-in on its day.
+      const logged = page.getByRole('table').getByText('Stretch', { exact: true });
+      await logged.waitFor();
+      await fits(page, 'calendar-logged', logged);
+      await page.getByRole('button', { name: 'Week', exact: true }).click();
+      await page.getByRole('list').getByText('Stretch', { exact: true }).waitFor();
+      await fits(page, 'calendar-logged-week', addToday);
+      expect(errors).toEqual([]);
+    },
+  );
+
+  it.each(DEVICES)(
+    'sorts expenses by a column from the keyboard and opens one, the table scrolling inside itself, on $name',
+    async (device) => {
+      const page = await visitor(device);
+      await openInstalledApp(page, pipit.url, budget);
+      await appScreens(page)
+        .getByRole('button', { name: /Expenses/ })
+        .click();
+      for (const [what, amount] of [
+        ['Rent', '900'],
+        ['Bus pass', '45.5'],
+        ['Groceries for the week', '120'],
+      ]) {
+        await page.getByRole('button', { name: 'Add an expense' }).click();
+        const form = page.getByRole('form', { name: 'New Expenses' });
+        await form.getByLabel(/^What/).fill(what!);
+        await form.getByLabel(/^Amount/).fill(amount!);
+        await form.getByLabel(/^Month/).selectOption('March');
+        await form.getByRole('button', { name: 'Add expense' }).click();
+        await page.getByRole('table').getByText(what!, { exact: true }).waitFor();
+      }
+      const table = page.getByRole('table', { name: /^Expenses/ });
+      const rows = () => table.locator('tbody th').allInnerTexts();
+      const amount = table.getByRole('columnheader', { name: /^Amount/ });
+      await fits(page, 'table', table);
+
+      await amount.getByRole('button').focus();
+      await page.keyboard.press('Enter');
+      expect(await amount.getAttribute('aria-sort')).toBe('ascending');
+      expect(await rows()).toEqual(['Bus pass', 'Groceries for the week', 'Rent']);
+      await page.keyboard.press('Enter');
+      expect(await amount.getAttribute('aria-sort')).toBe('descending');
+      expect(await rows()).toEqual(['Rent', 'Groceries for the week', 'Bus pass']);
+      await fits(page, 'table-sorted', table);
+
+      await table.getByRole('button', { name: 'Bus pass' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Expense', level: 2 }).waitFor();
+      expect(errors).toEqual([]);
+    },
+  );
+
+  it('lets the creator show a list as a board, a gallery or a table, offering each view the fields it takes', async () => {
+    const editor = await openInEditor(pipit, browser, 'rowan', definitionOf({}, 'recipe-book'));
+    const { page } = editor;
+    const preview = page.getByRole('region', { name: 'Preview of Recipes' });
+    await page
+      .getByRole('list', { name: 'Components on Recipes' })
+      .locator('.tree-row__select')
+      .filter({ hasText: 'List' })
+      .click();
+    const showAs = page.getByRole('combobox', { name: 'Show as', exact: true });
+    const picker = (name: string) => page.getByRole('combobox', { name, exact: true });
+    const offered = (name: string) => picker(name).locator('option').allInnerTexts();
+    const chosen = (name: string) => picker(name).locator('option:checked').innerText();
+    expect(await picker('Board columns by').count()).toBe(0);
+
+    // A board: its field is the first choice field, and only choice fields are offered.
+    await showAs.selectOption({ label: 'Board' });
+    expect(await chosen('Board columns by')).toBe('Course');
+    expect(await offered('Board columns by')).toEqual(['None', 'Course', 'Diet']);
+    await preview.getByRole('group', { name: 'Dinner, 1 item' }).waitFor();
+    await preview.getByRole('group', { name: 'Breakfast, 1 item' }).waitFor();
+    // The preview shows the creator's records and moves none.
+    expect(await preview.locator('summary').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A gallery: web address fields only; a recipe without a picture shows a placeholder.
+    await showAs.selectOption({ label: 'Gallery' });
+    expect(await picker('Board columns by').count()).toBe(0);
+    expect(await chosen('Picture field')).toBe('Source');
+    expect(await offered('Picture field')).toEqual(['None', 'Source']);
+    await preview.getByRole('list', { name: 'Recipes' }).getByText('Overnight oats').waitFor();
+
+    // A table: the columns to show, as a checklist.
+    await showAs.selectOption({ label: 'Table' });
+    await page
+      .getByRole('group', { name: 'Table columns' })
+      .getByRole('checkbox', { name: 'Name' })
+      .check();
+    await page
+      .getByRole('group', { name: 'Table columns' })
+      .getByRole('checkbox', { name: 'Course' })
+      .check();
+    const table = preview.getByRole('table', { name: /^Recipes/ });
+    // Sorted as the creator's list is, by name.
+    await poll(() => table.getByRole('columnheader').allTextContents()).toEqual([
+      'Name↑',
+      'Course↕',
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(editor.errors).toEqual([]);
+  });
+});
