@@ -22,6 +22,8 @@ const SCREEN_TITLES = [
   'قائمة القراءة الطويلة جدا',
   '読書リストとメモの長い名前',
   'Finished',
+  // The template's board of every book, its last screen, as it is named there.
+  'All books',
 ];
 const LONG_SCREEN = SCREEN_TITLES[1]!;
 const RTL_SCREEN = SCREEN_TITLES[3]!;

@@ -140,6 +140,20 @@ export const readingList: AppTemplate = {
           fieldId: f.rating,
         }),
       ]),
+      book.detailScreen('Book', '📕', [
+        button('Start reading', startReading),
+        button('Mark as read', markRead),
+        book.editButton(),
+        divider(),
+        component('link', {
+          label: 'Look it up on Open Library',
+          url: 'https://openlibrary.org/',
+        }),
+        book.removeButton(),
+      ]),
+      book.addScreen,
+      book.editScreen,
+      // Last, so the screens before it keep their places (tests rename screens by position).
       screen(s.shelves, 'All books', '🗂️', [
         heading('All books', 1),
         text('Drag a book to another column, or use “Move to…”, as you start or finish it.'),
@@ -154,19 +168,6 @@ export const readingList: AppTemplate = {
         }),
         button('Add a book', book.goAdd),
       ]),
-      book.detailScreen('Book', '📕', [
-        button('Start reading', startReading),
-        button('Mark as read', markRead),
-        book.editButton(),
-        divider(),
-        component('link', {
-          label: 'Look it up on Open Library',
-          url: 'https://openlibrary.org/',
-        }),
-        book.removeButton(),
-      ]),
-      book.addScreen,
-      book.editScreen,
     ];
 
     return definition({
