@@ -1,5 +1,17 @@
 export { LIMITS, SCHEMA_VERSION } from './schema/limits';
 export {
+  ROLLUP_AGGREGATES,
+  type RollupAggregate,
+  type RollupSource,
+  type RollupProblem,
+  type RelationField,
+  rollupSource,
+  fieldsForFormulas,
+  linkedIds,
+  nameField,
+  rollupValue,
+} from './schema/relations';
+export {
   THEME_PRESETS,
   themeSchema,
   themeTokensSchema,

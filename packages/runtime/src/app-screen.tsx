@@ -1,11 +1,7 @@
 import type { ReadDefinition } from '@pipit/app-definition';
 import { useMemo } from 'react';
-import {
-  deviceFormulaEnv,
-  formulaComputer,
-  useFormulaEngine,
-  withComputedCreatorRecords,
-} from './formulas';
+import { deviceFormulaEnv, formulaComputer, useFormulaEngine } from './formulas';
+import { withComputedCreatorRecords } from './runtime-records';
 
 const NO_COLLECTIONS = { collections: [] };
 import type { Ref } from 'react';
@@ -56,7 +52,8 @@ export function AppScreen({
   headingRef,
 }: AppScreenProps) {
   const preview = run === undefined;
-  // The preview works out its creator records' formulas here; a running app did in AppRuntime.
+  // The preview works out its creator records' computed fields here; a running app did in
+  // AppRuntime.
   const engine = useFormulaEngine(preview ? definition : NO_COLLECTIONS);
   const shown = useMemo(
     () =>

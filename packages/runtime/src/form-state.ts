@@ -11,14 +11,14 @@ import type { RecordValue } from './records';
 
 /**
  * What a form's controls hold: text for inputs and selects, a tick for yes/no fields, the ticked
- * choices of a multi-choice field.
+ * choices of a multi-choice field, the ids of a relation's chosen records.
  */
 export type FormInputValue = string | boolean | string[];
 export type FormInput = Record<string, FormInputValue>;
 
 function asInput(field: Field, value: RecordValue): FormInputValue {
   if (field.type === 'boolean') return value === true || value === 'true';
-  if (field.type === 'multiChoice') {
+  if (field.type === 'multiChoice' || field.type === 'relation') {
     if (Array.isArray(value)) return value;
     return typeof value === 'string' && value ? [value] : [];
   }

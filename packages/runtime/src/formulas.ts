@@ -1,4 +1,9 @@
-import type { Collection, FieldValue, ReadDefinition } from '@pipit/app-definition';
+import {
+  type Collection,
+  type FieldValue,
+  fieldsForFormulas,
+  type ReadDefinition,
+} from '@pipit/app-definition';
 import type * as FormulaEngine from '@pipit/app-definition/formula';
 import type { CompiledFormulas, FormulaEnv } from '@pipit/app-definition/formula';
 import { useEffect, useState } from 'react';
@@ -73,8 +78,14 @@ export function deviceFormulaEnv(now = Date.now()): FormulaEnv {
   };
 }
 
-/** Compiled once per collection object (a definition's collections are new when it changes). */
-const compiledOf = new WeakMap<Collection, CompiledFormulas>();
+/**
+ * Compiled once per collection object, within one list of collections (a rollup's type, which
+ * formulas see, comes from the collection it links).
+ */
+const compiledOf = new WeakMap<
+  Collection,
+  { within: readonly Collection[]; compiled: CompiledFormulas }
+>();
 
 /** A record's formulas over its values, for every collection of the definition that has any. */
 export function formulaComputer(
@@ -86,12 +97,16 @@ export function formulaComputer(
   const byId = new Map<string, CompiledFormulas>();
   for (const collection of definition.collections) {
     if (!collection.fields.some((f) => f.type === 'formula')) continue;
-    let compiled = compiledOf.get(collection);
-    if (!compiled) {
-      compiled = engine.compileCollectionFormulas(collection.fields);
-      compiledOf.set(collection, compiled);
+    let cached = compiledOf.get(collection);
+    if (cached?.within !== definition.collections) {
+      const fields = fieldsForFormulas(definition.collections, collection);
+      cached = {
+        within: definition.collections,
+        compiled: engine.compileCollectionFormulas(fields),
+      };
+      compiledOf.set(collection, cached);
     }
-    byId.set(collection.id, compiled);
+    byId.set(collection.id, cached.compiled);
   }
   return (collectionId, values) => {
     const compiled = byId.get(collectionId);
@@ -106,24 +121,5 @@ export function formulaComputer(
       else out.values[fieldId] = result.value;
     }
     return out;
-  };
-}
-
-/** The definition with its creator records' formulas worked out (the editor's preview shows these). */
-export function withComputedCreatorRecords<D extends Pick<ReadDefinition, 'collections'>>(
-  definition: D,
-  compute: ComputeFormulas | null,
-): D {
-  if (!compute) return definition;
-  return {
-    ...definition,
-    collections: definition.collections.map((collection) => {
-      if (!collection.fields.some((f) => f.type === 'formula')) return collection;
-      const records = collection.records.map((record) => {
-        const computed = compute(collection.id, record.values);
-        return computed ? { ...record, values: { ...record.values, ...computed.values } } : record;
-      });
-      return { ...collection, records };
-    }),
   };
 }

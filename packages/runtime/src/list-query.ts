@@ -1,5 +1,5 @@
 import type { Collection, Field } from '@pipit/app-definition';
-import { formatValue, isChecked, isEmpty, type ValuesRecord } from './records';
+import { fieldText, isChecked, isEmpty, type ValuesRecord } from './records';
 
 /*
  * What a visitor narrows a list to, in any view (docs/product/app-definition.md, "Views of a
@@ -59,8 +59,10 @@ export function matchesSearch(
     if (field.type === 'boolean') return false;
     const value = record.values[field.id];
     if (isEmpty(value)) return false;
+    // A relation is found by its linked records' names, never by their ids.
+    if (field.type === 'relation') return folded(fieldText(record, field)).includes(wanted);
     return (
-      folded(formatValue(value, field)).includes(wanted) || folded(String(value)).includes(wanted)
+      folded(fieldText(record, field)).includes(wanted) || folded(String(value)).includes(wanted)
     );
   });
 }

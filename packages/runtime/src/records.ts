@@ -13,6 +13,11 @@ export type RecordValue = FieldValue | undefined;
  */
 export interface ValuesRecord {
   values: Readonly<Record<string, RecordValue>>;
+  /**
+   * What a value reads as when it is not its own text, by field id: a relation's linked records,
+   * by their titles (runtime-records.ts works these out with the rest of the record).
+   */
+  shown?: Readonly<Record<string, string>>;
 }
 export type ListFilter = NonNullable<ComponentProps<'list'>['filter']>;
 export type ListSort = NonNullable<ComponentProps<'list'>['sort']>;
@@ -239,6 +244,16 @@ export function formatValue(
   return String(value);
 }
 
+/** A field of a record as text for display ('' when empty): a relation's value by its titles. */
+export function fieldText(
+  record: ValuesRecord,
+  field: Field | null,
+  currency: string = DEFAULT_CURRENCY,
+): string {
+  if (!field) return '';
+  return record.shown?.[field.id] ?? formatValue(record.values[field.id], field, currency);
+}
+
 /** What a screen reader says for a value whose text is a picture (a rating's stars). */
 export function spokenValue(value: RecordValue, field: Field | null): string | undefined {
   if (field?.type === 'rating' && typeof value === 'number')
@@ -266,9 +281,7 @@ export function chartSeries(
   const labelField = findField(collection, props.labelFieldId);
   const groups = new Map<string, ValuesRecord[]>();
   for (const record of records) {
-    const label = labelField
-      ? formatValue(record.values[labelField.id], labelField) || '(empty)'
-      : 'All';
+    const label = labelField ? fieldText(record, labelField) || '(empty)' : 'All';
     const group = groups.get(label);
     if (group) group.push(record);
     else if (groups.size < CHART_MAX_GROUPS) groups.set(label, [record]);

@@ -19,6 +19,8 @@ export interface RuntimeRecord {
   authorName?: string;
   /** Why a formula field couldn't be worked out for this record, by field id ("Divided by zero."). */
   formulaErrors?: Readonly<Record<string, string>>;
+  /** What a value reads as when it isn't its own text: a relation's linked records' names. */
+  shown?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { ReadDefinition } from '@pipit/app-definition';
+import { COMPUTED_FIELD_TYPES, type ReadDefinition } from '@pipit/app-definition';
 import type { ComputeFormulas } from './formulas';
+import { type LinkRecords, linkComputer } from './relations';
 import type { RuntimeDataRecord, RuntimeRecord } from './runtime-data';
 
 /** Every record the running app shows, by collection id, plus a lookup by record id. */
@@ -11,9 +12,31 @@ export interface RecordIndex {
 
 const NONE: RuntimeRecord[] = [];
 
+/** A record with its computed fields worked out: relations, rollups, then formulas over them. */
+function completed(
+  plain: RuntimeRecord,
+  link: LinkRecords | null,
+  compute: ComputeFormulas | null,
+): RuntimeRecord {
+  const linked = link?.(plain) ?? null;
+  const values = linked ? { ...plain.values, ...linked.values } : plain.values;
+  const computed = compute?.(plain.collectionId, values) ?? null;
+  if (!linked && !computed) return plain;
+  const errors = { ...linked?.errors, ...computed?.errors };
+  return {
+    ...plain,
+    values: computed ? { ...values, ...computed.values } : values,
+    ...(Object.keys(errors).length ? { formulaErrors: errors } : {}),
+    ...(linked && Object.keys(linked.shown).length ? { shown: linked.shown } : {}),
+  };
+}
+
 /**
  * Creator records show to every visitor, read-only; the visitor's own follow. Visitor records of a
  * collection the creator has since deleted are left out (they stay in the document, harmlessly).
+ * Computed fields are worked out here, once per change, so lists, filters, sorts and details all
+ * read the same values: first every record as stored (rollups read the records they link as
+ * stored), then each record's relations, rollups and formulas.
  */
 export function indexRecords(
   definition: ReadDefinition,
@@ -22,17 +45,7 @@ export function indexRecords(
 ): RecordIndex {
   const groups = new Map<string, RuntimeRecord[]>();
   const byId = new Map<string, RuntimeRecord>();
-  const add = (plain: RuntimeRecord) => {
-    // Formula fields are worked out here, once per change, so lists, filters, sorts and details
-    // all read the same values.
-    const computed = compute?.(plain.collectionId, plain.values);
-    const record = computed
-      ? {
-          ...plain,
-          values: { ...plain.values, ...computed.values },
-          ...(Object.keys(computed.errors).length ? { formulaErrors: computed.errors } : {}),
-        }
-      : plain;
+  const add = (record: RuntimeRecord) => {
     groups.get(record.collectionId)?.push(record);
     // A visitor record can never take a creator record's id: creator records win.
     if (!byId.has(record.id)) byId.set(record.id, record);
@@ -56,8 +69,47 @@ export function indexRecords(
       ...(record.authorName ? { authorName: record.authorName } : {}),
     });
   }
+  const link = linkComputer(definition, {
+    of: (collectionId) => groups.get(collectionId) ?? NONE,
+    byId: (recordId) => byId.get(recordId),
+  });
+  if (link || compute) {
+    // Worked out from the stored records first, then swapped in: a rollup reads stored values.
+    const done = new Map<RuntimeRecord, RuntimeRecord>();
+    for (const list of groups.values())
+      for (const record of list) done.set(record, completed(record, link, compute));
+    for (const list of groups.values())
+      for (let i = 0; i < list.length; i++) list[i] = done.get(list[i]!) ?? list[i]!;
+    for (const [id, record] of byId) byId.set(id, done.get(record) ?? record);
+  }
   return {
     of: (collectionId) => (collectionId ? (groups.get(collectionId) ?? NONE) : NONE),
     byId: (recordId) => (recordId ? (byId.get(recordId) ?? null) : null),
+  };
+}
+
+/**
+ * The definition with its creator records' computed fields worked out (the editor's preview shows
+ * these): relations by their names, rollups and formulas.
+ */
+export function withComputedCreatorRecords<D extends ReadDefinition>(
+  definition: D,
+  compute: ComputeFormulas | null,
+): D {
+  const computed = definition.collections.some((c) =>
+    c.fields.some((f) => COMPUTED_FIELD_TYPES.includes(f.type) || f.type === 'relation'),
+  );
+  if (!computed) return definition;
+  const index = indexRecords(definition, [], compute);
+  return {
+    ...definition,
+    collections: definition.collections.map((collection) => ({
+      ...collection,
+      records: index.of(collection.id).map(({ id, values, shown }) => ({
+        id,
+        values,
+        ...(shown ? { shown } : {}),
+      })),
+    })),
   };
 }

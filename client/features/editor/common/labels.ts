@@ -46,6 +46,8 @@ export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
   duration: 'Duration',
   dateTime: 'Date and time',
   formula: 'Formula',
+  relation: 'Link to records',
+  rollup: 'Rollup of links',
 };
 
 /** Labels of component and step properties, by key. */

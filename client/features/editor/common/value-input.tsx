@@ -5,11 +5,14 @@ import {
   type Field,
   type FieldValue,
   LIMITS,
+  linkedIds,
+  nameField,
 } from '@pipit/app-definition';
 import { groupedCount } from '@pipit/protocol';
 import { z } from 'zod';
 import { SelectField } from '../../../ui/field';
 import { DraftNumber, DraftText } from './draft-fields';
+import { useEditor } from './editor-context';
 import { urlProblem } from './validation';
 
 type Value = FieldValue;
@@ -55,12 +58,23 @@ export function ValueInput({ field, label, value, onChange, disabled }: ValueInp
   const text = typeof value === 'string' ? value : value === null ? '' : String(value);
   const orNull = (v: string) => (v === '' ? null : v);
   switch (field.type) {
+    case 'relation':
+      return (
+        <LinkInput
+          field={field}
+          label={label}
+          value={value}
+          onChange={onChange}
+          disabled={disabled}
+        />
+      );
     case 'multiChoice':
     case 'rating':
     case 'currency':
     case 'duration':
     case 'dateTime':
     case 'formula':
+    case 'rollup':
       return (
         <RicherValueInput
           field={field}
@@ -238,7 +252,62 @@ function RicherValueInput({ field, label, value, onChange, disabled }: ValueInpu
       );
     case 'formula':
       return <p className="editor-muted">{label}: worked out by its formula.</p>;
+    case 'rollup':
+      return <p className="editor-muted">{label}: worked out from the linked records.</p>;
     default:
       return null;
   }
+}
+
+/** A creator record's links: its target's creator records, by name, one or several. */
+function LinkInput({ field, label, value, onChange, disabled }: ValueInputProps) {
+  const { definition } = useEditor();
+  const target = definition.collections.find((c) => c.id === field.target);
+  if (!target) return <p className="editor-muted">{label}: choose the collection it links to.</p>;
+  const named = nameField(target);
+  const nameOf = (values: Readonly<Record<string, FieldValue>>) =>
+    (named && values[named.id] !== null && values[named.id] !== undefined
+      ? String(values[named.id])
+      : '') || 'Untitled';
+  const chosen = linkedIds(value);
+  if (!field.many)
+    return (
+      <SelectField
+        label={label}
+        value={chosen[0] ?? ''}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value ? [e.target.value] : null)}
+      >
+        <option value="">None</option>
+        {target.records.map((r) => (
+          <option key={r.id} value={r.id}>
+            {nameOf(r.values)}
+          </option>
+        ))}
+      </SelectField>
+    );
+  return (
+    <fieldset className="prop-group">
+      <legend className="field__label">{label}</legend>
+      {target.records.length === 0 ? (
+        <p className="editor-muted">{target.name} has no records to link yet.</p>
+      ) : null}
+      {target.records.map((r) => (
+        <label key={r.id} className="checkbox checkbox--compact">
+          <input
+            type="checkbox"
+            checked={chosen.includes(r.id)}
+            disabled={disabled}
+            onChange={(e) => {
+              const next = e.target.checked
+                ? [...chosen, r.id]
+                : chosen.filter((id) => id !== r.id);
+              onChange(next.length ? next : null);
+            }}
+          />
+          <span>{nameOf(r.values)}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
 }

@@ -1,6 +1,7 @@
 import {
   addField,
   type Collection,
+  COMPUTED_FIELD_TYPES,
   type Field,
   FIELD_TYPES,
   type FieldType,
@@ -21,6 +22,7 @@ import { SortableRows } from '../common/sortable-rows';
 import { nameProblem } from '../common/validation';
 import { ValueInput } from '../common/value-input';
 import { FormulaEditor } from './formula-editor';
+import { RelationSettings, RollupSettings } from './relation-settings';
 
 function optionsOf(text: string): string[] {
   return text
@@ -108,7 +110,7 @@ export function FieldsEditor({ collection }: { collection: Collection }) {
 }
 
 function FieldEditor({ collection, field }: { collection: Collection; field: Field }) {
-  const { handle, readOnly } = useEditor();
+  const { handle, readOnly, definition } = useEditor();
   const set = (patch: Parameters<typeof setField>[2]) => handle.edit(setField, field.id, patch);
   return (
     <div className="field-editor">
@@ -123,7 +125,15 @@ function FieldEditor({ collection, field }: { collection: Collection; field: Fie
         label="Type"
         value={field.type}
         disabled={readOnly}
-        onChange={(e) => set({ type: e.target.value as FieldType, default: null })}
+        onChange={(e) => {
+          const type = e.target.value as FieldType;
+          // A new relation links to another collection at first (this one if there is none).
+          const target =
+            type === 'relation' && !field.target
+              ? (definition.collections.find((c) => c.id !== collection.id) ?? collection).id
+              : undefined;
+          set({ type, default: null, ...(target ? { target } : {}) });
+        }}
       >
         {FIELD_TYPES.map((type) => (
           <option key={type} value={type}>
@@ -134,6 +144,8 @@ function FieldEditor({ collection, field }: { collection: Collection; field: Fie
       {field.type === 'formula' ? (
         // Worked out, never typed in: nothing to require and no default.
         <FormulaEditor collection={collection} field={field} />
+      ) : field.type === 'rollup' ? (
+        <RollupSettings collection={collection} field={field} />
       ) : (
         <label className="checkbox checkbox--compact">
           <input
@@ -145,6 +157,7 @@ function FieldEditor({ collection, field }: { collection: Collection; field: Fie
           <span>Required</span>
         </label>
       )}
+      {field.type === 'relation' ? <RelationSettings field={field} /> : null}
       {field.type === 'rating' ? (
         <SelectField
           label="Stars"
@@ -171,7 +184,7 @@ function FieldEditor({ collection, field }: { collection: Collection; field: Fie
           onCommit={(text) => set({ options: optionsOf(text) })}
         />
       ) : null}
-      {field.type === 'formula' ? null : (
+      {COMPUTED_FIELD_TYPES.includes(field.type) || field.type === 'relation' ? null : (
         <ValueInput
           field={field}
           label="Default value"

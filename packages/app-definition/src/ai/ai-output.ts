@@ -75,7 +75,10 @@ function valueSchema(field: Pick<Field, 'name' | 'type' | 'options' | 'scale'>):
     case 'dateTime':
       return z.string().regex(new RegExp(DATE_TIME_PATTERN));
     case 'formula':
-      // Never asked for: a formula's value is worked out, so aiRecordSchema leaves it out.
+    case 'rollup':
+    case 'relation':
+      // Never asked for: a computed value is worked out, and a link is to records the model
+      // never sees, so aiRecordSchema leaves them out.
       return z.null();
   }
 }
@@ -95,9 +98,14 @@ export function aiRecordSchema(collection: Pick<Collection, 'fields'>): z.ZodObj
   return z.strictObject(shape);
 }
 
-/** The fields a record's answer holds: computed ones are worked out, never answered. */
+/**
+ * The fields a record's answer holds: computed ones are worked out, and relations link records the
+ * model never sees, so neither is answered.
+ */
 function typedFields(collection: Pick<Collection, 'fields'>): Field[] {
-  return collection.fields.filter((f) => !COMPUTED_FIELD_TYPES.includes(f.type));
+  return collection.fields.filter(
+    (f) => !COMPUTED_FIELD_TYPES.includes(f.type) && f.type !== 'relation',
+  );
 }
 
 /** The JSON schema for `response_format` (draft 2020-12, as `z.toJSONSchema` writes it). */
@@ -195,6 +203,8 @@ function typeWords(field: Pick<Field, 'type' | 'options' | 'scale'>): string {
     case 'dateTime':
       return 'a date and time written YYYY-MM-DDTHH:MM with Z or an offset like +02:00';
     case 'formula':
+    case 'rollup':
+    case 'relation':
       return 'nothing (it is worked out)';
   }
 }

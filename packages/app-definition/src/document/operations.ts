@@ -3,6 +3,7 @@ import {
   type AiAction,
   aiActionSchema,
   type ComponentType,
+  type Field,
   COMPONENT_PROPS,
   type FieldType,
   STEP_PROPS,
@@ -364,6 +365,23 @@ export function removeCollection(doc: Y.Doc, collectionId: string): void {
   });
 }
 
+/** The settings only some field types carry (a rating's stars, a relation's collection, …). */
+const FIELD_SETTINGS = [
+  'scale',
+  'formula',
+  'target',
+  'many',
+  'through',
+  'throughCollection',
+  'aggregate',
+  'aggregateFieldId',
+] as const;
+
+/** A field's type-specific settings; null takes one off. */
+export type FieldSettings = {
+  [K in (typeof FIELD_SETTINGS)[number]]?: Field[K] | null;
+};
+
 export function addField(
   doc: Y.Doc,
   newId: IdFactory,
@@ -373,9 +391,7 @@ export function addField(
     type: FieldType;
     required?: boolean;
     options?: string[];
-    scale?: number;
-    formula?: string;
-  },
+  } & FieldSettings,
   index = Infinity,
 ): string {
   return edit(doc, () => {
@@ -397,8 +413,11 @@ export function addField(
         default: null,
         options: field.options ?? [],
         // Only the fields that need them carry these, so other fields' JSON stays as it was.
-        ...(field.scale !== undefined ? { scale: field.scale } : {}),
-        ...(field.formula !== undefined ? { formula: field.formula } : {}),
+        ...Object.fromEntries(
+          FIELD_SETTINGS.filter((key) => field[key] !== undefined && field[key] !== null).map(
+            (key) => [key, field[key]],
+          ),
+        ),
       },
       collectionId,
       index,
@@ -415,14 +434,14 @@ export function setField(
     required?: boolean;
     default?: FieldValue;
     options?: string[];
-    scale?: number;
-    formula?: string;
-  },
+  } & FieldSettings,
 ): void {
   edit(doc, () => {
     const field = need(doc, 'fields', fieldId, 'field');
     for (const [key, value] of Object.entries(patch)) {
-      if (value !== undefined) field.set(key, JSON.parse(JSON.stringify(value)) as unknown);
+      // A setting given as null is taken off (a rollup that now reads this collection's relation).
+      if (value === null && (FIELD_SETTINGS as readonly string[]).includes(key)) field.delete(key);
+      else if (value !== undefined) field.set(key, JSON.parse(JSON.stringify(value)) as unknown);
     }
   });
 }

@@ -175,6 +175,10 @@ function lookupFor(
     if (stored !== null) return { id: field.id, type: stored, stored: true };
     const done = compiled.get(field.id);
     if (done) return { id: field.id, type: done.type, stored: false };
+    if (field.type === 'rollup')
+      return {
+        problem: `${fieldReference(field.name)} can’t be worked out: fix its settings first.`,
+      };
     return { problem: `${fieldReference(field.name)} has a problem of its own: fix it first.` };
   };
 }

@@ -104,13 +104,17 @@ const FIELD_TYPE_MAP: Readonly<Record<string, FormulaType>> = {
   date: 'date',
   dateTime: 'dateTime',
   multiChoice: 'list',
+  // The ids of the linked records: COUNT() counts them, IS_EMPTY() asks whether there are any.
+  relation: 'list',
 };
 
 /**
  * The type a stored field's value has in a formula; null for a formula field, whose type is its
- * formula's. A type this version does not know reads as text: a newer app still computes.
+ * formula's, and for a rollup that can't be worked out. A type this version does not know reads as text: a newer app still computes.
  */
 export function formulaTypeOf(fieldType: string): FormulaType | null {
-  if (fieldType === 'formula') return null;
+  // A rollup reaches formulas as the type of value it gives (fieldsForFormulas); one still typed
+  // `rollup` can't be worked out.
+  if (fieldType === 'formula' || fieldType === 'rollup') return null;
   return Object.hasOwn(FIELD_TYPE_MAP, fieldType) ? (FIELD_TYPE_MAP[fieldType] ?? 'text') : 'text';
 }

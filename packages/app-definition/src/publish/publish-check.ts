@@ -15,6 +15,7 @@ import { migrateDefinition } from '../schema/migrations';
 import { DefinitionError } from '../schema/edit-rules';
 import { referenceProblems } from './publish-references';
 import { compileCollectionFormulas } from '../formula/compile';
+import { fieldsForFormulas, rollupSource } from '../schema/relations';
 
 /**
  * One problem that keeps a document from being published: a dotted path into the definition JSON,
@@ -72,7 +73,21 @@ export function rawDefinition(doc: Y.Doc): Record<string, unknown> {
       ...values(entity, ['name', 'sharing', 'recordRule']),
       fields: children(fieldsOf, id).map((f) => ({
         id: f.id,
-        ...values(f.entity, ['name', 'type', 'required', 'default', 'options', 'scale', 'formula']),
+        ...values(f.entity, [
+          'name',
+          'type',
+          'required',
+          'default',
+          'options',
+          'scale',
+          'formula',
+          'target',
+          'many',
+          'through',
+          'throughCollection',
+          'aggregate',
+          'aggregateFieldId',
+        ]),
       })),
       records: children(recordsOf, id).map((r) => ({ id: r.id, ...values(r.entity, ['values']) })),
     })),
@@ -173,7 +188,7 @@ export function checkForPublish(doc: Y.Doc): PublishCheck {
     problems.push({ path, message, entity: entityAt(raw, segments) });
   }
   if (parsed.success) {
-    for (const problem of formulaProblems(parsed.data)) {
+    for (const problem of [...relationProblems(parsed.data), ...formulaProblems(parsed.data)]) {
       if (seen.has(problem.path)) continue;
       seen.add(problem.path);
       problems.push({ ...problem, entity: entityAt(raw, problem.path.split('.').map(segment)) });
@@ -186,6 +201,38 @@ export function checkForPublish(doc: Y.Doc): PublishCheck {
 const segment = (part: string): string | number => (/^\d+$/.test(part) ? Number(part) : part);
 
 /**
+ * Relations whose collection is gone or lives elsewhere (a private collection linking a shared
+ * one's records, or the other way round: the linked records would not be there for everyone who
+ * sees the link), and rollups that can't be worked out.
+ */
+function relationProblems(definition: AppDefinition): Array<Omit<PublishProblem, 'entity'>> {
+  const problems: Array<Omit<PublishProblem, 'entity'>> = [];
+  definition.collections.forEach((collection, c) => {
+    collection.fields.forEach((field, f) => {
+      const at = `collections.${c}.fields.${f}`;
+      if (field.type === 'relation') {
+        const target = definition.collections.find((other) => other.id === field.target);
+        if (!target)
+          problems.push({
+            path: `${at}.target`,
+            message: `Choose the collection ${field.name} links to.`,
+          });
+        else if (target.sharing !== collection.sharing)
+          problems.push({
+            path: `${at}.target`,
+            message: `${field.name} links ${collection.name} to ${target.name}, but only one of them is shared in a space: share both or neither.`,
+          });
+      }
+      if (field.type === 'rollup') {
+        const source = rollupSource(definition.collections, collection, field);
+        if ('problem' in source) problems.push({ path: `${at}.through`, message: source.problem });
+      }
+    });
+  });
+  return problems;
+}
+
+/**
  * Formula fields that can't be worked out (a missing field, a loop, a type that doesn't fit):
  * published, they would show an error on every record, so the creator fixes them first.
  */
@@ -193,7 +240,9 @@ function formulaProblems(definition: AppDefinition): Array<Omit<PublishProblem, 
   const problems: Array<Omit<PublishProblem, 'entity'>> = [];
   definition.collections.forEach((collection, c) => {
     if (!collection.fields.some((f) => f.type === 'formula')) return;
-    const { errors } = compileCollectionFormulas(collection.fields);
+    const { errors } = compileCollectionFormulas(
+      fieldsForFormulas(definition.collections, collection),
+    );
     collection.fields.forEach((field, f) => {
       const error = errors[field.id];
       if (error)

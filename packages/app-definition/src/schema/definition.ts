@@ -5,6 +5,7 @@ import { appMetaSchema } from './meta';
 import { themeSchema } from './theme';
 import { COLLECTION_SHARING, RECORD_RULES } from './sharing';
 import { LIST_VIEWS } from './list-views';
+import { ROLLUP_AGGREGATES } from './relations';
 
 const id = z.string().min(1).max(64);
 const label = (max = 120) => z.string().max(max);
@@ -30,11 +31,15 @@ export const FIELD_TYPES = [
   'dateTime',
   /** Computed from the record's other fields by its formula; never stored. */
   'formula',
+  /** Links to records of another collection (`target`): one, or several with `many`. */
+  'relation',
+  /** A count, sum, average, min, max or latest value over the records a relation links. */
+  'rollup',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Field types whose value is computed, not typed in: forms leave them out, records don't hold them. */
-export const COMPUTED_FIELD_TYPES: readonly FieldType[] = ['formula'];
+export const COMPUTED_FIELD_TYPES: readonly FieldType[] = ['formula', 'rollup'];
 /** Field types whose values are numbers: what a stat or a chart adds up. */
 export const NUMERIC_FIELD_TYPES: readonly FieldType[] = [
   'number',
@@ -42,11 +47,13 @@ export const NUMERIC_FIELD_TYPES: readonly FieldType[] = [
   'rating',
   'duration',
 ];
-/** Field types that hold what people type or pick: what AI answers and samples may fill. */
-export const TYPED_FIELD_TYPES = FIELD_TYPES.filter((t) => !COMPUTED_FIELD_TYPES.includes(t)) as [
-  FieldType,
-  ...FieldType[],
-];
+/**
+ * Field types that hold what people type or pick: what AI answers and samples may fill. A relation
+ * is picked too, but its values are other records' ids, which AI never invents.
+ */
+export const TYPED_FIELD_TYPES = FIELD_TYPES.filter(
+  (t) => !COMPUTED_FIELD_TYPES.includes(t) && t !== 'relation',
+) as [FieldType, ...FieldType[]];
 
 /** One of a select or multi-choice field's choices. */
 const choice = label(LIMITS.choiceLength);
@@ -65,13 +72,28 @@ export const fieldSchema = z.object({
   scale: z.number().int().min(3).max(10).optional(),
   /** A formula field's expression (docs/product/app-definition.md, Formulas). */
   formula: z.string().max(LIMITS.formulaLength).optional(),
+  /** A relation's collection: the records it links to. */
+  target: id.optional(),
+  /** A relation that links several records (one when absent). */
+  many: z.boolean().optional(),
+  /** A rollup's relation field: in this collection, or in `throughCollection` linking here. */
+  through: id.optional(),
+  /** The collection holding a rollup's relation when it links *to* this one (absent: this one). */
+  throughCollection: id.optional(),
+  /** What a rollup works out (count when absent). */
+  aggregate: z.enum(ROLLUP_AGGREGATES).optional(),
+  /** The linked records' field a rollup sums, averages, … (none for a count). */
+  aggregateFieldId: id.optional(),
 });
 export type Field = z.infer<typeof fieldSchema>;
+
+/** A list value: a multi-choice field's choices, or the ids of the records a relation links. */
+const listValue = z.array(z.string().max(64)).max(Math.max(LIMITS.choices, LIMITS.relationLinks));
 
 /** A record's values, by field id. */
 export const recordValuesSchema = z.record(
   z.string(),
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(choice).max(LIMITS.choices)]),
+  z.union([z.string(), z.number(), z.boolean(), z.null(), listValue]),
 );
 
 export const creatorRecordSchema = z.object({ id, values: recordValuesSchema });

@@ -26,7 +26,7 @@ export const VALUE_LIMITS = {
 export type CoercedValue = { ok: true; value: FieldValue } | { ok: false; message: string };
 
 type FieldShape = Pick<Field, 'name' | 'type' | 'required' | 'options'> &
-  Partial<Pick<Field, 'scale'>>;
+  Partial<Pick<Field, 'scale' | 'many'>>;
 
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -98,6 +98,33 @@ function coerceChoices(field: FieldShape, raw: string | readonly unknown[]): Coe
   const order = field.options;
   const list = order.length > 0 ? order.filter((o) => chosen.has(o)) : [...chosen];
   return { ok: true, value: list };
+}
+
+/** The longest record id a relation may hold (the definition's id length). */
+const RECORD_ID_LENGTH = 64;
+
+/**
+ * A relation's value: the ids of the records it links, once each, in the order given; one at most
+ * unless the field links many. Whether each still exists is the reader's business: a link to a
+ * record deleted since simply shows nothing (and counts for nothing).
+ */
+function coerceLinks(field: FieldShape, raw: string | readonly unknown[]): CoercedValue {
+  const given = typeof raw === 'string' ? [raw] : raw;
+  const ids: string[] = [];
+  for (const id of given) {
+    if (typeof id !== 'string' || id.trim() === '' || id.length > RECORD_ID_LENGTH)
+      return { ok: false, message: `${field.name} can only link to records.` };
+    if (!ids.includes(id.trim())) ids.push(id.trim());
+  }
+  const most = field.many ? LIMITS.relationLinks : 1;
+  if (ids.length > most)
+    return {
+      ok: false,
+      message: field.many
+        ? `Link at most ${LIMITS.relationLinks} records in ${field.name}.`
+        : `${field.name} links one record: choose one.`,
+    };
+  return ids.length === 0 ? emptyValue(field) : { ok: true, value: ids };
 }
 
 function coerceRating(field: FieldShape, n: number): CoercedValue {
@@ -258,6 +285,10 @@ function coerceText(field: FieldShape, text: string): CoercedValue {
     }
     case 'formula':
       return { ok: false, message: `${field.name} is worked out by its formula.` };
+    case 'rollup':
+      return { ok: false, message: `${field.name} is worked out from its linked records.` };
+    case 'relation':
+      return coerceLinks(field, text);
     case 'text':
       return text.length > VALUE_LIMITS.textLength
         ? tooLong(field, VALUE_LIMITS.textLength)
@@ -315,6 +346,7 @@ export function coerceFieldValue(field: FieldShape, raw: unknown): CoercedValue 
     return emptyValue(field);
   }
   if (Array.isArray(raw)) {
+    if (field.type === 'relation') return coerceLinks(field, raw);
     return field.type === 'multiChoice'
       ? coerceChoices(field, raw)
       : { ok: false, message: `${field.name} holds one value, not a list.` };

@@ -27,6 +27,8 @@ export const LIMITS = {
   choices: 50,
   choiceLength: 60,
   filterValueLength: 200,
+  /** The records one relation field of one record links to. */
+  relationLinks: 100,
   /** A formula field's expression. */
   formulaLength: 1_000,
   /** A step's template value (`{{record.field}}`, …). */

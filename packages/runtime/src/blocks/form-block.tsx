@@ -4,6 +4,7 @@ import {
   DEFAULT_CURRENCY,
   DefinitionError,
   type Field,
+  type ReadDefinition,
 } from '@pipit/app-definition';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
@@ -20,6 +21,9 @@ import type { FormPrefill } from '../navigation';
 import type { RenderContext, RunContext } from '../render-context';
 import { lockedMessage } from '../actions';
 import { createBlocked } from '../permissions';
+import { recordName } from '../relations';
+import type { RuntimeRecord } from '../runtime-data';
+import { type LinkChoice, LinkPicker } from './link-picker';
 import { SetupNote } from './setup-note';
 
 const INPUT_TYPES: Partial<Record<Field['type'], string>> = {
@@ -48,7 +52,12 @@ interface ControlProps {
   currency: string;
   /** Absent in the editor's preview: the control is shown disabled. */
   onChange?: ((value: FormInputValue) => void) | undefined;
+  /** The records a relation field can link, by name. */
+  links: LinkChoices;
 }
+
+/** The records each relation of a form can link, and its collection's name. */
+type LinkChoices = (field: Field) => { targetName: string; choices: readonly LinkChoice[] };
 
 /** The sign an amount is written with in this currency ("$", "€"), or its code. */
 function currencySign(currency: string): string {
@@ -133,7 +142,7 @@ function ChoiceGroup({
  * One control per field type inside its label; its error, if any, follows the label and is tied to
  * the control (aria-invalid, aria-describedby) so a screen reader reads it with the field.
  */
-function FormControl({ field, id, value, error, currency, onChange }: ControlProps) {
+function FormControl({ field, id, value, error, currency, onChange, links }: ControlProps) {
   const errorId = `${id}-error`;
   const live = onChange !== undefined;
   const a11y = {
@@ -163,6 +172,18 @@ function FormControl({ field, id, value, error, currency, onChange }: ControlPro
         </label>
         {errorText}
       </div>
+    );
+  }
+  if (field.type === 'relation') {
+    return (
+      <fieldset className="rt-field-group rt-fieldset" aria-describedby={a11y['aria-describedby']}>
+        <legend className="rt-field-label">
+          {field.name}
+          {field.required && <span className="rt-muted"> (required)</span>}
+        </legend>
+        <LinkPicker field={field} value={value} live={live} onChange={onChange} {...links(field)} />
+        {errorText}
+      </fieldset>
     );
   }
   const grouped = field.type === 'rating' || (field.type === 'multiChoice' && field.options.length);
@@ -268,10 +289,37 @@ interface FormParts {
   collection: Collection;
   fields: Field[];
   currency: string;
+  definition: ReadDefinition;
+}
+
+/** What each relation of a form can link: the records of its collection shown here, by name. */
+function linkChoices(
+  definition: ReadDefinition,
+  recordsOf: (collectionId: string) => readonly Pick<RuntimeRecord, 'id' | 'values'>[],
+): LinkChoices {
+  const currency = definition.meta.currency ?? DEFAULT_CURRENCY;
+  return (field) => {
+    const target = definition.collections.find((c) => c.id === field.target);
+    if (!target) return { targetName: 'records', choices: [] };
+    return {
+      targetName: target.name,
+      choices: recordsOf(target.id).map((r) => ({
+        id: r.id,
+        name: recordName(target, r, currency),
+      })),
+    };
+  };
 }
 
 /** The form of a running app: checks each field, saves to the visitor's data, runs its action. */
-function LiveForm({ props, collection, fields, currency, run }: FormParts & { run: RunContext }) {
+function LiveForm({
+  props,
+  collection,
+  fields,
+  currency,
+  definition,
+  run,
+}: FormParts & { run: RunContext }) {
   const idPrefix = useId();
   const editing = props.mode === 'edit';
   const target = editing && run.current?.collectionId === collection.id ? run.current : null;
@@ -301,6 +349,7 @@ function LiveForm({ props, collection, fields, currency, run }: FormParts & { ru
   const closed = target ? null : createBlocked(run.data, collection.id);
   const typed = fields.some((f) => !sameInput(input[f.id], pristine[f.id]));
   if (closed && !typed) return <SetupNote>{closed}</SetupNote>;
+  const links = linkChoices(definition, run.recordsOf);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -355,6 +404,7 @@ function LiveForm({ props, collection, fields, currency, run }: FormParts & { ru
           error={errors[field.id]}
           currency={currency}
           onChange={(value) => setInput((current) => ({ ...current, [field.id]: value }))}
+          links={links}
         />
       ))}
       {(formError ?? closed) && (
@@ -401,6 +451,7 @@ export function FormBlock({
         collection={collection}
         fields={fields}
         currency={currency}
+        definition={context.definition}
         run={context.run}
       />
     );
@@ -408,6 +459,10 @@ export function FormBlock({
   // The editor's preview shows the form as it will look, disabled: it never saves.
   const record = props.mode === 'edit' ? collection.records[0] : undefined;
   const input = initialFormInput(fields, record ? record.values : null);
+  const links = linkChoices(
+    context.definition,
+    (id) => context.definition.collections.find((c) => c.id === id)?.records ?? [],
+  );
   return (
     <form
       className="rt-card rt-form"
@@ -424,6 +479,7 @@ export function FormBlock({
           value={input[field.id] ?? ''}
           error={undefined}
           currency={currency}
+          links={links}
         />
       ))}
       <button type="button" className="rt-button rt-button-primary">

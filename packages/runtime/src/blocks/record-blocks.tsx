@@ -1,6 +1,7 @@
 import { type ComponentProps, DEFAULT_CURRENCY, type Field } from '@pipit/app-definition';
 import {
   aggregateRecords,
+  fieldText,
   findCollection,
   findField,
   formatNumber,
@@ -8,6 +9,7 @@ import {
   spokenValue,
 } from '../records';
 import type { RenderContext } from '../render-context';
+import { LinkedRecords, LinksHere } from './linked-records';
 import { SafeLink } from '../safe-link';
 import { recordsFor } from './list-blocks';
 import { SetupNote } from './setup-note';
@@ -54,16 +56,26 @@ export function DetailBlock({
   const currency = context.definition.meta.currency ?? DEFAULT_CURRENCY;
   // A shared space's record says who added it.
   const authorName = run?.current === record ? run.current.authorName : undefined;
+  const recordId = run?.current === record ? run.current.id : (record as { id?: string }).id;
   return (
     <dl className="rt-card rt-detail">
       {props.fieldIds.map((fieldId) => {
         const field = findField(collection, fieldId);
         if (!field) return null;
         const value = record.values[field.id];
-        const text = formatValue(value, field, currency);
+        const text = fieldText(record, field, currency);
         const spoken = spokenValue(value, field);
         const formulaError =
           run?.current === record ? run.current.formulaErrors?.[field.id] : undefined;
+        if (field.type === 'relation' && text && !formulaError)
+          return (
+            <div key={field.id} className="rt-detail-row">
+              <dt>{field.name}</dt>
+              <dd>
+                <LinkedRecords context={context} field={field} value={value} />
+              </dd>
+            </div>
+          );
         return (
           <div key={field.id} className="rt-detail-row">
             <dt>{field.name}</dt>
@@ -93,6 +105,9 @@ export function DetailBlock({
           <dt>Added by</dt>
           <dd dir="auto">{authorName}</dd>
         </div>
+      ) : null}
+      {recordId ? (
+        <LinksHere context={context} record={{ id: recordId, collectionId: collection.id }} />
       ) : null}
     </dl>
   );

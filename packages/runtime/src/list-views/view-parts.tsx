@@ -1,5 +1,5 @@
 import type { Collection, ComponentProps, Field } from '@pipit/app-definition';
-import { formatValue } from '../records';
+import { fieldText } from '../records';
 import type { RenderContext } from '../render-context';
 import type { RuntimeRecord } from '../runtime-data';
 
@@ -8,7 +8,7 @@ import type { RuntimeRecord } from '../runtime-data';
  * it, and why not), or a creator record in the editor's preview.
  */
 export type ListRecord = Pick<RuntimeRecord, 'id' | 'values'> &
-  Partial<Pick<RuntimeRecord, 'isOwn' | 'locked' | 'lockedWhy'>>;
+  Partial<Pick<RuntimeRecord, 'isOwn' | 'locked' | 'lockedWhy' | 'shown'>>;
 
 /** What the list component hands each of its views (list-blocks.tsx). */
 export interface ViewProps {
@@ -25,12 +25,18 @@ export interface ViewProps {
   emptyText: string;
 }
 
-export function valueText(record: Pick<ListRecord, 'values'>, field: Field | null): string {
-  return field ? formatValue(record.values[field.id], field) : '';
+export function valueText(
+  record: Pick<ListRecord, 'values' | 'shown'>,
+  field: Field | null,
+): string {
+  return fieldText(record, field);
 }
 
 /** A record's name wherever one is shown: its title field, or "Untitled". */
-export function titleText(record: Pick<ListRecord, 'values'>, field: Field | null): string {
+export function titleText(
+  record: Pick<ListRecord, 'values' | 'shown'>,
+  field: Field | null,
+): string {
   return valueText(record, field) || 'Untitled';
 }
 
