@@ -33,14 +33,39 @@ export type EmojiIcon = Extract<AppIcon, { kind: 'emoji' }>;
 
 type Value = string | number | boolean | null;
 
-interface FieldSpec {
+type FieldSpec = {
   name: string;
   type: FieldType;
   required?: boolean;
   default?: Value;
   options?: string[];
-  scale?: number;
-  formula?: string;
+} & Partial<Pick<Field, FieldSetting>>;
+
+/** The settings only some field types carry, kept only where given. */
+const FIELD_SETTINGS = [
+  'scale',
+  'formula',
+  'target',
+  'many',
+  'through',
+  'throughCollection',
+  'aggregate',
+  'aggregateFieldId',
+] as const;
+type FieldSetting = (typeof FIELD_SETTINGS)[number];
+
+function fieldOf(id: string, spec: FieldSpec): Field {
+  return {
+    id,
+    name: spec.name,
+    type: spec.type,
+    required: spec.required ?? false,
+    default: spec.default ?? null,
+    options: spec.options ?? [],
+    ...Object.fromEntries(
+      FIELD_SETTINGS.filter((key) => spec[key] !== undefined).map((key) => [key, spec[key]]),
+    ),
+  };
 }
 
 /** Fresh ids for things referenced before they are built (screens, mostly), by name. */
@@ -86,19 +111,7 @@ export function collection<K extends string>(
   const f = Object.fromEntries(
     keys.map((key) => [key, fixed?.fields[key] ?? createId()]),
   ) as Record<K, string>;
-  const fields: Field[] = keys.map((key) => {
-    const spec = specs[key];
-    return {
-      id: f[key],
-      name: spec.name,
-      type: spec.type,
-      required: spec.required ?? false,
-      default: spec.default ?? null,
-      options: spec.options ?? [],
-      ...(spec.scale !== undefined ? { scale: spec.scale } : {}),
-      ...(spec.formula !== undefined ? { formula: spec.formula } : {}),
-    };
-  });
+  const fields: Field[] = keys.map((key) => fieldOf(f[key], specs[key]));
   return {
     id,
     f,
@@ -117,6 +130,25 @@ export function collection<K extends string>(
       sharing: 'private',
       recordRule: 'anyone',
     },
+  };
+}
+
+/**
+ * The collection with more fields after its own: the ones that need another collection built first
+ * (a rollup over the relation of a collection that links to this one).
+ */
+export function withFields<K extends string, L extends string>(
+  built: BuiltCollection<K>,
+  specs: Record<L, FieldSpec>,
+): BuiltCollection<K | L> {
+  const keys = Object.keys(specs) as L[];
+  const f = { ...built.f } as Record<K | L, string>;
+  for (const key of keys) f[key] = createId();
+  const more = keys.map((key) => fieldOf(f[key], specs[key]));
+  return {
+    ...built,
+    f,
+    collection: { ...built.collection, fields: [...built.collection.fields, ...more] },
   };
 }
 

@@ -14,6 +14,7 @@ import {
   step,
   text,
   toast,
+  withFields,
 } from './builders';
 
 const icon = { kind: 'emoji', emoji: '💌', background: '#8a3b8f' } as const;
@@ -26,11 +27,28 @@ const NOT_REPLIED = 'Not replied';
 export const guestList: AppTemplate = {
   id: 'guest-list',
   name: 'Guest list',
-  summary: 'Invitations, RSVPs, head counts and dietary needs for your party or wedding.',
+  summary:
+    'Invitations, RSVPs, events with their head counts, and dietary needs for your party or wedding.',
   icon,
   build() {
-    const s = ids('overview', 'guests', 'invitations', 'guest', 'addGuest', 'editGuest');
+    const s = ids(
+      'overview',
+      'guests',
+      'events',
+      'invitations',
+      'guest',
+      'addGuest',
+      'editGuest',
+      'event',
+      'addEvent',
+      'editEvent',
+    );
 
+    const plainEvents = collection('Events', {
+      name: field('Event', 'text', { required: true }),
+      when: field('When', 'dateTime'),
+      place: field('Where', 'text'),
+    });
     const guests = collection('Guests', {
       name: field('Name', 'text', { required: true }),
       rsvp: field('RSVP', 'select', {
@@ -44,8 +62,24 @@ export const guestList: AppTemplate = {
       phone: field('Phone', 'text'),
       dietary: field('Dietary notes', 'longText'),
       invited: field('Invitation sent', 'boolean', { default: false }),
+      events: field('Events', 'relation', { target: plainEvents.id, many: true }),
     });
     const f = guests.f;
+    // Each event counts the guests who chose it, and the people in their parties.
+    const events = withFields(plainEvents, {
+      guests: field('Guests', 'rollup', {
+        through: f.events,
+        throughCollection: guests.id,
+        aggregate: 'count',
+      }),
+      people: field('People', 'rollup', {
+        through: f.events,
+        throughCollection: guests.id,
+        aggregate: 'sum',
+        aggregateFieldId: f.partySize,
+      }),
+    });
+    const e = events.f;
 
     const reply = (answer: string, message: string) =>
       action(
@@ -65,9 +99,33 @@ export const guestList: AppTemplate = {
       submit: 'Add guest',
       added: 'Guest added',
       screens: { detail: s.guest, add: s.addGuest, edit: s.editGuest },
-      fields: [f.name, f.rsvp, f.partySize, f.group, f.email, f.phone, f.dietary, f.invited],
-      addFields: [f.name, f.partySize, f.group, f.email, f.phone, f.dietary],
+      fields: [
+        f.name,
+        f.rsvp,
+        f.partySize,
+        f.events,
+        f.group,
+        f.email,
+        f.phone,
+        f.dietary,
+        f.invited,
+      ],
+      addFields: [f.name, f.partySize, f.events, f.group, f.email, f.phone, f.dietary],
       addHint: 'Count everyone in their party, children included, so the head count is right.',
+    });
+
+    const event = recordScreens(events, {
+      noun: 'event',
+      article: 'an',
+      remove: 'Remove',
+      addTitle: 'Add event',
+      addHeading: 'Add an event',
+      submit: 'Add event',
+      added: 'Event added',
+      screens: { detail: s.event, add: s.addEvent, edit: s.editEvent },
+      fields: [e.name, e.when, e.place, e.guests, e.people],
+      addFields: [e.name, e.when, e.place],
+      addHint: 'Guests choose the events they come to when you add or edit them.',
     });
 
     const guestList = (filter: { op: 'equals'; value: string } | null, emptyText: string) =>
@@ -119,6 +177,17 @@ export const guestList: AppTemplate = {
         heading('Can’t come'),
         guestList({ op: 'equals', value: NO }, 'No one has declined.'),
       ]),
+      screen(s.events, 'Events', '📅', [
+        heading('Events', 1),
+        event.list({
+          titleFieldId: e.name,
+          subtitleFieldId: e.when,
+          sort: { fieldId: e.when, direction: 'asc' },
+          emptyText:
+            'No events yet. Add the ceremony, the dinner or the party, then pick them for each guest.',
+        }),
+        button('Add an event', event.goAdd),
+      ]),
       screen(s.invitations, 'Invitations', '✉️', [
         heading('Invitations', 1),
         text('Tick each guest once their invitation is in the post or in their inbox.'),
@@ -139,6 +208,9 @@ export const guestList: AppTemplate = {
       ]),
       guest.addScreen,
       guest.editScreen,
+      event.detailScreen('Event', '📅', [divider(), event.editButton(), event.removeButton()]),
+      event.addScreen,
+      event.editScreen,
     ];
 
     return definition({
@@ -149,7 +221,7 @@ export const guestList: AppTemplate = {
       tags: ['events', 'party', 'planning'],
       preset: 'orchid',
       screens,
-      collections: [guests],
+      collections: [guests, events],
       actions: [
         replyYes,
         replyMaybe,
@@ -159,6 +231,11 @@ export const guestList: AppTemplate = {
         guest.remove,
         guest.afterAdd,
         guest.afterEdit,
+        event.goAdd,
+        event.goEdit,
+        event.remove,
+        event.afterAdd,
+        event.afterEdit,
       ],
     });
   },
