@@ -67,12 +67,12 @@ export const guestList: AppTemplate = {
     const f = guests.f;
     // Each event counts the guests who chose it, and the people in their parties.
     const events = withFields(plainEvents, {
-      guests: field('Guests', 'rollup', {
+      guests: field('Guest count', 'rollup', {
         through: f.events,
         throughCollection: guests.id,
         aggregate: 'count',
       }),
-      people: field('People', 'rollup', {
+      people: field('People invited', 'rollup', {
         through: f.events,
         throughCollection: guests.id,
         aggregate: 'sum',
