@@ -12,7 +12,8 @@ import {
   checkForPublish,
   expandBlueprint,
   LIST_VIEWS,
-  TYPED_FIELD_TYPES,
+  FIELD_TYPES,
+  ROLLUP_AGGREGATES,
   THEME_PRESETS,
   writeDefinition,
 } from '../src/index';
@@ -283,9 +284,14 @@ describe('expandBlueprint', () => {
           name: word(),
           fields: Array.from({ length: n(5) }, () => ({
             name: word(),
-            type: r.pick(TYPED_FIELD_TYPES)!,
+            type: r.pick(FIELD_TYPES)!,
             required: r.next() < 0.3,
             choices: Array.from({ length: n(3) }, word),
+            links: word(),
+            many: r.next() < 0.5,
+            aggregate: r.pick(ROLLUP_AGGREGATES)!,
+            over: word(),
+            formula: r.pick(['', '{a} + 1', `LEN({${word()}})`, '{b} * 2', 'IF({a}, 1, 2)', '('])!,
           })),
           samples: Array.from({ length: n(3) }, () => Array.from({ length: n(6) }, anyValue)),
         })),
@@ -342,5 +348,71 @@ describe('the blueprint schema', () => {
     const problems = blueprintProblems({ ...recipes, screens: [{ title: 'x', kind: 'gallery' }] });
     expect(problems.some((p) => p.startsWith('screens.0.kind:'))).toBe(true);
     expect(problems.some((p) => p.startsWith('screens.0.icon:'))).toBe(true);
+  });
+});
+
+describe('a blueprint with linked collections', () => {
+  const field = (name: string, type: (typeof FIELD_TYPES)[number], more: object = {}) => ({
+    name,
+    type,
+    required: false,
+    choices: [],
+    ...more,
+  });
+  const guests: Blueprint = {
+    title: 'Wedding',
+    description: 'Who comes to what.',
+    icon: '💌',
+    theme: { preset: 'orchid', accent: '' },
+    collections: [
+      {
+        name: 'Events',
+        fields: [
+          field('Name', 'text'),
+          field('Guest count', 'rollup', { links: 'Guests', aggregate: 'count' }),
+          field('People', 'rollup', { links: 'Guests', aggregate: 'sum', over: 'Party size' }),
+          field('Busy', 'formula', { formula: '{Guest count} > 10' }),
+          field('Hall', 'relation', { links: 'Venues' }),
+        ],
+        samples: [['Dinner', 3, null, null, 'Hall A']],
+      },
+      {
+        name: 'Guests',
+        fields: [
+          field('Name', 'text'),
+          field('Party size', 'number'),
+          field('Events', 'relation', { links: 'Events', many: true }),
+          field('Broken', 'formula', { formula: '{Nope} + 1' }),
+        ],
+        samples: [],
+      },
+    ],
+    screens: [],
+    actions: [],
+  };
+
+  it('links by name, counts and sums either way, checks formulas, and publishes', () => {
+    const { definition, check } = publishable(guests);
+    expect(check.ok ? [] : check.problems).toEqual([]);
+    const [events, people] = definition.collections;
+    const fieldNamed = (c: typeof events, name: string) => c!.fields.find((f) => f.name === name)!;
+    const link = fieldNamed(people, 'Events');
+    expect(link).toMatchObject({ type: 'relation', target: events!.id, many: true });
+    expect(fieldNamed(events, 'Guest count')).toMatchObject({
+      type: 'rollup',
+      through: link.id,
+      throughCollection: people!.id,
+      aggregate: 'count',
+    });
+    expect(fieldNamed(events, 'People')).toMatchObject({
+      aggregate: 'sum',
+      aggregateFieldId: fieldNamed(people, 'Party size').id,
+    });
+    expect(fieldNamed(events, 'Busy')).toMatchObject({ formula: '{Guest count} > 10' });
+    // A relation to a collection no one described is a text field; a formula that can't be
+    // worked out is left out; a sample never fills a computed field or a link.
+    expect(fieldNamed(events, 'Hall').type).toBe('text');
+    expect(people!.fields.some((f) => f.name === 'Broken')).toBe(false);
+    expect(Object.values(events!.records[0]!.values)).toEqual(['Dinner']);
   });
 });

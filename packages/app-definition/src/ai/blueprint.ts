@@ -3,8 +3,9 @@ import {
   type Action,
   type AppDefinition,
   type Component,
+  COMPUTED_FIELD_TYPES,
+  FIELD_TYPES,
   NUMERIC_FIELD_TYPES,
-  TYPED_FIELD_TYPES,
   type FieldType,
   type Screen,
 } from '../schema/definition';
@@ -16,6 +17,8 @@ import { type ThemePreset, THEME_PRESETS, themeSchema } from '../schema/theme';
 import { PRESET_TOKENS } from '../schema/theme-presets';
 import { COMPONENT_PROPS } from '../schema/definition';
 import { fitsViewField, LIST_VIEWS, type ListView, type ViewFieldKey } from '../schema/list-views';
+import { ROLLUP_AGGREGATES } from '../schema/relations';
+import { type FieldLinks, linkFields } from './blueprint-links';
 
 /*
  * An app from a description (docs/product/ai-builder.md). Small local models cannot write a whole
@@ -57,10 +60,32 @@ const sampleValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const blueprintFieldSchema = z.object({
   name,
-  type: z.enum(TYPED_FIELD_TYPES),
+  type: z.enum(FIELD_TYPES),
   required: z.boolean(),
   /** The choices of a `select` field (empty for other types). */
   choices: z.array(z.string()).describe('Choices of a select field; empty for other types.'),
+  // Each of these came after the first blueprints: one written without them still parses.
+  links: z
+    .string()
+    .default('')
+    .describe(
+      'relation: the collection it links records of, by name (a guest links Events). rollup: the linked collection it works out over, either way. "" for other types.',
+    ),
+  many: z.boolean().default(false).describe('relation: whether it links several records.'),
+  aggregate: z
+    .enum(ROLLUP_AGGREGATES)
+    .default('count')
+    .describe('rollup: what it works out over the linked records ("count" for other types).'),
+  over: z
+    .string()
+    .default('')
+    .describe('rollup: the linked collection’s field it sums, averages…, by name; "" for count.'),
+  formula: z
+    .string()
+    .default('')
+    .describe(
+      'formula: its expression over this collection’s fields, like {Price} * {Quantity} or IF({Done}, "Yes", "No"); "" for other types.',
+    ),
 });
 
 export const blueprintCollectionSchema = z.object({
@@ -123,6 +148,7 @@ export const blueprintSchema = z.object({
 /** As a model may write it: a screen's `view` may be missing (the answer parses with `list`). */
 export type Blueprint = z.input<typeof blueprintSchema>;
 export type BlueprintCollection = z.infer<typeof blueprintCollectionSchema>;
+export type BlueprintField = z.input<typeof blueprintFieldSchema>;
 export type BlueprintScreen = z.input<typeof blueprintScreenSchema>;
 
 /** The blueprint's JSON schema, for the model's structured output. */
@@ -217,6 +243,7 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
 
   // Collections and fields, unique by name.
   const collections: AppDefinition['collections'] = [];
+  const links: FieldLinks = new Map();
   const built: Built[] = [];
   const byName = new Map<string, Built>();
   for (const given of blueprint.collections) {
@@ -241,15 +268,17 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
               ),
             ].slice(0, BLUEPRINT_LIMITS.choices)
           : [];
+      const id = newId();
       fields.push({
-        id: newId(),
+        id,
         name: fieldName,
         type: f.type,
-        required: f.required,
+        required: COMPUTED_FIELD_TYPES.includes(f.type) ? false : f.required,
         default: null,
         options,
       });
       sourceIndex.push(index);
+      if (f.type === 'relation' || f.type === 'rollup' || f.type === 'formula') links.set(id, f);
     });
     if (fields.length === 0) {
       fields.push({
@@ -267,6 +296,8 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
       const values: Record<string, FieldValue> = {};
       let ok = true;
       fields.forEach((field, i) => {
+        // Worked out, or links to records by ids a sample can't know: never a sample's value.
+        if (COMPUTED_FIELD_TYPES.includes(field.type) || field.type === 'relation') return;
         const raw = sample[sourceIndex[i] ?? -1];
         const coerced = coerceFieldValue(field, raw);
         if (coerced.ok) values[field.id] = coerced.value;
@@ -286,16 +317,18 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
       sharing: 'private',
       recordRule: 'anyone',
     });
-    const entry: Built = {
-      id,
-      name: collectionName,
-      fields: fields.map((f) => ({ id: f.id, name: f.name, type: f.type })),
-    };
-    built.push(entry);
-    byName.set(key(collectionName), entry);
+    byName.set(key(collectionName), { id, name: collectionName, fields: [] });
   }
   const collectionNamed = (text: string): Built | undefined =>
     byName.get(key(text)) ?? byName.get(key(`${text}s`)) ?? byName.get(key(singular(text)));
+  // Relations, rollups and formulas once every collection is there: one that can't be set up
+  // (a collection no one named, a formula that doesn't check) is left out.
+  linkFields(collections, links, (text) => collectionNamed(text)?.id);
+  for (const collection of collections) {
+    const entry = byName.get(key(collection.name)) as Built;
+    entry.fields = collection.fields.map((f) => ({ id: f.id, name: f.name, type: f.type }));
+    built.push(entry);
+  }
   const fieldNamed = (c: Built | undefined, text: string) =>
     c?.fields.find((f) => key(f.name) === key(text));
 
