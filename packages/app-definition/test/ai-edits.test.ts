@@ -122,6 +122,78 @@ describe('AI edits', () => {
     expect(after.screens[0]?.components.some((c) => c.type === 'stat')).toBe(false);
   });
 
+  it('links two collections by refs, with a rollup and a formula over it', () => {
+    const { doc, definition } = setup();
+    const [books, authors] = definition.collections;
+    const ops: AiEdit[] = [
+      {
+        op: 'addField',
+        ref: 'writtenBy',
+        collectionId: books!.id,
+        name: 'Written by',
+        type: 'relation',
+        required: false,
+        choices: [],
+        target: authors!.id,
+      },
+      {
+        op: 'addField',
+        ref: 'bookCount',
+        collectionId: authors!.id,
+        name: 'Books',
+        type: 'rollup',
+        required: false,
+        choices: [],
+        through: 'writtenBy',
+        throughCollection: books!.id,
+        aggregate: 'count',
+      },
+      {
+        op: 'addField',
+        ref: 'prolific',
+        collectionId: authors!.id,
+        name: 'Prolific',
+        type: 'formula',
+        required: false,
+        choices: [],
+        formula: '{Books} >= 3',
+      },
+    ];
+    expect(validateEdits(doc, ops)).toEqual([]);
+    applyEdits(doc, ops, idFactory('new'), LOCAL_EDIT);
+    const read = readDefinition(doc);
+    const link = read.collections[0]!.fields.find((f) => f.name === 'Written by')!;
+    expect(link).toMatchObject({ type: 'relation', target: authors!.id });
+    expect(read.collections[1]!.fields.find((f) => f.name === 'Books')).toMatchObject({
+      through: link.id,
+      throughCollection: books!.id,
+      aggregate: 'count',
+    });
+    expect(checkForPublish(doc).ok).toBe(true);
+    // The strict form a model writes, with nulls for what it leaves out, reads the same.
+    const parsed = parseModelEdits({
+      operations: [
+        {
+          op: 'addField',
+          ref: 'x',
+          collectionId: books!.id,
+          name: 'Score',
+          type: 'formula',
+          required: false,
+          choices: [],
+          formula: 'LEN({Title})',
+          target: null,
+          many: null,
+          through: null,
+          throughCollection: null,
+          aggregate: null,
+          aggregateFieldId: null,
+        },
+      ],
+    });
+    expect(parsed).toMatchObject({ ok: true, operations: [{ formula: 'LEN({Title})' }] });
+  });
+
   it('names every operation that points at nothing, does not fit or breaks a limit', () => {
     const { doc, definition, list, screen } = setup();
     const otherField = definition.collections[1]!.fields[0]!.id;

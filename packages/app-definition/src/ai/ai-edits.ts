@@ -4,7 +4,7 @@ import {
   type AppDefinition,
   COMPONENT_TYPES,
   type ComponentType,
-  TYPED_FIELD_TYPES,
+  FIELD_TYPES,
 } from '../schema/definition';
 import { DefinitionError } from '../schema/edit-rules';
 import { writeDefinition } from '../document/write-definition';
@@ -28,6 +28,7 @@ import {
 import { checkForPublish, rawDefinition } from '../publish/publish-check';
 import { isFieldListKey, referenceTable } from '../document/reader';
 import { COLLECTION_SHARING, RECORD_RULES } from '../schema/sharing';
+import { ROLLUP_AGGREGATES, type RollupAggregate } from '../schema/relations';
 import { lazySchema } from '@pipit/protocol';
 
 /*
@@ -48,6 +49,17 @@ const ref = lazySchema(() =>
   z.string().min(1).max(64).describe('A name for the new thing, for later operations.'),
 );
 const name = lazySchema(() => z.string().min(1).max(LIMITS.nameLength));
+
+/** A field's formula, relation and rollup settings (docs/product/app-definition.md). */
+const fieldLinks = () => ({
+  formula: z.string().max(LIMITS.formulaLength).optional(),
+  target: idOrRef.optional(),
+  many: z.boolean().optional(),
+  through: idOrRef.optional(),
+  throughCollection: idOrRef.optional(),
+  aggregate: z.enum(ROLLUP_AGGREGATES).optional(),
+  aggregateFieldId: idOrRef.optional(),
+});
 const sharing = lazySchema(() =>
   z
     .enum(COLLECTION_SHARING)
@@ -81,9 +93,10 @@ export const aiEditSchema = lazySchema(() =>
       ref,
       collectionId: idOrRef,
       name,
-      type: z.enum(TYPED_FIELD_TYPES),
+      type: z.enum(FIELD_TYPES),
       required: z.boolean().default(false),
       choices: z.array(z.string().max(LIMITS.choiceLength)).max(LIMITS.choices).default([]),
+      ...fieldLinks(),
     }),
     z.object({
       op: z.literal('setField'),
@@ -91,6 +104,7 @@ export const aiEditSchema = lazySchema(() =>
       name: name.optional(),
       required: z.boolean().optional(),
       choices: z.array(z.string().max(LIMITS.choiceLength)).max(LIMITS.choices).optional(),
+      ...fieldLinks(),
     }),
     z.object({
       op: z.literal('addScreen'),
@@ -159,6 +173,21 @@ const wireProps = lazySchema(() =>
     .describe('Properties to set; ids or refs where an id goes.'),
 );
 const wireText = (max: number) => z.string().max(max).nullable();
+const wireFieldLinks = () => ({
+  formula: wireText(LIMITS.formulaLength).describe(
+    'A formula field’s expression, like {Price} * 2.',
+  ),
+  target: wireId.nullable().describe('A relation: the collection it links records of.'),
+  many: z.boolean().nullable().describe('A relation: whether it links several records.'),
+  through: wireId
+    .nullable()
+    .describe('A rollup: the relation field it works out over (here, or linking here).'),
+  throughCollection: wireId
+    .nullable()
+    .describe('A rollup: the collection holding that relation, when it is not this one.'),
+  aggregate: z.enum(ROLLUP_AGGREGATES).nullable(),
+  aggregateFieldId: wireId.nullable().describe('A rollup: the linked records’ field it uses.'),
+});
 
 const wireEditSchema = lazySchema(() =>
   z.union([
@@ -175,9 +204,10 @@ const wireEditSchema = lazySchema(() =>
       ref: wireRef,
       collectionId: wireId,
       name: z.string(),
-      type: z.enum(TYPED_FIELD_TYPES),
+      type: z.enum(FIELD_TYPES),
       required: z.boolean(),
       choices: z.array(z.string()),
+      ...wireFieldLinks(),
     }),
     z.object({
       op: z.literal('setField'),
@@ -185,6 +215,7 @@ const wireEditSchema = lazySchema(() =>
       name: wireText(LIMITS.nameLength),
       required: z.boolean().nullable(),
       choices: z.array(z.string()).nullable(),
+      ...wireFieldLinks(),
     }),
     z.object({
       op: z.literal('addScreen'),
@@ -274,6 +305,28 @@ export function parseModelEdits(
 }
 
 type Source = Y.Doc | AppDefinition;
+
+/** A field operation's formula, relation and rollup settings, refs made ids. */
+function linkSettings(
+  op: Partial<
+    Record<'formula' | 'target' | 'through' | 'throughCollection' | 'aggregateFieldId', string>
+  > & {
+    many?: boolean;
+    aggregate?: RollupAggregate;
+  },
+  id: (value: string) => string,
+) {
+  const of = (value: string | undefined) => (value === undefined ? undefined : id(value));
+  return {
+    formula: op.formula,
+    target: of(op.target),
+    many: op.many,
+    through: of(op.through),
+    throughCollection: of(op.throughCollection),
+    aggregate: op.aggregate,
+    aggregateFieldId: of(op.aggregateFieldId),
+  };
+}
 
 function docOf(source: Source): Y.Doc {
   const doc = new Y.Doc();
@@ -373,6 +426,7 @@ function run(
               type: op.type,
               required: op.required,
               options: op.type === 'select' || op.type === 'multiChoice' ? op.choices : [],
+              ...linkSettings(op, id),
             }),
           );
           break;
@@ -381,6 +435,7 @@ function run(
             name: op.name,
             required: op.required,
             options: op.choices,
+            ...linkSettings(op, id),
           });
           break;
         case 'addScreen':
