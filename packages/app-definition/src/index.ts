@@ -1,5 +1,12 @@
 export { LIMITS, SCHEMA_VERSION } from './schema/limits';
 export {
+  FIELD_TYPES,
+  COMPUTED_FIELD_TYPES,
+  NUMERIC_FIELD_TYPES,
+  TYPED_FIELD_TYPES,
+  type FieldType,
+} from './schema/field-types';
+export {
   ROLLUP_AGGREGATES,
   type RollupAggregate,
   type RollupSource,
@@ -43,10 +50,6 @@ export {
   COMPONENT_TYPES,
   STEP_PROPS,
   STEP_TYPES,
-  FIELD_TYPES,
-  COMPUTED_FIELD_TYPES,
-  NUMERIC_FIELD_TYPES,
-  TYPED_FIELD_TYPES,
   type AppDefinition,
   type Screen,
   type Component,
@@ -56,7 +59,6 @@ export {
   type InvalidComponent,
   type Collection,
   type Field,
-  type FieldType,
   type CreatorRecord,
   type Action,
   type Step,

@@ -14,6 +14,7 @@ import type { RunContext } from './render-context';
 import type { AiRunView, RunAi, RuntimeData, RuntimeUser } from './runtime-data';
 import { deviceFormulaEnv, formulaComputer, useFormulaEngine } from './formulas';
 import { indexRecords } from './runtime-records';
+import { useRelations } from './link-engine';
 import { isAbsoluteUrl } from './safe-url';
 import { TabBar } from './tab-bar';
 import { themeStyle } from './theme-style';
@@ -101,9 +102,10 @@ export const AppRuntime = memo(function AppRuntime({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `today` is why it is worked out again
     [engine, definition, today],
   );
+  const relations = useRelations(definition);
   const records = useMemo(
-    () => indexRecords(definition, data.records, compute),
-    [definition, data.records, compute],
+    () => indexRecords(definition, data.records, compute, relations),
+    [definition, data.records, compute, relations],
   );
   const tabs = useMemo(() => tabScreens(definition), [definition]);
   const style = useMemo(

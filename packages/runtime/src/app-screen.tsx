@@ -2,6 +2,7 @@ import type { ReadDefinition } from '@pipit/app-definition';
 import { useMemo } from 'react';
 import { deviceFormulaEnv, formulaComputer, useFormulaEngine } from './formulas';
 import { withComputedCreatorRecords } from './runtime-records';
+import { useRelations } from './link-engine';
 
 const NO_COLLECTIONS = { collections: [] };
 import type { Ref } from 'react';
@@ -55,15 +56,17 @@ export function AppScreen({
   // The preview works out its creator records' computed fields here; a running app did in
   // AppRuntime.
   const engine = useFormulaEngine(preview ? definition : NO_COLLECTIONS);
+  const relations = useRelations(preview ? definition : NO_COLLECTIONS);
   const shown = useMemo(
     () =>
       preview
         ? withComputedCreatorRecords(
             definition,
             formulaComputer(engine, definition, deviceFormulaEnv()),
+            relations,
           )
         : definition,
-    [preview, engine, definition],
+    [preview, engine, relations, definition],
   );
   const screen = definition.screens.find((s) => s.id === screenId);
   const context: RenderContext = { definition: shown, onNavigate, run };

@@ -1,12 +1,7 @@
-import {
-  type Collection,
-  type FieldValue,
-  fieldsForFormulas,
-  type ReadDefinition,
-} from '@pipit/app-definition';
+import type { Collection, FieldValue, ReadDefinition } from '@pipit/app-definition';
 import type * as FormulaEngine from '@pipit/app-definition/formula';
 import type { CompiledFormulas, FormulaEnv } from '@pipit/app-definition/formula';
-import { useEffect, useState } from 'react';
+import { lazyModule, useLazyModule } from './lazy-module';
 
 /*
  * Formula fields' values, worked out where records are shown (never stored). The engine is its own
@@ -32,39 +27,13 @@ export function hasFormulas(definition: Pick<ReadDefinition, 'collections'>): bo
   return definition.collections.some((c) => c.fields.some((f) => f.type === 'formula'));
 }
 
-let loaded: FormulaModule | null = null;
-let loading: Promise<FormulaModule> | null = null;
-
-/** The engine, loaded once; a failed load (offline before it was cached) is tried again next time. */
-function loadFormulas(): Promise<FormulaModule> {
-  loading ??= import('@pipit/app-definition/formula').then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    },
-  );
-  return loading;
-}
+const formulaModule = lazyModule<FormulaModule>(() => import('@pipit/app-definition/formula'));
 
 /** The engine once it is here, for a definition with formula fields (null until then, or without). */
 export function useFormulaEngine(
   definition: Pick<ReadDefinition, 'collections'>,
 ): FormulaModule | null {
-  const wanted = hasFormulas(definition);
-  const [engine, setEngine] = useState<FormulaModule | null>(() => (wanted ? loaded : null));
-  useEffect(() => {
-    if (!wanted || engine) return;
-    let live = true;
-    loadFormulas().then(
-      (module) => live && setEngine(module),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [wanted, engine]);
-  return wanted ? engine : null;
+  return useLazyModule(formulaModule, hasFormulas(definition));
 }
 
 /** What TODAY(), NOW() and a moment's day are on this device, now. */
@@ -99,10 +68,9 @@ export function formulaComputer(
     if (!collection.fields.some((f) => f.type === 'formula')) continue;
     let cached = compiledOf.get(collection);
     if (cached?.within !== definition.collections) {
-      const fields = fieldsForFormulas(definition.collections, collection);
       cached = {
         within: definition.collections,
-        compiled: engine.compileCollectionFormulas(fields),
+        compiled: engine.compileFormulasOf(definition.collections, collection),
       };
       compiledOf.set(collection, cached);
     }

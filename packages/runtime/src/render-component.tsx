@@ -1,5 +1,4 @@
 import type { ReadComponent } from '@pipit/app-definition';
-import { AiBlock } from './blocks/ai-block';
 import {
   DividerBlock,
   HeadingBlock,
@@ -15,6 +14,10 @@ import { ChecklistBlock, ListBlock } from './blocks/list-blocks';
 import { DetailBlock, StatBlock } from './blocks/record-blocks';
 import { TimerBlock } from './blocks/timer-block';
 import { InvalidPlaceholder } from './invalid-placeholder';
+import { lazy, Suspense } from 'react';
+
+// Only apps with AI actions have AI components: the others never download their code.
+const AiBlock = lazy(() => import('./blocks/ai-block').then((m) => ({ default: m.AiBlock })));
 import type { RenderContext } from './render-context';
 
 /** One component of a screen by its type; an unreadable one is a placeholder. */
@@ -55,7 +58,11 @@ export function RenderComponent({
     case 'link':
       return <LinkBlock props={component.props} />;
     case 'ai':
-      return <AiBlock props={component.props} context={context} />;
+      return (
+        <Suspense fallback={<div className="rt-card rt-view-loading" aria-busy="true" />}>
+          <AiBlock props={component.props} context={context} />
+        </Suspense>
+      );
     case 'invalid':
       return (
         <InvalidPlaceholder problem={component.problem} originalType={component.originalType} />

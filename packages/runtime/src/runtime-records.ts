@@ -1,6 +1,7 @@
 import { COMPUTED_FIELD_TYPES, type ReadDefinition } from '@pipit/app-definition';
 import type { ComputeFormulas } from './formulas';
-import { type LinkRecords, linkComputer } from './relations';
+import type { RelationsModule } from './link-engine';
+import type { LinkRecords } from './relations';
 import type { RuntimeDataRecord, RuntimeRecord } from './runtime-data';
 
 /** Every record the running app shows, by collection id, plus a lookup by record id. */
@@ -42,6 +43,7 @@ export function indexRecords(
   definition: ReadDefinition,
   visitorRecords: readonly RuntimeDataRecord[],
   compute: ComputeFormulas | null = null,
+  relations: RelationsModule | null = null,
 ): RecordIndex {
   const groups = new Map<string, RuntimeRecord[]>();
   const byId = new Map<string, RuntimeRecord>();
@@ -69,10 +71,11 @@ export function indexRecords(
       ...(record.authorName ? { authorName: record.authorName } : {}),
     });
   }
-  const link = linkComputer(definition, {
-    of: (collectionId) => groups.get(collectionId) ?? NONE,
-    byId: (recordId) => byId.get(recordId),
-  });
+  const link =
+    relations?.linkComputer(definition, {
+      of: (collectionId) => groups.get(collectionId) ?? NONE,
+      byId: (recordId) => byId.get(recordId),
+    }) ?? null;
   if (link || compute) {
     // Worked out from the stored records first, then swapped in: a rollup reads stored values.
     const done = new Map<RuntimeRecord, RuntimeRecord>();
@@ -95,12 +98,13 @@ export function indexRecords(
 export function withComputedCreatorRecords<D extends ReadDefinition>(
   definition: D,
   compute: ComputeFormulas | null,
+  relations: RelationsModule | null,
 ): D {
   const computed = definition.collections.some((c) =>
     c.fields.some((f) => COMPUTED_FIELD_TYPES.includes(f.type) || f.type === 'relation'),
   );
   if (!computed) return definition;
-  const index = indexRecords(definition, [], compute);
+  const index = indexRecords(definition, [], compute, relations);
   return {
     ...definition,
     collections: definition.collections.map((collection) => ({

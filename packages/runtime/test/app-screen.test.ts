@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { AppScreen, type AppScreenProps } from '../src/index';
 import { component, definitionWith, EVERY_TYPE } from './support/fixture';
-import { findAll, type HostNode, renderStatic, textOf } from './support/render-static';
+import { createRoot, findAll, type HostNode, renderStatic, textOf } from './support/render-static';
 
 function render(props: Partial<AppScreenProps> & Pick<AppScreenProps, 'definition'>) {
   return renderStatic(createElement(AppScreen, { screenId: 'home', colorMode: 'light', ...props }));
@@ -46,8 +46,19 @@ describe('AppScreen renders every component type', () => {
     expect(textOf(inside('c-counter'))).toContain('Glasses');
     expect(tags('c-counter', 'button')[1]?.props['aria-label']).toBe('Increase by 2');
     expect(textOf(inside('c-timer'))).toContain('1:02:05');
-    expect(textOf(inside('c-ai'))).toContain('Summarise');
-    expect(textOf(inside('c-ai'))).toContain('AI runs when the app is open');
+  });
+
+  it('renders the AI component once its own chunk is here, a placeholder its size until then', async () => {
+    expect(findAll(inside('c-ai'), (n) => n.props['aria-busy'] === 'true')).toHaveLength(1);
+    const root = createRoot(
+      createElement(AppScreen, { screenId: 'home', colorMode: 'light', definition }),
+    );
+    await vi.waitFor(async () => {
+      await root.act(() => undefined);
+      const ai = findAll(root.tree, byComponent('c-ai'))[0]?.children ?? [];
+      expect(textOf(ai)).toContain('Summarise');
+      expect(textOf(ai)).toContain('AI runs when the app is open');
+    });
   });
 
   it('renders data components from the creator records', () => {

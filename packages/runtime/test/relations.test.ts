@@ -7,7 +7,7 @@ import {
 } from '@pipit/app-definition';
 import * as engine from '@pipit/app-definition/formula';
 import { createElement, useSyncExternalStore } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   AppRuntime,
   createMemoryDataStore,
@@ -16,6 +16,7 @@ import {
   indexRecords,
   type MemoryDataStore,
 } from '../src/index';
+import * as relations from '../src/relations';
 import { component } from './support/fixture';
 import { createRoot, findAll, type HostNode, type TestRoot, textOf } from './support/render-static';
 
@@ -144,6 +145,7 @@ describe('relations and rollups in the running app', () => {
         visitor('g3', { who: 'Cy', goes: [], fee: 99 }),
       ],
       compute,
+      relations,
     );
     const picnic = index.byId('e1')!;
     const dinner = index.byId('e2')!;
@@ -160,6 +162,7 @@ describe('relations and rollups in the running app', () => {
       definition,
       [visitor('g1', { who: 'Ana', goes: ['gone', 'e2', 'g2'], fee: 3 })],
       compute,
+      relations,
     );
     const ana = index.byId('g1')!;
     // 'g2' is a record, but not an event: a link into another collection is no link either.
@@ -183,6 +186,7 @@ describe('relations and rollups in the running app', () => {
       broken,
       [],
       formulaComputer(engine, broken, deviceFormulaEnv(Date.UTC(2026, 0, 1))),
+      relations,
     );
     const picnic = index.byId('e1')!;
     expect(picnic.formulaErrors?.count).toBe('Choose the relation Guests works out over.');
@@ -209,6 +213,11 @@ describe('a form with a relation', () => {
   it('lists the linked collection’s records by name and saves the ticked ones’ ids', async () => {
     const store = createMemoryDataStore({ records: [] });
     const root = createRoot(createElement(Harness, { store, definition: app() }));
+    // Relations come in their own chunk: the picker shows once it is here.
+    await vi.waitFor(async () => {
+      await root.act(() => undefined);
+      expect(textOf(root.tree)).toContain('Picnic');
+    });
     const legends = findAll(root.tree, (n) => n.tag === 'legend').map((n) => textOf([n]));
     expect(legends).toContain('Goes to');
     await change(root, inputLabelled(root, 'Who (required)'), { value: 'Ana' });
@@ -223,12 +232,15 @@ describe('a form with a relation', () => {
     ]);
   });
 
-  it('says there is nothing to link when the collection is empty', () => {
+  it('says there is nothing to link when the collection is empty', async () => {
     const definition = app();
     definition.collections[0]!.records = [];
     const store = createMemoryDataStore({ records: [] });
     const root = createRoot(createElement(Harness, { store, definition }));
-    expect(textOf(root.tree)).toContain('No Events to link yet.');
+    await vi.waitFor(async () => {
+      await root.act(() => undefined);
+      expect(textOf(root.tree)).toContain('No Events to link yet.');
+    });
   });
 });
 
@@ -254,9 +266,12 @@ describe('a detail with linked records', () => {
       (n) => typeof n.props.onClick === 'function' && textOf([n]).includes('Picnic'),
     )[0] as HostNode;
     await root.act(() => (picnic.props.onClick as () => void)());
-    const rows = findAll(root.tree, (n) => n.props.className === 'rt-detail-row').map((n) =>
-      textOf([n]),
-    );
-    expect(rows).toEqual(['NamePicnic', 'Guests2', 'Paid€5.00', 'GuestsAnaBen']);
+    await vi.waitFor(async () => {
+      await root.act(() => undefined);
+      const rows = findAll(root.tree, (n) => n.props.className === 'rt-detail-row').map((n) =>
+        textOf([n]),
+      );
+      expect(rows).toEqual(['NamePicnic', 'Guests2', 'Paid€5.00', 'GuestsAnaBen']);
+    });
   });
 });

@@ -3,6 +3,7 @@ import {
   type Collection,
   describeType,
   type Field,
+  fieldsForFormulas,
   FORMULA_FUNCTIONS,
   FORMULA_LIMITS,
   setField,
@@ -11,8 +12,8 @@ import { DraftText } from '../common/draft-fields';
 import { useEditor } from '../common/editor-context';
 
 /** The formula's first problem, pointing at where it is ("… at characters 1–7."). */
-function formulaProblem(collection: Collection, field: Field, text: string): string | null {
-  const check = checkFormula(text, collection.fields, { fieldId: field.id });
+function formulaProblem(fields: readonly Field[], field: Field, text: string): string | null {
+  const check = checkFormula(text, fields, { fieldId: field.id });
   if (check.ok) return null;
   const { message, start, end } = check.error;
   if (text.trim() === '') return message;
@@ -26,9 +27,11 @@ function formulaProblem(collection: Collection, field: Field, text: string): str
  * check publishing makes); only a formula that works is saved, so the app never shows a broken one.
  */
 export function FormulaEditor({ collection, field }: { collection: Collection; field: Field }) {
-  const { handle, readOnly } = useEditor();
+  const { handle, readOnly, definition } = useEditor();
+  // Rollups reach formulas as the type of value they give.
+  const fields = fieldsForFormulas(definition.collections, collection);
   const current = field.formula ?? '';
-  const check = checkFormula(current, collection.fields, { fieldId: field.id });
+  const check = checkFormula(current, fields, { fieldId: field.id });
   const others = collection.fields.filter((f) => f.id !== field.id).map((f) => `{${f.name}}`);
   return (
     <div className="formula-editor">
@@ -43,12 +46,12 @@ export function FormulaEditor({ collection, field }: { collection: Collection; f
         rows={3}
         value={current}
         disabled={readOnly}
-        validate={(text) => formulaProblem(collection, field, text)}
+        validate={(text) => formulaProblem(fields, field, text)}
         onCommit={(formula) => handle.edit(setField, field.id, { formula })}
       />
       {!check.ok && current.trim() !== '' ? (
         <p className="field__error" role="status">
-          {formulaProblem(collection, field, current)}
+          {formulaProblem(fields, field, current)}
         </p>
       ) : null}
       <details className="formula-editor__help">

@@ -1,6 +1,11 @@
 import { CheckProblem, type FieldLookup, type TypedNode, typeOf } from './checker';
 import { likelyMeant } from './closest';
 import { parseFormula } from './parser';
+import {
+  fieldsForFormulas,
+  type RelationCollection,
+  type RelationField,
+} from '../schema/relations';
 import { fieldReference } from './printer';
 import {
   type FormulaError,
@@ -227,6 +232,17 @@ export function compileCollectionFormulas(fields: readonly FormulaField[]): Comp
     }
   }
   return { order, errors };
+}
+
+/**
+ * A collection's formula fields compiled among the app's collections: its rollups reach formulas as
+ * the type of value they give.
+ */
+export function compileFormulasOf<F extends FormulaField & RelationField>(
+  collections: readonly RelationCollection<F>[],
+  collection: RelationCollection<F>,
+): CompiledFormulas {
+  return compileCollectionFormulas(fieldsForFormulas(collections, collection));
 }
 
 /** An id no field has, for a formula that is not (yet) a field's. */

@@ -22,6 +22,7 @@ export { printFormula } from './printer';
 export {
   checkFormula,
   compileCollectionFormulas,
+  compileFormulasOf,
   type CompiledFormula,
   type CompiledFormulas,
   type FormulaCheck,

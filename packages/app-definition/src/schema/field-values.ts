@@ -1,6 +1,7 @@
 import * as zm from 'zod/mini';
 import { groupedCount } from '@pipit/protocol';
-import { COMPUTED_FIELD_TYPES, type Field } from './definition';
+import type { Field } from './definition';
+import { COMPUTED_FIELD_TYPES } from './field-types';
 import { safeUrlSchema } from './safe-url';
 import { LIMITS } from './limits';
 

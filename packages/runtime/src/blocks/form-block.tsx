@@ -6,7 +6,17 @@ import {
   type Field,
   type ReadDefinition,
 } from '@pipit/app-definition';
-import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import {
   type FormInput,
   type FormInputValue,
@@ -21,9 +31,7 @@ import type { FormPrefill } from '../navigation';
 import type { RenderContext, RunContext } from '../render-context';
 import { lockedMessage } from '../actions';
 import { createBlocked } from '../permissions';
-import { recordName } from '../relations';
-import type { RuntimeRecord } from '../runtime-data';
-import { type LinkChoice, LinkPicker } from './link-picker';
+import type { LinkSource } from './link-picker';
 import { SetupNote } from './setup-note';
 
 const INPUT_TYPES: Partial<Record<Field['type'], string>> = {
@@ -52,12 +60,14 @@ interface ControlProps {
   currency: string;
   /** Absent in the editor's preview: the control is shown disabled. */
   onChange?: ((value: FormInputValue) => void) | undefined;
-  /** The records a relation field can link, by name. */
-  links: LinkChoices;
+  /** Where a relation field finds the records it can link. */
+  links: LinkSource;
 }
 
-/** The records each relation of a form can link, and its collection's name. */
-type LinkChoices = (field: Field) => { targetName: string; choices: readonly LinkChoice[] };
+/** A relation's control: its own chunk, like relations themselves (link-engine.ts). */
+const RelationControl = lazy(() =>
+  import('./link-picker').then((m) => ({ default: m.RelationControl })),
+);
 
 /** The sign an amount is written with in this currency ("$", "€"), or its code. */
 function currencySign(currency: string): string {
@@ -181,7 +191,15 @@ function FormControl({ field, id, value, error, currency, onChange, links }: Con
           {field.name}
           {field.required && <span className="rt-muted"> (required)</span>}
         </legend>
-        <LinkPicker field={field} value={value} live={live} onChange={onChange} {...links(field)} />
+        <Suspense fallback={<p className="rt-muted">Loading…</p>}>
+          <RelationControl
+            field={field}
+            value={value}
+            live={live}
+            onChange={onChange}
+            source={links}
+          />
+        </Suspense>
         {errorText}
       </fieldset>
     );
@@ -292,25 +310,6 @@ interface FormParts {
   definition: ReadDefinition;
 }
 
-/** What each relation of a form can link: the records of its collection shown here, by name. */
-function linkChoices(
-  definition: ReadDefinition,
-  recordsOf: (collectionId: string) => readonly Pick<RuntimeRecord, 'id' | 'values'>[],
-): LinkChoices {
-  const currency = definition.meta.currency ?? DEFAULT_CURRENCY;
-  return (field) => {
-    const target = definition.collections.find((c) => c.id === field.target);
-    if (!target) return { targetName: 'records', choices: [] };
-    return {
-      targetName: target.name,
-      choices: recordsOf(target.id).map((r) => ({
-        id: r.id,
-        name: recordName(target, r, currency),
-      })),
-    };
-  };
-}
-
 /** The form of a running app: checks each field, saves to the visitor's data, runs its action. */
 function LiveForm({
   props,
@@ -349,7 +348,7 @@ function LiveForm({
   const closed = target ? null : createBlocked(run.data, collection.id);
   const typed = fields.some((f) => !sameInput(input[f.id], pristine[f.id]));
   if (closed && !typed) return <SetupNote>{closed}</SetupNote>;
-  const links = linkChoices(definition, run.recordsOf);
+  const links: LinkSource = { definition, recordsOf: run.recordsOf };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -459,10 +458,10 @@ export function FormBlock({
   // The editor's preview shows the form as it will look, disabled: it never saves.
   const record = props.mode === 'edit' ? collection.records[0] : undefined;
   const input = initialFormInput(fields, record ? record.values : null);
-  const links = linkChoices(
-    context.definition,
-    (id) => context.definition.collections.find((c) => c.id === id)?.records ?? [],
-  );
+  const links: LinkSource = {
+    definition: context.definition,
+    recordsOf: (id) => context.definition.collections.find((c) => c.id === id)?.records ?? [],
+  };
   return (
     <form
       className="rt-card rt-form"

@@ -1,7 +1,15 @@
-import type { Field } from '@pipit/app-definition';
+import { DEFAULT_CURRENCY, type Field, type ReadDefinition } from '@pipit/app-definition';
 import { useId, useState } from 'react';
 import type { FormInputValue } from '../form-state';
 import { inputChecked, inputValue } from '../host';
+import { recordName } from '../relations';
+import type { RuntimeRecord } from '../runtime-data';
+
+/** Where a form's relations find the records they can link: the app, and its records shown here. */
+export interface LinkSource {
+  definition: ReadDefinition;
+  recordsOf(collectionId: string): readonly Pick<RuntimeRecord, 'id' | 'values'>[];
+}
 
 /** A record a relation's form can link: its id and its name. */
 export interface LinkChoice {
@@ -16,6 +24,26 @@ const SEARCH_FROM = 8;
 
 function folded(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** A relation's control, its choices the linked collection's records shown here, by name. */
+export function RelationControl({
+  source,
+  ...control
+}: {
+  field: Field;
+  source: LinkSource;
+  value: FormInputValue;
+  live: boolean;
+  onChange?: ((value: FormInputValue) => void) | undefined;
+}) {
+  const { definition, recordsOf } = source;
+  const target = definition.collections.find((c) => c.id === control.field.target);
+  const currency = definition.meta.currency ?? DEFAULT_CURRENCY;
+  const choices = target
+    ? recordsOf(target.id).map((r) => ({ id: r.id, name: recordName(target, r, currency) }))
+    : [];
+  return <LinkPicker {...control} targetName={target?.name ?? 'records'} choices={choices} />;
 }
 
 /**

@@ -9,7 +9,13 @@ import {
   spokenValue,
 } from '../records';
 import type { RenderContext } from '../render-context';
-import { LinkedRecords, LinksHere } from './linked-records';
+import { lazy, Suspense } from 'react';
+
+// Linked records load with relations themselves (link-engine.ts), only in apps that have them.
+const LinkedRecords = lazy(() =>
+  import('./linked-records').then((m) => ({ default: m.LinkedRecords })),
+);
+const LinksHere = lazy(() => import('./linked-records').then((m) => ({ default: m.LinksHere })));
 import { SafeLink } from '../safe-link';
 import { recordsFor } from './list-blocks';
 import { SetupNote } from './setup-note';
@@ -21,6 +27,13 @@ const AGGREGATE_WORDS: Record<ComponentProps<'stat'>['aggregate'], string> = {
   min: 'lowest',
   max: 'highest',
 };
+
+/** Whether some relation links records of `collectionId`: the detail then lists who links here. */
+function linkedFrom(context: RenderContext, collectionId: string): boolean {
+  return context.definition.collections.some((c) =>
+    c.fields.some((f) => f.type === 'relation' && f.target === collectionId),
+  );
+}
 
 /**
  * The fields of the current record (the one a list item opened). The editor's preview has no
@@ -72,7 +85,9 @@ export function DetailBlock({
             <div key={field.id} className="rt-detail-row">
               <dt>{field.name}</dt>
               <dd>
-                <LinkedRecords context={context} field={field} value={value} />
+                <Suspense fallback={text}>
+                  <LinkedRecords context={context} field={field} value={value} />
+                </Suspense>
               </dd>
             </div>
           );
@@ -106,8 +121,10 @@ export function DetailBlock({
           <dd dir="auto">{authorName}</dd>
         </div>
       ) : null}
-      {recordId ? (
-        <LinksHere context={context} record={{ id: recordId, collectionId: collection.id }} />
+      {recordId && linkedFrom(context, collection.id) ? (
+        <Suspense fallback={null}>
+          <LinksHere context={context} record={{ id: recordId, collectionId: collection.id }} />
+        </Suspense>
       ) : null}
     </dl>
   );
