@@ -166,6 +166,7 @@ const DEFINITION_ORDER = {
   ai: ['publish', 'formula', 'document', 'schema'],
   portable: ['changes', 'visitor-data', 'document', 'schema'],
   templates: ['schema'],
+  csv: ['formula', 'schema'],
 };
 
 /**

@@ -131,7 +131,9 @@ export {
   addAiAction,
   setAiAction,
   removeAiAction,
+  importRecords,
   type IdFactory,
+  type ImportedField,
 } from './document/operations';
 export {
   readDefinition,
@@ -198,6 +200,7 @@ export {
 } from './visitor-data/visitor-records';
 export {
   createVisitorRecord,
+  createVisitorRecords,
   updateVisitorRecord,
   removeVisitorRecord,
   setCounter,

@@ -1,3 +1,4 @@
+import { generateKeyBetween } from 'fractional-indexing';
 import * as Y from 'yjs';
 import {
   type AiAction,
@@ -5,6 +6,9 @@ import {
   type ComponentType,
   type Field,
   COMPONENT_PROPS,
+  COMPUTED_FIELD_TYPES,
+  type Field,
+  FIELD_TYPES,
   type FieldType,
   STEP_PROPS,
   type StepType,
@@ -25,7 +29,8 @@ import {
 import { DefinitionError, LOCAL_EDIT } from '../schema/edit-rules';
 import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
 import { type AppMeta, DEFAULT_APP_ICON } from '../schema/meta';
-import type { FieldValue } from '../schema/field-values';
+import { checkFieldValues, type FieldValue } from '../schema/field-values';
+import { readFields } from './reader';
 import { renameFieldInFormula } from '../formula/rename';
 import {
   COLLECTION_SHARING,
@@ -533,6 +538,139 @@ export function removeRecord(doc: Y.Doc, recordId: string): void {
     need(doc, 'records', recordId, 'record');
     table(doc, 'records').delete(recordId);
   });
+}
+
+/** A field an import adds; its values come keyed by `key` until it has an id. */
+export interface ImportedField {
+  key: string;
+  name: string;
+  type: FieldType;
+  options: string[];
+}
+
+function importedFieldProblem(field: ImportedField, fields: readonly Field[]): string | null {
+  const name = field.name.trim();
+  if (!name || name.length > LIMITS.nameLength)
+    return `Give each new field a name of 1 to ${LIMITS.nameLength} characters.`;
+  if (!FIELD_TYPES.includes(field.type) || COMPUTED_FIELD_TYPES.includes(field.type))
+    return `${name} can’t be a field an import fills in.`;
+  if (
+    field.options.length > LIMITS.choices ||
+    field.options.some((o) => !o || o.length > LIMITS.choiceLength)
+  )
+    return `${name} can have at most ${LIMITS.choices} choices of up to ${LIMITS.choiceLength} characters.`;
+  if (fields.some((f) => f.name.trim().toLowerCase() === name.toLowerCase()))
+    return `There is already a field named ${name}.`;
+  return null;
+}
+
+/** Roughly what the records add to the document: a little per record and per value. */
+function importSize(records: readonly Record<string, FieldValue>[]) {
+  let bytes = 0;
+  let items = 0;
+  for (const values of records) {
+    bytes += 60 + JSON.stringify(values).length;
+    items += 4 + Object.keys(values).length;
+  }
+  return { bytes, items };
+}
+
+function documentSize(doc: Y.Doc) {
+  let items = 0;
+  for (const structs of doc.store.clients.values()) items += structs.length;
+  return { bytes: Y.encodeStateAsUpdate(doc).byteLength, items };
+}
+
+/**
+ * Adds many records at once (a CSV import, docs/product/app-definition.md), and the new fields
+ * their values need: everything is checked first — the collection's limits of fields and records,
+ * the document's size, each new field, and every value with `checkFieldValues`, the check forms
+ * use — and then written in one transaction, so an import is wholly there (one Undo takes it back)
+ * or, refused with a DefinitionError, not there at all. Formula fields are never filled in.
+ */
+export function importRecords(
+  doc: Y.Doc,
+  newId: IdFactory,
+  collectionId: string,
+  input: { fields: readonly ImportedField[]; records: readonly Record<string, FieldValue>[] },
+): { fieldIds: Record<string, string>; recordIds: string[] } {
+  need(doc, 'collections', collectionId, 'collection');
+  const existing = readFields(ordered(doc, 'fields', collectionId));
+  if (existing.length + input.fields.length > LIMITS.fieldsPerCollection)
+    throw new DefinitionError(
+      `A collection can have at most ${LIMITS.fieldsPerCollection} fields; this import would make ${existing.length + input.fields.length}.`,
+    );
+  const records = ordered(doc, 'records', collectionId);
+  if (input.records.length === 0) throw new DefinitionError('There is no record to import.');
+  if (records.length + input.records.length > LIMITS.creatorRecords)
+    throw new DefinitionError(
+      `A collection can have at most ${LIMITS.creatorRecords} creator records; it has ${records.length}, so at most ${LIMITS.creatorRecords - records.length} more can be imported.`,
+    );
+  const fieldIds: Record<string, string> = {};
+  const drafts: Field[] = [];
+  for (const field of input.fields) {
+    const problem = importedFieldProblem(field, [...existing, ...drafts]);
+    if (problem) throw new DefinitionError(problem);
+    const id = newId();
+    fieldIds[field.key] = id;
+    drafts.push({
+      id,
+      name: field.name.trim(),
+      type: field.type,
+      required: false,
+      default: null,
+      options: field.options,
+    });
+  }
+  const fields = [...existing, ...drafts];
+  const checked = input.records.map((values, index) => {
+    const byId = Object.fromEntries(
+      Object.entries(values).map(([key, value]) => [fieldIds[key] ?? key, value]),
+    );
+    const result = checkFieldValues(fields, byId, { complete: false });
+    const problem = Object.values(result.errors)[0];
+    if (problem) throw new DefinitionError(`Record ${index + 1} of the import: ${problem}`);
+    return result.values;
+  });
+  const size = documentSize(doc);
+  const adding = importSize(checked);
+  if (
+    size.bytes + adding.bytes > LIMITS.documentBytes ||
+    size.items + adding.items > LIMITS.documentItems
+  )
+    throw new DefinitionError(
+      `These records would make the app larger than its limit (${LIMITS.documentBytes / (1024 * 1024)} MB). Import fewer rows or columns.`,
+    );
+  return edit(doc, () => {
+    let order = orderAt(ordered(doc, 'fields', collectionId), Infinity);
+    for (const field of drafts) {
+      const { id, ...rest } = field;
+      insertAt(doc, 'fields', id, { collectionId, ...rest }, order);
+      order = generateKeyBetween(order, null);
+    }
+    order = orderAt(records, Infinity);
+    const recordIds: string[] = [];
+    for (const values of checked) {
+      const id = newId();
+      insertAt(doc, 'records', id, { collectionId, values: plainMap(values) }, order);
+      recordIds.push(id);
+      order = generateKeyBetween(order, null);
+    }
+    return { fieldIds, recordIds };
+  });
+}
+
+function insertAt(
+  doc: Y.Doc,
+  name: Table,
+  id: string,
+  values: Record<string, unknown>,
+  order: string,
+) {
+  const entity = new Y.Map<unknown>();
+  for (const [key, value] of Object.entries(values)) entity.set(key, value);
+  entity.set('order', order);
+  table(doc, name).set(id, entity);
 }
 
 // Actions and steps

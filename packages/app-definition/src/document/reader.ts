@@ -135,7 +135,8 @@ function readTheme(doc: Y.Doc): Theme {
   );
 }
 
-function readFields(rows: Ordered[]): Field[] {
+/** A collection's fields as the definition has them, read tolerantly (what an import checks against). */
+export function readFields(rows: Ordered[]): Field[] {
   return rows.slice(0, LIMITS.fieldsPerCollection).map(({ id, entity }) => {
     const kept = salvage(
       fieldSchema.shape as unknown as Record<string, Shape>,

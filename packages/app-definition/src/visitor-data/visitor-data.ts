@@ -53,6 +53,41 @@ export function createVisitorRecord(
   return record.id;
 }
 
+/**
+ * Adds many records to one collection at once (a CSV import): every record is checked first, and
+ * the limit, then all are written in one transaction — all of them are kept, or (a
+ * DefinitionError that says which record and why) none. Returns their ids, in order.
+ */
+export function createVisitorRecords(
+  doc: Y.Doc,
+  collection: RecordCollection,
+  rows: readonly Readonly<Record<string, unknown>>[],
+  options: { now?: number; authorId?: string; limit?: number; limitMessage?: string } = {},
+): string[] {
+  const now = options.now ?? Date.now();
+  const { authorId } = options;
+  const prepared = rows.map((values, index) => {
+    try {
+      // One millisecond apart, so they keep the file's order (records sort by creation time).
+      return prepareVisitorRecord(collection, values, {
+        now: now + index,
+        ...(authorId ? { authorId } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof DefinitionError)) throw error;
+      throw new DefinitionError(`Item ${index + 1} of the import: ${error.message}`);
+    }
+  });
+  const records = recordsMap(doc);
+  if (records.size + prepared.length > (options.limit ?? VISITOR_RECORD_LIMIT)) {
+    throw new DefinitionError(options.limitMessage ?? recordLimitMessage());
+  }
+  doc.transact(() => {
+    for (const record of prepared) records.set(record.id, recordEntity(record));
+  }, LOCAL_EDIT);
+  return prepared.map((record) => record.id);
+}
+
 /** A record as the document keeps it. */
 function recordEntity(record: VisitorRecord): Y.Map<unknown> {
   const entity = new Y.Map<unknown>();
