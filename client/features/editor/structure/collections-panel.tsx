@@ -18,6 +18,7 @@ import { nameProblem } from '../common/validation';
 import { ValueInput } from '../common/value-input';
 import { ChipPicker } from '../common/chip-picker';
 import { CollectionSharing } from './collection-sharing';
+import { CsvImportButton } from './csv-import-dialog';
 
 const RECORDS_PAGE = 25;
 
@@ -97,6 +98,7 @@ function RecordsEditor({ collection }: { collection: Collection }) {
         <h3 className="properties-section__title" id={`records-${collection.id}`}>
           Records <span className="editor-muted">({records.length})</span>
         </h3>
+        {readOnly ? null : <CsvImportButton collection={collection} />}
         {readOnly ? null : (
           <Button
             size="small"
