@@ -92,7 +92,11 @@ export function AppHost({
           <summary>Your data on this device</summary>
           {deviceOpen && (
             <Suspense fallback={<Loading label="Reading this device…" />}>
-              <DevicePanel sync={visitorData.sync} />
+              <DevicePanel
+                sync={visitorData.sync}
+                definition={definition}
+                data={visitorData.data}
+              />
             </Suspense>
           )}
         </details>

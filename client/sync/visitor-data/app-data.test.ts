@@ -1,5 +1,6 @@
 import {
   createVisitorRecord,
+  createVisitorRecords,
   APP_TEMPLATES,
   readVisitorData,
   removeVisitorRecord,
@@ -37,6 +38,8 @@ function viewOf(doc: Y.Doc, authorId?: string): () => VisitorDataView {
       ...readVisitorData(doc),
       create: (collection, values) =>
         createVisitorRecord(doc, collection, values, authorId ? { authorId } : {}),
+      createMany: (collection, rows) =>
+        createVisitorRecords(doc, collection, rows, authorId ? { authorId } : {}),
       update: (collection, recordId, values) =>
         updateVisitorRecord(doc, collection, recordId, values),
       remove: (recordId) => void removeVisitorRecord(doc, recordId),
@@ -123,6 +126,30 @@ describe('an app with a space shown', () => {
     expect(() => app().moveIntoSpace()).toThrow(/only view/);
     expect(readVisitorData(space).records).toHaveLength(1);
     expect(readVisitorData(own).records).toHaveLength(1);
+  });
+});
+
+describe('a CSV import with a space shown', () => {
+  it('puts a shared collection’s rows in the space as the person’s, all or none', () => {
+    const { own, space, app } = setUp();
+    const ids = app().data.createMany!(items, [{ [itemName]: 'Tea' }, { [itemName]: 'Jam' }]);
+    expect(readVisitorData(space).records.map((r) => [r.id, r.authorId])).toEqual([
+      [ids[0], 'ada'],
+      [ids[1], 'ada'],
+    ]);
+    expect(() => app().data.createMany!(items, [{ [itemName]: 'Bread' }, {}])).toThrow(
+      /Item 2 of the import/,
+    );
+    expect(readVisitorData(space).records).toHaveLength(2);
+    app().data.createMany!(chores, [{ [choreName]: 'Dishes' }]);
+    expect(readVisitorData(space).records).toHaveLength(3);
+    expect(readVisitorData(own).records).toHaveLength(0);
+  });
+
+  it('refuses an import into a space the person can only view', () => {
+    const { space, app } = setUp('reader');
+    expect(() => app().data.createMany!(items, [{ [itemName]: 'Tea' }])).toThrow(/only view/);
+    expect(readVisitorData(space).records).toHaveLength(0);
   });
 });
 

@@ -72,6 +72,17 @@ export function combineSync(a: SyncState, b: SyncState): SyncState {
 
 const nothingToMove = () => 0;
 
+/** Many records at once where the store can (one change, all or none), else refused. */
+function createManyIn(
+  data: RuntimeData,
+  collection: Parameters<RuntimeData['create']>[0],
+  rows: readonly Readonly<Record<string, unknown>>[],
+): string[] {
+  if (!data.createMany)
+    throw new DefinitionError('Your data is still loading. Try again in a moment.');
+  return data.createMany(collection, rows);
+}
+
 export function combineAppData(
   own: VisitorDataView,
   space: VisitorDataView,
@@ -116,6 +127,13 @@ export function combineAppData(
       if (space.data.records.length >= SPACE_LIMITS.recordsPerSpace)
         throw new DefinitionError(FULL_MESSAGE);
       return space.data.create(collection, values);
+    },
+    createMany: (collection, rows) => {
+      if (!shared.has(collection.id)) return createManyIn(own.data, collection, rows);
+      if (role === 'reader') throw new DefinitionError(READER_MESSAGE);
+      if (space.data.records.length + rows.length > SPACE_LIMITS.recordsPerSpace)
+        throw new DefinitionError(FULL_MESSAGE);
+      return createManyIn(space.data, collection, rows);
     },
     update: (collection, recordId, values) =>
       writable(recordId)

@@ -1,5 +1,6 @@
 import {
   createVisitorRecord,
+  createVisitorRecords,
   readVisitorData,
   removeVisitorRecord,
   setCounter,
@@ -22,6 +23,7 @@ import {
   NOBODY,
   type PresentPerson,
   REFUSE_WRITES,
+  STILL_LOADING,
   type VisitorDataSource,
   type VisitorDataView,
 } from './view';
@@ -125,6 +127,16 @@ export class VisitorDataStore extends ViewStore<VisitorDataView> {
         this.document.doc,
         collection,
         values,
+        authorId ? { authorId } : {},
+      );
+    },
+    createMany: (collection, rows) => {
+      this.role.beforeWrite?.();
+      const { authorId } = this.role;
+      return createVisitorRecords(
+        this.document.doc,
+        collection,
+        rows,
         authorId ? { authorId } : {},
       );
     },
@@ -263,6 +275,10 @@ export function drawnData(doc: Y.Doc): RuntimeData {
   drawing.data = {
     ...readVisitorData(doc),
     create: (collection, values) => drawing.writes.create(collection, values),
+    createMany: (collection, rows) => {
+      if (!drawing.writes.createMany) throw new Error(STILL_LOADING);
+      return drawing.writes.createMany(collection, rows);
+    },
     update: (collection, recordId, values) => drawing.writes.update(collection, recordId, values),
     remove: (recordId) => drawing.writes.remove(recordId),
     setCounter: (counterId, value) => drawing.writes.setCounter(counterId, value),

@@ -80,6 +80,7 @@ const refuse = () => {
 /** Writes before anything can take them: refused with a message (the moment is short). */
 export const REFUSE_WRITES: DataOperations = {
   create: refuse,
+  createMany: refuse,
   update: refuse,
   remove: refuse,
   setCounter: refuse,

@@ -71,6 +71,23 @@ export function createMemoryDataStore(
       wrote({ kind: 'create', record });
       return record.id;
     },
+    createMany(collection: Collection, rows) {
+      if (records.length + rows.length > VISITOR_RECORD_LIMIT)
+        throw new DefinitionError(recordLimitMessage());
+      const at = now();
+      // Everything is checked before anything is kept: all of them, or none.
+      const added = rows.map((values, index) => {
+        try {
+          return prepareVisitorRecord(collection, values, { now: at + index });
+        } catch (error) {
+          if (!(error instanceof DefinitionError)) throw error;
+          throw new DefinitionError(`Item ${index + 1} of the import: ${error.message}`);
+        }
+      });
+      commit({ records: [...records, ...added] });
+      for (const record of added) wrote({ kind: 'create', record });
+      return added.map((record) => record.id);
+    },
     update(collection: Collection, recordId, values) {
       const record = records.find((r) => r.id === recordId);
       if (!record) throw new DefinitionError(MISSING_RECORD_MESSAGE);

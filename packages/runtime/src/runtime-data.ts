@@ -52,6 +52,11 @@ export interface RuntimeData {
   /** Sets some fields of one of the visitor's records. */
   update(collection: Collection, recordId: string, values: Readonly<Record<string, unknown>>): void;
   remove(recordId: string): void;
+  /**
+   * Adds many records to one collection at once (a CSV import): all of them in one change, or
+   * none (a DefinitionError that says which and why). Returns their ids, in order.
+   */
+  createMany?(collection: Collection, rows: readonly Readonly<Record<string, unknown>>[]): string[];
   setCounter(counterId: string, value: number): void;
   /**
    * Why the person may not add to a collection here (a space they can only view, or that is
