@@ -44,6 +44,17 @@ export function CsvColumns({
       {table.header.map((name, column) => {
         const current = columns[column] ?? { kind: 'skip' };
         const sample = table.rows.find((row) => row.cells[column]?.trim())?.cells[column] ?? '';
+        const formula = target.fields.find(
+          (f) => f.type === 'formula' && f.name.trim().toLowerCase() === name.toLowerCase(),
+        );
+        if (formula && current.kind === 'skip') {
+          return (
+            <p className="csv-import__column csv-import__sample" key={`${column}-${name}`}>
+              <strong>{name}</strong>: worked out by its formula, so this column is not imported
+              (the app works it out again).
+            </p>
+          );
+        }
         return (
           <div className="csv-import__column" key={`${column}-${name}`}>
             <label className="csv-import__column-name">

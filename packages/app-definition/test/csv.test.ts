@@ -227,6 +227,22 @@ describe('planImport', () => {
     ]);
   });
 
+  it('makes a row with the wrong number of cells that row’s error, skipped only when chosen', () => {
+    const short = table('Name,Price\nTea,3\nCake\n');
+    const plan = planImport(
+      short,
+      suggestMapping(short, products.fields, { newFields: false }),
+      products.fields,
+    );
+    expect(plan.rows[1]!.errors.map(describeCellError)).toEqual([
+      'Row 3: It has 1 cell, but the header has 2 columns. Fix it in the file, or skip the row.',
+    ]);
+    const room = { room: 10, limitMessage: '' };
+    expect(readyImport(plan, { skipRowsWithErrors: false, ...room }).ok).toBe(false);
+    const ready = readyImport(plan, { skipRowsWithErrors: true, ...room });
+    expect(ready.ok && ready.rows.map((row) => row.values.name)).toEqual(['Tea']);
+  });
+
   it('reads a cell protected against formula injection as its text', () => {
     const plan = planImport(
       table("Name\n'=SUM(A1)\n"),

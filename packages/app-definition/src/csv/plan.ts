@@ -180,8 +180,7 @@ export function planImport(
     const values: Record<string, FieldValue> = { ...defaults };
     const errors: CellError[] = [];
     const fixed = edits[row.number] ?? {};
-    const structural = row.problem && Object.keys(fixed).length === 0 ? row.problem : null;
-    if (structural) errors.push({ row: row.number, column: null, cell: '', message: structural });
+    if (row.problem) errors.push({ row: row.number, column: null, cell: '', message: row.problem });
     for (const target of targets) {
       if (isComputed(target.field)) continue;
       const cell = fixed[target.column] ?? row.cells[target.column] ?? '';

@@ -156,7 +156,7 @@ export function parseCsv(text: string, { maxRows }: { maxRows: number }): Parsed
     if (error.type === 'Quotes' && error.row !== undefined && !quoteProblems.has(error.row)) {
       quoteProblems.set(
         error.row,
-        'A quote (") in this row is never closed, so its cells can’t be told apart. Fix the quotes or skip the row.',
+        'A quote (") in this row is never closed, so its cells can’t be told apart. Fix the quotes in the file, or skip the row.',
       );
     }
   }
@@ -168,7 +168,7 @@ export function parseCsv(text: string, { maxRows }: { maxRows: number }): Parsed
       return {
         number,
         cells: fit(cells, header.length),
-        problem: `It has ${cells.length} ${cells.length === 1 ? 'cell' : 'cells'}, but the header has ${header.length} columns. Fix the row or skip it.`,
+        problem: `It has ${cells.length} ${cells.length === 1 ? 'cell' : 'cells'}, but the header has ${header.length} columns. Fix it in the file, or skip the row.`,
       };
     }
     return { number, cells };
