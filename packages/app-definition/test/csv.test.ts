@@ -243,6 +243,20 @@ describe('planImport', () => {
     expect(ready.ok && ready.rows.map((row) => row.values.name)).toEqual(['Tea']);
   });
 
+  it('makes a huge cell its row’s error, saying the field’s limit', () => {
+    const notes = [fieldSchema.parse({ id: 'notes', name: 'Notes', type: 'longText' })];
+    const huge = table(`Notes\n"${'x'.repeat(20_000)}"\nshort\n`);
+    expect(detectFieldType(huge.rows.map((row) => row.cells[0]!)).type).toBe('longText');
+    const plan = planImport(huge, [{ kind: 'field', fieldId: 'notes' }], notes);
+    expect(plan.rows[0]!.errors.map((e) => e.message)).toEqual([
+      'Notes is too long: use at most 10,000 characters.',
+    ]);
+    expect(describeCellError(plan.rows[0]!.errors[0]!)).toMatch(
+      /^Row 2: “x{40}…” — Notes is too long/,
+    );
+    expect(plan.rows[1]!.values).toEqual({ notes: 'short' });
+  });
+
   it('reads a cell protected against formula injection as its text', () => {
     const plan = planImport(
       table("Name\n'=SUM(A1)\n"),

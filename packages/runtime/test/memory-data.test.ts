@@ -70,4 +70,20 @@ describe('createMemoryDataStore', () => {
       /at most 5,000 items/,
     );
   });
+
+  it('adds many records at once, or none when one is refused', () => {
+    const writes: unknown[] = [];
+    const store = createMemoryDataStore({}, { now: () => 10, onWrite: (w) => writes.push(w) });
+    const ids = store.getSnapshot().createMany!(tasks, [{ title: 'Walk' }, { title: 'Read' }]);
+    expect(store.getSnapshot().records.map((r) => [r.id, r.values.title, r.createdAt])).toEqual([
+      [ids[0], 'Walk', 10],
+      [ids[1], 'Read', 11],
+    ]);
+    expect(writes).toHaveLength(2);
+    expect(() => store.getSnapshot().createMany!(tasks, [{ title: 'Run' }, { title: '' }])).toThrow(
+      /^Item 2 of the import: /,
+    );
+    expect(store.getSnapshot().records).toHaveLength(2);
+    expect(writes).toHaveLength(2);
+  });
 });
