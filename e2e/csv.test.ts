@@ -112,6 +112,17 @@ describe('CSV import and export', () => {
     await page.setViewportSize({ width: 375, height: 740 });
     await page.emulateMedia({ colorScheme: 'light' });
     await fits(page, 'creator-editor-375-light');
+    // On a phone the same dialog, over the Properties tab's collections.
+    await page.getByRole('tab', { name: 'Properties' }).click();
+    await page.getByRole('tab', { name: 'Collections' }).click();
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await dialog.locator('input[type=file]').setInputFiles({
+      name: 'books.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(BOOKS),
+    });
+    await dialog.getByText('Row 3: “abc” — Price must be a number, like 12 or 3.5.').waitFor();
+    await fits(page, 'creator-dialog-375-light');
     await device.close();
   });
 
