@@ -8,6 +8,7 @@ import {
   renameCollection,
   setRecordValue,
 } from '@pipit/app-definition';
+import { groupedCount } from '@pipit/protocol';
 import { useState } from 'react';
 import { Button } from '../../../ui/button';
 import { ConfirmDeleteButton } from '../common/confirm-delete-button';
@@ -90,6 +91,7 @@ function CollectionEditor({ collection }: { collection: Collection }) {
 function RecordsEditor({ collection }: { collection: Collection }) {
   const { handle, readOnly } = useEditor();
   const [shown, setShown] = useState(RECORDS_PAGE);
+  const [imported, setImported] = useState<number | null>(null);
   const records = collection.records;
   const atLimit = records.length >= LIMITS.creatorRecords;
   return (
@@ -98,7 +100,7 @@ function RecordsEditor({ collection }: { collection: Collection }) {
         <h3 className="properties-section__title" id={`records-${collection.id}`}>
           Records <span className="editor-muted">({records.length})</span>
         </h3>
-        {readOnly ? null : <CsvImportButton collection={collection} />}
+        {readOnly ? null : <CsvImportButton collection={collection} onImported={setImported} />}
         {readOnly ? null : (
           <Button
             size="small"
@@ -113,6 +115,12 @@ function RecordsEditor({ collection }: { collection: Collection }) {
           </Button>
         )}
       </div>
+      {imported !== null ? (
+        <p className="editor-muted" role="status">
+          Imported {groupedCount(imported)} {imported === 1 ? 'record' : 'records'}. Undo takes the
+          import back.
+        </p>
+      ) : null}
       <p className="editor-muted">
         {collection.fields.length === 0
           ? 'Add a field before adding records.'

@@ -18,10 +18,16 @@ const CsvImport = lazy(() =>
  * with the file, its columns, a preview and each row's errors; the rows and any new fields go in
  * with `importRecords`, one undoable step, or not at all.
  */
-export function CsvImportButton({ collection }: { collection: Collection }) {
+export function CsvImportButton({
+  collection,
+  onImported,
+}: {
+  collection: Collection;
+  /** How many records went in, once they did. */
+  onImported(count: number): void;
+}) {
   const { handle } = useEditor();
   const [open, setOpen] = useState(false);
-  const [imported, setImported] = useState<number | null>(null);
   const have = collection.records.length;
   const room = LIMITS.creatorRecords - have;
   const write = (result: CsvImportResult): string | null => {
@@ -42,12 +48,6 @@ export function CsvImportButton({ collection }: { collection: Collection }) {
       <Button size="small" variant="secondary" onClick={() => setOpen(true)}>
         Import CSV
       </Button>
-      {imported !== null ? (
-        <p className="editor-muted" role="status">
-          Imported {groupedCount(imported)} {imported === 1 ? 'record' : 'records'}. Undo takes the
-          import back.
-        </p>
-      ) : null}
       {open ? (
         <EditorDialog
           title={`Import a CSV file into ${collection.name}`}
@@ -72,7 +72,7 @@ export function CsvImportButton({ collection }: { collection: Collection }) {
               onImport={write}
               onDone={(count) => {
                 setOpen(false);
-                setImported(count);
+                onImported(count);
               }}
             />
           </Suspense>
