@@ -15,13 +15,22 @@ import { parseCsv, planImport, recordsToCsv, suggestMapping } from '../src/csv/i
  * Export then import gives back the same records, for every field type a record stores: values
  * as forms store them (each generated value is first coerced, as a form would), written by
  * recordsToCsv and read by the importer the creator and visitors use (parseCsv, suggestMapping,
- * planImport). Choices hold no comma or semicolon: a multi-choice cell separates its choices with
- * them (docs/product/app-definition.md, CSV).
+ * planImport). Choices may hold a comma, one also being the start of another ("Salt" and "Salt,
+ * pepper").
  */
 
 const RUNS = { seed: 20_261_129, numRuns: 200 };
 const ENV = { today: '2026-03-01', now: Date.UTC(2026, 2, 1), timeZone: 'UTC' };
-const CHOICES = ['Red', 'Green apple', 'Blue-ish', "O'Neil", '=Sum', 'Ünïcödé'];
+const CHOICES = [
+  'Red',
+  'Green apple',
+  'Blue-ish',
+  "O'Neil",
+  '=Sum',
+  'Ünïcödé',
+  'Salt, pepper',
+  'Salt',
+];
 
 function fieldOf(type: FieldType): Field {
   return fieldSchema.parse({

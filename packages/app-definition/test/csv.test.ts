@@ -257,6 +257,23 @@ describe('planImport', () => {
     expect(plan.rows[1]!.values).toEqual({ notes: 'short' });
   });
 
+  it('reads a choice that holds a comma as that choice, among others', () => {
+    const spice = [
+      fieldSchema.parse({
+        id: 'spice',
+        name: 'Spice',
+        type: 'multiChoice',
+        options: ['Salt', 'Salt, pepper', 'Chili'],
+      }),
+    ];
+    const cells = table('Spice\n"Salt, pepper, Chili"\n"salt; chili"\n');
+    const plan = planImport(cells, [{ kind: 'field', fieldId: 'spice' }], spice);
+    expect(plan.rows.map((row) => row.values.spice)).toEqual([
+      ['Salt, pepper', 'Chili'],
+      ['Salt', 'Chili'],
+    ]);
+  });
+
   it('reads a cell protected against formula injection as its text', () => {
     const plan = planImport(
       table("Name\n'=SUM(A1)\n"),

@@ -79,6 +79,39 @@ export function suggestMapping(
   });
 }
 
+const CHOICE_SEPARATOR = /([,;\n])/;
+
+/**
+ * A multi-choice cell whose field has a choice holding a comma or semicolon, as its choices: the
+ * longest run of parts that names a choice is that choice (so "Salt, pepper, Red" is the choice
+ * "Salt, pepper" and "Red"); other fields' cells are left to `coerceFieldValue` as they are.
+ */
+function cellValue(field: ImportField, cell: string): string | string[] {
+  if (field.type !== 'multiChoice' || !field.options.some((o) => /[,;\n]/.test(o))) return cell;
+  const options = new Map(field.options.map((o) => [o.trim().toLowerCase(), o]));
+  const parts = cell.split(CHOICE_SEPARATOR);
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    let taken = parts[i]!.trim();
+    let next = i + 2;
+    for (let j = parts.length - 1; j > i; j -= 2) {
+      const run = parts
+        .slice(i, j + 1)
+        .join('')
+        .trim();
+      const option = options.get(run.toLowerCase());
+      if (option !== undefined) {
+        taken = option;
+        next = j + 2;
+        break;
+      }
+    }
+    if (taken) out.push(taken);
+    i = next - 2;
+  }
+  return out;
+}
+
 /** A row's error as the person reads it: “Row 14: “abc” — Price must be a number, like 12 or 3.5.” */
 export function describeCellError(error: CellError): string {
   if (error.column === null || error.cell.trim() === '')
@@ -184,7 +217,7 @@ export function planImport(
     for (const target of targets) {
       if (isComputed(target.field)) continue;
       const cell = fixed[target.column] ?? row.cells[target.column] ?? '';
-      const coerced = coerceFieldValue(target.field, unprotectCell(cell));
+      const coerced = coerceFieldValue(target.field, cellValue(target.field, unprotectCell(cell)));
       if (coerced.ok) values[target.key] = coerced.value;
       else errors.push({ row: row.number, column: target.column, cell, message: coerced.message });
     }
