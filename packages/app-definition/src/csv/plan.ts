@@ -54,7 +54,9 @@ export interface ImportPlan {
 /** What the person has typed over a cell in the preview, by row number, then column. */
 export type CellEdits = Readonly<Record<number, Readonly<Record<number, string>>>>;
 
-const isComputed = (field: Pick<Field, 'type'>) => COMPUTED_FIELD_TYPES.includes(field.type);
+/** Fields a column never goes into: computed ones, and links to records (CSV names no records). */
+const isComputed = (field: Pick<Field, 'type'>) =>
+  COMPUTED_FIELD_TYPES.includes(field.type) || field.type === 'relation';
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /**
@@ -144,7 +146,9 @@ function mappingProblems(
     used.set(target.key, target.column);
     if (isComputed(target.field)) {
       problems.push(
-        `${target.field.name} is worked out by its formula, so “${header[target.column]}” can’t be imported into it. Skip that column.`,
+        target.field.type === 'relation'
+          ? `${target.field.name} links to other records, which a CSV file can’t name, so “${header[target.column]}” can’t be imported into it. Skip that column.`
+          : `${target.field.name} is worked out ${target.field.type === 'rollup' ? 'from its linked records' : 'by its formula'}, so “${header[target.column]}” can’t be imported into it. Skip that column.`,
       );
     }
   }

@@ -61,12 +61,14 @@ export type CsvField = Pick<Field, 'id' | 'name' | 'type'> & Partial<Pick<Field,
  * `env` (the device's today and time zone); one that can't be is an empty cell.
  */
 export function recordsToCsv(
-  fields: readonly CsvField[],
+  allFields: readonly CsvField[],
   records: readonly { values: Readonly<Record<string, FieldValue>> }[],
   env: FormulaEnv,
 ): string {
+  // Links between records and what is worked out over them have no text a file could carry back.
+  const fields = allFields.filter((field) => field.type !== 'relation' && field.type !== 'rollup');
   const hasFormulas = fields.some((field) => field.type === 'formula');
-  const compiled = hasFormulas ? compileCollectionFormulas(fields) : null;
+  const compiled = hasFormulas ? compileCollectionFormulas(allFields) : null;
   const data = records.map((record) => {
     let values: Readonly<Record<string, FieldValue>> = record.values;
     if (compiled) {

@@ -4,7 +4,6 @@ import {
   type AiAction,
   aiActionSchema,
   type ComponentType,
-  type Field,
   COMPONENT_PROPS,
   COMPUTED_FIELD_TYPES,
   type Field,
