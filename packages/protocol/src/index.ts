@@ -305,6 +305,20 @@ export {
   type ImportResponse,
 } from './portable';
 export {
+  RECORD_FILE_HASH_PATTERN,
+  RECORD_FILE_REFERENCE_PATTERN,
+  RECORD_FILE_KINDS,
+  RECORD_FILE_LIMITS,
+  RECORD_FILE_SAFE_TYPES,
+  recordFilePath,
+  recordFileQuerySchema,
+  recordFileDownloadQuerySchema,
+  recordFileResponseSchema,
+  type RecordFileKind,
+  type RecordFileScope,
+  type RecordFileResponse,
+} from './record-files';
+export {
   SPACE_ROLES,
   SPACE_GRANTABLE_ROLES,
   SPACE_LIMITS,

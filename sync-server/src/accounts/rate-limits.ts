@@ -63,6 +63,12 @@ export const DEFAULT_RATE_LIMITS = {
    */
   appImagesPerAccount: { limit: 100, windowMs: HOUR_MS },
   /**
+   * Photos and files one account adds to records (docs/product/records.md#photos-and-files-on-records),
+   * whatever their outcome: a device sends again only what it took offline, once; a script
+   * thousands. Photos are bounded in pixels as well (accounts/image-decoding.ts).
+   */
+  recordFilesPerAccount: { limit: 300, windowMs: HOUR_MS },
+  /**
    * `.pipit` files one account imports (docs/product/portable-file.md#importing): each is unpacked,
    * checked and its images encoded again. Moving an account is one file; moving its apps one file
    * each is at most 25 (the plan's apps).

@@ -58,9 +58,6 @@ export function createDocumentAccess(options: {
     );
     return sessions.authenticate(readSessionCookie(request.headers.get('cookie'), secure));
   };
-  /** Why an app's documents are refused when it has no row: deleted forever, or never made. */
-  const missing = async (appId: string) =>
-    new SyncRefusal((await storage.apps.wasDeleted(appId)) ? 'deleted' : 'not_found');
   return {
     async identify(request) {
       const auth = await authenticate(request);
@@ -69,35 +66,52 @@ export function createDocumentAccess(options: {
     async grantFor({ document, request }) {
       const auth = await authenticate(request);
       if (!auth) return null;
-      const who = { userId: auth.user.id, sessionId: auth.session.id };
-      switch (document.kind) {
-        case 'app': {
-          const found = await storage.apps.getWithRole(document.appId, auth.user.id);
-          if (!found) throw await missing(document.appId);
-          return found.role ? { role: found.role, ...who } : null;
-        }
-        case 'user':
-          return document.userId === auth.user.id ? { role: 'owner', ...who } : null;
-        case 'data': {
-          // A visitor's data is theirs alone: the app's creator is refused like anyone else.
-          if (document.userId !== auth.user.id) return null;
-          const found = await storage.apps.getWithRole(document.appId, auth.user.id);
-          if (!found) throw await missing(document.appId);
-          // Only for an app they may see: published public or unlisted, or one they work on.
-          return canSeePublished(found.app, found.role) ? { role: 'owner', ...who } : null;
-        }
-        case 'space': {
-          // Only membership counts: the app's creator is refused like anyone else.
-          const found = await storage.spaces.getWithRole(document.spaceId, auth.user.id);
-          if (!found) {
-            const deleted = await storage.spaces.wasDeleted(document.spaceId);
-            throw new SyncRefusal(deleted ? 'deleted' : 'not_found');
-          }
-          return found.role ? { role: SPACE_DOCUMENT_ROLES[found.role], ...who } : null;
-        }
-      }
+      const role = await documentRoleFor(storage, document, auth.user.id);
+      return role ? { role, userId: auth.user.id, sessionId: auth.session.id } : null;
     },
   };
+}
+
+/**
+ * A signed-in person's role on one document, or null when they may not open it — the one rule
+ * for the websocket (createDocumentAccess) and for what goes with a document outside it, the
+ * photos and files on its records (http/record-files.ts). Throws a SyncRefusal when the app or
+ * space has no row (`deleted`, or `not_found`: nobody created it).
+ */
+export async function documentRoleFor(
+  storage: Storage,
+  document: DocumentName,
+  userId: string,
+): Promise<DocumentRole | null> {
+  /** Why an app's documents are refused when it has no row: deleted forever, or never made. */
+  const missing = async (appId: string) =>
+    new SyncRefusal((await storage.apps.wasDeleted(appId)) ? 'deleted' : 'not_found');
+  switch (document.kind) {
+    case 'app': {
+      const found = await storage.apps.getWithRole(document.appId, userId);
+      if (!found) throw await missing(document.appId);
+      return found.role ?? null;
+    }
+    case 'user':
+      return document.userId === userId ? 'owner' : null;
+    case 'data': {
+      // A visitor's data is theirs alone: the app's creator is refused like anyone else.
+      if (document.userId !== userId) return null;
+      const found = await storage.apps.getWithRole(document.appId, userId);
+      if (!found) throw await missing(document.appId);
+      // Only for an app they may see: published public or unlisted, or one they work on.
+      return canSeePublished(found.app, found.role) ? 'owner' : null;
+    }
+    case 'space': {
+      // Only membership counts: the app's creator is refused like anyone else.
+      const found = await storage.spaces.getWithRole(document.spaceId, userId);
+      if (!found) {
+        const deleted = await storage.spaces.wasDeleted(document.spaceId);
+        throw new SyncRefusal(deleted ? 'deleted' : 'not_found');
+      }
+      return found.role ? SPACE_DOCUMENT_ROLES[found.role] : null;
+    }
+  }
 }
 
 /** Refuses everything: for servers (and tests) that serve no documents. */

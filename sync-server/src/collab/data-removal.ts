@@ -41,6 +41,7 @@ export function createDataRemoval(
     await storage.spaces.delete(spaceId, clock.now(), deletion);
     await cluster.broadcast({ kind: 'deleting', spaceId });
     await storage.documents.delete(documentName({ kind: 'space', spaceId }));
+    await storage.recordFiles.deleteForSpace(spaceId);
   }
 
   async function app(appId: string, by: string | null) {
@@ -53,6 +54,7 @@ export function createDataRemoval(
     await cluster.broadcast({ kind: 'deleting', appId });
     await storage.documents.delete(definition);
     await storage.documents.deleteData({ appId });
+    await storage.recordFiles.deleteForApp(appId);
     await storage.aiUsage.deleteForApp(appId);
   }
 
@@ -71,6 +73,7 @@ export function createDataRemoval(
     await cluster.broadcast({ kind: 'deleting', userId });
     await storage.documents.delete(index);
     await storage.documents.deleteData({ userId });
+    await storage.recordFiles.deleteForPersonData(userId);
     await storage.aiUsage.deleteForUser(userId);
   }
 

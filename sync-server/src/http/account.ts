@@ -125,7 +125,9 @@ function registerSignIn(app: Hono<ApiEnv>, deps: ApiDependencies): void {
   app.delete('/account/sessions/:id', async (c) => {
     const auth = requireAuth(c);
     const id = c.req.param('id');
-    const target = await deps.storage.sessions.findById(id);
+    // A session id is 32 hex digits (accounts/sessions.ts); anything else (a NUL byte, which
+    // PostgreSQL refuses in text) is no session.
+    const target = /^[0-9a-f]{32}$/.test(id) ? await deps.storage.sessions.findById(id) : null;
     if (!target || target.userId !== auth.user.id) {
       throw new ApiError('not_found', 'That session has already ended.');
     }

@@ -28,6 +28,7 @@ import { registerPublished } from './published';
 import { registerPublishing } from './publishing';
 import { registerSpaces } from './spaces';
 import { registerUploads } from './uploads';
+import { RECORD_FILE_RAW_BODY, registerRecordFiles } from './record-files';
 import { PORTABLE_RAW_BODIES, registerPortable } from './portable';
 
 export type { ApiEnv } from './context';
@@ -48,7 +49,9 @@ function rawBodyOf(
 ): { types: RegExp; limitBytes: number; message?: string } | undefined {
   return (
     RAW_BODY_ENDPOINTS[path] ??
-    Object.values(PORTABLE_RAW_BODIES).find((endpoint) => endpoint.path.test(path))
+    [...Object.values(PORTABLE_RAW_BODIES), RECORD_FILE_RAW_BODY].find((endpoint) =>
+      endpoint.path.test(path),
+    )
   );
 }
 
@@ -75,7 +78,9 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
     await next();
     const request = currentRequest();
     if (request) request.route = matchedRoute(c);
-    c.header('Cache-Control', 'no-store');
+    // Nothing of the API is cached unless its route says so (uploads and record files, which
+    // never change under their address).
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
   });
 
   // Same-origin writes only, with a JSON body (or the one raw upload an endpoint takes).
@@ -142,6 +147,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerPortable(app, deps);
   registerHistory(app, deps);
   registerSpaces(app, deps);
+  registerRecordFiles(app, deps);
   registerPublished(app, deps);
   registerExplore(app, deps);
   registerAiBuilder(app, deps);

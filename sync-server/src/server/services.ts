@@ -12,6 +12,7 @@ import { createAiProvider } from '../ai/provider';
 import { createDocumentAccess, type DocumentAccess } from '../collab/access';
 import { type Collab, createCollab } from '../collab/create-collab';
 import { createDataRemoval } from '../collab/data-removal';
+import { startRecordFileSweep } from '../collab/record-files';
 import { type Cluster, createCluster } from '../collab/fan-out';
 import { DEFAULT_RESOURCE_LIMITS, defaultHeapBudgetBytes } from '../collab/resource-limits';
 import { createSpaceRules } from '../collab/space-rules';
@@ -54,6 +55,8 @@ export interface ServerServices extends ServerCore {
   rateLimiter: RateLimiter;
   monitoring: Monitoring;
   api: Hono<ApiEnv>;
+  /** Deletes photos and files no record refers to any more, every hour. */
+  recordFileSweep: { stop(): Promise<void> };
 }
 
 /** Builds every service of one server, in the order each needs the others. */
@@ -208,5 +211,6 @@ function createApiServices(
         cluster.broadcast({ kind: 'space-access', spaceId, userId, reason: 'role_changed' }),
     },
   });
-  return { rateLimiter, monitoring, api };
+  const recordFileSweep = startRecordFileSweep({ storage, clock, logger });
+  return { rateLimiter, monitoring, api, recordFileSweep };
 }

@@ -21,7 +21,7 @@ async function storesSettled(persistence: Persistence, deadline: number): Promis
  */
 export async function shutdown(
   config: Config,
-  { logger, storage, cluster, collab, monitoring }: ServerServices,
+  { logger, storage, cluster, collab, monitoring, recordFileSweep }: ServerServices,
   httpServer: HttpServer,
   sync: SyncSocket,
   state: ServerState,
@@ -59,6 +59,7 @@ export async function shutdown(
   ]);
   // Reports being recorded are kept; an unreachable database holds nothing past the deadline.
   await Promise.race([monitoring.close(), sleep(remaining())]);
+  await Promise.race([recordFileSweep.stop(), sleep(remaining())]);
   // A store stuck on an unreachable database must not hold the process past its deadline.
   await Promise.race([
     storage

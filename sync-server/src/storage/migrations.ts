@@ -684,6 +684,49 @@ const MIGRATIONS: Record<string, EngineMigration> = {
       for (const row of icons.rows) await register([row.icon], Number(row.created_at));
     },
   }),
+  '0019_record_files': (engine) => ({
+    async up(db: Kysely<unknown>) {
+      // Photos and files on records (docs/product/records.md#photos-and-files-on-records): kept
+      // apart from the records' document, by the SHA-256 of the bytes a device picked, once per
+      // scope (`data/{appId}/{userId}` or `space/{spaceId}`, the document whose records hold them).
+      // `owner_id` is whose upload quota they count against; `size` is what is kept, the
+      // thumbnail included.
+      const bytes = engine === 'postgres' ? sql`bytea` : sql`blob`;
+      await db.schema
+        .createTable('record_files')
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('hash', 'text', (c) => c.notNull())
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('space_id', 'text')
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('uploaded_by', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('bytes', bytes, (c) => c.notNull())
+        .addColumn('thumbnail', bytes)
+        .addColumn('width', 'integer')
+        .addColumn('height', 'integer')
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('record_files_pk', ['scope', 'hash'])
+        .execute();
+      await db.schema
+        .createIndex('record_files_owner_id')
+        .on('record_files')
+        .column('owner_id')
+        .execute();
+      await db.schema
+        .createIndex('record_files_app_id')
+        .on('record_files')
+        .column('app_id')
+        .execute();
+      await db.schema
+        .createIndex('record_files_created_at')
+        .on('record_files')
+        .column('created_at')
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

@@ -130,6 +130,23 @@ export interface Database {
    * to other bytes (an import keeps an image's id only when it is not here).
    */
   upload_ids: { id: string; registered_at: number };
+  /** Photos and files on records, per scope (docs/product/records.md#photos-and-files-on-records). */
+  record_files: {
+    scope: string;
+    hash: string;
+    app_id: string;
+    space_id: string | null;
+    owner_id: string;
+    uploaded_by: string;
+    kind: string;
+    content_type: string;
+    bytes: Uint8Array;
+    thumbnail: Uint8Array | null;
+    width: number | null;
+    height: number | null;
+    size: number;
+    created_at: number;
+  };
   app_imports: {
     user_id: string;
     export_id: string;

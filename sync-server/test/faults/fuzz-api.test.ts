@@ -134,6 +134,12 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'DELETE /api/spaces/:spaceId/invites/:inviteId': null,
   'GET /api/space-invites/:token': null,
   'POST /api/space-invites/:token/accept': null,
+  'PUT /api/apps/:id/files/:hash': null,
+  'PUT /api/spaces/:spaceId/files/:hash': null,
+  'GET /api/apps/:id/files/:hash': null,
+  'GET /api/spaces/:spaceId/files/:hash': null,
+  'GET /api/apps/:id/files/:hash/thumbnail': null,
+  'GET /api/spaces/:spaceId/files/:hash/thumbnail': null,
 };
 
 function registeredRoutes(): string[] {

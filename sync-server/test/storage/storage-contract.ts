@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError, type Storage } from '../../src/storage/ty
 import { describeHistoryContract } from './storage-contract-history';
 import { describeSpacesContract } from './storage-contract-spaces';
 import { describeUploadsContract } from './storage-contract-uploads';
+import { describeRecordFilesContract } from './storage-contract-record-files';
 import { describePublishingContract } from './storage-contract-publishing';
 import { testUser } from '../support/users';
 
@@ -737,6 +738,7 @@ export function describeStorageContract(
     describeHistoryContract(() => storage);
     describeSpacesContract(() => storage);
     describeUploadsContract(() => storage);
+    describeRecordFilesContract(() => storage);
 
     describe('messages and uploads', () => {
       it('keeps messages, newest first', async () => {

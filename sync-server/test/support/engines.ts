@@ -65,6 +65,7 @@ export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   importsPerAccount: ROOMY,
   spacesCreatedPerAccount: ROOMY,
   avatarUploadsPerAccount: ROOMY,
+  recordFilesPerAccount: ROOMY,
 };
 
 /** The real server on `engine`, sending mail to a real local SMTP server. */

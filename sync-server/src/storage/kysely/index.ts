@@ -10,6 +10,7 @@ import { createMonitoringStore } from './monitoring';
 import { createOperatorStore } from './operators';
 import { createPortableStore } from './portable';
 import { createPublishingStore } from './publishing';
+import { createRecordFileStore } from './record-files';
 import { createSessionStore } from './sessions';
 import { createSpaceStore } from './spaces';
 import type { EngineSpecifics } from './shared';
@@ -44,6 +45,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     secrets: createSecretStore(db),
     messages: createMessageStore(db),
     uploads: createUploadStore(db, specifics.engine),
+    recordFiles: createRecordFileStore(db, specifics.engine),
     monitoring: createMonitoringStore(db),
     aiUsage: createAiUsageStore(db),
     checkpoints: createCheckpointStore(db),

@@ -7,14 +7,22 @@ import type { UploadRecord } from '../types/small-stores';
  * their bytes are summed and the new ones written, and the id registered for good.
  */
 
-/** The bytes of every upload counted against `userId`'s quota. */
+/**
+ * The bytes of every upload counted against `userId`'s quota: their images and avatar, and the
+ * photos and files on records of their data and of the spaces they own.
+ */
 export async function uploadBytesOf(on: Kysely<Database>, userId: string): Promise<number> {
   const row = await on
     .selectFrom('uploads')
     .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  return Number(row?.total ?? 0);
+  const files = await on
+    .selectFrom('record_files')
+    .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
+    .where('owner_id', '=', userId)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0) + Number(files?.total ?? 0);
 }
 
 /**

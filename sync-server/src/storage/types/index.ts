@@ -7,6 +7,7 @@ import type { MonitoringStore } from './monitoring';
 import type { OperatorStore } from './operators';
 import type { PortableStore } from './portable';
 import type { PublishingStore } from './publishing';
+import type { RecordFileStore } from './record-files';
 import type { SessionStore } from './sessions';
 import type { SpaceStore } from './spaces';
 import type {
@@ -33,6 +34,12 @@ export type {
   UploadRecord,
   UploadStore,
 } from './small-stores';
+export type {
+  RecordFileRecord,
+  RecordFileInfo,
+  RecordFileWrite,
+  RecordFileStore,
+} from './record-files';
 export type { AppRecord, NewApp, AppListing, CollaboratorRecord, AppStore } from './apps';
 export type {
   VersionListing,
@@ -85,6 +92,8 @@ export interface Storage {
   readonly secrets: SecretStore;
   readonly messages: MessageStore;
   readonly uploads: UploadStore;
+  /** Photos and files on records (docs/product/records.md#photos-and-files-on-records). */
+  readonly recordFiles: RecordFileStore;
   /** Error reports from browsers and this server (docs/product/error-reporting.md). */
   readonly monitoring: MonitoringStore;
   /** AI quota and usage. */
