@@ -218,6 +218,25 @@ registerRoute(
 );
 
 /**
+ * Thumbnails of the photos on records (docs/product/records.md#photos-and-files-on-records): an
+ * address never serves other bytes (content-addressed), so a thumbnail is kept once seen and shown
+ * offline, galleries included; only a found one (200) is kept. Originals are not kept here: the
+ * device that took a photo has it in IndexedDB, others fetch it when it is opened.
+ */
+const RECORD_THUMBNAIL_PATH =
+  /^\/api\/(?:apps|spaces)\/[a-z2-7]{26}\/files\/[0-9a-f]{64}\/thumbnail$/;
+registerRoute(
+  ({ url, request }) => sameOriginGet(url, request) && RECORD_THUMBNAIL_PATH.test(url.pathname),
+  new CacheFirst({
+    cacheName: 'pipit-record-thumbnails',
+    plugins: [
+      new ExpirationPlugin({ maxEntries: 1000, purgeOnQuotaError: true }),
+      { cacheWillUpdate: async ({ response }) => (response.status === 200 ? response : null) },
+    ],
+  }),
+);
+
+/**
  * Apps' emoji icons as pictures (`/emoji/…`, client/ui/app-icon.tsx): kept once seen, so lists,
  * pages and the installed app show them offline; the copy at hand at once, refreshed in the
  * background (the server's Twemoji may draw one anew). The default icon's and the templates' are

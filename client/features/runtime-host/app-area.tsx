@@ -1,5 +1,5 @@
 import type { ReadDefinition } from '@pipit/app-definition';
-import { AppRuntime, type RuntimeUser } from '@pipit/runtime';
+import { AppRuntime, type RuntimeFiles, type RuntimeUser } from '@pipit/runtime';
 import type { ReactNode } from 'react';
 import type { AppDataView } from '../../sync/visitor-data/app-data';
 import { Loading } from '../../ui/loading';
@@ -12,6 +12,8 @@ export interface AppAreaProps {
   user: RuntimeUser | null;
   appId: string;
   accountId: string | null;
+  /** Photos and files on records (record-files-host.ts). */
+  files: RuntimeFiles;
 }
 
 /**
@@ -23,6 +25,7 @@ export function AppArea({
   visitorData,
   colorMode,
   user,
+  files,
   ai = null,
   aiRunList = null,
 }: Omit<AppAreaProps, 'appId' | 'accountId'> & {
@@ -40,6 +43,7 @@ export function AppArea({
             data={visitorData.data}
             colorMode={colorMode}
             user={user}
+            files={files}
             {...(ai ? { runAi: ai.runAi, aiSignInHref: ai.aiSignInHref, aiRuns: ai.aiRuns } : {})}
             chrome="full"
           />

@@ -9,6 +9,7 @@ import { describeDataSync } from '../../sync/visitor-data/status';
 import { SyncIndicator } from '../../ui/sync-indicator';
 import { askToPersist, isStandalone } from '../../sync/core/device-storage';
 import { AppArea } from './app-area';
+import { useRecordFiles } from './record-files-host';
 import { type HostSpacesParts, SpacesSlot } from './spaces-slot';
 
 /** Only an app with AI actions loads its AI host (ai-app-area.tsx). */
@@ -57,7 +58,13 @@ export function AppHost({
     if (isStandalone()) void askToPersist();
   }, []);
   const renderSpaces = useContext(SpacesSlot);
-  const area = { definition, visitorData, colorMode, user };
+  const files = useRecordFiles({
+    appId,
+    accountId,
+    definition,
+    spaceId: visitorData.spaceId ?? null,
+  });
+  const area = { definition, visitorData, colorMode, user, files };
   const layout = ({ button, notices, dialog }: HostSpacesParts) => (
     <div className="app-host" style={themeStyle(definition.theme, colorMode)}>
       <header className="app-host__bar">

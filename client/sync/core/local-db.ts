@@ -123,6 +123,37 @@ export interface PendingCheckpoint {
   problem?: string;
 }
 
+/**
+ * A photo or file picked for a record on this device (client/sync/visitor-data/record-files.ts):
+ * its bytes, by the SHA-256 that records name it by, so it shows at once and offline.
+ */
+export interface DeviceFile {
+  hash: string;
+  blob: Blob;
+  /** A photo's small copy (320 px, made on the device), what lists and galleries show. */
+  thumbnail?: Blob;
+  type: string;
+  name: string;
+  size: number;
+  createdAt: number;
+}
+
+/**
+ * A photo or file waiting to be sent to the server, for the person who picked it: `path` is where
+ * (`/api/apps/{id}/files/{hash}` or a space's). Deleted once the server has it; one the server
+ * refused keeps why, and is not sent again.
+ */
+export interface PendingUpload {
+  /** `${owner}:${path}` */
+  key: string;
+  owner: string;
+  path: string;
+  hash: string;
+  kind: 'image' | 'file';
+  queuedAt: number;
+  problem?: string;
+}
+
 class LocalDatabase extends Dexie {
   apps!: EntityTable<LocalApp, 'key'>;
   library!: EntityTable<LocalLibraryEntry, 'key'>;
@@ -131,6 +162,8 @@ class LocalDatabase extends Dexie {
   history!: EntityTable<LocalHistory, 'key'>;
   checkpointDefinitions!: EntityTable<LocalCheckpointDefinition, 'key'>;
   pendingCheckpoints!: EntityTable<PendingCheckpoint, 'id'>;
+  deviceFiles!: EntityTable<DeviceFile, 'hash'>;
+  pendingUploads!: EntityTable<PendingUpload, 'key'>;
   constructor() {
     super('pipit-local');
     this.version(1).stores({ apps: 'key, accountId, [accountId+id]' });
@@ -152,6 +185,8 @@ class LocalDatabase extends Dexie {
       checkpointDefinitions: 'key, owner',
       pendingCheckpoints: 'id, owner, [owner+appId]',
     });
+    // Version 6 adds photos and files picked for records, and those waiting to be sent.
+    this.version(6).stores({ deviceFiles: 'hash', pendingUploads: 'key, owner' });
   }
 }
 

@@ -21,6 +21,8 @@ import type { VisitorDataSource, VisitorDataView } from './view';
 export interface AppDataView extends VisitorDataView {
   /** The shown space's own sync state (null: no space shown). */
   spaceSync: SyncState | null;
+  /** The shown space's id (its records' photos and files live there); null or absent: none. */
+  spaceId?: string | null;
   /** The person's private items in the shared collections (hidden while a space is shown). */
   privateShared: number;
   /**
@@ -202,7 +204,10 @@ export function useAppData(options: {
         : 0;
       return { ...own, spaceSync: null, privateShared, moveIntoSpace: nothingToMove };
     }
-    return combineAppData(own, spaceData, definition, { role, people }, accountId);
+    return {
+      ...combineAppData(own, spaceData, definition, { role, people }, accountId),
+      spaceId: source.spaceId,
+    };
     // `source` is followed through `spaceData` (useVisitorData reopens when it changes).
   }, [own, spaceData, definition, role, people, accountId]);
 }

@@ -2,6 +2,7 @@ export { LIMITS, SCHEMA_VERSION } from './schema/limits';
 export {
   FIELD_TYPES,
   COMPUTED_FIELD_TYPES,
+  FILE_FIELD_TYPES,
   NUMERIC_FIELD_TYPES,
   TYPED_FIELD_TYPES,
   type FieldType,
@@ -65,6 +66,13 @@ export {
   type StepType,
   type AiAction,
 } from './schema/definition';
+export {
+  formatFileReference,
+  parseFileReference,
+  fileReferenceProblem,
+  IMAGE_FILE_TYPES,
+  type FileReference,
+} from './schema/file-reference';
 export {
   COLLECTION_SHARING,
   RECORD_RULES,

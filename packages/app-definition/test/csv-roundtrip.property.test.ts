@@ -51,8 +51,11 @@ const anyText = fc.oneof(
   fc.constantFrom('=1+1', '+SUM(A1)', '-x', '@cmd', "'=quoted", '"', 'a,b;c', 'line\r\nbreak'),
 );
 
-/** TYPED_FIELD_TYPES holds no relation or rollup: CSV carries neither. */
-const RAW: Record<Exclude<FieldType, 'relation' | 'rollup'>, fc.Arbitrary<unknown>> = {
+/** TYPED_FIELD_TYPES holds no relation, rollup, photo or file: CSV carries none of them. */
+const RAW: Record<
+  Exclude<FieldType, 'relation' | 'rollup' | 'image' | 'file'>,
+  fc.Arbitrary<unknown>
+> = {
   text: anyText,
   longText: fc.oneof(anyText, fc.string({ maxLength: 300, unit: 'grapheme' })),
   number: fc.oneof(

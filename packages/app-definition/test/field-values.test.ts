@@ -4,7 +4,9 @@ import {
   coerceFieldValue,
   type Field,
   fieldSchema,
+  formatFileReference,
   isIsoDate,
+  parseFileReference,
 } from '../src/index';
 
 const f = (type: Field['type'], more: Partial<Field> = {}): Field =>
@@ -122,6 +124,55 @@ describe('checkFieldValues', () => {
     });
     expect(checkFieldValues(fields, { name: '' }, { complete: false }).errors).toEqual({
       name: 'Fill in Name.',
+    });
+  });
+});
+
+describe('photo and file fields', () => {
+  const hash = '0123456789abcdef'.repeat(4);
+  const ref = (more: Partial<{ size: number; type: string; name: string }> = {}) =>
+    formatFileReference({
+      hash,
+      size: 1000,
+      type: 'image/jpeg',
+      name: 'Fern; by Ana.jpg',
+      ...more,
+    });
+
+  it('keeps a reference, its name and type read back whatever they hold', () => {
+    expect(ref()).toBe(`sha256:${hash};1000;image%2Fjpeg;Fern%3B%20by%20Ana.jpg`);
+    expect(parseFileReference(ref())).toEqual({
+      hash,
+      size: 1000,
+      type: 'image/jpeg',
+      name: 'Fern; by Ana.jpg',
+    });
+    expect(coerceFieldValue(f('image'), ref())).toEqual({ ok: true, value: ref() });
+    expect(coerceFieldValue(f('file'), ref({ type: 'application/pdf' })).ok).toBe(true);
+  });
+
+  it('refuses what is not a reference, not a photo, or over the limit, in words', () => {
+    expect(coerceFieldValue(f('image'), 'https://example.com/a.png')).toEqual({
+      ok: false,
+      message: 'Choose a photo for Value.',
+    });
+    expect(coerceFieldValue(f('file'), `sha256:${hash.toUpperCase()};1;;x`)).toEqual({
+      ok: false,
+      message: 'Choose a file for Value.',
+    });
+    expect(coerceFieldValue(f('image'), ref({ type: 'text/html' }))).toEqual({
+      ok: false,
+      message: 'That file isn’t a photo. Choose a PNG, JPEG, WebP or GIF image for Value.',
+    });
+    expect(coerceFieldValue(f('image'), ref({ size: 12 * 1024 * 1024 + 1 }))).toEqual({
+      ok: false,
+      message: 'That photo is larger than 12 MB. Choose a smaller one for Value.',
+    });
+    expect(coerceFieldValue(f('file'), ref({ size: 5 * 1024 * 1024 + 1 })).ok).toBe(false);
+    expect(coerceFieldValue(f('file'), ref({ size: 0 })).ok).toBe(false);
+    expect(coerceFieldValue(f('image', { required: true }), '')).toEqual({
+      ok: false,
+      message: 'Fill in Value.',
     });
   });
 });

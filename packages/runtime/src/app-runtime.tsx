@@ -11,7 +11,7 @@ import {
   tabScreens,
 } from './navigation';
 import type { RunContext } from './render-context';
-import type { AiRunView, RunAi, RuntimeData, RuntimeUser } from './runtime-data';
+import type { AiRunView, RunAi, RuntimeData, RuntimeFiles, RuntimeUser } from './runtime-data';
 import { deviceFormulaEnv, formulaComputer, useFormulaEngine } from './formulas';
 import { indexRecords } from './runtime-records';
 import { useRelations } from './link-engine';
@@ -43,6 +43,8 @@ export interface AppRuntimeProps {
   aiSignInHref?: string | null;
   /** Runs the host keeps on the device (queued offline), so AI components show how they went. */
   aiRuns?: readonly AiRunView[];
+  /** Photos and files on records: where the host keeps them (none: the fields can't take any). */
+  files?: RuntimeFiles | null;
   /** Where the app opens (the first screen when absent or unknown). */
   initialScreenId?: string;
   /**
@@ -84,6 +86,7 @@ export const AppRuntime = memo(function AppRuntime({
   runAi,
   aiSignInHref = null,
   aiRuns = NO_RUNS,
+  files = null,
   initialScreenId,
   chrome = 'full',
 }: AppRuntimeProps) {
@@ -144,6 +147,7 @@ export const AppRuntime = memo(function AppRuntime({
     current,
     prefill: entry.prefill ?? null,
     data,
+    files,
     user,
     aiAvailable: runAi !== undefined,
     aiSignIn: runAi && aiSignInHref ? { href: aiSignInHref, label: 'Sign in' } : null,

@@ -11,6 +11,8 @@ export {
   type AiRunAsk,
   type AiRunAnswer,
   type AiRunView,
+  type PickedFile,
+  type RuntimeFiles,
 } from './runtime-data';
 export {
   createMemoryDataStore,

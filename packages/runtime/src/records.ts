@@ -4,6 +4,7 @@ import {
   DEFAULT_CURRENCY,
   type Field,
   type FieldValue,
+  parseFileReference,
 } from '@pipit/app-definition';
 
 export type RecordValue = FieldValue | undefined;
@@ -222,6 +223,9 @@ export function formatValue(
   currency: string = DEFAULT_CURRENCY,
 ): string {
   if (isEmpty(value)) return '';
+  // A photo or file reads as its name (a gallery or the detail shows the photo itself).
+  if (field?.type === 'image' || field?.type === 'file')
+    return parseFileReference(value)?.name ?? '';
   if (typeof value === 'boolean' || field?.type === 'boolean')
     return isChecked(value) ? 'Yes' : 'No';
   if (Array.isArray(value)) return value.join(', ');

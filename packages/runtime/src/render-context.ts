@@ -1,7 +1,13 @@
 import type { Collection, ReadDefinition } from '@pipit/app-definition';
 import type { ActionInput, ActionResult, AiComponentOutcome, ToastLink } from './actions';
 import type { FormPrefill } from './navigation';
-import type { AiRunView, RuntimeData, RuntimeRecord, RuntimeUser } from './runtime-data';
+import type {
+  AiRunView,
+  RuntimeData,
+  RuntimeFiles,
+  RuntimeRecord,
+  RuntimeUser,
+} from './runtime-data';
 import type { TimerState } from './timer-state';
 
 /** What every component renderer may read besides its own props. */
@@ -25,6 +31,8 @@ export interface RunContext {
   /** What the current screen's create forms start with (opened from a calendar's day), or null. */
   prefill: FormPrefill | null;
   data: RuntimeData;
+  /** Photos and files on records; null where the host keeps none. */
+  files: RuntimeFiles | null;
   user: RuntimeUser | null;
   /** Whether AI actions can run here (the server has a provider configured). */
   aiAvailable: boolean;

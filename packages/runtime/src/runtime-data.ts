@@ -106,3 +106,34 @@ export interface AiRunView {
   /** Why it failed, in the visitor's words. */
   problem: string | null;
 }
+
+/** A file the person picked (a browser `File`): what the runtime reads of it. */
+export interface PickedFile {
+  readonly name: string;
+  readonly type: string;
+  readonly size: number;
+}
+
+/**
+ * Photos and files on records (docs/product/records.md#photos-and-files-on-records), as the host
+ * keeps them: the bytes on this device at once, sent to the server when it can be reached, never
+ * inside the records' document. Absent where there is nowhere to keep them (the editor's preview).
+ */
+export interface RuntimeFiles {
+  /**
+   * Keeps a picked file for a record of `collectionId` and resolves with the value its field
+   * stores (`sha256:…`, @pipit/app-definition's formatFileReference); rejects with an Error whose
+   * message is shown to the person (not an image we can read, this device is full).
+   */
+  add(collectionId: string, kind: 'image' | 'file', file: PickedFile): Promise<string>;
+  /**
+   * Where to show or download a kept file: this device's copy when it has one, else the server's
+   * (`thumbnail`: a photo's small version, what lists and galleries show). Null when neither can
+   * have it (someone not signed in, on another device).
+   */
+  url(
+    collectionId: string,
+    hash: string,
+    variant: 'thumbnail' | 'original',
+  ): Promise<string | null>;
+}

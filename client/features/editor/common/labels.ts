@@ -48,6 +48,8 @@ export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
   formula: 'Formula',
   relation: 'Link to records',
   rollup: 'Rollup of links',
+  image: 'Photo',
+  file: 'File',
 };
 
 /** Labels of component and step properties, by key. */

@@ -161,6 +161,16 @@ export function ValueInput({ field, label, value, onChange, disabled }: ValueInp
           onCommit={(v) => onChange(orNull(v.trim()))}
         />
       );
+    case 'image':
+    case 'file':
+      // Kept beside a visitor's own records, on their device and the server: the app's own
+      // records hold none.
+      return (
+        <p className="field__hint">
+          {label}: {field.type === 'image' ? 'photos' : 'files'} are added by the people using the
+          app.
+        </p>
+      );
     case 'longText':
     case 'text':
       return (

@@ -2,6 +2,7 @@ import {
   addField,
   type Collection,
   COMPUTED_FIELD_TYPES,
+  FILE_FIELD_TYPES,
   type Field,
   FIELD_TYPES,
   type FieldType,
@@ -184,7 +185,9 @@ function FieldEditor({ collection, field }: { collection: Collection; field: Fie
           onCommit={(text) => set({ options: optionsOf(text) })}
         />
       ) : null}
-      {COMPUTED_FIELD_TYPES.includes(field.type) || field.type === 'relation' ? null : (
+      {COMPUTED_FIELD_TYPES.includes(field.type) ||
+      field.type === 'relation' ||
+      FILE_FIELD_TYPES.includes(field.type) ? null : (
         <ValueInput
           field={field}
           label="Default value"

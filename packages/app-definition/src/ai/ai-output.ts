@@ -3,6 +3,7 @@ import {
   type AiAction,
   type Collection,
   COMPUTED_FIELD_TYPES,
+  FILE_FIELD_TYPES,
   type Field,
 } from '../schema/definition';
 import { LIMITS } from '../schema/limits';
@@ -77,8 +78,10 @@ function valueSchema(field: Pick<Field, 'name' | 'type' | 'options' | 'scale'>):
     case 'formula':
     case 'rollup':
     case 'relation':
-      // Never asked for: a computed value is worked out, and a link is to records the model
-      // never sees, so aiRecordSchema leaves them out.
+    case 'image':
+    case 'file':
+      // Never asked for: a computed value is worked out, a link is to records the model never
+      // sees, and an AI makes no photos or files, so aiRecordSchema leaves them out.
       return z.null();
   }
 }
@@ -104,7 +107,10 @@ export function aiRecordSchema(collection: Pick<Collection, 'fields'>): z.ZodObj
  */
 function typedFields(collection: Pick<Collection, 'fields'>): Field[] {
   return collection.fields.filter(
-    (f) => !COMPUTED_FIELD_TYPES.includes(f.type) && f.type !== 'relation',
+    (f) =>
+      !COMPUTED_FIELD_TYPES.includes(f.type) &&
+      f.type !== 'relation' &&
+      !FILE_FIELD_TYPES.includes(f.type),
   );
 }
 
@@ -206,6 +212,9 @@ function typeWords(field: Pick<Field, 'type' | 'options' | 'scale'>): string {
     case 'rollup':
     case 'relation':
       return 'nothing (it is worked out)';
+    case 'image':
+    case 'file':
+      return 'nothing (a person adds it)';
   }
 }
 

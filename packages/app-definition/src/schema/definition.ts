@@ -11,6 +11,7 @@ import { FIELD_TYPES } from './field-types';
 export {
   FIELD_TYPES,
   COMPUTED_FIELD_TYPES,
+  FILE_FIELD_TYPES,
   NUMERIC_FIELD_TYPES,
   TYPED_FIELD_TYPES,
   type FieldType,

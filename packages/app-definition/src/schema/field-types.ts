@@ -30,11 +30,17 @@ export const FIELD_TYPES = [
   'relation',
   /** A count, sum, average, min, max or latest value over the records a relation links. */
   'rollup',
+  /** A photo: a reference to its bytes (schema/file-reference.ts), kept beside the records. */
+  'image',
+  /** A file of any kind, with a size limit: a reference like an image's. */
+  'file',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Field types whose value is computed, not typed in: forms leave them out, records don't hold them. */
 export const COMPUTED_FIELD_TYPES: readonly FieldType[] = ['formula', 'rollup'];
+/** Field types whose value names bytes kept beside the records (schema/file-reference.ts). */
+export const FILE_FIELD_TYPES: readonly FieldType[] = ['image', 'file'];
 /** Field types whose values are numbers: what a stat or a chart adds up. */
 export const NUMERIC_FIELD_TYPES: readonly FieldType[] = [
   'number',
@@ -43,9 +49,10 @@ export const NUMERIC_FIELD_TYPES: readonly FieldType[] = [
   'duration',
 ];
 /**
- * Field types that hold what people type or pick: what AI answers and samples may fill. A relation
- * is picked too, but its values are other records' ids, which AI never invents.
+ * Field types that hold what people type: what AI answers and samples may fill. A relation is
+ * picked too, but its values are other records' ids, and a photo or file is bytes: neither is
+ * ever made up.
  */
 export const TYPED_FIELD_TYPES = FIELD_TYPES.filter(
-  (t) => !COMPUTED_FIELD_TYPES.includes(t) && t !== 'relation',
+  (t) => !COMPUTED_FIELD_TYPES.includes(t) && t !== 'relation' && !FILE_FIELD_TYPES.includes(t),
 ) as [FieldType, ...FieldType[]];

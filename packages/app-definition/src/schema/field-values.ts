@@ -3,6 +3,7 @@ import { groupedCount } from '@pipit/protocol';
 import type { Field } from './definition';
 import { COMPUTED_FIELD_TYPES } from './field-types';
 import { safeUrlSchema } from './safe-url';
+import { fileReferenceProblem, parseFileReference } from './file-reference';
 import { LIMITS } from './limits';
 
 /**
@@ -329,6 +330,18 @@ function coerceText(field: FieldShape, text: string): CoercedValue {
             ok: false,
             message: `Use a web address starting with https:// for ${field.name}.`,
           };
+    case 'image':
+    case 'file': {
+      const ref = parseFileReference(text);
+      if (!ref) {
+        return {
+          ok: false,
+          message: `Choose a ${field.type === 'image' ? 'photo' : 'file'} for ${field.name}.`,
+        };
+      }
+      const problem = fileReferenceProblem(field.type, field.name, ref);
+      return problem ? { ok: false, message: problem } : { ok: true, value: text };
+    }
     case 'email':
       return emailSchema.safeParse(text).success
         ? { ok: true, value: text }

@@ -33,6 +33,8 @@ import { lockedMessage } from '../actions';
 import { createBlocked } from '../permissions';
 import type { LinkSource } from './link-picker';
 import { SetupNote } from './setup-note';
+import { FileControl } from './file-control';
+import type { RuntimeFiles } from '../runtime-data';
 
 const INPUT_TYPES: Partial<Record<Field['type'], string>> = {
   text: 'text',
@@ -62,6 +64,9 @@ interface ControlProps {
   onChange?: ((value: FormInputValue) => void) | undefined;
   /** Where a relation field finds the records it can link. */
   links: LinkSource;
+  /** For an image or file field: its collection, and where the host keeps photos and files. */
+  collectionId?: string;
+  files?: RuntimeFiles | null;
 }
 
 /** A relation's control: its own chunk, like relations themselves (link-engine.ts). */
@@ -152,7 +157,8 @@ function ChoiceGroup({
  * One control per field type inside its label; its error, if any, follows the label and is tied to
  * the control (aria-invalid, aria-describedby) so a screen reader reads it with the field.
  */
-function FormControl({ field, id, value, error, currency, onChange, links }: ControlProps) {
+function FormControl(props: ControlProps) {
+  const { field, id, value, error, currency, onChange, links } = props;
   const errorId = `${id}-error`;
   const live = onChange !== undefined;
   const a11y = {
@@ -165,6 +171,20 @@ function FormControl({ field, id, value, error, currency, onChange, links }: Con
       {error}
     </p>
   ) : null;
+  if (field.type === 'image' || field.type === 'file') {
+    return (
+      <FileControl
+        field={field}
+        collectionId={props.collectionId ?? ''}
+        files={props.files ?? null}
+        value={value}
+        labelId={`${id}-label`}
+        a11y={a11y}
+        onChange={onChange}
+        errorText={errorText}
+      />
+    );
+  }
   if (field.type === 'boolean') {
     return (
       <div className="rt-field-group">
@@ -402,6 +422,8 @@ function LiveForm({
           value={input[field.id] ?? ''}
           error={errors[field.id]}
           currency={currency}
+          collectionId={collection.id}
+          files={run.files}
           onChange={(value) => setInput((current) => ({ ...current, [field.id]: value }))}
           links={links}
         />

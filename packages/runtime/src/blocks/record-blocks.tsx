@@ -19,6 +19,7 @@ const LinksHere = lazy(() => import('./linked-records').then((m) => ({ default: 
 import { SafeLink } from '../safe-link';
 import { recordsFor } from './list-blocks';
 import { SetupNote } from './setup-note';
+import { FileImage, FileLink } from '../file-values';
 
 const AGGREGATE_WORDS: Record<ComponentProps<'stat'>['aggregate'], string> = {
   count: 'count',
@@ -102,6 +103,16 @@ export function DetailBlock({
                 </span>
               ) : !text ? (
                 <span className="rt-muted">—</span>
+              ) : field.type === 'image' ? (
+                <FileImage
+                  files={run?.files}
+                  collectionId={collection.id}
+                  value={value}
+                  alt={`${field.name}: ${text}`}
+                  className="rt-detail-image"
+                />
+              ) : field.type === 'file' ? (
+                <FileLink files={run?.files} collectionId={collection.id} value={value} />
               ) : field.type === 'url' ? (
                 <SafeLink url={text}>{text}</SafeLink>
               ) : spoken ? (

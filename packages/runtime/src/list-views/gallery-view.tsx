@@ -1,8 +1,10 @@
+import type { ReactNode } from 'react';
 import { fitsViewField } from '@pipit/app-definition';
 import { SetupNote } from '../blocks/setup-note';
 import { findField, isEmpty } from '../records';
 import { safeHref } from '../safe-url';
 import { EmptyView, titleText, valueText, type ViewProps } from './view-parts';
+import { FileImage } from '../file-values';
 import './list-views.css';
 
 /**
@@ -19,21 +21,35 @@ export function GalleryView({
   subtitleField,
   open,
   emptyText,
+  context,
 }: ViewProps) {
   const imageField = findField(collection, props.imageFieldId);
   if (!imageField || !fitsViewField('imageFieldId', imageField.type)) {
-    return <SetupNote>Choose a web address field with pictures for this gallery.</SetupNote>;
+    return <SetupNote>Choose a photo or web address field for this gallery’s pictures.</SetupNote>;
   }
   if (records.length === 0) return <EmptyView text={emptyText} />;
   return (
     <ul className="rt-gallery" aria-label={collection.name}>
       {records.map((record) => {
         const raw = record.values[imageField.id];
-        const src = isEmpty(raw) ? null : safeHref(String(raw));
+        const title = titleText(record, titleField);
+        // A photo field's thumbnail (never the original: a gallery of hundreds stays light).
+        const photo =
+          imageField.type === 'image' && !isEmpty(raw) ? (
+            <FileImage
+              files={context.run?.files}
+              collectionId={collection.id}
+              value={raw}
+              alt={title}
+              className="rt-gallery-image"
+            />
+          ) : null;
+        const src = photo || isEmpty(raw) ? null : safeHref(String(raw));
         const card = (
           <GalleryCard
             src={src}
-            title={titleText(record, titleField)}
+            photo={photo}
+            title={title}
             subtitle={valueText(record, subtitleField)}
           />
         );
@@ -59,31 +75,35 @@ export function GalleryView({
  */
 function GalleryCard({
   src,
+  photo,
   title,
   subtitle,
 }: {
   src: string | null;
+  photo: ReactNode;
   title: string;
   subtitle: string;
 }) {
+  const pictured = src !== null || photo !== null;
   return (
     <>
-      {src ? (
-        <img
-          className="rt-gallery-image"
-          src={src}
-          alt={title}
-          loading="lazy"
-          decoding="async"
-          referrerPolicy="no-referrer"
-        />
-      ) : (
-        <span className="rt-gallery-image rt-gallery-none" aria-hidden="true">
-          🖼️
-        </span>
-      )}
+      {photo ??
+        (src ? (
+          <img
+            className="rt-gallery-image"
+            src={src}
+            alt={title}
+            loading="lazy"
+            decoding="async"
+            referrerPolicy="no-referrer"
+          />
+        ) : (
+          <span className="rt-gallery-image rt-gallery-none" aria-hidden="true">
+            🖼️
+          </span>
+        ))}
       <span className="rt-gallery-text">
-        <span className="rt-list-title" aria-hidden={src ? true : undefined}>
+        <span className="rt-list-title" aria-hidden={pictured ? true : undefined}>
           {title}
         </span>
         {subtitle && <span className="rt-list-subtitle">{subtitle}</span>}
