@@ -278,6 +278,8 @@ export {
   type PipitFile,
   type PipitFileApp,
   type PipitFileImage,
+  type PipitFileRecordFile,
+  type PortableRecordFile,
   type PipitFileVersion,
   type PipitFileCheckpoint,
   type PipitFileSpace,

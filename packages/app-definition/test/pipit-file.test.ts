@@ -200,6 +200,8 @@ describe('the .pipit file', () => {
       role: 'reader',
       app: { id: app.id, title: 'Garden log' },
       file: `spaces/${spaceId}/data.json`,
+      // Its photos and files (none here); a manifest without the key reads as none too.
+      recordFiles: [],
     });
     expect(file.spaceData(space!)).toEqual(records);
     expect(file.data(file.manifest.apps[0]!)).toEqual(app.data);

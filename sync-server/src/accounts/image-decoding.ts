@@ -1,6 +1,6 @@
 /** libvips is loaded on the first image: a server that handles none keeps it out of memory. */
 const loadSharp = async () => (await import('sharp')).default;
-import { APP_IMAGE_MAX_SIDE_PX } from '@pipit/protocol';
+import { APP_IMAGE_MAX_SIDE_PX, RECORD_FILE_LIMITS } from '@pipit/protocol';
 import { ServiceError } from '../service-error';
 import type { Storage } from '../storage/types';
 import type { Clock } from './clock';
@@ -165,6 +165,33 @@ export async function encodeImage(
     width: info.width,
     height: info.height,
   };
+}
+
+/** A photo on a record as the server keeps it: the photo and its thumbnail. */
+export interface KeptPhoto extends EncodedImage {
+  thumbnail: Uint8Array;
+}
+
+/**
+ * A photo on a record (docs/product/records.md#photos-and-files-on-records), uploaded or imported:
+ * encoded as every image is, to fit RECORD_FILE_LIMITS.imageSidePx, and its thumbnail made from
+ * that (small already, and decoded by us). Throws when it cannot be decoded.
+ */
+export async function encodeRecordPhoto(
+  bytes: Uint8Array,
+  header: ImageHeader,
+): Promise<KeptPhoto> {
+  const image = await encodeImage(bytes, header, {
+    side: RECORD_FILE_LIMITS.imageSidePx,
+    fit: 'inside',
+  });
+  const kept = await readImageHeader(image.bytes);
+  if ('problem' in kept) throw new Error('an encoded photo could not be read again');
+  const thumbnail = await encodeImage(image.bytes, kept, {
+    side: RECORD_FILE_LIMITS.thumbnailSidePx,
+    fit: 'inside',
+  });
+  return { ...image, thumbnail: thumbnail.bytes };
 }
 
 /** How an upload route takes images, and words what it refuses. */

@@ -4,6 +4,7 @@ import {
   PORTABLE_IMAGE_TYPES,
   type PortableApp,
   type PortableImageType,
+  type PortableRecordFile,
   type PortableSpace,
   readDefinition,
   readVisitorData,
@@ -125,13 +126,13 @@ export async function portableApp(
   }
 
   let data: PortableApp['data'] = null;
+  let recordFiles: PortableRecordFile[] = [];
   if (dataOf) {
-    const dataDoc = await documentCopy(
-      deps,
-      documentName({ kind: 'data', appId: app.id, userId: dataOf }),
-    );
+    const scope = documentName({ kind: 'data', appId: app.id, userId: dataOf });
+    const dataDoc = await documentCopy(deps, scope);
     data = readVisitorData(dataDoc);
     dataDoc.destroy();
+    recordFiles = await recordFilesOf(deps, scope);
   }
 
   return {
@@ -142,7 +143,18 @@ export async function portableApp(
     checkpoints,
     images,
     data,
+    recordFiles,
   };
+}
+
+/** The photos and files on a document's records, as a file carries them. */
+async function recordFilesOf(deps: PortableDeps, scope: string): Promise<PortableRecordFile[]> {
+  return (await deps.storage.recordFiles.listForScope(scope)).map((f) => ({
+    hash: f.hash,
+    kind: f.kind,
+    contentType: f.contentType,
+    bytes: f.bytes,
+  }));
 }
 
 /**
@@ -172,15 +184,18 @@ async function portableSpaces(deps: PortableDeps, userId: string): Promise<Porta
   const spaces: PortableSpace[] = [];
   for (const space of await deps.storage.spaces.listForUser(userId)) {
     const app = await deps.storage.apps.get(space.appId);
-    const doc = await documentCopy(deps, documentName({ kind: 'space', spaceId: space.id }));
+    const scope = documentName({ kind: 'space', spaceId: space.id });
+    const doc = await documentCopy(deps, scope);
     const data = readVisitorData(doc);
     doc.destroy();
+    const recordFiles = await recordFilesOf(deps, scope);
     spaces.push({
       id: space.id,
       name: space.name,
       role: space.role,
       app: { id: space.appId, title: app?.title ?? '' },
       data,
+      recordFiles,
     });
   }
   return spaces;

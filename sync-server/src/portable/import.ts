@@ -7,6 +7,7 @@ import {
   type PipitFile,
   type PipitFileApp,
   PipitFileError,
+  type PortableRecordFile,
   readPipitFile,
   rewriteUploadUrls,
   uploadIdsIn,
@@ -21,6 +22,7 @@ import {
   HISTORY_LIMITS,
   type ImportResponse,
   PLAN_LIMITS,
+  RECORD_FILE_LIMITS,
 } from '@pipit/protocol';
 import * as Y from 'yjs';
 import { UPLOAD_QUOTA_BYTES } from '../accounts/profile-service';
@@ -37,6 +39,7 @@ import type { PortableDeps } from './export';
 import {
   describePixels,
   encodeImage,
+  encodeRecordPhoto,
   IMAGE_PIXEL_LIMITS,
   type ImageHeader,
   readImageHeader,
@@ -62,11 +65,21 @@ interface ReadApp {
   /** Each image with what a refusal calls it ("image 3 of the app “Chores”"). */
   images: Array<{ id: string; bytes: Uint8Array; what: string; header: ImageHeader }>;
   data: ReturnType<PipitFile['data']>;
+  /** The photos and files on `data`'s records; a photo with its header (null: a file). */
+  recordFiles: Array<PortableRecordFile & { what: string; header: ImageHeader | null }>;
+}
+
+/** A photo or file ready to be kept: a photo encoded again, with its thumbnail. */
+interface KeptRecordFile extends PortableRecordFile {
+  thumbnail: Uint8Array | null;
+  width: number | null;
+  height: number | null;
 }
 
 /** An app ready to be written: its images encoded again as every upload is. */
-type EncodedApp = Omit<ReadApp, 'images'> & {
+type EncodedApp = Omit<ReadApp, 'images' | 'recordFiles'> & {
   images: Array<{ id: string; contentType: string; bytes: Uint8Array }>;
+  recordFiles: KeptRecordFile[];
 };
 
 const NO_CHANGES_RECORDED = {
@@ -145,7 +158,9 @@ async function readAll(file: PipitFile): Promise<ReadApp[]> {
       const what = imageInWords(entry, image);
       return { id: image.id, bytes, what, header: await imageOf(bytes, what) };
     });
+    const recordFiles = entry.files.data ? await recordFilesOf(file, entry) : [];
     pixels += images.reduce((sum, image) => sum + image.header.pixels, 0);
+    pixels += recordFiles.reduce((sum, f) => sum + (f.header?.pixels ?? 0), 0);
     if (pixels > IMAGE_PIXEL_LIMITS.perRequest) {
       throw new PipitFileError(
         `This file’s images come to more than ${IMAGE_PIXEL_LIMITS.perRequest / 1_000_000} megapixels, the most one import takes. Export its apps one at a time, or with smaller images, and import each file.`,
@@ -162,9 +177,97 @@ async function readAll(file: PipitFile): Promise<ReadApp[]> {
       checkpoints: entry.files.checkpoints.map((c) => checkedCheckpoint(file, entry, c)),
       images,
       data: file.data(entry),
+      recordFiles,
     });
   }
   return apps;
+}
+
+/**
+ * The photos and files on the records of an app's data in the file: a photo's header read (it is
+ * encoded again before it is kept, as every image is), a file's bytes checked against the SHA-256
+ * its records name it by (it is kept byte for byte).
+ */
+async function recordFilesOf(
+  file: PipitFile,
+  entry: PipitFileApp,
+): Promise<ReadApp['recordFiles']> {
+  return inTurns(
+    entry.files.recordFiles.map((f, i) => ({ f, i })),
+    IMAGE_CHECKS_AT_ONCE,
+    async ({ f, i }) => {
+      const bytes = file.recordFile(f);
+      const what = `photo or file ${i + 1} of your data in the app “${entry.title.slice(0, 60)}”`;
+      if (f.kind === 'image') {
+        return { ...f, bytes, what, header: await imageOf(bytes, what) };
+      }
+      if (createHash('sha256').update(bytes).digest('hex') !== f.hash) {
+        throw new PipitFileError(`${capital(what)} is damaged. Export the app again.`);
+      }
+      return { ...f, bytes, what, header: null };
+    },
+  );
+}
+
+/** A photo encoded again with its thumbnail, as an upload is; a file as it is. */
+async function keptRecordFile(f: ReadApp['recordFiles'][number]): Promise<KeptRecordFile> {
+  if (!f.header) {
+    return { ...f, thumbnail: null, width: null, height: null };
+  }
+  try {
+    const photo = await encodeRecordPhoto(f.bytes, f.header);
+    return {
+      hash: f.hash,
+      kind: f.kind,
+      contentType: photo.contentType,
+      bytes: photo.bytes,
+      thumbnail: photo.thumbnail,
+      width: photo.width,
+      height: photo.height,
+    };
+  } catch {
+    const message = `${capital(f.what)} cannot be read. Export the app again.`;
+    throw new ServiceError('validation_failed', message, { fields: { file: message } });
+  }
+}
+
+/**
+ * Keeps the imported apps' photos and files in the importer's data there, after the apps are
+ * written: each within the quota, as an upload is; what no longer fits (something written
+ * meanwhile took the room) is left out, and the report says how many.
+ */
+async function keepRecordFiles(
+  deps: PortableDeps,
+  owner: UserRecord,
+  apps: readonly EncodedApp[],
+  report: ImportResponse,
+): Promise<void> {
+  let leftOut = 0;
+  for (const app of apps) {
+    const appId = report.apps.find((a) => a.sourceId === app.entry.id)?.id;
+    if (!appId || app.recordFiles.length === 0) continue;
+    const scope = documentName({ kind: 'data', appId, userId: owner.id });
+    for (const f of app.recordFiles) {
+      const written = await deps.storage.recordFiles.insertWithinQuota(
+        {
+          scope,
+          appId,
+          spaceId: null,
+          ownerId: owner.id,
+          uploadedBy: owner.id,
+          createdAt: deps.clock.now(),
+          ...f,
+        },
+        { quotaBytes: UPLOAD_QUOTA_BYTES, perScope: RECORD_FILE_LIMITS.perScope },
+      );
+      if (written.outcome === 'over_quota' || written.outcome === 'scope_full') leftOut += 1;
+    }
+  }
+  if (leftOut > 0) {
+    report.report.notes.push(
+      `${leftOut === 1 ? 'A photo or file' : `${leftOut} photos and files`} of your data no longer fit in the ${UPLOAD_QUOTA_BYTES / 1024 / 1024} MB of your plan and ${leftOut === 1 ? 'was' : 'were'} left out.`,
+    );
+  }
 }
 
 /**
@@ -506,7 +609,13 @@ export async function importFile(
   await spendDecodeBudget(
     deps,
     owner.id,
-    apps.reduce((sum, a) => sum + a.images.reduce((s, i) => s + i.header.pixels, 0), 0),
+    apps.reduce(
+      (sum, a) =>
+        sum +
+        a.images.reduce((s, i) => s + i.header.pixels, 0) +
+        a.recordFiles.reduce((s, f) => s + (f.header?.pixels ?? 0), 0),
+      0,
+    ),
   );
   const encoded: EncodedApp[] = [];
   for (const app of apps) {
@@ -519,7 +628,8 @@ export async function importFile(
         throw new ServiceError('validation_failed', message, { fields: { file: message } });
       }
     });
-    encoded.push({ ...app, images });
+    const recordFiles = await inTurns(app.recordFiles, IMAGE_CHECKS_AT_ONCE, keptRecordFile);
+    encoded.push({ ...app, images, recordFiles });
   }
   checkQuota(used, encoded);
 
@@ -537,6 +647,7 @@ export async function importFile(
       // is made.
       if ('ownedApps' in outcome) throw planFull(outcome.ownedApps, apps.length);
       if (!outcome.committed) throw overQuota(imageBytesOf(encoded));
+      await keepRecordFiles(deps, owner, encoded, report);
       return report;
     } catch (error) {
       if (!(error instanceof ConflictError) || attempt >= 2) throw error;
@@ -554,23 +665,33 @@ function planFull(owned: number, adding: number): ServiceError {
   );
 }
 
-/** The plan's upload quota: `used` bytes and the images of `apps` must fit in it. */
-function checkQuota(
-  used: number,
-  apps: ReadonlyArray<{ images: ReadonlyArray<{ bytes: Uint8Array }> }>,
-): void {
+type Kept = { bytes: Uint8Array; thumbnail?: Uint8Array | null };
+type WithImages = { images: readonly Kept[]; recordFiles: readonly Kept[] };
+
+/**
+ * The plan's upload quota: `used` bytes and the images of `apps` must fit in it, their photos
+ * and files on records too.
+ */
+function checkQuota(used: number, apps: readonly WithImages[]): void {
   const imageBytes = imageBytesOf(apps);
   if (used + imageBytes > UPLOAD_QUOTA_BYTES) throw overQuota(imageBytes);
 }
 
-function imageBytesOf(apps: ReadonlyArray<{ images: ReadonlyArray<{ bytes: Uint8Array }> }>) {
-  return apps.reduce((sum, a) => sum + a.images.reduce((s, i) => s + i.bytes.byteLength, 0), 0);
+function imageBytesOf(apps: readonly WithImages[]) {
+  const size = (k: Kept) => k.bytes.byteLength + (k.thumbnail?.byteLength ?? 0);
+  return apps.reduce(
+    (sum, a) =>
+      sum +
+      a.images.reduce((s, i) => s + size(i), 0) +
+      a.recordFiles.reduce((s, f) => s + size(f), 0),
+    0,
+  );
 }
 
 function overQuota(imageBytes: number): ServiceError {
   return new ServiceError(
     'limit_reached',
-    `This file’s images (${(imageBytes / 1024 / 1024).toFixed(1)} MB) would take your uploads past the ${UPLOAD_QUOTA_BYTES / 1024 / 1024} MB of your plan. Remove some images first.`,
+    `This file’s images, photos and files (${(imageBytes / 1024 / 1024).toFixed(1)} MB) would take your uploads past the ${UPLOAD_QUOTA_BYTES / 1024 / 1024} MB of your plan. Remove some images first.`,
   );
 }
 

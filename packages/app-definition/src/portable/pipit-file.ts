@@ -1,5 +1,15 @@
 import { strFromU8, strToU8 } from 'fflate';
-import { createId, ID_PATTERN, SPACE_LIMITS, SPACE_ROLES, type SpaceRole } from '@pipit/protocol';
+import {
+  createId,
+  ID_PATTERN,
+  RECORD_FILE_HASH_PATTERN,
+  RECORD_FILE_KINDS,
+  RECORD_FILE_LIMITS,
+  type RecordFileKind,
+  SPACE_LIMITS,
+  SPACE_ROLES,
+  type SpaceRole,
+} from '@pipit/protocol';
 import { z } from 'zod';
 import { type AppDefinition, appDefinitionSchema } from '../schema/definition';
 import { EXPORT_FORMAT, exportDefinition } from './json';
@@ -46,6 +56,8 @@ export const PORTABLE_LIMITS = {
   imagesPerApp: 500,
   /** One image: the upload limit. */
   imageBytes: 5 * 1024 * 1024,
+  /** Photos and files on the records of one app's data or one space: what a scope may keep. */
+  recordFilesPerScope: RECORD_FILE_LIMITS.perScope,
 } as const;
 
 /** The image types a Pipit server stores (uploads are re-encoded to WebP). */
@@ -86,6 +98,23 @@ const imageEntrySchema = z.object({
   file: entryNameSchema,
 });
 
+/**
+ * A photo or file on the records of the data beside it (docs/product/records.md): named by the
+ * SHA-256 its records refer to it by — of the bytes the device picked; a photo is held as the
+ * server kept it, encoded again, so its bytes need not hash to it.
+ */
+const recordFileEntrySchema = z.object({
+  hash: z.string().regex(RECORD_FILE_HASH_PATTERN),
+  kind: z.enum(RECORD_FILE_KINDS),
+  contentType: z.string().min(1).max(200),
+  bytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(Math.max(RECORD_FILE_LIMITS.imageBytes, RECORD_FILE_LIMITS.fileBytes)),
+  file: entryNameSchema,
+});
+
 const appEntrySchema = z.object({
   id: idSchema,
   title: z.string().max(200),
@@ -96,6 +125,11 @@ const appEntrySchema = z.object({
     images: z.array(imageEntrySchema).max(PORTABLE_LIMITS.imagesPerApp),
     /** The exporting person's own data in the app, when they chose to include it. */
     data: entryNameSchema.nullable(),
+    /** The photos and files on that data's records (absent in files made before them). */
+    recordFiles: z
+      .array(recordFileEntrySchema)
+      .max(PORTABLE_LIMITS.recordFilesPerScope)
+      .default([]),
   }),
 });
 export type PipitFileApp = z.infer<typeof appEntrySchema>;
@@ -112,9 +146,12 @@ const spaceEntrySchema = z.object({
   /** The app it belongs to (which need not be in the file: it may be someone else's). */
   app: z.object({ id: idSchema, title: z.string().max(200) }),
   file: entryNameSchema,
+  /** The photos and files on its records (absent in files made before them). */
+  recordFiles: z.array(recordFileEntrySchema).max(PORTABLE_LIMITS.recordFilesPerScope).default([]),
 });
 export type PipitFileSpace = z.infer<typeof spaceEntrySchema>;
 export type PipitFileImage = z.infer<typeof imageEntrySchema>;
+export type PipitFileRecordFile = z.infer<typeof recordFileEntrySchema>;
 export type PipitFileVersion = z.infer<typeof versionEntrySchema>;
 export type PipitFileCheckpoint = z.infer<typeof checkpointEntrySchema>;
 
@@ -205,6 +242,16 @@ export interface PortableApp {
   }>;
   images: Array<{ id: string; contentType: PortableImageType; bytes: Uint8Array }>;
   data: VisitorData | null;
+  /** The photos and files on `data`'s records (none unless given). */
+  recordFiles?: PortableRecordFile[];
+}
+
+/** A photo or file on records, as a file carries it. */
+export interface PortableRecordFile {
+  hash: string;
+  kind: RecordFileKind;
+  contentType: string;
+  bytes: Uint8Array;
 }
 
 /** A shared space the exporting person is in, as it goes into an account's file. */
@@ -214,6 +261,8 @@ export interface PortableSpace {
   role: SpaceRole;
   app: { id: string; title: string };
   data: VisitorData;
+  /** The photos and files on its records (none unless given). */
+  recordFiles?: PortableRecordFile[];
 }
 
 export interface PortableExport {
@@ -308,6 +357,7 @@ export function writePipitFile(input: PortableExport): Uint8Array {
         data: app.data
           ? add(`${base}/data.json`, json({ format: 'pipit-visitor-data', ...app.data }))
           : null,
+        recordFiles: app.data ? recordFileEntries(`${base}/files`, app.recordFiles) : [],
       },
     });
   }
@@ -325,7 +375,18 @@ export function writePipitFile(input: PortableExport): Uint8Array {
           ...space.data,
         }),
       ),
+      recordFiles: recordFileEntries(`spaces/${space.id}/files`, space.recordFiles),
     });
+  }
+  function recordFileEntries(folder: string, files: PortableRecordFile[] = []) {
+    return files.map((f) => ({
+      hash: f.hash,
+      kind: f.kind,
+      contentType: f.contentType,
+      bytes: f.bytes.byteLength,
+      // A photo is compressed already; a file may not be.
+      file: add(`${folder}/${f.hash}`, f.bytes, f.kind === 'file'),
+    }));
   }
   entries[0] = { name: 'manifest.json', data: json(manifest), compress: true };
   return writeZip(entries, exportedAt);
@@ -380,9 +441,15 @@ function partsInWords(manifest: PipitManifest): Map<string, string> {
     for (const c of checkpoints) parts.set(c.file, checkpointInWords(app, c));
     for (const i of images) parts.set(i.file, imageInWords(app, i));
     if (data) parts.set(data, `your data in ${appInWords(app)}`);
+    app.files.recordFiles.forEach((f, i) =>
+      parts.set(f.file, `photo or file ${i + 1} of your data in ${appInWords(app)}`),
+    );
   }
   for (const space of manifest.spaces) {
     parts.set(space.file, `the records of the space “${space.name.slice(0, 60)}”`);
+    space.recordFiles.forEach((f, i) =>
+      parts.set(f.file, `photo or file ${i + 1} of the space “${space.name.slice(0, 60)}”`),
+    );
   }
   return parts;
 }
@@ -397,6 +464,7 @@ function partByLayout(name: string): string {
     [/^apps\/[^/]+\/checkpoints\//, 'a checkpoint of an app'],
     [/^apps\/[^/]+\/images\//, 'an image of an app'],
     [/^apps\/[^/]+\/data\.json$/, 'your data in an app'],
+    [/^apps\/[^/]+\/files\//, 'a photo or file of your data in an app'],
     [/^spaces\//, 'the records of a shared space'],
   ];
   return layout.find(([pattern]) => pattern.test(name))?.[1] ?? 'a part Pipit never writes';
@@ -443,6 +511,8 @@ export interface PipitFile {
   image(app: PipitFileApp, image: PipitFileImage): Uint8Array;
   /** The exporting person's data in the app, or null when it was left out. */
   data(app: PipitFileApp): VisitorData | null;
+  /** A photo's or file's bytes (of an app's data or a space), exactly as many as listed. */
+  recordFile(entry: PipitFileRecordFile): Uint8Array;
   /** A shared space's records and counters (read, never imported). */
   spaceData(space: PipitFileSpace): VisitorData;
 }
@@ -497,7 +567,9 @@ export function readPipitFile(bytes: Uint8Array): PipitFile {
       ...app.files.checkpoints.map((c) => c.file),
       ...app.files.images.map((i) => i.file),
       ...(app.files.data ? [app.files.data] : []),
+      ...app.files.recordFiles.map((f) => f.file),
     ];
+    unique(app.files.recordFiles, (f) => f.hash, `a photo or file of ${appInWords(app)}`);
     for (const name of names) {
       if (!zip.has(name)) {
         throw new PipitFileError(`This Pipit file is missing ${known.get(name)}. Export it again.`);
@@ -507,6 +579,13 @@ export function readPipitFile(bytes: Uint8Array): PipitFile {
 
   unique(manifest.spaces, (s) => s.id, 'a shared space');
   for (const space of manifest.spaces) {
+    for (const f of space.recordFiles) {
+      if (!zip.has(f.file)) {
+        throw new PipitFileError(
+          `This Pipit file is missing ${known.get(f.file)}. Export it again.`,
+        );
+      }
+    }
     if (!zip.has(space.file)) {
       throw new PipitFileError(
         `This Pipit file is missing ${known.get(space.file)}. Export it again.`,
@@ -552,6 +631,15 @@ export function readPipitFile(bytes: Uint8Array): PipitFile {
       if (bytes.byteLength !== image.bytes) {
         throw new PipitFileError(
           `${capital(imageInWords(app, image))} is damaged. Export the app again.`,
+        );
+      }
+      return bytes;
+    },
+    recordFile(entry) {
+      const bytes = zip.read(entry.file);
+      if (bytes.byteLength !== entry.bytes) {
+        throw new PipitFileError(
+          `${capital(known.get(entry.file) ?? partByLayout(entry.file))} is damaged. Export it again.`,
         );
       }
       return bytes;
