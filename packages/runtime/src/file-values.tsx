@@ -35,7 +35,8 @@ export function useFileUrl(
 
 /**
  * A record's photo: its thumbnail (lists, galleries, the detail) in a box of fixed shape, or a
- * placeholder while it is nowhere to be seen yet (on another device, not sent yet).
+ * placeholder while it is nowhere to be seen yet (on another device, not sent yet, or the server
+ * answered with no picture).
  */
 export function FileImage({
   files,
@@ -53,14 +54,26 @@ export function FileImage({
   variant?: 'thumbnail' | 'original';
 }) {
   const url = useFileUrl(files, collectionId, value, variant);
-  if (!url) {
+  // The server may not have it yet (the device that took it has not sent it): a placeholder, not
+  // a broken image.
+  const [failed, setFailed] = useState<string | null>(null);
+  if (!url || failed === url) {
     return (
       <span className={`${className} rt-gallery-none`} role="img" aria-label={alt}>
         <span aria-hidden="true">🖼️</span>
       </span>
     );
   }
-  return <img className={className} src={url} alt={alt} loading="lazy" decoding="async" />;
+  return (
+    <img
+      className={className}
+      src={url}
+      alt={alt}
+      loading="lazy"
+      decoding="async"
+      onError={() => setFailed(url)}
+    />
+  );
 }
 
 /** A record's file: a link that downloads it, named as it was picked. */

@@ -189,6 +189,45 @@ describe('photos and files on records in the running app', () => {
     expect(files.url.mock.calls.every(([, , variant]) => variant === 'thumbnail')).toBe(true);
   });
 
+  it('shows a placeholder, not a broken picture, for a photo the server does not have yet', async () => {
+    const files = fakeFiles();
+    files.url.mockImplementation((_c, hash, variant) =>
+      Promise.resolve(`/api/apps/app/files/${hash}${variant === 'thumbnail' ? '/thumbnail' : ''}`),
+    );
+    const store = createMemoryDataStore({
+      records: [
+        {
+          id: 'p1',
+          collectionId: 'plants',
+          values: { name: 'Fern', photo: photoRef },
+          createdAt: 1,
+          updatedAt: 1,
+        },
+      ],
+    });
+    const root = createRoot(createElement(Harness, { store, files }));
+    await root.act(() =>
+      (
+        findAll(root.tree, (n) => n.tag === 'button' && textOf([n]).includes('Gallery'))[0]!.props
+          .onClick as () => unknown
+      )(),
+    );
+    await root.act(() => undefined);
+    await root.act(() => undefined);
+    const image = () =>
+      findAll(
+        root.tree,
+        (n) =>
+          n.props.className === 'rt-gallery-image' ||
+          n.props.className === 'rt-gallery-image rt-gallery-none',
+      );
+    expect(image().map((n) => [n.tag, n.props.src])).toEqual([
+      ['img', `/api/apps/app/files/${HASH}/thumbnail`],
+    ]);
+    await root.act(() => (image()[0]!.props.onError as () => unknown)());
+    expect(image().map((n) => [n.tag, n.props['aria-label']])).toEqual([['span', 'Fern']]);
+  });
+
   it('refuses a value that is not a reference, and reads a reference as its file name', () => {
     const store = createMemoryDataStore({ records: [] });
     const collection = app().collections[0]!;
