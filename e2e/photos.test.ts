@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentName } from '@pipit/protocol';
+import { createId, documentName } from '@pipit/protocol';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { definitionOf } from '../sync-server/test/support/publishing';
 import { axeViolations } from './support/axe';
@@ -87,19 +87,19 @@ function plantDiary(): Definition {
 }
 
 /** A small PNG drawn in the page itself (a green square with a stripe), as bytes. */
-async function drawnPng(page: Page): Promise<Buffer> {
-  const base64 = await page.evaluate(async () => {
+async function drawnPng(page: Page, stripe = '#f2c14e'): Promise<Buffer> {
+  const base64 = await page.evaluate(async (stripe) => {
     const canvas = new OffscreenCanvas(64, 48);
     const g = canvas.getContext('2d')!;
     g.fillStyle = '#2d7a4f';
     g.fillRect(0, 0, 64, 48);
-    g.fillStyle = '#f2c14e';
+    g.fillStyle = stripe;
     g.fillRect(0, 20, 64, 8);
     const bytes = new Uint8Array(
       await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer(),
     );
     return btoa(String.fromCharCode(...bytes));
-  });
+  }, stripe);
   return Buffer.from(base64, 'base64');
 }
 
@@ -243,6 +243,29 @@ describe('a photo on a record, taken offline', () => {
     await fits(page, 'refused');
     const fake = createHash('sha256').update('not a photo either').digest('hex');
     expect(await stored(fake)).toBeNull();
+
+    // A photo past the person's quota: kept on the device, and they are told why it was not sent.
+    await pipit.server.storage.uploads.insert({
+      id: createId(),
+      userId: pia.id,
+      contentType: 'image/webp',
+      bytes: new Uint8Array(20 * 1024 * 1024 - 100),
+      createdAt: Date.now(),
+    });
+    const png = await drawnPng(page, '#8fbf3f');
+    await form.getByLabel(/^Name/).fill('Moss');
+    await choose.setInputFiles({ name: 'moss.png', mimeType: 'image/png', buffer: png });
+    await form.getByRole('img', { name: 'Photo: moss.png' }).waitFor();
+    await form.getByRole('button', { name: 'Add plant' }).click();
+    const notice = page.getByRole('complementary', { name: 'Photos and files not sent' });
+    await notice
+      .getByText(
+        'A photo couldn’t be sent to the server: That would take what you keep on this server past the 20 MB of your plan. Remove some photos or files first, then try again. It stays on this device only.',
+      )
+      .waitFor();
+    await fits(page, 'over-quota');
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
   });
 });

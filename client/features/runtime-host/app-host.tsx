@@ -10,6 +10,7 @@ import { SyncIndicator } from '../../ui/sync-indicator';
 import { askToPersist, isStandalone } from '../../sync/core/device-storage';
 import { AppArea } from './app-area';
 import { useRecordFiles } from './record-files-host';
+import { RefusedFilesNotice } from './refused-files-notice';
 import { type HostSpacesParts, SpacesSlot } from './spaces-slot';
 
 /** Only an app with AI actions loads its AI host (ai-app-area.tsx). */
@@ -77,6 +78,7 @@ export function AppHost({
       </header>
       {notice}
       {notices}
+      <RefusedFilesNotice accountId={accountId} />
       {dialog}
       {definition.aiActions.length > 0 ? (
         <Suspense

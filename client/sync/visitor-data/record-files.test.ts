@@ -109,6 +109,15 @@ describe('photos and files kept on this device', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(send).toHaveBeenCalledTimes(2);
     expect(await files.deviceFileUrl(refusedHash, 'original')).toMatch(/^blob:/);
+    // What the person is told about, until they dismiss it.
+    const seen: string[][] = [];
+    const stop = files.watchRefusedUploads(OWNER, (refused) =>
+      seen.push(refused.map((u) => u.problem ?? '')),
+    );
+    await vi.waitFor(() => expect(seen.at(-1)).toEqual(['That file isn’t an image we can read.']));
+    await files.dismissRefusedUpload(`${OWNER}:/api/apps/app1/files/${refusedHash}`);
+    await vi.waitFor(() => expect(seen.at(-1)).toEqual([]));
+    stop();
     uploads.stop();
   });
 

@@ -1,3 +1,4 @@
+import { liveQuery } from 'dexie';
 import { createBackoff } from '../core/backoff';
 import { type DeviceFile, localDb, type PendingUpload } from '../core/local-db';
 
@@ -54,6 +55,31 @@ export async function queueUpload(
     key: `${upload.owner}:${upload.path}`,
     queuedAt: Date.now(),
   });
+}
+
+/**
+ * Calls `onChange` with `owner`'s files the server refused (not an image it can read, the quota
+ * full), oldest first, now and after every change: what the person is told about.
+ */
+export function watchRefusedUploads(
+  owner: string,
+  onChange: (refused: PendingUpload[]) => void,
+): () => void {
+  const subscription = liveQuery(async () =>
+    (await localDb().pendingUploads.where('owner').equals(owner).sortBy('queuedAt')).filter(
+      (upload) => upload.problem !== undefined,
+    ),
+  ).subscribe({
+    next: onChange,
+    error: (error: unknown) =>
+      console.warn('Could not read the files waiting on this device:', error),
+  });
+  return () => subscription.unsubscribe();
+}
+
+/** Forgets a refused file's upload (the person read why); its copy stays on this device. */
+export async function dismissRefusedUpload(key: string): Promise<void> {
+  await localDb().pendingUploads.delete(key);
 }
 
 /** What sending one file came to: kept by the server, not now (offline, busy), or refused. */
