@@ -1,8 +1,10 @@
 import {
   canChangeSpaceRecord,
+  type Collection,
   type CollectionRecordRule,
   DefinitionError,
   isSharedCollection,
+  parseFileReference,
   type ReadDefinition,
 } from '@pipit/app-definition';
 import { groupedCount, SPACE_LIMITS, type SpaceRole } from '@pipit/protocol';
@@ -10,6 +12,7 @@ import { ACTION_MESSAGES, type RuntimeData, type RuntimeDataRecord } from '@pipi
 import { useMemo } from 'react';
 import type { SyncState } from '../core/sync-state';
 import { useVisitorData } from './visitor-data';
+import { queueUpload } from './record-files';
 import type { VisitorDataSource, VisitorDataView } from './view';
 
 /**
@@ -89,7 +92,7 @@ export function combineAppData(
   own: VisitorDataView,
   space: VisitorDataView,
   definition: ReadDefinition,
-  shown: Pick<ShownSpace, 'role' | 'people'>,
+  shown: Pick<ShownSpace, 'role' | 'people'> & { id?: string },
   accountId: string,
 ): AppDataView {
   const { role, people } = shown;
@@ -167,11 +170,34 @@ export function combineAppData(
         if (!collection) continue;
         space.data.create(collection, record.values);
         own.data.remove(record.id);
+        if (shown.id) sendFilesToSpace(collection, record.values, accountId, shown.id);
         moved += 1;
       }
       return moved;
     },
   };
+}
+
+/**
+ * The photos and files of a record moved into a space go there too: their bytes on this device are
+ * queued for the space (record-files.ts; bytes this device does not have stay in the person's own
+ * data on the server, and the space shows their placeholder).
+ */
+function sendFilesToSpace(
+  collection: Collection,
+  values: Readonly<Record<string, unknown>>,
+  owner: string,
+  spaceId: string,
+): void {
+  for (const field of collection.fields) {
+    if (field.type !== 'image' && field.type !== 'file') continue;
+    const ref = parseFileReference(values[field.id]);
+    if (!ref) continue;
+    const path = `/api/spaces/${spaceId}/files/${ref.hash}`;
+    queueUpload({ owner, path, hash: ref.hash, kind: field.type }).catch((error: unknown) =>
+      console.warn('Could not queue a photo for the space:', error),
+    );
+  }
 }
 
 /**
@@ -205,7 +231,13 @@ export function useAppData(options: {
       return { ...own, spaceSync: null, privateShared, moveIntoSpace: nothingToMove };
     }
     return {
-      ...combineAppData(own, spaceData, definition, { role, people }, accountId),
+      ...combineAppData(
+        own,
+        spaceData,
+        definition,
+        { role, people, id: source.spaceId },
+        accountId,
+      ),
       spaceId: source.spaceId,
     };
     // `source` is followed through `spaceData` (useVisitorData reopens when it changes).

@@ -156,12 +156,16 @@ export function startUploads(options: {
     kick();
   };
   window.addEventListener('online', online);
-  kick();
+  // A file queued from anywhere (a form, a record moved into a space, another tab) is sent at once.
+  const queued = liveQuery(() =>
+    localDb().pendingUploads.where('owner').equals(owner).count(),
+  ).subscribe({ next: () => kick(), error: () => undefined });
   return {
     kick,
     stop() {
       stopped = true;
       backoff.cancel();
+      queued.unsubscribe();
       window.removeEventListener('online', online);
     },
   };
