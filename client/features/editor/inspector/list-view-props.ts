@@ -61,7 +61,8 @@ export const VIEW_PROP_HINTS: Readonly<Record<string, string>> = {
   columnFieldIds: 'None ticked: the first six fields.',
   groupFieldId: 'A Choice field: each of its choices is a column.',
   dateFieldId: 'A Date field: each item shows on its day.',
-  imageFieldId: 'A Web address field holding each picture’s address.',
+  imageFieldId:
+    'A Photo field (its thumbnails), or a Web address field holding each picture’s address.',
   addScreenId:
     'A screen with a form that adds to this collection: tapping a day opens it with that date filled in.',
   search: 'A search box, and a row of choices when the collection has a Choice or Yes / no field.',
@@ -71,5 +72,5 @@ export const VIEW_PROP_HINTS: Readonly<Record<string, string>> = {
 export const VIEW_FIELD_MISSING: Readonly<Record<ViewFieldKey, string>> = {
   groupFieldId: 'Add a Choice field to this collection in the Collections tab first.',
   dateFieldId: 'Add a Date field to this collection in the Collections tab first.',
-  imageFieldId: 'Add a Web address field for pictures to this collection first.',
+  imageFieldId: 'Add a Photo field, or a Web address field for pictures, to this collection first.',
 };
