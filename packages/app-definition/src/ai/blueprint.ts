@@ -6,6 +6,7 @@ import {
   COMPUTED_FIELD_TYPES,
   FIELD_TYPES,
   NUMERIC_FIELD_TYPES,
+  TYPED_FIELD_TYPES,
   type FieldType,
   type Screen,
 } from '../schema/definition';
@@ -296,8 +297,8 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
       const values: Record<string, FieldValue> = {};
       let ok = true;
       fields.forEach((field, i) => {
-        // Worked out, or links to records by ids a sample can't know: never a sample's value.
-        if (COMPUTED_FIELD_TYPES.includes(field.type) || field.type === 'relation') return;
+        // Worked out, links to records by ids, or bytes: never a sample's value.
+        if (!TYPED_FIELD_TYPES.includes(field.type)) return;
         const raw = sample[sourceIndex[i] ?? -1];
         const coerced = coerceFieldValue(field, raw);
         if (coerced.ok) values[field.id] = coerced.value;

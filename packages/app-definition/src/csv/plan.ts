@@ -1,5 +1,10 @@
 import { groupedCount } from '@pipit/protocol';
-import { COMPUTED_FIELD_TYPES, type Field, type FieldType } from '../schema/definition';
+import {
+  FILE_FIELD_TYPES,
+  type Field,
+  type FieldType,
+  TYPED_FIELD_TYPES,
+} from '../schema/definition';
 import { coerceFieldValue, type FieldValue } from '../schema/field-values';
 import { LIMITS } from '../schema/limits';
 import { detectFieldType } from './detect';
@@ -54,9 +59,11 @@ export interface ImportPlan {
 /** What the person has typed over a cell in the preview, by row number, then column. */
 export type CellEdits = Readonly<Record<number, Readonly<Record<number, string>>>>;
 
-/** Fields a column never goes into: computed ones, and links to records (CSV names no records). */
-const isComputed = (field: Pick<Field, 'type'>) =>
-  COMPUTED_FIELD_TYPES.includes(field.type) || field.type === 'relation';
+/**
+ * Fields a column never goes into: computed ones, links to records (a file names no records) and
+ * photos or files (a file holds no bytes).
+ */
+const isComputed = (field: Pick<Field, 'type'>) => !TYPED_FIELD_TYPES.includes(field.type);
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /**
@@ -148,7 +155,9 @@ function mappingProblems(
       problems.push(
         target.field.type === 'relation'
           ? `${target.field.name} links to other records, which a CSV file can’t name, so “${header[target.column]}” can’t be imported into it. Skip that column.`
-          : `${target.field.name} is worked out ${target.field.type === 'rollup' ? 'from its linked records' : 'by its formula'}, so “${header[target.column]}” can’t be imported into it. Skip that column.`,
+          : FILE_FIELD_TYPES.includes(target.field.type)
+            ? `${target.field.name} holds a photo or file, which a CSV file can’t carry, so “${header[target.column]}” can’t be imported into it. Skip that column.`
+            : `${target.field.name} is worked out ${target.field.type === 'rollup' ? 'from its linked records' : 'by its formula'}, so “${header[target.column]}” can’t be imported into it. Skip that column.`,
       );
     }
   }

@@ -65,8 +65,11 @@ export function recordsToCsv(
   records: readonly { values: Readonly<Record<string, FieldValue>> }[],
   env: FormulaEnv,
 ): string {
-  // Links between records and what is worked out over them have no text a file could carry back.
-  const fields = allFields.filter((field) => field.type !== 'relation' && field.type !== 'rollup');
+  // Links between records, what is worked out over them, photos and files: no text a file could
+  // carry back.
+  const fields = allFields.filter(
+    (field) => !['relation', 'rollup', 'image', 'file'].includes(field.type),
+  );
   const hasFormulas = fields.some((field) => field.type === 'formula');
   const compiled = hasFormulas ? compileCollectionFormulas(allFields) : null;
   const data = records.map((record) => {
