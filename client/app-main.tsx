@@ -1,4 +1,4 @@
-import { lazy, StrictMode, startTransition, Suspense } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 // First: the browser's install prompt and `appinstalled` can fire before the app has rendered.
 import './features/app-page/install-prompt';
@@ -6,6 +6,7 @@ import { rootErrorOptions, startErrorReporting } from './platform/monitoring/err
 import { InstalledApp } from './features/runtime-host/installed-app';
 import { openAhead } from './features/runtime-host/open-ahead';
 import { type HostSpacesProps, SpacesSlot } from './features/runtime-host/spaces-slot';
+import { AppSpaces } from './features/spaces/app-spaces';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';
 
@@ -20,20 +21,8 @@ if (!root) throw new Error('app.html has no #root element');
 // Its SDK is loaded only if something goes wrong: the app's first visit stays small.
 startErrorReporting('on-first-error');
 
-// Only apps with a shared collection have spaces: the others never download their code.
-const AppSpaces = lazy(() =>
-  import('./features/spaces/app-spaces').then((m) => ({ default: m.AppSpaces })),
-);
-
-/**
- * The spaces' part of a running app: the spaces feature's, laid out by the runtime host. While its
- * code comes, the app shows without it, on the person's own data.
- */
-const renderSpaces = (props: HostSpacesProps) => (
-  <Suspense fallback={props.children({})}>
-    <AppSpaces {...props} />
-  </Suspense>
-);
+/** The spaces' part of a running app: the spaces feature's, laid out by the runtime host. */
+const renderSpaces = (props: HostSpacesProps) => <AppSpaces {...props} />;
 
 const { pathname } = window.location;
 // What the first screen reads from this device is read at once; an app on this device renders

@@ -3,17 +3,10 @@ import {
   isSharedCollection,
   type ReadDefinition,
 } from '@pipit/app-definition';
-import { apiErrorSchema } from '@pipit/protocol';
 import type { RuntimeFiles } from '@pipit/runtime';
 import { useEffect, useMemo, useRef } from 'react';
-import {
-  deviceFileUrl,
-  keepOnDevice,
-  queueUpload,
-  sha256Hex,
-  startUploads,
-  type UploadSent,
-} from '../../sync/visitor-data/record-files';
+import type { UploadSent } from '../../sync/visitor-data/record-files';
+import { loadRecordFiles } from '../../sync/visitor-data/record-files-loader';
 
 /** The thumbnail a device makes of a photo it keeps: what its lists and galleries show. */
 const THUMBNAIL_SIDE_PX = 320;
@@ -68,10 +61,18 @@ async function sendFile(path: string, kind: 'image' | 'file', blob: Blob): Promi
   if ([401, 408, 429].includes(response.status) || response.status >= 500) {
     return { status: 'later' };
   }
-  const body = apiErrorSchema.safeParse(await response.json().catch(() => null));
+  // The error's message read by hand: the API's classic-zod error schema would bring all of zod to
+  // the installed app's first visit (docs/decisions/0003-zod-mini-on-the-installed-app.md).
+  const body = (await response.json().catch(() => null)) as {
+    error?: { message?: unknown };
+  } | null;
+  const message = body?.error?.message;
   return {
     status: 'refused',
-    problem: body.success ? body.data.error.message : `The server answered ${response.status}.`,
+    problem:
+      typeof message === 'string' && message
+        ? message.slice(0, 500)
+        : `The server answered ${response.status}.`,
   };
 }
 
@@ -93,13 +94,22 @@ export function useRecordFiles(options: {
 
   useEffect(() => {
     if (!accountId) return;
-    const started = startUploads({
-      owner: accountId,
-      send: (upload, blob) => sendFile(upload.path, upload.kind, blob),
-    });
-    uploads.current = started;
+    let started: { kick(): void; stop(): void } | null = null;
+    let live = true;
+    loadRecordFiles().then(
+      ({ startUploads }) => {
+        if (!live) return;
+        started = startUploads({
+          owner: accountId,
+          send: (upload, blob) => sendFile(upload.path, upload.kind, blob),
+        });
+        uploads.current = started;
+      },
+      (error: unknown) => console.warn('Could not start sending photos and files:', error),
+    );
     return () => {
-      started.stop();
+      live = false;
+      started?.stop();
       uploads.current = null;
     };
   }, [accountId]);
@@ -114,6 +124,7 @@ export function useRecordFiles(options: {
     return {
       async add(collectionId, kind, picked) {
         const blob = picked as unknown as Blob;
+        const { keepOnDevice, queueUpload, sha256Hex } = await loadRecordFiles();
         const { thumbnail } = kind === 'image' ? await readPhoto(blob) : { thumbnail: null };
         const hash = await sha256Hex(blob);
         try {
@@ -146,7 +157,9 @@ export function useRecordFiles(options: {
         });
       },
       async url(collectionId, hash, variant) {
-        const own = await deviceFileUrl(hash, variant).catch(() => null);
+        const own = await loadRecordFiles()
+          .then(({ deviceFileUrl }) => deviceFileUrl(hash, variant))
+          .catch(() => null);
         if (own) return own;
         if (!accountId) return null;
         return `${base(collectionId)}/${hash}${variant === 'thumbnail' ? '/thumbnail' : ''}`;

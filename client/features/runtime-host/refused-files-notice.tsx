@@ -1,9 +1,6 @@
 import { useEffect, useState } from 'react';
-import {
-  dismissRefusedUpload,
-  type PendingUpload,
-  watchRefusedUploads,
-} from '../../sync/visitor-data/record-files';
+import type { PendingUpload } from '../../sync/visitor-data/record-files';
+import { loadRecordFiles } from '../../sync/visitor-data/record-files-loader';
 
 /**
  * The photos and files the server refused for this person (the quota full, not an image it can
@@ -14,7 +11,18 @@ export function RefusedFilesNotice({ accountId }: { accountId: string | null }) 
   const [refused, setRefused] = useState<PendingUpload[]>([]);
   useEffect(() => {
     if (!accountId) return;
-    return watchRefusedUploads(accountId, setRefused);
+    let stop: (() => void) | null = null;
+    let live = true;
+    loadRecordFiles().then(
+      ({ watchRefusedUploads }) => {
+        if (live) stop = watchRefusedUploads(accountId, setRefused);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+      stop?.();
+    };
   }, [accountId]);
   if (!accountId || refused.length === 0) return null;
   return (
@@ -28,7 +36,11 @@ export function RefusedFilesNotice({ accountId }: { accountId: string | null }) 
           <button
             type="button"
             className="app-host__link"
-            onClick={() => void dismissRefusedUpload(upload.key)}
+            onClick={() =>
+              void loadRecordFiles().then(({ dismissRefusedUpload }) =>
+                dismissRefusedUpload(upload.key),
+              )
+            }
           >
             Dismiss
           </button>

@@ -12,7 +12,7 @@ import { ACTION_MESSAGES, type RuntimeData, type RuntimeDataRecord } from '@pipi
 import { useMemo } from 'react';
 import type { SyncState } from '../core/sync-state';
 import { useVisitorData } from './visitor-data';
-import { queueUpload } from './record-files';
+import { loadRecordFiles } from './record-files-loader';
 import type { VisitorDataSource, VisitorDataView } from './view';
 
 /**
@@ -194,9 +194,10 @@ function sendFilesToSpace(
     const ref = parseFileReference(values[field.id]);
     if (!ref) continue;
     const path = `/api/spaces/${spaceId}/files/${ref.hash}`;
-    queueUpload({ owner, path, hash: ref.hash, kind: field.type }).catch((error: unknown) =>
-      console.warn('Could not queue a photo for the space:', error),
-    );
+    const kind = field.type;
+    loadRecordFiles()
+      .then(({ queueUpload }) => queueUpload({ owner, path, hash: ref.hash, kind }))
+      .catch((error: unknown) => console.warn('Could not queue a photo for the space:', error));
   }
 }
 

@@ -311,11 +311,13 @@ export {
   RECORD_FILE_LIMITS,
   RECORD_FILE_SAFE_TYPES,
   recordFilePath,
+  type RecordFileKind,
+  type RecordFileScope,
+} from './record-file-limits';
+export {
   recordFileQuerySchema,
   recordFileDownloadQuerySchema,
   recordFileResponseSchema,
-  type RecordFileKind,
-  type RecordFileScope,
   type RecordFileResponse,
 } from './record-files';
 export {
