@@ -27,6 +27,7 @@ import {
 } from './document';
 import { DefinitionError, LOCAL_EDIT } from '../schema/edit-rules';
 import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
+import { FIELD_SETTINGS, type FieldSetting } from '../schema/field-types';
 import { type AppMeta, DEFAULT_APP_ICON } from '../schema/meta';
 import { checkFieldValues, type FieldValue } from '../schema/field-values';
 import { readFields } from './reader';
@@ -369,21 +370,9 @@ export function removeCollection(doc: Y.Doc, collectionId: string): void {
   });
 }
 
-/** The settings only some field types carry (a rating's stars, a relation's collection, …). */
-const FIELD_SETTINGS = [
-  'scale',
-  'formula',
-  'target',
-  'many',
-  'through',
-  'throughCollection',
-  'aggregate',
-  'aggregateFieldId',
-] as const;
-
 /** A field's type-specific settings; null takes one off. */
 export type FieldSettings = {
-  [K in (typeof FIELD_SETTINGS)[number]]?: Field[K] | null;
+  [K in FieldSetting]?: Field[K] | null;
 };
 
 export function addField(

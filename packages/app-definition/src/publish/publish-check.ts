@@ -16,6 +16,7 @@ import { DefinitionError } from '../schema/edit-rules';
 import { referenceProblems } from './publish-references';
 import { compileCollectionFormulas } from '../formula/compile';
 import { fieldsForFormulas, rollupSource } from '../schema/relations';
+import { FIELD_SETTINGS } from '../schema/field-types';
 
 /**
  * One problem that keeps a document from being published: a dotted path into the definition JSON,
@@ -73,21 +74,7 @@ export function rawDefinition(doc: Y.Doc): Record<string, unknown> {
       ...values(entity, ['name', 'sharing', 'recordRule']),
       fields: children(fieldsOf, id).map((f) => ({
         id: f.id,
-        ...values(f.entity, [
-          'name',
-          'type',
-          'required',
-          'default',
-          'options',
-          'scale',
-          'formula',
-          'target',
-          'many',
-          'through',
-          'throughCollection',
-          'aggregate',
-          'aggregateFieldId',
-        ]),
+        ...values(f.entity, ['name', 'type', 'required', 'default', 'options', ...FIELD_SETTINGS]),
       })),
       records: children(recordsOf, id).map((r) => ({ id: r.id, ...values(r.entity, ['values']) })),
     })),

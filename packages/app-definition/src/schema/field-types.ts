@@ -56,3 +56,20 @@ export const NUMERIC_FIELD_TYPES: readonly FieldType[] = [
 export const TYPED_FIELD_TYPES = FIELD_TYPES.filter(
   (t) => !COMPUTED_FIELD_TYPES.includes(t) && t !== 'relation' && !FILE_FIELD_TYPES.includes(t),
 ) as [FieldType, ...FieldType[]];
+
+/**
+ * The settings only some field types carry (a rating's stars, a formula, a relation's collection, a
+ * rollup's relation…): a field holds each only when its type needs it, so other fields' JSON stays
+ * as it was. Operations, templates and the publish check read this one list.
+ */
+export const FIELD_SETTINGS = [
+  'scale',
+  'formula',
+  'target',
+  'many',
+  'through',
+  'throughCollection',
+  'aggregate',
+  'aggregateFieldId',
+] as const;
+export type FieldSetting = (typeof FIELD_SETTINGS)[number];

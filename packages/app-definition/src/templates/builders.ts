@@ -16,6 +16,7 @@ import {
   type StepType,
 } from '../schema/definition';
 import { SCHEMA_VERSION } from '../schema/limits';
+import { FIELD_SETTINGS, type FieldSetting } from '../schema/field-types';
 import type { CollectionRecordRule } from '../schema/sharing';
 import type { AppIcon } from '../schema/meta';
 import { type Theme, type ThemePreset, themeSchema } from '../schema/theme';
@@ -40,19 +41,6 @@ type FieldSpec = {
   default?: Value;
   options?: string[];
 } & Partial<Pick<Field, FieldSetting>>;
-
-/** The settings only some field types carry, kept only where given. */
-const FIELD_SETTINGS = [
-  'scale',
-  'formula',
-  'target',
-  'many',
-  'through',
-  'throughCollection',
-  'aggregate',
-  'aggregateFieldId',
-] as const;
-type FieldSetting = (typeof FIELD_SETTINGS)[number];
 
 function fieldOf(id: string, spec: FieldSpec): Field {
   return {
