@@ -1,9 +1,9 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { definitionOf } from '../sync-server/test/support/publishing';
-import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
+import { screenChecks } from './support/fits';
 import { signUp } from './support/people';
 import { appScreens, openInstalledApp, publishApp } from './support/visitor';
 
@@ -13,26 +13,7 @@ const DEVICES = [
   { name: 'a laptop, dark', viewport: { width: 1280, height: 800 }, colorScheme: 'dark' },
 ] as const;
 
-/**
- * No sideways scrolling, and axe finds nothing. With PIPIT_SHOTS=<folder> each checked screen is
- * saved there too, to look at.
- */
-let shots = 0;
-async function fits(page: Page, what: string, view: Locator): Promise<void> {
-  const folder = process.env.PIPIT_SHOTS;
-  if (folder) {
-    const width = page.viewportSize()?.width ?? 0;
-    await view.evaluate((element) => element.scrollIntoView({ block: 'center' }));
-    await page.screenshot({
-      path: `${folder}/relations-${String(++shots).padStart(2, '0')}-${what}-${width}.png`,
-    });
-  }
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
-  expect(await axeViolations(page)).toEqual([]);
-}
+const fits = screenChecks('relations');
 
 /** The rows of the detail on screen, as "Label: text". */
 const detailRows = (page: Page) =>

@@ -1,9 +1,10 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 import { definitionOf } from '../sync-server/test/support/publishing';
 import { axeViolations } from './support/axe';
 import { collectPageErrors, launchBrowser } from './support/browser';
+import { screenChecks } from './support/fits';
 import { signUp } from './support/people';
 import { appScreens, openInEditor, openInstalledApp, poll, publishApp } from './support/visitor';
 
@@ -14,27 +15,7 @@ const DEVICES = [
 ] as const;
 type Device = (typeof DEVICES)[number];
 
-/**
- * No sideways scrolling of the page (a board or a table scrolls inside its own box), and axe finds
- * nothing. With PIPIT_SHOTS=<folder> each checked screen is also saved there, to look at, scrolled
- * to the view (a whole-page picture would draw the sticky tab bar across it).
- */
-let shots = 0;
-async function fits(page: Page, what: string, view: Locator): Promise<void> {
-  const folder = process.env.PIPIT_SHOTS;
-  if (folder) {
-    const width = page.viewportSize()?.width ?? 0;
-    await view.evaluate((element) => element.scrollIntoView({ block: 'center' }));
-    await page.screenshot({
-      path: `${folder}/views-${String(++shots).padStart(2, '0')}-${what}-${width}.png`,
-    });
-  }
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
-  expect(await axeViolations(page)).toEqual([]);
-}
+const fits = screenChecks('views');
 
 /** A board's column, by its choice ("Reading, 2 items"). */
 const column = (page: Page, choice: string) =>
