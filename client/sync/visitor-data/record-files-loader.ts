@@ -1,3 +1,4 @@
+import { lazyModule } from '@pipit/runtime';
 import type * as RecordFiles from './record-files';
 
 /*
@@ -7,13 +8,7 @@ import type * as RecordFiles from './record-files';
 
 export type RecordFilesModule = typeof RecordFiles;
 
-let loading: Promise<RecordFilesModule> | null = null;
+const recordFiles = lazyModule<RecordFilesModule>(() => import('./record-files'));
 
 /** record-files.ts, loaded once; a failed load (offline before it was cached) is tried again. */
-export function loadRecordFiles(): Promise<RecordFilesModule> {
-  loading ??= import('./record-files').catch((error: unknown) => {
-    loading = null;
-    throw error;
-  });
-  return loading;
-}
+export const loadRecordFiles = (): Promise<RecordFilesModule> => recordFiles.load();

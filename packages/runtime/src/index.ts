@@ -46,6 +46,7 @@ export {
 } from './navigation';
 export { indexRecords, type RecordIndex } from './runtime-records';
 export { formulaComputer, deviceFormulaEnv, type ComputeFormulas } from './formulas';
+export { lazyModule, type LazyModule } from './lazy-module';
 export { actionBlocked, blockedButtons, createBlocked } from './permissions';
 export { initialFormInput, validateForm, type FormInput } from './form-state';
 export { SafeMarkdown } from './safe-markdown';
