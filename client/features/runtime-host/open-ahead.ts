@@ -1,5 +1,5 @@
 import { appShellTarget } from '@pipit/protocol';
-import { currentViewer, getAccount } from '../../platform/session/session';
+import { currentViewer, getAccount, loadSession } from '../../platform/session/session';
 import { within } from '../../sync/core/within';
 import { DEVICE_START_ELEMENT_ID } from '../../sync/device/device-start';
 import { type DeviceStart, readDeviceStart } from '../../sync/device/device-start-read';
@@ -24,6 +24,9 @@ export async function openAhead(pathname: string): Promise<PwaLoad | null> {
   if (target?.kind !== 'app') return null;
   const { appId } = target;
   const started = performance.now();
+  // Who is signed in is asked at once too: with nobody seen on this device, the visitor's data
+  // opens only when the server answers (useSessionSettled), and this wait usually covers it.
+  const session = getAccount() ? null : loadSession();
   // What the service worker read for this page already (device-start.ts) is not read again.
   const start = takeDeviceStart(appId);
   readDeviceCopyAhead(appId, start?.app);
@@ -34,8 +37,8 @@ export async function openAhead(pathname: string): Promise<PwaLoad | null> {
     (error: unknown) => console.warn('Could not read your data from this device:', error),
   );
   const app = await deviceCopyWithin(appId, FIRST_RENDER_WAIT_MS).catch(() => null);
-  // The visitor's data, within what is left of the same wait.
-  await within(data, FIRST_RENDER_WAIT_MS - (performance.now() - started));
+  // The visitor's data (and who they are), within what is left of the same wait.
+  await within(Promise.all([data, session]), FIRST_RENDER_WAIT_MS - (performance.now() - started));
   return app;
 }
 

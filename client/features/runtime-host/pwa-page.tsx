@@ -4,7 +4,7 @@ import { queueLibraryEntry } from '../../sync/library/library-inbox';
 import { isSharedCollection } from '@pipit/app-definition';
 import { useAppData } from '../../sync/visitor-data/app-data';
 import { useDeviceSpaces } from '../../sync/spaces/space-list';
-import { loadSession, useSession } from '../../platform/session/session';
+import { loadSession, useSession, useSessionSettled } from '../../platform/session/session';
 import { PwaNotFound } from './pwa-not-found';
 import { AppHost } from './app-host';
 import type { PwaLoad } from './load-pwa-app';
@@ -55,9 +55,11 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
   const hasShared = definition?.collections.some(isSharedCollection) ?? false;
   const device = useDeviceSpaces(hasShared ? accountId : null, appId);
   const shown = device.spaces.find((space) => space.id === device.activeId) ?? null;
+  const settled = useSessionSettled();
   const appData = useAppData({
     appId,
     accountId,
+    held: !settled,
     name,
     definition,
     space: shown

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import {
   returnPath,
   type Account,
@@ -169,6 +169,38 @@ export function useSession(): SessionState {
     () => state,
     () => state,
   );
+}
+
+/**
+ * How long a page that must know who is signed in before it shows anything of theirs waits for
+ * the server when nobody was seen on this device (a slow or flaky connection; offline answers at
+ * once): past it, it goes on as nobody, and follows the answer when it comes.
+ */
+const ANSWER_WAIT_MS = 1_500;
+
+/**
+ * Whether who is signed in is settled enough to open their things: the server has answered, or
+ * someone was seen on this device (they stand in meanwhile, and are almost always who answers),
+ * or the device is offline, or the wait ran out. Until then, nobody seen here might still be someone signed in: opening an
+ * anonymous visitor's data first would drop what they start typing when the answer switches to
+ * theirs.
+ */
+export function useSessionSettled(): boolean {
+  const session = useSession();
+  const [waited, setWaited] = useState(false);
+  const settled =
+    session.status === 'ready' ||
+    session.account !== null ||
+    // Offline: nobody can answer, and the person seen here (nobody) goes on at once.
+    (typeof navigator !== 'undefined' && navigator.onLine === false) ||
+    waited;
+  useEffect(() => {
+    if (settled) return;
+    void loadSession();
+    const timer = setTimeout(() => setWaited(true), ANSWER_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [settled]);
+  return settled;
 }
 
 /** Only same-site paths are followed after signing in (never another site); home otherwise. */

@@ -4,6 +4,7 @@ import { readVisitorData, setCounter } from '@pipit/app-definition';
 import { createId } from '@pipit/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  isDeviceDocumentInUse,
   isDeviceDocumentOpen,
   loadedDeviceDocument,
   openDeviceDocument,
@@ -48,6 +49,8 @@ describe('a device document opened ahead', () => {
     expect(loadedDeviceDocument(name)).toBeNull();
     void openDeviceDocumentAhead(name);
     expect(isDeviceDocumentOpen(name)).toBe(true);
+    // Held ahead only: nobody uses it yet (a sign-in's merge may take it over).
+    expect(isDeviceDocumentInUse(name)).toBe(false);
     await vi.waitFor(() => expect(loadedDeviceDocument(name)).not.toBeNull());
     const doc = loadedDeviceDocument(name)!;
     expect(readVisitorData(doc).counters).toEqual({ glasses: 3 });
@@ -56,6 +59,7 @@ describe('a device document opened ahead', () => {
     const user = openDeviceDocument(name);
     expect(user.doc).toBe(doc);
     expect(user.isLocal()).toBe(true);
+    expect(isDeviceDocumentInUse(name)).toBe(true);
     user.release();
     expect(isDeviceDocumentOpen(name)).toBe(false);
     expect(loadedDeviceDocument(name)).toBeNull();

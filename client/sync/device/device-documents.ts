@@ -97,7 +97,17 @@ export function loadedDeviceDocument(name: string): Y.Doc | null {
   return entry?.persistence.synced ? entry.doc : null;
 }
 
-/** Whether some part of this tab has the document open now. */
+/** Whether some part of this tab has the document open now (held ahead counts). */
 export function isDeviceDocumentOpen(name: string): boolean {
   return entries.has(name);
+}
+
+/**
+ * Whether something in this tab uses the document: open, and not only held ahead for a user who
+ * may never come (the installed app read an anonymous visitor's data ahead, and the server then
+ * said someone is signed in).
+ */
+export function isDeviceDocumentInUse(name: string): boolean {
+  const entry = entries.get(name);
+  return entry !== undefined && entry.refs > (ahead.has(name) ? 1 : 0);
 }

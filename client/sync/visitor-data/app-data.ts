@@ -212,9 +212,11 @@ export function useAppData(options: {
   name: string;
   definition: ReadDefinition | null;
   space: ShownSpace | null;
+  /** Not opened yet: who is signed in is still being asked (useSessionSettled). */
+  held?: boolean;
 }): AppDataView {
-  const { appId, accountId, name, definition, space } = options;
-  const own = useVisitorData({ kind: 'app', appId, accountId });
+  const { appId, accountId, name, definition, space, held = false } = options;
+  const own = useVisitorData(held ? null : { kind: 'app', appId, accountId });
   const source: VisitorDataSource | null =
     space && accountId
       ? { kind: 'space', spaceId: space.id, accountId, name, role: space.role }

@@ -2,7 +2,7 @@ import { mergeVisitorData } from '@pipit/app-definition';
 import { documentName } from '@pipit/protocol';
 import { clearDocument } from 'y-indexeddb';
 import * as Y from 'yjs';
-import { isDeviceDocumentOpen, openDeviceDocument } from '../device/device-documents';
+import { isDeviceDocumentInUse, openDeviceDocument } from '../device/device-documents';
 import { anonymousDataName, deviceDatabaseName, type DocumentScope } from '../core/document-names';
 import { writeLocalCopy } from '../core/document-scope';
 import { openDocument, type OpenDocument } from '../core/documents';
@@ -30,7 +30,9 @@ async function mergeOne(accountId: string, appId: string): Promise<boolean> {
   if (!(await db.anonymousData.get(appId))) return false;
   const anonymousName = anonymousDataName(appId);
   // In use in this tab (the app is open anonymously): merged when it is let go, at the next open.
-  if (isDeviceDocumentOpen(anonymousName)) return false;
+  // Only read ahead for an anonymous visitor who turned out signed in: merged now (opening it
+  // here takes the hold over, so it closes when the merge lets go).
+  if (isDeviceDocumentInUse(anonymousName)) return false;
   const scope: DocumentScope = { kind: 'account', accountId };
   const name = documentName({ kind: 'data', appId, userId: accountId });
   const anonymous = openDeviceDocument(anonymousName);
