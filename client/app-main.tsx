@@ -5,8 +5,12 @@ import './features/app-page/install-prompt';
 import { rootErrorOptions, startErrorReporting } from './platform/monitoring/error-reporting';
 import { InstalledApp } from './features/runtime-host/installed-app';
 import { openAhead } from './features/runtime-host/open-ahead';
-import { type HostSpacesProps, SpacesSlot } from './features/runtime-host/spaces-slot';
-import { AppSpaces } from './features/spaces/app-spaces';
+import { lazyModule, useLazyModule } from '@pipit/runtime';
+import {
+  type HostSpacesProps,
+  provideSpacesPart,
+  SpacesSlot,
+} from './features/runtime-host/spaces-slot';
 import './ui/styles/tokens.css';
 import './ui/styles/base.css';
 
@@ -21,8 +25,18 @@ if (!root) throw new Error('app.html has no #root element');
 // Its SDK is loaded only if something goes wrong: the app's first visit stays small.
 startErrorReporting('on-first-error');
 
-/** The spaces' part of a running app: the spaces feature's, laid out by the runtime host. */
-const renderSpaces = (props: HostSpacesProps) => <AppSpaces {...props} />;
+/**
+ * The spaces' part of a running app: the spaces feature's, laid out by the runtime host. Its own
+ * chunk, loaded before the first render of an app with shared collections only (load-pwa-app.ts,
+ * `preloadAppParts`); until it is here, the app runs on the person's own data.
+ */
+const spacesPart = lazyModule(() => import('./features/spaces/app-spaces'));
+provideSpacesPart(() => spacesPart.load());
+function AppSpacesPart(props: HostSpacesProps) {
+  const part = useLazyModule(spacesPart, true);
+  return part ? <part.AppSpaces {...props} /> : props.children({});
+}
+const renderSpaces = (props: HostSpacesProps) => <AppSpacesPart {...props} />;
 
 const { pathname } = window.location;
 // What the first screen reads from this device is read at once; an app on this device renders

@@ -8,6 +8,11 @@ import { currentViewer } from '../../platform/session/session';
 import { requestPublishedApp } from '../../platform/published-app';
 import { ApiRequestError, OfflineError } from '../../platform/api/request';
 import { within } from '../../sync/core/within';
+import { FILE_FIELD_TYPES, isSharedCollection } from '@pipit/app-definition';
+import { preloadRuntimeParts } from '@pipit/runtime';
+import { readPublishedDefinition } from '../../platform/published-definition';
+import { preloadRecordFiles } from './record-files-host';
+import { preloadSpacesPart } from './spaces-slot';
 
 /** What `/apps/{id}/pwa` can show. */
 export type PwaLoad =
@@ -83,10 +88,38 @@ export async function deviceCopyWithin(appId: string, ms: number): Promise<PwaLo
 }
 
 /**
+ * Loads the parts of the app that are chunks of their own (its charts, views, photo picker,
+ * formulas, relations: `preloadRuntimeParts`; its spaces, photos and files) before its first
+ * render, so that render draws them at once rather than placeholders. Never rejects: a part that
+ * could not load is tried again where it is drawn.
+ */
+export async function preloadAppParts(app: PublishedApp): Promise<void> {
+  const definition = readPublishedDefinition(app);
+  if (!definition) return;
+  await Promise.all([
+    preloadRuntimeParts(definition),
+    definition.collections.some(isSharedCollection) ? preloadSpacesPart() : null,
+    definition.collections.some((c) => c.fields.some((f) => FILE_FIELD_TYPES.includes(f.type)))
+      ? preloadRecordFiles()
+      : null,
+  ]);
+}
+
+/** The load, once the parts of the app it is ready to run are loaded. */
+async function withParts(load: PwaLoad): Promise<PwaLoad> {
+  if (load.kind === 'ready') await preloadAppParts(load.app);
+  return load;
+}
+
+/**
  * What the installed app opens with: this device's copy when there is one (an installed app opens at once and
  * offline; the server is asked afterwards), else the server's answer.
  */
 export async function loadPwaApp(appId: string, signal?: AbortSignal): Promise<PwaLoad> {
+  return withParts(await loadPwaAppAlone(appId, signal));
+}
+
+async function loadPwaAppAlone(appId: string, signal?: AbortSignal): Promise<PwaLoad> {
   const ahead = readingAhead.get(appId);
   readingAhead.delete(appId);
   const cached = await (ahead ?? cachedPublishedApp(appId, currentViewer()));

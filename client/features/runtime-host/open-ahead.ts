@@ -4,7 +4,12 @@ import { within } from '../../sync/core/within';
 import { DEVICE_START_ELEMENT_ID } from '../../sync/device/device-start';
 import { type DeviceStart, readDeviceStart } from '../../sync/device/device-start-read';
 import { openVisitorDataAhead } from '../../sync/visitor-data/visitor-data';
-import { deviceCopyWithin, type PwaLoad, readDeviceCopyAhead } from './load-pwa-app';
+import {
+  deviceCopyWithin,
+  preloadAppParts,
+  type PwaLoad,
+  readDeviceCopyAhead,
+} from './load-pwa-app';
 
 /**
  * How long the installed app waits for this device's copy and the visitor's data before it shows
@@ -37,8 +42,13 @@ export async function openAhead(pathname: string): Promise<PwaLoad | null> {
     (error: unknown) => console.warn('Could not read your data from this device:', error),
   );
   const app = await deviceCopyWithin(appId, FIRST_RENDER_WAIT_MS).catch(() => null);
-  // The visitor's data (and who they are), within what is left of the same wait.
-  await within(Promise.all([data, session]), FIRST_RENDER_WAIT_MS - (performance.now() - started));
+  // The visitor's data (and who they are, and the app's parts that are chunks of their own),
+  // within what is left of the same wait.
+  const parts = app?.kind === 'ready' ? preloadAppParts(app.app) : null;
+  await within(
+    Promise.all([data, session, parts]),
+    FIRST_RENDER_WAIT_MS - (performance.now() - started),
+  );
   return app;
 }
 

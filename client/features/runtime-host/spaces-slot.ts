@@ -28,3 +28,20 @@ export interface HostSpacesParts {
 
 /** Renders the spaces' part of an app (null: none is given). */
 export const SpacesSlot = createContext<((props: HostSpacesProps) => ReactNode) | null>(null);
+
+/** How the entry loads the spaces' part (its own chunk), set where it gives the slot. */
+let loadSpacesPart: (() => Promise<unknown>) | null = null;
+
+/** The installed app's entry says how the spaces' part loads (client/app-main.tsx). */
+export function provideSpacesPart(load: () => Promise<unknown>): void {
+  loadSpacesPart = load;
+}
+
+/**
+ * Loads the spaces' part ahead of the first render of an app with shared collections, so that
+ * render lays it out at once (drawn later, the app under it would be drawn anew, and what the
+ * person had started typing lost). Never rejects.
+ */
+export async function preloadSpacesPart(): Promise<void> {
+  await loadSpacesPart?.().catch(() => undefined);
+}

@@ -14,6 +14,8 @@ interface HostGlobals {
   clearTimeout(id: TimerId): void;
   open?: (url: string, target: string, features: string) => unknown;
   location?: { assign(url: string): void };
+  addEventListener?: (type: string, listener: () => void, options?: { once?: boolean }) => void;
+  removeEventListener?: (type: string, listener: () => void) => void;
 }
 
 export const host = globalThis as unknown as HostGlobals;

@@ -16,7 +16,7 @@ export function hasLinks(definition: Pick<ReadDefinition, 'collections'>): boole
   );
 }
 
-const relationsModule = lazyModule<RelationsModule>(() => import('./relations'));
+export const relationsModule = lazyModule<RelationsModule>(() => import('./relations'));
 
 /** Relations and rollups once they are here, for a definition with any (null until then, or without). */
 export function useRelations(

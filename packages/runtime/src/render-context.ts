@@ -56,3 +56,11 @@ export interface RunContext {
   /** Timers keep counting while their screen is not shown: their state lives with the app. */
   timers: Map<string, TimerState>;
 }
+
+/** The records a data component shows: the running app's, or the creator records in the preview. */
+export function recordsFor(
+  context: RenderContext,
+  collection: Collection,
+): ReadonlyArray<Pick<RuntimeRecord, 'id' | 'values'> & { isOwn?: boolean }> {
+  return context.run ? context.run.recordsOf(collection.id) : collection.records;
+}

@@ -18,6 +18,10 @@ import {
   type TestRoot,
   textOf,
 } from './support/render-static';
+import { loadAllParts } from './support/parts';
+
+// Charts, timers, views and the photo picker are chunks of their own (parts.ts).
+await loadAllParts();
 
 type HarnessProps = Omit<AppRuntimeProps, 'data' | 'colorMode' | 'user'> &
   Partial<Pick<AppRuntimeProps, 'user'>> & { store: MemoryDataStore };

@@ -4,6 +4,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { AppScreen, type AppScreenProps } from '../src/index';
 import { component, definitionWith, EVERY_TYPE } from './support/fixture';
 import { createRoot, findAll, type HostNode, renderStatic, textOf } from './support/render-static';
+import { loadAllParts } from './support/parts';
+
+// Charts, timers, views and the photo picker are chunks of their own (parts.ts).
+await loadAllParts();
 
 function render(props: Partial<AppScreenProps> & Pick<AppScreenProps, 'definition'>) {
   return renderStatic(createElement(AppScreen, { screenId: 'home', colorMode: 'light', ...props }));

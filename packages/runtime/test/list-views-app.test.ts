@@ -13,6 +13,10 @@ import {
   type TestRoot,
   textOf,
 } from './support/render-static';
+import { loadAllParts } from './support/parts';
+
+// Charts, timers, views and the photo picker are chunks of their own (parts.ts).
+await loadAllParts();
 
 /** What a space's reader is told (the host says it; here, any such words). */
 const READER = 'You can only look at this space’s items.';

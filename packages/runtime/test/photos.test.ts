@@ -18,6 +18,10 @@ import {
 } from '../src/index';
 import { component } from './support/fixture';
 import { createRoot, findAll, type HostNode, type TestRoot, textOf } from './support/render-static';
+import { loadAllParts } from './support/parts';
+
+// Charts, timers, views and the photo picker are chunks of their own (parts.ts).
+await loadAllParts();
 
 const HASH = 'a'.repeat(64);
 const photoRef = formatFileReference({

@@ -1,8 +1,7 @@
 import type { ComponentProps } from '@pipit/app-definition';
 import { barShapes, CHART_HEIGHT, CHART_WIDTH, linePoints, pieSlices } from '../chart-geometry';
 import { type ChartPoint, chartSeries, findCollection, formatNumber } from '../records';
-import type { RenderContext } from '../render-context';
-import { recordsFor } from './list-blocks';
+import { recordsFor, type RenderContext } from '../render-context';
 import { SetupNote } from './setup-note';
 
 const KIND_NAMES = { bar: 'Bar chart', line: 'Line chart', pie: 'Pie chart' } as const;

@@ -8,9 +8,7 @@ import {
 } from '@pipit/app-definition';
 import {
   type FormEvent,
-  lazy,
   type ReactNode,
-  Suspense,
   useEffect,
   useId,
   useMemo,
@@ -32,8 +30,9 @@ import type { RenderContext, RunContext } from '../render-context';
 import { lockedMessage } from '../actions';
 import { createBlocked } from '../permissions';
 import type { LinkSource } from './link-picker';
+import { lazyPart } from '../lazy-part';
+import { fileControlModule, linkPickerModule } from '../parts';
 import { SetupNote } from './setup-note';
-import { FileControl } from './file-control';
 import type { RuntimeFiles } from '../runtime-data';
 
 const INPUT_TYPES: Partial<Record<Field['type'], string>> = {
@@ -69,10 +68,11 @@ interface ControlProps {
   files?: RuntimeFiles | null;
 }
 
-/** A relation's control: its own chunk, like relations themselves (link-engine.ts). */
-const RelationControl = lazy(() =>
-  import('./link-picker').then((m) => ({ default: m.RelationControl })),
-);
+const controlLoading = () => <p className="rt-muted">Loading…</p>;
+/** A relation's control: its own chunk, like relations themselves (parts.ts). */
+const RelationControl = lazyPart(linkPickerModule, (m) => m.RelationControl, controlLoading);
+/** A photo or file's control: its own chunk, only for apps with such fields (parts.ts). */
+const FileControl = lazyPart(fileControlModule, (m) => m.FileControl, controlLoading);
 
 /** The sign an amount is written with in this currency ("$", "€"), or its code. */
 function currencySign(currency: string): string {
@@ -211,15 +211,13 @@ function FormControl(props: ControlProps) {
           {field.name}
           {field.required && <span className="rt-muted"> (required)</span>}
         </legend>
-        <Suspense fallback={<p className="rt-muted">Loading…</p>}>
-          <RelationControl
-            field={field}
-            value={value}
-            live={live}
-            onChange={onChange}
-            source={links}
-          />
-        </Suspense>
+        <RelationControl
+          field={field}
+          value={value}
+          live={live}
+          onChange={onChange}
+          source={links}
+        />
         {errorText}
       </fieldset>
     );

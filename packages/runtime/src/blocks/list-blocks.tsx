@@ -1,12 +1,7 @@
 import type { Collection, ComponentProps, ListView } from '@pipit/app-definition';
-import {
-  type ComponentType,
-  lazy,
-  type LazyExoticComponent,
-  type ReactNode,
-  Suspense,
-  useState,
-} from 'react';
+import { type ComponentType, type ReactNode, useState } from 'react';
+import { lazyPart } from '../lazy-part';
+import { viewModules } from '../parts';
 import { narrowRecords, NO_QUERY, quickFilterOf, type VisitorQuery } from '../list-query';
 import {
   type ListRecord,
@@ -16,33 +11,20 @@ import {
   EmptyView,
 } from '../list-views/view-parts';
 import { findCollection, findField, isChecked, queryRecords, sortRecords } from '../records';
-import type { RenderContext } from '../render-context';
-import type { RuntimeRecord } from '../runtime-data';
+import { recordsFor, type RenderContext } from '../render-context';
 import { ListTools } from './list-tools';
 import { SetupNote } from './setup-note';
-
-/** The records a data component shows: the running app's, or the creator records in the preview. */
-export function recordsFor(
-  context: RenderContext,
-  collection: Collection,
-): ReadonlyArray<Pick<RuntimeRecord, 'id' | 'values'> & { isOwn?: boolean }> {
-  return context.run ? context.run.recordsOf(collection.id) : collection.records;
-}
 
 /*
  * A table, board, calendar or gallery is loaded the first time one is shown: an installed app
  * whose lists are plain lists never downloads them, and its first visit stays within its budget
  * (docs/performance.md, "What a first visit loads").
  */
-const VIEWS: Record<Exclude<ListView, 'list'>, LazyExoticComponent<ComponentType<ViewProps>>> = {
-  table: lazy(() => import('../list-views/table-view').then((m) => ({ default: m.TableView }))),
-  board: lazy(() => import('../list-views/board-view').then((m) => ({ default: m.BoardView }))),
-  calendar: lazy(() =>
-    import('../list-views/calendar-view').then((m) => ({ default: m.CalendarView })),
-  ),
-  gallery: lazy(() =>
-    import('../list-views/gallery-view').then((m) => ({ default: m.GalleryView })),
-  ),
+const VIEWS: Record<Exclude<ListView, 'list'>, ComponentType<ViewProps>> = {
+  table: lazyPart(viewModules.table, (m) => m.TableView, ViewLoading),
+  board: lazyPart(viewModules.board, (m) => m.BoardView, ViewLoading),
+  calendar: lazyPart(viewModules.calendar, (m) => m.CalendarView, ViewLoading),
+  gallery: lazyPart(viewModules.gallery, (m) => m.GalleryView, ViewLoading),
 };
 
 /**
@@ -126,9 +108,7 @@ function CollectionList({
           total={kept.length}
         />
       )}
-      <Suspense fallback={<ViewLoading />}>
-        <View {...viewProps} />
-      </Suspense>
+      <View {...viewProps} />
     </div>
   );
 }

@@ -8,16 +8,11 @@ import {
   formatValue,
   spokenValue,
 } from '../records';
-import type { RenderContext } from '../render-context';
-import { lazy, Suspense } from 'react';
-
-// Linked records load with relations themselves (link-engine.ts), only in apps that have them.
-const LinkedRecords = lazy(() =>
-  import('./linked-records').then((m) => ({ default: m.LinkedRecords })),
-);
-const LinksHere = lazy(() => import('./linked-records').then((m) => ({ default: m.LinksHere })));
+import { recordsFor, type RenderContext } from '../render-context';
+import { useLazyModule } from '../lazy-module';
+import { hasLinks } from '../link-engine';
+import { linkedRecordsModule } from '../parts';
 import { SafeLink } from '../safe-link';
-import { recordsFor } from './list-blocks';
 import { SetupNote } from './setup-note';
 import { FileImage, FileLink } from '../file-values';
 
@@ -47,6 +42,9 @@ export function DetailBlock({
   props: ComponentProps<'detail'>;
   context: RenderContext;
 }) {
+  // Linked records load with relations themselves (parts.ts), only in apps that have them; until
+  // then a relation shows its linked records' names.
+  const links = useLazyModule(linkedRecordsModule, hasLinks(context.definition));
   const firstFieldId = props.fieldIds[0];
   const collection = context.definition.collections.find((c) =>
     c.fields.some((f) => f.id === firstFieldId),
@@ -86,9 +84,11 @@ export function DetailBlock({
             <div key={field.id} className="rt-detail-row">
               <dt>{field.name}</dt>
               <dd>
-                <Suspense fallback={text}>
-                  <LinkedRecords context={context} field={field} value={value} />
-                </Suspense>
+                {links ? (
+                  <links.LinkedRecords context={context} field={field} value={value} />
+                ) : (
+                  text
+                )}
               </dd>
             </div>
           );
@@ -132,10 +132,8 @@ export function DetailBlock({
           <dd dir="auto">{authorName}</dd>
         </div>
       ) : null}
-      {recordId && linkedFrom(context, collection.id) ? (
-        <Suspense fallback={null}>
-          <LinksHere context={context} record={{ id: recordId, collectionId: collection.id }} />
-        </Suspense>
+      {links && recordId && linkedFrom(context, collection.id) ? (
+        <links.LinksHere context={context} record={{ id: recordId, collectionId: collection.id }} />
       ) : null}
     </dl>
   );

@@ -1,0 +1,42 @@
+import { createElement } from 'react';
+import { describe, expect, it } from 'vitest';
+import { AppScreen } from '../src/index';
+import { chartModule, preloadRuntimeParts, timerModule, viewModules } from '../src/parts';
+import { component, definitionWith, EVERY_TYPE } from './support/fixture';
+import { findAll, type HostNode, renderStatic } from './support/render-static';
+
+/*
+ * The parts only some apps need are chunks of their own (parts.ts). This file loads none of them
+ * up front (the other suites load them all): a part not here yet holds its place, and an app's
+ * parts are loaded ahead of its first render, only those it uses.
+ */
+
+const chartApp = definitionWith([EVERY_TYPE.chart, component('t', 'list', { view: 'board' })]);
+const inChart = (tree: HostNode[]) =>
+  findAll(tree, (n) => n.props['data-component-id'] === EVERY_TYPE.chart.id)[0]?.children ?? [];
+const render = () =>
+  renderStatic(
+    createElement(AppScreen, { screenId: 'home', colorMode: 'light', definition: chartApp }),
+  );
+
+describe('the runtime’s parts', () => {
+  it('holds a chart’s place while its code is not here, then draws it once it is loaded ahead', async () => {
+    expect(chartModule.loaded()).toBeNull();
+    const before = inChart(render().tree);
+    expect(findAll(before, (n) => n.props['aria-busy'] === 'true')).toHaveLength(1);
+    expect(findAll(before, (n) => n.tag === 'svg')).toHaveLength(0);
+
+    await preloadRuntimeParts(chartApp);
+    const after = inChart(render().tree);
+    expect(findAll(after, (n) => n.tag === 'svg')).toHaveLength(1);
+    expect(findAll(after, (n) => n.props['aria-busy'] === 'true')).toHaveLength(0);
+  });
+
+  it('loads only the parts the app uses', () => {
+    // The app above has a chart and a board: no timer, no other view.
+    expect(chartModule.loaded()).not.toBeNull();
+    expect(viewModules.board.loaded()).not.toBeNull();
+    expect(timerModule.loaded()).toBeNull();
+    expect(viewModules.calendar.loaded()).toBeNull();
+  });
+});
