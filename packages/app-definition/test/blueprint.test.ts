@@ -415,4 +415,50 @@ describe('a blueprint with linked collections', () => {
     expect(people!.fields.some((f) => f.name === 'Broken')).toBe(false);
     expect(Object.values(events!.records[0]!.values)).toEqual(['Dinner']);
   });
+
+  it('builds a guest list with events, photos, a gallery and a board by RSVP', () => {
+    const screen = (title: string, collection: string, view: (typeof LIST_VIEWS)[number]) => ({
+      title,
+      icon: '💌',
+      kind: 'list' as const,
+      collection,
+      view,
+      text: '',
+      components: [],
+    });
+    const withPhotos: Blueprint = {
+      ...guests,
+      collections: [
+        guests.collections[0]!,
+        {
+          name: 'Guests',
+          fields: [
+            field('Name', 'text'),
+            field('RSVP', 'select', { choices: ['Yes', 'No', 'Maybe'] }),
+            field('Photo', 'image'),
+            field('Events', 'relation', { links: 'Events', many: true }),
+          ],
+          // A photo is bytes on a device: a sample never makes one up.
+          samples: [['Ana', 'Yes', 'https://example.com/ana.jpg', null]],
+        },
+      ],
+      screens: [
+        screen('Faces', 'Guests', 'gallery'),
+        screen('Replies', 'Guests', 'board'),
+        screen('Events', 'Events', 'list'),
+      ],
+    };
+    const { definition, check } = publishable(withPhotos);
+    expect(check.ok ? [] : check.problems).toEqual([]);
+    const people = definition.collections.find((c) => c.name === 'Guests')!;
+    const photo = people.fields.find((f) => f.name === 'Photo')!;
+    const rsvp = people.fields.find((f) => f.name === 'RSVP')!;
+    expect(photo.type).toBe('image');
+    expect(Object.values(people.records[0]!.values)).toEqual(['Ana', 'Yes']);
+    const listOn = (title: string) =>
+      definition.screens.find((s) => s.title === title)?.components.find((c) => c.type === 'list')
+        ?.props;
+    expect(listOn('Faces')).toMatchObject({ view: 'gallery', imageFieldId: photo.id });
+    expect(listOn('Replies')).toMatchObject({ view: 'board', groupFieldId: rsvp.id });
+  });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppScreen } from '../src/index';
 import { chartModule, preloadRuntimeParts, timerModule, viewModules } from '../src/parts';
 import { component, definitionWith, EVERY_TYPE } from './support/fixture';
-import { findAll, type HostNode, renderStatic } from './support/render-static';
+import { findAll, renderStatic, type StaticNode } from './support/render-static';
 
 /*
  * The parts only some apps need are chunks of their own (parts.ts). This file loads none of them
@@ -12,7 +12,7 @@ import { findAll, type HostNode, renderStatic } from './support/render-static';
  */
 
 const chartApp = definitionWith([EVERY_TYPE.chart, component('t', 'list', { view: 'board' })]);
-const inChart = (tree: HostNode[]) =>
+const inChart = (tree: StaticNode[]): StaticNode[] =>
   findAll(tree, (n) => n.props['data-component-id'] === EVERY_TYPE.chart.id)[0]?.children ?? [];
 const render = () =>
   renderStatic(

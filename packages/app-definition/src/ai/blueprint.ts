@@ -120,7 +120,7 @@ export const blueprintScreenSchema = z.object({
     .enum(LIST_VIEWS)
     .default('list')
     .describe(
-      'How a list screen shows its records: list; table to compare several fields; board to move records between the choices of a select field (a status, say); calendar for records with a date; gallery for records with a picture’s web address. "list" for other kinds.',
+      'How a list screen shows its records: list; table to compare several fields; board to move records between the choices of a select field (a status, say); calendar for records with a date; gallery for records with a photo (an image field) or a picture’s web address. "list" for other kinds.',
     ),
   text: z.string().describe('A sentence or two shown under the title, or "".'),
   components: z.array(blueprintComponentSchema).describe('Other things on the screen, at most 12.'),
