@@ -42,7 +42,11 @@ export async function readPhoto(blob: Blob): Promise<{ thumbnail: Blob | null }>
 }
 
 /** Sends one kept file (`PUT …/files/{hash}`) and says what came of it. */
-export async function sendFile(path: string, kind: 'image' | 'file', blob: Blob): Promise<UploadSent> {
+export async function sendFile(
+  path: string,
+  kind: 'image' | 'file',
+  blob: Blob,
+): Promise<UploadSent> {
   let response: Response;
   try {
     response = await fetch(`${path}?kind=${kind}`, {
@@ -73,4 +77,3 @@ export async function sendFile(path: string, kind: 'image' | 'file', blob: Blob)
         : `The server answered ${response.status}.`,
   };
 }
-

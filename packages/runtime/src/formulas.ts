@@ -27,7 +27,9 @@ export function hasFormulas(definition: Pick<ReadDefinition, 'collections'>): bo
   return definition.collections.some((c) => c.fields.some((f) => f.type === 'formula'));
 }
 
-export const formulaModule = lazyModule<FormulaModule>(() => import('@pipit/app-definition/formula'));
+export const formulaModule = lazyModule<FormulaModule>(
+  () => import('@pipit/app-definition/formula'),
+);
 
 /** The engine once it is here, for a definition with formula fields (null until then, or without). */
 export function useFormulaEngine(

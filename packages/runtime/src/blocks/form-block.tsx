@@ -6,15 +6,7 @@ import {
   type Field,
   type ReadDefinition,
 } from '@pipit/app-definition';
-import {
-  type FormEvent,
-  type ReactNode,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
   type FormInput,
   type FormInputValue,
