@@ -125,7 +125,8 @@ describe('the budget template', () => {
   const categories = collectionNamed(definition, 'Categories');
   const e = fieldsOf(expenses);
   const c = fieldsOf(categories);
-  const categoryId = (name: string) => categories.records.find((r) => r.values[c.Category!] === name)!.id;
+  const categoryId = (name: string) =>
+    categories.records.find((r) => r.values[c.Category!] === name)!.id;
   const spend = (what: string, amount: number, category: string) =>
     visitor(expenses.id, {
       [e.What!]: what,
@@ -168,12 +169,12 @@ describe('the budget template', () => {
     const pie = definition.screens
       .flatMap((s) => s.components)
       .find((x) => x.type === 'chart' && x.props.kind === 'pie');
-    expect(pie?.type === 'chart' && chartSeries(expenses, pie.props, index.of(expenses.id))).toEqual(
-      [
-        { label: 'Housing', value: 900 },
-        { label: 'Groceries', value: 165.5 },
-      ],
-    );
+    expect(
+      pie?.type === 'chart' && chartSeries(expenses, pie.props, index.of(expenses.id)),
+    ).toEqual([
+      { label: 'Housing', value: 900 },
+      { label: 'Groceries', value: 165.5 },
+    ]);
   });
 
   it('shows the categories with their sums in a table, biggest first', () => {
@@ -197,7 +198,8 @@ describe('the habit tracker template', () => {
   const k = fieldsOf(checkIns);
 
   it('works out each habit’s check-ins, the last one, the days since and a status', () => {
-    const habit = (name: string) => visitor(habits.id, { [h.Habit!]: name, [h['Time of day']!]: 'Any time' });
+    const habit = (name: string) =>
+      visitor(habits.id, { [h.Habit!]: name, [h['Time of day']!]: 'Any time' });
     const [stretch, read, walk, water, journal] = [
       habit('Stretch'),
       habit('Read'),

@@ -230,8 +230,8 @@ export const budget: AppTemplate = {
         }),
       ]),
       screen(s.category, 'Category', '🏷️', [
-        // The expenses in this category are listed under these fields.
-        component('detail', { fieldIds: [c.name, c.covers, c.spent, c.count, c.average] }),
+        // The expenses in this category are listed under these fields (so no count of them here).
+        component('detail', { fieldIds: [c.name, c.covers, c.spent, c.average] }),
       ]),
     ];
 
