@@ -23,8 +23,8 @@ const column = (page: Page, choice: string) =>
 
 /**
  * A list's views as a visitor uses them (docs/product/app-definition.md, "Views of a list"): the
- * reading list's board of books by status, the habit tracker's calendar of check-ins and the
- * budget's table of expenses.
+ * reading list's board of books by status and gallery of covers, the habit tracker's calendar of
+ * check-ins and table of habits, and the budget's tables of expenses and of categories.
  */
 describe('a list shown as a board, a calendar and a table', () => {
   let pipit: RunningPipit;
@@ -102,6 +102,21 @@ describe('a list shown as a board, a calendar and a table', () => {
       );
       expect(await column(page, 'Want to read').getByRole('listitem').count()).toBe(0);
       await fits(page, 'board-moved', column(page, 'Read'));
+
+      // The covers: neither book has a photo of one, so each shows the placeholder and its title.
+      await appScreens(page)
+        .getByRole('button', { name: /Covers/ })
+        .click();
+      const gallery = page.getByRole('list', { name: 'Books' });
+      await gallery.getByText('Dune', { exact: true }).waitFor();
+      expect(await gallery.locator('.rt-gallery-none').count()).toBe(2);
+      expect(await gallery.locator('img').count()).toBe(0);
+      await fits(page, 'gallery', gallery);
+      // A card opens its book, whose cover is still to be added.
+      await gallery.getByRole('button', { name: /Dune/ }).click();
+      await page.getByRole('button', { name: 'Start reading' }).waitFor();
+      expect(await page.locator('.rt-detail').innerText()).toMatch(/Cover\s+—/);
+      await fits(page, 'book-detail', page.locator('.rt-detail'));
       expect(errors).toEqual([]);
     },
   );
@@ -111,6 +126,17 @@ describe('a list shown as a board, a calendar and a table', () => {
     async (device) => {
       const page = await visitor(device);
       await openInstalledApp(page, pipit.url, habits);
+      // A check-in is for one of the visitor's habits.
+      await appScreens(page)
+        .getByRole('button', { name: /Habits/ })
+        .click();
+      await page.getByRole('button', { name: 'Add a habit' }).click();
+      await page
+        .getByRole('form', { name: 'New Habits' })
+        .getByLabel(/^Habit/)
+        .fill('Stretch');
+      await page.getByRole('button', { name: 'Add habit' }).click();
+      await page.getByText('No check-ins yet', { exact: true }).waitFor();
       await appScreens(page)
         .getByRole('button', { name: /Progress/ })
         .click();
@@ -130,14 +156,16 @@ describe('a list shown as a board, a calendar and a table', () => {
       });
       const addToday = page.getByRole('button', { name: `Add on ${today.label}` });
       await addToday.waitFor();
-      expect(await page.getByRole('table').count()).toBe(1);
-      await fits(page, 'calendar-month', page.getByRole('table'));
+      // The month's grid (the screen's other table lists the habits).
+      const month = page.locator('.rt-calendar').getByRole('table');
+      expect(await month.count()).toBe(1);
+      await fits(page, 'calendar-month', month);
 
       await page.getByRole('button', { name: 'Week', exact: true }).click();
       expect(
         await page.getByRole('button', { name: 'Week', exact: true }).getAttribute('aria-pressed'),
       ).toBe('true');
-      expect(await page.getByRole('table').count()).toBe(0);
+      expect(await month.count()).toBe(0);
       await page.getByRole('button', { name: 'Next week' }).click();
       await poll(() => addToday.count()).toBe(0);
       // The calendar's own Today (the app has a tab of that name too).
@@ -151,15 +179,34 @@ describe('a list shown as a board, a calendar and a table', () => {
       await addToday.click();
       const form = page.getByRole('form', { name: 'New Check-ins' });
       expect(await form.getByLabel(/^Date/).inputValue()).toBe(today.key);
-      await form.getByLabel(/^Habit/).fill('Stretch');
+      await form
+        .getByRole('group', { name: /^Habit/ })
+        .getByLabel('Stretch', { exact: true })
+        .check();
       await form.getByRole('button', { name: 'Log it' }).click();
       // Back on the calendar, the check-in on its day.
-      const logged = page.getByRole('table').getByText('Stretch', { exact: true });
+      const logged = month.getByText('Stretch', { exact: true });
       await logged.waitFor();
       await fits(page, 'calendar-logged', logged);
       await page.getByRole('button', { name: 'Week', exact: true }).click();
-      await page.getByRole('list').getByText('Stretch', { exact: true }).waitFor();
+      await page
+        .locator('.rt-calendar')
+        .getByRole('list')
+        .getByText('Stretch', { exact: true })
+        .waitFor();
       await fits(page, 'calendar-logged-week', addToday);
+
+      // The habit counts its check-in and says it was today.
+      const each = page.getByRole('table', { name: /^Habits/ });
+      await poll(() => each.locator('tbody tr').first().innerText()).toMatch(
+        /^Stretch\s+Checked in today\s+.+\s+1$/,
+      );
+      await fits(page, 'habits-table', each);
+      await appScreens(page)
+        .getByRole('button', { name: /Habits/ })
+        .click();
+      await page.getByText('Checked in today', { exact: true }).waitFor();
+      await fits(page, 'habits-list', page.getByText('Checked in today', { exact: true }));
       expect(errors).toEqual([]);
     },
   );
@@ -172,16 +219,21 @@ describe('a list shown as a board, a calendar and a table', () => {
       await appScreens(page)
         .getByRole('button', { name: /Expenses/ })
         .click();
-      for (const [what, amount] of [
-        ['Rent', '900'],
-        ['Bus pass', '45.5'],
-        ['Groceries for the week', '120'],
+      for (const [what, amount, category] of [
+        ['Rent', '900', 'Housing'],
+        ['Bus pass', '45.5', 'Transport'],
+        ['Groceries for the week', '120', 'Groceries'],
       ]) {
         await page.getByRole('button', { name: 'Add an expense' }).click();
         const form = page.getByRole('form', { name: 'New Expenses' });
         await form.getByLabel(/^What/).fill(what!);
         await form.getByLabel(/^Amount/).fill(amount!);
+        await form
+          .getByRole('group', { name: /^Category/ })
+          .getByLabel(category!, { exact: true })
+          .check();
         await form.getByLabel(/^Month/).selectOption('March');
+        if (what === 'Rent') await fits(page, 'expense-form', form);
         await form.getByRole('button', { name: 'Add expense' }).click();
         await page.getByRole('table').getByText(what!, { exact: true }).waitFor();
       }
@@ -202,6 +254,29 @@ describe('a list shown as a board, a calendar and a table', () => {
       await table.getByRole('button', { name: 'Bus pass' }).focus();
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: 'Expense', level: 2 }).waitFor();
+
+      // Each category adds up its expenses, biggest first, on the overview.
+      await appScreens(page)
+        .getByRole('button', { name: /Overview/ })
+        .click();
+      const categories = page.getByRole('table', { name: /^Categories/ });
+      await poll(() => categories.locator('tbody tr').allInnerTexts()).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^Housing\s+\$900\.00\s+1\s+\$900\.00$/),
+          expect.stringMatching(/^Groceries\s+\$120\.00\s+1\s+\$120\.00$/),
+        ]),
+      );
+      expect((await categories.locator('tbody th').allInnerTexts()).slice(0, 3)).toEqual([
+        'Housing',
+        'Groceries',
+        'Transport',
+      ]);
+      await fits(page, 'categories-table', categories);
+      // A category lists the expenses in it under its sums.
+      await categories.getByRole('button', { name: 'Housing' }).click();
+      const detail = page.locator('.rt-detail');
+      await poll(() => detail.innerText()).toMatch(/Spent\s+\$900\.00[\s\S]*Rent/);
+      await fits(page, 'category-detail', detail);
       expect(errors).toEqual([]);
     },
   );

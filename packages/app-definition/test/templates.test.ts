@@ -10,6 +10,7 @@ import {
   type Component,
   COMPONENT_TYPES,
   exportDefinition,
+  fitsViewField,
   habitTrackerShowcase,
   LIMITS,
   parseImport,
@@ -131,8 +132,12 @@ function referenceProblems(def: AppDefinition): string[] {
           );
           if (c.props.addScreenId && !adds) problems.push(`${what}: add screen has no create form`);
         }
-        if (c.props.view === 'gallery')
-          needField(col, c.props.imageFieldId, `${what} gallery`, 'url');
+        if (c.props.view === 'gallery') {
+          needField(col, c.props.imageFieldId, `${what} gallery`);
+          const f = fieldOf(col, c.props.imageFieldId);
+          if (f && !fitsViewField('imageFieldId', f.type))
+            problems.push(`${what} gallery: field ${f.name} is ${f.type}, not a picture`);
+        }
         break;
       }
       case 'form': {
@@ -347,12 +352,14 @@ describe('the reference checker', () => {
 
   it('finds a list field from another collection and a detail screen nothing opens', () => {
     const def = habits();
-    const list = def.screens.flatMap((s) => s.components).find((c) => c.type === 'list')!;
+    const lists = def.screens.flatMap((s) => s.components).filter((c) => c.type === 'list');
+    const list = lists[0]!;
     const other = def.collections[1]!.fields[0]!.id;
-    if (list.type === 'list') {
-      list.props.titleFieldId = other;
-      list.props.detailScreenId = null;
-    }
+    if (list.type === 'list') list.props.titleFieldId = other;
+    // Every list of habits stops opening the habit's screen.
+    for (const each of lists)
+      if (each.type === 'list' && list.type === 'list')
+        if (each.props.collectionId === list.props.collectionId) each.props.detailScreenId = null;
     const problems = referenceProblems(def).join('\n');
     expect(problems).toMatch(/field .* is not in Habits/);
     expect(problems).toMatch(/detail needs exactly one record collection/);

@@ -13,6 +13,7 @@ import {
   recordScreens,
   screen,
   text,
+  withFields,
 } from './builders';
 
 const icon = { kind: 'emoji', emoji: '💰', background: '#3f5b2e' } as const;
@@ -60,13 +61,23 @@ export const budget: AppTemplate = {
       'category',
     );
 
+    const plainCategories = collection(
+      'Categories',
+      {
+        name: field('Category', 'text', { required: true }),
+        covers: field('What goes here', 'longText'),
+      },
+      CATEGORIES.map(([name, covers]) => ({ name, covers })),
+    );
     const expenses = collection('Expenses', {
       what: field('What', 'text', { required: true }),
       amount: field('Amount', 'currency', { required: true }),
-      category: field('Category', 'select', {
+      // A link to one of the categories (the app's own records, which every visitor sees), so
+      // each category can add up the expenses in it.
+      category: field('Category', 'relation', {
         required: true,
-        default: 'Groceries',
-        options: CATEGORIES.map(([name]) => name),
+        target: plainCategories.id,
+        many: false,
       }),
       month: field('Month', 'select', { required: true, options: MONTHS }),
       date: field('Date', 'date'),
@@ -77,14 +88,22 @@ export const budget: AppTemplate = {
       recurring: field('Repeats every month', 'boolean', { default: false }),
       notes: field('Notes', 'longText'),
     });
-    const categories = collection(
-      'Categories',
-      {
-        name: field('Category', 'text', { required: true }),
-        covers: field('What goes here', 'longText'),
-      },
-      CATEGORIES.map(([name, covers]) => ({ name, covers })),
-    );
+    // Each category sums, counts and averages the expenses that chose it.
+    const fromExpenses = { through: expenses.f.category, throughCollection: expenses.id };
+    const categories = withFields(plainCategories, {
+      spent: field('Spent', 'rollup', {
+        ...fromExpenses,
+        aggregate: 'sum',
+        aggregateFieldId: expenses.f.amount,
+      }),
+      count: field('Expenses', 'rollup', { ...fromExpenses, aggregate: 'count' }),
+      average: field('Average expense', 'rollup', {
+        ...fromExpenses,
+        aggregate: 'average',
+        aggregateFieldId: expenses.f.amount,
+      }),
+    });
+    const c = categories.f;
     const f = expenses.f;
     const allFields = [
       f.what,
@@ -145,6 +164,18 @@ export const budget: AppTemplate = {
           valueFieldId: f.amount,
           aggregate: 'sum',
         }),
+        // Every category with what it adds up to, biggest first; a row opens its expenses.
+        component('list', {
+          collectionId: categories.id,
+          view: 'table',
+          titleFieldId: c.name,
+          subtitleFieldId: c.spent,
+          columnFieldIds: [c.name, c.spent, c.count, c.average],
+          sort: { fieldId: c.spent, direction: 'desc' },
+          search: false,
+          emptyText: 'No categories yet.',
+          detailScreenId: s.category,
+        }),
         heading('By month'),
         component('chart', {
           kind: 'bar',
@@ -192,21 +223,22 @@ export const budget: AppTemplate = {
         ),
         component('list', {
           collectionId: categories.id,
-          titleFieldId: categories.f.name,
-          subtitleFieldId: categories.f.covers,
+          titleFieldId: c.name,
+          subtitleFieldId: c.covers,
           emptyText: 'No categories described yet.',
           detailScreenId: s.category,
         }),
       ]),
       screen(s.category, 'Category', '🏷️', [
-        component('detail', { fieldIds: [categories.f.name, categories.f.covers] }),
+        // The expenses in this category are listed under these fields (so no count of them here).
+        component('detail', { fieldIds: [c.name, c.covers, c.spent, c.average] }),
       ]),
     ];
 
     return definition({
       title: 'Budget',
       description:
-        'Write down what you spend, sorted into categories and months. Totals, averages and charts show where the money goes, and repeating bills are kept together.',
+        'Write down what you spend, sorted into categories and months. Each category adds up what you spent in it; totals, averages and charts show where the money goes, and repeating bills are kept together.',
       icon,
       tags: ['money', 'budget', 'finance'],
       preset: 'slate',

@@ -19,6 +19,7 @@ import {
   step,
   text,
   toast,
+  withFields,
 } from './builders';
 
 const icon = { kind: 'emoji', emoji: '🌱', background: '#1a7f5a' } as const;
@@ -35,6 +36,17 @@ interface HabitTrackerOptions {
    */
   showcase: boolean;
 }
+
+/**
+ * A habit's check-in status from the days since its last check-in: today's done, today's due (the
+ * last was yesterday), or how many days were missed since.
+ */
+const STATUS_FORMULA = [
+  'IF(IS_EMPTY({Last check-in}), "No check-ins yet",',
+  ' IF({Days since last check-in} <= 0, "Checked in today",',
+  ' IF({Days since last check-in} = 1, "Due today",',
+  ' "Missed " & ({Days since last check-in} - 1) & IF({Days since last check-in} = 2, " day", " days"))))',
+].join('');
 
 const IDEAS: Array<{ name: string; idea: string; why: string; showcaseOnly?: true }> = [
   {
@@ -87,7 +99,7 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
     idea: id('idea'),
   };
 
-  const habits = collection(
+  const plainHabits = collection(
     'Habits',
     {
       name: field('Habit', 'text', { required: true }),
@@ -116,7 +128,12 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
   const checkIns = collection(
     'Check-ins',
     {
-      habit: field('Habit', 'text', { required: true }),
+      // The template links each check-in to its habit, so a habit can count its check-ins and
+      // find the last one. The showcase keeps the habit's name as text: a visitor's check-ins on
+      // their device hold names there, which a link would read as missing records.
+      habit: showcase
+        ? field('Habit', 'text', { required: true })
+        : field('Habit', 'relation', { required: true, target: plainHabits.id, many: false }),
       date: field('Date', 'date', { required: true }),
       feeling: field('How it went', 'select', {
         required: true,
@@ -137,6 +154,32 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
       records: [],
     },
   );
+  /*
+   * How each habit is going, worked out from its check-ins. Not a streak: the formulas see one
+   * habit's values and its check-ins only through rollups (a count, the last date), and no
+   * rollup can tell whether the days between check-ins were all kept. What they can say
+   * truthfully is how long it has been since the last check-in, and so whether a day was missed.
+   */
+  const tracked = showcase
+    ? null
+    : withFields(plainHabits, {
+        checkIns: field('Check-ins', 'rollup', {
+          through: checkIns.f.habit,
+          throughCollection: checkIns.id,
+          aggregate: 'count',
+        }),
+        lastCheckIn: field('Last check-in', 'rollup', {
+          through: checkIns.f.habit,
+          throughCollection: checkIns.id,
+          aggregate: 'max',
+          aggregateFieldId: checkIns.f.date,
+        }),
+        daysSince: field('Days since last check-in', 'formula', {
+          formula: 'DAYS_SINCE({Last check-in})',
+        }),
+        status: field('Check-in status', 'formula', { formula: STATUS_FORMULA }),
+      });
+  const habits = tracked ?? plainHabits;
   const ideaRecords = IDEAS.filter((idea) => showcase || !idea.showcaseOnly);
   const ideas = collection(
     'Habit ideas',
@@ -157,7 +200,14 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
     submit: 'Add habit',
     added: showcase ? 'Habit added. Tick it off on Today.' : 'Habit added',
     screens: { detail: s.habit, add: s.addHabit, edit: s.editHabit },
-    fields: [habits.f.name, habits.f.why, habits.f.timeOfDay, habits.f.streak, habits.f.doneToday],
+    fields: [
+      habits.f.name,
+      habits.f.why,
+      habits.f.timeOfDay,
+      ...(tracked ? [tracked.f.status, tracked.f.lastCheckIn, tracked.f.checkIns] : []),
+      habits.f.streak,
+      habits.f.doneToday,
+    ],
     addFields: [habits.f.name, habits.f.why, habits.f.timeOfDay],
     editFields: [
       habits.f.name,
@@ -254,7 +304,7 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
         text(
           showcase
             ? 'Tick each habit as you do it. **Log a check-in** to remember how it went — your progress charts are drawn from them.'
-            : 'Tick each habit as you do it. Untick them tomorrow morning to start a fresh day, and log a check-in when you want to remember how it went.',
+            : 'Tick each habit as you do it, and log a check-in for it: each habit counts its check-ins and says how long it has been since the last one. Untick them tomorrow morning to start a fresh day.',
         ),
       ),
       named(
@@ -276,7 +326,8 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
         'habits-list',
         habit.list({
           titleFieldId: habits.f.name,
-          subtitleFieldId: habits.f.timeOfDay,
+          // The template's habits say how they are going; the showcase's, when to do them.
+          subtitleFieldId: tracked ? tracked.f.status : habits.f.timeOfDay,
           sort: { fieldId: habits.f.name, direction: 'asc' },
           emptyText: 'No habits yet. Add one, or borrow an idea to get going.',
         }),
@@ -328,6 +379,28 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
             feelings,
           ]
         : [byHabit, byDay, feelings]),
+      ...(tracked
+        ? [
+            named('progress-each-title', heading('Each habit')),
+            named(
+              'progress-each',
+              habit.list({
+                titleFieldId: tracked.f.name,
+                subtitleFieldId: tracked.f.status,
+                view: 'table',
+                columnFieldIds: [
+                  tracked.f.name,
+                  tracked.f.status,
+                  tracked.f.lastCheckIn,
+                  tracked.f.checkIns,
+                ],
+                sort: { fieldId: tracked.f.lastCheckIn, direction: 'desc' },
+                search: false,
+                emptyText: 'Add a habit, then log check-ins to see how each one is going.',
+              }),
+            ),
+          ]
+        : []),
       named('progress-recent-title', heading(showcase ? 'Recent check-ins' : 'Check-in calendar')),
       named(
         'progress-recent',

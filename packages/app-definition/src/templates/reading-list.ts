@@ -25,10 +25,20 @@ const READ = 'Read';
 export const readingList: AppTemplate = {
   id: 'reading-list',
   name: 'Reading list',
-  summary: 'Books you want to read, are reading and have finished, with ratings and notes.',
+  summary:
+    'Books you want to read, are reading and have finished, with their covers, ratings and notes.',
   icon,
   build() {
-    const s = ids('reading', 'wantToRead', 'finished', 'shelves', 'book', 'addBook', 'editBook');
+    const s = ids(
+      'reading',
+      'wantToRead',
+      'finished',
+      'shelves',
+      'covers',
+      'book',
+      'addBook',
+      'editBook',
+    );
 
     const books = collection('Books', {
       title: field('Title', 'text', { required: true }),
@@ -45,6 +55,9 @@ export const readingList: AppTemplate = {
       finished: field('Finished on', 'date'),
       recommendedBy: field('Recommended by', 'text'),
       notes: field('Notes', 'longText'),
+      // A photo of the cover, taken or picked by the reader: a template's own records could not
+      // carry one (no bytes on the server for them), so the gallery's placeholder stands in.
+      cover: field('Cover', 'image'),
     });
     const f = books.f;
 
@@ -59,6 +72,7 @@ export const readingList: AppTemplate = {
       fields: [
         f.title,
         f.author,
+        f.cover,
         f.status,
         f.genre,
         f.rating,
@@ -66,7 +80,7 @@ export const readingList: AppTemplate = {
         f.recommendedBy,
         f.notes,
       ],
-      addFields: [f.title, f.author, f.status, f.genre, f.recommendedBy],
+      addFields: [f.title, f.author, f.status, f.genre, f.recommendedBy, f.cover],
     });
     const startReading = action(
       'Start reading',
@@ -168,12 +182,26 @@ export const readingList: AppTemplate = {
         }),
         button('Add a book', book.goAdd),
       ]),
+      screen(s.covers, 'Covers', '🖼️', [
+        heading('Covers', 1),
+        text('Every book by its cover. Add a photo of one under Edit, or when you add the book.'),
+        // A book without a cover photo shows the gallery's placeholder and its title.
+        book.list({
+          titleFieldId: f.title,
+          subtitleFieldId: f.author,
+          view: 'gallery',
+          imageFieldId: f.cover,
+          sort: { fieldId: f.title, direction: 'asc' },
+          emptyText: 'No books yet. Add one and take a photo of its cover.',
+        }),
+        button('Add a book', book.goAdd),
+      ]),
     ];
 
     return definition({
       title: 'Reading list',
       description:
-        'Keep track of the books you want to read, the ones on your nightstand and the ones you have finished, with ratings, notes and who recommended them.',
+        'Keep track of the books you want to read, the ones on your nightstand and the ones you have finished, with their covers, ratings, notes and who recommended them.',
       icon,
       tags: ['books', 'reading'],
       preset: 'harbor',
