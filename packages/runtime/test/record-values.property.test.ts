@@ -153,6 +153,7 @@ const record = fc.record({
 /** The records written straight into a data document, as a device that skips every check would. */
 function documentOf(records: readonly { id: string; values: Record<string, unknown> }[]): Y.Doc {
   const doc = new Y.Doc();
+  // eslint-disable-next-line no-restricted-syntax -- writes what visitor-data's operations refuse to
   const map = doc.getMap<Y.Map<unknown>>('records');
   doc.transact(() => {
     for (const r of records) {
