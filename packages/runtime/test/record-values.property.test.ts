@@ -151,7 +151,9 @@ const record = fc.record({
 });
 
 /** The records written straight into a data document, as a device that skips every check would. */
-function documentOf(records: readonly { id: string; values: Record<string, unknown> }[]): Y.Doc {
+function documentOf(
+  records: readonly { id: string; values: Record<string, unknown>; [key: string]: unknown }[],
+): Y.Doc {
   const doc = new Y.Doc();
   // eslint-disable-next-line no-restricted-syntax -- writes what visitor-data's operations refuse to
   const map = doc.getMap<Y.Map<unknown>>('records');
@@ -181,12 +183,7 @@ const isFieldValue = (v: unknown): v is FieldValue =>
 function everythingShown(doc: Y.Doc) {
   const data = readVisitorData(doc);
   const compute = formulaComputer(engine, definition, ENV);
-  const index = indexRecords(
-    definition,
-    data.records.map(({ id, collectionId, values }) => ({ id, collectionId, values })),
-    compute,
-    relations,
-  );
+  const index = indexRecords(definition, data.records, compute, relations);
   const shown = definition.collections.map((collection) =>
     index.of(collection.id).map((r) => ({
       id: r.id,
