@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { type Collection, type FieldValue, readVisitorData } from '@pipit/app-definition';
@@ -149,6 +150,69 @@ describe('record values of the new shapes, malformed, through sync', () => {
       });
     },
   );
+
+  it('integrates random values of any shape exactly as sent, each read as a plain value or none', async () => {
+    const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
+      v: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom(null, true, false, 0, 1, -1, 5.5, 1e308, NaN, Infinity, ''),
+        fc.string(),
+        fc.constantFrom(`sha256:${HEX};1;image%2Fpng;a.png`, 'sha256:;;;', '★★★', '1:30'),
+        fc.array(fc.string({ maxLength: 30 }), { maxLength: 120 }),
+        fc.array(tie('v'), { maxLength: 3 }),
+        fc.dictionary(fc.string({ maxLength: 5 }), tie('v'), {
+          maxKeys: 2,
+          noNullPrototype: true,
+        }),
+      ),
+    })).v;
+    const fields = fc.constantFrom('links', 'photo', 'tags', 'total', 'stars', 'when', 'name');
+    const name = documentName({ kind: 'data', appId, userId: visitor.userId });
+    const side = await open(name);
+    let closed: string | null = null;
+    void closeReason(side).then((reason) => (closed = reason));
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.dictionary(fields, value, { maxKeys: 4, noNullPrototype: true }), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+          async (batch) => {
+            const records = side.doc.getMap<Y.Map<unknown>>('records');
+            side.doc.transact(() => {
+              for (const values of batch) records.set(createId(), record(values));
+            });
+            await acknowledged(side.provider);
+            expect(closed).toBeNull();
+          },
+        ),
+        { numRuns: 25, seed: 20261129 },
+      );
+    } finally {
+      side.destroy();
+    }
+    const sent = readVisitorData(side.doc);
+    const { snapshot, log } = await h.pipit.server.storage.documents.loadWithLog(name);
+    const doc = new Y.Doc();
+    if (snapshot) Y.applyUpdate(doc, snapshot);
+    for (const entry of log) Y.applyUpdate(doc, entry.update);
+    // The server holds what the device holds: every record, every value, nothing lost or added.
+    expect(Y.encodeStateVector(doc)).toEqual(Y.encodeStateVector(side.doc));
+    const stored = readVisitorData(doc);
+    doc.destroy();
+    expect(stored).toEqual(sent);
+    for (const r of stored.records) {
+      for (const v of Object.values(r.values)) {
+        const plain =
+          v === null ||
+          ['string', 'boolean'].includes(typeof v) ||
+          (typeof v === 'number' && Number.isFinite(v)) ||
+          (Array.isArray(v) && v.every((item) => typeof item === 'string'));
+        expect(plain, JSON.stringify(v)).toBe(true);
+      }
+    }
+  }, 60_000);
 
   it('refuses Yjs types nested in a space’s record past its own levels, and keeps nothing', async () => {
     const name = documentName({ kind: 'space', spaceId });
