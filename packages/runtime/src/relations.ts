@@ -95,13 +95,12 @@ export function linkComputer(
   };
   /** The records a value links that exist in `collectionId`, oldest first. */
   const existing = (value: FieldValue | undefined, collectionId: string | undefined) => {
-    const found: RuntimeRecord[] = [];
+    const found = new Set<RuntimeRecord>();
     for (const id of linkedIds(value)) {
       const record = groups.byId(id);
-      if (record && record.collectionId === collectionId && !found.includes(record))
-        found.push(record);
+      if (record && record.collectionId === collectionId) found.add(record);
     }
-    return found;
+    return [...found];
   };
 
   return (record) => {

@@ -32,6 +32,30 @@ function completed(
   };
 }
 
+/** Each collection's formula and rollup fields, for the collections that have any. */
+function computedFieldIds(definition: ReadDefinition): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const collection of definition.collections) {
+    const ids = collection.fields
+      .filter((f) => COMPUTED_FIELD_TYPES.includes(f.type))
+      .map((f) => f.id);
+    if (ids.length) out.set(collection.id, ids);
+  }
+  return out;
+}
+
+/**
+ * A record without what it holds under a computed field: no form writes one, but a device that
+ * skips the checks can, and the value would show wherever the formula or rollup has no answer
+ * (an error, the formula engine still loading).
+ */
+function withoutComputed(record: RuntimeRecord, computed: readonly string[] | undefined) {
+  if (!computed?.some((id) => Object.hasOwn(record.values, id))) return record;
+  const values = { ...record.values };
+  for (const id of computed) delete values[id];
+  return { ...record, values };
+}
+
 /**
  * Creator records show to every visitor, read-only; the visitor's own follow. Visitor records of a
  * collection the creator has since deleted are left out (they stay in the document, harmlessly).
@@ -47,10 +71,12 @@ export function indexRecords(
 ): RecordIndex {
   const groups = new Map<string, RuntimeRecord[]>();
   const byId = new Map<string, RuntimeRecord>();
+  const computedOf = computedFieldIds(definition);
   const add = (record: RuntimeRecord) => {
-    groups.get(record.collectionId)?.push(record);
+    const stored = withoutComputed(record, computedOf.get(record.collectionId));
+    groups.get(stored.collectionId)?.push(stored);
     // A visitor record can never take a creator record's id: creator records win.
-    if (!byId.has(record.id)) byId.set(record.id, record);
+    if (!byId.has(stored.id)) byId.set(stored.id, stored);
   };
   for (const collection of definition.collections) {
     groups.set(collection.id, []);

@@ -16,9 +16,13 @@ import { fieldsOf, readBodyBytes } from './body';
 import { type ApiContext, type ApiEnv, requireAuth } from './context';
 import { attachment } from './portable';
 
-/** The raw body `PUT …/files/{hash}` takes: the bytes themselves, of any type. */
+/**
+ * The raw body `PUT …/files/{hash}` takes: the bytes themselves, of any type. Any id and hash
+ * match here, so that one that is not an id or a SHA-256 is answered as such by the route
+ * (`not_found`, `validation_failed`) rather than as a body that should have been JSON.
+ */
 export const RECORD_FILE_RAW_BODY = {
-  path: /^\/api\/(apps|spaces)\/[a-z2-7]{26}\/files\/[0-9a-f]{64}$/,
+  path: /^\/api\/(apps|spaces)\/[^/]+\/files\/[^/]+$/,
   types: /^[a-z]+\/[a-z0-9.+-]+\s*(;|$)/,
   limitBytes: Math.max(RECORD_FILE_LIMITS.imageBytes, RECORD_FILE_LIMITS.fileBytes),
   message: 'Send the photo or file itself as the request body, with its type.',

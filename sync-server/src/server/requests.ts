@@ -151,7 +151,37 @@ export function createRequestServer(
       }
     });
   });
+  httpServer.on('clientError', answerClientError);
   return httpServer;
+}
+
+/**
+ * A request Node's parser cannot read (bytes past a Content-Length that lied, a broken request
+ * line, headers too large) is answered in the API's error shape, as every other refusal is, rather
+ * than with Node's bare status line; then the connection closes, since what follows on it cannot
+ * be read either. A timeout or a connection already gone is closed as Node would.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  const code = error.code ?? '';
+  if (!code.startsWith('HPE_') || !socket.writable) {
+    if (code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.writable)
+      socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+    return;
+  }
+  const tooLarge = code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({
+    error: tooLarge
+      ? { code: 'payload_too_large', message: 'The request’s headers are too large.' }
+      : { code: 'validation_failed', message: 'The request could not be read as HTTP.' },
+  });
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
 }
 
 /** Sends a request to the handler of its route. */

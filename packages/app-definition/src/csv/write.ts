@@ -72,8 +72,16 @@ export function recordsToCsv(
   );
   const hasFormulas = fields.some((field) => field.type === 'formula');
   const compiled = hasFormulas ? compileCollectionFormulas(allFields) : null;
+  // A formula's column holds what it works out, never a value stored under it (which no form
+  // writes, but a device that skips the checks can): an answer it has no answer for is empty.
+  const formulaIds = fields.filter((field) => field.type === 'formula').map((field) => field.id);
   const data = records.map((record) => {
     let values: Readonly<Record<string, FieldValue>> = record.values;
+    if (formulaIds.some((id) => Object.hasOwn(values, id))) {
+      values = Object.fromEntries(
+        Object.entries(values).filter(([id]) => !formulaIds.includes(id)),
+      );
+    }
     if (compiled) {
       const computed: Record<string, FieldValue> = {};
       for (const [fieldId, result] of Object.entries(
@@ -81,7 +89,7 @@ export function recordsToCsv(
       )) {
         if (!('error' in result)) computed[fieldId] = result.value;
       }
-      values = { ...record.values, ...computed };
+      values = { ...values, ...computed };
     }
     return fields.map((field) => cellText(field, values[field.id]));
   });

@@ -1,4 +1,5 @@
 import type { FieldValue } from './field-values';
+import { LIMITS } from './limits';
 
 /*
  * Relations and rollups (docs/product/app-definition.md, "Relations and rollups"): which records a
@@ -156,9 +157,15 @@ export function fieldsForFormulas<F extends RelationField>(
   });
 }
 
-/** The ids a relation's value links, in the order they were picked (none for anything else). */
+/**
+ * The ids a relation's value links, in the order they were picked (none for anything else), at
+ * most LIMITS.relationLinks: no form keeps more, and a value a device wrote past the checks with
+ * thousands is read as its first ones, so finding the records it links costs what the limit
+ * allows on every device.
+ */
 export function linkedIds(value: FieldValue | undefined): readonly string[] {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value))
+    return value.length > LIMITS.relationLinks ? value.slice(0, LIMITS.relationLinks) : value;
   return typeof value === 'string' && value ? [value] : [];
 }
 
@@ -189,5 +196,7 @@ export function rollupValue(
   const sum = numbers.reduce((total, n) => total + n, 0);
   const result = aggregate === 'sum' ? sum : numbers.length ? sum / numbers.length : null;
   if (result === null) return null;
-  return valueType === 'currency' ? Math.round(result * 100) / 100 : result;
+  const rounded = valueType === 'currency' ? Math.round(result * 100) / 100 : result;
+  // Past the largest number a value may be (values no form would keep), there is no answer to show.
+  return Number.isFinite(rounded) ? rounded : null;
 }
