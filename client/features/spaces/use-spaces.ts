@@ -145,6 +145,18 @@ export function useSpaces(options: {
     if (!refused) return;
     refresh().catch((error: unknown) => console.info('Could not refresh your spaces:', error));
   }, [refused, refresh]);
+  // A space shown whose people this device doesn't know yet (just chosen): they are asked at once,
+  // so what they added, and whom its items are assigned to, read by name and can be picked.
+  const shownId = device.activeId;
+  const peopleKnown = shownId === null || device.people[shownId] !== undefined;
+  useEffect(() => {
+    if (peopleKnown || !accountId || !enabled || !shownId || !navigator.onLine) return;
+    import('../../platform/spaces')
+      .then(async ({ fetchSpace }) => {
+        rememberPeople(accountId, appId, shownId, (await fetchSpace(shownId)).members);
+      })
+      .catch((error: unknown) => console.info('Could not ask who is in the space:', error));
+  }, [peopleKnown, accountId, appId, enabled, shownId]);
 
   const settle = useCallback(
     async (spaceId: string, keep: boolean) => {

@@ -129,6 +129,34 @@ describe('an app with a space shown', () => {
   });
 });
 
+describe('whom a person field can name with a space shown', () => {
+  it('is the space’s people as last listed, and the person is “me”', () => {
+    const own = viewOf(new Y.Doc())();
+    const space = viewOf(new Y.Doc(), 'ada')();
+    const people = { ada: 'Ada', ben: 'Ben Okafor' };
+    const { data } = combineAppData(own, space, definition, { role: 'member', people }, 'ada');
+    expect(data.people).toEqual([
+      { id: 'ada', name: 'Ada' },
+      { id: 'ben', name: 'Ben Okafor' },
+    ]);
+    expect(data.me).toBe('ada');
+  });
+
+  it('is nobody known while the device hasn’t heard who is in the space, but still “me”', () => {
+    const own = viewOf(new Y.Doc())();
+    const space = viewOf(new Y.Doc(), 'ada')();
+    const { data } = combineAppData(
+      own,
+      space,
+      definition,
+      { role: 'member', people: null },
+      'ada',
+    );
+    expect(data.people).toBeUndefined();
+    expect(data.me).toBe('ada');
+  });
+});
+
 describe('a CSV import with a space shown', () => {
   it('puts a shared collection’s rows in the space as the person’s, all or none', () => {
     const { own, space, app } = setUp();

@@ -3,8 +3,10 @@ import {
   type Collection,
   type CollectionRecordRule,
   DefinitionError,
+  FORMER_MEMBER,
   isSharedCollection,
   parseFileReference,
+  type PersonChoice,
   type ReadDefinition,
 } from '@pipit/app-definition';
 import { groupedCount, SPACE_LIMITS, type SpaceRole } from '@pipit/protocol';
@@ -42,8 +44,13 @@ export interface ShownSpace {
   people: Readonly<Record<string, string>> | null;
 }
 
-/** What a record added by someone no longer in the space says about its author. */
-export const FORMER_MEMBER = 'a former member';
+/**
+ * Whom a space's person fields can name: its members as last seen, with the names shown for what
+ * they added; someone no longer among them shows as a former member, as their records' author does.
+ */
+function peopleList(people: Readonly<Record<string, string>> | null): PersonChoice[] | undefined {
+  return people ? Object.entries(people).map(([id, name]) => ({ id, name })) : undefined;
+}
 
 /** The collections whose records live in a space, and each one's rule. */
 export function sharedCollections(definition: ReadDefinition): Map<string, CollectionRecordRule> {
@@ -98,6 +105,7 @@ export function combineAppData(
   const { role, people } = shown;
   const shared = sharedCollections(definition);
   const privateShared = own.data.records.filter((record) => shared.has(record.collectionId));
+  const members = peopleList(people);
   const spaceRecords: RuntimeDataRecord[] = space.data.records.map((record) => {
     const authorName =
       people && record.authorId ? (people[record.authorId] ?? FORMER_MEMBER) : null;
@@ -154,6 +162,8 @@ export function combineAppData(
       if (role === 'reader') return READER_MESSAGE;
       return space.data.records.length >= SPACE_LIMITS.recordsPerSpace ? FULL_MESSAGE : null;
     },
+    ...(members ? { people: members } : {}),
+    me: accountId,
   };
   return {
     phase: own.phase === 'ready' && space.phase === 'ready' ? 'ready' : 'loading',
@@ -231,7 +241,11 @@ export function useAppData(options: {
       const privateShared = shared
         ? own.data.records.filter((record) => shared.has(record.collectionId)).length
         : 0;
-      return { ...own, spaceSync: null, privateShared, moveIntoSpace: nothingToMove };
+      // In their own data a person field can only name the person themselves (signed in).
+      const data = accountId
+        ? { ...own.data, people: [{ id: accountId, name }], me: accountId }
+        : own.data;
+      return { ...own, data, spaceSync: null, privateShared, moveIntoSpace: nothingToMove };
     }
     return {
       ...combineAppData(
@@ -244,5 +258,5 @@ export function useAppData(options: {
       spaceId: source.spaceId,
     };
     // `source` is followed through `spaceData` (useVisitorData reopens when it changes).
-  }, [own, spaceData, definition, role, people, accountId]);
+  }, [own, spaceData, definition, role, people, accountId, name]);
 }

@@ -74,6 +74,13 @@ export {
   type FileReference,
 } from './schema/file-reference';
 export {
+  FORMER_MEMBER,
+  PERSON_ID_LENGTH,
+  isPersonId,
+  personName,
+  type PersonChoice,
+} from './schema/person';
+export {
   COLLECTION_SHARING,
   RECORD_RULES,
   isSharedCollection,
@@ -233,6 +240,7 @@ export {
   BLUEPRINT_LIMITS,
   BLUEPRINT_SCREEN_KINDS,
   BLUEPRINT_COMPONENT_TYPES,
+  BLUEPRINT_FIELD_TYPES,
   blueprintSchema,
   blueprintJsonSchema,
   blueprintProblems,

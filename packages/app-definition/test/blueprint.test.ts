@@ -12,7 +12,8 @@ import {
   checkForPublish,
   expandBlueprint,
   LIST_VIEWS,
-  FIELD_TYPES,
+  BLUEPRINT_FIELD_TYPES,
+  type FieldType,
   ROLLUP_AGGREGATES,
   THEME_PRESETS,
   writeDefinition,
@@ -284,7 +285,7 @@ describe('expandBlueprint', () => {
           name: word(),
           fields: Array.from({ length: n(5) }, () => ({
             name: word(),
-            type: r.pick(FIELD_TYPES)!,
+            type: r.pick(BLUEPRINT_FIELD_TYPES)!,
             required: r.next() < 0.3,
             choices: Array.from({ length: n(3) }, word),
             links: word(),
@@ -352,7 +353,7 @@ describe('the blueprint schema', () => {
 });
 
 describe('a blueprint with linked collections', () => {
-  const field = (name: string, type: (typeof FIELD_TYPES)[number], more: object = {}) => ({
+  const field = (name: string, type: FieldType, more: object = {}) => ({
     name,
     type,
     required: false,

@@ -51,9 +51,9 @@ const anyText = fc.oneof(
   fc.constantFrom('=1+1', '+SUM(A1)', '-x', '@cmd', "'=quoted", '"', 'a,b;c', 'line\r\nbreak'),
 );
 
-/** TYPED_FIELD_TYPES holds no relation, rollup, photo or file: CSV carries none of them. */
+/** TYPED_FIELD_TYPES holds no relation, rollup, photo, file or person: CSV carries none of them. */
 const RAW: Record<
-  Exclude<FieldType, 'relation' | 'rollup' | 'image' | 'file'>,
+  Exclude<FieldType, 'relation' | 'rollup' | 'image' | 'file' | 'person'>,
   fc.Arbitrary<unknown>
 > = {
   text: anyText,

@@ -106,9 +106,10 @@ export const AppRuntime = memo(function AppRuntime({
     [engine, definition, today],
   );
   const relations = useRelations(definition);
+  const { people, me } = data;
   const records = useMemo(
-    () => indexRecords(definition, data.records, compute, relations),
-    [definition, data.records, compute, relations],
+    () => indexRecords(definition, data.records, compute, relations, { people, me }),
+    [definition, data.records, compute, relations, people, me],
   );
   const tabs = useMemo(() => tabScreens(definition), [definition]);
   const style = useMemo(

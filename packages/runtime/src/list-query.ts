@@ -28,11 +28,18 @@ const YES_NO = [
 ] as const;
 
 /**
- * The collection's first select field with choices, else its first yes/no field; `except` is left
- * out (a board's columns already split the records by their group field).
+ * The collection's first person field when the person shares a space with others (`me`: theirs
+ * are kept, "assigned to me"), else its first select field with choices, else its first yes/no
+ * field; `except` is left out (a board's columns already split the records by their group field).
  */
-export function quickFilterOf(collection: Collection, except: string | null): QuickFilter | null {
+export function quickFilterOf(
+  collection: Collection,
+  except: string | null,
+  me: string | null = null,
+): QuickFilter | null {
   const usable = collection.fields.filter((f) => f.id !== except);
+  const person = me ? usable.find((f) => f.type === 'person') : undefined;
+  if (person && me) return { field: person, choices: [{ value: me, label: 'Me' }] };
   const select = usable.find((f) => f.type === 'select' && f.options.length > 0);
   if (select) {
     const options = [...new Set(select.options)];
@@ -59,8 +66,9 @@ export function matchesSearch(
     if (field.type === 'boolean') return false;
     const value = record.values[field.id];
     if (isEmpty(value)) return false;
-    // A relation is found by its linked records' names, never by their ids.
-    if (field.type === 'relation') return folded(fieldText(record, field)).includes(wanted);
+    // A relation is found by its linked records' names, a person by theirs, never by ids.
+    if (field.type === 'relation' || field.type === 'person')
+      return folded(fieldText(record, field)).includes(wanted);
     return (
       folded(fieldText(record, field)).includes(wanted) || folded(String(value)).includes(wanted)
     );

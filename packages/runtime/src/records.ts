@@ -213,6 +213,9 @@ export function formatRating(stars: number, scale = 5): string {
   return '★'.repeat(full) + '☆'.repeat(scale - full);
 }
 
+/** Who a person field's value is while the space's people are not known (runtime-records.ts). */
+export const SOMEONE = 'someone in the space';
+
 /**
  * A value as text for display; '' when empty. `currency` is the app's (meta.currency), for
  * currency fields.
@@ -228,6 +231,8 @@ export function formatValue(
     return parseFileReference(value)?.name ?? '';
   if (typeof value === 'boolean' || field?.type === 'boolean')
     return isChecked(value) ? 'Yes' : 'No';
+  // An account id means nothing to read: a record's `shown` names them when the people are known.
+  if (field?.type === 'person') return SOMEONE;
   if (Array.isArray(value)) return value.join(', ');
   if (typeof value === 'number') {
     switch (field?.type) {

@@ -1,4 +1,4 @@
-import type { Collection, FieldValue, VisitorRecord } from '@pipit/app-definition';
+import type { Collection, FieldValue, PersonChoice, VisitorRecord } from '@pipit/app-definition';
 
 /** A record as the running app sees it: the creator's (read-only to visitors) or the visitor's. */
 export interface RuntimeRecord {
@@ -63,6 +63,15 @@ export interface RuntimeData {
    * full), or null: forms and buttons that could only be refused are then not offered.
    */
   createBlocked?(collectionId: string): string | null;
+  /**
+   * Whom a person field can name (docs/product/app-definition.md, "People in a space"): the shown
+   * space's people by account id and the name its members know them by, or the person alone in
+   * their own data. Absent where nobody is known (not known on this device yet, an anonymous
+   * visitor, the editor's preview).
+   */
+  readonly people?: readonly PersonChoice[];
+  /** The person's own account id: "Me" in a person field's picker. Absent when not signed in. */
+  readonly me?: string;
 }
 
 export interface RuntimeUser {

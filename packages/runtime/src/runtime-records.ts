@@ -1,8 +1,37 @@
-import { COMPUTED_FIELD_TYPES, type ReadDefinition } from '@pipit/app-definition';
+import {
+  COMPUTED_FIELD_TYPES,
+  type Field,
+  type FieldValue,
+  personName,
+  type ReadDefinition,
+} from '@pipit/app-definition';
 import type { ComputeFormulas } from './formulas';
 import type { RelationsModule } from './link-engine';
 import type { LinkRecords } from './relations';
-import type { RuntimeDataRecord, RuntimeRecord } from './runtime-data';
+import type { RuntimeData, RuntimeDataRecord, RuntimeRecord } from './runtime-data';
+import { SOMEONE } from './records';
+
+/** Whom person fields name: the host's people and the person themselves (runtime-data.ts). */
+export type PeopleView = Pick<RuntimeData, 'people' | 'me'>;
+
+/**
+ * What each person field of a record shows, by field id: the name the space's people know them by,
+ * "a former member" once they left, or "someone in the space" while nobody is known.
+ */
+export function peopleShown(
+  fields: readonly Field[],
+  values: Readonly<Record<string, FieldValue | undefined>>,
+  view: PeopleView | null,
+): Record<string, string> | null {
+  let shown: Record<string, string> | null = null;
+  for (const field of fields) {
+    const id = values[field.id];
+    if (field.type !== 'person' || typeof id !== 'string' || id === '') continue;
+    shown ??= {};
+    shown[field.id] = personName(id, view?.people) ?? SOMEONE;
+  }
+  return shown;
+}
 
 /** Every record the running app shows, by collection id, plus a lookup by record id. */
 export interface RecordIndex {
@@ -28,7 +57,9 @@ function completed(
     ...plain,
     values: computed ? { ...values, ...computed.values } : values,
     ...(Object.keys(errors).length ? { formulaErrors: errors } : {}),
-    ...(linked && Object.keys(linked.shown).length ? { shown: linked.shown } : {}),
+    ...(linked && Object.keys(linked.shown).length
+      ? { shown: { ...plain.shown, ...linked.shown } }
+      : {}),
   };
 }
 
@@ -68,12 +99,21 @@ export function indexRecords(
   visitorRecords: readonly RuntimeDataRecord[],
   compute: ComputeFormulas | null = null,
   relations: RelationsModule | null = null,
+  people: PeopleView | null = null,
 ): RecordIndex {
   const groups = new Map<string, RuntimeRecord[]>();
   const byId = new Map<string, RuntimeRecord>();
   const computedOf = computedFieldIds(definition);
+  const personFields = new Map<string, Field[]>();
+  for (const collection of definition.collections) {
+    const fields = collection.fields.filter((f) => f.type === 'person');
+    if (fields.length) personFields.set(collection.id, fields);
+  }
   const add = (record: RuntimeRecord) => {
-    const stored = withoutComputed(record, computedOf.get(record.collectionId));
+    const plain = withoutComputed(record, computedOf.get(record.collectionId));
+    const fields = personFields.get(plain.collectionId);
+    const shown = fields ? peopleShown(fields, plain.values, people) : null;
+    const stored = shown ? { ...plain, shown } : plain;
     groups.get(stored.collectionId)?.push(stored);
     // A visitor record can never take a creator record's id: creator records win.
     if (!byId.has(stored.id)) byId.set(stored.id, stored);

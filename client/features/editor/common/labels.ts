@@ -50,6 +50,7 @@ export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
   rollup: 'Rollup of links',
   image: 'Photo',
   file: 'File',
+  person: 'Person (assigned to)',
 };
 
 /** Labels of component and step properties, by key. */

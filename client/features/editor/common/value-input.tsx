@@ -171,6 +171,9 @@ export function ValueInput({ field, label, value, onChange, disabled }: ValueInp
           app.
         </p>
       );
+    case 'person':
+      // An account of a visitor's space: the app's own records, seen by everyone, name nobody.
+      return <p className="field__hint">{label}: people pick someone in their shared space.</p>;
     case 'longText':
     case 'text':
       return (

@@ -6,6 +6,7 @@ import {
   type Field,
   FIELD_TYPES,
   type FieldType,
+  isSharedCollection,
   LIMITS,
   moveField,
   removeField,
@@ -159,6 +160,13 @@ function FieldEditor({ collection, field }: { collection: Collection; field: Fie
         </label>
       )}
       {field.type === 'relation' ? <RelationSettings field={field} /> : null}
+      {field.type === 'person' ? (
+        <p className="field__hint">
+          {isSharedCollection(collection)
+            ? 'People pick someone in their shared space: “Me” or another member.'
+            : 'This collection isn’t shared, so each visitor can only pick themselves. Share it in a space to assign items to others.'}
+        </p>
+      ) : null}
       {field.type === 'rating' ? (
         <SelectField
           label="Stars"
@@ -187,6 +195,7 @@ function FieldEditor({ collection, field }: { collection: Collection; field: Fie
       ) : null}
       {COMPUTED_FIELD_TYPES.includes(field.type) ||
       field.type === 'relation' ||
+      field.type === 'person' ||
       FILE_FIELD_TYPES.includes(field.type) ? null : (
         <ValueInput
           field={field}

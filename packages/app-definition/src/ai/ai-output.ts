@@ -78,10 +78,12 @@ function valueSchema(field: Pick<Field, 'name' | 'type' | 'options' | 'scale'>):
     case 'formula':
     case 'rollup':
     case 'relation':
+    case 'person':
     case 'image':
     case 'file':
-      // Never asked for: a computed value is worked out, a link is to records the model never
-      // sees, and an AI makes no photos or files, so aiRecordSchema leaves them out.
+      // Never asked for: a computed value is worked out, a link is to records and a person to
+      // accounts the model never sees, and an AI makes no photos or files, so aiRecordSchema leaves
+      // them out.
       return z.null();
   }
 }
@@ -102,14 +104,15 @@ export function aiRecordSchema(collection: Pick<Collection, 'fields'>): z.ZodObj
 }
 
 /**
- * The fields a record's answer holds: computed ones are worked out, and relations link records the
- * model never sees, so neither is answered.
+ * The fields a record's answer holds: computed ones are worked out, and relations link records (a
+ * person field names an account) the model never sees, so none is answered.
  */
 function typedFields(collection: Pick<Collection, 'fields'>): Field[] {
   return collection.fields.filter(
     (f) =>
       !COMPUTED_FIELD_TYPES.includes(f.type) &&
       f.type !== 'relation' &&
+      f.type !== 'person' &&
       !FILE_FIELD_TYPES.includes(f.type),
   );
 }
@@ -215,6 +218,8 @@ function typeWords(field: Pick<Field, 'type' | 'options' | 'scale'>): string {
     case 'image':
     case 'file':
       return 'nothing (a person adds it)';
+    case 'person':
+      return 'nothing (a person picks someone)';
   }
 }
 

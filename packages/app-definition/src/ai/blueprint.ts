@@ -59,9 +59,18 @@ export const BLUEPRINT_COMPONENT_TYPES = [
 const name = z.string().describe('A short name, as people read it.');
 const sampleValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
+/**
+ * What a blueprint's field may be: every type but a person, which picks someone in a shared space,
+ * and a blueprint's collections are each visitor's own (the publish check refuses it there).
+ */
+export const BLUEPRINT_FIELD_TYPES = FIELD_TYPES.filter((t) => t !== 'person') as [
+  FieldType,
+  ...FieldType[],
+];
+
 export const blueprintFieldSchema = z.object({
   name,
-  type: z.enum(FIELD_TYPES),
+  type: z.enum(BLUEPRINT_FIELD_TYPES),
   required: z.boolean(),
   /** The choices of a `select` field (empty for other types). */
   choices: z.array(z.string()).describe('Choices of a select field; empty for other types.'),

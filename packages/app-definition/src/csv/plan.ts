@@ -155,9 +155,11 @@ function mappingProblems(
       problems.push(
         target.field.type === 'relation'
           ? `${target.field.name} links to other records, which a CSV file can’t name, so “${header[target.column]}” can’t be imported into it. Skip that column.`
-          : FILE_FIELD_TYPES.includes(target.field.type)
-            ? `${target.field.name} holds a photo or file, which a CSV file can’t carry, so “${header[target.column]}” can’t be imported into it. Skip that column.`
-            : `${target.field.name} is worked out ${target.field.type === 'rollup' ? 'from its linked records' : 'by its formula'}, so “${header[target.column]}” can’t be imported into it. Skip that column.`,
+          : target.field.type === 'person'
+            ? `${target.field.name} names someone in a shared space, which a CSV file can’t, so “${header[target.column]}” can’t be imported into it. Skip that column.`
+            : FILE_FIELD_TYPES.includes(target.field.type)
+              ? `${target.field.name} holds a photo or file, which a CSV file can’t carry, so “${header[target.column]}” can’t be imported into it. Skip that column.`
+              : `${target.field.name} is worked out ${target.field.type === 'rollup' ? 'from its linked records' : 'by its formula'}, so “${header[target.column]}” can’t be imported into it. Skip that column.`,
       );
     }
   }

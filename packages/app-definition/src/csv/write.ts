@@ -65,10 +65,11 @@ export function recordsToCsv(
   records: readonly { values: Readonly<Record<string, FieldValue>> }[],
   env: FormulaEnv,
 ): string {
-  // Links between records, what is worked out over them, photos and files: no text a file could
+  // Links between records, what is worked out over them, photos and files, and people (a name
+  // can't say which account it is, and an id means nothing in a spreadsheet): no text a file could
   // carry back.
   const fields = allFields.filter(
-    (field) => !['relation', 'rollup', 'image', 'file'].includes(field.type),
+    (field) => !['relation', 'rollup', 'image', 'file', 'person'].includes(field.type),
   );
   const hasFormulas = fields.some((field) => field.type === 'formula');
   const compiled = hasFormulas ? compileCollectionFormulas(allFields) : null;

@@ -106,6 +106,8 @@ const FIELD_TYPE_MAP: Readonly<Record<string, FormulaType>> = {
   multiChoice: 'list',
   // The ids of the linked records: COUNT() counts them, IS_EMPTY() asks whether there are any.
   relation: 'list',
+  // The account's id: IS_EMPTY() asks whether anyone is assigned; its name is the space's to show.
+  person: 'text',
 };
 
 /**

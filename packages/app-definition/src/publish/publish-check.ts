@@ -190,7 +190,7 @@ const segment = (part: string): string | number => (/^\d+$/.test(part) ? Number(
 /**
  * Relations whose collection is gone or lives elsewhere (a private collection linking a shared
  * one's records, or the other way round: the linked records would not be there for everyone who
- * sees the link), and rollups that can't be worked out.
+ * sees the link), person fields outside a shared collection, and rollups that can't be worked out.
  */
 function relationProblems(definition: AppDefinition): Array<Omit<PublishProblem, 'entity'>> {
   const problems: Array<Omit<PublishProblem, 'entity'>> = [];
@@ -210,6 +210,13 @@ function relationProblems(definition: AppDefinition): Array<Omit<PublishProblem,
             message: `${field.name} links ${collection.name} to ${target.name}, but only one of them is shared in a space: share both or neither.`,
           });
       }
+      // A person is picked among a space's people: in a collection kept in each visitor's own data
+      // it could only ever name the visitor, which is a yes/no, not an assignment.
+      if (field.type === 'person' && collection.sharing !== 'space')
+        problems.push({
+          path: `${at}.type`,
+          message: `${field.name} picks someone in a shared space, but ${collection.name} isn’t shared: share it in a space, or give ${field.name} another type.`,
+        });
       if (field.type === 'rollup') {
         const source = rollupSource(definition.collections, collection, field);
         if ('problem' in source) problems.push({ path: `${at}.through`, message: source.problem });

@@ -34,6 +34,11 @@ export const FIELD_TYPES = [
   'image',
   /** A file of any kind, with a size limit: a reference like an image's. */
   'file',
+  /**
+   * One of a space's people ("assigned to"): their account id, so a rename changes nothing; shown
+   * by the name the space's members know them by (schema/person.ts).
+   */
+  'person',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -50,11 +55,15 @@ export const NUMERIC_FIELD_TYPES: readonly FieldType[] = [
 ];
 /**
  * Field types that hold what people type: what AI answers and samples may fill. A relation is
- * picked too, but its values are other records' ids, and a photo or file is bytes: neither is
- * ever made up.
+ * picked too, but its values are other records' ids, a person's an account's id, and a photo or
+ * file is bytes: none is ever made up.
  */
 export const TYPED_FIELD_TYPES = FIELD_TYPES.filter(
-  (t) => !COMPUTED_FIELD_TYPES.includes(t) && t !== 'relation' && !FILE_FIELD_TYPES.includes(t),
+  (t) =>
+    !COMPUTED_FIELD_TYPES.includes(t) &&
+    t !== 'relation' &&
+    t !== 'person' &&
+    !FILE_FIELD_TYPES.includes(t),
 ) as [FieldType, ...FieldType[]];
 
 /**

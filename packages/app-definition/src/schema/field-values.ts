@@ -5,6 +5,7 @@ import { COMPUTED_FIELD_TYPES } from './field-types';
 import { safeUrlSchema } from './safe-url';
 import { fileReferenceProblem, parseFileReference } from './file-reference';
 import { LIMITS } from './limits';
+import { isPersonId } from './person';
 
 /**
  * One value of a record, by field id: what creator and visitor records hold. A list of text is a
@@ -291,6 +292,12 @@ function coerceText(field: FieldShape, text: string): CoercedValue {
       return { ok: false, message: `${field.name} is worked out from its linked records.` };
     case 'relation':
       return coerceLinks(field, text);
+    case 'person':
+      // Whether they are in the space is the reader's business, as a relation's records are: someone
+      // who left shows as a former member.
+      return isPersonId(text)
+        ? { ok: true, value: text }
+        : { ok: false, message: `Choose someone for ${field.name}.` };
     case 'text':
       return text.length > VALUE_LIMITS.textLength
         ? tooLong(field, VALUE_LIMITS.textLength)
@@ -365,6 +372,9 @@ export function coerceFieldValue(field: FieldShape, raw: unknown): CoercedValue 
       ? coerceChoices(field, raw)
       : { ok: false, message: `${field.name} holds one value, not a list.` };
   }
+  // An account id is text: a number or yes/no written as text would never name anyone.
+  if (field.type === 'person' && typeof raw !== 'string')
+    return { ok: false, message: `Choose someone for ${field.name}.` };
   if (typeof raw === 'boolean') {
     return field.type === 'boolean' ? { ok: true, value: raw } : coerceText(field, String(raw));
   }

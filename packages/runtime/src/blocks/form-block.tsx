@@ -4,6 +4,7 @@ import {
   DEFAULT_CURRENCY,
   DefinitionError,
   type Field,
+  FORMER_MEMBER,
   type ReadDefinition,
 } from '@pipit/app-definition';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -16,7 +17,7 @@ import {
   validateForm,
 } from '../form-state';
 import { focusFirst, inputChecked, inputValue } from '../host';
-import { findCollection, findField } from '../records';
+import { findCollection, findField, SOMEONE } from '../records';
 import type { FormPrefill } from '../navigation';
 import type { RenderContext, RunContext } from '../render-context';
 import { lockedMessage } from '../actions';
@@ -26,6 +27,7 @@ import { lazyPart } from '../lazy-part';
 import { fileControlModule, linkPickerModule } from '../parts';
 import { SetupNote } from './setup-note';
 import type { RuntimeFiles } from '../runtime-data';
+import type { PeopleView } from '../runtime-records';
 
 const INPUT_TYPES: Partial<Record<Field['type'], string>> = {
   text: 'text',
@@ -58,6 +60,27 @@ interface ControlProps {
   /** For an image or file field: its collection, and where the host keeps photos and files. */
   collectionId?: string;
   files?: RuntimeFiles | null;
+  /** For a person field: whom it can name (absent in the editor's preview). */
+  people?: PeopleView | null;
+}
+
+/**
+ * A person field's picker: a plain select of the space's people, the person themselves first as
+ * "Me", then the others by name; someone no longer in the space stays chosen as "a former member"
+ * until changed. Signed out, nobody can be named, and the control says where it works.
+ */
+function personOptions(view: PeopleView | null | undefined, value: string) {
+  const people = view?.people ?? [];
+  const me = view?.me;
+  const myName = people.find((p) => p.id === me)?.name;
+  const options = people
+    .filter((p) => p.id !== me)
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((p) => ({ value: p.id, label: p.name }));
+  if (me) options.unshift({ value: me, label: myName ? `Me (${myName})` : 'Me' });
+  if (value && !options.some((o) => o.value === value))
+    options.push({ value, label: view?.people ? FORMER_MEMBER : SOMEONE });
+  return options;
 }
 
 const controlLoading = () => <p className="rt-muted">Loading…</p>;
@@ -196,6 +219,14 @@ function FormControl(props: ControlProps) {
       </div>
     );
   }
+  if (field.type === 'person' && live && !props.people?.me) {
+    return (
+      <div className="rt-field-group">
+        <p className="rt-field-label">{field.name}</p>
+        <p className="rt-muted">Sign in and share this in a space to assign it to someone.</p>
+      </div>
+    );
+  }
   if (field.type === 'relation') {
     return (
       <fieldset className="rt-field-group rt-fieldset" aria-describedby={a11y['aria-describedby']}>
@@ -252,13 +283,19 @@ function FormControl(props: ControlProps) {
   let control: ReactNode;
   if (field.type === 'longText') {
     control = <textarea rows={3} {...common} />;
-  } else if (field.type === 'select') {
+  } else if (field.type === 'select' || field.type === 'person') {
+    const choices =
+      field.type === 'person'
+        ? personOptions(props.people, text)
+        : field.options.map((option) => ({ value: option, label: option }));
     control = (
       <select {...common}>
-        <option value="">Choose…</option>
-        {field.options.map((option) => (
-          <option key={option} value={option}>
-            {option}
+        <option value="">
+          {field.type === 'person' && !field.required ? 'Nobody' : 'Choose…'}
+        </option>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
           </option>
         ))}
       </select>
@@ -414,6 +451,7 @@ function LiveForm({
           currency={currency}
           collectionId={collection.id}
           files={run.files}
+          people={run.data}
           onChange={(value) => setInput((current) => ({ ...current, [field.id]: value }))}
           links={links}
         />

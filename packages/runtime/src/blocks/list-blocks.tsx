@@ -75,8 +75,11 @@ function CollectionList({
   const kept = queryRecords(recordsFor(context, collection), { filter: props.filter });
   // A list published before views existed has no `search`: visitors get it, as in a new one.
   const searchable = props.search !== false && kept.length > 0;
+  // "Assigned to me" is worth a filter only among others (alone, every pick is the person's own).
+  const data = context.run?.data;
+  const me = data?.me && (data.people?.length ?? 0) > 1 ? data.me : null;
   const quick = searchable
-    ? quickFilterOf(collection, view === 'board' ? props.groupFieldId : null)
+    ? quickFilterOf(collection, view === 'board' ? props.groupFieldId : null, me)
     : null;
   const narrowed = searchable ? narrowRecords(kept, collection.fields, quick, query) : kept;
   const records = props.sort ? sortRecords(narrowed, props.sort) : narrowed;
