@@ -61,6 +61,7 @@ const ITEMS: Field[] = [
   field('broken', 'rollup', { through: 'gone', aggregate: 'count' }),
   field('image', 'image'),
   field('file', 'file'),
+  field('person', 'person'),
 ];
 const OTHERS: Field[] = [
   field('name', 'text'),
@@ -183,7 +184,9 @@ const isFieldValue = (v: unknown): v is FieldValue =>
 function everythingShown(doc: Y.Doc) {
   const data = readVisitorData(doc);
   const compute = formulaComputer(engine, definition, ENV);
-  const index = indexRecords(definition, data.records, compute, relations);
+  // Person fields name someone the space knows, someone who left, or anything else.
+  const people = { people: [{ id: 'item1', name: 'Ada' }], me: 'item1' };
+  const index = indexRecords(definition, data.records, compute, relations, people);
   const shown = definition.collections.map((collection) =>
     index.of(collection.id).map((r) => ({
       id: r.id,
