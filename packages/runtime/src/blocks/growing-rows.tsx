@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { host } from '../host';
 
 /*
  * A long list draws its first rows, and more as the visitor nears the end of what is drawn. A
@@ -31,10 +32,11 @@ export function MoreRows({ left, onMore }: { left: number; onMore: () => void })
   const ref = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const button = ref.current;
-    if (!button || typeof IntersectionObserver === 'undefined') return;
+    const Watcher = host.IntersectionObserver;
+    if (!button || !Watcher) return;
     // Made again after each growth (`left` changed): a new observer reports at once whether the
     // button is still near, so a tall screen fills without a scroll.
-    const observer = new IntersectionObserver(
+    const observer = new Watcher(
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) onMore();
       },
