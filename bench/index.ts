@@ -27,3 +27,6 @@ console.log(
 console.log(
   '  npm run bench -- portable      export and import of an app with 2,000 records and 20 images',
 );
+console.log(
+  '  npm run bench -- records       5,000 records with formulas offline at 4×; formulas; photo upload; gallery fps',
+);

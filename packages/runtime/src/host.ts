@@ -7,6 +7,12 @@
 /** A timer handle: a number in browsers, an object in Node. */
 type TimerId = unknown;
 
+/** Tells when an element comes within a margin of the visible area (IntersectionObserver). */
+interface IntersectionWatcher {
+  observe(target: unknown): void;
+  disconnect(): void;
+}
+
 interface HostGlobals {
   setInterval(callback: () => void, ms: number): TimerId;
   clearInterval(id: TimerId): void;
@@ -16,6 +22,11 @@ interface HostGlobals {
   location?: { assign(url: string): void };
   addEventListener?: (type: string, listener: () => void, options?: { once?: boolean }) => void;
   removeEventListener?: (type: string, listener: () => void) => void;
+  /** Absent in Node tests (and very old browsers). */
+  IntersectionObserver?: new (
+    callback: (entries: ReadonlyArray<{ isIntersecting: boolean }>) => void,
+    options?: { rootMargin?: string },
+  ) => IntersectionWatcher;
 }
 
 export const host = globalThis as unknown as HostGlobals;

@@ -136,6 +136,30 @@ describe('a list’s search and quick filter', () => {
   });
 });
 
+describe('a long plain list', () => {
+  it('draws its first rows, says how many are left, and draws more when asked; search finds any', async () => {
+    const tasks = Array.from({ length: 320 }, (_, i) =>
+      visitorTask(`v${i}`, { title: `Task ${i + 1}`, minutes: 5, done: false, area: 'Home' }),
+    );
+    const { root } = await start({}, tasks);
+    const items = () => all(root, (n) => n.props.className === 'rt-list-item');
+    const more = () => all(root, (n) => n.tag === 'button' && /^Show \d+ more/.test(textOf([n])));
+    expect(items()).toHaveLength(50);
+    // The app's 4 creator records come first, then the visitor's 320.
+    expect(textOf(more())).toBe('Show 200 more of 274');
+    await press(root, more()[0]!);
+    expect(items()).toHaveLength(250);
+    await press(root, more()[0]!);
+    expect(items()).toHaveLength(324);
+    expect(more()).toEqual([]);
+    const search = one(root.tree, (n) => n.tag === 'input', 'search box');
+    await root.act(() =>
+      (search.props.onChange as (e: object) => void)({ currentTarget: { value: 'Task 300' } }),
+    );
+    expect(items().map((li) => textOf([li]))).toEqual(['Task 300Home›']);
+  });
+});
+
 describe('a table', () => {
   it('sorts by a header, either way, and opens a row’s record', async () => {
     const { root } = await start({ view: 'table', columnFieldIds: ['title', 'minutes'] }, [walk]);

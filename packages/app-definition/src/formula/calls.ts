@@ -27,7 +27,9 @@ const MAX_DIGITS = 15;
  * rounding is done on those decimal digits, and the result read back from text, which is exact.
  */
 export function roundTo(n: number, digits: number): number {
-  if (n === 0 || !Number.isFinite(n)) return n;
+  // A whole number to whole places or more is itself: skips the text below, which was the most
+  // costly step of a list's formulas (ROUND over 5,000 records; docs/performance.md).
+  if (n === 0 || !Number.isFinite(n) || (digits >= 0 && Number.isInteger(n))) return n;
   const [mantissa, exponentText] = Math.abs(n).toExponential(14).split('e') as [string, string];
   const significant = mantissa.replace('.', '');
   const kept = Number(exponentText) + 1 + digits;

@@ -153,6 +153,17 @@ export function evaluateNode(node: TypedNode, context: EvaluationContext): Inter
   }
 }
 
+/** `env.today` as a day number, read once per day's text: a list evaluates thousands of records. */
+let lastToday: { text: unknown; day: number | null } = { text: null, day: null };
+function todayOf(env: FormulaEnv): number | null {
+  if (lastToday.text !== env.today)
+    lastToday = {
+      text: env.today,
+      day: typeof env.today === 'string' ? parseDate(env.today) : null,
+    };
+  return lastToday.day;
+}
+
 /**
  * The value of every formula field of one record, by field id. Nothing is read from the device:
  * today, now and the time zone come from `env`, so every device and the editor's preview agree.
@@ -164,12 +175,7 @@ export function evaluateFormulas(
   values: Readonly<Record<string, unknown>>,
   env: FormulaEnv,
 ): Record<string, FormulaResult> {
-  const context: EvaluationContext = {
-    values,
-    computed: new Map(),
-    env,
-    today: typeof env.today === 'string' ? parseDate(env.today) : null,
-  };
+  const context: EvaluationContext = { values, computed: new Map(), env, today: todayOf(env) };
   const results: Record<string, FormulaResult> = {};
   for (const formula of compiled.order) {
     try {

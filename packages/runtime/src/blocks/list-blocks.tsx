@@ -12,6 +12,7 @@ import {
 } from '../list-views/view-parts';
 import { findCollection, findField, isChecked, queryRecords, sortRecords } from '../records';
 import { recordsFor, type RenderContext } from '../render-context';
+import { MoreRows, useGrowingRows } from './growing-rows';
 import { ListTools } from './list-tools';
 import { SetupNote } from './setup-note';
 
@@ -125,19 +126,26 @@ function ViewLoading() {
   );
 }
 
-/** The plain list: title and subtitle per record; tapping one opens the detail screen. */
+/**
+ * The plain list: title and subtitle per record; tapping one opens the detail screen. A long one
+ * draws its first rows and the rest as they come near (growing-rows.tsx).
+ */
 function PlainList({ collection, records, titleField, subtitleField, open, emptyText }: ViewProps) {
+  const { shown, more } = useGrowingRows(records.length);
   if (records.length === 0) return <EmptyView text={emptyText} />;
   return (
-    <ul className="rt-card rt-list" aria-label={collection.name}>
-      {records.map((record) => (
-        <li key={record.id} className="rt-list-item">
-          <PlainListItem record={record} open={open}>
-            <RecordText record={record} titleField={titleField} subtitleField={subtitleField} />
-          </PlainListItem>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="rt-card rt-list" aria-label={collection.name}>
+        {records.slice(0, shown).map((record) => (
+          <li key={record.id} className="rt-list-item">
+            <PlainListItem record={record} open={open}>
+              <RecordText record={record} titleField={titleField} subtitleField={subtitleField} />
+            </PlainListItem>
+          </li>
+        ))}
+      </ul>
+      <MoreRows left={records.length - shown} onMore={more} />
+    </>
   );
 }
 

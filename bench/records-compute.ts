@@ -1,0 +1,105 @@
+/**
+ * The records bench's second figure, run in Chromium (bundled by bench/records.ts and put into a
+ * blank page): the runtime's own functions that work computed fields out — `indexRecords` (what
+ * `AppRuntime` runs after every change of the visitor's data), `formulaComputer` (what compiles a
+ * definition's formulas, again when a creator's formula changes) and the formula engine, imported
+ * from their sources as the installed app's build does. Nothing here is product code.
+ */
+import * as engine from '../packages/app-definition/src/formula/index';
+import { deviceFormulaEnv, formulaComputer } from '../packages/runtime/src/formulas';
+import * as relations from '../packages/runtime/src/relations';
+import type { RuntimeDataRecord } from '../packages/runtime/src/runtime-data';
+import { indexRecords } from '../packages/runtime/src/runtime-records';
+import type { ReadDefinition } from '@pipit/app-definition';
+
+export interface ComputeTimes {
+  /** One record's value changed: `indexRecords` over every record (formulas compiled already). */
+  oneChange: number[];
+  /** A formula changed: compiled again (`formulaComputer`), then `indexRecords` over every record. */
+  formulaChange: number[];
+  /** A formula changed: compiled again, then worked out for the `visible` first records only. */
+  visibleOnly: number[];
+  /** How many records the index held, and one record's computed values (a check it ran). */
+  indexed: number;
+  sample: Record<string, unknown>;
+}
+
+function measure(
+  definition: ReadDefinition,
+  records: RuntimeDataRecord[],
+  collectionId: string,
+  formulaFieldId: string,
+  formulas: string[],
+  visible: number,
+  runs: number,
+): ComputeTimes {
+  const env = deviceFormulaEnv();
+  const out: ComputeTimes = {
+    oneChange: [],
+    formulaChange: [],
+    visibleOnly: [],
+    indexed: 0,
+    sample: {},
+  };
+  const compute = formulaComputer(engine, definition, env);
+  let current = records;
+  for (let i = 0; i < runs; i++) {
+    // What the data store hands the runtime after one edit: a new list, one record new.
+    const at = i % current.length;
+    const changed = current[at]!;
+    current = current.with(at, {
+      ...changed,
+      values: { ...changed.values, hours: ((changed.values.hours as number) % 40) + 1 },
+    });
+    const started = performance.now();
+    const index = indexRecords(definition, current, compute, relations);
+    out.oneChange.push(performance.now() - started);
+    out.indexed = index.of(collectionId).length;
+    out.sample = index.of(collectionId)[0]?.values ?? {};
+  }
+  for (let i = 0; i < runs; i++) {
+    // A creator typing into the formula: each keystroke is a new definition (new collection
+    // objects, so nothing compiled is reused), as the editor's store gives one.
+    const typed = withFormula(
+      definition,
+      collectionId,
+      formulaFieldId,
+      formulas[i % formulas.length]!,
+    );
+    let started = performance.now();
+    const recompiled = formulaComputer(engine, typed, env);
+    indexRecords(typed, current, recompiled, relations);
+    out.formulaChange.push(performance.now() - started);
+    const again = withFormula(
+      definition,
+      collectionId,
+      formulaFieldId,
+      formulas[(i + 1) % formulas.length]!,
+    );
+    started = performance.now();
+    const shown = formulaComputer(engine, again, env);
+    for (const record of current.slice(0, visible)) shown?.(record.collectionId, record.values);
+    out.visibleOnly.push(performance.now() - started);
+  }
+  return out;
+}
+
+function withFormula(
+  definition: ReadDefinition,
+  collectionId: string,
+  fieldId: string,
+  formula: string,
+): ReadDefinition {
+  return {
+    ...definition,
+    collections: definition.collections.map((c) =>
+      c.id === collectionId
+        ? { ...c, fields: c.fields.map((f) => (f.id === fieldId ? { ...f, formula } : { ...f })) }
+        : { ...c },
+    ),
+  };
+}
+
+(globalThis as unknown as { pipitRecordsBench: { measure: typeof measure } }).pipitRecordsBench = {
+  measure,
+};
