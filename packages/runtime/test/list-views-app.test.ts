@@ -160,6 +160,32 @@ describe('a long plain list', () => {
   });
 });
 
+describe('a long table', () => {
+  it('draws its first rows in the order asked for, and more when asked', async () => {
+    const tasks = Array.from({ length: 120 }, (_, i) =>
+      visitorTask(`v${i}`, { title: `Task ${i + 1}`, minutes: i, done: false, area: 'Home' }),
+    );
+    const { root } = await start({ view: 'table', columnFieldIds: ['title', 'minutes'] }, tasks);
+    const rows = () => all(root, (n) => n.tag === 'th' && n.props.scope === 'row');
+    const more = () => all(root, (n) => n.tag === 'button' && /^Show \d+ more/.test(textOf([n])));
+    expect(rows()).toHaveLength(50);
+    expect(textOf(more())).toBe('Show 74 more of 74');
+    // Sorted by minutes, longest first: the rows drawn are the first of every record's order.
+    const sortButton = () =>
+      one(
+        all(root, (n) => n.tag === 'th' && textOf([n]).startsWith('Minutes')),
+        (n) => n.tag === 'button',
+        'sort',
+      );
+    await press(root, sortButton());
+    await press(root, sortButton());
+    expect(textOf([rows()[0]!])).toBe('Task 120');
+    await press(root, more()[0]!);
+    expect(rows()).toHaveLength(124);
+    expect(more()).toEqual([]);
+  });
+});
+
 describe('a table', () => {
   it('sorts by a header, either way, and opens a row’s record', async () => {
     const { root } = await start({ view: 'table', columnFieldIds: ['title', 'minutes'] }, [walk]);
@@ -392,5 +418,19 @@ describe('a gallery', () => {
     const card = one(root.tree, (n) => n.tag === 'button' && textOf([n]) === 'Fern', 'Fern');
     await press(root, card);
     expect(heading(root)).toBe('Fern');
+  });
+
+  it('draws its first cards of a long gallery, and more when asked', async () => {
+    const plants = Array.from({ length: 80 }, (_, i) =>
+      visitorTask(`v${i}`, { title: `Plant ${i + 1}`, site: `https://example.com/${i}.jpg` }),
+    );
+    const { root } = await start({ view: 'gallery', imageFieldId: 'site' }, plants);
+    const cards = () => all(root, (n) => n.props.className === 'rt-gallery-item');
+    const more = () => all(root, (n) => n.tag === 'button' && /^Show \d+ more/.test(textOf([n])));
+    expect(cards()).toHaveLength(50);
+    expect(textOf(more())).toBe('Show 34 more of 34');
+    await press(root, more()[0]!);
+    expect(cards()).toHaveLength(84);
+    expect(more()).toEqual([]);
   });
 });

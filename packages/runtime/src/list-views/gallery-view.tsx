@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { fitsViewField } from '@pipit/app-definition';
+import { MoreRows, useGrowingRows } from '../blocks/growing-rows';
 import { SetupNote } from '../blocks/setup-note';
 import { findField, isEmpty } from '../records';
 import { safeHref } from '../safe-url';
@@ -23,49 +24,54 @@ export function GalleryView({
   emptyText,
   context,
 }: ViewProps) {
+  // A long gallery grows as a long list does: its first cards, then more near the end.
+  const { shown, more } = useGrowingRows(records.length);
   const imageField = findField(collection, props.imageFieldId);
   if (!imageField || !fitsViewField('imageFieldId', imageField.type)) {
     return <SetupNote>Choose a photo or web address field for this gallery’s pictures.</SetupNote>;
   }
   if (records.length === 0) return <EmptyView text={emptyText} />;
   return (
-    <ul className="rt-gallery" aria-label={collection.name}>
-      {records.map((record) => {
-        const raw = record.values[imageField.id];
-        const title = titleText(record, titleField);
-        // A photo field's thumbnail (never the original: a gallery of hundreds stays light).
-        const photo =
-          imageField.type === 'image' && !isEmpty(raw) ? (
-            <FileImage
-              files={context.run?.files}
-              collectionId={collection.id}
-              value={raw}
-              alt={title}
-              className="rt-gallery-image"
+    <>
+      <ul className="rt-gallery" aria-label={collection.name}>
+        {records.slice(0, shown).map((record) => {
+          const raw = record.values[imageField.id];
+          const title = titleText(record, titleField);
+          // A photo field's thumbnail (never the original: a gallery of hundreds stays light).
+          const photo =
+            imageField.type === 'image' && !isEmpty(raw) ? (
+              <FileImage
+                files={context.run?.files}
+                collectionId={collection.id}
+                value={raw}
+                alt={title}
+                className="rt-gallery-image"
+              />
+            ) : null;
+          const src = photo || isEmpty(raw) ? null : safeHref(String(raw));
+          const card = (
+            <GalleryCard
+              src={src}
+              photo={photo}
+              title={title}
+              subtitle={valueText(record, subtitleField)}
             />
-          ) : null;
-        const src = photo || isEmpty(raw) ? null : safeHref(String(raw));
-        const card = (
-          <GalleryCard
-            src={src}
-            photo={photo}
-            title={title}
-            subtitle={valueText(record, subtitleField)}
-          />
-        );
-        return (
-          <li key={record.id} className="rt-gallery-item">
-            {open ? (
-              <button type="button" className="rt-gallery-card" onClick={() => open(record.id)}>
-                {card}
-              </button>
-            ) : (
-              <div className="rt-gallery-card">{card}</div>
-            )}
-          </li>
-        );
-      })}
-    </ul>
+          );
+          return (
+            <li key={record.id} className="rt-gallery-item">
+              {open ? (
+                <button type="button" className="rt-gallery-card" onClick={() => open(record.id)}>
+                  {card}
+                </button>
+              ) : (
+                <div className="rt-gallery-card">{card}</div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <MoreRows left={records.length - shown} onMore={more} />
+    </>
   );
 }
 

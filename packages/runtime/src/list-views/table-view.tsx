@@ -1,5 +1,6 @@
 import type { Field } from '@pipit/app-definition';
 import { useState } from 'react';
+import { MoreRows, useGrowingRows } from '../blocks/growing-rows';
 import { type ListSort, sortRecords } from '../records';
 import { ariaSort, nextSort, tableColumns } from './table-sort';
 import { EmptyView, type ListRecord, titleText, valueText, type ViewProps } from './view-parts';
@@ -15,44 +16,50 @@ const SORT_MARKS = { ascending: '↑', descending: '↓' } as const;
 export function TableView({ props, collection, records, titleField, open, emptyText }: ViewProps) {
   // The creator's order until the visitor picks a column (a list published before views has none).
   const [sort, setSort] = useState<ListSort | null>(props.sort ?? null);
+  // A long table grows as a long list does: its first rows, then more near the end (sorting
+  // orders every record first).
+  const { shown, more } = useGrowingRows(records.length);
   if (records.length === 0) return <EmptyView text={emptyText} />;
   const columns = tableColumns(collection, props.columnFieldIds);
   const rows = sort ? sortRecords(records, sort) : records;
   const sortedBy = columns.find((f) => f.id === sort?.fieldId);
   return (
-    <div className="rt-card rt-table-box">
-      <table className="rt-table">
-        <caption className="rt-visually-hidden">
-          {collection.name}
-          {sortedBy && sort
-            ? `, sorted by ${sortedBy.name}, ${sort.direction === 'desc' ? 'descending' : 'ascending'}`
-            : ''}
-        </caption>
-        <thead>
-          <tr>
-            {columns.map((field) => (
-              <HeaderCell
-                key={field.id}
-                field={field}
-                sort={sort}
-                onSort={() => setSort(nextSort(sort, field.id))}
+    <>
+      <div className="rt-card rt-table-box">
+        <table className="rt-table">
+          <caption className="rt-visually-hidden">
+            {collection.name}
+            {sortedBy && sort
+              ? `, sorted by ${sortedBy.name}, ${sort.direction === 'desc' ? 'descending' : 'ascending'}`
+              : ''}
+          </caption>
+          <thead>
+            <tr>
+              {columns.map((field) => (
+                <HeaderCell
+                  key={field.id}
+                  field={field}
+                  sort={sort}
+                  onSort={() => setSort(nextSort(sort, field.id))}
+                />
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.slice(0, shown).map((record) => (
+              <TableRow
+                key={record.id}
+                record={record}
+                columns={columns}
+                title={titleText(record, titleField)}
+                open={open}
               />
             ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((record) => (
-            <TableRow
-              key={record.id}
-              record={record}
-              columns={columns}
-              title={titleText(record, titleField)}
-              open={open}
-            />
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </tbody>
+        </table>
+      </div>
+      <MoreRows left={records.length - shown} onMore={more} />
+    </>
   );
 }
 
