@@ -22,8 +22,9 @@ const SCREEN_TITLES = [
   'قائمة القراءة الطويلة جدا',
   '読書リストとメモの長い名前',
   'Finished',
-  // The template's board of every book, its last screen, as it is named there.
+  // The template's board of every book and its gallery of covers, as they are named there.
   'All books',
+  'Covers',
 ];
 const LONG_SCREEN = SCREEN_TITLES[1]!;
 const RTL_SCREEN = SCREEN_TITLES[3]!;
