@@ -162,6 +162,24 @@ describe('VAPID', () => {
     expect(push.refused.at(-1)?.reason).toBe('the signature does not match k');
   });
 
+  it('refuses a k that is not a point on P-256 (401, not a failure of the service)', async () => {
+    const subscription = push.subscribe();
+    const token = handSignedToken(vapid, {
+      aud: push.origin,
+      exp: Math.floor(Date.now() / 1000) + 600,
+      sub: SUBJECT,
+    });
+    const offCurve = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url');
+    const error = await rejection(
+      webpush.sendNotification(subscription, 'hello', {
+        agent: push.agent,
+        headers: { Authorization: `vapid t=${token}, k=${offCurve}` },
+      }),
+    );
+    expect(error.statusCode).toBe(401);
+    expect(push.refused.at(-1)?.reason).toBe('k is not a P-256 public key');
+  });
+
   it.each([
     ['an expired token', { exp: -60 }, 'the token has expired'],
     ['a token valid for more than 24 hours', { exp: 25 * 3600 }, 'exp is more than 24 hours away'],

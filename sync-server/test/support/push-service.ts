@@ -147,15 +147,20 @@ async function selfSignedCertificate(): Promise<{ key: Buffer; cert: Buffer }> {
 /** An uncompressed P-256 point (65 bytes, base64url) as a key node:crypto can verify with. */
 function p256PublicKey(raw: Buffer): KeyObject {
   if (raw.length !== 65 || raw[0] !== 0x04) throw new Refusal(401, 'k is not a P-256 public key');
-  return createPublicKey({
-    key: {
-      kty: 'EC',
-      crv: 'P-256',
-      x: raw.subarray(1, 33).toString('base64url'),
-      y: raw.subarray(33).toString('base64url'),
-    },
-    format: 'jwk',
-  });
+  try {
+    return createPublicKey({
+      key: {
+        kty: 'EC',
+        crv: 'P-256',
+        x: raw.subarray(1, 33).toString('base64url'),
+        y: raw.subarray(33).toString('base64url'),
+      },
+      format: 'jwk',
+    });
+  } catch {
+    // A point off the curve is a sender's mistake, not the service failing: 401, not 500.
+    throw new Refusal(401, 'k is not a P-256 public key');
+  }
 }
 
 function jsonPart(part: string): Record<string, unknown> {
