@@ -21,3 +21,14 @@ export {
   type StandInRequest,
   type StandInChatBody,
 } from './ai-stand-in';
+export {
+  startPushServiceStandIn,
+  decryptAes128gcm,
+  PUSH_MAX_BODY_BYTES,
+  type PushServiceStandIn,
+  type StandInSubscription,
+  type DeliveredPush,
+  type RefusedPush,
+  type ScriptedAnswer,
+  type PushUrgency,
+} from './push-service';
