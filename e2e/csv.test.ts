@@ -111,6 +111,9 @@ describe('CSV import and export', () => {
     await fits(page, 'creator-preview-1280-dark');
     await page.setViewportSize({ width: 375, height: 740 });
     await page.emulateMedia({ colorScheme: 'light' });
+    // The editor takes its phone layout when it hears of the new width (a frame or more later on
+    // a loaded machine): measured before then, it is the wide layout in a narrow window.
+    await page.locator('.app-editor--narrow').waitFor();
     await fits(page, 'creator-editor-375-light');
     // On a phone the same dialog, over the Properties tab's collections.
     await page.getByRole('tab', { name: 'Properties' }).click();

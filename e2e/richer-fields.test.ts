@@ -121,6 +121,9 @@ describe('richer fields and a formula in the editor', () => {
 
     await page.setViewportSize({ width: 375, height: 740 });
     await page.emulateMedia({ colorScheme: 'light' });
+    // Measured once the editor has taken its phone layout (it hears of the new width a frame or
+    // more later on a loaded machine).
+    await page.locator('.app-editor--narrow').waitFor();
     await fits('editor-375-light');
     expect(errors).toEqual([]);
   });
