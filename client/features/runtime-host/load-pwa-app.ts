@@ -8,8 +8,8 @@ import { currentViewer } from '../../platform/session/session';
 import { requestPublishedApp } from '../../platform/published-app';
 import { ApiRequestError, OfflineError } from '../../platform/api/request';
 import { within } from '../../sync/core/within';
-import { FILE_FIELD_TYPES, isSharedCollection } from '@pipit/app-definition';
-import { preloadRuntimeParts } from '@pipit/runtime';
+import { isSharedCollection } from '@pipit/app-definition';
+import { hasFileFields, preloadRuntimeParts } from '@pipit/runtime';
 import { readPublishedDefinition } from '../../platform/published-definition';
 import { preloadRecordFiles } from './record-files-host';
 import { preloadSpacesPart } from './spaces-slot';
@@ -99,9 +99,7 @@ export async function preloadAppParts(app: PublishedApp): Promise<void> {
   await Promise.all([
     preloadRuntimeParts(definition),
     definition.collections.some(isSharedCollection) ? preloadSpacesPart() : null,
-    definition.collections.some((c) => c.fields.some((f) => FILE_FIELD_TYPES.includes(f.type)))
-      ? preloadRecordFiles()
-      : null,
+    hasFileFields(definition) ? preloadRecordFiles() : null,
   ]);
 }
 

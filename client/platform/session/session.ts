@@ -181,9 +181,9 @@ const ANSWER_WAIT_MS = 1_500;
 /**
  * Whether who is signed in is settled enough to open their things: the server has answered, or
  * someone was seen on this device (they stand in meanwhile, and are almost always who answers),
- * or the device is offline, or the wait ran out. Until then, nobody seen here might still be someone signed in: opening an
- * anonymous visitor's data first would drop what they start typing when the answer switches to
- * theirs.
+ * or the device is offline, or the wait ran out. Until then, nobody seen here might still be
+ * someone signed in: opening an anonymous visitor's data first would drop what they start typing
+ * when the answer switches to theirs.
  */
 export function useSessionSettled(): boolean {
   const session = useSession();

@@ -48,7 +48,7 @@ export { indexRecords, type RecordIndex } from './runtime-records';
 export { formulaComputer, deviceFormulaEnv, type ComputeFormulas } from './formulas';
 export { lazyModule, type LazyModule, useLazyModule } from './lazy-module';
 export { lazyPart } from './lazy-part';
-export { preloadRuntimeParts } from './parts';
+export { hasFileFields, preloadRuntimeParts } from './parts';
 export { actionBlocked, blockedButtons, createBlocked } from './permissions';
 export { initialFormInput, validateForm, type FormInput } from './form-state';
 export { SafeMarkdown } from './safe-markdown';

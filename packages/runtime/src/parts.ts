@@ -24,6 +24,13 @@ export const viewModules = {
 
 type Definition = Pick<ReadDefinition, 'collections' | 'screens'>;
 
+/** Whether the app has a photo or file field: its picker, and the host's keeping and sending. */
+export function hasFileFields(definition: Pick<ReadDefinition, 'collections'>): boolean {
+  return definition.collections.some((c) =>
+    c.fields.some((field) => FILE_FIELD_TYPES.includes(field.type)),
+  );
+}
+
 /**
  * Loads the parts this app uses, so its first render draws them rather than their placeholders
  * (the installed app awaits it before that render, within its wait for this device's copies).
@@ -41,10 +48,7 @@ export async function preloadRuntimeParts(definition: Definition): Promise<void>
       loads.push(viewModules[view as keyof typeof viewModules].load());
     }
   }
-  const fields = definition.collections.flatMap((collection) => collection.fields);
-  if (fields.some((field) => FILE_FIELD_TYPES.includes(field.type))) {
-    loads.push(fileControlModule.load());
-  }
+  if (hasFileFields(definition)) loads.push(fileControlModule.load());
   if (hasFormulas(definition)) loads.push(formulaModule.load());
   if (hasLinks(definition)) {
     loads.push(relationsModule.load(), linkPickerModule.load(), linkedRecordsModule.load());
