@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type AppDefinition,
   type PortableApp,
@@ -188,6 +188,11 @@ describe.each(ENGINES)('an import’s history follows the history’s rules (%s)
 
   it('names an exported file after the title its manifest holds, even before the listing is stored', async () => {
     const id = await createApp(h, ada, definitionOf({ title: 'Old title' }));
+    // The store that follows createApp's last socket closing reads the document when it runs: let
+    // it finish (the document unloads after it), or it would store the title set below.
+    await vi.waitFor(() =>
+      expect(h.pipit.server.hocuspocus.documents.has(`app/${id}`)).toBe(false),
+    );
     const side = connectProvider({ url: h.pipit.url, name: `app/${id}`, cookie: ada.cookie });
     try {
       expect(await side.ready).toBe(true);
