@@ -75,6 +75,9 @@ function ensureBuilt() {
   build();
 }
 
+/** The benches that measure in Chromium (bench/index.ts runs them all). */
+const BROWSER_BENCHES = new Set(['index', 'editor', 'history', 'human-check', 'pwa', 'records']);
+
 /** Browser tests drive Debian's Chromium; install it when it is missing and this user may. */
 function ensureChromium() {
   if (existsSync(CHROMIUM)) return;
@@ -198,6 +201,8 @@ switch (command) {
     break;
   case 'bench':
     ensureInstalled();
+    // The browser's figures drive Debian's Chromium, as the browser tests do.
+    if (BROWSER_BENCHES.has(args[0] ?? 'index')) ensureChromium();
     await importTs(`bench/${args[0] ?? 'index'}.ts`);
     break;
   case 'fuzz': {

@@ -159,6 +159,54 @@ describe('visitor records', () => {
   });
 });
 
+describe('reading the same document again', () => {
+  it('gives the same object for a record nothing changed, and a new one for each that changed', () => {
+    const doc = newDoc();
+    for (const [id, name] of [
+      ['a', 'Read'],
+      ['b', 'Walk'],
+      ['c', 'Stretch'],
+      ['d', 'Sleep'],
+    ])
+      createVisitorRecord(doc, habits, { name }, { id, now: 10 });
+    const before = readVisitorData(doc).records;
+    expect(readVisitorData(doc).records).toEqual(before);
+    updateVisitorRecord(doc, habits, 'b', { streak: 3 }, { now: 20 });
+    removeVisitorRecord(doc, 'c');
+    // A change made on another device, arriving as an update.
+    const other = newDoc();
+    Y.applyUpdate(other, Y.encodeStateAsUpdate(doc));
+    updateVisitorRecord(other, habits, 'd', { done: true }, { now: 30 });
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(other, Y.encodeStateVector(doc)));
+    const after = readVisitorData(doc).records;
+    expect(after.map((r) => r.id)).toEqual(['a', 'b', 'd']);
+    expect(after[0]).toBe(before[0]);
+    expect(after[1]).not.toBe(before[1]);
+    expect(after[1]?.values.streak).toBe(3);
+    expect(after[2]).not.toBe(before[3]);
+    expect(after[2]?.values.done).toBe(true);
+  });
+
+  it('reads anew a record whose entity was put back under its id, or changed in place', () => {
+    const doc = newDoc();
+    createVisitorRecord(doc, habits, { name: 'Read' }, { id: 'a', now: 10 });
+    const first = readVisitorData(doc).records[0];
+    const records = doc.getMap<Y.Map<unknown>>('records');
+    // A device that skips the forms writes into the entity itself.
+    records.get('a')?.set('authorId', 'someone');
+    const second = readVisitorData(doc).records[0];
+    expect(second).not.toBe(first);
+    expect(second?.authorId).toBe('someone');
+    doc.transact(() => {
+      const entity = new Y.Map<unknown>();
+      entity.set('collectionId', 'habits');
+      entity.set('values', new Y.Map<unknown>([['name', 'Walk']]));
+      records.set('a', entity);
+    });
+    expect(readVisitorData(doc).records[0]?.values).toEqual({ name: 'Walk' });
+  });
+});
+
 describe('counters', () => {
   it('keeps whole numbers within bounds', () => {
     const doc = newDoc();

@@ -13,7 +13,7 @@ import {
 import type { RunContext } from './render-context';
 import type { AiRunView, RunAi, RuntimeData, RuntimeFiles, RuntimeUser } from './runtime-data';
 import { deviceFormulaEnv, formulaComputer, useFormulaEngine } from './formulas';
-import { indexRecords } from './runtime-records';
+import { indexRecords, RecordIndexMemo } from './runtime-records';
 import { useRelations } from './link-engine';
 import { isAbsoluteUrl } from './safe-url';
 import { TabBar } from './tab-bar';
@@ -107,9 +107,12 @@ export const AppRuntime = memo(function AppRuntime({
   );
   const relations = useRelations(definition);
   const { people, me } = data;
+  // What the last index worked out, kept for the next: a change of one record of thousands
+  // works out only what it can reach.
+  const [indexMemo] = useState(() => new RecordIndexMemo());
   const records = useMemo(
-    () => indexRecords(definition, data.records, compute, relations, { people, me }),
-    [definition, data.records, compute, relations, people, me],
+    () => indexRecords(definition, data.records, compute, relations, { people, me }, indexMemo),
+    [definition, data.records, compute, relations, people, me, indexMemo],
   );
   const tabs = useMemo(() => tabScreens(definition), [definition]);
   const style = useMemo(

@@ -44,7 +44,7 @@ export {
   type NavEntry,
   type NavState,
 } from './navigation';
-export { indexRecords, type RecordIndex } from './runtime-records';
+export { indexRecords, type RecordIndex, RecordIndexMemo } from './runtime-records';
 export { formulaComputer, deviceFormulaEnv, type ComputeFormulas } from './formulas';
 export { lazyModule, type LazyModule, useLazyModule } from './lazy-module';
 export { lazyPart } from './lazy-part';

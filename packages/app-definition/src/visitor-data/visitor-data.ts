@@ -156,31 +156,72 @@ function isValue(value: unknown): value is FieldValue {
 }
 
 /**
+ * Each record as last read, by its entity in the document, for the documents read so far: a record
+ * nothing changed since is the same object at the next read, so what the running app worked out
+ * for it (formulas, rollups: packages/runtime, RecordIndexMemo) is kept. A transaction that
+ * changes anything inside a record's entity forgets that record, before anyone observes it.
+ */
+const readRecords = new WeakMap<Y.Doc, WeakMap<Y.Map<unknown>, VisitorRecord>>();
+
+function readRecordsOf(doc: Y.Doc): WeakMap<Y.Map<unknown>, VisitorRecord> {
+  let read = readRecords.get(doc);
+  if (read) return read;
+  const kept = new WeakMap<Y.Map<unknown>, VisitorRecord>();
+  const records = recordsMap(doc);
+  doc.on('beforeObserverCalls', (transaction: Y.Transaction) => {
+    for (const type of transaction.changed.keys()) {
+      // The entity above the changed type: the one whose parent is the records map.
+      let entity: typeof type | null = type;
+      while (entity && entity.parent !== records) entity = entity.parent;
+      if (entity instanceof Y.Map) kept.delete(entity);
+    }
+  });
+  read = kept;
+  readRecords.set(doc, read);
+  return read;
+}
+
+/** One record's entity as a plain record, or null if it is not one (no collection id). */
+function readRecord(entity: Y.Map<unknown>, id: string): VisitorRecord | null {
+  const collectionId = entity.get('collectionId');
+  if (typeof collectionId !== 'string' || !collectionId) return null;
+  const createdAt = entity.get('createdAt');
+  const updatedAt = entity.get('updatedAt');
+  const values: Record<string, FieldValue> = {};
+  for (const [fieldId, value] of Object.entries(plainObject(entity.get('values')))) {
+    if (fieldId !== '__proto__' && isValue(value)) values[fieldId] = value;
+  }
+  const created = typeof createdAt === 'number' && Number.isFinite(createdAt) ? createdAt : 0;
+  const authorId = entity.get('authorId');
+  return {
+    id,
+    collectionId,
+    values,
+    createdAt: created,
+    updatedAt: typeof updatedAt === 'number' && Number.isFinite(updatedAt) ? updatedAt : created,
+    ...(typeof authorId === 'string' && authorId ? { authorId } : {}),
+  };
+}
+
+/**
  * The visitor's data as plain values, read tolerantly: entries that are not records (no collection
- * id) and values that are not plain are left out, the same way on every device.
+ * id) and values that are not plain are left out, the same way on every device. A record that did
+ * not change since the last read is the object that read gave.
  */
 export function readVisitorData(doc: Y.Doc): VisitorData {
   const records: VisitorRecord[] = [];
+  const kept = readRecordsOf(doc);
   recordsMap(doc).forEach((entity, id) => {
     if (!(entity instanceof Y.Map)) return;
-    const collectionId = entity.get('collectionId');
-    if (typeof collectionId !== 'string' || !collectionId) return;
-    const createdAt = entity.get('createdAt');
-    const updatedAt = entity.get('updatedAt');
-    const values: Record<string, FieldValue> = {};
-    for (const [fieldId, value] of Object.entries(plainObject(entity.get('values')))) {
-      if (fieldId !== '__proto__' && isValue(value)) values[fieldId] = value;
+    let record = kept.get(entity);
+    // Kept under its key: the same entity read under another key (never written so) reads anew.
+    if (record?.id !== id) {
+      const read = readRecord(entity, id);
+      if (!read) return;
+      record = read;
+      kept.set(entity, record);
     }
-    const created = typeof createdAt === 'number' && Number.isFinite(createdAt) ? createdAt : 0;
-    const authorId = entity.get('authorId');
-    records.push({
-      id,
-      collectionId,
-      values,
-      createdAt: created,
-      updatedAt: typeof updatedAt === 'number' && Number.isFinite(updatedAt) ? updatedAt : created,
-      ...(typeof authorId === 'string' && authorId ? { authorId } : {}),
-    });
+    records.push(record);
   });
   records.sort(compareVisitorRecords);
   const counters: Record<string, number> = {};
