@@ -116,6 +116,28 @@ describe('an app with a space shown', () => {
     ).toEqual([bens, bensChore].sort());
   });
 
+  it('shows a space record nothing changed as the same object, until it or how it is seen changes', () => {
+    const own = new Y.Doc();
+    const space = new Y.Doc();
+    const people = { ada: 'Ada', ben: 'Ben' };
+    const show = (role: SpaceRole) =>
+      combineAppData(viewOf(own)(), viewOf(space, 'ada')(), definition, { role, people }, 'ada')
+        .data.records;
+    const tea = createVisitorRecord(space, items, { [itemName]: 'Tea' }, { authorId: 'ben' });
+    const milk = createVisitorRecord(space, items, { [itemName]: 'Milk' }, { authorId: 'ada' });
+    const before = show('member');
+    updateVisitorRecord(space, items, milk, { [itemName]: 'Oat milk' });
+    const after = show('member');
+    const byId = (list: typeof before, id: string) => list.find((r) => r.id === id);
+    expect(byId(after, tea)).toBe(byId(before, tea));
+    expect(byId(after, milk)).not.toBe(byId(before, milk));
+    expect(byId(after, milk)?.values[itemName]).toBe('Oat milk');
+    const asReader = byId(show('reader'), tea);
+    expect(asReader).not.toBe(byId(after, tea));
+    expect(asReader?.editable).toBe(false);
+    expect(asReader?.authorName).toBe('Ben');
+  });
+
   it('refuses every change in a space the person can only view', () => {
     const { own, space, app } = setUp('reader');
     const bens = createVisitorRecord(space, items, { [itemName]: 'Tea' }, { authorId: 'ben' });

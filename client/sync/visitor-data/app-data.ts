@@ -95,6 +95,18 @@ function createManyIn(
   return data.createMany(collection, rows);
 }
 
+/** Each space record as last shown, with what it was shown for (combineAppData). */
+const seenInSpace = new WeakMap<
+  RuntimeDataRecord,
+  {
+    role: SpaceRole;
+    people: ShownSpace['people'];
+    accountId: string;
+    rule: CollectionRecordRule;
+    seen: RuntimeDataRecord;
+  }
+>();
+
 export function combineAppData(
   own: VisitorDataView,
   space: VisitorDataView,
@@ -107,17 +119,29 @@ export function combineAppData(
   const privateShared = own.data.records.filter((record) => shared.has(record.collectionId));
   const members = peopleList(people);
   const spaceRecords: RuntimeDataRecord[] = space.data.records.map((record) => {
+    const rule = shared.get(record.collectionId) ?? 'author';
+    // The same record seen the same way is the same object (the runtime keeps what it worked
+    // out for it: RecordIndexMemo).
+    const known = seenInSpace.get(record);
+    if (
+      known &&
+      known.role === role &&
+      known.people === people &&
+      known.accountId === accountId &&
+      known.rule === rule
+    )
+      return known.seen;
     const authorName =
       people && record.authorId ? (people[record.authorId] ?? FORMER_MEMBER) : null;
-    const editable =
-      role !== 'reader' &&
-      canChangeSpaceRecord(record, shared.get(record.collectionId) ?? 'author', accountId);
-    return {
+    const editable = role !== 'reader' && canChangeSpaceRecord(record, rule, accountId);
+    const seen = {
       ...record,
       ...(authorName ? { authorName } : {}),
       editable,
       ...(editable ? {} : { lockedWhy: lockedWhy(role, authorName) }),
     };
+    seenInSpace.set(record, { role, people, accountId, rule, seen });
+    return seen;
   });
   const inSpace = new Map(spaceRecords.map((record) => [record.id, record]));
   const writable = (recordId: string) => {
