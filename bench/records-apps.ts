@@ -5,19 +5,12 @@
  * device would store its records.
  */
 import { createHash } from 'node:crypto';
-import {
-  type AppDefinition,
-  COMPONENT_PROPS,
-  createVisitorRecords,
-  formatFileReference,
-} from '@pipit/app-definition';
-// @pipit/protocol is not among the bench's dependencies; its source, as the server's tests read it.
-import { documentName } from '../packages/protocol/src/documents';
+import { type AppDefinition, COMPONENT_PROPS, formatFileReference } from '@pipit/app-definition';
 import type { RunningPipit } from '@pipit/sync-server/testing';
 import type { Person } from '../e2e/support/people';
 import { definitionOf } from '../sync-server/test/support/publishing';
 // Not re-exported by @pipit/sync-server/testing; imported by path, as the server's own tests do.
-import { acknowledged, connectProvider } from '../sync-server/test/support/provider';
+import { writeDataDocumentAs } from '../sync-server/test/support/visitor-data';
 
 type Field = AppDefinition['collections'][number]['fields'][number];
 type Component = AppDefinition['screens'][number]['components'][number];
@@ -127,29 +120,19 @@ export function taskValues(i: number): Record<string, unknown> {
  * Writes `count` tasks into the visitor's own data document through the server, as their device
  * would send them (a provider with their session), in batches the server acknowledges one by one.
  */
-export async function writeTasks(
+export function writeTasks(
   pipit: RunningPipit,
   visitor: Person,
   appId: string,
   count: number,
 ): Promise<void> {
-  const collection = taskLog().collections[0]!;
-  const name = documentName({ kind: 'data', appId, userId: visitor.id });
-  const opened = connectProvider({ url: pipit.url, name, cookie: visitor.api.cookie });
-  try {
-    if (!(await opened.ready)) throw new Error(`the server refused the document ${name}`);
-    const now = Date.now() - count;
-    for (let start = 0; start < count; start += 500) {
-      const rows = Array.from({ length: Math.min(500, count - start) }, (_, i) =>
-        taskValues(start + i),
-      );
-      createVisitorRecords(opened.doc, collection, rows, { now: now + start });
-      await acknowledged(opened.provider);
-    }
-  } finally {
-    opened.destroy();
-    opened.doc.destroy();
-  }
+  return writeDataDocumentAs(
+    pipit.url,
+    { appId, userId: visitor.id },
+    visitor.api.cookie,
+    taskLog().collections[0]!,
+    Array.from({ length: count }, (_, i) => taskValues(i)),
+  );
 }
 
 export const PHOTOS = 'photos';
@@ -242,16 +225,11 @@ export async function writePhotos(
       }),
     );
   }
-  const collection = photoAlbum().collections[0]!;
-  const name = documentName({ kind: 'data', appId, userId: visitor.id });
-  const opened = connectProvider({ url: pipit.url, name, cookie: visitor.api.cookie });
-  try {
-    if (!(await opened.ready)) throw new Error(`the server refused the document ${name}`);
-    const rows = references.map((photo, i) => ({ photoName: `Photo ${i + 1}`, photo }));
-    createVisitorRecords(opened.doc, collection, rows);
-    await acknowledged(opened.provider);
-  } finally {
-    opened.destroy();
-    opened.doc.destroy();
-  }
+  await writeDataDocumentAs(
+    pipit.url,
+    { appId, userId: visitor.id },
+    visitor.api.cookie,
+    photoAlbum().collections[0]!,
+    references.map((photo, i) => ({ photoName: `Photo ${i + 1}`, photo })),
+  );
 }

@@ -2,24 +2,74 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
 // The server's own test helper opens a document over a real websocket (e2e has no Yjs of its own).
-import { readDataDocumentAs } from '../sync-server/test/support/visitor-data';
+import { readDataDocumentAs, writeDataDocumentAs } from '../sync-server/test/support/visitor-data';
+import { definitionOf } from '../sync-server/test/support/publishing';
 import { collectPageErrors, launchBrowser, launchPersistent } from './support/browser';
 import { deviceOf, type Person, signInContext, signUp } from './support/people';
 import { untilControlled } from './support/service-worker';
 import {
   addHabit,
+  appScreens,
   checkForUpdate,
   goOffline,
   goOnline,
+  habitList,
   habitNames,
   libraryEntry,
   openInstalledApp,
   poll,
+  publishApp,
   publishHabitTracker,
   republishWithTitle,
   syncNote,
   updateOffer,
 } from './support/visitor';
+
+/**
+ * Notes every loading screen React draws in the page from its next load on ("Opening the app…",
+ * "Opening your data…"); the page's own, in the HTML (the first thing in #root, there before any
+ * script runs), is not React's.
+ */
+async function watchLoadingScreens(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { loadingSeen: string[] }).loadingSeen = seen;
+    let fromHtml: Element | null = null;
+    new MutationObserver(() => {
+      const root = document.getElementById('root');
+      if (!root) return;
+      fromHtml ??= root.firstElementChild;
+      for (const part of root.children) {
+        if (part === fromHtml) continue;
+        for (const label of ['Opening the app', 'Opening your data'])
+          if (part.textContent?.includes(label) && !seen.includes(label)) seen.push(label);
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+const loadingScreensSeen = (page: Page) =>
+  page.evaluate(() => (window as unknown as { loadingSeen: string[] }).loadingSeen);
+
+/** How many records the plain copy of a person's data holds on this device (0: none). */
+const copiedRecords = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const open = indexedDB.open('pipit-plain-copies');
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('copies')) return resolve(0);
+          const all = db.transaction('copies').objectStore('copies').getAll();
+          all.onsuccess = () =>
+            resolve(
+              (all.result as { records: unknown[] }[]).reduce((n, c) => n + c.records.length, 0),
+            );
+          all.onerror = () => resolve(0);
+        };
+        open.onerror = () => resolve(0);
+      }),
+  );
 
 /**
  * What a visitor runs (docs/product/routes.md `/apps/{id}/pwa`): the installed app keeps an
@@ -64,26 +114,10 @@ describe('a visitor’s installed app', () => {
       // The app and the visitor's data are read from this device before the first render: an
       // offline reload draws the app with its data at once, never a loading screen. The page's
       // own, in the HTML (the first thing in #root, there before any script runs), is not React's.
-      await page.addInitScript(() => {
-        const seen: string[] = [];
-        (window as unknown as { loadingSeen: string[] }).loadingSeen = seen;
-        let fromHtml: Element | null = null;
-        new MutationObserver(() => {
-          const root = document.getElementById('root');
-          if (!root) return;
-          fromHtml ??= root.firstElementChild;
-          for (const part of root.children) {
-            if (part === fromHtml) continue;
-            for (const label of ['Opening the app', 'Opening your data'])
-              if (part.textContent?.includes(label) && !seen.includes(label)) seen.push(label);
-          }
-        }).observe(document, { childList: true, subtree: true, characterData: true });
-      });
+      await watchLoadingScreens(page);
       await page.reload();
       await page.getByRole('navigation', { name: 'Screens' }).waitFor();
-      expect(
-        await page.evaluate(() => (window as unknown as { loadingSeen: string[] }).loadingSeen),
-      ).toEqual([]);
+      expect(await loadingScreensSeen(page)).toEqual([]);
       expect(await habitNames(page)).toEqual(['Stretch']);
       await addHabit(page, 'Water');
       await page.reload();
@@ -142,6 +176,67 @@ describe('a visitor’s installed app', () => {
     } finally {
       await laptop.close();
       await phone.close();
+    }
+  });
+
+  it('draws a thousand records offline from their plain copy before reading them, then takes a change', async () => {
+    const definition = definitionOf({ title: 'A year of habits' });
+    const bigApp = await publishApp(pipit, creator, definition);
+    const reader = await signUp(pipit, 'lena');
+    const habits = definition.collections.find((c) => c.name === 'Habits')!;
+    const name = habits.fields[0]!.id;
+    const rows = Array.from({ length: 1_200 }, (_, i) => ({
+      [name]: `Habit ${String(i + 1).padStart(4, '0')}`,
+    }));
+    await writeDataDocumentAs(
+      pipit.url,
+      { appId: bigApp, userId: reader.id },
+      reader.api.cookie,
+      habits,
+      rows,
+    );
+    const device = await deviceOf(browser, pipit, reader, {
+      serviceWorkers: 'allow',
+      viewport: { width: 375, height: 740 },
+    });
+    try {
+      const page = await device.newPage();
+      errors.push(...collectPageErrors(page));
+      await openInstalledApp(page, pipit.url, bigApp);
+      await untilControlled(page);
+      const habitsTab = appScreens(page).getByRole('button', { name: /Habits/ });
+      const more = page.locator('.rt-more-rows');
+      await habitsTab.click();
+      await poll(() => more.innerText()).toBe('Show 200 more of 1,150');
+      await poll(() => syncNote(page).innerText()).toBe('Saved');
+      // Copied a moment after the data came to this device.
+      await expect.poll(() => copiedRecords(page), { timeout: 10_000 }).toBe(1_200);
+
+      await goOffline(device, page);
+      await watchLoadingScreens(page);
+      await page.reload();
+      await appScreens(page).waitFor();
+      // Drawn at once from the copy, never "Opening your data…"; then the document is read, and
+      // the badge says where the data is (the copy is never shown as saved).
+      expect(await loadingScreensSeen(page)).toEqual([]);
+      await habitsTab.click();
+      expect(await habitList(page).getByRole('listitem').first().innerText()).toContain(
+        'Habit 0001',
+      );
+      await poll(() => syncNote(page).innerText()).toBe(
+        'Saved on this device, will sync when online',
+      );
+      await page.getByRole('button', { name: 'Add a habit' }).click();
+      const form = page.getByRole('form', { name: /^New / });
+      await form.getByLabel(/^Habit/).fill('Habit 1201');
+      await form.getByRole('button', { name: 'Add habit' }).click();
+      await habitsTab.click();
+      await poll(() => more.innerText()).toBe('Show 200 more of 1,151');
+      await page.reload();
+      await habitsTab.click();
+      await poll(() => more.innerText()).toBe('Show 200 more of 1,151');
+    } finally {
+      await device.close();
     }
   });
 

@@ -12,6 +12,7 @@ import type * as Y from 'yjs';
 import { loadedDeviceDocument, openDeviceDocument } from '../device/device-documents';
 import { anonymousDataName } from '../core/document-names';
 import { forgetHeldLater, heldOnDevice } from './held-changes';
+import { dataCopyName, keepPlainCopy } from './plain-copy';
 import { sameSync } from '../core/sync-state';
 import { ViewStore } from '../core/view-store';
 import {
@@ -47,9 +48,15 @@ async function openSource(source: VisitorDataSource): Promise<[DataDocument, Dat
   const { appId, accountId } = source;
   if (accountId) {
     const { openAccountVisitorData } = await import('./synced-data');
-    return [openAccountVisitorData(appId, accountId)];
+    return [
+      openAccountVisitorData(appId, accountId),
+      { plainCopy: dataCopyName(appId, accountId) },
+    ];
   }
-  return [openDeviceDocument(anonymousDataName(appId)), markedAtFirstWrite(appId)];
+  return [
+    openDeviceDocument(anonymousDataName(appId)),
+    { ...markedAtFirstWrite(appId), plainCopy: dataCopyName(appId, null) },
+  ];
 }
 
 /** Anonymous data is noted for the merge at sign-in once there is some (at the first write). */
@@ -93,6 +100,7 @@ export class VisitorDataStore extends ViewStore<VisitorDataView> {
     document.doc.on('afterTransaction', this.onTransaction);
     this.unsubscribe = document.subscribe?.(this.onSync) ?? (() => undefined);
     this.whenLocal = document.whenLocal;
+    if (this.loaded && role.plainCopy) keepPlainCopy(role.plainCopy, this.view.data);
     // Loaded already, the view has the data: a change comes as a transaction.
     if (!this.loaded) {
       void document.whenLocal.then(() => {
@@ -181,6 +189,9 @@ export class VisitorDataStore extends ViewStore<VisitorDataView> {
       return;
     }
     this.publish(next);
+    // What the document holds now, copied for the next start (plain-copy.ts).
+    if (this.role.plainCopy && next.phase === 'ready')
+      keepPlainCopy(this.role.plainCopy, next.data);
   }
 
   dispose() {

@@ -7,6 +7,7 @@ import { anonymousDataName, deviceDatabaseName, type DocumentScope } from '../co
 import { writeLocalCopy } from '../core/document-scope';
 import { openDocument, type OpenDocument } from '../core/documents';
 import { localDb } from '../core/local-db';
+import { dataCopyName, forgetPlainCopy } from './plain-copy';
 import type { DataRole, PresentPerson, VisitorDataSource } from './view';
 
 /*
@@ -50,6 +51,7 @@ async function mergeOne(accountId: string, appId: string): Promise<boolean> {
     account.release();
   }
   await clearDocument(deviceDatabaseName(anonymousName));
+  await forgetPlainCopy(dataCopyName(appId, null));
   await db.anonymousData.delete(appId);
   return true;
 }

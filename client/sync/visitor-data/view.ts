@@ -66,6 +66,11 @@ export interface DataRole {
   presence?(): PresentPerson[];
   /** Called when the store lets its document go. */
   onRelease?(): void;
+  /**
+   * The name a plain copy of the data is kept under on this device, drawn before the document is
+   * read at the next start (plain-copy.ts): an account's own data.
+   */
+  plainCopy?: string;
 }
 
 /** The writes of a visitor's data (what a store adds to what it reads). */

@@ -4,7 +4,15 @@ import { anonymousDataName, deviceKeeps } from '../core/document-names';
 import { forgetHeldLater, heldOnDevice, noteHeld } from './held-changes';
 import { openAccountDocumentAhead } from '../core/read-ahead';
 import { ViewStore } from '../core/view-store';
-import { LOADING_VIEW, LOCAL, NOBODY, type VisitorDataSource, type VisitorDataView } from './view';
+import { dataCopyName, dropPlainCopyAhead, plainCopyAhead, readPlainCopyAhead } from './plain-copy';
+import {
+  LOADING_VIEW,
+  LOCAL,
+  NOBODY,
+  REFUSE_WRITES,
+  type VisitorDataSource,
+  type VisitorDataView,
+} from './view';
 import type * as StoresModule from './document-store';
 import type { VisitorDataStore } from './document-store';
 
@@ -194,6 +202,8 @@ export async function openAnonymousDataAhead(appId: string, known?: boolean): Pr
   const keeps = deviceKeepsData(appId, known);
   keepsAhead.set(appId, keeps);
   if (await keeps) {
+    // As an account's (openVisitorDataAhead): a plain copy is drawn first, the document read after.
+    if (await readPlainCopyAhead(dataCopyName(appId, null))) return;
     await (await loadVisitorDataStores()).openDeviceDocumentAhead(name);
   } else if (!heldAhead.has(appId) && !openedFor.has(appId)) {
     heldAhead.set(appId, new HeldDataStore(appId));
@@ -211,6 +221,10 @@ export async function openVisitorDataAhead(
   deviceData?: boolean,
 ): Promise<void> {
   if (!accountId) return openAnonymousDataAhead(appId, deviceData);
+  // With a plain copy of the data on this device, the first render draws it, and the document is
+  // read after (when the store opens): read now, its records would hold the main thread before
+  // that render (plain-copy.ts). Without one, the document starts reading at once.
+  if (await readPlainCopyAhead(dataCopyName(appId, accountId))) return;
   openAccountDocumentAhead({ kind: 'data', appId, userId: accountId }, accountId);
 }
 
@@ -271,9 +285,53 @@ function beforeStore(source: VisitorDataSource | null): Readable {
   const ahead = heldAheadFor(source);
   if (ahead) return ahead;
   const name = source && deviceNameOf(source);
-  const view = name && stores ? stores.drawnBeforeStore(name) : null;
+  const view = (name && stores ? stores.drawnBeforeStore(name) : null) ?? copyView(source);
   if (!view) return idle;
   return { subscribe: idle.subscribe, getView: () => view };
+}
+
+/** The view of each plain copy drawn, by copy: one object while it is drawn. */
+const copyViews = new WeakMap<object, VisitorDataView>();
+
+/**
+ * A person's data for an app as its plain copy on this device holds it, read before the first render
+ * (plain-copy.ts), until the document is read: drawn as the data, not as saved, and refusing a
+ * change for that moment.
+ */
+function copyView(source: VisitorDataSource | null): VisitorDataView | null {
+  if (source?.kind !== 'app') return null;
+  const copy = plainCopyAhead(dataCopyName(source.appId, source.accountId));
+  if (!copy) return null;
+  let view = copyViews.get(copy);
+  if (!view) {
+    // An account's is not saved until its document says so; an anonymous one is this device's.
+    const sync = source.accountId ? LOADING_VIEW.sync : LOCAL;
+    view = { ...LOADING_VIEW, phase: 'ready', data: { ...copy, ...REFUSE_WRITES }, sync };
+    copyViews.set(copy, view);
+  }
+  return view;
+}
+
+/**
+ * A store whose document is still being read shows the plain copy drawn before it opened, if
+ * there was one, rather than "Opening your data…"; once the document is read, the copy is not
+ * drawn again.
+ */
+function withCopyWhileLoading(store: Store, source: VisitorDataSource | null): Readable {
+  const copy = copyView(source);
+  if (!copy || source?.kind !== 'app') return store;
+  const name = dataCopyName(source.appId, source.accountId);
+  return {
+    subscribe: (listener) => store.subscribe(listener),
+    getView: () => {
+      const view = store.getView();
+      if (view.phase !== 'loading') {
+        dropPlainCopyAhead(name);
+        return view;
+      }
+      return copy;
+    },
+  };
 }
 
 /**
@@ -309,6 +367,9 @@ export function useVisitorData(source: VisitorDataSource | null): VisitorDataVie
     // `source` is compared by its key, not by object identity.
   }, [key]);
   // `source` is compared by its key.
-  const active = useMemo(() => store ?? beforeStore(source), [store, key]);
+  const active = useMemo(
+    () => (store ? withCopyWhileLoading(store, source) : beforeStore(source)),
+    [store, key],
+  );
   return useSyncExternalStore(active.subscribe, active.getView, active.getView);
 }

@@ -1,6 +1,6 @@
-import { readVisitorData } from '@pipit/app-definition';
+import { type Collection, createVisitorRecords, readVisitorData } from '@pipit/app-definition';
 import { documentName } from '@pipit/protocol';
-import { connectProvider } from './provider';
+import { acknowledged, connectProvider } from './provider';
 
 /**
  * Opens a visitor's data document (`data/{appId}/{userId}`) over a real websocket with someone's
@@ -40,5 +40,34 @@ export async function readSpaceDocumentAs(
     return { opened, records: readVisitorData(side.doc).records.length };
   } finally {
     side.destroy();
+  }
+}
+
+/**
+ * Writes records into a visitor's data document (`data/{appId}/{userId}`) over a real websocket
+ * with their session cookie, as their device would send them: in batches of 500 the server
+ * acknowledges one by one, each record a millisecond newer than the one before.
+ */
+export async function writeDataDocumentAs(
+  url: string,
+  document: { appId: string; userId: string },
+  cookie: string | null,
+  collection: Collection,
+  rows: readonly Readonly<Record<string, unknown>>[],
+): Promise<void> {
+  const name = documentName({ kind: 'data', ...document });
+  const side = connectProvider({ url, name, cookie });
+  try {
+    if (!(await side.ready)) throw new Error(`the server refused the document ${name}`);
+    const now = Date.now() - rows.length;
+    for (let start = 0; start < rows.length; start += 500) {
+      createVisitorRecords(side.doc, collection, rows.slice(start, start + 500), {
+        now: now + start,
+      });
+      await acknowledged(side.provider);
+    }
+  } finally {
+    side.destroy();
+    side.doc.destroy();
   }
 }
