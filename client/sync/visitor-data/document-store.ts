@@ -8,7 +8,7 @@ import {
   writeVisitorData,
 } from '@pipit/app-definition';
 import type { MemoryWrite, RuntimeData } from '@pipit/runtime';
-import type * as Y from 'yjs';
+import * as Y from 'yjs';
 import { loadedDeviceDocument, openDeviceDocument } from '../device/device-documents';
 import { anonymousDataName } from '../core/document-names';
 import { forgetHeldLater, heldOnDevice } from './held-changes';
@@ -100,7 +100,7 @@ export class VisitorDataStore extends ViewStore<VisitorDataView> {
     document.doc.on('afterTransaction', this.onTransaction);
     this.unsubscribe = document.subscribe?.(this.onSync) ?? (() => undefined);
     this.whenLocal = document.whenLocal;
-    if (this.loaded && role.plainCopy) keepPlainCopy(role.plainCopy, this.view.data);
+    if (this.loaded) this.keepCopy();
     // Loaded already, the view has the data: a change comes as a transaction.
     if (!this.loaded) {
       void document.whenLocal.then(() => {
@@ -189,9 +189,18 @@ export class VisitorDataStore extends ViewStore<VisitorDataView> {
       return;
     }
     this.publish(next);
-    // What the document holds now, copied for the next start (plain-copy.ts).
-    if (this.role.plainCopy && next.phase === 'ready')
-      keepPlainCopy(this.role.plainCopy, next.data);
+    if (next.phase === 'ready') this.keepCopy();
+  }
+
+  /** What the document holds now, copied for the next start (plain-copy.ts). */
+  private keepCopy() {
+    const name = this.role.plainCopy;
+    if (!name) return;
+    // What the document has seen, and how many records it holds: a record removed adds nothing
+    // to the state vector, but changes the count.
+    const { records } = this.view.data;
+    const version = `${records.length}:${Y.encodeStateVector(this.document.doc).join(',')}`;
+    keepPlainCopy(name, this.view.data, version);
   }
 
   dispose() {

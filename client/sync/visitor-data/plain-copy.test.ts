@@ -86,6 +86,19 @@ describe('a plain copy of a person’s data', () => {
     expect(await readPlainCopyAhead(name)).toBe(false);
   });
 
+  it('is not written again for the version of the document it was made from', async () => {
+    const name = dataCopyName(createId(), createId());
+    keepPlainCopy(name, { records: many('Tea'), counters: {} }, 'v1');
+    await writeDueCopies();
+    // A start drew the copy, then read the document: the same version, a new object.
+    keepPlainCopy(name, { records: many('Coffee'), counters: {} }, 'v1');
+    await writeDueCopies();
+    expect((await readPlainCopy(name))?.records[0]?.values[itemName]).toBe('Tea');
+    keepPlainCopy(name, { records: many('Coffee'), counters: {} }, 'v2');
+    await writeDueCopies();
+    expect((await readPlainCopy(name))?.records[0]?.values[itemName]).toBe('Coffee');
+  });
+
   it('reads as nothing when what is stored is not a person’s data, and drops values no field holds', () => {
     expect(readCopy(null)).toBeNull();
     expect(readCopy({ records: 'x', counters: {} })).toBeNull();

@@ -45,18 +45,32 @@ export const COPY_FROM_RECORDS = 1_000;
  */
 const noteKey = (name: string) => `pipit-plain-copy:${name}`;
 
-function copiedRecords(name: string): number {
+interface CopyNote {
+  /** How many records the copy holds. */
+  records: number;
+  /** The document's version the copy was made from (its state vector), if known. */
+  version: string | null;
+}
+
+function noteOf(name: string): CopyNote | null {
   try {
-    return Number(localStorage.getItem(noteKey(name)) ?? 0) || 0;
+    const note = JSON.parse(localStorage.getItem(noteKey(name)) ?? 'null') as Partial<CopyNote>;
+    if (typeof note?.records !== 'number') return null;
+    return {
+      records: note.records,
+      version: typeof note.version === 'string' ? note.version : null,
+    };
   } catch {
-    return 0;
+    return null;
   }
 }
 
-function noteCopied(name: string, records: number | null): void {
+const copiedRecords = (name: string) => noteOf(name)?.records ?? 0;
+
+function noteCopied(name: string, note: CopyNote | null): void {
   try {
-    if (records === null) localStorage.removeItem(noteKey(name));
-    else localStorage.setItem(noteKey(name), String(records));
+    if (note === null) localStorage.removeItem(noteKey(name));
+    else localStorage.setItem(noteKey(name), JSON.stringify(note));
   } catch {
     // Without the note the copy is not read: the document is, as for small data.
   }
@@ -168,7 +182,10 @@ export async function readPlainCopy(name: string): Promise<VisitorData | null> {
 }
 
 /** Copies waiting to be written, by document: the newest data of each. */
-const due = new Map<string, { records: readonly unknown[]; counters: unknown }>();
+const due = new Map<
+  string,
+  { records: readonly unknown[]; counters: unknown; version: string | null }
+>();
 let timer: ReturnType<typeof setTimeout> | null = null;
 /** The data last written for each document: the same object is not written twice. */
 const written = new Map<string, object>();
@@ -190,14 +207,18 @@ export async function writeDueCopies(): Promise<void> {
             ? (store.delete(name) as IDBRequest<unknown>)
             : (store.put({
                 name,
-                ...data,
+                records: data.records,
+                counters: data.counters,
                 savedAt: Date.now(),
               } satisfies StoredCopy) as IDBRequest<unknown>);
       }
       return last!;
     });
-    for (const [name, data] of copies)
-      noteCopied(name, data.records.length < COPY_FROM_RECORDS ? null : data.records.length);
+    for (const [name, { records, version }] of copies)
+      noteCopied(
+        name,
+        records.length < COPY_FROM_RECORDS ? null : { records: records.length, version },
+      );
   } catch (error) {
     // Only the copy: the document has every change. The next change writes it again.
     for (const [name] of copies) written.delete(name);
@@ -214,13 +235,18 @@ let listening = false;
 export function keepPlainCopy(
   name: string,
   data: { readonly records: readonly VisitorRecord[]; readonly counters: VisitorData['counters'] },
+  /** The document's version (its state vector): a copy of the same version is not written again. */
+  version: string | null = null,
 ): void {
   if (written.get(name) === data) return;
   written.set(name, data);
+  const note = noteOf(name);
+  // The copy is of this very version already (a start that drew it, then read the document).
+  if (version !== null && note?.version === version && !due.has(name)) return;
   // Small data has no copy (nor had one): nothing to write.
-  if (data.records.length < COPY_FROM_RECORDS && !copiedRecords(name) && !due.has(name)) return;
+  if (data.records.length < COPY_FROM_RECORDS && !note && !due.has(name)) return;
   // Only what is data: the store's object carries its writes too, which no copy can hold.
-  due.set(name, { records: data.records, counters: data.counters });
+  due.set(name, { records: data.records, counters: data.counters, version });
   if (!listening && typeof document !== 'undefined') {
     listening = true;
     // The page may not come back: what is due is written as it goes.
