@@ -66,6 +66,24 @@ describe('photos and files kept on this device', () => {
     expect(await files.deviceFileUrl('f'.repeat(64), 'original')).toBeNull();
   });
 
+  it('reads the files asked for in one moment together, each answered as asked', async () => {
+    const first = await keep();
+    const second = await keep(new TextEncoder().encode('abcd'));
+    const { localDb } = await import('../core/local-db');
+    const bulkGet = vi.spyOn(localDb().deviceFiles, 'bulkGet');
+    const urls = await Promise.all([
+      files.deviceFileUrl(first, 'original'),
+      files.deviceFileUrl('f'.repeat(64), 'original'),
+      files.deviceFileUrl(second, 'thumbnail'),
+      files.deviceFileUrl(first, 'thumbnail'),
+    ]);
+    expect(bulkGet).toHaveBeenCalledTimes(1);
+    expect(urls[0]).toMatch(/^blob:/);
+    expect(urls[1]).toBeNull();
+    expect(urls[2]).toMatch(/^blob:/);
+    expect(new Set(urls).size).toBe(4);
+  });
+
   it('sends what waits, tries again when the device comes back online, and forgets it once sent', async () => {
     const hash = await keep();
     const send = vi.fn<Parameters<typeof Files.startUploads>[0]['send']>();

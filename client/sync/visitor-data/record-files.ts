@@ -38,12 +38,51 @@ export async function deviceFileUrl(
   const key = `${hash}:${variant}`;
   const known = objectUrls.get(key);
   if (known) return known;
-  const file = await localDb().deviceFiles.get(hash);
+  const file = await deviceFile(hash);
   if (!file) return null;
   const blob = variant === 'thumbnail' ? (file.thumbnail ?? file.blob) : file.blob;
   const url = URL.createObjectURL(blob);
   objectUrls.set(key, url);
   return url;
+}
+
+interface Asked {
+  resolve(file: DeviceFile | undefined): void;
+  reject(error: unknown): void;
+}
+
+/** Files asked for in this moment, by hash: read together (flushDeviceFiles). */
+let asked: Map<string, Asked[]> | null = null;
+
+/**
+ * This device's copy of a file, read with every other asked for in the same moment: a gallery
+ * drawing 40 cards reads 40 files in one IndexedDB request, and its cards' pictures all arrive in
+ * one task (one render) rather than 40 (docs/performance.md, "Records at scale").
+ */
+function deviceFile(hash: string): Promise<DeviceFile | undefined> {
+  if (!asked) {
+    asked = new Map();
+    queueMicrotask(flushDeviceFiles);
+  }
+  const waiting = asked;
+  return new Promise((resolve, reject) => {
+    const list = waiting.get(hash);
+    if (list) list.push({ resolve, reject });
+    else waiting.set(hash, [{ resolve, reject }]);
+  });
+}
+
+function flushDeviceFiles(): void {
+  const batch = asked;
+  asked = null;
+  if (!batch) return;
+  const hashes = [...batch.keys()];
+  localDb()
+    .deviceFiles.bulkGet(hashes)
+    .then(
+      (files) => hashes.forEach((hash, i) => batch.get(hash)?.forEach((a) => a.resolve(files[i]))),
+      (error: unknown) => batch.forEach((list) => list.forEach((a) => a.reject(error))),
+    );
 }
 
 /** Queues a kept file to be sent to `path` for `owner` (sending one already queued is one). */

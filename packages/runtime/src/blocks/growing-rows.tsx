@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { host } from '../host';
 
 /*
@@ -14,21 +14,41 @@ import { host } from '../host';
 export const FIRST_ROWS = 50;
 /** Rows added each time the end comes near. */
 export const MORE_ROWS = 200;
+/**
+ * Cards a gallery adds each time: each is a picture to fetch, decode and lay out, and 150 of them
+ * at once held a phone's main thread ~0.5 s in the middle of a scroll (docs/performance.md).
+ */
+export const MORE_CARDS = 40;
 /** How far below the visible area the end of the drawn rows starts drawing more. */
 const AHEAD_PX = 1200;
 
-/** How many of `total` rows to draw, and a way to draw more. */
-export function useGrowingRows(total: number): { shown: number; more: () => void } {
+/**
+ * How many of `total` rows to draw, and a way to draw `step` more. More rows are drawn as a
+ * transition: React draws them in slices between the browser's frames, so a scroll that brings
+ * the end near keeps moving while they are made.
+ */
+export function useGrowingRows(
+  total: number,
+  step = MORE_ROWS,
+): { shown: number; more: () => void; step: number } {
   const [limit, setLimit] = useState(FIRST_ROWS);
-  const more = useCallback(() => setLimit((n) => n + MORE_ROWS), []);
-  return { shown: Math.min(limit, total), more };
+  const more = useCallback(() => startTransition(() => setLimit((n) => n + step)), [step]);
+  return { shown: Math.min(limit, total), more, step };
 }
 
 /** 4950 as "4,950", as the app writes counts (no Intl: its first use costs a phone ~50 ms). */
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** After the drawn rows of a longer list: "Show 200 more", pressed by itself as it nears view. */
-export function MoreRows({ left, onMore }: { left: number; onMore: () => void }) {
+export function MoreRows({
+  left,
+  onMore,
+  step = MORE_ROWS,
+}: {
+  left: number;
+  onMore: () => void;
+  step?: number;
+}) {
   const ref = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const button = ref.current;
@@ -53,7 +73,7 @@ export function MoreRows({ left, onMore }: { left: number; onMore: () => void })
       className="rt-button rt-button-secondary rt-more-rows"
       onClick={onMore}
     >
-      Show {Math.min(left, MORE_ROWS)} more of {grouped(left)}
+      Show {Math.min(left, step)} more of {grouped(left)}
     </button>
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { fitsViewField } from '@pipit/app-definition';
-import { MoreRows, useGrowingRows } from '../blocks/growing-rows';
+import { MORE_CARDS, MoreRows, useGrowingRows } from '../blocks/growing-rows';
 import { SetupNote } from '../blocks/setup-note';
 import { findField, isEmpty } from '../records';
 import { safeHref } from '../safe-url';
@@ -25,7 +25,7 @@ export function GalleryView({
   context,
 }: ViewProps) {
   // A long gallery grows as a long list does: its first cards, then more near the end.
-  const { shown, more } = useGrowingRows(records.length);
+  const { shown, more, step } = useGrowingRows(records.length, MORE_CARDS);
   const imageField = findField(collection, props.imageFieldId);
   if (!imageField || !fitsViewField('imageFieldId', imageField.type)) {
     return <SetupNote>Choose a photo or web address field for this gallery’s pictures.</SetupNote>;
@@ -70,7 +70,7 @@ export function GalleryView({
           );
         })}
       </ul>
-      <MoreRows left={records.length - shown} onMore={more} />
+      <MoreRows left={records.length - shown} onMore={more} step={step} />
     </>
   );
 }
