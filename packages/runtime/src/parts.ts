@@ -2,6 +2,7 @@ import { FILE_FIELD_TYPES, type ReadDefinition } from '@pipit/app-definition';
 import { formulaModule, hasFormulas } from './formulas';
 import { lazyModule } from './lazy-module';
 import { hasLinks, relationsModule } from './link-engine';
+import { linkedRecordsModule } from './linked-records-part';
 
 /*
  * The runtime's parts that only some apps need, each its own chunk: an app that has none of them
@@ -14,7 +15,10 @@ export const chartModule = lazyModule(() => import('./blocks/chart-block'));
 export const timerModule = lazyModule(() => import('./blocks/timer-block'));
 export const fileControlModule = lazyModule(() => import('./blocks/file-control'));
 export const linkPickerModule = lazyModule(() => import('./blocks/link-picker'));
-export const linkedRecordsModule = lazyModule(() => import('./blocks/linked-records'));
+export { linkedRecordsModule };
+/** A record's detail and a stat (one module: they share the records' formatting). */
+export const recordBlocksModule = lazyModule(() => import('./blocks/record-blocks'));
+export const counterModule = lazyModule(() => import('./blocks/counter-block'));
 export const viewModules = {
   table: lazyModule(() => import('./list-views/table-view')),
   board: lazyModule(() => import('./list-views/board-view')),
@@ -42,6 +46,8 @@ export async function preloadRuntimeParts(definition: Definition): Promise<void>
   const used = new Set<string>(components.map((component) => component.type));
   if (used.has('chart')) loads.push(chartModule.load());
   if (used.has('timer')) loads.push(timerModule.load());
+  if (used.has('counter')) loads.push(counterModule.load());
+  if (used.has('detail') || used.has('stat')) loads.push(recordBlocksModule.load());
   for (const component of components) {
     const view = component.type === 'list' ? (component.props as { view?: unknown }).view : null;
     if (typeof view === 'string' && Object.hasOwn(viewModules, view)) {

@@ -1,8 +1,10 @@
 import {
   chartModule,
+  counterModule,
   fileControlModule,
   linkedRecordsModule,
   linkPickerModule,
+  recordBlocksModule,
   timerModule,
   viewModules,
 } from '../../src/parts';
@@ -16,6 +18,8 @@ export async function loadAllParts(): Promise<void> {
     [
       chartModule,
       timerModule,
+      counterModule,
+      recordBlocksModule,
       fileControlModule,
       linkPickerModule,
       linkedRecordsModule,
