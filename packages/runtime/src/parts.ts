@@ -1,5 +1,6 @@
 import { FILE_FIELD_TYPES, type ReadDefinition } from '@pipit/app-definition';
 import { formulaModule, hasFormulas } from './formulas';
+import { aiStepsModule } from './actions';
 import { lazyModule } from './lazy-module';
 import { hasLinks, relationsModule } from './link-engine';
 import { linkedRecordsModule } from './linked-records-part';
@@ -26,7 +27,7 @@ export const viewModules = {
   gallery: lazyModule(() => import('./list-views/gallery-view')),
 };
 
-type Definition = Pick<ReadDefinition, 'collections' | 'screens'>;
+type Definition = Pick<ReadDefinition, 'collections' | 'screens' | 'aiActions'>;
 
 /** Whether the app has a photo or file field: its picker, and the host's keeping and sending. */
 export function hasFileFields(definition: Pick<ReadDefinition, 'collections'>): boolean {
@@ -54,6 +55,7 @@ export async function preloadRuntimeParts(definition: Definition): Promise<void>
       loads.push(viewModules[view as keyof typeof viewModules].load());
     }
   }
+  if (definition.aiActions.length > 0) loads.push(aiStepsModule.load());
   if (hasFileFields(definition)) loads.push(fileControlModule.load());
   if (hasFormulas(definition)) loads.push(formulaModule.load());
   if (hasLinks(definition)) {

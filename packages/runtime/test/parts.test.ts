@@ -1,5 +1,6 @@
 import { createElement } from 'react';
 import { describe, expect, it } from 'vitest';
+import { aiStepsModule } from '../src/actions';
 import { AppScreen } from '../src/index';
 import {
   chartModule,
@@ -9,6 +10,7 @@ import {
   timerModule,
   viewModules,
 } from '../src/parts';
+import { summarise } from './support/app-fixture';
 import { component, definitionWith, EVERY_TYPE } from './support/fixture';
 import { findAll, renderStatic, type StaticNode } from './support/render-static';
 
@@ -47,6 +49,12 @@ describe('the runtime’s parts', () => {
     expect(viewModules.calendar.loaded()).toBeNull();
     expect(counterModule.loaded()).toBeNull();
     expect(recordBlocksModule.loaded()).toBeNull();
+    expect(aiStepsModule.loaded()).toBeNull();
+  });
+
+  it('loads the AI steps ahead for an app with AI actions', async () => {
+    await preloadRuntimeParts({ ...definitionWith([]), aiActions: [summarise] });
+    expect(aiStepsModule.loaded()).not.toBeNull();
   });
 
   it('draws a counter, a stat and a detail at once once they are loaded ahead', async () => {

@@ -1,3 +1,4 @@
+import { aiStepsModule } from '../../src/actions';
 import {
   chartModule,
   counterModule,
@@ -18,6 +19,7 @@ export async function loadAllParts(): Promise<void> {
     [
       chartModule,
       timerModule,
+      aiStepsModule,
       counterModule,
       recordBlocksModule,
       fileControlModule,
