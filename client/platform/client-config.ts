@@ -1,7 +1,8 @@
 import {
-  clientConfigSchema,
+  answerParser,
   type ErrorReportingConfig,
-  errorReportingConfigSchema,
+  readClientConfig,
+  readErrorReportingConfig,
 } from '@pipit/protocol';
 import { apiGet } from './api/request';
 
@@ -11,10 +12,7 @@ const CONFIG_KEY = 'pipit:error-reporting';
 
 function cachedConfig(): ErrorReportingConfig | null {
   try {
-    const parsed = errorReportingConfigSchema.safeParse(
-      JSON.parse(localStorage.getItem(CONFIG_KEY) ?? 'null'),
-    );
-    return parsed.success ? parsed.data : null;
+    return readErrorReportingConfig(JSON.parse(localStorage.getItem(CONFIG_KEY) ?? 'null'));
   } catch {
     return null;
   }
@@ -25,7 +23,7 @@ export async function loadErrorReportingConfig(): Promise<ErrorReportingConfig |
   // Offline is a normal state: the settings last seen here, without a request bound to fail.
   if (!navigator.onLine) return cachedConfig();
   try {
-    const { errorReporting } = await apiGet('/api/client-config', clientConfigSchema);
+    const { errorReporting } = await apiGet('/api/client-config', answerParser(readClientConfig));
     try {
       if (errorReporting) localStorage.setItem(CONFIG_KEY, JSON.stringify(errorReporting));
       else localStorage.removeItem(CONFIG_KEY);

@@ -1,4 +1,4 @@
-import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
+import { answerParser, type PublishedApp, readPublishedApp } from '@pipit/protocol';
 import { copyIsFor, keptFor } from '../sync/device/published-cache';
 import { currentViewer } from './session/session';
 import { apiFetch, type Fetched, OfflineError } from './api/request';
@@ -14,7 +14,7 @@ export async function requestPublishedApp(
 ): Promise<Fetched<PublishedApp>> {
   const fetched = await apiFetch(
     `/api/published/${appId}`,
-    publishedAppSchema,
+    answerParser(readPublishedApp),
     signal ? { signal } : undefined,
   );
   if (fetched.isCachedCopy && !copyIsFor(fetched.data, keptFor(fetched), currentViewer())) {

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import * as z from 'zod/mini';
+import { anyAnswer } from '@pipit/protocol';
 import { apiSend } from '../../platform/api/request';
 
 /**
@@ -72,7 +72,7 @@ if (typeof window !== 'undefined') {
     if (!appId) return notify();
     rememberInstalled(appId);
     // Popularity counts installs (once per visitor, on the server); a failure is not worth retrying.
-    apiSend('POST', `/api/apps/${appId}/events`, { kind: 'install' }, z.object({})).catch(
+    apiSend('POST', `/api/apps/${appId}/events`, { kind: 'install' }, anyAnswer).catch(
       (error: unknown) => console.warn('Could not record the install:', error),
     );
   });

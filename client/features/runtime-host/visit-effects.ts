@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { anyAnswer } from '@pipit/protocol';
 import { apiSend, OfflineError } from '../../platform/api/request';
 
 const OPENED_KEY = (appId: string) => `pipit:opened:${appId}`;
@@ -32,7 +32,7 @@ export function recordOpen(appId: string): void {
   if (sending.has(appId) || sessionFlag(OPENED_KEY(appId))) return;
   sending.add(appId);
   const send = () => {
-    apiSend('POST', `/api/apps/${appId}/events`, { kind: 'open' }, z.unknown()).then(
+    apiSend('POST', `/api/apps/${appId}/events`, { kind: 'open' }, anyAnswer).then(
       () => setSessionFlag(OPENED_KEY(appId)),
       (error: unknown) => {
         if (error instanceof OfflineError) window.addEventListener('online', send, { once: true });

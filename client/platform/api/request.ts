@@ -1,12 +1,11 @@
 import {
-  apiErrorSchema,
+  type AnswerParser,
   type ApiErrorBody,
   type ErrorCode,
   HUMAN_CHECK_REQUEST_HEADER,
   type PublishProblem,
+  readApiError,
 } from '@pipit/protocol';
-import { parse as parseWith } from 'zod/mini';
-import type { $ZodType, output } from 'zod/v4/core';
 import { CACHED_COPY_HEADER } from './cached-copy';
 import { fetchApi, missedAnswer, responseOf, sentAnswer } from './page-data';
 
@@ -76,32 +75,33 @@ async function call(
     throw new OfflineError();
   }
   if (!response.ok) {
-    const body = apiErrorSchema.safeParse(await response.json().catch(() => null));
+    const body = readApiError(await response.json().catch(() => null));
     throw new ApiRequestError(
       response.status,
-      body.success
-        ? body.data.error
-        : { code: 'internal', message: `The server answered ${response.status}.` },
+      body ? body.error : { code: 'internal', message: `The server answered ${response.status}.` },
     );
   }
   return response;
 }
 
-/** The answer parsed with its protocol schema (an empty body is `{}`, e.g. 204). */
-async function parse<T extends $ZodType>(response: Response, schema: T): Promise<output<T>> {
+/**
+ * The answer parsed with its protocol schema, or its hand-written reader on the installed app's
+ * first screen (@pipit/protocol answer-readers.ts). An empty body is `{}`, e.g. 204.
+ */
+async function parse<T>(response: Response, schema: AnswerParser<T>): Promise<T> {
   const text = await response.text();
-  return parseWith(schema, text ? JSON.parse(text) : {});
+  return schema.parse(text ? JSON.parse(text) : {});
 }
 
 /**
  * GET a JSON resource under /api and parse it with its protocol schema. A response that does not
  * fit the schema throws: that is a client-side exception, shown as the generic error page.
  */
-export async function apiGet<T extends $ZodType>(
+export async function apiGet<T>(
   path: string,
-  schema: T,
+  schema: AnswerParser<T>,
   init?: { signal?: AbortSignal },
-): Promise<output<T>> {
+): Promise<T> {
   return (await apiFetch(path, schema, init)).data;
 }
 
@@ -122,10 +122,7 @@ function fetchedOf<T>(data: T, headers: Headers): Fetched<T> {
  * or it does not fit the schema: the component then loads as usual. On the server, a miss asks
  * the renderer to fetch it and render again.
  */
-export function sentFetched<T extends $ZodType>(
-  path: string,
-  schema: T,
-): Fetched<output<T>> | undefined {
+export function sentFetched<T>(path: string, schema: AnswerParser<T>): Fetched<T> | undefined {
   const answer = sentAnswer(path);
   if (!answer) {
     missedAnswer(path);
@@ -133,18 +130,18 @@ export function sentFetched<T extends $ZodType>(
   }
   if (answer.status !== 200) return undefined;
   try {
-    return fetchedOf(parseWith(schema, JSON.parse(answer.body)), responseOf(answer).headers);
+    return fetchedOf(schema.parse(JSON.parse(answer.body)), responseOf(answer).headers);
   } catch {
     return undefined;
   }
 }
 
 /** {@link apiGet}, also saying whether the answer is a cached copy. */
-export async function apiFetch<T extends $ZodType>(
+export async function apiFetch<T>(
   path: string,
-  schema: T,
+  schema: AnswerParser<T>,
   init?: { signal?: AbortSignal },
-): Promise<Fetched<output<T>>> {
+): Promise<Fetched<T>> {
   const response = await call(path, init?.signal ? { signal: init.signal } : {});
   return fetchedOf(await parse(response, schema), response.headers);
 }
@@ -153,13 +150,13 @@ export async function apiFetch<T extends $ZodType>(
  * A state-changing request under /api with a JSON body. `humanCheck` asks the protection script
  * (public/human-check/protect.js) to attach a solved challenge for this exact request.
  */
-export async function apiSend<T extends $ZodType>(
+export async function apiSend<T>(
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   body: unknown,
-  schema: T,
+  schema: AnswerParser<T>,
   options: { humanCheck?: boolean } = {},
-): Promise<output<T>> {
+): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.humanCheck) headers[HUMAN_CHECK_REQUEST_HEADER] = 'required';
@@ -172,11 +169,7 @@ export async function apiSend<T extends $ZodType>(
 }
 
 /** A raw upload (the avatar image), same rules otherwise. */
-export async function apiUpload<T extends $ZodType>(
-  path: string,
-  file: Blob,
-  schema: T,
-): Promise<output<T>> {
+export async function apiUpload<T>(path: string, file: Blob, schema: AnswerParser<T>): Promise<T> {
   const response = await call(path, {
     method: 'POST',
     headers: { 'Content-Type': file.type || 'application/octet-stream' },

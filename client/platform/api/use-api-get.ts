@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { $ZodType, output } from 'zod/v4/core';
+import type { AnswerParser } from '@pipit/protocol';
 import { usedSentAnswer } from './page-data';
 import { apiFetch, describeError, type Fetched, sentFetched } from './request';
 
@@ -17,22 +17,22 @@ type Settled<T> =
  * blank out between pages. `retry` asks again. On a server-rendered page, the first render shows
  * the answer that came with the page (page-data.ts) and asks the network nothing.
  */
-export function useApiGet<T extends $ZodType>(
+export function useApiGet<T>(
   path: string | null,
-  schema: T,
-): ApiResource<output<T>> & {
+  schema: AnswerParser<T>,
+): ApiResource<T> & {
   /** The answer to show: this request's once ready, the previous one while it loads. */
-  shown: Fetched<output<T>> | undefined;
+  shown: Fetched<T> | undefined;
   retry(): void;
 } {
   const [attempt, setAttempt] = useState(0);
   const key = `${attempt}:${path}`;
   /** The last settled answer, and the request (path and attempt) it answers. */
-  const [settled, setSettled] = useState<{ key: string; value: Settled<output<T>> } | null>(() => {
+  const [settled, setSettled] = useState<{ key: string; value: Settled<T> } | null>(() => {
     const sent = path === null ? undefined : sentFetched(path, schema);
     return sent ? { key, value: { status: 'ready', ...sent } } : null;
   });
-  const [lastReady, setLastReady] = useState<Fetched<output<T>> | undefined>(() =>
+  const [lastReady, setLastReady] = useState<Fetched<T> | undefined>(() =>
     settled?.value.status === 'ready' ? settled.value : undefined,
   );
   /** The first request, when the page's own data answered it: not asked again, that once. */
@@ -65,7 +65,7 @@ export function useApiGet<T extends $ZodType>(
   }, [key]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  const resource: ApiResource<output<T>> =
+  const resource: ApiResource<T> =
     settled?.key === key ? settled.value : { status: 'loading', previous: lastReady };
   const shown =
     resource.status === 'ready'

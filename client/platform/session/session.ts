@@ -2,9 +2,10 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import {
   returnPath,
   type Account,
-  accountSchema,
   ANONYMOUS_VIEWER,
-  sessionResponseSchema,
+  answerParser,
+  readAccount,
+  readSessionResponse,
 } from '@pipit/protocol';
 import { endAccount } from '../../sync/core/account-end';
 import { forgetPrivateCopies } from '../../sync/device/published-cache';
@@ -40,8 +41,7 @@ function readCached(): Account | null {
     // Nobody has signed in on this device: nothing to check. Every page reads this as its code
     // starts; building the account's schema to check nothing cost a phone ~40 ms (docs/performance.md).
     if (stored === null) return null;
-    const parsed = accountSchema.safeParse(JSON.parse(stored));
-    return parsed.success ? parsed.data : null;
+    return readAccount(JSON.parse(stored));
   } catch {
     return null;
   }
@@ -72,7 +72,10 @@ function set(next: SessionState) {
 export function loadSession(force = false): Promise<SessionState> {
   if (loading && !force) return loading;
   const asked = generation;
-  const request: Promise<SessionState> = apiGet('/api/auth/session', sessionResponseSchema).then(
+  const request: Promise<SessionState> = apiGet(
+    '/api/auth/session',
+    answerParser(readSessionResponse),
+  ).then(
     ({ account }) => {
       // Signed in or out meanwhile: that answer is newer than this one.
       if (asked === generation) set({ status: 'ready', account, isOfflineCopy: false });

@@ -1,13 +1,20 @@
-import { type PublishedApp, publishedAppSchema } from '@pipit/protocol';
-import * as zm from 'zod/mini';
+import { type PublishedApp, readPublishedApp } from '@pipit/protocol';
 import { copyIsFor, type Viewer } from './published-cache';
 
-/** What the service worker writes into an installed app's page (device-start.ts). */
-const writtenSchema = zm.object({
-  deviceData: zm.boolean(),
-  keptFor: zm.nullable(zm.string()),
-  body: zm.optional(zm.nullable(zm.string())),
-});
+/**
+ * What the service worker writes into an installed app's page (device-start.ts), or null. Read by
+ * hand, as the app's copy is (@pipit/protocol answer-readers.ts): no zod on the first visit.
+ */
+function readWritten(
+  value: unknown,
+): { deviceData: boolean; keptFor: string | null; body?: string | null } | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { deviceData, keptFor, body } = value as Record<string, unknown>;
+  const isText = (text: unknown) => text === null || typeof text === 'string';
+  if (typeof deviceData !== 'boolean' || !isText(keptFor)) return null;
+  if (body !== undefined && !isText(body)) return null;
+  return { deviceData, keptFor: keptFor as string | null, body: body as string | null | undefined };
+}
 
 export interface DeviceStart {
   /** Whether this device keeps an anonymous visitor's data for the app. */
@@ -28,13 +35,13 @@ export function readDeviceStart(
   appId: string,
   viewer: Viewer,
 ): DeviceStart | null {
-  const written = writtenSchema.safeParse(parseJson(text));
-  if (!written.success) return null;
-  const { deviceData, keptFor, body } = written.data;
+  const written = readWritten(parseJson(text));
+  if (!written) return null;
+  const { deviceData, keptFor, body } = written;
   if (body === undefined) return { deviceData };
-  const app = publishedAppSchema.safeParse(parseJson(body));
-  const readable = app.success && app.data.id === appId && copyIsFor(app.data, keptFor, viewer);
-  return { deviceData, app: readable ? app.data : null };
+  const app = readPublishedApp(parseJson(body));
+  const readable = app !== null && app.id === appId && copyIsFor(app, keptFor, viewer);
+  return { deviceData, app: readable ? app : null };
 }
 
 function parseJson(text: string | null): unknown {

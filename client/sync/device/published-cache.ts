@@ -1,4 +1,4 @@
-import { PUBLISHED_VIEWER_HEADER, type PublishedApp, publishedAppSchema } from '@pipit/protocol';
+import { PUBLISHED_VIEWER_HEADER, type PublishedApp, readPublishedApp } from '@pipit/protocol';
 
 /**
  * The published apps this device has run (`/apps/{id}/pwa`), so an installed app opens at once and
@@ -47,9 +47,9 @@ export async function cachedPublishedApp(
   try {
     const response = await keptResponse(appId);
     if (!response?.ok) return null;
-    const parsed = publishedAppSchema.safeParse(await response.json());
-    if (!parsed.success) return null;
-    return copyIsFor(parsed.data, keptFor(response), viewer) ? parsed.data : null;
+    const app = readPublishedApp(await response.json());
+    if (!app) return null;
+    return copyIsFor(app, keptFor(response), viewer) ? app : null;
   } catch (error) {
     // Storage unavailable (private mode, quota): the app still loads from the network.
     console.warn('Could not read the copy of this app kept on this device:', error);
@@ -95,9 +95,9 @@ export async function forgetPrivateCopies(viewer: Viewer): Promise<void> {
     for (const request of await cache.keys()) {
       const response = await cache.match(request);
       if (response?.headers.get(PUBLISHED_VIEWER_HEADER) !== viewer) continue;
-      const parsed = publishedAppSchema.safeParse(await response.json().catch(() => null));
+      const app = readPublishedApp(await response.json().catch(() => null));
       // A copy that cannot be read cannot say it is public: it goes too.
-      if (!parsed.success || parsed.data.visibility === 'private') await cache.delete(request);
+      if (!app || app.visibility === 'private') await cache.delete(request);
     }
   } catch (error) {
     console.warn('Could not remove the private apps kept on this device:', error);

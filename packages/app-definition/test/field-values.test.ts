@@ -7,7 +7,9 @@ import {
   formatFileReference,
   isIsoDate,
   parseFileReference,
+  safeUrlSchema,
 } from '../src/index';
+import * as zm from 'zod/mini';
 
 const f = (type: Field['type'], more: Partial<Field> = {}): Field =>
   fieldSchema.parse({ id: type, name: 'Value', type, ...more });
@@ -82,6 +84,29 @@ describe('coerceFieldValue', () => {
     expect(ok(f('email'), 'ana@example.com')).toBe('ana@example.com');
     for (const bad of ['ana', 'ana@', '@example.com', 'a b@example.com', `${'a'.repeat(250)}@x.io`])
       expect(problem(f('email'), bad), bad).toContain('Enter an email address');
+  });
+
+  it('checks addresses as the schemas do (the runtime checks them without zod)', () => {
+    const email = zm.email().check(zm.maxLength(254));
+    const urls = [
+      'https://example.com',
+      ' https://example.com/a b ',
+      'http://a@b.example',
+      '/a',
+      '/\\evil',
+      `https://example.com/${'a'.repeat(2030)}`,
+      `https://example.com/${'😀'.repeat(1020)}`,
+      `https://example.com/${'😀'.repeat(1040)}`,
+    ];
+    for (const url of urls) {
+      expect(coerceFieldValue(f('url'), url).ok, url).toBe(safeUrlSchema.safeParse(url).success);
+    }
+    const emails = ['ana@example.com', 'a.b+c@d.example.org', 'ana@localhost', 'ä@example.com'];
+    for (const address of [...emails, `${'a'.repeat(243)}@example.com`]) {
+      expect(coerceFieldValue(f('email'), address).ok, address).toBe(
+        email.safeParse(address).success,
+      );
+    }
   });
 
   it('makes an empty value null, or an error when the field is required', () => {

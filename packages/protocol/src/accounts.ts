@@ -3,7 +3,7 @@ import * as zm from 'zod/mini';
 import { avatarSchema, profileLinkSchema } from './profile-parts';
 import { ID_PATTERN } from './ids';
 import { usernameSchema } from './usernames';
-import { RETURN_PATH_MAX_LENGTH, returnPath } from './session';
+import { RETURN_PATH_MAX_LENGTH, returnPath } from './return-path';
 
 /**
  * Where an emailed link brings the person back to (the invitation they signed up from): a path on

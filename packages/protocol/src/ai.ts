@@ -1,6 +1,6 @@
 import * as zm from 'zod/mini';
 import { appIdSchema } from './app-basics';
-import { ERROR_CODES } from './errors';
+import { ERROR_CODES } from './error-codes';
 import { lazySchema } from './lazy-schema';
 
 /*

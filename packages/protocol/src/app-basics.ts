@@ -26,11 +26,6 @@ export const appIconSchema = lazySchema(() =>
 );
 export type AppIcon = zm.infer<typeof appIconSchema>;
 
-export const APP_ROLES = ['owner', 'editor', 'viewer'] as const;
-export type AppRole = (typeof APP_ROLES)[number];
-export const COLLABORATOR_ROLES = ['editor', 'viewer'] as const;
-export type CollaboratorRole = (typeof COLLABORATOR_ROLES)[number];
-
 export const appIdSchema = lazySchema(() =>
   zm.string().check(zm.regex(ID_PATTERN, 'Not an app id.')),
 );

@@ -2,7 +2,8 @@
 // loads the route tree, and a module's classic zod schemas would all come along (zod's builders
 // are not known to be pure, so a bundler keeps every one of them).
 import * as zm from 'zod/mini';
-import { APP_ROLES, appIconSchema, appIdSchema } from './app-basics';
+import { APP_ROLES } from './app-access';
+import { appIconSchema, appIdSchema } from './app-basics';
 import { lazySchema } from './lazy-schema';
 
 /**

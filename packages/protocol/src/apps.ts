@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { APP_ROLES, appIconSchema, appIdSchema, COLLABORATOR_ROLES } from './app-basics';
+import { APP_ROLES, COLLABORATOR_ROLES } from './app-access';
+import { appIconSchema, appIdSchema } from './app-basics';
 import { appSummarySchema } from './app-summary';
 import { usernameSchema } from './usernames';
 import { lazySchema } from './lazy-schema';

@@ -1,4 +1,4 @@
-import type { ErrorCode } from './errors';
+import type { ErrorCode } from './error-codes';
 
 /*
  * Apart from errors.ts so that code which only reads error answers (the installed app's page, whose

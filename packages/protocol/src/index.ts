@@ -20,11 +20,10 @@ export {
   CLIENT_ONLY_ERROR_CODES,
   ERROR_CODES,
   ERROR_STATUS,
-  apiErrorSchema,
   genericErrorMessage,
   type ErrorCode,
-  type ApiErrorBody,
-} from './errors';
+} from './error-codes';
+export { apiErrorSchema, type ApiErrorBody } from './errors';
 export { ERROR_MEANINGS } from './error-meanings';
 export {
   documentName,
@@ -138,9 +137,8 @@ export {
   shellDocument,
   type ShellDocument,
 } from './app-shell';
+export { libraryEntrySchema, type LibraryEntry } from './library-entry';
 export {
-  libraryEntrySchema,
-  parseLibraryEntry,
   normalizeLibraryEntry,
   sameLibraryEntry,
   mergeLibraryEntry,
@@ -149,7 +147,6 @@ export {
   isInLibrary,
   listLibrary,
   isNewerVersion,
-  type LibraryEntry,
 } from './library';
 export { SHOWCASE_PWA } from './showcase';
 export {
@@ -163,26 +160,19 @@ export {
 } from './emoji-image';
 export {
   accountSchema,
-  RETURN_PATH_MAX_LENGTH,
-  returnPath,
   sessionResponseSchema,
   type Account,
+  type SessionResponse,
 } from './session';
+export { RETURN_PATH_MAX_LENGTH, returnPath } from './return-path';
+export { appIconSchema, appIdSchema, type AppIcon } from './app-basics';
+export { VISIBILITIES, type AppRole, type CollaboratorRole, type Visibility } from './app-access';
 export {
-  appIconSchema,
-  appIdSchema,
-  type AppIcon,
-  type AppRole,
-  type CollaboratorRole,
-} from './app-basics';
-export {
-  VISIBILITIES,
   appAuthorSchema,
   publishProblemSchema,
   appLineageSchema,
   appCardSchema,
   publishedAppSchema,
-  type Visibility,
   type AppAuthor,
   type PublishProblem,
   type AppLineage,
@@ -195,6 +185,19 @@ export { HEAD_SCRIPTS, THEME_STORAGE_KEY, withHeadScripts } from './head-scripts
 export { groupedCount } from './grouped-count';
 export { pageSearchSchema } from './page-search';
 export { lazySchema } from './lazy-schema';
+export { EMAIL_PATTERN, ISO_DATE_TIME_PATTERN } from './formats';
+export {
+  anyAnswer,
+  answerParser,
+  parseLibraryEntry,
+  readAccount,
+  readApiError,
+  readClientConfig,
+  readErrorReportingConfig,
+  readPublishedApp,
+  readSessionResponse,
+  type AnswerParser,
+} from './answer-readers';
 export {
   clientConfigSchema,
   errorReportingConfigSchema,

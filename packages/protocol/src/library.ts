@@ -1,7 +1,4 @@
-import type { z } from 'zod';
-import * as zm from 'zod/mini';
-import { appIconSchema, appIdSchema } from './app-basics';
-import { lazySchema } from './lazy-schema';
+import type { LibraryEntry } from './library-entry';
 
 /**
  * A person's library (docs/product/routes.md `/apps`): the apps they opened, saved or installed.
@@ -12,32 +9,6 @@ import { lazySchema } from './lazy-schema';
  * value), so devices that exchange entries in any order agree — and a removal is a time too, so it
  * reaches every device instead of being brought back by the next one that still has the entry.
  */
-
-const timeSchema = lazySchema(() => zm.int().check(zm.nonnegative()));
-
-export const libraryEntrySchema = lazySchema(() =>
-  zm.object({
-    appId: appIdSchema,
-    title: zm.string().check(zm.maxLength(200)),
-    icon: zm.nullable(appIconSchema),
-    /** The author's username (cards link to their profile). */
-    author: zm.string().check(zm.maxLength(60)),
-    /** The published version last opened (null: never opened, only saved). */
-    version: zm.nullable(zm.int().check(zm.gte(1))),
-    openedAt: timeSchema,
-    installedAt: zm.optional(timeSchema),
-    savedAt: zm.optional(timeSchema),
-    /** Removed from the library at this time; any later open, save or install brings it back. */
-    removedAt: zm.optional(timeSchema),
-  }),
-);
-export type LibraryEntry = z.infer<typeof libraryEntrySchema>;
-
-/** An entry as it was stored (a document or an older device may hold anything): null if unusable. */
-export function parseLibraryEntry(value: unknown): LibraryEntry | null {
-  const parsed = libraryEntrySchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
-}
 
 const laterTime = (a: number | undefined, b: number | undefined) =>
   a === undefined ? b : b === undefined ? a : Math.max(a, b);

@@ -1,5 +1,6 @@
 import * as zm from 'zod/mini';
-import { APP_ROLES, appIconSchema, appIdSchema } from './app-basics';
+import { APP_ROLES, VISIBILITIES } from './app-access';
+import { appIconSchema, appIdSchema } from './app-basics';
 import { avatarSchema } from './profile-parts';
 import { lazySchema } from './lazy-schema';
 
@@ -9,9 +10,6 @@ import { lazySchema } from './lazy-schema';
  * tree-shake — one classic schema in a module that page loads brings all of classic zod (its
  * JavaScript is budgeted: docs/performance.md). Classic schemas take these as parts, and `z.infer` reads them.
  */
-
-export const VISIBILITIES = ['private', 'unlisted', 'public'] as const;
-export type Visibility = (typeof VISIBILITIES)[number];
 
 /** The person an app page or a card credits. */
 export const appAuthorSchema = lazySchema(() =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VISIBILITIES } from './published-app';
+import { VISIBILITIES } from './app-access';
 import { lazySchema } from './lazy-schema';
 
 /**

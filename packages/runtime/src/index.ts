@@ -20,12 +20,10 @@ export {
   type MemoryDataStore,
   type MemoryWrite,
 } from './memory-data';
+export { landAiOutput, aiBindings, aiOutputText } from './ai-steps';
 export {
   runAction,
   runAiAction,
-  landAiOutput,
-  aiBindings,
-  aiOutputText,
   templateScope,
   ACTION_MESSAGES,
   type ActionEnv,

@@ -7,14 +7,12 @@ import {
   TextBlock,
 } from './blocks/basic-blocks';
 import { ButtonBlock } from './blocks/button-block';
-import { CounterBlock } from './blocks/counter-block';
 import { FormBlock } from './blocks/form-block';
 import { ChecklistBlock, ListBlock } from './blocks/list-blocks';
-import { DetailBlock, StatBlock } from './blocks/record-blocks';
 import { InvalidPlaceholder } from './invalid-placeholder';
 import { lazy, Suspense } from 'react';
 import { lazyPart } from './lazy-part';
-import { chartModule, timerModule } from './parts';
+import { chartModule, counterModule, recordBlocksModule, timerModule } from './parts';
 
 // Only apps with AI actions have AI components: the others never download their code.
 const AiBlock = lazy(() => import('./blocks/ai-block').then((m) => ({ default: m.AiBlock })));
@@ -22,9 +20,13 @@ import type { RenderContext } from './render-context';
 
 /** Where a part not loaded yet will be: a card of its kind, busy. */
 const partLoading = () => <div className="rt-card rt-view-loading" aria-busy="true" />;
-// Charts and timers are their own chunks (parts.ts): only apps with them download them.
+// Charts, timers, counters, details and stats are their own chunks (parts.ts): only apps with
+// them download them.
 const ChartBlock = lazyPart(chartModule, (m) => m.ChartBlock, partLoading);
 const TimerBlock = lazyPart(timerModule, (m) => m.TimerBlock, partLoading);
+const CounterBlock = lazyPart(counterModule, (m) => m.CounterBlock, partLoading);
+const DetailBlock = lazyPart(recordBlocksModule, (m) => m.DetailBlock, partLoading);
+const StatBlock = lazyPart(recordBlocksModule, (m) => m.StatBlock, partLoading);
 
 /** One component of a screen by its type; an unreadable one is a placeholder. */
 export function RenderComponent({

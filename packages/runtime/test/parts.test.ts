@@ -1,7 +1,16 @@
 import { createElement } from 'react';
 import { describe, expect, it } from 'vitest';
+import { aiStepsModule } from '../src/actions';
 import { AppScreen } from '../src/index';
-import { chartModule, preloadRuntimeParts, timerModule, viewModules } from '../src/parts';
+import {
+  chartModule,
+  counterModule,
+  preloadRuntimeParts,
+  recordBlocksModule,
+  timerModule,
+  viewModules,
+} from '../src/parts';
+import { summarise } from './support/app-fixture';
 import { component, definitionWith, EVERY_TYPE } from './support/fixture';
 import { findAll, renderStatic, type StaticNode } from './support/render-static';
 
@@ -38,5 +47,33 @@ describe('the runtime’s parts', () => {
     expect(viewModules.board.loaded()).not.toBeNull();
     expect(timerModule.loaded()).toBeNull();
     expect(viewModules.calendar.loaded()).toBeNull();
+    expect(counterModule.loaded()).toBeNull();
+    expect(recordBlocksModule.loaded()).toBeNull();
+    expect(aiStepsModule.loaded()).toBeNull();
+  });
+
+  it('loads the AI steps ahead for an app with AI actions', async () => {
+    await preloadRuntimeParts({ ...definitionWith([]), aiActions: [summarise] });
+    expect(aiStepsModule.loaded()).not.toBeNull();
+  });
+
+  it('draws a counter, a stat and a detail at once once they are loaded ahead', async () => {
+    const app = definitionWith([EVERY_TYPE.counter, EVERY_TYPE.stat, EVERY_TYPE.detail]);
+    const drawn = () => {
+      const tree = renderStatic(
+        createElement(AppScreen, { screenId: 'home', colorMode: 'light', definition: app }),
+      ).tree;
+      return [EVERY_TYPE.counter, EVERY_TYPE.stat, EVERY_TYPE.detail].map((part) => {
+        const inPart =
+          findAll(tree, (n) => n.props['data-component-id'] === part.id)[0]?.children ?? [];
+        return findAll(inPart, (n) => n.props['aria-busy'] === 'true').length === 0;
+      });
+    };
+    expect(drawn()).toEqual([false, false, false]);
+
+    await preloadRuntimeParts(app);
+    expect(counterModule.loaded()).not.toBeNull();
+    expect(recordBlocksModule.loaded()).not.toBeNull();
+    expect(drawn()).toEqual([true, true, true]);
   });
 });

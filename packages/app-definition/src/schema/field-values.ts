@@ -1,8 +1,7 @@
-import * as zm from 'zod/mini';
-import { groupedCount } from '@pipit/protocol';
+import { EMAIL_PATTERN, groupedCount } from '@pipit/protocol';
 import type { Field } from './definition';
 import { COMPUTED_FIELD_TYPES } from './field-types';
-import { safeUrlSchema } from './safe-url';
+import { isSafeUrl } from './safe-url-text';
 import { fileReferenceProblem, parseFileReference } from './file-reference';
 import { LIMITS } from './limits';
 import { isPersonId } from './person';
@@ -35,7 +34,13 @@ const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TRUE_WORDS = new Set(['true', 'yes', 'on', '1']);
 const FALSE_WORDS = new Set(['false', 'no', 'off', '0']);
-const emailSchema = zm.email().check(zm.maxLength(VALUE_LIMITS.emailLength));
+/**
+ * What `zm.email()` accepts, by zod's own pattern rather than its schema: the runtime checks
+ * visitors' values on the installed app's page, whose JavaScript is budgeted (docs/performance.md),
+ * and a schema would bring zod's ~10 KB core.
+ */
+const isEmail = (text: string) =>
+  text.length <= VALUE_LIMITS.emailLength && EMAIL_PATTERN.test(text);
 
 /** A real calendar day written `YYYY-MM-DD` (so `2025-02-30` is refused). */
 export function isIsoDate(text: string): boolean {
@@ -331,7 +336,7 @@ function coerceText(field: FieldShape, text: string): CoercedValue {
       return { ok: false, message: `Choose one of the options for ${field.name}.` };
     }
     case 'url':
-      return safeUrlSchema.safeParse(text).success
+      return isSafeUrl(text)
         ? { ok: true, value: text }
         : {
             ok: false,
@@ -350,7 +355,7 @@ function coerceText(field: FieldShape, text: string): CoercedValue {
       return problem ? { ok: false, message: problem } : { ok: true, value: text };
     }
     case 'email':
-      return emailSchema.safeParse(text).success
+      return isEmail(text)
         ? { ok: true, value: text }
         : { ok: false, message: `Enter an email address like name@example.com for ${field.name}.` };
   }

@@ -11,7 +11,7 @@ import {
 import { recordsFor, type RenderContext } from '../render-context';
 import { useLazyModule } from '../lazy-module';
 import { hasLinks } from '../link-engine';
-import { linkedRecordsModule } from '../parts';
+import { linkedRecordsModule } from '../linked-records-part';
 import { SafeLink } from '../safe-link';
 import { SetupNote } from './setup-note';
 import { FileImage, FileLink } from '../file-values';

@@ -1,8 +1,11 @@
+import { aiStepsModule } from '../../src/actions';
 import {
   chartModule,
+  counterModule,
   fileControlModule,
   linkedRecordsModule,
   linkPickerModule,
+  recordBlocksModule,
   timerModule,
   viewModules,
 } from '../../src/parts';
@@ -16,6 +19,9 @@ export async function loadAllParts(): Promise<void> {
     [
       chartModule,
       timerModule,
+      aiStepsModule,
+      counterModule,
+      recordBlocksModule,
       fileControlModule,
       linkPickerModule,
       linkedRecordsModule,
