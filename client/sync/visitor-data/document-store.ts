@@ -12,7 +12,8 @@ import * as Y from 'yjs';
 import { loadedDeviceDocument, openDeviceDocument } from '../device/device-documents';
 import { anonymousDataName } from '../core/document-names';
 import { forgetHeldLater, heldOnDevice } from './held-changes';
-import { dataCopyName, keepPlainCopy } from './plain-copy';
+import { dataCopyName } from './plain-copy';
+import { keepPlainCopy } from './plain-copy-store';
 import { sameSync } from '../core/sync-state';
 import { ViewStore } from '../core/view-store';
 import {

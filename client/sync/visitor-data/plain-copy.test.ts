@@ -8,14 +8,16 @@ import {
   COPY_FROM_RECORDS,
   dataCopyName,
   dropPlainCopyAhead,
+  plainCopyAhead,
+  readPlainCopyAhead,
+} from './plain-copy';
+import {
   forgetPlainCopy,
   keepPlainCopy,
-  plainCopyAhead,
   readCopy,
   readPlainCopy,
-  readPlainCopyAhead,
   writeDueCopies,
-} from './plain-copy';
+} from './plain-copy-store';
 import { openVisitorDataAhead } from './visitor-data';
 
 /*

@@ -1,4 +1,4 @@
-import type { FieldValue, VisitorData, VisitorRecord } from '@pipit/app-definition';
+import type { VisitorData } from '@pipit/app-definition';
 import { documentName } from '@pipit/protocol';
 import { anonymousDataName, deviceDatabaseName, localDatabaseName } from '../core/document-names';
 
@@ -14,6 +14,8 @@ import { anonymousDataName, deviceDatabaseName, localDatabaseName } from '../cor
  *
  * Its own small database, read without Dexie or Yjs (neither is loaded before the first render),
  * keyed by the document's database name (document-names.ts): per account, as the documents are.
+ * This module is what the start needs: the names, the notes that say which data has a copy, and
+ * the copies read ahead; plain-copy-store.ts reads and writes the database.
  */
 
 /**
@@ -28,10 +30,6 @@ export const dataCopyName = (appId: string, accountId: string | null) =>
       )
     : deviceDatabaseName(anonymousDataName(appId));
 
-const DATABASE = 'pipit-plain-copies';
-const STORE = 'copies';
-/** A copy is written this long after the last change (and at once when the page is hidden). */
-const WRITE_AFTER_MS = 2_000;
 /**
  * Data this large is copied; smaller data is read from its document before the first render, as
  * quickly (1,000 records: ~100 ms at a phone's speed, within the start's wait), and stays
@@ -43,16 +41,16 @@ export const COPY_FROM_RECORDS = 1_000;
  * Which documents have a copy, and of how many records: noted in localStorage, read at once at
  * the start, so data too small to copy costs no read of the copies' database.
  */
-const noteKey = (name: string) => `pipit-plain-copy:${name}`;
+export const noteKey = (name: string) => `pipit-plain-copy:${name}`;
 
-interface CopyNote {
+export interface CopyNote {
   /** How many records the copy holds. */
   records: number;
   /** The document's version the copy was made from (its state vector), if known. */
   version: string | null;
 }
 
-function noteOf(name: string): CopyNote | null {
+export function noteOf(name: string): CopyNote | null {
   try {
     const note = JSON.parse(localStorage.getItem(noteKey(name)) ?? 'null') as Partial<CopyNote>;
     if (typeof note?.records !== 'number') return null;
@@ -67,217 +65,13 @@ function noteOf(name: string): CopyNote | null {
 
 const copiedRecords = (name: string) => noteOf(name)?.records ?? 0;
 
-function noteCopied(name: string, note: CopyNote | null): void {
-  try {
-    if (note === null) localStorage.removeItem(noteKey(name));
-    else localStorage.setItem(noteKey(name), JSON.stringify(note));
-  } catch {
-    // Without the note the copy is not read: the document is, as for small data.
-  }
-}
-
-interface StoredCopy {
-  name: string;
-  records: unknown;
-  counters: unknown;
-  savedAt: number;
-}
-
-let opening: Promise<IDBDatabase> | null = null;
-
-function database(): Promise<IDBDatabase> {
-  opening ??= new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(DATABASE, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'name' });
-    request.onsuccess = () => {
-      const db = request.result;
-      // Another tab deleting or upgrading it: let go, and open it again at the next use.
-      db.onversionchange = () => {
-        db.close();
-        opening = null;
-      };
-      resolve(db);
-    };
-    request.onerror = () => reject(request.error ?? new Error('IndexedDB refused'));
-    request.onblocked = () => reject(new Error('IndexedDB is blocked'));
-  });
-  // A failure is not kept: the next read or write tries again.
-  opening.catch(() => (opening = null));
-  return opening;
-}
-
-function run<T>(
-  mode: IDBTransactionMode,
-  work: (store: IDBObjectStore) => IDBRequest<T>,
-): Promise<T> {
-  return database().then(
-    (db) =>
-      new Promise<T>((resolve, reject) => {
-        const transaction = db.transaction(STORE, mode);
-        const request = work(transaction.objectStore(STORE));
-        transaction.oncomplete = () => resolve(request.result);
-        transaction.onerror = () => reject(transaction.error ?? new Error('IndexedDB failed'));
-        transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB aborted'));
-      }),
-  );
-}
-
-const isValue = (value: unknown): value is FieldValue =>
-  value === null ||
-  typeof value === 'string' ||
-  typeof value === 'boolean' ||
-  (typeof value === 'number' && Number.isFinite(value)) ||
-  (Array.isArray(value) && value.every((item) => typeof item === 'string'));
-
-/**
- * A stored record as the document's reader would give it, or null: storage is the device's, and
- * anything could be there (another version of Pipit, a damaged database). A record that reads as
- * one is taken as it is (copying 5,000 of them cost the first render ~10 ms at a phone's speed).
- */
-function recordOf(raw: unknown): VisitorRecord | null {
-  if (typeof raw !== 'object' || raw === null) return null;
-  const record = raw as Record<string, unknown>;
-  const { id, collectionId, values, createdAt, updatedAt, authorId } = record;
-  if (typeof id !== 'string' || typeof collectionId !== 'string' || !collectionId) return null;
-  if (typeof values !== 'object' || values === null || Array.isArray(values)) return null;
-  if (typeof createdAt !== 'number' || typeof updatedAt !== 'number') return null;
-  if (authorId !== undefined && typeof authorId !== 'string') return null;
-  let plain: Record<string, FieldValue> | null = null;
-  for (const key in values) {
-    const value = (values as Record<string, unknown>)[key];
-    if (isValue(value)) continue;
-    // Values no field holds are left out, as the document's reader leaves them out.
-    plain ??= { ...(values as Record<string, FieldValue>) };
-    delete plain[key];
-  }
-  return (plain ? { ...record, values: plain } : record) as unknown as VisitorRecord;
-}
-
-/** The copy as read, checked; null for none, or one that does not read as a person's data. */
-export function readCopy(stored: unknown): VisitorData | null {
-  if (typeof stored !== 'object' || stored === null) return null;
-  const { records, counters } = stored as Partial<StoredCopy>;
-  if (!Array.isArray(records) || typeof counters !== 'object' || counters === null) return null;
-  const out: VisitorRecord[] = [];
-  for (const raw of records as unknown[]) {
-    const record = recordOf(raw);
-    if (!record) return null;
-    out.push(record);
-  }
-  const numbers: Record<string, number> = {};
-  for (const [key, value] of Object.entries(counters))
-    if (key !== '__proto__' && typeof value === 'number' && Number.isFinite(value))
-      numbers[key] = value;
-  return { records: out, counters: numbers };
-}
-
-/** The copy kept for a document (its database name), or null. Never throws. */
-export async function readPlainCopy(name: string): Promise<VisitorData | null> {
-  try {
-    return readCopy(await run('readonly', (store) => store.get(name)));
-  } catch (error) {
-    console.warn('Could not read the copy of your data kept on this device:', error);
-    return null;
-  }
-}
-
-/** Copies waiting to be written, by document: the newest data of each. */
-const due = new Map<
-  string,
-  { records: readonly unknown[]; counters: unknown; version: string | null }
->();
-let timer: ReturnType<typeof setTimeout> | null = null;
-/** The data last written for each document: the same object is not written twice. */
-const written = new Map<string, object>();
-
-/** Writes every copy that is due now. */
-export async function writeDueCopies(): Promise<void> {
-  if (timer) clearTimeout(timer);
-  timer = null;
-  const copies = [...due];
-  due.clear();
-  if (copies.length === 0) return;
-  try {
-    await run('readwrite', (store) => {
-      let last: IDBRequest<unknown> | null = null;
-      for (const [name, data] of copies) {
-        // Too small to copy now: a copy made when it was larger goes.
-        last =
-          data.records.length < COPY_FROM_RECORDS
-            ? (store.delete(name) as IDBRequest<unknown>)
-            : (store.put({
-                name,
-                records: data.records,
-                counters: data.counters,
-                savedAt: Date.now(),
-              } satisfies StoredCopy) as IDBRequest<unknown>);
-      }
-      return last!;
-    });
-    for (const [name, { records, version }] of copies)
-      noteCopied(
-        name,
-        records.length < COPY_FROM_RECORDS ? null : { records: records.length, version },
-      );
-  } catch (error) {
-    // Only the copy: the document has every change. The next change writes it again.
-    for (const [name] of copies) written.delete(name);
-    console.warn('Could not keep a copy of your data on this device:', error);
-  }
-}
-
-let listening = false;
-
-/**
- * Keeps `data` as the copy of a document, a moment from now (the data a store shows after a
- * change: a new object then, so the same one is not written again).
- */
-export function keepPlainCopy(
-  name: string,
-  data: { readonly records: readonly VisitorRecord[]; readonly counters: VisitorData['counters'] },
-  /** The document's version (its state vector): a copy of the same version is not written again. */
-  version: string | null = null,
-): void {
-  if (written.get(name) === data) return;
-  written.set(name, data);
-  const note = noteOf(name);
-  // The copy is of this very version already (a start that drew it, then read the document).
-  if (version !== null && note?.version === version && !due.has(name)) return;
-  // Small data has no copy (nor had one): nothing to write.
-  if (data.records.length < COPY_FROM_RECORDS && !note && !due.has(name)) return;
-  // Only what is data: the store's object carries its writes too, which no copy can hold.
-  due.set(name, { records: data.records, counters: data.counters, version });
-  if (!listening && typeof document !== 'undefined') {
-    listening = true;
-    // The page may not come back: what is due is written as it goes.
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'hidden') void writeDueCopies();
-    });
-    addEventListener('pagehide', () => void writeDueCopies());
-  }
-  if (timer) clearTimeout(timer);
-  timer = setTimeout(() => void writeDueCopies(), WRITE_AFTER_MS);
-}
-
-/** The copy of a document goes (the document's own copy on this device went). Never throws. */
-export async function forgetPlainCopy(name: string): Promise<void> {
-  due.delete(name);
-  written.delete(name);
-  ahead.delete(name);
-  noteCopied(name, null);
-  try {
-    await run('readwrite', (store) => store.delete(name));
-  } catch (error) {
-    console.warn('Could not remove the copy of your data kept on this device:', error);
-  }
-}
-
 /** Copies read before the first render (readPlainCopyAhead), by document, until drawn over. */
 const ahead = new Map<string, VisitorData>();
 
 /** Reads a document's copy before the page's first render; resolves with whether there is one. */
 export async function readPlainCopyAhead(name: string): Promise<boolean> {
   if (copiedRecords(name) < COPY_FROM_RECORDS) return false;
+  const { readPlainCopy } = await import('./plain-copy-store');
   const copy = await readPlainCopy(name);
   if (copy && copy.records.length > 0) ahead.set(name, copy);
   return ahead.has(name);

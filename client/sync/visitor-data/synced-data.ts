@@ -7,7 +7,8 @@ import { anonymousDataName, deviceDatabaseName, type DocumentScope } from '../co
 import { writeLocalCopy } from '../core/document-scope';
 import { openDocument, type OpenDocument } from '../core/documents';
 import { localDb } from '../core/local-db';
-import { dataCopyName, forgetPlainCopy } from './plain-copy';
+import { dataCopyName } from './plain-copy';
+import { forgetPlainCopy } from './plain-copy-store';
 import type { DataRole, PresentPerson, VisitorDataSource } from './view';
 
 /*

@@ -4,7 +4,6 @@ import {
   type FieldValue,
   personName,
   type ReadDefinition,
-  rollupSource,
 } from '@pipit/app-definition';
 import type { ComputeFormulas } from './formulas';
 import type { RelationsModule } from './link-engine';
@@ -95,13 +94,21 @@ function withoutComputed(record: RuntimeRecord, computed: readonly string[] | un
  */
 function readsFrom(definition: ReadDefinition): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
+  const byId = new Map(definition.collections.map((c) => [c.id, c]));
   for (const collection of definition.collections) {
     const read = new Set<string>();
     for (const field of collection.fields) {
       if (field.type === 'relation' && field.target) read.add(field.target);
       if (field.type !== 'rollup') continue;
-      const source = rollupSource(definition.collections, collection, field);
-      if (!('problem' in source)) read.add(source.linked.id);
+      // A rollup through another collection's relation reads that collection's records; through
+      // this one's, the records its relation links (rollupSource, without its checks: a rollup it
+      // would refuse reads nothing, and reading more than needed only works out more).
+      const holder = field.throughCollection ?? collection.id;
+      if (holder !== collection.id) read.add(holder);
+      else {
+        const relation = byId.get(holder)?.fields.find((f) => f.id === field.through);
+        if (relation?.target) read.add(relation.target);
+      }
     }
     out.set(collection.id, read);
   }
