@@ -623,7 +623,9 @@ async function reportComputes(browser: Browser) {
       '   and the formula engine, bundled from their sources): after one record changes, what AppRuntime\n' +
       "   runs (every record's relations, rollups and formulas); after a formula changes, what a new\n" +
       "   definition costs (compiled again, then every record); and the same for the 30 records a phone's\n" +
-      '   screen can show (their formulas only). The installed app recomputes every record on each change.',
+      '   screen can show (their formulas only). Every record is read after each, as a list that sorts by a\n' +
+      "   formula reads them (the installed app works a record's computed fields out when first read, and\n" +
+      '   after a change of the data only what the change can reach).',
   );
   const code = await computeBundle();
   for (const rate of [1, 4]) reportCompute(rate, await measureCompute(browser, rate, code));
