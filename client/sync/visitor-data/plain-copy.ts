@@ -68,13 +68,36 @@ const copiedRecords = (name: string) => noteOf(name)?.records ?? 0;
 /** Copies read before the first render (readPlainCopyAhead), by document, until drawn over. */
 const ahead = new Map<string, VisitorData>();
 
+/** Copies being read ahead, by document. */
+const reading = new Map<string, Promise<boolean>>();
+
 /** Reads a document's copy before the page's first render; resolves with whether there is one. */
-export async function readPlainCopyAhead(name: string): Promise<boolean> {
-  if (copiedRecords(name) < COPY_FROM_RECORDS) return false;
-  const { readPlainCopy } = await import('./plain-copy-store');
-  const copy = await readPlainCopy(name);
-  if (copy && copy.records.length > 0) ahead.set(name, copy);
-  return ahead.has(name);
+export function readPlainCopyAhead(name: string): Promise<boolean> {
+  if (copiedRecords(name) < COPY_FROM_RECORDS) return Promise.resolve(false);
+  let read = reading.get(name);
+  if (!read) {
+    read = import('./plain-copy-store')
+      .then(({ readPlainCopy }) => readPlainCopy(name))
+      .then(
+        (copy) => {
+          if (copy && copy.records.length > 0) ahead.set(name, copy);
+          return ahead.has(name);
+        },
+        () => false,
+      )
+      .finally(() => reading.delete(name));
+    reading.set(name, read);
+  }
+  return read;
+}
+
+/**
+ * The read of a document's copy still under way, or null: its document is not opened before it
+ * lands (a slow start's first render may come before the copy: the copy is drawn when it does, and
+ * the document read after).
+ */
+export function copyBeingRead(name: string): Promise<boolean> | null {
+  return reading.get(name) ?? null;
 }
 
 /** The copy read ahead for a document, if any (it stays until `dropPlainCopyAhead`). */

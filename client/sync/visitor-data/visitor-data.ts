@@ -4,7 +4,13 @@ import { anonymousDataName, deviceKeeps } from '../core/document-names';
 import { forgetHeldLater, heldOnDevice, noteHeld } from './held-changes';
 import { openAccountDocumentAhead } from '../core/read-ahead';
 import { ViewStore } from '../core/view-store';
-import { dataCopyName, dropPlainCopyAhead, plainCopyAhead, readPlainCopyAhead } from './plain-copy';
+import {
+  copyBeingRead,
+  dataCopyName,
+  dropPlainCopyAhead,
+  plainCopyAhead,
+  readPlainCopyAhead,
+} from './plain-copy';
 import {
   LOADING_VIEW,
   LOCAL,
@@ -248,6 +254,8 @@ async function openStore(source: VisitorDataSource): Promise<Store> {
   // Signing in during a first visit: its changes go into this device's document first, so the
   // account's open merges them in.
   if (source.kind === 'app' && source.accountId) await writingHeld.get(source.appId);
+  // A plain copy being read is drawn first: the document, read now, would hold the main thread.
+  if (source.kind === 'app') await copyBeingRead(dataCopyName(source.appId, source.accountId));
   const { openVisitorDataStore } = await loadVisitorDataStores();
   return openVisitorDataStore(source);
 }
@@ -286,8 +294,21 @@ function beforeStore(source: VisitorDataSource | null): Readable {
   if (ahead) return ahead;
   const name = source && deviceNameOf(source);
   const view = (name && stores ? stores.drawnBeforeStore(name) : null) ?? copyView(source);
-  if (!view) return idle;
-  return { subscribe: idle.subscribe, getView: () => view };
+  if (view) return { subscribe: idle.subscribe, getView: () => view };
+  // A copy still being read is drawn when it lands.
+  const pending =
+    source?.kind === 'app' ? copyBeingRead(dataCopyName(source.appId, source.accountId)) : null;
+  if (!pending) return idle;
+  return {
+    subscribe: (listener) => {
+      let live = true;
+      void pending.then(() => live && listener());
+      return () => {
+        live = false;
+      };
+    },
+    getView: () => copyView(source) ?? LOADING_VIEW,
+  };
 }
 
 /** The view of each plain copy drawn, by copy: one object while it is drawn. */
