@@ -5,7 +5,7 @@ import {
   dropPlainCopyAhead,
   noteKey,
   noteOf,
-} from './plain-copy';
+} from './plain-copy-notes';
 
 /*
  * The plain copies' own database (plain-copy.ts): reading a copy, checked as anything read from

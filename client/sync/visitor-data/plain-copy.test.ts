@@ -4,13 +4,8 @@ import { APP_TEMPLATES, type ReadDefinition } from '@pipit/app-definition';
 import { createId } from '@pipit/protocol';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { openVisitorDataStore } from './document-store';
-import {
-  COPY_FROM_RECORDS,
-  dataCopyName,
-  dropPlainCopyAhead,
-  plainCopyAhead,
-  readPlainCopyAhead,
-} from './plain-copy';
+import { dataCopyName, dropPlainCopyAhead, plainCopyAhead, readPlainCopyAhead } from './plain-copy';
+import { COPY_FROM_RECORDS } from './plain-copy-notes';
 import {
   forgetPlainCopy,
   keepPlainCopy,

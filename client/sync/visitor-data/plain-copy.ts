@@ -1,6 +1,6 @@
-import type { VisitorData } from '@pipit/app-definition';
 import { documentName } from '@pipit/protocol';
 import { anonymousDataName, deviceDatabaseName, localDatabaseName } from '../core/document-names';
+import { COPY_FROM_RECORDS, copiedRecords, holdAhead, plainCopyAhead } from './plain-copy-notes';
 
 /*
  * A plain copy of a person's data for an app, kept on this device beside its Yjs document, so an
@@ -14,8 +14,8 @@ import { anonymousDataName, deviceDatabaseName, localDatabaseName } from '../cor
  *
  * Its own small database, read without Dexie or Yjs (neither is loaded before the first render),
  * keyed by the document's database name (document-names.ts): per account, as the documents are.
- * This module is what the start needs: the names, the notes that say which data has a copy, and
- * the copies read ahead; plain-copy-store.ts reads and writes the database.
+ * This module is what the start needs: the names and the copies read ahead; plain-copy-notes.ts
+ * notes which data has a copy, plain-copy-store.ts reads and writes the database.
  */
 
 /**
@@ -30,44 +30,6 @@ export const dataCopyName = (appId: string, accountId: string | null) =>
       )
     : deviceDatabaseName(anonymousDataName(appId));
 
-/**
- * Data this large is copied; smaller data is read from its document before the first render, as
- * quickly (1,000 records: ~100 ms at a phone's speed, within the start's wait), and stays
- * writable from the first render on, where a copy is drawn read-only until its document is read.
- */
-export const COPY_FROM_RECORDS = 1_000;
-
-/**
- * Which documents have a copy, and of how many records: noted in localStorage, read at once at
- * the start, so data too small to copy costs no read of the copies' database.
- */
-export const noteKey = (name: string) => `pipit-plain-copy:${name}`;
-
-export interface CopyNote {
-  /** How many records the copy holds. */
-  records: number;
-  /** The document's version the copy was made from (its state vector), if known. */
-  version: string | null;
-}
-
-export function noteOf(name: string): CopyNote | null {
-  try {
-    const note = JSON.parse(localStorage.getItem(noteKey(name)) ?? 'null') as Partial<CopyNote>;
-    if (typeof note?.records !== 'number') return null;
-    return {
-      records: note.records,
-      version: typeof note.version === 'string' ? note.version : null,
-    };
-  } catch {
-    return null;
-  }
-}
-
-const copiedRecords = (name: string) => noteOf(name)?.records ?? 0;
-
-/** Copies read before the first render (readPlainCopyAhead), by document, until drawn over. */
-const ahead = new Map<string, VisitorData>();
-
 /** Copies being read ahead, by document. */
 const reading = new Map<string, Promise<boolean>>();
 
@@ -80,8 +42,8 @@ export function readPlainCopyAhead(name: string): Promise<boolean> {
       .then(({ readPlainCopy }) => readPlainCopy(name))
       .then(
         (copy) => {
-          if (copy && copy.records.length > 0) ahead.set(name, copy);
-          return ahead.has(name);
+          if (copy && copy.records.length > 0) holdAhead(name, copy);
+          return plainCopyAhead(name) !== null;
         },
         () => false,
       )
@@ -100,12 +62,4 @@ export function copyBeingRead(name: string): Promise<boolean> | null {
   return reading.get(name) ?? null;
 }
 
-/** The copy read ahead for a document, if any (it stays until `dropPlainCopyAhead`). */
-export function plainCopyAhead(name: string): VisitorData | null {
-  return ahead.get(name) ?? null;
-}
-
-/** The document is read: its copy read ahead is not drawn again. */
-export function dropPlainCopyAhead(name: string): void {
-  ahead.delete(name);
-}
+export { dropPlainCopyAhead, plainCopyAhead } from './plain-copy-notes';
