@@ -297,6 +297,9 @@ describe('the editor on /demo', () => {
     await row('Heading').click();
     await axeClean('1440 px, inspector');
     await creator.setViewportSize({ width: 375, height: 800 });
+    // The editor takes its phone layout when it hears of the new width (a frame or more later on
+    // a loaded machine): used before then, its panels are still moving into place.
+    await creator.locator('.app-editor--narrow').waitFor();
     const panels = creator.getByRole('tablist', { name: 'Panels' });
     await panels.waitFor();
     await axeClean('375 px, structure');
