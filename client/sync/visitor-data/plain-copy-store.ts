@@ -1,4 +1,9 @@
-import type { FieldValue, VisitorData, VisitorRecord } from '@pipit/app-definition';
+import {
+  type FieldValue,
+  isStoredValue,
+  type VisitorData,
+  type VisitorRecord,
+} from '@pipit/app-definition';
 import {
   COPY_FROM_RECORDS,
   type CopyNote,
@@ -63,13 +68,6 @@ function run<T>(
   );
 }
 
-const isValue = (value: unknown): value is FieldValue =>
-  value === null ||
-  typeof value === 'string' ||
-  typeof value === 'boolean' ||
-  (typeof value === 'number' && Number.isFinite(value)) ||
-  (Array.isArray(value) && value.every((item) => typeof item === 'string'));
-
 /**
  * A stored record as the document's reader would give it, or null: storage is the device's, and
  * anything could be there (another version of Pipit, a damaged database). A record that reads as
@@ -86,7 +84,7 @@ function recordOf(raw: unknown): VisitorRecord | null {
   let plain: Record<string, FieldValue> | null = null;
   for (const key in values) {
     const value = (values as Record<string, unknown>)[key];
-    if (isValue(value)) continue;
+    if (isStoredValue(value)) continue;
     // Values no field holds are left out, as the document's reader leaves them out.
     plain ??= { ...(values as Record<string, FieldValue>) };
     delete plain[key];

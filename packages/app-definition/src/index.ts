@@ -219,6 +219,7 @@ export {
   updateVisitorRecord,
   removeVisitorRecord,
   setCounter,
+  isStoredValue,
   readVisitorData,
   writeVisitorData,
   mergeVisitorData,

@@ -238,7 +238,7 @@ export function indexRecords(
       };
     });
   }
-  const complete = completeAll(definition, groups, byId, compute, relations, memo);
+  const complete = completeAll(definition, groups, byId, computedOf, compute, relations, memo);
   return {
     of: (collectionId) => (collectionId ? (complete.groups.get(collectionId) ?? NONE) : NONE),
     byId: (recordId) => (recordId ? (complete.byId.get(recordId) ?? null) : null),
@@ -290,6 +290,7 @@ function completeAll(
   definition: ReadDefinition,
   groups: Map<string, RuntimeRecord[]>,
   byId: Map<string, RuntimeRecord>,
+  computedOf: ReadonlyMap<string, readonly string[]>,
   compute: ComputeFormulas | null,
   relations: RelationsModule | null,
   memo: RecordIndexMemo | null,
@@ -303,7 +304,6 @@ function completeAll(
   if (memo) memo.lists = groups;
   if (!link && !compute) return { groups, byId };
   const reads = readsFrom(definition);
-  const computedOf = computedFieldIds(definition);
   const done = new Map<RuntimeRecord, RuntimeRecord>();
   const out = new Map<string, RuntimeRecord[]>();
   for (const [collectionId, list] of groups) {

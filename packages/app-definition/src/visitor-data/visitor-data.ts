@@ -145,7 +145,12 @@ export function setCounter(doc: Y.Doc, counterId: string, value: number): void {
   doc.transact(() => countersMap(doc).set(counterId, clamped), LOCAL_EDIT);
 }
 
-function isValue(value: unknown): value is FieldValue {
+/**
+ * Whether a stored value is one a record's field can hold (plain, finite, a list of text): what
+ * every reader of stored records keeps, the document's and the plain copy's (client
+ * plain-copy-store.ts) alike.
+ */
+export function isStoredValue(value: unknown): value is FieldValue {
   if (Array.isArray(value)) return value.every((v) => typeof v === 'string');
   return (
     value === null ||
@@ -189,7 +194,7 @@ function readRecord(entity: Y.Map<unknown>, id: string): VisitorRecord | null {
   const updatedAt = entity.get('updatedAt');
   const values: Record<string, FieldValue> = {};
   for (const [fieldId, value] of Object.entries(plainObject(entity.get('values')))) {
-    if (fieldId !== '__proto__' && isValue(value)) values[fieldId] = value;
+    if (fieldId !== '__proto__' && isStoredValue(value)) values[fieldId] = value;
   }
   const created = typeof createdAt === 'number' && Number.isFinite(createdAt) ? createdAt : 0;
   const authorId = entity.get('authorId');
