@@ -4,6 +4,8 @@ import {
   appShellHtml,
   appShellTarget,
   EMOJI_IMAGE_PATH,
+  notificationTarget,
+  readPushMessage,
   shellDocument,
   withDataBlock,
 } from '@pipit/protocol';
@@ -253,4 +255,52 @@ registerRoute(
 /** The page asks for this when the person accepts "a new version is available". */
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+const PIPIT_ICON = '/icons/pipit-192.png';
+
+/** The message a push carries, or null when it is not one of ours (or is not JSON at all). */
+function pushMessageOf(event: PushEvent) {
+  try {
+    return readPushMessage(event.data?.json());
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A reminder or a note from the server (sync-server/src/push/). Every push must show a
+ * notification (the subscription promised `userVisibleOnly`), so one that cannot be read still
+ * shows, plainly, and opens Pipit's home. The tag makes a second copy of the same message replace
+ * the first: delivery is at least once.
+ */
+self.addEventListener('push', (event) => {
+  const message = pushMessageOf(event);
+  const icon = message?.appId ? appPwaPaths(message.appId).icon192 : PIPIT_ICON;
+  event.waitUntil(
+    self.registration.showNotification(message?.title ?? 'Pipit', {
+      body: message ? message.body : 'Something new is waiting for you.',
+      tag: message?.tag ?? 'pipit',
+      icon,
+      badge: PIPIT_ICON,
+      data: { path: message?.path ?? '/' },
+    }),
+  );
+});
+
+/** Opens where the notification points: a window already there is focused, else a new one. */
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = notificationTarget(event.notification.data, self.location.origin);
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows.find((client) => client.url === target);
+      if (open) {
+        await open.focus();
+        return;
+      }
+      await self.clients.openWindow(target);
+    })(),
+  );
 });

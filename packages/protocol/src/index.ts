@@ -377,3 +377,13 @@ export {
   trackAcknowledgements,
 } from './sync-acknowledgements';
 export { redactUrlSecrets, redactUrlSecretsInText, SECRET_PATH_PREFIXES } from './url-secrets';
+export {
+  isLocalPath,
+  notificationTarget,
+  PUSH_BODY_MAX,
+  PUSH_PATH_MAX,
+  PUSH_TAG_MAX,
+  PUSH_TITLE_MAX,
+  readPushMessage,
+  type PushMessage,
+} from './push-messages';
