@@ -6,6 +6,7 @@
  * directory), as the browser tests start it, so the photo's figure includes its re-encoding here.
  * Run: npm run bench -- records   (needs the built client: node scripts/pipit.mjs build)
  *   --runs=N          offline reloads of the 5,000-record list (default 10, after one warm-up)
+ *   --records=N       records in the list instead of 5,000
  *   --photo-runs=N    photos taken offline per CPU speed (default 5)
  *   --parts=1,2,3,4   only these figures (default all)
  */
@@ -34,7 +35,6 @@ import {
 } from './records-apps';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const RECORDS = 5_000;
 const GALLERY_PHOTOS = 200;
 const PHONE = { width: 375, height: 740 };
 const GOAL_OPEN_MS = 300;
@@ -48,6 +48,9 @@ function option(name: string, fallback: number): number {
   const value = Number(given ?? fallback);
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
+const RECORDS = option('records', 5_000);
+/** The same list with this few records: the app's own cost, measured in the same run. */
+const BASELINE_RECORDS = 50;
 const RUNS = option('runs', 10);
 const PHOTO_RUNS = option('photo-runs', 5);
 const PARTS = new Set(
@@ -79,6 +82,17 @@ async function pollPage<T>(cdp: CDPSession, expression: string, timeout = TIMEOU
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`timed out waiting for ${expression}`);
+}
+
+/**
+ * Where an open's time went, from the page's Navigation Timing: the page answered (by the service
+ * worker), and its scripts run (DOMContentLoaded ends after the deferred module scripts).
+ */
+async function loadTimings(cdp: CDPSession): Promise<{ answered: number; scriptsRun: number }> {
+  return pollPage(
+    cdp,
+    `(() => { const n = performance.getEntriesByType('navigation')[0]; return n && n.domContentLoadedEventEnd > 0 ? { answered: n.responseEnd, scriptsRun: n.domContentLoadedEventEnd } : null; })()`,
+  );
 }
 
 async function untilControlled(page: Page) {
@@ -133,7 +147,27 @@ interface OpenRun {
   list: number;
   formula: number;
   count: number;
+  answered: number;
+  scriptsRun: number;
   fromServiceWorker: boolean;
+}
+
+const MARKS_READY = `(() => { const m = window.${MARKS}; return m && m.formula !== undefined && m.list !== undefined ? m : null; })()`;
+
+/** One open of `page` (a reload, or a first navigation), measured once the list has drawn. */
+async function measureOneOpen(
+  page: Page,
+  cdp: CDPSession,
+  open: () => Promise<Response | null>,
+): Promise<OpenRun> {
+  const response = await open();
+  const marks = await pollPage<{ list: number; formula: number; count: number }>(cdp, MARKS_READY);
+  await page.waitForLoadState('load');
+  return {
+    ...marks,
+    ...(await loadTimings(cdp)),
+    fromServiceWorker: response?.fromServiceWorker() ?? false,
+  };
 }
 
 async function measureOpen(
@@ -141,15 +175,17 @@ async function measureOpen(
   pipit: RunningPipit,
   visitor: Person,
   appId: string,
+  records: number,
 ): Promise<{ reloaded: OpenRun[]; opened: OpenRun[] }> {
   const context = await deviceOf(browser, pipit, visitor, {
     serviceWorkers: 'allow',
     viewport: PHONE,
   });
+  const pageUrl = `${pipit.url}/apps/${appId}/pwa`;
   try {
     const page = await context.newPage();
     await page.addInitScript({ content: listWatcher });
-    await page.goto(`${pipit.url}/apps/${appId}/pwa`);
+    await page.goto(pageUrl);
     await untilControlled(page);
     // Synced to the device: every record listed with its formulas, then a moment for IndexedDB.
     // A long list draws its first rows and says how many are left: together, every record.
@@ -161,22 +197,17 @@ async function measureOpen(
         );
         return drawn + Number(more?.[1]?.replace(/,/g, '') ?? 0) === n;
       },
-      RECORDS,
+      records,
       { timeout: 60_000 },
     );
     await page.locator('.sync-indicator__label', { hasText: /^Saved$/ }).waitFor();
     await page.waitForTimeout(2000);
     await context.setOffline(true);
     const cdp = await throttle(page, 4);
-    const runs: OpenRun[] = [];
+    const reloaded: OpenRun[] = [];
     for (let i = 0; i <= RUNS; i++) {
-      const response = await page.reload({ waitUntil: 'commit' });
-      const marks = await pollPage<{ list: number; formula: number; count: number }>(
-        cdp,
-        `(() => { const m = window.${MARKS}; return m && m.formula !== undefined && m.list !== undefined ? m : null; })()`,
-      );
-      await page.waitForLoadState('load');
-      if (i > 0) runs.push({ ...marks, fromServiceWorker: response?.fromServiceWorker() ?? false });
+      const run = await measureOneOpen(page, cdp, () => page.reload({ waitUntil: 'commit' }));
+      if (i > 0) reloaded.push(run);
     }
     // Opened as a person opens the installed app: a new window, with no page of it to tear down
     // first (a reload's navigation includes unloading the page before, its records and all).
@@ -186,23 +217,21 @@ async function measureOpen(
       const fresh = await context.newPage();
       await fresh.addInitScript({ content: listWatcher });
       const freshCdp = await throttle(fresh, 4);
-      const response = await fresh.goto(`${pipit.url}/apps/${appId}/pwa`, { waitUntil: 'commit' });
-      const marks = await pollPage<{ list: number; formula: number; count: number }>(
-        freshCdp,
-        `(() => { const m = window.${MARKS}; return m && m.formula !== undefined && m.list !== undefined ? m : null; })()`,
+      const run = await measureOneOpen(fresh, freshCdp, () =>
+        fresh.goto(pageUrl, { waitUntil: 'commit' }),
       );
-      await fresh.waitForLoadState('load');
       await fresh.close();
-      if (i > 0)
-        opened.push({ ...marks, fromServiceWorker: response?.fromServiceWorker() ?? false });
+      if (i > 0) opened.push(run);
     }
-    return { reloaded: runs, opened };
+    return { reloaded, opened };
   } finally {
     await context.close();
   }
 }
 
-function reportOpen({ reloaded, opened }: { reloaded: OpenRun[]; opened: OpenRun[] }) {
+type Opens = { reloaded: OpenRun[]; opened: OpenRun[] };
+
+function reportOpen(full: Opens, baseline: Opens) {
   console.log(
     `\n1. The installed app opening offline on its list of ${RECORDS.toLocaleString('en')} records (3 formulas, a rollup over\n` +
       "   a relation to 20 creator records; the visitor's own data, synced to the device's IndexedDB by the\n" +
@@ -210,28 +239,44 @@ function reportOpen({ reloaded, opened }: { reloaded: OpenRun[]; opened: OpenRun
       `   worker serving the page. ${RUNS} opens in a new window, then ${RUNS} reloads (a reload's navigation\n` +
       '   also unloads the page before), each after one warm-up; navigation start → the animation frame\n' +
       '   after the first record of the list is laid out ("records visible"), and after its subtitle, a\n' +
-      "   formula's value, has text:",
+      "   formula's value, has text. Baseline, in the same run: the same app and device with\n" +
+      `   ${BASELINE_RECORDS} records — what the app costs before its records do. Where the time went: the page\n` +
+      '   answered by the service worker, and its scripts run (DOMContentLoaded ended):',
   );
-  for (const [what, runs] of [
-    ['opened', opened],
-    ['reloaded', reloaded],
-  ] as const) {
-    const list = runs.map((r) => r.list);
-    const formula = runs.map((r) => r.formula);
-    const counts = [...new Set(runs.map((r) => r.count))].join(', ');
-    console.log(
-      `   ${what}: records visible p50 ${ms(p(list, 50))}, p95 ${ms(p(list, 95))}` +
-        (what === 'opened'
+  for (const what of ['opened', 'reloaded'] as const) {
+    for (const [label, runs] of [
+      [`${RECORDS.toLocaleString('en')} records`, full[what]],
+      [`baseline, ${BASELINE_RECORDS}`, baseline[what]],
+    ] as const) {
+      const list = runs.map((r) => r.list);
+      const formula = runs.map((r) => r.formula);
+      const counts = [...new Set(runs.map((r) => r.count))].join(', ');
+      const goal =
+        what === 'opened' && runs === full.opened
           ? ` — goal ≤ ${GOAL_OPEN_MS} ms p95: ${meets(p(list, 95) <= GOAL_OPEN_MS)}`
-          : '') +
-        `; formulas shown p50 ${ms(p(formula, 50))}, p95 ${ms(p(formula, 95))}`,
-    );
-    console.log(
-      `     records in the list at that frame: ${counts}; from the service worker: ${runs.filter((r) => r.fromServiceWorker).length}/${runs.length}; load ${load()}`,
-    );
-    console.log(
-      `     each run (visible/formulas): ${runs.map((r) => `${r.list.toFixed(0)}/${r.formula.toFixed(0)}`).join(' ')}`,
-    );
+          : '';
+      console.log(
+        `   ${what}, ${label}: records visible p50 ${ms(p(list, 50))}, p95 ${ms(p(list, 95))}${goal}; ` +
+          `formulas shown p50 ${ms(p(formula, 50))}, p95 ${ms(p(formula, 95))}`,
+      );
+      console.log(
+        `     page answered p50 ${ms(
+          p(
+            runs.map((r) => r.answered),
+            50,
+          ),
+        )}, scripts run p50 ${ms(
+          p(
+            runs.map((r) => r.scriptsRun),
+            50,
+          ),
+        )}; ` +
+          `records in the list at that frame: ${counts}; from the service worker: ${runs.filter((r) => r.fromServiceWorker).length}/${runs.length}; load ${load()}`,
+      );
+      console.log(
+        `     each run (visible/formulas): ${runs.map((r) => `${r.list.toFixed(0)}/${r.formula.toFixed(0)}`).join(' ')}`,
+      );
+    }
   }
 }
 
@@ -633,7 +678,14 @@ try {
     `Seed: the task log published, ${RECORDS.toLocaleString('en')} tasks written into a visitor's data through the server (${((performance.now() - started) / 1000).toFixed(0)} s).`,
   );
 
-  if (PARTS.has('1')) reportOpen(await measureOpen(browser, pipit, visitor, tasksApp));
+  if (PARTS.has('1')) {
+    const few = await signUp(pipit, 'bench_baseline');
+    await writeTasks(pipit, few, tasksApp, BASELINE_RECORDS);
+    reportOpen(
+      await measureOpen(browser, pipit, visitor, tasksApp, RECORDS),
+      await measureOpen(browser, pipit, few, tasksApp, BASELINE_RECORDS),
+    );
+  }
 
   if (PARTS.has('2')) await reportComputes(browser);
   if (PARTS.has('3')) await reportUploads(browser, pipit, albumApp);
