@@ -30,8 +30,7 @@ const base64urlKey = (bytes: number, message: string, first?: string) =>
     .string({ error: message })
     .max(200, message)
     .refine(
-      (text) =>
-        base64urlBytes(text) === bytes && (first === undefined || text.startsWith(first)),
+      (text) => base64urlBytes(text) === bytes && (first === undefined || text.startsWith(first)),
       message,
     )
     // Kept as toJSON() gives it: without padding.

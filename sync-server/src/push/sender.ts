@@ -122,7 +122,11 @@ export function createPushSender(options: PushSenderOptions): PushSender {
         await rateLimiter.enforce(limit, key);
       } catch (error) {
         if (error instanceof ServiceError && error.code === 'rate_limited') {
-          return { kind: 'rate_limited', limit, retryAfterMs: (error.extra.retryAfter ?? 60) * 1000 };
+          return {
+            kind: 'rate_limited',
+            limit,
+            retryAfterMs: (error.extra.retryAfter ?? 60) * 1000,
+          };
         }
         throw error;
       }

@@ -296,9 +296,7 @@ describe.each(ENGINES)('push sender on %s', (engine) => {
       limit: PUSH_PAYLOAD_MAX_BYTES,
     });
     // The largest payload arrived whole; the larger one never reached the push service.
-    expect(push.deliveredTo(device).map((d) => d.payload.length)).toEqual([
-      PUSH_PAYLOAD_MAX_BYTES,
-    ]);
+    expect(push.deliveredTo(device).map((d) => d.payload.length)).toEqual([PUSH_PAYLOAD_MAX_BYTES]);
     expect(push.refused.length).toBe(refusedBefore);
   });
 
@@ -314,7 +312,8 @@ describe.each(ENGINES)('push sender on %s', (engine) => {
       },
     });
     const kinds = [];
-    for (let i = 0; i < 3; i += 1) kinds.push((await send.sendPush(first.row, reminder, { ttl: 60 })).kind);
+    for (let i = 0; i < 3; i += 1)
+      kinds.push((await send.sendPush(first.row, reminder, { ttl: 60 })).kind);
     expect(kinds).toEqual(['sent', 'sent', 'rate_limited']);
     expect(await send.sendPush(second.row, reminder, { ttl: 60 })).toEqual({ kind: 'sent' });
     const refused = await send.sendPush(second.row, reminder, { ttl: 60 });

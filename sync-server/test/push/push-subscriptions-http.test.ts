@@ -106,9 +106,7 @@ describe.each(ENGINES)('push subscriptions over REST on %s', (engine) => {
     expect(second.status).toBe(200);
     expect(second.body.id).toBe(first.body.id);
     expect(await storage().pushSubscriptions.getByEndpoint(old.endpoint)).toBeNull();
-    expect((await storage().pushSubscriptions.get(first.body.id))?.endpoint).toBe(
-      renewed.endpoint,
-    );
+    expect((await storage().pushSubscriptions.get(first.body.id))?.endpoint).toBe(renewed.endpoint);
   });
 
   it('lets the creator subscribe for their private app, and nobody else', async () => {
@@ -150,7 +148,11 @@ describe.each(ENGINES)('push subscriptions over REST on %s', (engine) => {
       { endpoint: `https://push.example.org/${'a'.repeat(1024)}` },
       'subscription.endpoint',
     ],
-    ['a p256dh of 64 bytes', { p256dh: Buffer.alloc(64, 4).toString('base64url') }, 'subscription.keys.p256dh'],
+    [
+      'a p256dh of 64 bytes',
+      { p256dh: Buffer.alloc(64, 4).toString('base64url') },
+      'subscription.keys.p256dh',
+    ],
     [
       'a p256dh of 65 bytes that is not an uncompressed point',
       { p256dh: Buffer.alloc(65, 3).toString('base64url') },
@@ -161,9 +163,21 @@ describe.each(ENGINES)('push subscriptions over REST on %s', (engine) => {
       { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url') },
       'subscription.keys.p256dh',
     ],
-    ['a p256dh that is not base64url', { p256dh: `B${'+'.repeat(86)}` }, 'subscription.keys.p256dh'],
-    ['an auth of 15 bytes', { auth: Buffer.alloc(15, 1).toString('base64url') }, 'subscription.keys.auth'],
-    ['an auth of 17 bytes', { auth: Buffer.alloc(17, 1).toString('base64url') }, 'subscription.keys.auth'],
+    [
+      'a p256dh that is not base64url',
+      { p256dh: `B${'+'.repeat(86)}` },
+      'subscription.keys.p256dh',
+    ],
+    [
+      'an auth of 15 bytes',
+      { auth: Buffer.alloc(15, 1).toString('base64url') },
+      'subscription.keys.auth',
+    ],
+    [
+      'an auth of 17 bytes',
+      { auth: Buffer.alloc(17, 1).toString('base64url') },
+      'subscription.keys.auth',
+    ],
   ])('refuses %s, storing nothing', async (_name, change, field) => {
     const device = push.subscribe();
     const { endpoint = device.endpoint, ...keys } = change as Record<string, string>;
@@ -244,7 +258,10 @@ describe.each(ENGINES)('push subscriptions over REST on %s', (engine) => {
     const doomed = await createPublishedApp(storage(), cleo, { visibility: 'public' });
     const visitor = push.subscribe();
     const { body: stored } = await subscribe(ada, body(doomed, visitor));
-    expect((await cleo.request('PUT', `/api/apps/${doomed}/archived`, { body: { archived: true } })).status).toBe(200);
+    expect(
+      (await cleo.request('PUT', `/api/apps/${doomed}/archived`, { body: { archived: true } }))
+        .status,
+    ).toBe(200);
     expect((await cleo.request('DELETE', `/api/apps/${doomed}`)).status).toBe(200);
     expect(await storage().pushSubscriptions.get(stored.id)).toBeNull();
   });
@@ -274,7 +291,9 @@ describe('push subscriptions: the rate limit', () => {
         if (answer.status === 429) {
           expect(errorCode(answer)).toBe('rate_limited');
           expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
-          expect(await h.pipit.server.storage.pushSubscriptions.getByEndpoint(device.endpoint)).toBeNull();
+          expect(
+            await h.pipit.server.storage.pushSubscriptions.getByEndpoint(device.endpoint),
+          ).toBeNull();
         }
       }
       expect(statuses).toEqual([201, 201, 429]);

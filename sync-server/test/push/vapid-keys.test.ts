@@ -7,7 +7,12 @@ import webpush from 'web-push';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type PushConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { backoffMs, PUSH_RETRY_BASE_MS, PUSH_RETRY_MAX_MS, retryAfterMs } from '../../src/push/backoff';
+import {
+  backoffMs,
+  PUSH_RETRY_BASE_MS,
+  PUSH_RETRY_MAX_MS,
+  retryAfterMs,
+} from '../../src/push/backoff';
 import { createVapidKeys, VAPID_SECRET_NAME } from '../../src/push/vapid';
 import { openPostgresStorage } from '../../src/storage/postgres';
 import { openSqliteStorage } from '../../src/storage/sqlite';
@@ -80,10 +85,19 @@ describe.each(ENGINES)('VAPID keys on %s', (engine) => {
       expect(Buffer.from(fromA.privateKey, 'base64url')).toHaveLength(32);
       // What web-push signs with is a pair: a token it makes verifies with the public key.
       expect(() =>
-        webpush.getVapidHeaders('https://push.example.org', SUBJECT, fromA.publicKey, fromA.privateKey, 'aes128gcm'),
+        webpush.getVapidHeaders(
+          'https://push.example.org',
+          SUBJECT,
+          fromA.publicKey,
+          fromA.privateKey,
+          'aes128gcm',
+        ),
       ).not.toThrow();
       const kept = await first.secrets.getOrCreate(VAPID_SECRET_NAME, () => 'not used');
-      expect(JSON.parse(kept)).toEqual({ publicKey: fromA.publicKey, privateKey: fromA.privateKey });
+      expect(JSON.parse(kept)).toEqual({
+        publicKey: fromA.publicKey,
+        privateKey: fromA.privateKey,
+      });
       // A restart reads the same pair.
       const restarted = createVapidKeys({ config: generated, storage: second, logger });
       expect(await restarted.get()).toEqual(fromA);
@@ -95,10 +109,21 @@ describe.each(ENGINES)('VAPID keys on %s', (engine) => {
   it('uses the keys from the environment, and deletes subscriptions made with other keys', async () => {
     const { first, cleanup } = await twoOpenings(engine);
     try {
-      const old = await createVapidKeys({ config: generated, storage: first, logger: capture().logger }).get();
+      const old = await createVapidKeys({
+        config: generated,
+        storage: first,
+        logger: capture().logger,
+      }).get();
       const user = await insertUser(first);
       const appId = createId();
-      await first.apps.insert({ id: appId, ownerId: user.id, title: 'P', description: '', icon: null, createdAt: 1 });
+      await first.apps.insert({
+        id: appId,
+        ownerId: user.id,
+        title: 'P',
+        description: '',
+        icon: null,
+        createdAt: 1,
+      });
       const { subscription } = await first.pushSubscriptions.upsert({
         id: createId(),
         userId: user.id,
@@ -198,13 +223,25 @@ describe('VAPID settings', () => {
   it('refuses keys that are not a pair, or not keys', () => {
     const other = webpush.generateVAPIDKeys();
     expect(
-      error({ VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: other.privateKey, VAPID_SUBJECT: SUBJECT }),
+      error({
+        VAPID_PUBLIC_KEY: pair.publicKey,
+        VAPID_PRIVATE_KEY: other.privateKey,
+        VAPID_SUBJECT: SUBJECT,
+      }),
     ).toMatch(/VAPID_PUBLIC_KEY: it is not the public key of VAPID_PRIVATE_KEY/);
     expect(
-      error({ VAPID_PUBLIC_KEY: pair.publicKey.slice(1), VAPID_PRIVATE_KEY: pair.privateKey, VAPID_SUBJECT: SUBJECT }),
+      error({
+        VAPID_PUBLIC_KEY: pair.publicKey.slice(1),
+        VAPID_PRIVATE_KEY: pair.privateKey,
+        VAPID_SUBJECT: SUBJECT,
+      }),
     ).toMatch(/VAPID_PUBLIC_KEY: Use an uncompressed P-256 public key/);
     expect(
-      error({ VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: `${pair.privateKey}==`, VAPID_SUBJECT: SUBJECT }),
+      error({
+        VAPID_PUBLIC_KEY: pair.publicKey,
+        VAPID_PRIVATE_KEY: `${pair.privateKey}==`,
+        VAPID_SUBJECT: SUBJECT,
+      }),
     ).toMatch(/VAPID_PRIVATE_KEY: Use a P-256 private key/);
   });
 
@@ -216,18 +253,27 @@ describe('VAPID settings', () => {
 
   it('takes all three, or the subject alone for generated keys, with defaults for the subject', () => {
     expect(
-      loadConfig({ VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: pair.privateKey, VAPID_SUBJECT: SUBJECT }, '/srv').push,
+      loadConfig(
+        {
+          VAPID_PUBLIC_KEY: pair.publicKey,
+          VAPID_PRIVATE_KEY: pair.privateKey,
+          VAPID_SUBJECT: SUBJECT,
+        },
+        '/srv',
+      ).push,
     ).toEqual({ keys: pair, subject: SUBJECT });
     expect(loadConfig({ VAPID_SUBJECT: 'https://ops.example.org' }, '/srv').push).toEqual({
       keys: undefined,
       subject: 'https://ops.example.org',
     });
-    expect(loadConfig({ PUBLIC_ORIGIN: 'https://pipit.example.org/app' }, '/srv').push.subject).toBe(
-      'https://pipit.example.org',
-    );
     expect(
-      loadConfig({ PUBLIC_ORIGIN: 'http://pipit.local', MAIL_FROM: 'Pipit <hello@example.org>' }, '/srv').push
-        .subject,
+      loadConfig({ PUBLIC_ORIGIN: 'https://pipit.example.org/app' }, '/srv').push.subject,
+    ).toBe('https://pipit.example.org');
+    expect(
+      loadConfig(
+        { PUBLIC_ORIGIN: 'http://pipit.local', MAIL_FROM: 'Pipit <hello@example.org>' },
+        '/srv',
+      ).push.subject,
     ).toBe('mailto:hello@example.org');
     expect(loadConfig({}, '/srv').push.subject).toBe('mailto:no-reply@localhost');
   });

@@ -15,7 +15,14 @@ import { insertUser } from '../support/users';
 export function describePushSubscriptionsContract(storage: () => Storage) {
   async function appOf(s: Storage, ownerId: string): Promise<string> {
     const id = createId();
-    await s.apps.insert({ id, ownerId, title: 'Plants', description: '', icon: null, createdAt: 1 });
+    await s.apps.insert({
+      id,
+      ownerId,
+      title: 'Plants',
+      description: '',
+      icon: null,
+      createdAt: 1,
+    });
     return id;
   }
 
@@ -63,7 +70,9 @@ export function describePushSubscriptionsContract(storage: () => Storage) {
       for (let i = 0; i < PUSH_FAILURES_BEFORE_DISABLE; i += 1) {
         await s.pushSubscriptions.recordFailure(first.id, 200 + i);
       }
-      expect((await s.pushSubscriptions.get(first.id))?.disabledAt).toBe(200 + PUSH_FAILURES_BEFORE_DISABLE - 1);
+      expect((await s.pushSubscriptions.get(first.id))?.disabledAt).toBe(
+        200 + PUSH_FAILURES_BEFORE_DISABLE - 1,
+      );
 
       // The same subscription again: idempotent, re-enabled, its last success kept.
       const same = await s.pushSubscriptions.upsert({ ...first, id: createId(), createdAt: 300 });

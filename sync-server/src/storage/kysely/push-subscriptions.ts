@@ -61,8 +61,7 @@ export function createPushSubscriptionStore(
                 failures: 0,
                 disabled_at: null,
                 // A new endpoint has had no success yet.
-                last_success_at:
-                  existing.endpoint === s.endpoint ? existing.last_success_at : null,
+                last_success_at: existing.endpoint === s.endpoint ? existing.last_success_at : null,
               })
               .where('id', '=', existing.id)
               .returningAll()
@@ -164,7 +163,9 @@ export function createPushSubscriptionStore(
         .updateTable('push_subscriptions')
         .set({
           failures,
-          disabled_at: sql<number | null>`CASE WHEN ${sql.ref('failures')} + 1 >= ${PUSH_FAILURES_BEFORE_DISABLE} THEN COALESCE(${sql.ref('disabled_at')}, ${at}) ELSE ${sql.ref('disabled_at')} END`,
+          disabled_at: sql<
+            number | null
+          >`CASE WHEN ${sql.ref('failures')} + 1 >= ${PUSH_FAILURES_BEFORE_DISABLE} THEN COALESCE(${sql.ref('disabled_at')}, ${at}) ELSE ${sql.ref('disabled_at')} END`,
         })
         .where('id', '=', id)
         .returningAll()
