@@ -59,6 +59,11 @@ export interface CreateServerOptions {
    * stand-in's, which trusts its certificate.
    */
   pushAgent?: Agent;
+  /**
+   * Which push endpoints subscriptions may name: public push services' by default
+   * (push/endpoints.ts); tests accept the stand-in's, on 127.0.0.1.
+   */
+  pushEndpoints?: (endpoint: URL) => boolean;
 }
 
 export interface PipitServer {

@@ -64,6 +64,13 @@ export function registerPush(app: Hono<ApiEnv>, deps: ApiDependencies): void {
     const auth = requireAuth(c);
     const input = await readJsonBody(c.req.raw, pushSubscribeRequestSchema);
     const { endpoint, keys } = input.subscription;
+    if (!push.acceptsEndpoint(new URL(endpoint))) {
+      throw new ApiError('validation_failed', 'Some fields need another look.', {
+        fields: {
+          'subscription.endpoint': 'That is not the address of a public push service.',
+        },
+      });
+    }
     if (!isP256Point(keys.p256dh)) {
       throw new ApiError('validation_failed', 'Some fields need another look.', {
         fields: { 'subscription.keys.p256dh': 'p256dh is not a point on the P-256 curve.' },

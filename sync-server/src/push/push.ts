@@ -4,6 +4,7 @@ import type { RateLimiter } from '../accounts/rate-limits';
 import type { PushConfig } from '../config';
 import type { Logger } from '../logger';
 import type { Storage } from '../storage/types';
+import { isPublicPushEndpoint } from './endpoints';
 import { createPushSender, type PushSender } from './sender';
 import { createVapidKeys, type VapidKeys } from './vapid';
 
@@ -11,6 +12,8 @@ import { createVapidKeys, type VapidKeys } from './vapid';
 export interface Push {
   vapid: VapidKeys;
   sender: PushSender;
+  /** Whether a subscription's endpoint may be stored (and so sent to). */
+  acceptsEndpoint(endpoint: URL): boolean;
 }
 
 export function createPush(options: {
@@ -21,6 +24,8 @@ export function createPush(options: {
   logger: Logger;
   /** Tests only: the push-service stand-in's agent (PushSenderOptions.agent). */
   agent?: Agent;
+  /** Which endpoints are accepted; public push services' by default (isPublicPushEndpoint). */
+  acceptsEndpoint?: (endpoint: URL) => boolean;
 }): Push {
   const { config, storage, logger } = options;
   const vapid = createVapidKeys({ config, storage, logger });
@@ -32,5 +37,5 @@ export function createPush(options: {
     logger,
     ...(options.agent ? { agent: options.agent } : {}),
   });
-  return { vapid, sender };
+  return { vapid, sender, acceptsEndpoint: options.acceptsEndpoint ?? isPublicPushEndpoint };
 }

@@ -157,6 +157,23 @@ export function createPushSender(options: PushSenderOptions): PushSender {
     };
   }
 
+  /**
+   * The subscription as made with the keys this server signs with, or `gone` (deleted) when it was
+   * made with others: push services would refuse every message to it with 403.
+   */
+  async function madeWith(
+    subscription: PushSubscriptionRecord,
+    keys: VapidDetails,
+  ): Promise<PushSubscriptionRecord | PushOutcome> {
+    if (subscription.vapidPublicKey === keys.publicKey) return subscription;
+    // The caller's copy may predate the browser subscribing again with the current key.
+    const stored = await storage.pushSubscriptions.get(subscription.id);
+    if (!stored) return { kind: 'gone', why: 'not_found' };
+    if (stored.vapidPublicKey === keys.publicKey) return stored;
+    await storage.pushSubscriptions.deleteByEndpoint(stored.endpoint);
+    return { kind: 'gone', why: 'other_key' };
+  }
+
   /** What the push service's refusal means for the subscription, and for this instance. */
   async function answered(
     subscription: PushSubscriptionRecord,
@@ -207,18 +224,13 @@ export function createPushSender(options: PushSenderOptions): PushSender {
         return { kind: 'too_large', bytes, limit: PUSH_PAYLOAD_MAX_BYTES };
       }
       const keys = await vapid.get();
-      if (subscription.vapidPublicKey !== keys.publicKey) {
-        await storage.pushSubscriptions.deleteByEndpoint(subscription.endpoint);
-        return { kind: 'gone', why: 'other_key' };
-      }
-      const refusal = await limited(subscription);
+      const target = await madeWith(subscription, keys);
+      if ('kind' in target) return target;
+      const refusal = await limited(target);
       if (refusal) return refusal;
       try {
         await webpush.sendNotification(
-          {
-            endpoint: subscription.endpoint,
-            keys: { p256dh: subscription.p256dh, auth: subscription.auth },
-          },
+          { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
           text,
           {
             vapidDetails: keys,
@@ -230,12 +242,12 @@ export function createPushSender(options: PushSenderOptions): PushSender {
           },
         );
       } catch (error) {
-        if (error instanceof webpush.WebPushError) return answered(subscription, error, keys);
+        if (error instanceof webpush.WebPushError) return answered(target, error, keys);
         // No answer (refused connection, reset, timeout): the service may be back later.
         const reason = error instanceof Error ? error.message : String(error);
-        return retryLater(subscription, `no answer: ${reason}`, undefined);
+        return retryLater(target, `no answer: ${reason}`, undefined);
       }
-      await storage.pushSubscriptions.recordSuccess(subscription.id, clock.now());
+      await storage.pushSubscriptions.recordSuccess(target.id, clock.now());
       return { kind: 'sent' };
     },
   };

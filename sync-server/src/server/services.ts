@@ -168,6 +168,7 @@ function createApiServices(
     clock,
     logger,
     ...(options.pushAgent ? { agent: options.pushAgent } : {}),
+    ...(options.pushEndpoints ? { acceptsEndpoint: options.pushEndpoints } : {}),
   });
   const accounts = createAccountService({
     storage,

@@ -323,9 +323,21 @@ describe.each(ENGINES)('push sender on %s', (engine) => {
     expect(push.deliveredTo(second.device)).toHaveLength(1);
   });
 
-  it('deletes instead of sending to a subscription made with another application server key', async () => {
+  it('sends with the stored row when the caller’s copy predates subscribing with the current key', async () => {
     const { row, device } = await subscribed();
-    const stale = { ...row, vapidPublicKey: webpush.generateVAPIDKeys().publicKey };
+    const older = { ...row, vapidPublicKey: webpush.generateVAPIDKeys().publicKey };
+    expect(await sender().sendPush(older, reminder, { ttl: 60 })).toEqual({ kind: 'sent' });
+    expect(push.deliveredTo(device)).toHaveLength(1);
+  });
+
+  it('deletes instead of sending to a subscription made with another application server key', async () => {
+    const { row: made, device } = await subscribed();
+    const oldKey = webpush.generateVAPIDKeys().publicKey;
+    const { subscription: row } = await storage.pushSubscriptions.upsert({
+      ...made,
+      vapidPublicKey: oldKey,
+    });
+    const stale = { ...row, vapidPublicKey: oldKey };
     expect(await sender().sendPush(stale, reminder, { ttl: 60 })).toEqual({
       kind: 'gone',
       why: 'other_key',

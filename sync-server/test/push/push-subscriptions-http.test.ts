@@ -1,5 +1,6 @@
 import { createId } from '@pipit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPublicPushEndpoint } from '../../src/push/endpoints';
 import type { Storage } from '../../src/storage/types';
 import { type ApiClient, errorCode } from '../support/api-client';
 import {
@@ -48,7 +49,11 @@ describe.each(ENGINES)('push subscriptions over REST on %s', (engine) => {
 
   beforeAll(async () => {
     push = await startPushServiceStandIn();
-    h = await startAccountsServer(engine, { pushAgent: push.agent });
+    h = await startAccountsServer(engine, {
+      pushAgent: push.agent,
+      // The stand-in is on 127.0.0.1, which production refuses (push/endpoints.ts).
+      pushEndpoints: (url) => url.origin === push.origin,
+    });
     cleo = await h.signup(`cleo_push_${engine}`);
     ada = await h.signup(`ada_push_${engine}`);
     publicApp = await createPublishedApp(storage(), cleo, { visibility: 'public' });
@@ -194,6 +199,20 @@ describe.each(ENGINES)('push subscriptions over REST on %s', (engine) => {
     expect(await storage().pushSubscriptions.getByEndpoint(device.endpoint)).toBeNull();
   });
 
+  it('refuses an endpoint its policy does not accept, storing nothing', async () => {
+    const device = push.subscribe();
+    const elsewhere = {
+      ...device,
+      endpoint: device.endpoint.replace(push.origin, 'https://127.0.0.2:1'),
+    };
+    const refused = await subscribe(ada, body(publicApp, elsewhere));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error?.fields).toEqual({
+      'subscription.endpoint': 'That is not the address of a public push service.',
+    });
+    expect(await storage().pushSubscriptions.getByEndpoint(elsewhere.endpoint)).toBeNull();
+  });
+
   it('refuses a bad app id or device id', async () => {
     const device = push.subscribe();
     const badApp = await subscribe(ada, { ...body(publicApp, device), appId: 'nope' });
@@ -267,11 +286,30 @@ describe.each(ENGINES)('push subscriptions over REST on %s', (engine) => {
   });
 });
 
+describe('push endpoints accepted by default', () => {
+  it.each([
+    ['https://fcm.googleapis.com/fcm/send/abc', true],
+    ['https://updates.push.services.mozilla.com/wpush/v2/abc', true],
+    ['https://web.push.apple.com/QGx', true],
+    ['https://wns2-par02p.notify.windows.com/w/?token=abc', true],
+    ['https://127.0.0.1:8443/push/abc', false],
+    ['https://[::1]/push/abc', false],
+    ['https://10.0.0.5/push', false],
+    ['https://localhost/push', false],
+    ['https://metadata/computeMetadata', false],
+    ['https://printer.local/push', false],
+    ['https://db.internal/push', false],
+  ])('%s: %s', (endpoint, accepted) => {
+    expect(isPublicPushEndpoint(new URL(endpoint))).toBe(accepted);
+  });
+});
+
 describe('push subscriptions: the rate limit', () => {
   it('refuses subscribing more often than the limit, storing nothing', async () => {
     const push = await startPushServiceStandIn();
     const h = await startAccountsServer('sqlite', {
       pushAgent: push.agent,
+      pushEndpoints: (url) => url.origin === push.origin,
       rateLimits: { pushSubscriptionsPerAccount: { limit: 2, windowMs: 60 * 60 * 1000 } },
     });
     try {
