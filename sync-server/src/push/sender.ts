@@ -45,9 +45,13 @@ export type PushOutcome =
   | { kind: 'too_large'; bytes: number; limit: number }
   /** Past a rate limit (pushesPerPerson, pushesPerPersonApp): not sent. */
   | { kind: 'rate_limited'; limit: RateLimitName; retryAfterMs: number }
-  /** A push service refused our VAPID keys (401, 403): this instance stopped sending. */
-  | { kind: 'keys_refused'; status: number }
-  /** Not sent: this instance stopped sending after a 401 or 403 earlier. */
+  /**
+   * The push service refused our VAPID keys for this subscription (401, 403), counted as one of its
+   * failures. `stopped`: that service has now refused them for PUSH_KEY_REFUSALS_BEFORE_STOP
+   * subscriptions in a row, and this instance sends it nothing more until it restarts.
+   */
+  | { kind: 'keys_refused'; status: number; stopped: boolean }
+  /** Not sent: this instance stopped sending to the subscription's push service. */
   | { kind: 'stopped' }
   /** Not sent: the subscription is disabled after too many failures in a row. */
   | { kind: 'disabled' };
@@ -58,8 +62,8 @@ export interface PushSender {
     payload: PushPayload,
     options: PushSendOptions,
   ): Promise<PushOutcome>;
-  /** True once a push service refused the keys: nothing more is sent until a restart. */
-  readonly stopped: boolean;
+  /** The push services (origins) this instance stopped sending to, until it restarts. */
+  readonly stoppedServices: ReadonlySet<string>;
 }
 
 export interface PushSenderOptions {
@@ -78,6 +82,15 @@ export interface PushSenderOptions {
   /** Jitter of the backoff (tests make it fixed). */
   random?: () => number;
 }
+
+/**
+ * A push service that refuses our keys (401, 403) for this many different subscriptions in a row,
+ * with no message accepted between, is sent nothing more by this instance until it restarts.
+ * Not after the first: anyone may store a subscription a browser made for another application
+ * server key (the service answers 403), or one at a host of their own that answers 401, and one
+ * such refusal must not stop everyone's notifications. Per service for the same reason.
+ */
+export const PUSH_KEY_REFUSALS_BEFORE_STOP = 3;
 
 /** A request that has had no bytes for this long is given up and retried later. */
 export const PUSH_REQUEST_TIMEOUT_MS = 10_000;
@@ -110,7 +123,9 @@ function topicOf(payload: PushPayload, options: PushSendOptions): string | undef
 export function createPushSender(options: PushSenderOptions): PushSender {
   const { storage, vapid, rateLimiter, clock, logger } = options;
   const random = options.random ?? Math.random;
-  let stopped = false;
+  const stoppedServices = new Set<string>();
+  /** By push service: the subscriptions that refused our keys since its last success. */
+  const refusals = new Map<string, Set<string>>();
 
   async function limited(subscription: PushSubscriptionRecord): Promise<PushOutcome | null> {
     const checks: Array<[RateLimitName, string]> = [
@@ -174,6 +189,32 @@ export function createPushSender(options: PushSenderOptions): PushSender {
     return { kind: 'gone', why: 'other_key' };
   }
 
+  async function keysRefused(
+    subscription: PushSubscriptionRecord,
+    status: number,
+    keys: VapidDetails,
+    error: webpush.WebPushError,
+  ): Promise<PushOutcome> {
+    const service = serviceOf(subscription.endpoint);
+    const refused = refusals.get(service) ?? new Set<string>();
+    refused.add(subscription.id);
+    refusals.set(service, refused);
+    await storage.pushSubscriptions.recordFailure(subscription.id, clock.now());
+    if (refused.size < PUSH_KEY_REFUSALS_BEFORE_STOP) {
+      logger.warn(
+        { status, service, subscriptionId: subscription.id, body: error.body },
+        'a push service refused our VAPID keys for one subscription',
+      );
+      return { kind: 'keys_refused', status, stopped: false };
+    }
+    stoppedServices.add(service);
+    logger.error(
+      { status, service, publicKey: keys.publicKey, refusals: refused.size, body: error.body },
+      'a push service refused our VAPID keys for several subscriptions in a row: this instance sends it no more push messages until it restarts. Check VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (or the vapid_keys server secret).',
+    );
+    return { kind: 'keys_refused', status, stopped: true };
+  }
+
   /** What the push service's refusal means for the subscription, and for this instance. */
   async function answered(
     subscription: PushSubscriptionRecord,
@@ -186,14 +227,7 @@ export function createPushSender(options: PushSenderOptions): PushSender {
       await storage.pushSubscriptions.deleteByEndpoint(subscription.endpoint);
       return { kind: 'gone', why: status === 404 ? 'not_found' : 'expired' };
     }
-    if (status === 401 || status === 403) {
-      stopped = true;
-      logger.error(
-        { status, service, publicKey: keys.publicKey, body: error.body },
-        'a push service refused our VAPID keys: this instance sends no more push messages until it restarts. Check VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (or the vapid_keys server secret).',
-      );
-      return { kind: 'keys_refused', status };
-    }
+    if (status === 401 || status === 403) return keysRefused(subscription, status, keys, error);
     if (status === 429 || status >= 500) {
       const header = error.headers['retry-after'];
       return retryLater(
@@ -210,13 +244,11 @@ export function createPushSender(options: PushSenderOptions): PushSender {
   }
 
   return {
-    get stopped() {
-      return stopped;
-    },
+    stoppedServices,
 
     async sendPush(subscription, payload, sendOptions) {
       const topic = topicOf(payload, sendOptions);
-      if (stopped) return { kind: 'stopped' };
+      if (stoppedServices.has(serviceOf(subscription.endpoint))) return { kind: 'stopped' };
       if (subscription.disabledAt !== null) return { kind: 'disabled' };
       const text = JSON.stringify(payload);
       const bytes = Buffer.byteLength(text, 'utf8');
@@ -247,6 +279,7 @@ export function createPushSender(options: PushSenderOptions): PushSender {
         const reason = error instanceof Error ? error.message : String(error);
         return retryLater(target, `no answer: ${reason}`, undefined);
       }
+      refusals.delete(serviceOf(target.endpoint));
       await storage.pushSubscriptions.recordSuccess(target.id, clock.now());
       return { kind: 'sent' };
     },

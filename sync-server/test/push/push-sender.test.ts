@@ -6,7 +6,11 @@ import { createRateLimiter, DEFAULT_RATE_LIMITS } from '../../src/accounts/rate-
 import { createLogger } from '../../src/logger';
 import { PUSH_RETRY_BASE_MS } from '../../src/push/backoff';
 import { PUSH_PAYLOAD_MAX_BYTES, topicForTag } from '../../src/push/payload';
-import { createPushSender, type PushSender } from '../../src/push/sender';
+import {
+  createPushSender,
+  PUSH_KEY_REFUSALS_BEFORE_STOP,
+  type PushSender,
+} from '../../src/push/sender';
 import type { VapidDetails, VapidKeys } from '../../src/push/vapid';
 import {
   PUSH_FAILURES_BEFORE_DISABLE,
@@ -233,43 +237,76 @@ describe.each(ENGINES)('push sender on %s', (engine) => {
     expect(logs.some((l) => l.msg.includes('disabled'))).toBe(true);
   });
 
-  it('stops sending for the instance when a push service refuses the keys (403), loudly', async () => {
+  /** A subscription a browser made for another application server key: the stand-in says 403. */
+  const foreign = (other: WebPushKeys) =>
+    subscribed(push.subscribe({ applicationServerKey: other.publicKey }));
+
+  it('stops sending to a push service that refuses our keys (403) for several subscriptions in a row, loudly', async () => {
     const other = webpush.generateVAPIDKeys();
-    // Made for another application server key: the stand-in answers 403, as RFC 8292 asks.
-    const { row, device } = await subscribed(
-      push.subscribe({ applicationServerKey: other.publicKey }),
-    );
+    const refusing = [];
+    for (let i = 0; i < PUSH_KEY_REFUSALS_BEFORE_STOP; i += 1) refusing.push(await foreign(other));
     const fine = await subscribed();
     const send = sender();
-    expect(await send.sendPush(row, reminder, { ttl: 60 })).toEqual({
-      kind: 'keys_refused',
-      status: 403,
-    });
-    expect(send.stopped).toBe(true);
+    const outcomes = [];
+    for (const { row } of refusing) outcomes.push(await send.sendPush(row, reminder, { ttl: 60 }));
+    expect(outcomes).toEqual([
+      { kind: 'keys_refused', status: 403, stopped: false },
+      { kind: 'keys_refused', status: 403, stopped: false },
+      { kind: 'keys_refused', status: 403, stopped: true },
+    ]);
+    expect([...send.stoppedServices]).toEqual([push.origin]);
     expect(logs.find((l) => l.level === 'error')?.msg).toMatch(/refused our VAPID keys/);
     const requests = push.refused.length + push.delivered.length;
     expect(await send.sendPush(fine.row, reminder, { ttl: 60 })).toEqual({ kind: 'stopped' });
     expect(push.refused.length + push.delivered.length).toBe(requests);
     expect(push.deliveredTo(fine.device)).toEqual([]);
-    expect(push.deliveredTo(device)).toEqual([]);
-    // The subscription is not at fault: it is kept, with no failure counted.
-    expect(await storage.pushSubscriptions.get(row.id)).toMatchObject({ failures: 0 });
+    // Each refused subscription counts one failure; the one that was fine is untouched.
+    expect((await storage.pushSubscriptions.get(refusing[0]!.row.id))?.failures).toBe(1);
+    expect((await storage.pushSubscriptions.get(fine.row.id))?.failures).toBe(0);
+    // Another push service is still sent to (here one that does not answer).
+    const elsewhere = { ...fine.row, endpoint: 'https://127.0.0.1:1/push/elsewhere' };
+    expect(await send.sendPush(elsewhere, reminder, { ttl: 60 })).toMatchObject({
+      kind: 'retry_later',
+    });
   });
 
-  it('stops sending when a push service answers 401 (a token that does not verify)', async () => {
-    const { row } = await subscribed();
+  it('does not stop for refusals that an accepted message interrupts, nor for one subscription again and again', async () => {
+    const other = webpush.generateVAPIDKeys();
+    const a = await foreign(other);
+    const b = await foreign(other);
+    const c = await foreign(other);
+    const fine = await subscribed();
+    const send = sender();
+    await send.sendPush(a.row, reminder, { ttl: 60 });
+    await send.sendPush(a.row, reminder, { ttl: 60 });
+    await send.sendPush(b.row, reminder, { ttl: 60 });
+    expect(await send.sendPush(fine.row, reminder, { ttl: 60 })).toEqual({ kind: 'sent' });
+    expect(await send.sendPush(c.row, reminder, { ttl: 60 })).toEqual({
+      kind: 'keys_refused',
+      status: 403,
+      stopped: false,
+    });
+    expect(send.stoppedServices.size).toBe(0);
+    expect(await send.sendPush(fine.row, reminder, { ttl: 60 })).toEqual({ kind: 'sent' });
+  });
+
+  it('stops sending when the push service answers 401 (a token that does not verify)', async () => {
+    const rows = [await subscribed(), await subscribed(), await subscribed()];
     const mismatched = keysOf({
       subject: SUBJECT,
       publicKey: pair.publicKey,
       privateKey: webpush.generateVAPIDKeys().privateKey,
     });
     const send = sender({ keys: mismatched });
-    expect(await send.sendPush(row, reminder, { ttl: 60 })).toEqual({
-      kind: 'keys_refused',
-      status: 401,
-    });
+    const outcomes = [];
+    for (const { row } of rows) outcomes.push(await send.sendPush(row, reminder, { ttl: 60 }));
+    expect(outcomes.map((o) => o.kind === 'keys_refused' && [o.status, o.stopped])).toEqual([
+      [401, false],
+      [401, false],
+      [401, true],
+    ]);
     expect(push.refused.at(-1)?.reason).toBe('the signature does not match k');
-    expect(send.stopped).toBe(true);
+    expect(await send.sendPush(rows[0]!.row, reminder, { ttl: 60 })).toEqual({ kind: 'stopped' });
   });
 
   it('logs a 413 and does not retry it', async () => {
