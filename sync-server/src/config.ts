@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -14,6 +15,14 @@ const dsnSchema = z.string().transform((text, ctx): Dsn => {
   }
   return dsn;
 });
+/** A key as `web-push`'s generateVAPIDKeys() gives it: base64url of `bytes` bytes. */
+function base64urlKey(bytes: number, what: string) {
+  const message = `Use ${what}, base64url as web-push's generateVAPIDKeys() gives it (npx web-push generate-vapid-keys).`;
+  return z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, message)
+    .refine((text) => Buffer.from(text, 'base64url').length === bytes, message);
+}
 /** An organisation or region as the `/monitoring` query carries it. */
 const slugSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'Use letters, digits, - _ or .');
 
@@ -95,6 +104,15 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'Use letters, digits, - _ or .')
     .optional(),
+  VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key').optional(),
+  VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key').optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(
+      /^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s]+)$/,
+      'Use a contact push services can reach you at: mailto:you@example.org or https://example.org.',
+    )
+    .optional(),
 });
 
 export interface Config {
@@ -142,6 +160,18 @@ export interface Config {
   redis: RedisConfig | undefined;
   /** This instance's name in logs and among the others (INSTANCE_NAME; host name and pid). */
   instanceName: string;
+  /** Web Push (docs/decisions/0012-web-push-and-scheduler.md#vapid-keys). */
+  push: PushConfig;
+}
+
+export interface PushConfig {
+  /** VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY; unset, a pair is made once and kept in the database. */
+  keys: { publicKey: string; privateKey: string } | undefined;
+  /**
+   * The contact in every VAPID token: VAPID_SUBJECT, else PUBLIC_ORIGIN when it is https, else
+   * MAIL_FROM's address as a mailto:.
+   */
+  subject: string;
 }
 
 export interface RedisConfig {
@@ -195,6 +225,52 @@ function localDsn(publicOrigin: string | undefined): Dsn {
     host: origin.host.toLowerCase(),
     pathPrefix: '',
     projectId: '1',
+  };
+}
+
+/** The address in `Name <address>` or a bare address. */
+function mailAddress(from: string): string {
+  return (/<([^>]+)>/.exec(from)?.[1] ?? from).trim();
+}
+
+/** Both keys or neither, the private key the public key's own, and a contact to sign with. */
+function pushConfig(e: z.infer<typeof envSchema>): PushConfig {
+  const given = (['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const).filter(
+    (name) => e[name] !== undefined,
+  );
+  const keyGiven = e.VAPID_PUBLIC_KEY !== undefined || e.VAPID_PRIVATE_KEY !== undefined;
+  if (keyGiven && given.length < 3) {
+    const missing = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'].filter(
+      (name) => !given.includes(name as (typeof given)[number]),
+    );
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missing.join(', ')}: set VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT together, or none of the keys (the server then makes a pair and keeps it in the database).`,
+    );
+  }
+  if (e.VAPID_PUBLIC_KEY !== undefined && e.VAPID_PRIVATE_KEY !== undefined) {
+    const ecdh = createECDH('prime256v1');
+    let derived: string | undefined;
+    try {
+      ecdh.setPrivateKey(Buffer.from(e.VAPID_PRIVATE_KEY, 'base64url'));
+      derived = ecdh.getPublicKey().toString('base64url');
+    } catch {
+      derived = undefined;
+    }
+    if (derived !== e.VAPID_PUBLIC_KEY) {
+      throw new ConfigError(
+        'Invalid configuration:\n  VAPID_PUBLIC_KEY: it is not the public key of VAPID_PRIVATE_KEY; set the two keys of one pair.',
+      );
+    }
+  }
+  const origin = e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN) : undefined;
+  return {
+    keys:
+      e.VAPID_PUBLIC_KEY !== undefined && e.VAPID_PRIVATE_KEY !== undefined
+        ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+        : undefined,
+    subject:
+      e.VAPID_SUBJECT ??
+      (origin?.protocol === 'https:' ? origin.origin : `mailto:${mailAddress(e.MAIL_FROM)}`),
   };
 }
 
@@ -256,5 +332,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     aiDailyRuns: e.AI_DAILY_RUNS,
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : undefined,
     instanceName: e.INSTANCE_NAME ?? `${hostname()}-${process.pid}`,
+    push: pushConfig(e),
   };
 }

@@ -1,4 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
+import type { Agent } from 'node:https';
 import type { Hocuspocus } from '@hocuspocus/server';
 import type { Mailer } from './accounts/mailer';
 import type { Clock } from './accounts/clock';
@@ -10,6 +11,7 @@ import type { Config } from './config';
 import type { ClientHandler } from './http/client-files';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
+import type { Push } from './push/push';
 import {
   createBuiltClient,
   createRequestServer,
@@ -52,6 +54,16 @@ export interface CreateServerOptions {
   metrics?: Metrics;
   /** What a document, a socket and a person may hold in memory (tests lower or raise them). */
   resourceLimits?: Partial<ResourceLimits>;
+  /**
+   * The https.Agent Web Push requests go through: none in production; tests pass the push-service
+   * stand-in's, which trusts its certificate.
+   */
+  pushAgent?: Agent;
+  /**
+   * Which push endpoints subscriptions may name: public push services' by default
+   * (push/endpoints.ts); tests accept the stand-in's, on 127.0.0.1.
+   */
+  pushEndpoints?: (endpoint: URL) => boolean;
 }
 
 export interface PipitServer {
@@ -61,6 +73,8 @@ export interface PipitServer {
   readonly logger: Logger;
   readonly mailer: Mailer;
   readonly metrics: Metrics;
+  /** Web Push: the VAPID keys and the sender (docs/decisions/0012-web-push-and-scheduler.md). */
+  readonly push: Push;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   /**
    * Graceful shutdown: stop accepting, close sync connections, flush every pending document store
@@ -112,6 +126,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     logger,
     mailer,
     metrics,
+    push: services.push,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);

@@ -318,6 +318,14 @@ export {
   type RecordFileScope,
 } from './record-file-limits';
 export {
+  PUSH_DEVICE_ID_PATTERN,
+  PUSH_ENDPOINT_MAX_LENGTH,
+  pushSubscribeRequestSchema,
+  pushUnsubscribeRequestSchema,
+  type PushSubscribeRequest,
+  type PushSubscriptionSummary,
+} from './push';
+export {
   recordFileQuerySchema,
   recordFileDownloadQuerySchema,
   recordFileResponseSchema,

@@ -85,6 +85,23 @@ export const DEFAULT_RATE_LIMITS = {
    * have decoded in an hour is bounded as well, in pixels (accounts/image-decoding.ts).
    */
   avatarUploadsPerAccount: { limit: 30, windowMs: HOUR_MS },
+  /**
+   * Web Push messages sent to one person, every app and device together
+   * (docs/decisions/0012-web-push-and-scheduler.md): reminders and digests are a few a day; an
+   * app or a bug sending more is not something a phone should show.
+   */
+  pushesPerPerson: { limit: 60, windowMs: HOUR_MS },
+  /**
+   * Web Push messages one app sends to one person (on all their devices), so one noisy app does
+   * not use up what the person's other apps may send. Per person, not per app: an app with many
+   * visitors sends many messages, each to someone who asked for them.
+   */
+  pushesPerPersonApp: { limit: 30, windowMs: HOUR_MS },
+  /**
+   * Push subscriptions one account stores (`POST /api/push/subscriptions`): a browser subscribes
+   * again each time an app opens; a script storing thousands fills the table.
+   */
+  pushSubscriptionsPerAccount: { limit: 120, windowMs: HOUR_MS },
 } satisfies Record<string, RateLimitRule>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;

@@ -75,6 +75,8 @@ export function createDataRemoval(
     await storage.documents.deleteData({ userId });
     await storage.recordFiles.deleteForPersonData(userId);
     await storage.aiUsage.deleteForUser(userId);
+    // The account's row stays (marked deleted), so its subscriptions do not go by cascade.
+    await storage.pushSubscriptions.deleteForUser(userId);
   }
 
   return { app, account, space };

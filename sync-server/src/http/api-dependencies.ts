@@ -12,6 +12,7 @@ import type { History } from '../history/checkpoints';
 import type { Logger } from '../logger';
 import type { ServerErrorReport } from '../monitoring/server-error';
 import type { LiveDocuments } from '../publishing/app-document';
+import type { Push } from '../push/push';
 import type { Storage } from '../storage/types';
 
 /** What the sync server must do when access to an app changes under open connections. */
@@ -60,6 +61,8 @@ export interface ApiDependencies {
   ai: AiProvider | undefined;
   /** Runs of AI actions one person may make per UTC day (AI_DAILY_RUNS). */
   aiDailyRuns: number;
+  /** Web Push: the VAPID keys and the sender (docs/decisions/0012-web-push-and-scheduler.md). */
+  push: Push;
   /** Keeps a failure with its digest for the operator's inbox (never throws). */
   reportServerError?: (report: ServerErrorReport) => void;
 }

@@ -26,6 +26,7 @@ import { isSameOriginRequest } from '../origin';
 import { registerProfiles } from './profiles';
 import { registerPublished } from './published';
 import { registerPublishing } from './publishing';
+import { registerPush } from './push';
 import { registerSpaces } from './spaces';
 import { registerUploads } from './uploads';
 import { RECORD_FILE_RAW_BODY, registerRecordFiles } from './record-files';
@@ -154,6 +155,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerClientConfig(app, deps);
   registerAdmin(app, deps);
   registerAi(app, deps);
+  registerPush(app, deps);
 
   app.notFound(() => {
     throw new ApiError('not_found', 'There is no such API endpoint.');

@@ -23,6 +23,7 @@ import type { ApiEnv } from '../http/context';
 import { createLogger, type Logger } from '../logger';
 import { createMetrics, type Metrics } from '../metrics';
 import { createMonitoring, type Monitoring } from '../monitoring/create-monitoring';
+import { createPush, type Push } from '../push/push';
 import { openStorage } from '../storage/open-storage';
 import type { Storage } from '../storage/types';
 import { clusterEventHandlers } from './cluster-events';
@@ -57,6 +58,8 @@ export interface ServerServices extends ServerCore {
   api: Hono<ApiEnv>;
   /** Deletes photos and files no record refers to any more, every hour. */
   recordFileSweep: { stop(): Promise<void> };
+  /** Web Push: the VAPID keys and the sender (docs/decisions/0012-web-push-and-scheduler.md). */
+  push: Push;
 }
 
 /** Builds every service of one server, in the order each needs the others. */
@@ -158,6 +161,15 @@ function createApiServices(
     clock,
     logger,
   });
+  const push = createPush({
+    config: config.push,
+    storage,
+    rateLimiter,
+    clock,
+    logger,
+    ...(options.pushAgent ? { agent: options.pushAgent } : {}),
+    ...(options.pushEndpoints ? { acceptsEndpoint: options.pushEndpoints } : {}),
+  });
   const accounts = createAccountService({
     storage,
     sessions,
@@ -199,6 +211,7 @@ function createApiServices(
     operators: createOperators({ storage, clock }),
     shuttingDown: () => state.shuttingDown,
     dataRemoval,
+    push,
     accessChanges: {
       revoked: (appId, userId) =>
         cluster.broadcast({ kind: 'app-access', appId, userId, reason: 'forbidden' }),
@@ -212,5 +225,5 @@ function createApiServices(
     },
   });
   const recordFileSweep = startRecordFileSweep({ storage, clock, logger });
-  return { rateLimiter, monitoring, api, recordFileSweep };
+  return { rateLimiter, monitoring, api, recordFileSweep, push };
 }

@@ -727,6 +727,36 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0020_push_subscriptions': () => ({
+    async up(db: Kysely<unknown>) {
+      // Web Push subscriptions (docs/decisions/0012-web-push-and-scheduler.md#subscriptions): one
+      // row per browser subscription, and one per person, app and device. The app's row is deleted
+      // with the app, so they go with it; a deleted account keeps its row (marked deleted), so
+      // DataRemoval.account deletes them.
+      await db.schema
+        .createTable('push_subscriptions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('device_id', 'text', (c) => c.notNull())
+        .addColumn('endpoint', 'text', (c) => c.notNull().unique())
+        .addColumn('p256dh', 'text', (c) => c.notNull())
+        .addColumn('auth', 'text', (c) => c.notNull())
+        // The application server key it was made with: a key change finds what it invalidates.
+        .addColumn('vapid_public_key', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_success_at', 'bigint')
+        .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('disabled_at', 'bigint')
+        .addUniqueConstraint('push_subscriptions_device', ['user_id', 'app_id', 'device_id'])
+        .execute();
+      await db.schema
+        .createIndex('push_subscriptions_app_id')
+        .on('push_subscriptions')
+        .column('app_id')
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

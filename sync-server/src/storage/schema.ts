@@ -147,6 +147,21 @@ export interface Database {
     size: number;
     created_at: number;
   };
+  /** Web Push subscriptions (docs/decisions/0012-web-push-and-scheduler.md#subscriptions). */
+  push_subscriptions: {
+    id: string;
+    user_id: string;
+    app_id: string;
+    device_id: string;
+    endpoint: string;
+    p256dh: string;
+    auth: string;
+    vapid_public_key: string;
+    created_at: number;
+    last_success_at: number | null;
+    failures: Generated<number>;
+    disabled_at: number | null;
+  };
   app_imports: {
     user_id: string;
     export_id: string;

@@ -56,6 +56,10 @@ describe('loadConfig', () => {
         REDIS_URL: 'redis://cache.internal:6379',
         REDIS_PREFIX: 'pipit-eu',
         INSTANCE_NAME: 'pipit-2',
+        VAPID_PUBLIC_KEY:
+          'BMMqf3uxi1MujWJgYXykAetVc0YDkY-skXncmZz7Bz5dLF_NmyGpgAGIg5ZVejTgzgOCbSDOfXNH3qx9sI_sRnw',
+        VAPID_PRIVATE_KEY: 'fQi8Bt1x7u4VuhRI-mwus3ofABm13hEWy7pDXAo05PE',
+        VAPID_SUBJECT: 'mailto:push@example.org',
       },
       '/srv',
     );
@@ -105,6 +109,14 @@ describe('loadConfig', () => {
       aiDailyRuns: 10,
       redis: { url: 'redis://cache.internal:6379', prefix: 'pipit-eu' },
       instanceName: 'pipit-2',
+      push: {
+        keys: {
+          publicKey:
+            'BMMqf3uxi1MujWJgYXykAetVc0YDkY-skXncmZz7Bz5dLF_NmyGpgAGIg5ZVejTgzgOCbSDOfXNH3qx9sI_sRnw',
+          privateKey: 'fQi8Bt1x7u4VuhRI-mwus3ofABm13hEWy7pDXAo05PE',
+        },
+        subject: 'mailto:push@example.org',
+      },
     });
   });
 

@@ -8,6 +8,7 @@ import { describeSpacesContract } from './storage-contract-spaces';
 import { describeUploadsContract } from './storage-contract-uploads';
 import { describeRecordFilesContract } from './storage-contract-record-files';
 import { describePublishingContract } from './storage-contract-publishing';
+import { describePushSubscriptionsContract } from './storage-contract-push';
 import { testUser } from '../support/users';
 
 export interface StorageFactory {
@@ -739,6 +740,7 @@ export function describeStorageContract(
     describeSpacesContract(() => storage);
     describeUploadsContract(() => storage);
     describeRecordFilesContract(() => storage);
+    describePushSubscriptionsContract(() => storage);
 
     describe('messages and uploads', () => {
       it('keeps messages, newest first', async () => {

@@ -10,6 +10,7 @@ import { createMonitoringStore } from './monitoring';
 import { createOperatorStore } from './operators';
 import { createPortableStore } from './portable';
 import { createPublishingStore } from './publishing';
+import { createPushSubscriptionStore } from './push-subscriptions';
 import { createRecordFileStore } from './record-files';
 import { createSessionStore } from './sessions';
 import { createSpaceStore } from './spaces';
@@ -51,6 +52,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     checkpoints: createCheckpointStore(db),
     portable: createPortableStore(db, specifics),
     spaces: createSpaceStore(db, specifics.engine),
+    pushSubscriptions: createPushSubscriptionStore(db, specifics),
     appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
     async ping() {
       await db.selectFrom('documents').select('name').limit(1).execute();

@@ -7,6 +7,7 @@ import type { MonitoringStore } from './monitoring';
 import type { OperatorStore } from './operators';
 import type { PortableStore } from './portable';
 import type { PublishingStore } from './publishing';
+import type { PushSubscriptionStore } from './push-subscriptions';
 import type { RecordFileStore } from './record-files';
 import type { SessionStore } from './sessions';
 import type { SpaceStore } from './spaces';
@@ -71,6 +72,12 @@ export type {
   MonitoringStore,
 } from './monitoring';
 export type { AiUsageRecord, AiDailyUsage, AiUsageStore } from './ai-usage';
+export type {
+  PushSubscriptionRecord,
+  NewPushSubscription,
+  PushSubscriptionStore,
+} from './push-subscriptions';
+export { PUSH_FAILURES_BEFORE_DISABLE } from './push-subscriptions';
 export { ConflictError, NotFoundError } from './errors';
 
 /**
@@ -104,6 +111,8 @@ export interface Storage {
   readonly portable: PortableStore;
   /** Shared spaces: their members, roles and invitation links (docs/product/spaces.md). */
   readonly spaces: SpaceStore;
+  /** Web Push subscriptions (docs/decisions/0012-web-push-and-scheduler.md#subscriptions). */
+  readonly pushSubscriptions: PushSubscriptionStore;
   /** Names of the applied migrations, oldest first. */
   appliedMigrations(): Promise<string[]>;
   /** Resolves when the database answers a trivial query. */
