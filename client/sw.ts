@@ -4,7 +4,6 @@ import {
   appShellHtml,
   appShellTarget,
   EMOJI_IMAGE_PATH,
-  notificationTarget,
   readPushMessage,
   shellDocument,
   withDataBlock,
@@ -22,6 +21,7 @@ import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core';
 import { CACHED_COPY_HEADER } from './platform/api/cached-copy';
 import { PUBLISHED_CACHE } from './sync/device/published-cache';
 import { readDeviceStartElement } from './sync/device/device-start';
+import { notificationTarget } from './platform/push/notification-target';
 
 declare const self: ServiceWorkerGlobalScope;
 

@@ -387,7 +387,6 @@ export {
 export { redactUrlSecrets, redactUrlSecretsInText, SECRET_PATH_PREFIXES } from './url-secrets';
 export {
   isLocalPath,
-  notificationTarget,
   PUSH_BODY_MAX,
   PUSH_PATH_MAX,
   PUSH_TAG_MAX,

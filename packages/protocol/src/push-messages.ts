@@ -57,12 +57,3 @@ export function readPushMessage(value: unknown): PushMessage | null {
   if (appId !== undefined && (typeof appId !== 'string' || !ID_PATTERN.test(appId))) return null;
   return { title, body, path, tag, ...(appId === undefined ? {} : { appId }) };
 }
-
-/**
- * The page tapping a notification opens, from the data the service worker gave it: its path on
- * `origin`, or the home page when the data holds none that is local.
- */
-export function notificationTarget(data: unknown, origin: string): string {
-  const path = (data as { path?: unknown } | null)?.path;
-  return new URL(typeof path === 'string' && isLocalPath(path) ? path : '/', origin).href;
-}

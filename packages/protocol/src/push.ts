@@ -76,6 +76,8 @@ export type PushSubscribeRequest = z.infer<typeof pushSubscribeRequestSchema>;
 export const pushUnsubscribeRequestSchema = lazySchema(() =>
   z.object({
     endpoint: z.string().min(1, endpointMessage).max(PUSH_ENDPOINT_MAX_LENGTH, endpointMessage),
+    /** Only this app's messages stop; without it, every app's on that browser. */
+    appId: z.string().regex(ID_PATTERN, 'Not an app id.').optional(),
   }),
 );
 

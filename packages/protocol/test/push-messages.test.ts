@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isLocalPath,
-  notificationTarget,
-  PUSH_BODY_MAX,
-  PUSH_TITLE_MAX,
-  readPushMessage,
-} from '../src';
+import { isLocalPath, PUSH_BODY_MAX, PUSH_TITLE_MAX, readPushMessage } from '../src';
 
 const APP = 'abcdefghijklmnopqrstuvwxyz';
 const message = { title: 'Water the plants', body: 'It is 08:00.', path: '/apps/x/pwa', tag: 't1' };
@@ -45,18 +39,5 @@ describe('isLocalPath', () => {
     expect(isLocalPath('/a\nb')).toBe(false);
     expect(isLocalPath('relative')).toBe(false);
     expect(isLocalPath(`/${'a'.repeat(600)}`)).toBe(false);
-  });
-});
-
-describe('notificationTarget', () => {
-  const origin = 'https://pipit.example';
-  it('opens the path on this origin, or the home page', () => {
-    expect(notificationTarget({ path: '/apps/a/pwa?x=1' }, origin)).toBe(
-      `${origin}/apps/a/pwa?x=1`,
-    );
-    expect(notificationTarget({ path: '//evil.example/x' }, origin)).toBe(`${origin}/`);
-    expect(notificationTarget({ path: 'javascript:alert(1)' }, origin)).toBe(`${origin}/`);
-    expect(notificationTarget(null, origin)).toBe(`${origin}/`);
-    expect(notificationTarget({ path: 3 }, origin)).toBe(`${origin}/`);
   });
 });

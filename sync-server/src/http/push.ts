@@ -115,8 +115,9 @@ export function registerPush(app: Hono<ApiEnv>, deps: ApiDependencies): void {
 
   app.delete('/push/subscriptions', async (c) => {
     const auth = requireAuth(c);
-    const { endpoint } = await readJsonBody(c.req.raw, pushUnsubscribeRequestSchema);
-    if (!(await storage.pushSubscriptions.deleteByEndpoint(endpoint, auth.user.id))) {
+    const { endpoint, appId } = await readJsonBody(c.req.raw, pushUnsubscribeRequestSchema);
+    const only = { userId: auth.user.id, ...(appId === undefined ? {} : { appId }) };
+    if (!(await storage.pushSubscriptions.deleteByEndpoint(endpoint, only))) {
       throw new ApiError('not_found', 'You have no push subscription with that endpoint.');
     }
     return c.body(null, 204);

@@ -730,7 +730,9 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0020_push_subscriptions': () => ({
     async up(db: Kysely<unknown>) {
       // Web Push subscriptions (docs/decisions/0012-web-push-and-scheduler.md#subscriptions): one
-      // row per browser subscription, and one per person, app and device. The app's row is deleted
+      // row per browser subscription and app (installed apps on one browser share its one service
+      // worker, so its one subscription; each app asks for itself), and one per person, app and
+      // device. The app's row is deleted
       // with the app, so they go with it; a deleted account keeps its row (marked deleted), so
       // DataRemoval.account deletes them.
       await db.schema
@@ -739,7 +741,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
         .addColumn('device_id', 'text', (c) => c.notNull())
-        .addColumn('endpoint', 'text', (c) => c.notNull().unique())
+        .addColumn('endpoint', 'text', (c) => c.notNull())
         .addColumn('p256dh', 'text', (c) => c.notNull())
         .addColumn('auth', 'text', (c) => c.notNull())
         // The application server key it was made with: a key change finds what it invalidates.
@@ -749,6 +751,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('disabled_at', 'bigint')
         .addUniqueConstraint('push_subscriptions_device', ['user_id', 'app_id', 'device_id'])
+        .addUniqueConstraint('push_subscriptions_endpoint_app', ['endpoint', 'app_id'])
         .execute();
       await db.schema
         .createIndex('push_subscriptions_app_id')

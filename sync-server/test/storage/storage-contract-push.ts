@@ -128,6 +128,54 @@ export function describePushSubscriptionsContract(storage: () => Storage) {
       );
     });
 
+    it('keeps one browser subscription for each app that asked, and drops every app’s row when it is gone', async () => {
+      const s = storage();
+      const alice = await insertUser(s);
+      const bob = await insertUser(s);
+      const habits = await appOf(s, alice.id);
+      const shopping = await appOf(s, alice.id);
+      // Two apps installed from one browser share its service worker, so its one subscription.
+      const forHabits = subscription(alice.id, habits);
+      const forShopping = subscription(alice.id, shopping, {
+        endpoint: forHabits.endpoint,
+        deviceId: forHabits.deviceId,
+      });
+      await s.pushSubscriptions.upsert(forHabits);
+      await s.pushSubscriptions.upsert(forShopping);
+      expect((await s.pushSubscriptions.listForUser(alice.id)).map((r) => r.appId).sort()).toEqual(
+        [habits, shopping].sort(),
+      );
+      expect((await s.pushSubscriptions.getByEndpoint(forHabits.endpoint, shopping))?.id).toBe(
+        forShopping.id,
+      );
+
+      // Turning one app's messages off leaves the other's.
+      expect(
+        await s.pushSubscriptions.deleteByEndpoint(forHabits.endpoint, {
+          userId: alice.id,
+          appId: habits,
+        }),
+      ).toBe(true);
+      expect((await s.pushSubscriptions.listForUser(alice.id)).map((r) => r.appId)).toEqual([
+        shopping,
+      ]);
+
+      // Someone else signs in on that browser: every app's row of it is theirs now.
+      await s.pushSubscriptions.upsert(forHabits);
+      await s.pushSubscriptions.upsert(
+        subscription(bob.id, habits, { endpoint: forHabits.endpoint }),
+      );
+      expect(await s.pushSubscriptions.listForUser(alice.id)).toEqual([]);
+
+      // The push service dropped it: no app's row is left.
+      await s.pushSubscriptions.upsert(
+        subscription(bob.id, shopping, { endpoint: forHabits.endpoint }),
+      );
+      expect(await s.pushSubscriptions.listForUser(bob.id)).toHaveLength(2);
+      expect(await s.pushSubscriptions.deleteByEndpoint(forHabits.endpoint)).toBe(true);
+      expect(await s.pushSubscriptions.listForUser(bob.id)).toEqual([]);
+    });
+
     it('deletes by endpoint (only the given person’s), by device and by person', async () => {
       const s = storage();
       const alice = await insertUser(s);
@@ -139,10 +187,16 @@ export function describePushSubscriptionsContract(storage: () => Storage) {
       const bobs = subscription(bob.id, appId);
       for (const sub of [a, b, c, bobs]) await s.pushSubscriptions.upsert(sub);
 
-      expect(await s.pushSubscriptions.deleteByEndpoint(a.endpoint, bob.id)).toBe(false);
+      expect(await s.pushSubscriptions.deleteByEndpoint(a.endpoint, { userId: bob.id })).toBe(
+        false,
+      );
       expect(await s.pushSubscriptions.getByEndpoint(a.endpoint)).not.toBeNull();
-      expect(await s.pushSubscriptions.deleteByEndpoint(a.endpoint, alice.id)).toBe(true);
-      expect(await s.pushSubscriptions.deleteByEndpoint(a.endpoint, alice.id)).toBe(false);
+      expect(await s.pushSubscriptions.deleteByEndpoint(a.endpoint, { userId: alice.id })).toBe(
+        true,
+      );
+      expect(await s.pushSubscriptions.deleteByEndpoint(a.endpoint, { userId: alice.id })).toBe(
+        false,
+      );
       expect(await s.pushSubscriptions.deleteForDevice(alice.id, appId, b.deviceId)).toBe(true);
       expect(await s.pushSubscriptions.deleteForDevice(alice.id, appId, b.deviceId)).toBe(false);
       expect(await s.pushSubscriptions.deleteForUser(alice.id)).toBe(1);

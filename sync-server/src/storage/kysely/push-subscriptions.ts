@@ -43,11 +43,13 @@ export function createPushSubscriptionStore(
             .where('app_id', '=', s.appId)
             .where('device_id', '=', s.deviceId)
             .executeTakeFirst();
-          // The same browser subscription kept for someone else (or another app or device) moves
-          // here: a push to it now reaches whoever subscribed last on that browser.
+          // The same browser subscription kept for someone else moves here, every app of it: a
+          // push to it now reaches whoever subscribed last on that browser. Kept for this app
+          // under another device id (the browser's storage was cleared), this row replaces it.
           await trx
             .deleteFrom('push_subscriptions')
             .where('endpoint', '=', s.endpoint)
+            .where((w) => w.or([w('user_id', '!=', s.userId), w('app_id', '=', s.appId)]))
             .$if(existing !== undefined, (q) => q.where('id', '!=', existing!.id))
             .execute();
           if (existing) {
@@ -112,20 +114,24 @@ export function createPushSubscriptionStore(
       return rows.map(recordOf);
     },
 
-    async getByEndpoint(endpoint) {
+    async getByEndpoint(endpoint, appId) {
       const row = await db
         .selectFrom('push_subscriptions')
         .selectAll()
         .where('endpoint', '=', endpoint)
+        .$if(appId !== undefined, (q) => q.where('app_id', '=', appId!))
+        .orderBy('created_at')
         .executeTakeFirst();
       return row ? recordOf(row) : null;
     },
 
-    async deleteByEndpoint(endpoint, userId) {
+    async deleteByEndpoint(endpoint, only = {}) {
+      const { userId, appId } = only;
       const result = await db
         .deleteFrom('push_subscriptions')
         .where('endpoint', '=', endpoint)
         .$if(userId !== undefined, (q) => q.where('user_id', '=', userId!))
+        .$if(appId !== undefined, (q) => q.where('app_id', '=', appId!))
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },

@@ -47,9 +47,11 @@ export const PUSH_FAILURES_BEFORE_DISABLE = 10;
 export interface PushSubscriptionStore {
   /**
    * Stores a subscription. A device subscribing again for the same person and app replaces its row
-   * (its id and `createdAt` are kept, its failures and `disabledAt` cleared); an endpoint already
-   * kept for another person, app or device moves to this one (the browser is the same, signed in
-   * as someone else or for another app). `created` is false when the row existed.
+   * (its id and `createdAt` are kept, its failures and `disabledAt` cleared). One browser
+   * subscription serves every app installed from that browser (they share Pipit's service
+   * worker), so it has a row per app; kept for another person, every row of it moves to this one
+   * (the browser is the same, signed in as someone else), and kept for this app on another device
+   * id, that row is replaced. `created` is false when the row existed.
    */
   upsert(
     subscription: NewPushSubscription,
@@ -57,9 +59,13 @@ export interface PushSubscriptionStore {
   get(id: string): Promise<PushSubscriptionRecord | null>;
   /** A person's subscriptions, in one app when given, oldest first. */
   listForUser(userId: string, appId?: string): Promise<PushSubscriptionRecord[]>;
-  getByEndpoint(endpoint: string): Promise<PushSubscriptionRecord | null>;
-  /** Deletes the subscription at `endpoint`, only when it is `userId`'s when given. */
-  deleteByEndpoint(endpoint: string, userId?: string): Promise<boolean>;
+  /** The row of the browser subscription at `endpoint` for `appId`, or for any app when not given. */
+  getByEndpoint(endpoint: string, appId?: string): Promise<PushSubscriptionRecord | null>;
+  /**
+   * Deletes the browser subscription at `endpoint` (every app's row: the push service dropped it),
+   * only `userId`'s rows when given, only `appId`'s when given.
+   */
+  deleteByEndpoint(endpoint: string, only?: { userId?: string; appId?: string }): Promise<boolean>;
   deleteForDevice(userId: string, appId: string, deviceId: string): Promise<boolean>;
   /** Every subscription of a person (their account is deleted); returns how many went. */
   deleteForUser(userId: string): Promise<number>;
