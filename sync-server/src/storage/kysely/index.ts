@@ -6,11 +6,13 @@ import { createAiUsageStore } from './ai-usage';
 import { createAppStore } from './apps';
 import { createCheckpointStore } from './checkpoints';
 import { createDocumentStore } from './documents';
+import { createJobStore } from './jobs';
 import { createMonitoringStore } from './monitoring';
 import { createOperatorStore } from './operators';
 import { createPortableStore } from './portable';
 import { createPublishingStore } from './publishing';
 import { createRecordFileStore } from './record-files';
+import { createReminderDeliveryStore } from './reminder-deliveries';
 import { createSessionStore } from './sessions';
 import { createSpaceStore } from './spaces';
 import type { EngineSpecifics } from './shared';
@@ -51,6 +53,8 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     checkpoints: createCheckpointStore(db),
     portable: createPortableStore(db, specifics),
     spaces: createSpaceStore(db, specifics.engine),
+    reminderDeliveries: createReminderDeliveryStore(db),
+    jobs: createJobStore(db),
     appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
     async ping() {
       await db.selectFrom('documents').select('name').limit(1).execute();
