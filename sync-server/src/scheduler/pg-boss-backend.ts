@@ -2,7 +2,7 @@ import PgBoss from 'pg-boss';
 import pg from 'pg';
 import type { Logger } from '../logger';
 import { PG_CONNECT_TIMEOUT_MS, PG_STATEMENT_TIMEOUT_MS } from '../storage/postgres';
-import type { ClaimedJob, QueueBackend } from './polling-scheduler';
+import type { QueueBackend } from './polling-scheduler';
 import { DEFAULT_RETRY } from './retry';
 import { JOB_KINDS, type JobKind, type RetryPolicy } from './types';
 

@@ -190,13 +190,12 @@ export class PollingScheduler implements Scheduler {
 
   private sleep(): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.pollIntervalMs);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.interruptSleep = undefined;
+        this.interruptSleep = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, this.pollIntervalMs);
       this.interruptSleep = done;
     });
   }
