@@ -60,11 +60,11 @@ export interface WorkOptions extends Partial<RetryPolicy> {
  */
 export interface Scheduler {
   readonly engine: 'sqlite' | 'postgres';
-  /** Queues a job; false when one with the same key is queued or running. */
+  /** Queues a job, once `start` has resolved; false when one with the same key is queued or running. */
   enqueue<K extends JobKind>(job: JobRequest<K>): Promise<boolean>;
   /**
-   * Runs due jobs of `kind` on this instance with `handler`, once `start` has resolved. One handler
-   * per kind. A throw is retried with exponential backoff and jitter, capped, up to the retry
+   * Runs due jobs of `kind` on this instance with `handler` once started; registered before
+   * `start`, one handler per kind. A throw is retried with exponential backoff and jitter, capped, up to the retry
    * limit; a `RetryLater` thrown asks for its own delay (a push service's Retry-After).
    */
   work<K extends JobKind>(kind: K, handler: JobHandler<K>, options?: WorkOptions): void;
