@@ -760,6 +760,51 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0021_scheduled_jobs': () => ({
+    async up(db: Kysely<unknown>) {
+      // Reminders are delivered once per occurrence whatever the queue does
+      // (docs/decisions/0012-web-push-and-scheduler.md): the occurrence is the UTC instant it was
+      // due, and the primary key is what refuses a second delivery. `claimed_by` is the job that
+      // holds a `sending` row, so a retry of that job (after a 429 or a killed worker) may send,
+      // and another job for the same occurrence may not.
+      await db.schema
+        .createTable('reminder_deliveries')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('reminder_id', 'text', (c) => c.notNull())
+        .addColumn('occurrence', 'bigint', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('claimed_by', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('reminder_deliveries_pk', ['user_id', 'reminder_id', 'occurrence'])
+        .execute();
+
+      // The in-process scheduler's queue. Only SQLite runs it (PostgreSQL runs pg-boss in its own
+      // schema), but the table is made on both engines: `Storage` is one interface whose queries
+      // are written once, and a `jobs` store that exists on one engine only would be a method
+      // that throws on the other. An empty table on PostgreSQL costs nothing.
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull().unique())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('run_at', 'bigint', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('lease_until', 'bigint')
+        .addColumn('leased_by', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('done_at', 'bigint')
+        // A job whose retries ran out: kept, not run again, and no longer holding its key.
+        .addColumn('failed_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('jobs_due')
+        .on('jobs')
+        .columns(['kind', 'run_at'])
+        .where(sql.ref('done_at'), 'is', null)
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

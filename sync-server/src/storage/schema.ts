@@ -251,4 +251,25 @@ export interface Database {
     event: string;
   };
   report_drops: { day: number; reason: string; count: number };
+  reminder_deliveries: {
+    user_id: string;
+    reminder_id: string;
+    occurrence: number;
+    status: string;
+    claimed_by: string;
+    updated_at: number;
+  };
+  jobs: {
+    id: string;
+    kind: string;
+    key: string;
+    payload: string;
+    run_at: number;
+    attempts: Generated<number>;
+    lease_until: number | null;
+    leased_by: string | null;
+    last_error: string | null;
+    done_at: number | null;
+    failed_at: number | null;
+  };
 }

@@ -4,6 +4,7 @@ import { openPostgresStorage } from '../../src/storage/postgres';
 import { describeStorageContract } from './storage-contract';
 import { describeAiUsageContract } from './storage-contract-ai';
 import { describeMonitoringContract } from './storage-contract-monitoring';
+import { describeRemindersContract } from './storage-contract-reminders';
 import { createTestDatabase } from '../support/postgres';
 
 describeStorageContract('postgres', async () => {
@@ -12,6 +13,7 @@ describeStorageContract('postgres', async () => {
 });
 describeMonitoringContract('postgres');
 describeAiUsageContract('postgres');
+describeRemindersContract('postgres');
 
 describe('postgres adapter', () => {
   it('fails to open with a clear error when the server is unreachable', async () => {

@@ -6,12 +6,14 @@ import { createAiUsageStore } from './ai-usage';
 import { createAppStore } from './apps';
 import { createCheckpointStore } from './checkpoints';
 import { createDocumentStore } from './documents';
+import { createJobStore } from './jobs';
 import { createMonitoringStore } from './monitoring';
 import { createOperatorStore } from './operators';
 import { createPortableStore } from './portable';
 import { createPublishingStore } from './publishing';
 import { createPushSubscriptionStore } from './push-subscriptions';
 import { createRecordFileStore } from './record-files';
+import { createReminderDeliveryStore } from './reminder-deliveries';
 import { createSessionStore } from './sessions';
 import { createSpaceStore } from './spaces';
 import type { EngineSpecifics } from './shared';
@@ -53,6 +55,8 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     portable: createPortableStore(db, specifics),
     spaces: createSpaceStore(db, specifics.engine),
     pushSubscriptions: createPushSubscriptionStore(db, specifics),
+    reminderDeliveries: createReminderDeliveryStore(db),
+    jobs: createJobStore(db),
     appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
     async ping() {
       await db.selectFrom('documents').select('name').limit(1).execute();

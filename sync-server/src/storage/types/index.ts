@@ -3,12 +3,14 @@ import type { AiUsageStore } from './ai-usage';
 import type { AppStore } from './apps';
 import type { CheckpointStore } from './checkpoints';
 import type { DocumentStore } from './documents';
+import type { JobStore } from './jobs';
 import type { MonitoringStore } from './monitoring';
 import type { OperatorStore } from './operators';
 import type { PortableStore } from './portable';
 import type { PublishingStore } from './publishing';
 import type { PushSubscriptionStore } from './push-subscriptions';
 import type { RecordFileStore } from './record-files';
+import type { ReminderDeliveryStore } from './reminder-deliveries';
 import type { SessionStore } from './sessions';
 import type { SpaceStore } from './spaces';
 import type {
@@ -78,6 +80,8 @@ export type {
   PushSubscriptionStore,
 } from './push-subscriptions';
 export { PUSH_FAILURES_BEFORE_DISABLE } from './push-subscriptions';
+export type { OccurrenceKey, OccurrenceStatus, ReminderDeliveryStore } from './reminder-deliveries';
+export type { JobRecord, NewJob, JobStore } from './jobs';
 export { ConflictError, NotFoundError } from './errors';
 
 /**
@@ -113,6 +117,10 @@ export interface Storage {
   readonly spaces: SpaceStore;
   /** Web Push subscriptions (docs/decisions/0012-web-push-and-scheduler.md#subscriptions). */
   readonly pushSubscriptions: PushSubscriptionStore;
+  /** Reminders delivered once per occurrence (docs/decisions/0012-web-push-and-scheduler.md). */
+  readonly reminderDeliveries: ReminderDeliveryStore;
+  /** The in-process scheduler's queue; only the SQLite scheduler uses it (src/scheduler/). */
+  readonly jobs: JobStore;
   /** Names of the applied migrations, oldest first. */
   appliedMigrations(): Promise<string[]>;
   /** Resolves when the database answers a trivial query. */

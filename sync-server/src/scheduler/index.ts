@@ -1,0 +1,13 @@
+export { openScheduler, type SchedulerOptions } from './open-scheduler';
+export {
+  JOB_KINDS,
+  RetryLater,
+  type Job,
+  type JobHandler,
+  type JobKind,
+  type JobPayloads,
+  type JobRequest,
+  type RetryPolicy,
+  type Scheduler,
+  type WorkOptions,
+} from './types';
