@@ -16,6 +16,8 @@ import {
   type RecordDaySchedule,
   type RecordTimeSchedule,
   type ReminderPreferences,
+  type FormulaSchedule,
+  type Weekday,
   type WeeklySchedule,
 } from '../src/index';
 
@@ -38,8 +40,8 @@ function wall(ms: number | null, zone: string): string | null {
   return `${date} ${String(shown.hour).padStart(2, '0')}:${String(shown.minute).padStart(2, '0')}`;
 }
 
-const EVERY_DAY = [1, 2, 3, 4, 5, 6, 7];
-const weekly = (time: string, days = EVERY_DAY): WeeklySchedule => ({
+const EVERY_DAY: Weekday[] = [1, 2, 3, 4, 5, 6, 7];
+const weekly = (time: string, days: Weekday[] = EVERY_DAY): WeeklySchedule => ({
   kind: 'weekly',
   days,
   time,
@@ -228,8 +230,8 @@ describe('nextOccurrence', () => {
   });
 
   it('checks a formula schedule at its time on its days', () => {
-    const schedule = {
-      kind: 'formula' as const,
+    const schedule: FormulaSchedule = {
+      kind: 'formula',
       collectionId: 'plants',
       formula: '{Water} < 3',
       days: [6],
