@@ -122,7 +122,8 @@ export function resolveWallTime(
   let shown = local - after; // before the change: the zone shows local - after + before < local
   let past = local - before; // after it: the zone shows local - before + after > local
   while (past - shown > MINUTE_MS) {
-    const middle = shown + Math.floor((past - shown) / MINUTE_MS / 2) * MINUTE_MS;
+    // At least a minute a step, so the halving ends whatever the span.
+    const middle = shown + Math.max(1, Math.floor((past - shown) / MINUTE_MS / 2)) * MINUTE_MS;
     const wall = zonedTime(middle, zone);
     if (wall && wallMs(wall) > local) past = middle;
     else shown = middle;
