@@ -338,3 +338,47 @@ export {
   type FormulaValue,
   type ParseResult,
 } from './formula/index';
+export {
+  REMINDER_LIMITS,
+  WEEKDAYS,
+  formatTimeOfDay,
+  parseTimeOfDay,
+  formulaScheduleSchema,
+  quietHoursSchema,
+  recordDayScheduleSchema,
+  recordTimeScheduleSchema,
+  reminderPreferencesSchema,
+  reminderScheduleSchema,
+  reminderSchema,
+  timeOfDaySchema,
+  timeZoneSchema,
+  weeklyScheduleSchema,
+  type FormulaSchedule,
+  type QuietHours,
+  type RecordDaySchedule,
+  type RecordSchedule,
+  type RecordTimeSchedule,
+  type RecurringSchedule,
+  type Reminder,
+  type ReminderPreferences,
+  type ReminderSchedule,
+  type WeeklySchedule,
+  type Weekday,
+} from './reminders/schedule';
+export {
+  isTimeZone,
+  resolveWallTime,
+  wallTimeToInstant,
+  type ResolvedWallTime,
+  type TimeOfDay,
+  type WallTimeFit,
+} from './reminders/zones';
+export {
+  LATE_GRACE_MS,
+  afterQuietHours,
+  isInQuietHours,
+  isTooLate,
+  nextOccurrence,
+  occurrenceForDate,
+} from './reminders/occurrences';
+export { zonedTime, type CivilDate, type ZonedTime } from './formula/dates';
