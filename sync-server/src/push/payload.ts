@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 
 /**
  * What a push carries to the app's service worker, as JSON. Small on purpose: a push service
- * takes 4096 bytes of body, and encryption takes its part of that.
+ * takes 4096 bytes of body, and encryption takes its part of that. The service worker shows only
+ * what fits the protocol's `PushMessage` (packages/protocol/src/push-messages.ts); anything else
+ * shows as a plain notification.
  */
 export interface PushPayload {
   title: string;
   body?: string;
-  /** The page the notification opens. */
-  url?: string;
+  /** The page the notification opens: a path on Pipit's own origin. */
+  path?: string;
   /** The notification's tag: a second push with the same tag replaces the first on the device. */
   tag?: string;
   appId?: string;

@@ -5,7 +5,7 @@
  */
 export interface JobPayloads {
   /** One occurrence of one person's reminder; `occurrence` is the UTC epoch ms it is due. */
-  reminder: { userId: string; reminderId: string; occurrence: number };
+  reminder: { userId: string; appId: string; reminderId: string; occurrence: number };
   /** One person's digest. */
   digest: { userId: string };
 }

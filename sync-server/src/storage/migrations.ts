@@ -770,12 +770,19 @@ const MIGRATIONS: Record<string, EngineMigration> = {
       await db.schema
         .createTable('reminder_deliveries')
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        // Reminder ids are unique within an app only (a remix keeps its original's ids).
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
         .addColumn('reminder_id', 'text', (c) => c.notNull())
         .addColumn('occurrence', 'bigint', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
         .addColumn('claimed_by', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('reminder_deliveries_pk', ['user_id', 'reminder_id', 'occurrence'])
+        .addPrimaryKeyConstraint('reminder_deliveries_pk', [
+          'user_id',
+          'app_id',
+          'reminder_id',
+          'occurrence',
+        ])
         .execute();
 
       // The in-process scheduler's queue. Only SQLite runs it (PostgreSQL runs pg-boss in its own

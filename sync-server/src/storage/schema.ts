@@ -253,6 +253,7 @@ export interface Database {
   report_drops: { day: number; reason: string; count: number };
   reminder_deliveries: {
     user_id: string;
+    app_id: string;
     reminder_id: string;
     occurrence: number;
     status: string;

@@ -111,7 +111,12 @@ describe.each(ENGINES)('push sender on %s', (engine) => {
     return { row: subscription, device: made };
   }
 
-  const reminder = { title: 'Water the plants', body: 'It is 08:00 ☀️', url: '/apps/x', tag: 'r1' };
+  const reminder = {
+    title: 'Water the plants',
+    body: 'It is 08:00 ☀️',
+    path: '/apps/x',
+    tag: 'r1',
+  };
 
   beforeAll(async () => {
     ({ storage, cleanup } = await openEngine(engine));

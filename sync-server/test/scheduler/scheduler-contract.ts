@@ -7,6 +7,7 @@ import { openScheduler, type SchedulerOptions } from '../../src/scheduler/open-s
 import {
   type Job,
   type JobKind,
+  type JobPayloads,
   type JobRequest,
   RetryLater,
   type Scheduler,
@@ -363,11 +364,7 @@ export function describeSchedulerContract(engine: Engine) {
       let failFirstSend = true;
       const s = await instance('a', async (job) => {
         if (job.kind !== 'reminder') return;
-        const occurrence = job.payload as {
-          userId: string;
-          reminderId: string;
-          occurrence: number;
-        };
+        const occurrence = job.payload as JobPayloads['reminder'];
         if (!(await storage.reminderDeliveries.claimOccurrence(occurrence, job.id, Date.now())))
           return;
         if (failFirstSend) {
@@ -378,7 +375,21 @@ export function describeSchedulerContract(engine: Engine) {
         sent.push(`${occurrence.reminderId}@${occurrence.occurrence}`);
         await storage.reminderDeliveries.markOccurrence(occurrence, 'sent', Date.now());
       });
-      const payload = { userId: user.id, reminderId: createId(), occurrence: 1_800_000_000_000 };
+      const appId = createId();
+      await storage.apps.insert({
+        id: appId,
+        ownerId: user.id,
+        title: 'Habits',
+        description: '',
+        icon: null,
+        createdAt: 1,
+      });
+      const payload = {
+        userId: user.id,
+        appId,
+        reminderId: createId(),
+        occurrence: 1_800_000_000_000,
+      };
       const k = `reminder:${payload.userId}:${payload.reminderId}:${payload.occurrence}`;
       expect(await s.enqueue({ kind: 'reminder', key: k, runAt: Date.now(), payload })).toBe(true);
       await waitFor(() => expect(sent).toHaveLength(1));

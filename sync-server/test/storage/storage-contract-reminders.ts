@@ -12,15 +12,30 @@ export function describeRemindersContract(engine: Engine) {
     let storage: Storage;
     let cleanup: () => Promise<void>;
     let userId: string;
+    let appId: string;
     beforeAll(async () => {
       ({ storage, cleanup } = await openEngine(engine));
       userId = (await insertUser(storage)).id;
+      appId = createId();
+      await storage.apps.insert({
+        id: appId,
+        ownerId: userId,
+        title: 'Habits',
+        description: '',
+        icon: null,
+        createdAt: NOW,
+      });
     });
     afterAll(async () => {
       await storage.close();
       await cleanup();
     });
-    const occurrence = (): OccurrenceKey => ({ userId, reminderId: createId(), occurrence: NOW });
+    const occurrence = (): OccurrenceKey => ({
+      userId,
+      appId,
+      reminderId: createId(),
+      occurrence: NOW,
+    });
 
     it('claims an occurrence once: a second job finds it taken', async () => {
       const key = occurrence();

@@ -8,6 +8,9 @@ function checkKey(key: OccurrenceKey): void {
   if (typeof key.userId !== 'string' || key.userId === '') {
     throw new TypeError('A reminder occurrence needs a user id (a non-empty string).');
   }
+  if (typeof key.appId !== 'string' || key.appId === '') {
+    throw new TypeError('A reminder occurrence needs an app id (a non-empty string).');
+  }
   if (typeof key.reminderId !== 'string' || key.reminderId === '') {
     throw new TypeError('A reminder occurrence needs a reminder id (a non-empty string).');
   }
@@ -23,6 +26,7 @@ export function createReminderDeliveryStore(db: Db): ReminderDeliveryStore {
     db
       .selectFrom('reminder_deliveries')
       .where('user_id', '=', key.userId)
+      .where('app_id', '=', key.appId)
       .where('reminder_id', '=', key.reminderId)
       .where('occurrence', '=', key.occurrence);
   return {
@@ -39,6 +43,7 @@ export function createReminderDeliveryStore(db: Db): ReminderDeliveryStore {
         .insertInto('reminder_deliveries')
         .values({
           user_id: key.userId,
+          app_id: key.appId,
           reminder_id: key.reminderId,
           occurrence: key.occurrence,
           status: 'sending',
@@ -47,7 +52,7 @@ export function createReminderDeliveryStore(db: Db): ReminderDeliveryStore {
         })
         .onConflict((oc) =>
           oc
-            .columns(['user_id', 'reminder_id', 'occurrence'])
+            .columns(['user_id', 'app_id', 'reminder_id', 'occurrence'])
             .doUpdateSet({ updated_at: now })
             .where('reminder_deliveries.status', '=', 'sending')
             .where('reminder_deliveries.claimed_by', '=', claimant),
@@ -67,12 +72,13 @@ export function createReminderDeliveryStore(db: Db): ReminderDeliveryStore {
         .updateTable('reminder_deliveries')
         .set({ status, updated_at: now })
         .where('user_id', '=', key.userId)
+        .where('app_id', '=', key.appId)
         .where('reminder_id', '=', key.reminderId)
         .where('occurrence', '=', key.occurrence)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) {
         throw new NotFoundError(
-          `reminder occurrence ${key.userId}/${key.reminderId}/${key.occurrence} was never claimed`,
+          `reminder occurrence ${key.userId}/${key.appId}/${key.reminderId}/${key.occurrence} was never claimed`,
         );
       }
     },

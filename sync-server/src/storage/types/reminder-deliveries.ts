@@ -4,6 +4,7 @@ export type OccurrenceStatus = 'sending' | 'sent' | 'missed';
 /** One occurrence of one person's reminder: `occurrence` is the UTC epoch ms it was due. */
 export interface OccurrenceKey {
   userId: string;
+  appId: string;
   reminderId: string;
   occurrence: number;
 }
