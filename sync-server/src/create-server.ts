@@ -12,6 +12,7 @@ import type { ClientHandler } from './http/client-files';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import type { Push } from './push/push';
+import type { Reminders } from './reminders/reminders';
 import {
   createBuiltClient,
   createRequestServer,
@@ -64,6 +65,8 @@ export interface CreateServerOptions {
    * (push/endpoints.ts); tests accept the stand-in's, on 127.0.0.1.
    */
   pushEndpoints?: (endpoint: URL) => boolean;
+  /** How often the job scheduler looks for due jobs (tests make it quick). */
+  schedulerPollMs?: number;
 }
 
 export interface PipitServer {
@@ -75,6 +78,8 @@ export interface PipitServer {
   readonly metrics: Metrics;
   /** Web Push: the VAPID keys and the sender (docs/decisions/0012-web-push-and-scheduler.md). */
   readonly push: Push;
+  /** Apps' reminders: their queue and their delivery (docs/product/reminders.md). */
+  readonly reminders: Reminders;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   /**
    * Graceful shutdown: stop accepting, close sync connections, flush every pending document store
@@ -127,6 +132,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     mailer,
     metrics,
     push: services.push,
+    reminders: services.reminders,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);

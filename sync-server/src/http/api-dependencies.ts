@@ -13,6 +13,7 @@ import type { Logger } from '../logger';
 import type { ServerErrorReport } from '../monitoring/server-error';
 import type { LiveDocuments } from '../publishing/app-document';
 import type { Push } from '../push/push';
+import type { Reminders } from '../reminders/reminders';
 import type { Storage } from '../storage/types';
 
 /** What the sync server must do when access to an app changes under open connections. */
@@ -63,6 +64,8 @@ export interface ApiDependencies {
   aiDailyRuns: number;
   /** Web Push: the VAPID keys and the sender (docs/decisions/0012-web-push-and-scheduler.md). */
   push: Push;
+  /** Apps' reminders: queuing a person's next occurrence (docs/product/reminders.md). */
+  reminders: Pick<Reminders, 'scheduleNext'>;
   /** Keeps a failure with its digest for the operator's inbox (never throws). */
   reportServerError?: (report: ServerErrorReport) => void;
 }

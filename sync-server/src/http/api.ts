@@ -27,6 +27,7 @@ import { registerProfiles } from './profiles';
 import { registerPublished } from './published';
 import { registerPublishing } from './publishing';
 import { registerPush } from './push';
+import { registerReminders } from './reminders';
 import { registerSpaces } from './spaces';
 import { registerUploads } from './uploads';
 import { RECORD_FILE_RAW_BODY, registerRecordFiles } from './record-files';
@@ -156,6 +157,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerAdmin(app, deps);
   registerAi(app, deps);
   registerPush(app, deps);
+  registerReminders(app, deps);
 
   app.notFound(() => {
     throw new ApiError('not_found', 'There is no such API endpoint.');

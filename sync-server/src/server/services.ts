@@ -24,6 +24,8 @@ import { createLogger, type Logger } from '../logger';
 import { createMetrics, type Metrics } from '../metrics';
 import { createMonitoring, type Monitoring } from '../monitoring/create-monitoring';
 import { createPush, type Push } from '../push/push';
+import { createReminders, type Reminders } from '../reminders/reminders';
+import { openScheduler } from '../scheduler';
 import { openStorage } from '../storage/open-storage';
 import type { Storage } from '../storage/types';
 import { clusterEventHandlers } from './cluster-events';
@@ -60,6 +62,8 @@ export interface ServerServices extends ServerCore {
   recordFileSweep: { stop(): Promise<void> };
   /** Web Push: the VAPID keys and the sender (docs/decisions/0012-web-push-and-scheduler.md). */
   push: Push;
+  /** Apps' reminders, on the job scheduler (docs/product/reminders.md). */
+  reminders: Reminders;
 }
 
 /** Builds every service of one server, in the order each needs the others. */
@@ -170,6 +174,22 @@ function createApiServices(
     ...(options.pushAgent ? { agent: options.pushAgent } : {}),
     ...(options.pushEndpoints ? { acceptsEndpoint: options.pushEndpoints } : {}),
   });
+  const reminders = createReminders({
+    storage,
+    openScheduler: () =>
+      openScheduler({
+        storage,
+        config,
+        logger,
+        clock,
+        ...(options.schedulerPollMs !== undefined
+          ? { pollIntervalMs: options.schedulerPollMs }
+          : {}),
+      }),
+    sender: push.sender,
+    clock,
+    logger,
+  });
   const accounts = createAccountService({
     storage,
     sessions,
@@ -212,6 +232,7 @@ function createApiServices(
     shuttingDown: () => state.shuttingDown,
     dataRemoval,
     push,
+    reminders,
     accessChanges: {
       revoked: (appId, userId) =>
         cluster.broadcast({ kind: 'app-access', appId, userId, reason: 'forbidden' }),
@@ -225,5 +246,5 @@ function createApiServices(
     },
   });
   const recordFileSweep = startRecordFileSweep({ storage, clock, logger });
-  return { rateLimiter, monitoring, api, recordFileSweep, push };
+  return { rateLimiter, monitoring, api, recordFileSweep, push, reminders };
 }

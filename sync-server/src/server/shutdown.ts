@@ -21,7 +21,7 @@ async function storesSettled(persistence: Persistence, deadline: number): Promis
  */
 export async function shutdown(
   config: Config,
-  { logger, storage, cluster, collab, monitoring, recordFileSweep }: ServerServices,
+  { logger, storage, cluster, collab, monitoring, recordFileSweep, reminders }: ServerServices,
   httpServer: HttpServer,
   sync: SyncSocket,
   state: ServerState,
@@ -60,6 +60,13 @@ export async function shutdown(
   // Reports being recorded are kept; an unreachable database holds nothing past the deadline.
   await Promise.race([monitoring.close(), sleep(remaining())]);
   await Promise.race([recordFileSweep.stop(), sleep(remaining())]);
+  // A reminder being sent finishes (or is retried by another instance once its lease ends).
+  await Promise.race([
+    reminders
+      .stop()
+      .catch((error: unknown) => logger.warn({ err: error }, 'stopping the scheduler failed')),
+    sleep(remaining()),
+  ]);
   // A store stuck on an unreachable database must not hold the process past its deadline.
   await Promise.race([
     storage

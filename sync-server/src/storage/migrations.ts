@@ -812,6 +812,28 @@ const MIGRATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0022_reminder_preferences': () => ({
+    async up(db: Kysely<unknown>) {
+      // A person's choices for an app's reminder (docs/product/reminders.md): on or off, their
+      // time, zone and quiet hours, as JSON the reminders' schema reads back. `enabled` is a
+      // column of its own for the sweep that queues every turned-on reminder's next occurrence.
+      await db.schema
+        .createTable('reminder_preferences')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('reminder_id', 'text', (c) => c.notNull())
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('preferences', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('reminder_preferences_pk', ['user_id', 'app_id', 'reminder_id'])
+        .execute();
+      await db.schema
+        .createIndex('reminder_preferences_enabled')
+        .on('reminder_preferences')
+        .columns(['enabled', 'user_id', 'app_id', 'reminder_id'])
+        .execute();
+    },
+  }),
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

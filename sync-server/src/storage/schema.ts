@@ -251,6 +251,14 @@ export interface Database {
     event: string;
   };
   report_drops: { day: number; reason: string; count: number };
+  reminder_preferences: {
+    user_id: string;
+    app_id: string;
+    reminder_id: string;
+    enabled: number;
+    preferences: string;
+    updated_at: number;
+  };
   reminder_deliveries: {
     user_id: string;
     app_id: string;

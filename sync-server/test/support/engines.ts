@@ -15,7 +15,7 @@ export type Engine = (typeof ENGINES)[number];
 
 export async function openEngine(
   engine: Engine,
-): Promise<{ storage: Storage; cleanup(): Promise<void> }> {
+): Promise<{ storage: Storage; cleanup(): Promise<void>; databaseUrl?: string }> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'pipit-engine-'));
     return {
@@ -24,7 +24,12 @@ export async function openEngine(
     };
   }
   const database = await createTestDatabase();
-  return { storage: await openPostgresStorage(database.url), cleanup: () => database.drop() };
+  return {
+    storage: await openPostgresStorage(database.url),
+    cleanup: () => database.drop(),
+    // What DATABASE_URL would be: the job scheduler opens its own connections with it.
+    databaseUrl: database.url,
+  };
 }
 
 /** The password the harness signs everyone up with. */
@@ -73,13 +78,18 @@ export async function startAccountsServer(
   engine: Engine,
   options: Omit<StartOptions, 'storage'> = {},
 ): Promise<AccountsHarness> {
-  const { storage, cleanup } = await openEngine(engine);
+  const { storage, cleanup, databaseUrl } = await openEngine(engine);
   const smtp = await startTestSmtp();
   const pipit = await startPipit({
     rateLimits: ROOMY_RATE_LIMITS,
     ...options,
     storage,
-    env: { SMTP_URL: smtp.url, HUMAN_CHECK_DIFFICULTY: '500', ...options.env },
+    env: {
+      SMTP_URL: smtp.url,
+      HUMAN_CHECK_DIFFICULTY: '500',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...options.env,
+    },
   });
   return {
     pipit,

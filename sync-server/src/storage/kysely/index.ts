@@ -14,6 +14,7 @@ import { createPublishingStore } from './publishing';
 import { createPushSubscriptionStore } from './push-subscriptions';
 import { createRecordFileStore } from './record-files';
 import { createReminderDeliveryStore } from './reminder-deliveries';
+import { createReminderPreferenceStore } from './reminder-preferences';
 import { createSessionStore } from './sessions';
 import { createSpaceStore } from './spaces';
 import type { EngineSpecifics } from './shared';
@@ -56,6 +57,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     spaces: createSpaceStore(db, specifics.engine),
     pushSubscriptions: createPushSubscriptionStore(db, specifics),
     reminderDeliveries: createReminderDeliveryStore(db),
+    reminderPreferences: createReminderPreferenceStore(db),
     jobs: createJobStore(db),
     appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
     async ping() {

@@ -11,6 +11,7 @@ import type { PublishingStore } from './publishing';
 import type { PushSubscriptionStore } from './push-subscriptions';
 import type { RecordFileStore } from './record-files';
 import type { ReminderDeliveryStore } from './reminder-deliveries';
+import type { ReminderPreferenceStore } from './reminder-preferences';
 import type { SessionStore } from './sessions';
 import type { SpaceStore } from './spaces';
 import type {
@@ -81,6 +82,7 @@ export type {
 } from './push-subscriptions';
 export { PUSH_FAILURES_BEFORE_DISABLE } from './push-subscriptions';
 export type { OccurrenceKey, OccurrenceStatus, ReminderDeliveryStore } from './reminder-deliveries';
+export type { ReminderPreferenceRecord, ReminderPreferenceStore } from './reminder-preferences';
 export type { JobRecord, NewJob, JobStore } from './jobs';
 export { ConflictError, NotFoundError } from './errors';
 
@@ -119,6 +121,8 @@ export interface Storage {
   readonly pushSubscriptions: PushSubscriptionStore;
   /** Reminders delivered once per occurrence (docs/decisions/0012-web-push-and-scheduler.md). */
   readonly reminderDeliveries: ReminderDeliveryStore;
+  /** People's choices for apps' reminders (docs/product/reminders.md). */
+  readonly reminderPreferences: ReminderPreferenceStore;
   /** The in-process scheduler's queue; only the SQLite scheduler uses it (src/scheduler/). */
   readonly jobs: JobStore;
   /** Names of the applied migrations, oldest first. */

@@ -1,0 +1,69 @@
+import type { Hono } from 'hono';
+import { type Reminder, reminderPreferencesSchema } from '@pipit/app-definition';
+import { findVisibleApp } from '../publishing/visibility';
+import { remindersOfApp } from '../reminders/reminders';
+import { ApiError } from './api-error';
+import type { ApiDependencies } from './api-dependencies';
+import { readJsonBody } from './body';
+import { type ApiEnv, requireAuth } from './context';
+
+/**
+ * A person's choices for an app's reminders (docs/product/reminders.md): each reminder the
+ * published app defines, with whether they turned it on, their time, zone and quiet hours.
+ */
+export function registerReminders(app: Hono<ApiEnv>, deps: ApiDependencies): void {
+  const { storage, clock, logger, reminders } = deps;
+
+  /** The app's reminders, for someone who may use it; 404 otherwise, as for its data. */
+  async function remindersFor(appId: string, userId: string): Promise<Reminder[]> {
+    if (!(await findVisibleApp(storage, appId, userId))) {
+      throw new ApiError('not_found', 'That app does not exist, or you cannot use it.');
+    }
+    return remindersOfApp(storage, appId);
+  }
+
+  app.get('/apps/:id/reminders', async (c) => {
+    const auth = requireAuth(c);
+    const appId = c.req.param('id');
+    const defined = await remindersFor(appId, auth.user.id);
+    const chosen = await storage.reminderPreferences.listForUser(auth.user.id, appId);
+    return c.json({
+      reminders: defined.map((reminder) => ({
+        ...reminder,
+        preferences: chosen.find((p) => p.reminderId === reminder.id)?.preferences ?? null,
+      })),
+    });
+  });
+
+  app.put('/apps/:id/reminders/:reminderId', async (c) => {
+    const auth = requireAuth(c);
+    const appId = c.req.param('id');
+    const reminderId = c.req.param('reminderId');
+    const preferences = await readJsonBody(c.req.raw, reminderPreferencesSchema);
+    const defined = await remindersFor(appId, auth.user.id);
+    if (!defined.some((r) => r.id === reminderId)) {
+      throw new ApiError(
+        'not_found',
+        'This app has no such reminder any more. Reload the app to see its reminders.',
+      );
+    }
+    const record = { userId: auth.user.id, appId, reminderId, preferences, updatedAt: clock.now() };
+    await storage.reminderPreferences.put(record);
+    let next: number | null = null;
+    try {
+      next = await reminders.scheduleNext(auth.user.id, appId, reminderId);
+    } catch (error) {
+      // Stored all the same: the sweep queues it once the scheduler can be reached.
+      logger.warn({ err: error, appId, reminderId }, 'queuing a reminder failed; the sweep will');
+    }
+    return c.json({ preferences, next });
+  });
+
+  app.delete('/apps/:id/reminders/:reminderId', async (c) => {
+    const auth = requireAuth(c);
+    const appId = c.req.param('id');
+    await remindersFor(appId, auth.user.id);
+    await storage.reminderPreferences.delete(auth.user.id, appId, c.req.param('reminderId'));
+    return c.body(null, 204);
+  });
+}
