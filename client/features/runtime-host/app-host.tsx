@@ -1,6 +1,6 @@
 import type { ReadDefinition } from '@pipit/app-definition';
 import { type RuntimeUser, themeStyle } from '@pipit/runtime';
-import { lazy, type ReactNode, Suspense, useContext, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useContext, useEffect } from 'react';
 import type { AppDataView } from '../../sync/visitor-data/app-data';
 import { AppIcon } from '../../ui/app-icon';
 import { Loading } from '../../ui/loading';
@@ -18,9 +18,9 @@ const AiAppArea = lazy(() =>
   import('./ai-app-area').then((module) => ({ default: module.AiAppArea })),
 );
 
-/** Read when the person opens "Your data on this device" (device-panel.tsx). */
-const DevicePanel = lazy(() =>
-  import('./device-panel').then((module) => ({ default: module.DevicePanel })),
+/** Under the app: its reminders and "Your data on this device" (app-footer.tsx). */
+const AppFooter = lazy(() =>
+  import('./app-footer').then((module) => ({ default: module.AppFooter })),
 );
 
 import './runtime-host.css';
@@ -52,7 +52,6 @@ export function AppHost({
   notice?: ReactNode;
 }) {
   const colorMode = useAppColorMode(definition.theme.mode);
-  const [deviceOpen, setDeviceOpen] = useState(false);
   // Running installed, the browser is asked to keep the app's storage at once: it grants it to an
   // app the person chose to keep (anywhere else the panel's button asks).
   useEffect(() => {
@@ -93,23 +92,14 @@ export function AppHost({
       ) : (
         <AppArea {...area} />
       )}
-      <footer>
-        <details
-          className="app-host__device"
-          onToggle={(event) => setDeviceOpen(event.currentTarget.open)}
-        >
-          <summary>Your data on this device</summary>
-          {deviceOpen && (
-            <Suspense fallback={<Loading label="Reading this device…" />}>
-              <DevicePanel
-                sync={visitorData.sync}
-                definition={definition}
-                data={visitorData.data}
-              />
-            </Suspense>
-          )}
-        </details>
-      </footer>
+      <Suspense fallback={null}>
+        <AppFooter
+          appId={appId}
+          definition={definition}
+          visitorData={visitorData}
+          signedIn={user !== null}
+        />
+      </Suspense>
     </div>
   );
   if (!spaces || !renderSpaces) return layout({});
