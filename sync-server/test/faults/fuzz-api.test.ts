@@ -18,6 +18,8 @@ import {
   messageRequestSchema,
   publishRequestSchema,
   pulledVersionRequestSchema,
+  pushSubscribeRequestSchema,
+  pushUnsubscribeRequestSchema,
   renameSpaceRequestSchema,
   resetPasswordRequestSchema,
   setArchivedRequestSchema,
@@ -27,6 +29,7 @@ import {
   updateProfileRequestSchema,
   visibilityRequestSchema,
 } from '@pipit/protocol';
+import { reminderPreferencesSchema } from '@pipit/app-definition';
 import { createApi } from '../../src/http/api';
 import type { ApiClient } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
@@ -140,6 +143,13 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'GET /api/spaces/:spaceId/files/:hash': null,
   'GET /api/apps/:id/files/:hash/thumbnail': null,
   'GET /api/spaces/:spaceId/files/:hash/thumbnail': null,
+  'GET /api/push/key': null,
+  'POST /api/push/subscriptions': pushSubscribeRequestSchema,
+  'DELETE /api/push/subscriptions': pushUnsubscribeRequestSchema,
+  'GET /api/push/subscriptions': null,
+  'GET /api/apps/:id/reminders': null,
+  'PUT /api/apps/:id/reminders/:reminderId': reminderPreferencesSchema,
+  'DELETE /api/apps/:id/reminders/:reminderId': null,
 };
 
 function registeredRoutes(): string[] {

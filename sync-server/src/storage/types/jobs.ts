@@ -1,4 +1,4 @@
-/** A row of the in-process scheduler's queue (sync-server/src/scheduler/table-scheduler.ts). */
+/** A row of the in-process scheduler's queue (sync-server/src/scheduler/table-backend.ts). */
 export interface JobRecord {
   id: string;
   kind: string;
