@@ -28,6 +28,7 @@ import { useOnlineStatus } from '../../ui/use-online-status';
 import { setAccount, useSession } from '../../platform/session/session';
 import { noteAccountDeleted } from '../../platform/session/farewell';
 import { type DeletionProblems, deletionProblems } from './delete-checks';
+import { NotificationsSection } from './notifications-section';
 import './account-pages.css';
 
 /** A settings form: its error and its confirmation sit just above the button. */
@@ -434,6 +435,7 @@ export function AccountSettingsPage() {
       <EmailSection />
       <PasswordSection onChanged={() => setSessionsVersion((v) => v + 1)} />
       <SessionsSection version={sessionsVersion} />
+      <NotificationsSection />
       <Section title="Appearance" id="appearance">
         <p>How Pipit looks on this device.</p>
         <Segmented label="Colour theme" options={THEME_OPTIONS} value={theme} onChange={setTheme} />

@@ -59,6 +59,64 @@ export function registerReminders(app: Hono<ApiEnv>, deps: ApiDependencies): voi
     return c.json({ preferences, next });
   });
 
+  /** Every app that may notify the person: reminders turned on, or a device subscribed. */
+  app.get('/account/notifications', async (c) => {
+    const auth = requireAuth(c);
+    const [chosen, devices] = await Promise.all([
+      storage.reminderPreferences.listForUser(auth.user.id),
+      storage.pushSubscriptions.listForUser(auth.user.id),
+    ]);
+    const appIds = [
+      ...new Set([
+        ...chosen.filter((p) => p.preferences.enabled).map((p) => p.appId),
+        ...devices.map((d) => d.appId),
+      ]),
+    ];
+    const apps = [];
+    for (const appId of appIds) {
+      const found = await storage.apps.get(appId);
+      if (!found) continue;
+      const defined = await remindersOfApp(storage, appId);
+      apps.push({
+        appId,
+        title: found.title,
+        reminders: defined
+          .filter((r) => chosen.some((p) => p.appId === appId && p.reminderId === r.id))
+          .map((r) => ({
+            id: r.id,
+            title: r.title,
+            enabled:
+              chosen.find((p) => p.appId === appId && p.reminderId === r.id)?.preferences.enabled ??
+              false,
+          })),
+        devices: devices.filter((d) => d.appId === appId && d.disabledAt === null).length,
+      });
+    }
+    return c.json({ apps });
+  });
+
+  /** Stops an app's notifications: its reminders off, and no device of the person subscribed. */
+  app.delete('/account/notifications/:appId', async (c) => {
+    const auth = requireAuth(c);
+    const appId = c.req.param('appId');
+    const chosen = await storage.reminderPreferences.listForUser(auth.user.id, appId);
+    for (const record of chosen) {
+      await storage.reminderPreferences.put({
+        ...record,
+        preferences: { ...record.preferences, enabled: false },
+        updatedAt: clock.now(),
+      });
+    }
+    const devices = await storage.pushSubscriptions.listForUser(auth.user.id, appId);
+    for (const device of devices) {
+      await storage.pushSubscriptions.deleteByEndpoint(device.endpoint, {
+        userId: auth.user.id,
+        appId,
+      });
+    }
+    return c.body(null, 204);
+  });
+
   app.delete('/apps/:id/reminders/:reminderId', async (c) => {
     const auth = requireAuth(c);
     const appId = c.req.param('id');

@@ -150,6 +150,8 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'GET /api/apps/:id/reminders': null,
   'PUT /api/apps/:id/reminders/:reminderId': reminderPreferencesSchema,
   'DELETE /api/apps/:id/reminders/:reminderId': null,
+  'GET /api/account/notifications': null,
+  'DELETE /api/account/notifications/:appId': null,
 };
 
 function registeredRoutes(): string[] {

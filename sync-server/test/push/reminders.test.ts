@@ -187,6 +187,32 @@ describe.each(ENGINES)('reminders on %s', (engine) => {
     ).toBe('missed');
   });
 
+  it('lists the apps that may notify the person, and stops one’s notifications at once', async () => {
+    const listed = await ada.get<{ apps: unknown[] }>('/api/account/notifications');
+    expect(listed.body.apps).toEqual([
+      {
+        appId,
+        title: 'Habit tracker',
+        reminders: [{ id: reminderId, title: 'Log your habits', enabled: true }],
+        devices: 1,
+      },
+    ]);
+    // Someone else's list does not have it.
+    expect((await cleo.get<{ apps: unknown[] }>('/api/account/notifications')).body.apps).toEqual(
+      [],
+    );
+
+    const stopped = await ada.request('DELETE', `/api/account/notifications/${appId}`);
+    expect(stopped.status).toBe(204);
+    expect((await ada.get<{ apps: unknown[] }>('/api/account/notifications')).body.apps).toEqual(
+      [],
+    );
+    expect(await storage().pushSubscriptions.listForUser(adaId, appId)).toEqual([]);
+    expect(
+      (await storage().reminderPreferences.get(adaId, appId, reminderId))?.preferences,
+    ).toMatchObject({ enabled: false });
+  });
+
   it('sends nothing for an occurrence the person moved or turned off since it was queued', async () => {
     const moved = await put({ enabled: true, timeZone: 'UTC', time: utcTimeIn(10) });
     const occurrence = (moved.body as { next: number }).next;
