@@ -75,8 +75,10 @@ export function createDataRemoval(
     await storage.documents.deleteData({ userId });
     await storage.recordFiles.deleteForPersonData(userId);
     await storage.aiUsage.deleteForUser(userId);
-    // The account's row stays (marked deleted), so its subscriptions do not go by cascade.
+    // The account's row stays (marked deleted), so its subscriptions and reminder choices do not go
+    // by cascade: nothing is sent to a deleted account, and no occurrence of theirs is queued again.
     await storage.pushSubscriptions.deleteForUser(userId);
+    await storage.reminderPreferences.deleteForUser(userId);
   }
 
   return { app, account, space };

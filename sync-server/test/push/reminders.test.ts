@@ -2,7 +2,12 @@ import { createId } from '@pipit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Storage } from '../../src/storage/types';
 import { type ApiClient, errorCode } from '../support/api-client';
-import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
+import {
+  type AccountsHarness,
+  ENGINES,
+  startAccountsServer,
+  TEST_PASSWORD,
+} from '../support/engines';
 import { testClock } from '../support/clock';
 import { createPublishedApp } from '../support/published-apps';
 import { sleep } from '../support/timing';
@@ -211,6 +216,22 @@ describe.each(ENGINES)('reminders on %s', (engine) => {
     expect(
       (await storage().reminderPreferences.get(adaId, appId, reminderId))?.preferences,
     ).toMatchObject({ enabled: false });
+  });
+
+  it('forgets a person’s reminders with their account', async () => {
+    const dora = await h.signup(`dora_rem_${engine}`);
+    const doraId = await idOf(dora);
+    const saved = await dora.request('PUT', `/api/apps/${appId}/reminders/${reminderId}`, {
+      body: { enabled: true, timeZone: 'Asia/Kolkata' },
+    });
+    expect(saved.status).toBe(200);
+    const deleted = await dora.request('DELETE', '/api/account', {
+      body: { password: TEST_PASSWORD },
+    });
+    expect(deleted.status).toBeLessThan(300);
+    expect(await storage().reminderPreferences.listForUser(doraId)).toEqual([]);
+    // The occurrence already queued finds nothing to send and queues nothing after it.
+    expect(await h.pipit.server.reminders.scheduleNext(doraId, appId, reminderId)).toBeNull();
   });
 
   it('sends nothing for an occurrence the person moved or turned off since it was queued', async () => {

@@ -103,6 +103,14 @@ export function createReminderPreferenceStore(db: Db): ReminderPreferenceStore {
       return records(rows);
     },
 
+    async deleteForUser(userId) {
+      const result = await db
+        .deleteFrom('reminder_preferences')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     async delete(userId, appId, reminderId) {
       const result = await db
         .deleteFrom('reminder_preferences')

@@ -24,4 +24,6 @@ export interface ReminderPreferenceStore {
     after?: Pick<ReminderPreferenceRecord, 'userId' | 'appId' | 'reminderId'>,
   ): Promise<ReminderPreferenceRecord[]>;
   delete(userId: string, appId: string, reminderId: string): Promise<boolean>;
+  /** Every choice of a person (their account is deleted); returns how many went. */
+  deleteForUser(userId: string): Promise<number>;
 }
