@@ -481,6 +481,7 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
     collections,
     actions: actions.slice(0, LIMITS.actions),
     aiActions: [],
+    reminders: [],
   };
 
   function step<T extends 'navigate' | 'toast' | 'back'>(

@@ -90,6 +90,10 @@ export function rawDefinition(doc: Y.Doc): Record<string, unknown> {
       id,
       ...values(entity, ['name', 'prompt', 'output', 'target']),
     })),
+    reminders: ordered(doc, 'reminders').map(({ id, entity }) => ({
+      id,
+      ...values(entity, ['title', 'body', 'schedule']),
+    })),
   };
 }
 
