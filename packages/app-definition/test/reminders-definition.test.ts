@@ -11,25 +11,30 @@ import {
   migrateDefinition,
   moveReminder,
   readDefinition,
+  type RecordDaySchedule,
   type Reminder,
   removeReminder,
   setReminder,
+  type WeeklySchedule,
   writeDefinition,
 } from '../src/index';
 import { idFactory, newDoc } from './support';
 
+const everyDay: WeeklySchedule = { kind: 'weekly', days: [1, 2, 3, 4, 5, 6, 7], time: '20:00' };
+const dayBefore: RecordDaySchedule = {
+  kind: 'recordDay',
+  collectionId: 'c1',
+  fieldId: 'f1',
+  days: -1,
+  time: '09:00',
+};
 const daily: Reminder = {
   id: 'r1',
   title: 'Log your habits',
   body: 'Did you log today’s habits?',
-  schedule: { kind: 'weekly', days: [1, 2, 3, 4, 5, 6, 7], time: '20:00' },
+  schedule: everyDay,
 };
-const beforeDue: Reminder = {
-  id: 'r2',
-  title: 'Due tomorrow',
-  body: '',
-  schedule: { kind: 'recordDay', collectionId: 'c1', fieldId: 'f1', days: -1, time: '09:00' },
-};
+const beforeDue: Reminder = { id: 'r2', title: 'Due tomorrow', body: '', schedule: dayBefore };
 
 function app() {
   const doc = newDoc();
@@ -85,7 +90,7 @@ describe('reminders in the document', () => {
   it('applies added, changed and removed reminders with the fewest changes', () => {
     const doc = newDoc();
     writeDefinition(doc, { ...blankDefinition('Habits'), reminders: [daily, beforeDue] });
-    const changed = { ...daily, title: 'Habits time', schedule: { ...daily.schedule } };
+    const changed = { ...daily, title: 'Habits time', schedule: { ...everyDay, time: '21:00' } };
     const target = { ...readDefinition(doc), reminders: [beforeDue, changed] };
     applyDefinition(doc, target);
     expect(readDefinition(doc).reminders).toEqual([beforeDue, changed]);
@@ -136,14 +141,14 @@ describe('reminder operations', () => {
   it('sets a property at a time and refuses a bad one with the schema’s message', () => {
     const { doc, newId } = app();
     const id = addReminder(doc, newId, { title: 'Log' });
-    setReminder(doc, id, { body: 'Tap to log', schedule: { ...daily.schedule, time: '07:30' } });
+    setReminder(doc, id, { body: 'Tap to log', schedule: { ...everyDay, time: '07:30' } });
     expect(readDefinition(doc).reminders[0]).toMatchObject({
       title: 'Log',
       body: 'Tap to log',
       schedule: { kind: 'weekly', time: '07:30' },
     });
     expect(() => setReminder(doc, id, { title: '  ' })).toThrow('Give the reminder a title.');
-    expect(() => setReminder(doc, id, { schedule: { ...daily.schedule, time: '25:00' } })).toThrow(
+    expect(() => setReminder(doc, id, { schedule: { ...everyDay, time: '25:00' } })).toThrow(
       'Pick a time between 00:00 and 23:59, written like 07:30.',
     );
     expect(() => setReminder(doc, id, { id: 'x' } as never)).toThrow('A reminder has no “id”.');
@@ -152,9 +157,9 @@ describe('reminder operations', () => {
 
   it('refuses a bad new reminder and one past the limit', () => {
     const { doc, newId } = app();
-    expect(() =>
-      addReminder(doc, newId, { schedule: { ...beforeDue.schedule, days: 400 } }),
-    ).toThrow('Remind at most 365 days after the date.');
+    expect(() => addReminder(doc, newId, { schedule: { ...dayBefore, days: 400 } })).toThrow(
+      'Remind at most 365 days after the date.',
+    );
     for (let i = 0; i < LIMITS.reminders; i++) addReminder(doc, newId);
     expect(() => addReminder(doc, newId)).toThrow(DefinitionError);
     expect(() => addReminder(doc, newId)).toThrow(
