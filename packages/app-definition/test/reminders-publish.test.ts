@@ -109,8 +109,13 @@ describe('checkForPublish, reminders', () => {
 
   it('refuses a formula that does not parse, names an unknown field, or is not a yes or no', () => {
     const { doc, newId, tasks } = app();
-    const formula = (text: string) =>
-      ({ kind: 'formula', collectionId: tasks, formula: text, days: [1], time: '08:00' }) as const;
+    const formula = (text: string): ReminderSchedule => ({
+      kind: 'formula',
+      collectionId: tasks,
+      formula: text,
+      days: [1],
+      time: '08:00',
+    });
     addReminder(doc, newId, { title: 'Broken', schedule: formula('{Stock} <') });
     addReminder(doc, newId, { title: 'Unknown', schedule: formula('{Stok} < 3') });
     addReminder(doc, newId, { title: 'Number', schedule: formula('{Stock} + 1') });
