@@ -27,7 +27,7 @@ function withReminders(): AppDefinition {
     title: 'Weekly review',
     schedule: { kind: 'weekly', days: [7], time: '18:00' },
   });
-  return readDefinition(doc);
+  return readDefinition(doc) as AppDefinition;
 }
 
 function portable(definition: AppDefinition, older: unknown = definition): PortableApp {
