@@ -152,6 +152,9 @@ describe('reminder operations', () => {
       'Pick a time between 00:00 and 23:59, written like 07:30.',
     );
     expect(() => setReminder(doc, id, { id: 'x' } as never)).toThrow('A reminder has no “id”.');
+    expect(() => setReminder(doc, id, { constructor: 'x' } as never)).toThrow(
+      'A reminder has no “constructor”.',
+    );
     expect(readDefinition(doc).reminders[0]!.title).toBe('Log');
   });
 

@@ -830,7 +830,8 @@ export function setReminder(
     const shape = reminderSchema.shape;
     for (const [key, value] of Object.entries(patch) as Array<[keyof typeof patch, unknown]>) {
       if (value === undefined) continue;
-      if (!(key in REMINDER_PROPERTIES)) throw new DefinitionError(`A reminder has no “${key}”.`);
+      if (!Object.hasOwn(REMINDER_PROPERTIES, key))
+        throw new DefinitionError(`A reminder has no “${key}”.`);
       const parsed = shape[key].safeParse(value);
       if (!parsed.success) throw new DefinitionError(firstMessage(parsed.error));
       entity.set(key, plainCopy(parsed.data));
