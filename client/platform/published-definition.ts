@@ -9,7 +9,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** The top level the runtime walks (a damaged copy is unreadable, not a crash). */
 function hasDefinitionShape(value: unknown): boolean {
   if (!isObject(value) || !isObject(value.meta) || !isObject(value.theme)) return false;
-  return (['screens', 'collections', 'actions', 'aiActions'] as const).every((key) =>
+  return (['screens', 'collections', 'actions', 'aiActions', 'reminders'] as const).every((key) =>
     Array.isArray(value[key]),
   );
 }

@@ -339,6 +339,7 @@ describe('the blueprint schema', () => {
       'collections',
       'screens',
       'actions',
+      'reminders',
     ]);
     expect(schema.additionalProperties).toBe(false);
     expect(strictSchemaProblems(schema)).toEqual([]);

@@ -66,6 +66,7 @@ describe('diffDefinitions', () => {
       components: 0,
       collections: 0,
       actions: 0,
+      reminders: 0,
     });
     expect(summarizeChanges(changes)).toBe('No changes');
   });

@@ -6,6 +6,7 @@ import {
   addComponent,
   addField,
   addRecord,
+  addReminder,
   addScreen,
   addStep,
   appDefinitionSchema,
@@ -17,16 +18,19 @@ import {
   FIELD_TYPES,
   moveComponent,
   moveField,
+  moveReminder,
   moveScreen,
   readDefinition,
   removeAction,
   removeCollection,
   removeComponent,
   removeField,
+  removeReminder,
   removeScreen,
   setComponentProps,
   setMeta,
   setRecordValue,
+  setReminder,
   STEP_TYPES,
 } from '../src/index';
 import { newDoc, rng } from './support';
@@ -42,6 +46,8 @@ function randomEdit(doc: Y.Doc, r: Rng, newId: () => string): void {
   const field = r.pick(d.collections.flatMap((c) => c.fields))?.id ?? 'none';
   const record = r.pick(d.collections.flatMap((c) => c.records))?.id ?? 'none';
   const action = r.pick(d.actions)?.id ?? 'none';
+  const reminder = r.pick(d.reminders)?.id ?? 'none';
+  const time = `${String(10 + r.int(10))}:${String(10 + r.int(50))}`;
   const edits = [
     () => addScreen(doc, newId, { title: `S${r.int(100)}`, index: r.int(5) }),
     () => removeScreen(doc, screen),
@@ -70,6 +76,20 @@ function randomEdit(doc: Y.Doc, r: Rng, newId: () => string): void {
     () => addStep(doc, newId, action, r.pick(STEP_TYPES)!, r.int(4)),
     () => removeAction(doc, action),
     () => setMeta(doc, { title: `App ${r.int(1000)}` }),
+    () => addReminder(doc, newId, { title: `R${r.int(100)}` }),
+    () => setReminder(doc, reminder, { title: `R${r.int(100)}` }),
+    () => setReminder(doc, reminder, { schedule: { kind: 'weekly', days: [1, 3], time } }),
+    () =>
+      setReminder(doc, reminder, {
+        schedule: {
+          kind: 'recordTime',
+          collectionId: collection?.id ?? 'none',
+          fieldId: field,
+          minutes: -r.int(120),
+        },
+      }),
+    () => moveReminder(doc, reminder, r.int(4)),
+    () => removeReminder(doc, reminder),
   ];
   try {
     r.pick(edits)!();

@@ -8,10 +8,12 @@ import {
   chooseTheirs,
   DefinitionError,
   diffDefinitions,
+  LIMITS,
   type MergeResult,
   mergeDefinitions,
   type ReadDefinition,
   readDefinition,
+  type Weekday,
   writeDefinition,
 } from '../src/index';
 
@@ -98,10 +100,29 @@ const EDITS = [
   'setStep',
   'setAi',
 ] as const;
+/**
+ * Kept apart from EDITS (and the reminders apart from baseSpec) so the regression below, a
+ * recorded path through the arbitraries without them, still replays.
+ */
+const REMINDER_EDITS = [
+  'addReminder',
+  'removeReminder',
+  'moveReminder',
+  'setReminderTitle',
+  'setReminderTime',
+  'setReminderKind',
+] as const;
 /** One edit: what, and numbers and a word that pick its targets and values on any definition. */
 const editArb = fc.record({ kind: fc.constantFrom(...EDITS), a: fc.nat(9), b: fc.nat(9), w: word });
-type Edit = typeof editArb extends fc.Arbitrary<infer T> ? T : never;
+const anyEditArb = fc.record({
+  kind: fc.constantFrom(...EDITS, ...REMINDER_EDITS),
+  a: fc.nat(9),
+  b: fc.nat(9),
+  w: word,
+});
+type Edit = typeof anyEditArb extends fc.Arbitrary<infer T> ? T : never;
 const edits = fc.array(editArb, { maxLength: 8 });
+const anyEdits = fc.array(anyEditArb, { maxLength: 8 });
 
 type Json = Record<string, unknown>;
 type Item = { id: string } & Json;
@@ -121,7 +142,7 @@ function normalized(draft: unknown): AppDefinition {
   return appDefinitionSchema.parse(readDefinition(doc));
 }
 
-function buildBase(spec: BaseSpec): AppDefinition {
+function buildBase(spec: BaseSpec & { reminders?: number }): AppDefinition {
   const newId = idMaker('b');
   const collections = spec.collections.map((c) => {
     const fields = c.fields.map((type) => ({
@@ -147,6 +168,11 @@ function buildBase(spec: BaseSpec): AppDefinition {
     collections,
     actions,
     aiActions: spec.ai ? [{ id: newId(), name: 'Helper' }] : [],
+    reminders: Array.from({ length: spec.reminders ?? 0 }, (_, i) => ({
+      id: newId(),
+      title: `Reminder ${i}`,
+      schedule: { kind: 'weekly', days: [1], time: '20:00' },
+    })),
   } as unknown as AppDefinition;
   spec.screens.forEach((components, i) => {
     for (const c of components) {
@@ -167,6 +193,9 @@ function buildBase(spec: BaseSpec): AppDefinition {
 }
 
 const arbitraryBase = baseSpec.map(buildBase);
+const baseWithReminders = fc
+  .record({ spec: baseSpec, reminders: fc.nat(2) })
+  .map(({ spec, reminders }) => buildBase({ ...spec, reminders }));
 
 // --- Edits on a draft ---------------------------------------------------------------------------
 
@@ -342,6 +371,41 @@ function editActions(d: AppDefinition, e: Edit, newId: () => string): boolean {
   return true;
 }
 
+/** A time of day from a word, so a shared edit made with two words can differ. */
+const timeOf = (w: string) => `1${WORDS.indexOf(w as (typeof WORDS)[number])}:30`;
+
+/** Reminders: added, removed, moved, retitled, their time changed, their kind of schedule swapped. */
+function editReminders(d: AppDefinition, e: Edit, newId: () => string): boolean {
+  const reminder = pick(d.reminders, e.a);
+  const schedule = reminder?.schedule;
+  if (e.kind === 'addReminder' && d.reminders.length < LIMITS.reminders) {
+    d.reminders.push({
+      id: newId(),
+      title: e.w,
+      body: '',
+      schedule: { kind: 'weekly', days: [1 + (e.b % 7)] as Weekday[], time: timeOf(e.w) },
+    });
+  } else if (e.kind === 'removeReminder' && reminder) {
+    d.reminders.splice(d.reminders.indexOf(reminder), 1);
+  } else if (e.kind === 'moveReminder') move(d.reminders, e.a, e.b);
+  else if (e.kind === 'setReminderTitle' && reminder) reminder.title = e.w;
+  else if (e.kind === 'setReminderTime' && schedule && schedule.kind !== 'recordTime') {
+    schedule.time = timeOf(e.w);
+  } else if (e.kind === 'setReminderKind' && reminder) {
+    const found = pick(fields(d), e.b);
+    reminder.schedule =
+      schedule?.kind === 'weekly' && found
+        ? {
+            kind: 'recordTime',
+            collectionId: found.collection.id,
+            fieldId: found.f.id,
+            minutes: -10 * (1 + WORDS.indexOf(e.w as (typeof WORDS)[number])),
+          }
+        : { kind: 'weekly', days: [1 + (e.b % 7)] as Weekday[], time: timeOf(e.w) };
+  } else return false;
+  return true;
+}
+
 /** One side's version: base with its edits, as its live document would read it. */
 function editedSide(base: AppDefinition, list: Edit[], prefix: string): AppDefinition {
   const draft = JSON.parse(JSON.stringify(base)) as AppDefinition;
@@ -351,7 +415,8 @@ function editedSide(base: AppDefinition, list: Edit[], prefix: string): AppDefin
       editMeta(draft, e) ||
       editScreens(draft, e, newId) ||
       editCollections(draft, e, newId) ||
-      editActions(draft, e, newId)
+      editActions(draft, e, newId) ||
+      editReminders(draft, e, newId)
     );
   }
   return normalized(draft);
@@ -415,6 +480,9 @@ function facts(d: ReadDefinition | AppDefinition): Facts {
     }
   }
   for (const { id, ...ai } of d.aiActions) put(`aiAction:${id}`, entries('', ai));
+  for (const { id, schedule, ...r } of d.reminders) {
+    put(`reminder:${id}`, [...entries('', r), ...entries('schedule.', schedule)]);
+  }
   return out;
 }
 
@@ -446,10 +514,21 @@ function referents(key: string, path: string, value: unknown): string[] {
     return typeof id === 'string' ? [`collection:${id}`] : [];
   }
   if (path === 'props.titleFieldId' && typeof value === 'string') return [`field:${value}`];
+  if (path === 'schedule.collectionId' && typeof value === 'string') return [`collection:${value}`];
+  if (path === 'schedule.fieldId' && typeof value === 'string') return [`field:${value}`];
   if (path === 'props.fieldIds') return (value as string[]).map((id) => `field:${id}`);
   if (path === 'props.actionId' && typeof value === 'string') return [`action:${value}`];
   if (path === 'props.screenId' && typeof value === 'string') return [`screen:${value}`];
   return [];
+}
+
+/** A property's value; a reminder's whole schedule put back together from its parts. */
+function valueAt(f: Map<string, unknown> | undefined, path: string): unknown {
+  if (path !== 'schedule') return f?.get(path);
+  const parts = [...(f?.entries() ?? [])].filter(([p]) => p.startsWith('schedule.'));
+  return parts.length > 0
+    ? Object.fromEntries(parts.map(([p, v]) => [p.slice('schedule.'.length), v]))
+    : undefined;
 }
 
 function paths(a: Map<string, unknown> | undefined, b: Map<string, unknown> | undefined) {
@@ -507,7 +586,10 @@ function checkTheirsArrives({ base, theirs, result, merged }: Sides) {
       const value = other.get(path);
       if (same(before?.get(path), value) || same(result.get(key)!.get(path), value)) continue;
       const gone = referents(key, path, value).filter((r) => !result.has(r));
-      const why = conflicts.has(`${key}#${path}`) || (gone.length > 0 && gone.every(exists));
+      const why =
+        conflicts.has(`${key}#${path}`) ||
+        (path.startsWith('schedule.') && conflicts.has(`${key}#schedule`)) ||
+        (gone.length > 0 && gone.every(exists));
       expect(why, `theirs' ${key} ${path} = ${JSON.stringify(value)}`).toBe(true);
     }
   }
@@ -524,7 +606,15 @@ function checkConflicts({ base, ours, theirs, result, merged }: Sides) {
     const mine = ours.get(key);
     const other = theirs.get(key);
     if (!mine || !other || !result.has(key)) continue;
+    // A schedule whose kind a side changed merges whole: one conflict for it, not one per part.
+    const kinds = [before, mine, other].map((f) => f.get('schedule.kind'));
+    const whole = key.startsWith('reminder:') && new Set(kinds).size > 1;
+    if (whole) {
+      const [b, o, t] = [before, mine, other].map((f) => valueAt(f, 'schedule'));
+      if (!same(o, b) && !same(t, b) && !same(o, t)) expected.add(`${key}#schedule`);
+    }
     for (const path of new Set([...paths(before, mine), ...paths(undefined, other)])) {
+      if (whole && path.startsWith('schedule.')) continue;
       const [b, o, t] = [before.get(path), mine.get(path), other.get(path)];
       if (same(o, b) || same(t, b) || same(o, t)) continue;
       if (path.startsWith('values.') && !result.has(`field:${path.slice(7)}`)) continue;
@@ -542,8 +632,8 @@ function checkConflicts({ base, ours, theirs, result, merged }: Sides) {
     expect(result.has(key), `conflict on ${key}, which the result has`).toBe(true);
     if (c.property === 'order') continue;
     actual.add(`${key}#${c.property}`);
-    expect(result.get(key)!.get(c.property), `${key} ${c.property}`).toEqual(c.ours);
-    expect(theirs.get(key)?.get(c.property)).toEqual(c.theirs);
+    expect(valueAt(result.get(key)!, c.property), `${key} ${c.property}`).toEqual(c.ours);
+    expect(valueAt(theirs.get(key), c.property)).toEqual(c.theirs);
     if (!expected.has(`${key}#${c.property}`)) {
       // The original moved it into a parent the result does not have: it stays in ours'.
       expect(PARENTS[c.property], `unexpected conflict ${key} ${c.property}`).toBeDefined();
@@ -579,20 +669,28 @@ function checkChoosing({ merged }: Sides) {
  * Two sides' edits. Independent edits rarely meet, so some edits are made on both sides, each
  * with its own word: the same property changed on both, to the same value or not.
  */
-const twoSides = fc
-  .record({
-    base: arbitraryBase,
-    shared: fc.array(fc.record({ edit: editArb, w: word }), { maxLength: 4 }),
-    ourEdits: edits,
-    theirEdits: edits,
-    invalid: fc.boolean(),
-  })
-  .map(({ base, shared, ourEdits, theirEdits, invalid }) => ({
-    base,
-    ourEdits: [...shared.map((s) => s.edit), ...ourEdits],
-    theirEdits: [...shared.map((s) => ({ ...s.edit, w: s.w })), ...theirEdits],
-    invalid,
-  }));
+function twoSidesOf(
+  bases: fc.Arbitrary<AppDefinition>,
+  one: fc.Arbitrary<Edit>,
+  many: fc.Arbitrary<Edit[]>,
+) {
+  return fc
+    .record({
+      base: bases,
+      shared: fc.array(fc.record({ edit: one, w: word }), { maxLength: 4 }),
+      ourEdits: many,
+      theirEdits: many,
+      invalid: fc.boolean(),
+    })
+    .map(({ base, shared, ourEdits, theirEdits, invalid }) => ({
+      base,
+      ourEdits: [...shared.map((s) => s.edit), ...ourEdits],
+      theirEdits: [...shared.map((s) => ({ ...s.edit, w: s.w })), ...theirEdits],
+      invalid,
+    }));
+}
+const twoSides = twoSidesOf(arbitraryBase, editArb, edits);
+const twoSidesWithReminders = twoSidesOf(baseWithReminders, anyEditArb, anyEdits);
 
 type TwoSides = typeof twoSides extends fc.Arbitrary<infer T> ? T : never;
 
@@ -609,7 +707,7 @@ function checkAll({ base, ourEdits, theirEdits, invalid }: TwoSides) {
 }
 
 describe('mergeDefinitions, on random edits of random apps', () => {
-  test.prop([twoSides], RUNS)(
+  test.prop([twoSidesWithReminders], RUNS)(
     'gives a valid definition that keeps the remix’s edits, takes the rest, and lists the conflicts',
     checkAll,
   );
@@ -623,7 +721,7 @@ describe('mergeDefinitions, on random edits of random apps', () => {
     endOnFailure: true,
   })('regression: a kept child moved out of a deleted parent has its own conflict', checkAll);
 
-  test.prop([arbitraryBase, edits, fc.boolean()], IDENTITY_RUNS)(
+  test.prop([baseWithReminders, anyEdits, fc.boolean()], IDENTITY_RUNS)(
     'gives the remix back (less its invalid components) when the original did not change',
     (base, ourEdits, invalid) => {
       const ours = editedSide(base, ourEdits, 'o');
@@ -634,7 +732,7 @@ describe('mergeDefinitions, on random edits of random apps', () => {
     },
   );
 
-  test.prop([arbitraryBase, edits], IDENTITY_RUNS)(
+  test.prop([baseWithReminders, anyEdits], IDENTITY_RUNS)(
     'gives the original back, with all its changes incoming, when the remix did not change',
     (base, theirEdits) => {
       const theirs = editedSide(base, theirEdits, 't');

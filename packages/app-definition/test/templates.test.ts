@@ -257,6 +257,7 @@ function entityIds(def: AppDefinition): string[] {
     ]),
     ...def.actions.flatMap((a) => [a.id, ...a.steps.map((st) => st.id)]),
     ...def.aiActions.map((a) => a.id),
+    ...def.reminders.map((r) => r.id),
   ];
 }
 
@@ -337,6 +338,19 @@ describe.each(cases)('%s', (_name, build) => {
     const second = entityIds(build());
     expect(new Set(first).size).toBe(first.length);
     expect(first.filter((id) => second.includes(id))).toEqual([]);
+  });
+});
+
+describe('the habit tracker’s reminder', () => {
+  it('reminds every day at 20:00 to log the day’s habits, in the template and the showcase', () => {
+    const template = APP_TEMPLATES.find((t) => t.id === 'habit-tracker')!.build();
+    const expected = {
+      title: 'Log your habits',
+      body: 'Did you log today’s habits?',
+      schedule: { kind: 'weekly', days: [1, 2, 3, 4, 5, 6, 7], time: '20:00' },
+    };
+    expect(template.reminders).toEqual([{ id: expect.any(String) as string, ...expected }]);
+    expect(habitTrackerShowcase().reminders).toEqual([{ id: 'log-reminder', ...expected }]);
   });
 });
 

@@ -28,7 +28,7 @@ export type AppAuthor = zm.infer<typeof appAuthorSchema>;
  * deleted parent) left out, nothing repaired or dropped. Indexes can differ from what the editor
  * shows (its reader drops unreadable steps, another device may have moved things), so `entity`
  * names the innermost entity the problem is in, by table (`screens`, `components`, `collections`,
- * `fields`, `records`, `actions`, `steps`, `aiActions`) and id; null for `meta`, `theme` and the
+ * `fields`, `records`, `actions`, `steps`, `aiActions`, `reminders`) and id; null for `meta`, `theme` and the
  * app as a whole (path '').
  */
 export const publishProblemSchema = lazySchema(() =>

@@ -66,6 +66,7 @@ function app(): ReadDefinition {
     ],
     actions: [],
     aiActions: [],
+    reminders: [],
   };
 }
 

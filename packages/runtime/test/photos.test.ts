@@ -75,6 +75,7 @@ function app(): ReadDefinition {
     ],
     actions: [],
     aiActions: [],
+    reminders: [],
   };
 }
 

@@ -121,6 +121,7 @@ function app(): ReadDefinition {
     ],
     actions: [],
     aiActions: [],
+    reminders: [],
   };
 }
 

@@ -78,6 +78,7 @@ function app(currency = 'EUR'): ReadDefinition {
     ],
     actions: [],
     aiActions: [],
+    reminders: [],
   };
 }
 

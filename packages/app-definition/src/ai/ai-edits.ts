@@ -11,6 +11,7 @@ import { writeDefinition } from '../document/write-definition';
 import { LIMITS } from '../schema/limits';
 import {
   addAiAction,
+  addReminder,
   addCollection,
   addComponent,
   addField,
@@ -24,7 +25,18 @@ import {
   setComponentProps,
   setField,
   setScreen,
+  removeReminder,
+  setReminder,
 } from '../document/operations';
+import {
+  formulaScheduleSchema,
+  recordDayScheduleSchema,
+  recordTimeScheduleSchema,
+  REMINDER_LIMITS,
+  type ReminderSchedule,
+  reminderScheduleSchema,
+  weeklyScheduleSchema,
+} from '../schema/reminder';
 import { checkForPublish, rawDefinition } from '../publish/publish-check';
 import { isFieldListKey, referenceTable } from '../document/reader';
 import { COLLECTION_SHARING, RECORD_RULES } from '../schema/sharing';
@@ -77,6 +89,11 @@ const props = lazySchema(() =>
     .record(z.string(), z.unknown())
     .describe('Properties of the component, by name; ids or refs where an id goes.'),
 );
+
+const reminderTitle = lazySchema(() => z.string().min(1).max(REMINDER_LIMITS.titleLength));
+const reminderBody = lazySchema(() => z.string().max(REMINDER_LIMITS.bodyLength));
+const SCHEDULE_WORDS =
+  'When to remind. weekly: days (1 Monday … 7 Sunday) at time (HH:MM). recordDay: days from a record’s date field (-1 the day before) at time. recordTime: minutes from a record’s date-and-time field (-60 an hour before). formula: on days at time, for the records of a collection whose yes/no formula is true. Ids or refs where an id goes.';
 
 export const aiEditSchema = lazySchema(() =>
   z.discriminatedUnion('op', [
@@ -140,6 +157,21 @@ export const aiEditSchema = lazySchema(() =>
       name,
       prompt: z.string().max(LIMITS.promptLength).default(''),
     }),
+    z.object({
+      op: z.literal('addReminder'),
+      ref,
+      title: reminderTitle,
+      body: reminderBody.default(''),
+      schedule: reminderScheduleSchema.describe(SCHEDULE_WORDS),
+    }),
+    z.object({
+      op: z.literal('setReminder'),
+      reminderId: idOrRef,
+      title: reminderTitle.optional(),
+      body: reminderBody.optional(),
+      schedule: reminderScheduleSchema.optional(),
+    }),
+    z.object({ op: z.literal('removeReminder'), reminderId: idOrRef }),
   ]),
 );
 export type AiEdit = z.infer<typeof aiEditSchema>;
@@ -188,6 +220,16 @@ const wireFieldLinks = () => ({
   aggregate: z.enum(ROLLUP_AGGREGATES).nullable(),
   aggregateFieldId: wireId.nullable().describe('A rollup: the linked records’ field it uses.'),
 });
+
+/** A schedule as the model writes it: each kind with every key present (strict mode). */
+const wireSchedule = lazySchema(() =>
+  z.union([
+    weeklyScheduleSchema,
+    recordDayScheduleSchema.extend({ collectionId: wireId, fieldId: wireId }),
+    recordTimeScheduleSchema.extend({ collectionId: wireId, fieldId: wireId }),
+    formulaScheduleSchema.extend({ collectionId: wireId }),
+  ]),
+);
 
 const wireEditSchema = lazySchema(() =>
   z.union([
@@ -246,6 +288,21 @@ const wireEditSchema = lazySchema(() =>
       screenId: wireId.nullable(),
     }),
     z.object({ op: z.literal('addAiAction'), ref: wireRef, name: z.string(), prompt: z.string() }),
+    z.object({
+      op: z.literal('addReminder'),
+      ref: wireRef,
+      title: z.string(),
+      body: z.string(),
+      schedule: wireSchedule.describe(SCHEDULE_WORDS),
+    }),
+    z.object({
+      op: z.literal('setReminder'),
+      reminderId: wireId,
+      title: wireText(REMINDER_LIMITS.titleLength),
+      body: wireText(REMINDER_LIMITS.bodyLength),
+      schedule: wireSchedule.nullable(),
+    }),
+    z.object({ op: z.literal('removeReminder'), reminderId: wireId }),
   ]),
 );
 
@@ -370,7 +427,15 @@ export function editableStructure(source: Source): Json {
     })),
     actions: list(raw.actions).map((a) => ({ id: a.id, name: a.name })),
     aiActions: list(raw.aiActions).map((a) => ({ id: a.id, name: a.name })),
+    reminders: list(raw.reminders).map((r) => ({ id: r.id, title: r.title, schedule: r.schedule })),
   };
+}
+
+/** A schedule with refs made ids: the collection and field it is about may be new in the list. */
+function resolveSchedule(schedule: ReminderSchedule, id: (value: string) => string) {
+  if (schedule.kind === 'weekly') return schedule;
+  if (schedule.kind === 'formula') return { ...schedule, collectionId: id(schedule.collectionId) };
+  return { ...schedule, collectionId: id(schedule.collectionId), fieldId: id(schedule.fieldId) };
 }
 
 /** Replaces refs with the ids they were given, wherever a props value holds an id. */
@@ -472,6 +537,26 @@ function run(
           created(op.ref, made);
           break;
         }
+        case 'addReminder':
+          created(
+            op.ref,
+            addReminder(doc, newId, {
+              title: op.title,
+              body: op.body,
+              schedule: resolveSchedule(op.schedule, id),
+            }),
+          );
+          break;
+        case 'setReminder':
+          setReminder(doc, id(op.reminderId), {
+            title: op.title,
+            body: op.body,
+            schedule: op.schedule && resolveSchedule(op.schedule, id),
+          });
+          break;
+        case 'removeReminder':
+          removeReminder(doc, id(op.reminderId));
+          break;
       }
     } catch (error) {
       if (error instanceof DefinitionError) onProblem(i, error.message);
@@ -609,6 +694,7 @@ export function summarizeEdits(source: Source, ops: AiEdit[]): string[] {
     }
   }
   for (const a of list(raw.aiActions)) names.set(str(a.id), str(a.name));
+  for (const r of list(raw.reminders)) names.set(str(r.id), str(r.title));
   const nameOf = (id: unknown) => names.get(str(id)) ?? 'a new one';
   const describe = (type: string, props: Json) =>
     type === 'list' && props.collectionId
@@ -707,6 +793,53 @@ export function summarizeEdits(source: Source, ops: AiEdit[]): string[] {
       case 'addAiAction':
         names.set(op.ref, op.name);
         return `Add AI action ${op.name}`;
+      case 'addReminder':
+        names.set(op.ref, op.title);
+        return `Add reminder “${op.title}”: ${scheduleInWords(op.schedule, nameOf)}`;
+      case 'setReminder': {
+        const changes = [
+          op.title !== undefined ? `rename it to “${op.title}”` : null,
+          op.body !== undefined ? 'change its text' : null,
+          op.schedule ? `remind ${scheduleInWords(op.schedule, nameOf)}` : null,
+        ].filter(Boolean);
+        const line = `Change reminder “${nameOf(op.reminderId)}”: ${changes.join(', ') || 'no change'}`;
+        if (op.title !== undefined) names.set(op.reminderId, op.title);
+        return line;
+      }
+      case 'removeReminder':
+        return `Remove reminder “${nameOf(op.reminderId)}”`;
     }
   });
+}
+
+const DAY_WORDS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+function daysInWords(days: readonly number[]): string {
+  if (days.length === 7) return 'every day';
+  return `on ${[...days]
+    .sort((a, b) => a - b)
+    .map((d) => DAY_WORDS[d - 1])
+    .join(', ')}`;
+}
+
+function offsetInWords(n: number, unit: string, what: string): string {
+  if (n === 0) return `on ${what}`;
+  const count = `${Math.abs(n)} ${unit}${Math.abs(n) === 1 ? '' : 's'}`;
+  return `${count} ${n < 0 ? 'before' : 'after'} ${what}`;
+}
+
+/** "every day at 20:00", "1 day before Due at 09:00": a schedule as the person reads it. */
+function scheduleInWords(schedule: ReminderSchedule, nameOf: (id: unknown) => string): string {
+  switch (schedule.kind) {
+    case 'weekly':
+      return `${daysInWords(schedule.days)} at ${schedule.time}`;
+    case 'recordDay':
+      return `${offsetInWords(schedule.days, 'day', nameOf(schedule.fieldId))} at ${schedule.time}`;
+    case 'recordTime':
+      return schedule.minutes === 0
+        ? `at the time of ${nameOf(schedule.fieldId)}`
+        : offsetInWords(schedule.minutes, 'minute', nameOf(schedule.fieldId));
+    case 'formula':
+      return `${daysInWords(schedule.days)} at ${schedule.time}, for ${nameOf(schedule.collectionId)} where ${schedule.formula}`;
+  }
 }

@@ -20,6 +20,13 @@ import { COMPONENT_PROPS } from '../schema/definition';
 import { fitsViewField, LIST_VIEWS, type ListView, type ViewFieldKey } from '../schema/list-views';
 import { ROLLUP_AGGREGATES } from '../schema/relations';
 import { type FieldLinks, linkFields } from './blueprint-links';
+import {
+  REMINDER_LIMITS,
+  type Reminder,
+  type ReminderSchedule,
+  timeOfDaySchema,
+  type Weekday,
+} from '../schema/reminder';
 
 /*
  * An app from a description (docs/product/ai-builder.md). Small local models cannot write a whole
@@ -39,6 +46,7 @@ export const BLUEPRINT_LIMITS = {
   screens: 12,
   components: 12,
   actions: 12,
+  reminders: 5,
   textLength: 2_000,
 } as const;
 
@@ -143,6 +151,25 @@ export const blueprintActionSchema = z.object({
   message: z.string().describe('For message: what it says.'),
 });
 
+export const BLUEPRINT_REMINDER_KINDS = ['everyDay', 'weekdays', 'weekly', 'onDate'] as const;
+
+export const blueprintReminderSchema = z.object({
+  title: z.string().describe('What the notification says first, like "Log your habits".'),
+  text: z.string().describe('A sentence under it, like "Did you log today’s habits?", or "".'),
+  when: z
+    .enum(BLUEPRINT_REMINDER_KINDS)
+    .describe(
+      'everyDay; weekdays (Monday to Friday); weekly (on one weekday); onDate: counted from a date field of each record (a task’s due date).',
+    ),
+  time: z.string().describe('The time of day, like 20:00.'),
+  weekday: z.number().describe('weekly: 1 (Monday) to 7 (Sunday); 1 otherwise.'),
+  collection: z.string().describe('onDate: the collection, by name; "" otherwise.'),
+  field: z.string().describe('onDate: its date field, by name; "" otherwise.'),
+  daysBefore: z
+    .number()
+    .describe('onDate: how many days before the date (0 on the day itself); 0 otherwise.'),
+});
+
 export const blueprintSchema = z.object({
   title: z.string().describe('The app’s name, at most 60 characters.'),
   description: z.string().describe('One or two sentences.'),
@@ -154,6 +181,13 @@ export const blueprintSchema = z.object({
   collections: z.array(blueprintCollectionSchema).describe('What the app keeps, at most 8.'),
   screens: z.array(blueprintScreenSchema).describe('At most 12 screens; the first opens first.'),
   actions: z.array(blueprintActionSchema).describe('Buttons, at most 12.'),
+  // Came after the first blueprints: one written without them still parses.
+  reminders: z
+    .array(blueprintReminderSchema)
+    .default([])
+    .describe(
+      'Notifications the app can send those who turn them on, at most 5; empty when the app needs none.',
+    ),
 });
 /** As a model may write it: a screen's `view` may be missing (the answer parses with `list`). */
 export type Blueprint = z.input<typeof blueprintSchema>;
@@ -481,6 +515,13 @@ export function expandBlueprint(blueprint: Blueprint, newId: IdFactory): AppDefi
     collections,
     actions: actions.slice(0, LIMITS.actions),
     aiActions: [],
+    reminders: expandReminders(blueprint.reminders ?? [], newId, (c, f) => {
+      const collection = collectionNamed(c);
+      const field = fieldNamed(collection, f);
+      return collection && field && DATE_TYPES.has(field.type)
+        ? { collectionId: collection.id, fieldId: field.id }
+        : null;
+    }),
   };
 
   function step<T extends 'navigate' | 'toast' | 'back'>(
@@ -568,4 +609,48 @@ function escapeMarkdown(text: string): string {
 /** A toast message is a template; a model's `{{…}}` is shown as written, never resolved. */
 function escapeTemplate(text: string): string {
   return text.replace(/\{\{/g, '{ {').replace(/\}\}/g, '} }');
+}
+
+const DATE_TYPES: ReadonlySet<FieldType> = new Set(['date', 'dateTime']);
+const EVERY_DAY: Weekday[] = [1, 2, 3, 4, 5, 6, 7];
+
+/**
+ * The blueprint's reminders as the definition holds them. One that can't be set up as written (a
+ * time that is no time, a date field the app doesn't have) is left out: a reminder at a time
+ * nobody asked for would be worse than none.
+ */
+function expandReminders(
+  given: ReadonlyArray<z.infer<typeof blueprintReminderSchema>>,
+  newId: IdFactory,
+  dateField: (
+    collection: string,
+    field: string,
+  ) => { collectionId: string; fieldId: string } | null,
+): Reminder[] {
+  const reminders: Reminder[] = [];
+  for (const r of given) {
+    if (reminders.length >= BLUEPRINT_LIMITS.reminders) break;
+    const title = clean(r.title, REMINDER_LIMITS.titleLength);
+    const time = r.time.trim().padStart(5, '0');
+    if (!title || !timeOfDaySchema.safeParse(time).success) continue;
+    const body = clean(r.text, REMINDER_LIMITS.bodyLength) ?? '';
+    let schedule: ReminderSchedule;
+    if (r.when === 'onDate') {
+      const at = dateField(r.collection, r.field);
+      const days = Math.round(r.daysBefore);
+      if (!at || !Number.isFinite(days) || Math.abs(days) > REMINDER_LIMITS.maxDaysOffset) continue;
+      schedule = { kind: 'recordDay', ...at, days: days === 0 ? 0 : -days, time };
+    } else {
+      const weekday = Math.round(r.weekday);
+      const days: Weekday[] =
+        r.when === 'everyDay'
+          ? EVERY_DAY
+          : r.when === 'weekdays'
+            ? EVERY_DAY.slice(0, 5)
+            : [(weekday >= 1 && weekday <= 7 ? weekday : 1) as Weekday];
+      schedule = { kind: 'weekly', days, time };
+    }
+    reminders.push({ id: newId(), title, body, schedule });
+  }
+  return reminders;
 }

@@ -8,7 +8,8 @@ import { themeTokensSchema } from '../schema/theme';
  * entity by kind and id, with its properties by path and its place among its siblings.
  */
 
-export type ChangeGroup = 'app' | 'theme' | 'screens' | 'components' | 'collections' | 'actions';
+export type ChangeGroup =
+  'app' | 'theme' | 'screens' | 'components' | 'collections' | 'actions' | 'reminders';
 
 export interface EntityChange {
   /** Fields and records count under 'collections'; steps and AI actions under 'actions'. */
@@ -23,7 +24,8 @@ export interface EntityChange {
     | 'record'
     | 'action'
     | 'step'
-    | 'aiAction';
+    | 'aiAction'
+    | 'reminder';
   /** The entity's id ('app' and 'theme' for those two). */
   id: string;
   /** A name a person recognises: a screen's title, `Heading “Welcome”`, a field's name, … */
@@ -50,6 +52,7 @@ export const CHANGE_GROUPS: readonly ChangeGroup[] = [
   'components',
   'collections',
   'actions',
+  'reminders',
 ];
 
 export const GROUP_OF: Record<EntityKind, ChangeGroup> = {
@@ -63,6 +66,7 @@ export const GROUP_OF: Record<EntityKind, ChangeGroup> = {
   action: 'actions',
   step: 'actions',
   aiAction: 'actions',
+  reminder: 'reminders',
 };
 
 /** The property of a child that holds its parent's id: the same name the document uses. */
@@ -212,6 +216,15 @@ export function flattenDefinition(definition: ReadDefinition | AppDefinition): F
   }
   for (const { id, ...ai } of definition.aiActions) {
     add('aiAction', id, null, Object.entries(ai), { id, ...ai });
+  }
+  // Older definitions have no reminders. A schedule's parts are flattened one by one, so a change
+  // reads as "its time" rather than "its schedule"; the merge keeps a schedule whole (merge.ts).
+  for (const { id, schedule, ...reminder } of definition.reminders ?? []) {
+    const props: Array<[string, unknown]> = [
+      ...Object.entries(reminder),
+      ...prefixed('schedule', schedule),
+    ];
+    add('reminder', id, null, props, { id, ...reminder, schedule });
   }
   return flat;
 }
@@ -430,6 +443,8 @@ export function entityName(flat: FlatDefinition, entity: FlatEntity): string {
       return recordName(flat, entity);
     case 'step':
       return stepName(flat, entity);
+    case 'reminder':
+      return quoted('Reminder', entity.props.get('title'));
     default:
       return String(entity.props.get('name'));
   }
@@ -463,6 +478,17 @@ const PROPERTY_WORDS: Record<string, string> = {
   recordRule: 'who can change a record',
 };
 
+/** A reminder's schedule, part by part, in words. */
+const SCHEDULE_WORDS: Record<string, string> = {
+  kind: 'kind of schedule',
+  days: 'days',
+  time: 'time',
+  minutes: 'minutes from the record’s time',
+  collectionId: 'collection',
+  fieldId: 'date field',
+  formula: 'formula',
+};
+
 /** `titleFieldId` → 'title field', `fieldIds` → 'fields', `aiActionId` → 'AI action'. */
 export function propertyWords(key: string): string {
   if (PROPERTY_WORDS[key]) return PROPERTY_WORDS[key];
@@ -482,6 +508,13 @@ export function propertyLabel(flat: FlatDefinition, entity: FlatEntity, path: st
   }
   if (entity.kind === 'theme' && (THEME_TOKENS as readonly string[]).includes(path)) {
     return `${path} colour`;
+  }
+  if (entity.kind === 'reminder') {
+    if (path === 'body') return 'text';
+    if (path.startsWith('schedule.')) {
+      const part = path.slice('schedule.'.length);
+      return SCHEDULE_WORDS[part] ?? propertyWords(part);
+    }
   }
   if (entity.kind === 'record' && path.startsWith('values.')) {
     const fieldId = path.slice('values.'.length);
@@ -594,6 +627,7 @@ const COUNTED: Array<[EntityKind, string, string]> = [
   ['action', 'action', 'actions'],
   ['step', 'step', 'steps'],
   ['aiAction', 'AI action', 'AI actions'],
+  ['reminder', 'reminder', 'reminders'],
 ];
 
 /** One line a person reads in a list, e.g. "2 screens, 5 components, the theme" or "No changes". */

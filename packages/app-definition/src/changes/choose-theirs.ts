@@ -18,6 +18,7 @@ function topLists(definition: AppDefinition): Partial<Record<EntityKind, Item[]>
     collection: definition.collections as unknown as Item[],
     action: definition.actions as unknown as Item[],
     aiAction: definition.aiActions as unknown as Item[],
+    reminder: definition.reminders as unknown as Item[],
   };
 }
 
@@ -101,7 +102,9 @@ function setPath(item: Record<string, unknown>, path: string, value: unknown) {
   const dot = path.indexOf('.');
   const nest = dot > 0 ? path.slice(0, dot) : '';
   const target =
-    nest === 'props' || nest === 'values' ? (item[nest] as Record<string, unknown>) : item;
+    nest === 'props' || nest === 'values' || nest === 'schedule'
+      ? (item[nest] as Record<string, unknown>)
+      : item;
   const key = target === item ? path : path.slice(dot + 1);
   if (value === undefined) delete target[key];
   else target[key] = copy(value);

@@ -86,7 +86,7 @@ export interface MergeResult {
   incoming: DefinitionChanges;
 }
 
-const TOP_KINDS: readonly EntityKind[] = ['screen', 'collection', 'action', 'aiAction'];
+const TOP_KINDS: readonly EntityKind[] = ['screen', 'collection', 'action', 'aiAction', 'reminder'];
 
 export const LIMIT_OF: Partial<Record<EntityKind, number>> = {
   screen: LIMITS.screens,
@@ -97,6 +97,7 @@ export const LIMIT_OF: Partial<Record<EntityKind, number>> = {
   action: LIMITS.actions,
   step: LIMITS.stepsPerAction,
   aiAction: LIMITS.aiActions,
+  reminder: LIMITS.reminders,
 };
 
 const TABLE_KIND: Record<ReferenceTable, EntityKind> = {
@@ -153,6 +154,12 @@ function referencesAt(entity: FlatEntity, path: string): string[] {
       ...(typeof collectionId === 'string' ? [entityKey('collection', collectionId)] : []),
       ...fieldRefs([fieldId]),
     ];
+  }
+  if (entity.kind === 'reminder') {
+    if (typeof value !== 'string') return [];
+    if (path === 'schedule.collectionId') return [entityKey('collection', value)];
+    if (path === 'schedule.fieldId') return [entityKey('field', value)];
+    return [];
   }
   return path.startsWith('props.') ? propReferences(path.slice('props.'.length), value) : [];
 }
@@ -268,7 +275,10 @@ function mergeEntity(m: Merge, key: string): Merged {
   const theirsPaths = m.theirs.changed.get(key);
   if (ours && theirs && theirsPaths) {
     const base = m.base.entities.get(key);
+    const whole = one.kind === 'reminder' && scheduleKindChanged(base, ours, theirs);
+    if (whole) mergeSchedule(m, key, props, base, ours, theirs);
     for (const path of theirsPaths) {
+      if (whole && path.startsWith(SCHEDULE)) continue;
       const mine = ours.props.get(path);
       const other = theirs.props.get(path);
       if (deepEqual(mine, other)) continue;
@@ -277,6 +287,43 @@ function mergeEntity(m: Merge, key: string): Merged {
     }
   }
   return { kind: one.kind, id: one.id, props };
+}
+
+const SCHEDULE = 'schedule.';
+
+const scheduleOf = (entity: FlatEntity | undefined): unknown =>
+  (entity?.value as { schedule?: unknown } | undefined)?.schedule;
+
+function scheduleKindChanged(base: FlatEntity | undefined, ours: FlatEntity, theirs: FlatEntity) {
+  const kind = ours.props.get(`${SCHEDULE}kind`);
+  return (
+    kind !== theirs.props.get(`${SCHEDULE}kind`) || kind !== base?.props.get(`${SCHEDULE}kind`)
+  );
+}
+
+/**
+ * A reminder's schedule when a side changed its kind: one value, not part by part, since the
+ * parts of two kinds mixed make no schedule (a record's time without its field). Changed on one
+ * side, that side's; on both, ours, and a conflict on the whole schedule.
+ */
+function mergeSchedule(
+  m: Merge,
+  key: string,
+  props: Map<string, unknown>,
+  base: FlatEntity | undefined,
+  ours: FlatEntity,
+  theirs: FlatEntity,
+) {
+  const mine = scheduleOf(ours);
+  const other = scheduleOf(theirs);
+  if (deepEqual(mine, other) || !deepEqual(mine, scheduleOf(base))) {
+    if (!deepEqual(mine, other) && !deepEqual(other, scheduleOf(base))) {
+      addConflict(m, key, 'schedule', mine, other);
+    }
+    return;
+  }
+  for (const path of [...props.keys()]) if (path.startsWith(SCHEDULE)) props.delete(path);
+  for (const [path, value] of theirs.props) if (path.startsWith(SCHEDULE)) props.set(path, value);
 }
 
 function keep(m: Merge, key: string) {
@@ -524,7 +571,8 @@ function plain(merged: Merged): Record<string, unknown> {
     if (value === undefined || path === parentKey) continue;
     const dot = path.indexOf('.');
     const nest = dot > 0 ? path.slice(0, dot) : '';
-    if (nest === 'props' || nest === 'values') {
+    if (nest === 'props' || nest === 'values' || nest === 'schedule') {
+      out[nest] ??= {};
       (out[nest] as Record<string, unknown>)[path.slice(dot + 1)] = value;
     } else out[path] = value;
   }
@@ -563,6 +611,7 @@ function assemble(m: Merge, lists: Map<string, string[]>): AppDefinition {
       steps: children('step', a.id).map(plain),
     })),
     aiActions: children('aiAction', null).map(plain),
+    reminders: children('reminder', null).map(plain),
   } as unknown as AppDefinition;
 }
 

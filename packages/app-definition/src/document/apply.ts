@@ -101,6 +101,8 @@ function planOf(definition: ReadDefinition | AppDefinition): { plan: Plan; kept:
     }
   }
   for (const { id, ...ai } of definition.aiActions) add(plan, 'aiActions', id, ai);
+  for (const { id, ...reminder } of definition.reminders ?? [])
+    add(plan, 'reminders', id, reminder);
   return { plan, kept };
 }
 

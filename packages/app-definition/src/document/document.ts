@@ -11,6 +11,7 @@ export const TABLES = [
   'actions',
   'steps',
   'aiActions',
+  'reminders',
 ] as const;
 export type Table = (typeof TABLES)[number];
 

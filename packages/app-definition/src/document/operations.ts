@@ -39,6 +39,8 @@ import {
   RECORD_RULES,
 } from '../schema/sharing';
 import type { Theme } from '../schema/theme';
+import { type Reminder, reminderSchema } from '../schema/reminder';
+import type { z } from 'zod';
 
 /** A new entity id: random, so ids made on different devices never collide. */
 export type IdFactory = () => string;
@@ -784,3 +786,74 @@ export function removeAiAction(doc: Y.Doc, aiActionId: string): void {
     table(doc, 'aiActions').delete(aiActionId);
   });
 }
+
+// Reminders
+
+/** What a new reminder starts as when the creator gives nothing else: every day at 20:00. */
+const NEW_REMINDER = {
+  title: 'Reminder',
+  body: '',
+  schedule: { kind: 'weekly', days: [1, 2, 3, 4, 5, 6, 7], time: '20:00' },
+} as const;
+
+/** Adds a reminder at the end; `values` is checked whole, so a bad schedule is a clear error. */
+export function addReminder(
+  doc: Y.Doc,
+  newId: IdFactory,
+  values: Partial<Pick<Reminder, 'title' | 'body' | 'schedule'>> = {},
+): string {
+  return edit(doc, () => {
+    limit(
+      table(doc, 'reminders').size,
+      LIMITS.reminders,
+      `An app can have at most ${LIMITS.reminders} reminders.`,
+    );
+    const parsed = reminderSchema.safeParse({ ...NEW_REMINDER, ...values, id: 'new' });
+    if (!parsed.success) throw new DefinitionError(firstMessage(parsed.error));
+    const { id: _id, ...reminder } = parsed.data;
+    return insert(doc, 'reminders', newId(), plainCopy(reminder), undefined, Infinity);
+  });
+}
+
+/**
+ * Sets some of a reminder's properties, each checked on its own. The schedule is one value: its
+ * parts only make sense together (a record's field only with that record's collection), so two
+ * people editing it at once keep one whole schedule, never a mix of both.
+ */
+export function setReminder(
+  doc: Y.Doc,
+  reminderId: string,
+  patch: Partial<Pick<Reminder, 'title' | 'body' | 'schedule'>>,
+): void {
+  edit(doc, () => {
+    const entity = need(doc, 'reminders', reminderId, 'reminder');
+    const shape = reminderSchema.shape;
+    for (const [key, value] of Object.entries(patch) as Array<[keyof typeof patch, unknown]>) {
+      if (value === undefined) continue;
+      if (!Object.hasOwn(REMINDER_PROPERTIES, key))
+        throw new DefinitionError(`A reminder has no “${key}”.`);
+      const parsed = shape[key].safeParse(value);
+      if (!parsed.success) throw new DefinitionError(firstMessage(parsed.error));
+      entity.set(key, plainCopy(parsed.data));
+    }
+  });
+}
+
+const REMINDER_PROPERTIES = { title: true, body: true, schedule: true } as const;
+
+export function moveReminder(doc: Y.Doc, reminderId: string, index: number): void {
+  edit(doc, () => move(doc, 'reminders', reminderId, index));
+}
+
+export function removeReminder(doc: Y.Doc, reminderId: string): void {
+  edit(doc, () => {
+    need(doc, 'reminders', reminderId, 'reminder');
+    table(doc, 'reminders').delete(reminderId);
+  });
+}
+
+function firstMessage(error: z.ZodError): string {
+  return error.issues[0]?.message ?? 'This reminder is not valid.';
+}
+
+const plainCopy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -28,6 +28,7 @@ import { type AppMeta, appMetaSchema } from '../schema/meta';
 import type { FieldValue } from '../schema/field-values';
 import { COLLECTION_SHARING, RECORD_RULES } from '../schema/sharing';
 import { type Theme, themeSchema } from '../schema/theme';
+import { type Reminder, reminderSchema } from '../schema/reminder';
 
 export type ReadComponent = Component | InvalidComponent;
 export interface ReadScreen {
@@ -328,6 +329,22 @@ function readAiAction(id: string, entity: Y.Map<unknown>, ids: Ids): AiAction {
 }
 
 /**
+ * The reminders a merged document holds, each whole or not at all: a reminder that does not parse
+ * (a newer kind of schedule, a damaged value) is left out rather than guessed at, since a wrong
+ * guess would notify people at a time nobody chose. A reference to a collection or field that is
+ * gone stays, as the publish check reports it and nothing fires from an editor's copy.
+ */
+function readReminders(doc: Y.Doc): Reminder[] {
+  const reminders: Reminder[] = [];
+  for (const { id, entity } of ordered(doc, 'reminders')) {
+    if (reminders.length >= LIMITS.reminders) break;
+    const parsed = reminderSchema.safeParse({ ...plainObject(entity), id });
+    if (parsed.success) reminders.push(parsed.data);
+  }
+  return reminders;
+}
+
+/**
  * Reads any merged `app/{id}` document as a valid definition, the same way on every device:
  * entities in order, each capped at docs/product/app-definition.md's limits, orphans (children of a
  * deleted parent) left out, invalid values dropped for their defaults, dangling references
@@ -393,5 +410,6 @@ function readWith(
       };
     }),
     aiActions: aiActions.map(({ id, entity }) => readAiAction(id, entity, ids)),
+    reminders: readReminders(doc),
   };
 }

@@ -82,5 +82,9 @@ export function writeDefinition(doc: Y.Doc, definition: AppDefinition): void {
     }
     const aiActions = { last: null as string | null };
     for (const { id, ...ai } of definition.aiActions) put(doc, 'aiActions', id, ai, aiActions);
+    const reminders = { last: null as string | null };
+    for (const { id, ...reminder } of definition.reminders ?? []) {
+      put(doc, 'reminders', id, reminder, reminders);
+    }
   }, LOCAL_EDIT);
 }

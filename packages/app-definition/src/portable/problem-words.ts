@@ -53,6 +53,7 @@ export function placeInDefinition(value: unknown, path: ReadonlyArray<PropertyKe
     collections: ['collection', 'fields', 'field'],
     actions: ['action', 'steps', 'step'],
     aiActions: ['AI action', '', ''],
+    reminders: ['reminder', '', ''],
   };
   const kind = kinds[top as string];
   if (!kind) return '';

@@ -14,7 +14,7 @@ import {
 import { migrateDefinition } from '../schema/migrations';
 import { DefinitionError } from '../schema/edit-rules';
 import { referenceProblems } from './publish-references';
-import { compileCollectionFormulas } from '../formula/compile';
+import { checkFormula, compileCollectionFormulas } from '../formula/compile';
 import { fieldsForFormulas, rollupSource } from '../schema/relations';
 import { FIELD_SETTINGS } from '../schema/field-types';
 
@@ -89,6 +89,10 @@ export function rawDefinition(doc: Y.Doc): Record<string, unknown> {
     aiActions: ordered(doc, 'aiActions').map(({ id, entity }) => ({
       id,
       ...values(entity, ['name', 'prompt', 'output', 'target']),
+    })),
+    reminders: ordered(doc, 'reminders').map(({ id, entity }) => ({
+      id,
+      ...values(entity, ['title', 'body', 'schedule']),
     })),
   };
 }
@@ -175,7 +179,12 @@ export function checkForPublish(doc: Y.Doc): PublishCheck {
     problems.push({ path, message, entity: entityAt(raw, segments) });
   }
   if (parsed.success) {
-    for (const problem of [...relationProblems(parsed.data), ...formulaProblems(parsed.data)]) {
+    const found = [
+      ...relationProblems(parsed.data),
+      ...formulaProblems(parsed.data),
+      ...reminderProblems(parsed.data),
+    ];
+    for (const problem of found) {
       if (seen.has(problem.path)) continue;
       seen.add(problem.path);
       problems.push({ ...problem, entity: entityAt(raw, problem.path.split('.').map(segment)) });
@@ -245,6 +254,66 @@ function formulaProblems(definition: AppDefinition): Array<Omit<PublishProblem, 
           message: `The formula of ${field.name} can’t be worked out: ${error.message}`,
         });
     });
+  });
+  return problems;
+}
+
+/** The field types a reminder can count from: a day, or a day and a time. */
+const DATE_TYPES: ReadonlySet<string> = new Set(['date', 'dateTime']);
+
+/**
+ * Reminders that could never fire as the creator meant: about a collection or field that is gone
+ * (deleted after the reminder was set up), counting from a field that holds no date, or checking
+ * a formula that can't be worked out or doesn't answer yes or no.
+ */
+function reminderProblems(definition: AppDefinition): Array<Omit<PublishProblem, 'entity'>> {
+  const problems: Array<Omit<PublishProblem, 'entity'>> = [];
+  definition.reminders.forEach(({ title, schedule }, r) => {
+    if (schedule.kind === 'weekly') return;
+    const at = `reminders.${r}.schedule`;
+    const name = `Reminder “${title}”`;
+    const collection = definition.collections.find((c) => c.id === schedule.collectionId);
+    if (!collection) {
+      problems.push({
+        path: `${at}.collectionId`,
+        message: `${name} is about a collection that no longer exists. Choose another one, or remove the reminder.`,
+      });
+      return;
+    }
+    if (schedule.kind === 'formula') {
+      const check = checkFormula(
+        schedule.formula,
+        fieldsForFormulas(definition.collections, collection),
+      );
+      if (!check.ok)
+        problems.push({
+          path: `${at}.formula`,
+          message: `The formula of reminder “${title}” can’t be worked out: ${check.error.message}`,
+        });
+      else if (check.type !== 'boolean')
+        problems.push({
+          path: `${at}.formula`,
+          message: `The formula of reminder “${title}” must say yes or no for each record of ${collection.name}, like {Stock} < 3.`,
+        });
+      return;
+    }
+    const field = collection.fields.find((f) => f.id === schedule.fieldId);
+    if (!field) {
+      const elsewhere = definition.collections.some((c) =>
+        c.fields.some((f) => f.id === schedule.fieldId),
+      );
+      problems.push({
+        path: `${at}.fieldId`,
+        message: elsewhere
+          ? `${name} counts from a field of another collection. Choose one of ${collection.name}’s date fields.`
+          : `${name} counts from a field that no longer exists. Choose one of ${collection.name}’s date fields, or remove the reminder.`,
+      });
+    } else if (!DATE_TYPES.has(field.type)) {
+      problems.push({
+        path: `${at}.fieldId`,
+        message: `${name} counts from ${field.name}, which holds no date. Choose a date or date-and-time field.`,
+      });
+    }
   });
   return problems;
 }

@@ -7,6 +7,7 @@ import { COLLECTION_SHARING, RECORD_RULES } from './sharing';
 import { LIST_VIEWS } from './list-views';
 import { ROLLUP_AGGREGATES } from './relations';
 import { FIELD_TYPES } from './field-types';
+import { reminderSchema } from './reminder';
 
 export {
   FIELD_TYPES,
@@ -309,5 +310,10 @@ export const appDefinitionSchema = z.object({
     .max(LIMITS.collections, `Use at most ${LIMITS.collections} collections.`),
   actions: z.array(actionSchema).max(LIMITS.actions),
   aiActions: z.array(aiActionSchema).max(LIMITS.aiActions),
+  /** Absent from definitions saved before apps had reminders: none. */
+  reminders: z
+    .array(reminderSchema)
+    .max(LIMITS.reminders, `Use at most ${LIMITS.reminders} reminders.`)
+    .default([]),
 });
 export type AppDefinition = z.infer<typeof appDefinitionSchema>;

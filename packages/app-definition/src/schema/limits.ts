@@ -17,6 +17,8 @@ export const LIMITS = {
   tagLength: 24,
   actions: 100,
   aiActions: 50,
+  /** Each one can notify every visitor who turns it on; a handful is what an app needs. */
+  reminders: 10,
   stepsPerAction: 50,
   promptLength: 4_000,
   screenTitleLength: 60,

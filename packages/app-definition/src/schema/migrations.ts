@@ -36,5 +36,19 @@ export function migrateDefinition(value: unknown): unknown {
     if (!step) throw new DefinitionError(`No way to bring a version ${v} definition forward.`);
     definition = { ...step(definition), schemaVersion: v + 1 };
   }
-  return definition;
+  return withAddedLists(definition);
+}
+
+/**
+ * Lists added to the definition after version 1 without a version of their own: absent means
+ * none. Filled in here rather than by a version step because every version-1 document and
+ * published copy stays readable as it is (no document migration), and the installed app, which
+ * does not parse a published definition again, still finds an array.
+ */
+const ADDED_LISTS = ['reminders'] as const;
+
+function withAddedLists(definition: Record<string, unknown>): Record<string, unknown> {
+  const missing = ADDED_LISTS.filter((key) => definition[key] === undefined);
+  if (missing.length === 0) return definition;
+  return { ...definition, ...Object.fromEntries(missing.map((key) => [key, []])) };
 }

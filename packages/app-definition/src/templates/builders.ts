@@ -20,6 +20,7 @@ import { FIELD_SETTINGS, type FieldSetting } from '../schema/field-types';
 import type { CollectionRecordRule } from '../schema/sharing';
 import type { AppIcon } from '../schema/meta';
 import { type Theme, type ThemePreset, themeSchema } from '../schema/theme';
+import type { Reminder } from '../schema/reminder';
 
 /*
  * Small helpers that keep each template readable. Every id comes from `createId`: a template is
@@ -397,6 +398,7 @@ export interface DefinitionParts {
   collections: Array<BuiltCollection<string>>;
   actions: Action[];
   aiActions?: AiAction[];
+  reminders?: Reminder[];
 }
 
 export function definition(parts: DefinitionParts): AppDefinition {
@@ -413,5 +415,6 @@ export function definition(parts: DefinitionParts): AppDefinition {
     collections: parts.collections.map((c) => c.collection),
     actions: parts.actions,
     aiActions: parts.aiActions ?? [],
+    reminders: parts.reminders ?? [],
   };
 }

@@ -466,6 +466,15 @@ function habitTrackerDefinition({ id, showcase }: HabitTrackerOptions): AppDefin
       afterLog,
       adoptIdea,
     ],
+    // The moment a habit is most often forgotten is the end of the day, before it is logged.
+    reminders: [
+      {
+        id: id('log-reminder'),
+        title: 'Log your habits',
+        body: 'Did you log today’s habits?',
+        schedule: { kind: 'weekly', days: [1, 2, 3, 4, 5, 6, 7], time: '20:00' },
+      },
+    ],
   });
 }
 

@@ -57,6 +57,7 @@ export function definitionWith(components: ReadComponent[]): ReadDefinition {
       },
     ],
     aiActions: [],
+    reminders: [],
   };
 }
 
