@@ -32,7 +32,7 @@ export function AppFooter({
   const [remindersOpen, setRemindersOpen] = useState(false);
   return (
     <footer>
-      {(definition as { reminders?: unknown[] }).reminders?.length ? (
+      {definition.reminders.length > 0 ? (
         <details
           className="app-host__device"
           onToggle={(event) => setRemindersOpen(event.currentTarget.open)}

@@ -134,9 +134,11 @@ function ReminderForm({ appId, reminder }: { appId: string; reminder: Listed }) 
             type="time"
             value={quietEnd}
             onChange={(event) => setQuietEnd(event.currentTarget.value)}
-            hint="Nothing arrives in these hours; a reminder due then comes at their end."
           />
         </div>
+        <p className="reminder__hint">
+          Nothing arrives in quiet hours; a reminder due then comes at their end.
+        </p>
         <Button type="submit" variant="secondary" size="small" disabled={saving}>
           {saving ? 'Saving…' : 'Save'}
         </Button>
