@@ -51,25 +51,37 @@ async function watchLoadingScreens(page: Page): Promise<void> {
 const loadingScreensSeen = (page: Page) =>
   page.evaluate(() => (window as unknown as { loadingSeen: string[] }).loadingSeen);
 
-/** How many records the plain copy of a person's data holds on this device (0: none). */
+/**
+ * How many records the plain copy of a person's data holds on this device (0: none). Never makes
+ * the database (an open without a version would make an empty one), and lets it go after reading.
+ */
 const copiedRecords = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        const open = indexedDB.open('pipit-plain-copies');
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('copies')) return resolve(0);
-          const all = db.transaction('copies').objectStore('copies').getAll();
-          all.onsuccess = () =>
-            resolve(
-              (all.result as { records: unknown[] }[]).reduce((n, c) => n + c.records.length, 0),
-            );
-          all.onerror = () => resolve(0);
+  page.evaluate(async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name);
+    if (!names.includes('pipit-plain-copies')) return 0;
+    return new Promise<number>((resolve) => {
+      const open = indexedDB.open('pipit-plain-copies');
+      open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains('copies')) {
+          db.close();
+          return resolve(0);
+        }
+        const all = db.transaction('copies').objectStore('copies').getAll();
+        all.onsuccess = () => {
+          db.close();
+          resolve(
+            (all.result as { records: unknown[] }[]).reduce((n, c) => n + c.records.length, 0),
+          );
         };
-        open.onerror = () => resolve(0);
-      }),
-  );
+        all.onerror = () => {
+          db.close();
+          resolve(0);
+        };
+      };
+      open.onerror = () => resolve(0);
+    });
+  });
 
 /**
  * What a visitor runs (docs/product/routes.md `/apps/{id}/pwa`): the installed app keeps an

@@ -31,10 +31,16 @@ export interface StoredCopy {
 
 let opening: Promise<IDBDatabase> | null = null;
 
-function database(): Promise<IDBDatabase> {
-  opening ??= new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(DATABASE, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'name' });
+/** The database at `version`, or at whatever version it has (a new one is made at 1). */
+function openAt(version?: number): Promise<IDBDatabase> {
+  return new Promise<IDBDatabase>((resolve, reject) => {
+    const request =
+      version === undefined ? indexedDB.open(DATABASE) : indexedDB.open(DATABASE, version);
+    request.onupgradeneeded = () => {
+      if (!request.result.objectStoreNames.contains(STORE)) {
+        request.result.createObjectStore(STORE, { keyPath: 'name' });
+      }
+    };
     request.onsuccess = () => {
       const db = request.result;
       // Another tab deleting or upgrading it: let go, and open it again at the next use.
@@ -46,6 +52,17 @@ function database(): Promise<IDBDatabase> {
     };
     request.onerror = () => reject(request.error ?? new Error('IndexedDB refused'));
     request.onblocked = () => reject(new Error('IndexedDB is blocked'));
+  });
+}
+
+function database(): Promise<IDBDatabase> {
+  opening ??= openAt().then((db) => {
+    if (db.objectStoreNames.contains(STORE)) return db;
+    // The database is there without its store: something opened the name before we did (an
+    // open without a version makes an empty version 1). One version up makes the store.
+    const next = db.version + 1;
+    db.close();
+    return openAt(next);
   });
   // A failure is not kept: the next read or write tries again.
   opening.catch(() => (opening = null));

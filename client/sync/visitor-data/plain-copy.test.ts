@@ -54,6 +54,27 @@ describe('a plain copy of a person’s data', () => {
     });
   });
 
+  it('is kept in a database something else made empty, by making its store', async () => {
+    const made = (request: IDBOpenDBRequest | IDBRequest) =>
+      new Promise<void>((resolve, reject) => {
+        request.onsuccess = () => {
+          if (request.result instanceof IDBDatabase) request.result.close();
+          resolve();
+        };
+        request.onerror = () => reject(request.error ?? new Error('refused'));
+      });
+    // Any open without a version makes an empty version 1 when there was none.
+    await made(indexedDB.deleteDatabase('pipit-plain-copies'));
+    await made(indexedDB.open('pipit-plain-copies'));
+    vi.resetModules();
+    const fresh = await import('./plain-copy-store');
+    const name = dataCopyName(createId(), createId());
+    const data = { records: many('Bread'), counters: {} };
+    fresh.keepPlainCopy(name, data);
+    await fresh.writeDueCopies();
+    expect(await fresh.readPlainCopy(name)).toEqual(data);
+  });
+
   it('is read ahead once, and not drawn again once the document is read', async () => {
     const name = dataCopyName(createId(), createId());
     expect(await readPlainCopyAhead(name)).toBe(false);
