@@ -136,6 +136,11 @@ export {
   setRecordValue,
   moveRecord,
   removeRecord,
+  importRecords,
+  type IdFactory,
+  type ImportedField,
+} from './document/operations';
+export {
   addAction,
   renameAction,
   removeAction,
@@ -150,10 +155,7 @@ export {
   setReminder,
   moveReminder,
   removeReminder,
-  importRecords,
-  type IdFactory,
-  type ImportedField,
-} from './document/operations';
+} from './document/action-operations';
 export {
   readDefinition,
   DefinitionReader,
@@ -264,7 +266,6 @@ export {
   editableStructure,
   validateEdits,
   applyEdits,
-  summarizeEdits,
   type AiEdit,
   type AiEdits,
   type EditProblem,
@@ -386,3 +387,4 @@ export {
   occurrenceForDate,
 } from './reminders/occurrences';
 export { zonedTime, type CivilDate, type ZonedTime } from './formula/dates';
+export { summarizeEdits } from './ai/edit-summaries';

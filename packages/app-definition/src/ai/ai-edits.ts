@@ -10,8 +10,6 @@ import { DefinitionError } from '../schema/edit-rules';
 import { writeDefinition } from '../document/write-definition';
 import { LIMITS } from '../schema/limits';
 import {
-  addAiAction,
-  addReminder,
   addCollection,
   addComponent,
   addField,
@@ -20,14 +18,18 @@ import {
   moveComponent,
   removeComponent,
   renameCollection,
-  setAiAction,
   setCollectionSharing,
   setComponentProps,
   setField,
   setScreen,
+} from '../document/operations';
+import {
+  addAiAction,
+  addReminder,
+  setAiAction,
   removeReminder,
   setReminder,
-} from '../document/operations';
+} from '../document/action-operations';
 import {
   formulaScheduleSchema,
   recordDayScheduleSchema,
@@ -361,7 +363,7 @@ export function parseModelEdits(
   return { ok: true, operations: parsed.data.operations };
 }
 
-type Source = Y.Doc | AppDefinition;
+export type Source = Y.Doc | AppDefinition;
 
 /** A field operation's formula, relation and rollup settings, refs made ids. */
 function linkSettings(
@@ -392,9 +394,9 @@ function docOf(source: Source): Y.Doc {
   return doc;
 }
 
-type Json = Record<string, unknown>;
-const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+export type Json = Record<string, unknown>;
+export const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
+export const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
  * What the model is shown of an app: its collections, fields, screens, components, actions and AI
@@ -658,188 +660,5 @@ export function applyEdits(doc: Y.Doc, ops: AiEdit[], newId: IdFactory, origin: 
     Y.applyUpdate(doc, Y.encodeStateAsUpdate(scratch, Y.encodeStateVector(doc)), origin);
   } finally {
     scratch.destroy();
-  }
-}
-
-// Summaries
-
-const TYPE_WORDS: Record<string, string> = {
-  longText: 'long text',
-  boolean: 'yes/no',
-  select: 'choice',
-  multiChoice: 'choices',
-  dateTime: 'date and time',
-};
-
-/**
- * The operations as sentences for the person who asked ("Add field Rating (number) to Books",
- * "Show Rating in the Books list"), in order. Names come from the app and from the list itself.
- */
-export function summarizeEdits(source: Source, ops: AiEdit[]): string[] {
-  const raw = source instanceof Y.Doc ? rawDefinition(source) : (source as unknown as Json);
-  const names = new Map<string, string>();
-  const componentInfo = new Map<string, { type: string; screen: string; props: Json }>();
-  for (const c of list(raw.collections)) {
-    names.set(str(c.id), str(c.name));
-    for (const f of list(c.fields)) names.set(str(f.id), str(f.name));
-  }
-  for (const s of list(raw.screens)) {
-    names.set(str(s.id), str(s.title));
-    for (const c of list(s.components)) {
-      componentInfo.set(str(c.id), {
-        type: str(c.type),
-        screen: str(s.title),
-        props: (c.props ?? {}) as Json,
-      });
-    }
-  }
-  for (const a of list(raw.aiActions)) names.set(str(a.id), str(a.name));
-  for (const r of list(raw.reminders)) names.set(str(r.id), str(r.title));
-  const nameOf = (id: unknown) => names.get(str(id)) ?? 'a new one';
-  const describe = (type: string, props: Json) =>
-    type === 'list' && props.collectionId
-      ? `the ${nameOf(props.collectionId)} list`
-      : `the ${type}`;
-  const fieldsShown = (props: Json): string[] => {
-    const ids = [
-      props.titleFieldId,
-      props.subtitleFieldId,
-      props.fieldId,
-      props.labelFieldId,
-      props.valueFieldId,
-      props.checkFieldId,
-    ];
-    if (Array.isArray(props.fieldIds)) ids.push(...(props.fieldIds as unknown[]));
-    if (Array.isArray(props.columnFieldIds)) ids.push(...(props.columnFieldIds as unknown[]));
-    return ids.filter((id) => typeof id === 'string' && names.has(id)).map((id) => nameOf(id));
-  };
-
-  return ops.map((op) => {
-    switch (op.op) {
-      case 'addCollection':
-        names.set(op.ref, op.name);
-        return `Add collection ${op.name}`;
-      case 'renameCollection': {
-        const line = `Rename collection ${nameOf(op.collectionId)} to ${op.name}`;
-        names.set(op.collectionId, op.name);
-        return line;
-      }
-      case 'setCollectionSharing': {
-        const changes = [
-          op.sharing === 'space' ? 'share its records in a space' : null,
-          op.sharing === 'private' ? 'keep its records private to each visitor' : null,
-          op.recordRule === 'anyone' ? 'anyone in the space can change a record' : null,
-          op.recordRule === 'author' ? 'only the person who added a record can change it' : null,
-        ].filter(Boolean);
-        return `Change collection ${nameOf(op.collectionId)}: ${changes.join(', ') || 'no change'}`;
-      }
-      case 'addField':
-        names.set(op.ref, op.name);
-        return `Add field ${op.name} (${TYPE_WORDS[op.type] ?? op.type}) to ${nameOf(op.collectionId)}`;
-      case 'setField': {
-        const changes = [
-          op.name !== undefined ? `rename it to ${op.name}` : null,
-          op.required !== undefined
-            ? op.required
-              ? 'make it required'
-              : 'make it optional'
-            : null,
-          op.choices !== undefined ? `choices ${op.choices.join(', ')}` : null,
-        ].filter(Boolean);
-        const line = `Change field ${nameOf(op.fieldId)}: ${changes.join(', ') || 'no change'}`;
-        if (op.name !== undefined) names.set(op.fieldId, op.name);
-        return line;
-      }
-      case 'addScreen':
-        names.set(op.ref, op.title);
-        return `Add screen ${op.title}`;
-      case 'setScreen': {
-        const line =
-          op.title !== undefined
-            ? `Rename screen ${nameOf(op.screenId)} to ${op.title}`
-            : `Change the icon of screen ${nameOf(op.screenId)}`;
-        if (op.title !== undefined) names.set(op.screenId, op.title);
-        return line;
-      }
-      case 'addComponent': {
-        componentInfo.set(op.ref, { type: op.type, screen: nameOf(op.screenId), props: op.props });
-        const what =
-          op.type === 'list' && op.props.collectionId
-            ? `a list of ${nameOf(op.props.collectionId)}`
-            : `a ${op.type}`;
-        return `Add ${what} to ${nameOf(op.screenId)}`;
-      }
-      case 'setProperty': {
-        const info = componentInfo.get(op.componentId);
-        const type = info?.type ?? 'component';
-        const merged = { ...(info?.props ?? {}), ...op.props };
-        const before = new Set(fieldsShown(info?.props ?? {}));
-        const added = fieldsShown(op.props).filter((n) => !before.has(n));
-        if (info) info.props = merged;
-        // "Show the Books list as a board": the view is what the person asked to see.
-        if (type === 'list' && typeof op.props.view === 'string' && op.props.view !== 'list')
-          return `Show ${describe(type, merged)} as a ${op.props.view}`;
-        if (added.length > 0) return `Show ${added.join(', ')} in ${describe(type, merged)}`;
-        return `Change ${Object.keys(op.props).join(', ')} of ${describe(type, merged)}${info ? ` on ${info.screen}` : ''}`;
-      }
-      case 'removeComponent': {
-        const info = componentInfo.get(op.componentId);
-        return `Remove ${describe(info?.type ?? 'component', info?.props ?? {})}${info ? ` from ${info.screen}` : ''}`;
-      }
-      case 'moveComponent': {
-        const info = componentInfo.get(op.componentId);
-        return `Move ${describe(info?.type ?? 'component', info?.props ?? {})}${op.screenId ? ` to ${nameOf(op.screenId)}` : ` on ${info?.screen ?? 'its screen'}`}`;
-      }
-      case 'addAiAction':
-        names.set(op.ref, op.name);
-        return `Add AI action ${op.name}`;
-      case 'addReminder':
-        names.set(op.ref, op.title);
-        return `Add reminder “${op.title}”: ${scheduleInWords(op.schedule, nameOf)}`;
-      case 'setReminder': {
-        const changes = [
-          op.title !== undefined ? `rename it to “${op.title}”` : null,
-          op.body !== undefined ? 'change its text' : null,
-          op.schedule ? `remind ${scheduleInWords(op.schedule, nameOf)}` : null,
-        ].filter(Boolean);
-        const line = `Change reminder “${nameOf(op.reminderId)}”: ${changes.join(', ') || 'no change'}`;
-        if (op.title !== undefined) names.set(op.reminderId, op.title);
-        return line;
-      }
-      case 'removeReminder':
-        return `Remove reminder “${nameOf(op.reminderId)}”`;
-    }
-  });
-}
-
-const DAY_WORDS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-
-function daysInWords(days: readonly number[]): string {
-  if (days.length === 7) return 'every day';
-  return `on ${[...days]
-    .sort((a, b) => a - b)
-    .map((d) => DAY_WORDS[d - 1])
-    .join(', ')}`;
-}
-
-function offsetInWords(n: number, unit: string, what: string): string {
-  if (n === 0) return `on ${what}`;
-  const count = `${Math.abs(n)} ${unit}${Math.abs(n) === 1 ? '' : 's'}`;
-  return `${count} ${n < 0 ? 'before' : 'after'} ${what}`;
-}
-
-/** "every day at 20:00", "1 day before Due at 09:00": a schedule as the person reads it. */
-function scheduleInWords(schedule: ReminderSchedule, nameOf: (id: unknown) => string): string {
-  switch (schedule.kind) {
-    case 'weekly':
-      return `${daysInWords(schedule.days)} at ${schedule.time}`;
-    case 'recordDay':
-      return `${offsetInWords(schedule.days, 'day', nameOf(schedule.fieldId))} at ${schedule.time}`;
-    case 'recordTime':
-      return schedule.minutes === 0
-        ? `at the time of ${nameOf(schedule.fieldId)}`
-        : offsetInWords(schedule.minutes, 'minute', nameOf(schedule.fieldId));
-    case 'formula':
-      return `${daysInWords(schedule.days)} at ${schedule.time}, for ${nameOf(schedule.collectionId)} where ${schedule.formula}`;
   }
 }

@@ -1,0 +1,116 @@
+import { type Kysely, sql } from 'kysely';
+import type { EngineMigration } from './engine-migration';
+
+/**
+ * Web Push subscriptions, the job scheduler's queue with reminders' once-per-occurrence table, and
+ * people's choices for apps' reminders (docs/product/reminders.md).
+ */
+export const NOTIFICATIONS: Record<string, EngineMigration> = {
+  '0020_push_subscriptions': () => ({
+    async up(db: Kysely<unknown>) {
+      // Web Push subscriptions (docs/decisions/0012-web-push-and-scheduler.md#subscriptions): one
+      // row per browser subscription and app (installed apps on one browser share its one service
+      // worker, so its one subscription; each app asks for itself), and one per person, app and
+      // device. The app's row is deleted
+      // with the app, so they go with it; a deleted account keeps its row (marked deleted), so
+      // DataRemoval.account deletes them.
+      await db.schema
+        .createTable('push_subscriptions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('device_id', 'text', (c) => c.notNull())
+        .addColumn('endpoint', 'text', (c) => c.notNull())
+        .addColumn('p256dh', 'text', (c) => c.notNull())
+        .addColumn('auth', 'text', (c) => c.notNull())
+        // The application server key it was made with: a key change finds what it invalidates.
+        .addColumn('vapid_public_key', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_success_at', 'bigint')
+        .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('disabled_at', 'bigint')
+        .addUniqueConstraint('push_subscriptions_device', ['user_id', 'app_id', 'device_id'])
+        .addUniqueConstraint('push_subscriptions_endpoint_app', ['endpoint', 'app_id'])
+        .execute();
+      await db.schema
+        .createIndex('push_subscriptions_app_id')
+        .on('push_subscriptions')
+        .column('app_id')
+        .execute();
+    },
+  }),
+  '0021_scheduled_jobs': () => ({
+    async up(db: Kysely<unknown>) {
+      // Reminders are delivered once per occurrence whatever the queue does
+      // (docs/decisions/0012-web-push-and-scheduler.md): the occurrence is the UTC instant it was
+      // due, and the primary key is what refuses a second delivery. `claimed_by` is the job that
+      // holds a `sending` row, so a retry of that job (after a 429 or a killed worker) may send,
+      // and another job for the same occurrence may not.
+      await db.schema
+        .createTable('reminder_deliveries')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        // Reminder ids are unique within an app only (a remix keeps its original's ids).
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('reminder_id', 'text', (c) => c.notNull())
+        .addColumn('occurrence', 'bigint', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('claimed_by', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('reminder_deliveries_pk', [
+          'user_id',
+          'app_id',
+          'reminder_id',
+          'occurrence',
+        ])
+        .execute();
+
+      // The in-process scheduler's queue. Only SQLite runs it (PostgreSQL runs pg-boss in its own
+      // schema), but the table is made on both engines: `Storage` is one interface whose queries
+      // are written once, and a `jobs` store that exists on one engine only would be a method
+      // that throws on the other. An empty table on PostgreSQL costs nothing.
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull().unique())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('run_at', 'bigint', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('lease_until', 'bigint')
+        .addColumn('leased_by', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('done_at', 'bigint')
+        // A job whose retries ran out: kept, not run again, and no longer holding its key.
+        .addColumn('failed_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('jobs_due')
+        .on('jobs')
+        .columns(['kind', 'run_at'])
+        .where(sql.ref('done_at'), 'is', null)
+        .execute();
+    },
+  }),
+  '0022_reminder_preferences': () => ({
+    async up(db: Kysely<unknown>) {
+      // A person's choices for an app's reminder (docs/product/reminders.md): on or off, their
+      // time, zone and quiet hours, as JSON the reminders' schema reads back. `enabled` is a
+      // column of its own for the sweep that queues every turned-on reminder's next occurrence.
+      await db.schema
+        .createTable('reminder_preferences')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('reminder_id', 'text', (c) => c.notNull())
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('preferences', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('reminder_preferences_pk', ['user_id', 'app_id', 'reminder_id'])
+        .execute();
+      await db.schema
+        .createIndex('reminder_preferences_enabled')
+        .on('reminder_preferences')
+        .columns(['enabled', 'user_id', 'app_id', 'reminder_id'])
+        .execute();
+    },
+  }),
+};
