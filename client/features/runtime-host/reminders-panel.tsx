@@ -4,6 +4,7 @@ import {
   type ReminderPreferences,
   reminderPreferencesSchema,
   reminderSchema,
+  scheduleInWords,
 } from '@pipit/app-definition';
 import { answerParser } from '@pipit/protocol';
 import { z } from 'zod';
@@ -35,19 +36,11 @@ const readSaved = answerParser((value) => {
   return typeof next === 'number' || next === null ? { next } : null;
 });
 
-const DAY_NAMES = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-
-/** "Every day at 20:00", "Mon, Wed, Fri at 07:30". */
-export function describeSchedule(reminder: Reminder, time: string): string {
+/** "Every day at 20:00", "On Mon, Wed, Fri at 07:30": at the person's own time. */
+function describeSchedule(reminder: Reminder, time: string): string {
   if (reminder.schedule.kind !== 'weekly') return '';
-  const days = [...reminder.schedule.days].sort((a, b) => a - b);
-  const when =
-    days.length === 7
-      ? 'Every day'
-      : days.join() === '1,2,3,4,5'
-        ? 'Weekdays'
-        : days.map((d) => DAY_NAMES[d - 1]).join(', ');
-  return `${when} at ${time}`;
+  const words = scheduleInWords({ ...reminder.schedule, time }, () => '');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const deviceZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;

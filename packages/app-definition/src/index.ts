@@ -388,3 +388,4 @@ export {
 } from './reminders/occurrences';
 export { zonedTime, type CivilDate, type ZonedTime } from './formula/dates';
 export { summarizeEdits } from './ai/edit-summaries';
+export { scheduleInWords } from './reminders/words';
