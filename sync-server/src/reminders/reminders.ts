@@ -12,7 +12,12 @@ import type { Clock } from '../accounts/clock';
 import type { Logger } from '../logger';
 import type { PushOutcome, PushSender } from '../push/sender';
 import { type Job, RetryLater, type Scheduler } from '../scheduler';
-import type { OccurrenceKey, ReminderPreferenceRecord, Storage } from '../storage/types';
+import type {
+  OccurrenceKey,
+  ReminderKey,
+  ReminderPreferenceRecord,
+  Storage,
+} from '../storage/types';
 
 /** How often every turned-on reminder is checked to have its next occurrence queued. */
 export const REMINDER_SWEEP_INTERVAL_MS = 5 * 60 * 1000;
@@ -174,11 +179,11 @@ export function createReminders(deps: {
   async function sweep() {
     if (stopped) return 0;
     let queued = 0;
-    let after: ReminderPreferenceRecord | undefined;
+    let after: ReminderKey | undefined;
     const definitions = new Map<string, Promise<Reminder[]>>();
     for (;;) {
-      const page = await storage.reminderPreferences.listEnabled(SWEEP_PAGE, after);
-      for (const record of page) {
+      const { records, next } = await storage.reminderPreferences.listEnabled(SWEEP_PAGE, after);
+      for (const record of records) {
         let reminders = definitions.get(record.appId);
         if (!reminders) {
           reminders = remindersOfApp(storage, record.appId);
@@ -187,8 +192,8 @@ export function createReminders(deps: {
         const reminder = (await reminders).find((r) => r.id === record.reminderId);
         if (reminder && (await enqueueNext(record, reminder, clock.now())) !== null) queued += 1;
       }
-      if (page.length < SWEEP_PAGE) return queued;
-      after = page.at(-1);
+      if (next === null) return queued;
+      after = next;
     }
   }
 

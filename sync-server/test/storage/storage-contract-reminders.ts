@@ -74,6 +74,35 @@ export function describeRemindersContract(engine: Engine) {
       expect(results.filter(Boolean)).toHaveLength(1);
     });
 
+    it('pages through turned-on reminders, saying where the next page starts', async () => {
+      const preferences = { enabled: true, timeZone: 'UTC' };
+      const ids = [createId(), createId(), createId()];
+      for (const reminderId of ids) {
+        await storage.reminderPreferences.put({
+          userId,
+          appId,
+          reminderId,
+          preferences,
+          updatedAt: NOW,
+        });
+      }
+      await storage.reminderPreferences.put({
+        userId,
+        appId,
+        reminderId: createId(),
+        preferences: { ...preferences, enabled: false },
+        updatedAt: NOW,
+      });
+      const first = await storage.reminderPreferences.listEnabled(2);
+      expect(first.records).toHaveLength(2);
+      expect(first.next).not.toBeNull();
+      const second = await storage.reminderPreferences.listEnabled(2, first.next!);
+      expect(second.next).toBeNull();
+      expect([...first.records, ...second.records].map((r) => r.reminderId).sort()).toEqual(
+        [...ids].sort(),
+      );
+    });
+
     it('refuses to mark an occurrence never claimed, and bad keys, clearly', async () => {
       await expect(
         storage.reminderDeliveries.markOccurrence(occurrence(), 'sent', NOW),

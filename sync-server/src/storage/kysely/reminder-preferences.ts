@@ -100,7 +100,13 @@ export function createReminderPreferenceStore(db: Db): ReminderPreferenceStore {
         .orderBy('reminder_id')
         .limit(limit)
         .execute();
-      return records(rows);
+      const last = rows.length === limit ? rows.at(-1) : undefined;
+      return {
+        records: records(rows),
+        next: last
+          ? { userId: last.user_id, appId: last.app_id, reminderId: last.reminder_id }
+          : null,
+      };
     },
 
     async deleteForUser(userId) {

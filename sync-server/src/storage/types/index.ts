@@ -82,7 +82,11 @@ export type {
 } from './push-subscriptions';
 export { PUSH_FAILURES_BEFORE_DISABLE } from './push-subscriptions';
 export type { OccurrenceKey, OccurrenceStatus, ReminderDeliveryStore } from './reminder-deliveries';
-export type { ReminderPreferenceRecord, ReminderPreferenceStore } from './reminder-preferences';
+export type {
+  ReminderKey,
+  ReminderPreferenceRecord,
+  ReminderPreferenceStore,
+} from './reminder-preferences';
 export type { JobRecord, NewJob, JobStore } from './jobs';
 export { ConflictError, NotFoundError } from './errors';
 

@@ -9,6 +9,9 @@ export interface ReminderPreferenceRecord {
   updatedAt: number;
 }
 
+/** Whose reminder of which app. */
+export type ReminderKey = Pick<ReminderPreferenceRecord, 'userId' | 'appId' | 'reminderId'>;
+
 export interface ReminderPreferenceStore {
   /** Stores a person's choices for a reminder, replacing what was there. */
   put(record: ReminderPreferenceRecord): Promise<void>;
@@ -16,13 +19,14 @@ export interface ReminderPreferenceStore {
   /** A person's choices, in one app when given. */
   listForUser(userId: string, appId?: string): Promise<ReminderPreferenceRecord[]>;
   /**
-   * Turned-on reminders, a page at a time in a stable order after `after` (the last one of the
-   * page before), for the sweep that makes sure each has its next occurrence queued.
+   * Turned-on reminders, a page of `limit` rows at a time in a stable order after `after`, for the
+   * sweep that makes sure each has its next occurrence queued. `next` is where the next page
+   * starts, null after the last one (a row whose choices do not read is skipped, not the end).
    */
   listEnabled(
     limit: number,
-    after?: Pick<ReminderPreferenceRecord, 'userId' | 'appId' | 'reminderId'>,
-  ): Promise<ReminderPreferenceRecord[]>;
+    after?: ReminderKey,
+  ): Promise<{ records: ReminderPreferenceRecord[]; next: ReminderKey | null }>;
   delete(userId: string, appId: string, reminderId: string): Promise<boolean>;
   /** Every choice of a person (their account is deleted); returns how many went. */
   deleteForUser(userId: string): Promise<number>;
