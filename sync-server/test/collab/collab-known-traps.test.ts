@@ -273,9 +273,12 @@ describe('several instances through Redis', () => {
     await acknowledged(writer.provider);
     writer.destroy();
     await vi.waitFor(async () => {
-      const stored = await storageOf(0).documents.loadWithLog(name);
-      expect(stored.log).toEqual([]);
-      expect(itemsIn(stored)).toEqual(['stored anyway']);
+      // Stored means folded into the snapshot, which only a store (a compaction) writes. The
+      // logged update itself may outlive it: a store that commits between the edit reaching the
+      // document and its group-committed append folds the edit but not its log row, which the
+      // next load folds (replaying it twice changes nothing in Yjs).
+      const { snapshot } = await storageOf(0).documents.loadWithLog(name);
+      expect(itemsIn({ snapshot, log: [] })).toEqual(['stored anyway']);
     });
     // Nothing kept it in memory either.
     await vi.waitFor(() =>
