@@ -142,7 +142,15 @@ export function createSpaceActivity(deps: {
     if (authorId === null) return;
     // The cheap check first: a space nobody but the author watches costs one map lookup.
     const watch = watches.peek(spaceId);
-    if (!watch?.watchers.some((w) => w.userId !== authorId)) return;
+    if (!watch) {
+      // Dropped from memory (many spaces loaded), or its first read failed: read again for the
+      // next change; this one is not told.
+      watches.load(spaceId).catch((error: unknown) =>
+        logger.warn({ err: error, spaceId }, "reading who watches a space's activity failed"),
+      );
+      return;
+    }
+    if (!watch.watchers.some((w) => w.userId !== authorId)) return;
     const changes = detectChanges(doc, tr, watch.shape);
     if (changes.length === 0) return;
     const pending = record(spaceId, authorId, changes, watch)

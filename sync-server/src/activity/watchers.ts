@@ -23,8 +23,8 @@ export interface SpaceWatches {
   peek(spaceId: string): SpaceWatch | null;
   /** Reads a space's watchers (and, when there are some, its app's fields) from storage. */
   load(spaceId: string): Promise<SpaceWatch>;
-  /** A choice changed on this instance: read again now. */
-  forget(spaceId: string): void;
+  /** A choice changed on this instance: read again now; resolves once read (never rejects). */
+  forget(spaceId: string): Promise<void>;
 }
 
 /** The fields of the app's published version, or none when it has no readable one. */
@@ -85,14 +85,11 @@ export function createSpaceWatches(options: {
       return watch ?? null;
     },
     load,
-    forget(spaceId) {
-      kept.delete(spaceId);
-      const again = () =>
-        load(spaceId).catch((error: unknown) => options.onRefreshFailed?.(spaceId, error));
-      // A read already under way may have started before the change: read once more after it.
-      const inFlight = reading.get(spaceId);
-      if (inFlight) void inFlight.finally(again);
-      else void again();
+    async forget(spaceId) {
+      // What is kept stays until the new read lands: changes meanwhile are judged by it, not
+      // missed. A read already under way may have started before the change: read once more.
+      await reading.get(spaceId)?.catch(() => undefined);
+      await load(spaceId).catch((error: unknown) => options.onRefreshFailed?.(spaceId, error));
     },
   };
 }

@@ -52,7 +52,8 @@ export function registerSpaceActivity(app: Hono<ApiEnv>, deps: ApiDependencies):
     });
     // Left the space between the two reads: as if they had never been in it.
     if (!stored) await spaceFor(c, storage);
-    spaceActivity.watches.forget(space.id);
+    // This instance's loaded copy of the space follows the choice before the answer.
+    await spaceActivity.watches.forget(space.id);
     return c.json(await settingsOf(space.id, space.appId, auth.user.id));
   });
 
