@@ -51,8 +51,8 @@ export function SpaceNotificationsList() {
       {!spaces && !error ? <Loading label="Loading the spaces that notify you…" /> : null}
       {spaces && spaces.length === 0 ? (
         <p>
-          No space notifies you. To be told when others add or complete items, open the space in
-          its app and turn notifications on there.
+          No space notifies you. To be told when others add or complete items, open the space in its
+          app and turn notifications on there.
         </p>
       ) : null}
       {spaces && spaces.length > 0 ? (

@@ -57,8 +57,8 @@ export function SpaceNotifications({ space, online }: { space: SpaceSummary; onl
         </p>
       ) : available === 'unsupported' ? (
         <p className="spaces-dialog__muted">
-          This browser cannot show an app’s notifications. On an iPhone or iPad, add the app to
-          your Home Screen first.
+          This browser cannot show an app’s notifications. On an iPhone or iPad, add the app to your
+          Home Screen first.
         </p>
       ) : state.kind === 'loading' ? (
         <p className="spaces-dialog__muted" role="status">
@@ -95,8 +95,8 @@ export function SpaceNotifications({ space, online }: { space: SpaceSummary; onl
             Show item names in notifications
           </label>
           <p className="spaces-dialog__muted">
-            One notification for a few changes in a row, never for your own. Without names, it
-            says only how many items.
+            One notification for a few changes in a row, never for your own. Without names, it says
+            only how many items.
           </p>
           {available === 'refused' ? (
             <Notice tone="warning">

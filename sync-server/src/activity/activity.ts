@@ -1,16 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { afterLoadDocumentPayload, Extension } from '@hocuspocus/server';
 import type * as Y from 'yjs';
-import { appPwaPaths, createId, parseDocumentName, type PushMessage } from '@pipit/protocol';
+import { createId, parseDocumentName } from '@pipit/protocol';
 import type { Clock } from '../accounts/clock';
-import { nameOf } from '../accounts/views';
 import type { Logger } from '../logger';
 import { Lru } from '../lru';
-import type { PushOutcome, PushSender } from '../push/sender';
-import { type Job, RetryLater, type Scheduler } from '../scheduler';
+import type { PushSender } from '../push/sender';
+import type { Job, Scheduler } from '../scheduler';
 import type { SpaceActivityItem, Storage } from '../storage/types';
 import { type DetectedChange, detectChanges } from './detect';
-import { activityText } from './message';
+import { createBatchDelivery } from './delivery';
 import { createSpaceWatches, type SpaceWatch, type SpaceWatches } from './watchers';
 
 /**
@@ -24,8 +22,6 @@ export const ACTIVITY_BATCH_MS = 2 * 60 * 1000;
  * moment is in the table before its batch is read.
  */
 export const ACTIVITY_GRACE_MS = 5_000;
-/** A batch a phone gets after this long offline is old news. */
-const ACTIVITY_TTL_SECONDS = 12 * 60 * 60;
 /** Batches enqueued by this instance, remembered so a burst asks the queue once per recipient. */
 const ENQUEUED_KEPT = 10_000;
 
@@ -80,6 +76,7 @@ export function createSpaceActivity(deps: {
     onRefreshFailed: (spaceId, err: unknown) =>
       logger.warn({ err, spaceId }, "reading who watches a space's activity failed"),
   });
+  const deliver = createBatchDelivery({ storage, sender: () => sender });
   const enqueued = new Lru<string, true>(ENQUEUED_KEPT);
   const recording = new Set<Promise<void>>();
 
@@ -102,7 +99,12 @@ export function createSpaceActivity(deps: {
   }
 
   /** Stores the changes for everyone watching but the author, and queues their batches. */
-  async function record(spaceId: string, authorId: string, changes: DetectedChange[], watch: SpaceWatch) {
+  async function record(
+    spaceId: string,
+    authorId: string,
+    changes: DetectedChange[],
+    watch: SpaceWatch,
+  ) {
     const recipients = watch.watchers.filter((w) => w.userId !== authorId);
     if (recipients.length === 0) return;
     const now = clock.now();
@@ -145,9 +147,11 @@ export function createSpaceActivity(deps: {
     if (!watch) {
       // Dropped from memory (many spaces loaded), or its first read failed: read again for the
       // next change; this one is not told.
-      watches.load(spaceId).catch((error: unknown) =>
-        logger.warn({ err: error, spaceId }, "reading who watches a space's activity failed"),
-      );
+      watches
+        .load(spaceId)
+        .catch((error: unknown) =>
+          logger.warn({ err: error, spaceId }, "reading who watches a space's activity failed"),
+        );
       return;
     }
     if (!watch.watchers.some((w) => w.userId !== authorId)) return;
@@ -176,65 +180,6 @@ export function createSpaceActivity(deps: {
       document.on('afterTransaction', (tr: Y.Transaction) => onTransaction(spaceId, document, tr));
     },
   };
-
-  /** The author's name as the space's members know it; "Someone" for an account gone since. */
-  async function peopleNames(authorIds: string[]) {
-    const users = await storage.users.findByIds(authorIds);
-    return (id: string) => {
-      const user = users.get(id);
-      return user && user.deletedAt === null ? nameOf(user) : 'Someone';
-    };
-  }
-
-  async function sendToDevices(userId: string, appId: string, message: PushMessage) {
-    if (!sender) throw new RetryLater(10_000, 'push is not ready yet');
-    const devices = (await storage.pushSubscriptions.listForUser(userId, appId)).filter(
-      (s) => s.disabledAt === null,
-    );
-    const outcomes: PushOutcome[] = [];
-    for (const device of devices) {
-      outcomes.push(
-        await sender.sendPush(device, { ...message }, { ttl: ACTIVITY_TTL_SECONDS, urgency: 'normal' }),
-      );
-    }
-    return outcomes;
-  }
-
-  async function deliver(job: Job<'activity'>) {
-    const { spaceId, userId, windowEnd } = job.payload;
-    const [found, preference] = await Promise.all([
-      storage.spaces.getWithRole(spaceId, userId),
-      storage.spaceActivity.getPreference(spaceId, userId),
-    ]);
-    // Left, taken out, the space deleted, or turned off since: nothing is told, nothing kept.
-    if (!found?.role || !preference?.enabled) {
-      await storage.spaceActivity.dropItems(spaceId, userId, windowEnd);
-      return;
-    }
-    const items = await storage.spaceActivity.claimItems(spaceId, userId, windowEnd, job.id);
-    // Never their own changes (none are stored for them; kept out here too).
-    const told = items.filter((item) => item.authorId !== userId);
-    if (told.length > 0) {
-      const names = await peopleNames([...new Set(told.map((i) => i.authorId))]);
-      const shown = preference.showNames ? told : told.map((i) => ({ ...i, name: null }));
-      const message: PushMessage = {
-        title: found.space.name,
-        body: activityText(shown, found.space.name, names),
-        path: appPwaPaths(found.space.appId).page,
-        // The same job's retry replaces its first copy on the device.
-        tag: `s-${createHash('sha256').update(`activity:${job.id}`).digest('base64url').slice(0, 22)}`,
-        appId: found.space.appId,
-      };
-      const outcomes = await sendToDevices(userId, found.space.appId, message);
-      if (!outcomes.some((o) => o.kind === 'sent')) {
-        const delays = outcomes.flatMap((o) =>
-          o.kind === 'retry_later' ? [o.delayMs] : o.kind === 'rate_limited' ? [o.retryAfterMs] : [],
-        );
-        if (delays.length > 0) throw new RetryLater(Math.max(...delays), 'no device took the batch');
-      }
-    }
-    await storage.spaceActivity.finishItems(job.id);
-  }
 
   return {
     extension,

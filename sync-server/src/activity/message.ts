@@ -32,8 +32,7 @@ export function activityText(
     });
     if (ofKind.length === 0) continue;
     const people = joinNames([...new Set(ofKind.map((i) => i.authorId))].map(nameOfPerson));
-    const what =
-      ofKind.length === 1 ? (ofKind[0]!.name ?? 'an item') : `${ofKind.length} items`;
+    const what = ofKind.length === 1 ? (ofKind[0]!.name ?? 'an item') : `${ofKind.length} items`;
     parts.push(
       kind === 'added' ? `${people} added ${what} to ${spaceName}` : `${people} completed ${what}`,
     );

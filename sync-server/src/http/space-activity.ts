@@ -60,9 +60,7 @@ export function registerSpaceActivity(app: Hono<ApiEnv>, deps: ApiDependencies):
   /** The spaces whose activity the person turned on, for account settings' Notifications. */
   app.get('/account/space-notifications', async (c) => {
     const auth = requireAuth(c);
-    const chosen = (await storage.spaceActivity.listForUser(auth.user.id)).filter(
-      (p) => p.enabled,
-    );
+    const chosen = (await storage.spaceActivity.listForUser(auth.user.id)).filter((p) => p.enabled);
     const spaces: SpaceActivityList['spaces'] = [];
     for (const preference of chosen) {
       const space = await storage.spaces.get(preference.spaceId);

@@ -21,7 +21,16 @@ async function storesSettled(persistence: Persistence, deadline: number): Promis
  */
 export async function shutdown(
   config: Config,
-  { logger, storage, cluster, collab, monitoring, recordFileSweep, reminders, spaceActivity }: ServerServices,
+  {
+    logger,
+    storage,
+    cluster,
+    collab,
+    monitoring,
+    recordFileSweep,
+    reminders,
+    spaceActivity,
+  }: ServerServices,
   httpServer: HttpServer,
   sync: SyncSocket,
   state: ServerState,

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import {
-  activityFieldsOf,
-  type DetectedChange,
-  detectChanges,
-} from '../../src/activity/detect';
+import { activityFieldsOf, type DetectedChange, detectChanges } from '../../src/activity/detect';
 import { activityText, joinNames } from '../../src/activity/message';
 
 /*

@@ -128,7 +128,13 @@ describe.each(ENGINES)('space activity on %s', (engine) => {
       ben.doc.transact(() => {
         const record = new Y.Map<unknown>();
         record.set('collectionId', itemsId);
-        record.set('values', new Y.Map<unknown>([[nameField, name], [doneField, false]]));
+        record.set(
+          'values',
+          new Y.Map<unknown>([
+            [nameField, name],
+            [doneField, false],
+          ]),
+        );
         record.set('createdAt', Date.now());
         record.set('updatedAt', Date.now());
         record.set('authorId', people.ben.userId);
@@ -151,7 +157,9 @@ describe.each(ENGINES)('space activity on %s', (engine) => {
     const bad = await choose(people.ana, { enabled: 'yes', showNames: true });
     expect(bad.status).toBe(400);
     expect(errorCode(bad)).toBe('validation_failed');
-    expect(await server().storage.spaceActivity.getPreference(spaceId, people.ana.userId)).toBeNull();
+    expect(
+      await server().storage.spaceActivity.getPreference(spaceId, people.ana.userId),
+    ).toBeNull();
 
     for (const name of ['ana', 'ben', 'dora'] as const) {
       const on = await choose(people[name], { enabled: true, showNames: true });

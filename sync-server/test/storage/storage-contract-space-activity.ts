@@ -62,8 +62,9 @@ export function describeSpaceActivityContract(storage: () => Storage) {
       expect(await s.spaceActivity.getPreference(id, member.id)).toEqual(choice(id, member.id));
       expect((await s.spaceActivity.watchers(id)).map((w) => w.userId)).toEqual([member.id]);
       // Changed, not added twice.
-      expect(await s.spaceActivity.putPreference({ ...choice(id, member.id), showNames: false }))
-        .toBe(true);
+      expect(
+        await s.spaceActivity.putPreference({ ...choice(id, member.id), showNames: false }),
+      ).toBe(true);
       expect(await s.spaceActivity.watchers(id)).toEqual([
         { ...choice(id, member.id), showNames: false },
       ]);
@@ -96,9 +97,9 @@ export function describeSpaceActivityContract(storage: () => Storage) {
       await s.spaceActivity.addItems([item(deleted.id, deleted.member.id, deleted.owner.id, 100)]);
       await s.spaces.delete(deleted.id, 50, { why: 'deleted', by: deleted.owner.id });
       expect(await s.spaceActivity.watchers(deleted.id)).toEqual([]);
-      expect(
-        await s.spaceActivity.claimItems(deleted.id, deleted.member.id, 100, 'job-1'),
-      ).toEqual([]);
+      expect(await s.spaceActivity.claimItems(deleted.id, deleted.member.id, 100, 'job-1')).toEqual(
+        [],
+      );
     });
 
     it('leaves out changes for someone no longer in the space, and refuses malformed ones', async () => {
@@ -106,15 +107,13 @@ export function describeSpaceActivityContract(storage: () => Storage) {
       const { id, owner, member } = await space();
       const outsider = await insertUser(s);
       const kept = item(id, member.id, owner.id, 100);
-      expect(
-        await s.spaceActivity.addItems([kept, item(id, outsider.id, owner.id, 100)]),
-      ).toBe(1);
+      expect(await s.spaceActivity.addItems([kept, item(id, outsider.id, owner.id, 100)])).toBe(1);
       await expect(
         s.spaceActivity.addItems([item(id, member.id, owner.id, 100, { kind: 'liked' as never })]),
       ).rejects.toThrow(/added' or 'completed/);
-      await expect(
-        s.spaceActivity.addItems([item(id, member.id, '', 100)]),
-      ).rejects.toThrow(/authorId/);
+      await expect(s.spaceActivity.addItems([item(id, member.id, '', 100)])).rejects.toThrow(
+        /authorId/,
+      );
       expect(await s.spaceActivity.claimItems(id, member.id, 100, 'job-1')).toEqual([kept]);
     });
 
@@ -130,8 +129,14 @@ export function describeSpaceActivityContract(storage: () => Storage) {
       await s.spaceActivity.addItems([second, first, later, forOwner]);
       expect(await s.spaceActivity.anyWaiting()).toBe(true);
 
-      expect(await s.spaceActivity.claimItems(id, member.id, 100, `${run}-1`)).toEqual([first, second]);
-      expect(await s.spaceActivity.claimItems(id, member.id, 100, `${run}-1`)).toEqual([first, second]);
+      expect(await s.spaceActivity.claimItems(id, member.id, 100, `${run}-1`)).toEqual([
+        first,
+        second,
+      ]);
+      expect(await s.spaceActivity.claimItems(id, member.id, 100, `${run}-1`)).toEqual([
+        first,
+        second,
+      ]);
       expect(await s.spaceActivity.claimItems(id, member.id, 100, `${run}-2`)).toEqual([]);
       expect(await s.spaceActivity.finishItems(`${run}-1`)).toBe(2);
       expect(await s.spaceActivity.claimItems(id, member.id, 100, `${run}-1`)).toEqual([]);

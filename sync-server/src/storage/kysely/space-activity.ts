@@ -51,10 +51,7 @@ function checkItem(item: SpaceActivityItem): void {
 
 export function createSpaceActivityStore(db: Db): SpaceActivityStore {
   const member = (spaceId: string, userId: string) =>
-    db
-      .selectFrom('space_members')
-      .where('space_id', '=', spaceId)
-      .where('user_id', '=', userId);
+    db.selectFrom('space_members').where('space_id', '=', spaceId).where('user_id', '=', userId);
   return {
     async putPreference(record) {
       const values = {
@@ -67,7 +64,7 @@ export function createSpaceActivityStore(db: Db): SpaceActivityStore {
       const result = await db
         .insertInto('space_activity_preferences')
         .columns(['space_id', 'user_id', 'enabled', 'show_names', 'updated_at'])
-        .expression((eb) =>
+        .expression(() =>
           member(record.spaceId, record.userId).select([
             'space_members.space_id',
             'space_members.user_id',
@@ -189,7 +186,11 @@ export function createSpaceActivityStore(db: Db): SpaceActivityStore {
     },
 
     async anyWaiting() {
-      const row = await db.selectFrom('space_activity_items').select('id').limit(1).executeTakeFirst();
+      const row = await db
+        .selectFrom('space_activity_items')
+        .select('id')
+        .limit(1)
+        .executeTakeFirst();
       return row !== undefined;
     },
 
