@@ -6,6 +6,8 @@ import type { Job } from '../../src/scheduler';
 import type { ApiClient } from '../support/api-client';
 import { errorCode } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
+import { testClock } from '../support/clock';
+import { ACTIVITY_GRACE_MS, windowEndOf } from '../../src/activity/activity';
 import { acknowledged, connectProvider, type TestProvider } from '../support/provider';
 import { definitionOf, publishDefinition, verifyEmail } from '../support/publishing';
 import {
@@ -248,5 +250,94 @@ describe.each(ENGINES)('space activity on %s', (engine) => {
     ).toBeNull();
     const after = await people.dora.client.get(`/api/spaces/${spaceId}/notifications`);
     expect(after.status).toBe(404);
+  });
+});
+
+describe('space activity on the in-process queue', () => {
+  let h: AccountsHarness;
+  let push: PushServiceStandIn;
+  const clock = testClock();
+
+  beforeAll(async () => {
+    push = await startPushServiceStandIn();
+    h = await startAccountsServer('sqlite', {
+      pushAgent: push.agent,
+      pushEndpoints: (url) => url.origin === push.origin,
+      clock,
+      schedulerPollMs: 50,
+    });
+  });
+  afterAll(async () => {
+    await h.close();
+    await push.close();
+  });
+
+  it('sends a batch by itself once its window ends, one notification for the burst', async () => {
+    const definition = definitionOf({ title: 'Household' }, 'household-shopping-list');
+    const items = definition.collections.find(
+      (c: Collection) => c.sharing === 'space' && c.recordRule === 'anyone',
+    )!;
+    const nameField = items.fields.find((f) => f.type === 'text')!.id;
+    const creator = await h.signup('creator_q');
+    await verifyEmail(h, creator);
+    const appId = await publishDefinition(h, creator, definition);
+    const ana = await h.signup('ana_q');
+    await verifyEmail(h, ana);
+    const ben = await h.signup('ben_q');
+    const benId = await verifyEmail(h, ben);
+    await ben.request('PATCH', '/api/account/profile', { body: { displayName: 'Ben' } });
+    const publicKey = (await ana.get<{ publicKey: string }>('/api/push/key')).body.publicKey;
+    const device = push.subscribe({ applicationServerKey: publicKey });
+    await ana.post('/api/push/subscriptions', {
+      appId,
+      deviceId: createId(),
+      subscription: device,
+    });
+    const made = await ana.post<{ space: SpaceSummary }>(`/api/apps/${appId}/spaces`, {
+      name: 'Our flat',
+    });
+    const spaceId = made.body.space.id;
+    await ana.request('PUT', `/api/spaces/${spaceId}/members/ben_q`, { body: { role: 'member' } });
+    const on = await ana.request('PUT', `/api/spaces/${spaceId}/notifications`, {
+      body: { enabled: true, showNames: true },
+    });
+    expect(on.status).toBe(200);
+
+    const side = connectProvider({
+      url: h.pipit.url,
+      name: documentName({ kind: 'space', spaceId }),
+      cookie: ben.cookie,
+    });
+    try {
+      expect(await side.ready).toBe(true);
+      for (const name of ['Eggs', 'Milk', 'Tea']) {
+        side.doc.transact(() => {
+          const record = new Y.Map<unknown>();
+          record.set('collectionId', items.id);
+          record.set('values', new Y.Map<unknown>([[nameField, name]]));
+          record.set('createdAt', Date.now());
+          record.set('updatedAt', Date.now());
+          record.set('authorId', benId);
+          side.doc.getMap('records').set(createId(), record);
+        });
+      }
+      await acknowledged(side.provider);
+      await h.pipit.server.spaceActivity.settled();
+      expect(push.deliveredTo(device)).toEqual([]);
+      // Past the window's end and its grace: the scheduler runs the batch's job by itself.
+      const due = windowEndOf(Date.now()) + ACTIVITY_GRACE_MS + 1_000;
+      await clock.later(due - Date.now(), async () => {
+        await expect.poll(() => push.deliveredTo(device).length, { timeout: 10_000 }).toBe(1);
+      });
+      expect(JSON.parse(push.deliveredTo(device)[0]!.payload)).toMatchObject({
+        title: 'Our flat',
+        body: 'Ben added 3 items to Our flat',
+        path: `/apps/${appId}/pwa`,
+      });
+      // Told, then deleted: nothing waits any more.
+      await expect.poll(() => h.pipit.server.storage.spaceActivity.anyWaiting()).toBe(false);
+    } finally {
+      side.destroy();
+    }
   });
 });
