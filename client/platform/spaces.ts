@@ -13,6 +13,11 @@ import {
   spaceMemberResponseSchema,
   spaceResponseSchema,
   type SpaceSummary,
+  type SpaceActivityChoice,
+  type SpaceActivityList,
+  type SpaceActivitySettings,
+  spaceActivityListSchema,
+  spaceActivitySettingsSchema,
 } from '@pipit/protocol';
 import * as zm from 'zod/mini';
 import { apiGet, apiSend } from './api/request';
@@ -112,4 +117,21 @@ export async function acceptSpaceInvite(token: string): Promise<SpaceSummary> {
   return (
     await apiSend('POST', `${invite(token)}/accept`, undefined, acceptSpaceInviteResponseSchema)
   ).space;
+}
+
+/** The person's choice for a space's activity (docs/product/reminders.md#space-activity). */
+export function fetchSpaceNotifications(spaceId: string): Promise<SpaceActivitySettings> {
+  return apiGet(`${space(spaceId)}/notifications`, spaceActivitySettingsSchema);
+}
+
+export function setSpaceNotifications(
+  spaceId: string,
+  choice: SpaceActivityChoice,
+): Promise<SpaceActivitySettings> {
+  return apiSend('PUT', `${space(spaceId)}/notifications`, choice, spaceActivitySettingsSchema);
+}
+
+/** Every space whose activity the person turned on, for account settings. */
+export function fetchSpaceNotificationList(): Promise<SpaceActivityList> {
+  return apiGet('/api/account/space-notifications', spaceActivityListSchema);
 }

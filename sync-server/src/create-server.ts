@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Agent } from 'node:https';
 import type { Hocuspocus } from '@hocuspocus/server';
+import type { SpaceActivity } from './activity/activity';
 import type { Mailer } from './accounts/mailer';
 import type { Clock } from './accounts/clock';
 import type { RateLimits } from './accounts/rate-limits';
@@ -67,6 +68,8 @@ export interface CreateServerOptions {
   pushEndpoints?: (endpoint: URL) => boolean;
   /** How often the job scheduler looks for due jobs (tests make it quick). */
   schedulerPollMs?: number;
+  /** The window a space's activity is batched over (ACTIVITY_BATCH_MS; tests lengthen it). */
+  activityBatchMs?: number;
 }
 
 export interface PipitServer {
@@ -80,6 +83,8 @@ export interface PipitServer {
   readonly push: Push;
   /** Apps' reminders: their queue and their delivery (docs/product/reminders.md). */
   readonly reminders: Reminders;
+  /** Telling members what others do in a space (docs/product/reminders.md#space-activity). */
+  readonly spaceActivity: SpaceActivity;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   /**
    * Graceful shutdown: stop accepting, close sync connections, flush every pending document store
@@ -133,6 +138,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     metrics,
     push: services.push,
     reminders: services.reminders,
+    spaceActivity: services.spaceActivity,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);

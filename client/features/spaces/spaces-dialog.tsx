@@ -24,6 +24,7 @@ import { useModal } from '../../ui/use-modal';
 import { formatDate } from '../../ui/format-time';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import type { SpacesState } from './use-spaces';
+import { SpaceNotifications } from './space-notifications';
 
 const ROLE_LABELS: Record<SpaceRole, string> = {
   owner: 'Owner',
@@ -422,6 +423,7 @@ function SpaceDetails({
           {isOwner && state.detail.invites.length > 0 ? (
             <OpenLinks spaceId={space.id} detail={state.detail} act={act} />
           ) : null}
+          <SpaceNotifications space={space} online={online} />
         </>
       )}
       <div className="spaces-dialog__danger">

@@ -370,6 +370,14 @@ export {
   type SpaceEndingReason,
 } from './spaces';
 export {
+  spaceActivityChoiceSchema,
+  spaceActivitySettingsSchema,
+  spaceActivityListSchema,
+  type SpaceActivityChoice,
+  type SpaceActivitySettings,
+  type SpaceActivityList,
+} from './space-activity';
+export {
   jsonForScript,
   jsonDataBlock,
   withDataBlock,

@@ -82,6 +82,11 @@ export function createCollab(options: {
   spaceRules?: SpaceRules;
   /** Time, for how long refused messages slow their sender down (the server's clock). */
   now?: () => number;
+  /**
+   * Watching what each loaded document integrates, after it is stored in the log: a space's
+   * activity (src/activity/activity.ts).
+   */
+  watchers?: Extension[];
 }): Collab {
   const { logger, limits, timings } = options;
   /** Access decisions carried out here (disconnect, closeForDeletion): see authenticate.ts. */
@@ -150,8 +155,11 @@ export function createCollab(options: {
     // 5. Load (snapshot + log), debounced store merged into what is stored, retries, unload guard
     //    (persistence.ts).
     persistence,
+    // 6. What members did in a space, read from what Yjs integrated, for those who asked to be
+    //    told (src/activity/activity.ts).
+    ...(options.watchers ?? []),
   ];
-  // 6. With several instances, the Redis fan-out (fan-out.ts). Its priority (1000) runs its hooks
+  // 7. With several instances, the Redis fan-out (fan-out.ts). Its priority (1000) runs its hooks
   //    before the others': a loaded document joins its channel, and every change is announced to
   //    the other instances — after the log, since Hocuspocus announces a change once applied.
   if (options.fanOut) extensions.push(options.fanOut);

@@ -13,6 +13,7 @@ import type { Logger } from '../logger';
 import type { ServerErrorReport } from '../monitoring/server-error';
 import type { LiveDocuments } from '../publishing/app-document';
 import type { Push } from '../push/push';
+import type { SpaceWatches } from '../activity/watchers';
 import type { Reminders } from '../reminders/reminders';
 import type { Storage } from '../storage/types';
 
@@ -66,6 +67,8 @@ export interface ApiDependencies {
   push: Push;
   /** Apps' reminders: queuing a person's next occurrence (docs/product/reminders.md). */
   reminders: Pick<Reminders, 'scheduleNext'>;
+  /** Space activity: a choice changed here is seen by this instance's loaded documents at once. */
+  spaceActivity: { watches: Pick<SpaceWatches, 'forget'> };
   /** Keeps a failure with its digest for the operator's inbox (never throws). */
   reportServerError?: (report: ServerErrorReport) => void;
 }

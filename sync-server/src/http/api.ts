@@ -28,6 +28,7 @@ import { registerPublished } from './published';
 import { registerPublishing } from './publishing';
 import { registerPush } from './push';
 import { registerReminders } from './reminders';
+import { registerSpaceActivity } from './space-activity';
 import { registerSpaces } from './spaces';
 import { registerUploads } from './uploads';
 import { RECORD_FILE_RAW_BODY, registerRecordFiles } from './record-files';
@@ -158,6 +159,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerAi(app, deps);
   registerPush(app, deps);
   registerReminders(app, deps);
+  registerSpaceActivity(app, deps);
 
   app.notFound(() => {
     throw new ApiError('not_found', 'There is no such API endpoint.');

@@ -78,7 +78,7 @@ const toInvite = (invite: SpaceInviteRecord): SpaceInvite => ({
 });
 
 /** The space in the path and the asker's role in it; not found for anyone who is not in it. */
-async function spaceFor(c: ApiContext, storage: Storage) {
+export async function spaceFor(c: ApiContext, storage: Storage) {
   const auth = requireAuth(c);
   const id = spaceIdSchema.safeParse(c.req.param('spaceId'));
   if (!id.success) throw notFound();

@@ -8,11 +8,16 @@ export interface JobPayloads {
   reminder: { userId: string; appId: string; reminderId: string; occurrence: number };
   /** One person's digest. */
   digest: { userId: string };
+  /**
+   * One recipient's batch of a space's activity: what others added and completed there in the
+   * window ending at `windowEnd` (UTC epoch ms), and anything older still waiting.
+   */
+  activity: { spaceId: string; userId: string; windowEnd: number };
 }
 
 export type JobKind = keyof JobPayloads;
 
-export const JOB_KINDS: readonly JobKind[] = ['reminder', 'digest'];
+export const JOB_KINDS: readonly JobKind[] = ['reminder', 'digest', 'activity'];
 
 export interface JobRequest<K extends JobKind> {
   kind: K;

@@ -2,6 +2,7 @@ import { hasDefinition, readDefinition } from '@pipit/app-definition';
 import type { Hono } from 'hono';
 import { createAccountService } from '../accounts/account-service';
 import { type Clock, systemClock } from '../accounts/clock';
+import { createSpaceActivity, type SpaceActivity } from '../activity/activity';
 import { createHumanCheck } from '../accounts/human-check';
 import { createMailer, type Mailer } from '../accounts/mailer';
 import { createOperators } from '../accounts/operators';
@@ -51,6 +52,8 @@ export interface ServerCore {
   /** Apps' checkpoints (docs/product/history.md). */
   history: History;
   collab: Collab;
+  /** Telling members what others do in a space (docs/product/reminders.md#space-activity). */
+  spaceActivity: SpaceActivity;
 }
 
 /** The core and the services the HTTP side uses. */
@@ -109,7 +112,25 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
     ...clusterEventHandlers({ collab: () => collab, access, storage, logger }),
   });
   const history = createHistory({ storage, clock, logger });
+  const spaceActivity = createSpaceActivity({
+    storage,
+    // Its own queue's handler on the shared job table (or pg-boss schema), started when needed.
+    openScheduler: () =>
+      openScheduler({
+        storage,
+        config,
+        logger,
+        clock,
+        ...(options.schedulerPollMs !== undefined
+          ? { pollIntervalMs: options.schedulerPollMs }
+          : {}),
+      }),
+    clock,
+    logger,
+    ...(options.activityBatchMs !== undefined ? { batchMs: options.activityBatchMs } : {}),
+  });
   const collab = createCollab({
+    watchers: [spaceActivity.extension],
     fanOut: cluster.extension,
     // A person's refusals slow them down for a minute of the server's clock (tests move it).
     now: () => clock.now(),
@@ -140,7 +161,19 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
       ? { maxDebounceMs: options.storeMaxDebounceMs }
       : {}),
   });
-  return { logger, storage, clock, metrics, mailer, sessions, access, cluster, history, collab };
+  return {
+    logger,
+    storage,
+    clock,
+    metrics,
+    mailer,
+    sessions,
+    access,
+    cluster,
+    history,
+    collab,
+    spaceActivity,
+  };
 }
 
 /** Removing data, rate limits, error reporting, accounts, and the REST API that uses them all. */
@@ -190,6 +223,11 @@ function createApiServices(
     clock,
     logger,
   });
+  core.spaceActivity.useSender(push.sender);
+  // Batches that waited through a restart are sent by this instance's queue too.
+  core.spaceActivity
+    .resume()
+    .catch((err: unknown) => logger.warn({ err }, 'starting the space activity queue failed'));
   const accounts = createAccountService({
     storage,
     sessions,
@@ -233,6 +271,7 @@ function createApiServices(
     dataRemoval,
     push,
     reminders,
+    spaceActivity: core.spaceActivity,
     accessChanges: {
       revoked: (appId, userId) =>
         cluster.broadcast({ kind: 'app-access', appId, userId, reason: 'forbidden' }),

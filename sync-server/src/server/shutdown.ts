@@ -21,7 +21,16 @@ async function storesSettled(persistence: Persistence, deadline: number): Promis
  */
 export async function shutdown(
   config: Config,
-  { logger, storage, cluster, collab, monitoring, recordFileSweep, reminders }: ServerServices,
+  {
+    logger,
+    storage,
+    cluster,
+    collab,
+    monitoring,
+    recordFileSweep,
+    reminders,
+    spaceActivity,
+  }: ServerServices,
   httpServer: HttpServer,
   sync: SyncSocket,
   state: ServerState,
@@ -62,9 +71,9 @@ export async function shutdown(
   await Promise.race([recordFileSweep.stop(), sleep(remaining())]);
   // A reminder being sent finishes (or is retried by another instance once its lease ends).
   await Promise.race([
-    reminders
-      .stop()
-      .catch((error: unknown) => logger.warn({ err: error }, 'stopping the scheduler failed')),
+    Promise.all([reminders.stop(), spaceActivity.stop()]).catch((error: unknown) =>
+      logger.warn({ err: error }, 'stopping the scheduler failed'),
+    ),
     sleep(remaining()),
   ]);
   // A store stuck on an unreachable database must not hold the process past its deadline.

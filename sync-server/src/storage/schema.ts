@@ -268,6 +268,25 @@ export interface Database {
     claimed_by: string;
     updated_at: number;
   };
+  space_activity_preferences: {
+    space_id: string;
+    user_id: string;
+    enabled: number;
+    show_names: number;
+    updated_at: number;
+  };
+  space_activity_items: {
+    id: string;
+    space_id: string;
+    recipient_id: string;
+    author_id: string;
+    kind: string;
+    record_id: string;
+    name: string | null;
+    created_at: number;
+    window_end: number;
+    claimed_by: string | null;
+  };
   jobs: {
     id: string;
     kind: string;

@@ -28,6 +28,7 @@ import {
   tokenRequestSchema,
   updateProfileRequestSchema,
   visibilityRequestSchema,
+  spaceActivityChoiceSchema,
 } from '@pipit/protocol';
 import { reminderPreferencesSchema } from '@pipit/app-definition';
 import { createApi } from '../../src/http/api';
@@ -152,6 +153,9 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'DELETE /api/apps/:id/reminders/:reminderId': null,
   'GET /api/account/notifications': null,
   'DELETE /api/account/notifications/:appId': null,
+  'GET /api/spaces/:spaceId/notifications': null,
+  'PUT /api/spaces/:spaceId/notifications': spaceActivityChoiceSchema,
+  'GET /api/account/space-notifications': null,
 };
 
 function registeredRoutes(): string[] {

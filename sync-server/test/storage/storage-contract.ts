@@ -9,6 +9,7 @@ import { describeUploadsContract } from './storage-contract-uploads';
 import { describeRecordFilesContract } from './storage-contract-record-files';
 import { describePublishingContract } from './storage-contract-publishing';
 import { describePushSubscriptionsContract } from './storage-contract-push';
+import { describeSpaceActivityContract } from './storage-contract-space-activity';
 import { testUser } from '../support/users';
 
 export interface StorageFactory {
@@ -741,6 +742,7 @@ export function describeStorageContract(
     describeUploadsContract(() => storage);
     describeRecordFilesContract(() => storage);
     describePushSubscriptionsContract(() => storage);
+    describeSpaceActivityContract(() => storage);
 
     describe('messages and uploads', () => {
       it('keeps messages, newest first', async () => {

@@ -16,6 +16,7 @@ import { createRecordFileStore } from './record-files';
 import { createReminderDeliveryStore } from './reminder-deliveries';
 import { createReminderPreferenceStore } from './reminder-preferences';
 import { createSessionStore } from './sessions';
+import { createSpaceActivityStore } from './space-activity';
 import { createSpaceStore } from './spaces';
 import type { EngineSpecifics } from './shared';
 import {
@@ -58,6 +59,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     pushSubscriptions: createPushSubscriptionStore(db, specifics),
     reminderDeliveries: createReminderDeliveryStore(db),
     reminderPreferences: createReminderPreferenceStore(db),
+    spaceActivity: createSpaceActivityStore(db),
     jobs: createJobStore(db),
     appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
     async ping() {

@@ -3,7 +3,8 @@ import type { EngineMigration } from './engine-migration';
 
 /**
  * Web Push subscriptions, the job scheduler's queue with reminders' once-per-occurrence table, and
- * people's choices for apps' reminders (docs/product/reminders.md).
+ * people's choices for apps' reminders, and space activity: who is told of what others do in a
+ * space, and what waits to be told (docs/product/reminders.md).
  */
 export const NOTIFICATIONS: Record<string, EngineMigration> = {
   '0020_push_subscriptions': () => ({
@@ -110,6 +111,65 @@ export const NOTIFICATIONS: Record<string, EngineMigration> = {
         .createIndex('reminder_preferences_enabled')
         .on('reminder_preferences')
         .columns(['enabled', 'user_id', 'app_id', 'reminder_id'])
+        .execute();
+    },
+  }),
+  '0024_space_activity': () => ({
+    async up(db: Kysely<unknown>) {
+      // A person's choice to be told what others add and complete in a space
+      // (docs/product/reminders.md#space-activity). It belongs to their membership: leaving, being
+      // taken out, the space's deletion and the account's all delete the membership row, and the
+      // choice goes with it.
+      await db.schema
+        .createTable('space_activity_preferences')
+        .addColumn('space_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('show_names', 'integer', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('space_activity_preferences_pk', ['space_id', 'user_id'])
+        .addForeignKeyConstraint(
+          'space_activity_preferences_member',
+          ['space_id', 'user_id'],
+          'space_members',
+          ['space_id', 'user_id'],
+          (fk) => fk.onDelete('cascade'),
+        )
+        .execute();
+      await db.schema
+        .createIndex('space_activity_preferences_user')
+        .on('space_activity_preferences')
+        .column('user_id')
+        .execute();
+      // What waits to be told, one row per recipient and change, until the batch that holds it
+      // is sent: in the database, so a restart or another instance loses none of it. Tied to the
+      // recipient's membership like their choice. `window_end` is the end of the batch the change
+      // fell in; `claimed_by` the job sending it, so a retry of that job sends the same rows and
+      // no other job does. `name` is kept only for a recipient who sees item names.
+      await db.schema
+        .createTable('space_activity_items')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('space_id', 'text', (c) => c.notNull())
+        .addColumn('recipient_id', 'text', (c) => c.notNull())
+        .addColumn('author_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('record_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('window_end', 'bigint', (c) => c.notNull())
+        .addColumn('claimed_by', 'text')
+        .addForeignKeyConstraint(
+          'space_activity_items_recipient',
+          ['space_id', 'recipient_id'],
+          'space_members',
+          ['space_id', 'user_id'],
+          (fk) => fk.onDelete('cascade'),
+        )
+        .execute();
+      await db.schema
+        .createIndex('space_activity_items_batch')
+        .on('space_activity_items')
+        .columns(['space_id', 'recipient_id', 'window_end'])
         .execute();
     },
   }),

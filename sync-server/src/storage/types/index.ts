@@ -12,6 +12,7 @@ import type { PushSubscriptionStore } from './push-subscriptions';
 import type { RecordFileStore } from './record-files';
 import type { ReminderDeliveryStore } from './reminder-deliveries';
 import type { ReminderPreferenceStore } from './reminder-preferences';
+import type { SpaceActivityStore } from './space-activity';
 import type { SessionStore } from './sessions';
 import type { SpaceStore } from './spaces';
 import type {
@@ -87,6 +88,12 @@ export type {
   ReminderPreferenceRecord,
   ReminderPreferenceStore,
 } from './reminder-preferences';
+export type {
+  SpaceActivityItem,
+  SpaceActivityKind,
+  SpaceActivityPreferenceRecord,
+  SpaceActivityStore,
+} from './space-activity';
 export type { JobRecord, NewJob, JobStore } from './jobs';
 export { ConflictError, NotFoundError } from './errors';
 
@@ -127,6 +134,8 @@ export interface Storage {
   readonly reminderDeliveries: ReminderDeliveryStore;
   /** People's choices for apps' reminders (docs/product/reminders.md). */
   readonly reminderPreferences: ReminderPreferenceStore;
+  /** Who is told of what others do in a space, and what waits to be told (docs/product/reminders.md#space-activity). */
+  readonly spaceActivity: SpaceActivityStore;
   /** The in-process scheduler's queue; only the SQLite scheduler uses it (src/scheduler/). */
   readonly jobs: JobStore;
   /** Names of the applied migrations, oldest first. */
