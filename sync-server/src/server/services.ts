@@ -1,5 +1,6 @@
 import { hasDefinition, readDefinition } from '@pipit/app-definition';
 import type { Hono } from 'hono';
+import type * as Y from 'yjs';
 import { createAccountService } from '../accounts/account-service';
 import { type Clock, systemClock } from '../accounts/clock';
 import { createHumanCheck } from '../accounts/human-check';
@@ -51,6 +52,11 @@ export interface ServerCore {
   /** Apps' checkpoints (docs/product/history.md). */
   history: History;
   collab: Collab;
+  /**
+   * Told when a person's data document is stored; set once the services that listen exist (the
+   * reminders are built after the collaboration layer that stores documents).
+   */
+  dataStored: { listener?: (appId: string, userId: string, document: Y.Doc) => Promise<void> };
 }
 
 /** The core and the services the HTTP side uses. */
@@ -109,6 +115,7 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
     ...clusterEventHandlers({ collab: () => collab, access, storage, logger }),
   });
   const history = createHistory({ storage, clock, logger });
+  const dataStored: ServerCore['dataStored'] = {};
   const collab = createCollab({
     fanOut: cluster.extension,
     // A person's refusals slow them down for a minute of the server's clock (tests move it).
@@ -125,6 +132,8 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
       hasDefinition(document)
         ? history.afterStore(appId, () => readDefinition(document), authorIds, final)
         : Promise.resolve(false),
+    afterDataStored: (appId, userId, document) =>
+      dataStored.listener?.(appId, userId, document) ?? Promise.resolve(),
     documents: storage.documents,
     apps: storage.apps,
     access,
@@ -140,7 +149,19 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
       ? { maxDebounceMs: options.storeMaxDebounceMs }
       : {}),
   });
-  return { logger, storage, clock, metrics, mailer, sessions, access, cluster, history, collab };
+  return {
+    logger,
+    storage,
+    clock,
+    metrics,
+    mailer,
+    sessions,
+    access,
+    cluster,
+    history,
+    collab,
+    dataStored,
+  };
 }
 
 /** Removing data, rate limits, error reporting, accounts, and the REST API that uses them all. */
@@ -190,6 +211,7 @@ function createApiServices(
     clock,
     logger,
   });
+  core.dataStored.listener = reminders.dataStored;
   const accounts = createAccountService({
     storage,
     sessions,
