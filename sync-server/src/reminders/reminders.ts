@@ -257,13 +257,13 @@ async function sweepClocks(context: Context): Promise<number> {
 }
 
 /**
- * Reminders counted from records, from `from` on, reading at most RECORD_SWEEP_DOCUMENTS people's
- * data (one read serves a person's reminders of one app together: the rows come in that order).
+ * Reminders counted from records, from `from` on, reading at most `documents` people's data (one read serves a person's reminders of one app together: the rows come in that order).
  * Answers how many were queued and where the next sweep goes on (undefined: from the start).
  */
 async function sweepRecords(
   context: Context,
   from: ReminderKey | undefined,
+  documents: number,
 ): Promise<{ queued: number; resume: ReminderKey | undefined }> {
   const foundOf = definitionsCache(context.storage);
   let queued = 0;
@@ -277,7 +277,7 @@ async function sweepRecords(
       if (found && isAboutRecords(found.reminder)) {
         const of = `${record.userId}/${record.appId}`;
         if (reading?.of !== of) {
-          if (reads === RECORD_SWEEP_DOCUMENTS) return { queued, resume: after };
+          if (reads === documents) return { queued, resume: after };
           reads += 1;
           reading = {
             of,
@@ -319,6 +319,8 @@ export function createReminders(deps: {
   clock: Clock;
   logger: Logger;
   sweepIntervalMs?: number;
+  /** People's data documents one sweep reads at most (RECORD_SWEEP_DOCUMENTS; tests make it 1). */
+  recordSweepDocuments?: number;
 }): Reminders {
   const { storage, clock, logger } = deps;
 
@@ -360,22 +362,39 @@ export function createReminders(deps: {
 
   /** Where the next sweep of reminders counted from records goes on. */
   let recordsFrom: ReminderKey | undefined;
-  async function sweep() {
+  async function sweepOnce() {
     if (stopped) return 0;
     const clocks = await sweepClocks(context);
-    const records = await sweepRecords(context, recordsFrom);
+    const records = await sweepRecords(
+      context,
+      recordsFrom,
+      deps.recordSweepDocuments ?? RECORD_SWEEP_DOCUMENTS,
+    );
     recordsFrom = records.resume;
     return clocks + records.queued;
   }
 
-  let sweeping: Promise<unknown> | undefined;
+  /**
+   * One sweep at a time on an instance, the timer's and any other asked for: each goes on where
+   * the one before stopped reading people's data.
+   */
+  let last: Promise<unknown> = Promise.resolve();
+  function sweep(): Promise<number> {
+    const run = last.then(sweepOnce, sweepOnce);
+    last = run.catch(() => undefined);
+    return run;
+  }
+  let ticking = false;
   let stopped = false;
-  const tick = () =>
-    void (sweeping ??= sweep()
+  const tick = () => {
+    if (ticking) return;
+    ticking = true;
+    void sweep()
       .catch((error: unknown) =>
         logger.warn({ err: error }, 'checking the reminders queued failed; trying again later'),
       )
-      .finally(() => (sweeping = undefined)));
+      .finally(() => (ticking = false));
+  };
   const timer = setInterval(tick, deps.sweepIntervalMs ?? REMINDER_SWEEP_INTERVAL_MS);
   timer.unref();
   tick();
@@ -407,7 +426,7 @@ export function createReminders(deps: {
       if (stopped) return;
       stopped = true;
       clearInterval(timer);
-      await sweeping;
+      await last;
       if (starting) {
         await starting.then(
           (s) => s.stop(),

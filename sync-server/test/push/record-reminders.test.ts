@@ -3,6 +3,7 @@ import {
   collectionSchema,
   createVisitorRecord,
   nextOccurrence,
+  type ReminderRecord,
   removeVisitorRecord,
   updateVisitorRecord,
   wallTimeToInstant,
@@ -11,6 +12,9 @@ import {
 import { createId, documentName } from '@pipit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { recordsForReminder } from '../../src/reminders/record-data';
+import { createReminders } from '../../src/reminders/reminders';
+import type { Scheduler } from '../../src/scheduler';
 import type { Storage } from '../../src/storage/types';
 import type { ApiClient } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
@@ -261,6 +265,75 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
     ]);
     expect(await statusOf(lowStock, second)).toBe('sent');
   });
+
+  it('reads at most its share of people’s data a sweep, and goes on where it stopped', async () => {
+    const others: string[] = [];
+    for (const n of [1, 2]) {
+      const who = await idOf(await h.signup(`rec_sweep_${n}_${engine}`));
+      const doc = new Y.Doc();
+      createVisitorRecord(doc, tasks, { title: 'Visit', due: parisDay(6) });
+      await storage().documents.store(
+        documentName({ kind: 'data', appId, userId: who }),
+        Y.encodeStateAsUpdate(doc),
+      );
+      doc.destroy();
+      await storage().reminderPreferences.put({
+        userId: who,
+        appId,
+        reminderId: dayBefore,
+        preferences: { enabled: true, timeZone: ZONE, time: '08:30' },
+        updatedAt: Date.now(),
+      });
+      others.push(who);
+    }
+    const loads: string[] = [];
+    const queued: string[] = [];
+    const real = storage();
+    const counting: Storage = {
+      ...real,
+      documents: {
+        ...real.documents,
+        loadWithLog: (name) => {
+          loads.push(name);
+          return real.documents.loadWithLog(name);
+        },
+      },
+    };
+    const scheduler: Scheduler = {
+      engine: 'sqlite',
+      enqueue: (request) => {
+        queued.push(request.key);
+        return Promise.resolve(true);
+      },
+      work: () => undefined,
+      start: () => Promise.resolve(),
+      stop: () => Promise.resolve(),
+      wake: () => Promise.resolve(),
+    };
+    const reminders = createReminders({
+      storage: counting,
+      openScheduler: () => scheduler,
+      sender: h.pipit.server.push.sender,
+      clock: { now: () => Date.now() },
+      logger: h.pipit.server.logger,
+      recordSweepDocuments: 1,
+    });
+    try {
+      // The sweep at start and three more: three people's data, one a sweep, then the first again.
+      for (let i = 0; i < 3; i++) await reminders.sweep();
+      const people = [adaId, ...others].map((userId) => documentName({ kind: 'data', appId, userId }));
+      expect(loads).toHaveLength(4);
+      expect(new Set(loads.slice(0, 3))).toEqual(new Set(people));
+      expect(loads[3]).toBe(loads[0]);
+      for (const who of others) {
+        expect(queued).toContain(
+          `reminder:${who}:${appId}:${dayBefore}:${parisMorning(parisDay(5))}`,
+        );
+      }
+    } finally {
+      await reminders.stop();
+    }
+  });
 });
 
 describe('reminders about records when a person’s data is stored', () => {
@@ -333,5 +406,25 @@ describe('reminders about records when a person’s data is stored', () => {
       side.destroy();
       side.doc.destroy();
     }
+  });
+});
+
+describe('the records a reminder about a collection reads', () => {
+  const own: ReminderRecord[] = [
+    { id: 'mine', collectionId: 'tasks', values: { title: 'Mine' } },
+    { id: 'other', collectionId: 'notes', values: {} },
+  ];
+
+  it('is the creator’s records of the collection, then the person’s own', () => {
+    const withCreator = { ...tasks, records: [{ id: 'shown', values: { title: 'For all' } }] };
+    expect(recordsForReminder([withCreator], 'tasks', own)?.map((r) => r.id)).toEqual([
+      'shown',
+      'mine',
+    ]);
+  });
+
+  it('is none for a collection shared in a space, or one that is gone', () => {
+    expect(recordsForReminder([{ ...tasks, sharing: 'space' }], 'tasks', own)).toBeNull();
+    expect(recordsForReminder([tasks], 'gone', own)).toBeNull();
   });
 });
