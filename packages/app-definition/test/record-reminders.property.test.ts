@@ -69,28 +69,35 @@ describe('nextRecordOccurrence', () => {
       } satisfies RecordTimeSchedule),
     ],
     RUNS,
-  )('is the earliest occurrence after the moment, with every record due then', (rows, zone, after, schedule) => {
-    const prefs: ReminderPreferences = { enabled: true, timeZone: zone };
-    const records = recordsOf(rows);
-    const afterMs = base + after;
-    const found = nextRecordOccurrence(schedule, prefs, records, afterMs);
-    const all = records
-      .filter((r) => r.collectionId === 'tasks')
-      .map((r) =>
-        occurrenceForDate(schedule, prefs, typeof r.values.due === 'string' ? r.values.due : null),
-      )
-      .filter((ms): ms is number => ms !== null && ms > afterMs);
-    if (all.length === 0) {
-      expect(found).toBeNull();
-      return;
-    }
-    expect(found?.occurrence).toBe(Math.min(...all));
-    // Those it names are exactly the ones due then, so one notification can count them.
-    expect(found?.records.map((r) => r.id)).toEqual(
-      recordsDueAt(schedule, prefs, records, found!.occurrence).map((r) => r.id),
-    );
-    expect(found!.records.length).toBe(all.filter((ms) => ms === found!.occurrence).length);
-  });
+  )(
+    'is the earliest occurrence after the moment, with every record due then',
+    (rows, zone, after, schedule) => {
+      const prefs: ReminderPreferences = { enabled: true, timeZone: zone };
+      const records = recordsOf(rows);
+      const afterMs = base + after;
+      const found = nextRecordOccurrence(schedule, prefs, records, afterMs);
+      const all = records
+        .filter((r) => r.collectionId === 'tasks')
+        .map((r) =>
+          occurrenceForDate(
+            schedule,
+            prefs,
+            typeof r.values.due === 'string' ? r.values.due : null,
+          ),
+        )
+        .filter((ms): ms is number => ms !== null && ms > afterMs);
+      if (all.length === 0) {
+        expect(found).toBeNull();
+        return;
+      }
+      expect(found?.occurrence).toBe(Math.min(...all));
+      // Those it names are exactly the ones due then, so one notification can count them.
+      expect(found?.records.map((r) => r.id)).toEqual(
+        recordsDueAt(schedule, prefs, records, found!.occurrence).map((r) => r.id),
+      );
+      expect(found!.records.length).toBe(all.filter((ms) => ms === found!.occurrence).length);
+    },
+  );
 
   test.prop([arbRecords, fc.constantFrom(...ZONES), fc.integer({ min: 0, max: 60 })], RUNS)(
     'moving a record to another day leaves nothing due at its old occurrence',
@@ -161,7 +168,9 @@ describe('formulaMatches', () => {
       }));
       const matched = formulaMatches([tasks], formula('{Double} < 6'), records, env);
       expect(matched?.map((r) => r.id)).toEqual(
-        records.filter((r) => typeof r.values.stock === 'number' && r.values.stock * 2 < 6).map((r) => r.id),
+        records
+          .filter((r) => typeof r.values.stock === 'number' && r.values.stock * 2 < 6)
+          .map((r) => r.id),
       );
     },
   );
@@ -182,7 +191,11 @@ describe('formulaMatches', () => {
 
 describe('recordTitle', () => {
   it('is the naming field’s text, trimmed, or null', () => {
-    const record = (values: ReminderRecord['values']) => ({ id: 'a', collectionId: 'tasks', values });
+    const record = (values: ReminderRecord['values']) => ({
+      id: 'a',
+      collectionId: 'tasks',
+      values,
+    });
     expect(recordTitle(tasks, record({ title: '  Dentist ' }))).toBe('Dentist');
     expect(recordTitle(tasks, record({ title: '' }))).toBeNull();
     expect(recordTitle(tasks, record({}))).toBeNull();

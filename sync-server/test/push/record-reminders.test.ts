@@ -138,7 +138,12 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
         body: 'Have a look at your tasks.',
         schedule: { ...recordDay, time: '09:00' },
       },
-      { id: dayBeforeNamed, title: 'Due tomorrow', body: '', schedule: { ...recordDay, time: '09:00' } },
+      {
+        id: dayBeforeNamed,
+        title: 'Due tomorrow',
+        body: '',
+        schedule: { ...recordDay, time: '09:00' },
+      },
       {
         id: lowStock,
         title: 'Running low',
@@ -187,11 +192,13 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
     await h.pipit.server.reminders.deliver(job(dayBefore, next));
     // Two records due then, one notification; without the person's say-so, no record's name.
     expect(delivered()).toEqual([
-      expect.objectContaining({ title: 'Due tomorrow', body: '2 items · Have a look at your tasks.' }),
+      expect.objectContaining({
+        title: 'Due tomorrow',
+        body: '2 items · Have a look at your tasks.',
+      }),
     ]);
     expect(JSON.stringify(push.deliveredTo(device))).not.toContain('Dentist');
     expect(await statusOf(dayBefore, next)).toBe('sent');
-
   });
 
   it('sends nothing for an occurrence no record gives any more: moved or deleted', async () => {
@@ -230,9 +237,9 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
     const listed = await ada.get<{ reminders: { id: string; preferences: unknown }[] }>(
       `/api/apps/${appId}/reminders`,
     );
-    expect(listed.body.reminders.find((r) => r.id === dayBeforeNamed)?.preferences).toMatchObject(
-      { showRecordText: true },
-    );
+    expect(listed.body.reminders.find((r) => r.id === dayBeforeNamed)?.preferences).toMatchObject({
+      showRecordText: true,
+    });
   });
 
   it('checks a formula at its time: skipped while no record holds, sent once one does', async () => {
@@ -247,7 +254,13 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
     expect(delivered()).toHaveLength(before);
     expect(await statusOf(lowStock, first)).toBe('skipped');
     const second = nextOccurrence(
-      { kind: 'formula', collectionId: 'tasks', formula: '', days: [1, 2, 3, 4, 5, 6, 7], time: '07:00' },
+      {
+        kind: 'formula',
+        collectionId: 'tasks',
+        formula: '',
+        days: [1, 2, 3, 4, 5, 6, 7],
+        time: '07:00',
+      },
       { enabled: true, timeZone: ZONE },
       first,
     )!;
@@ -321,7 +334,9 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
     try {
       // The sweep at start and three more: three people's data, one a sweep, then the first again.
       for (let i = 0; i < 3; i++) await reminders.sweep();
-      const people = [adaId, ...others].map((userId) => documentName({ kind: 'data', appId, userId }));
+      const people = [adaId, ...others].map((userId) =>
+        documentName({ kind: 'data', appId, userId }),
+      );
       expect(loads).toHaveLength(4);
       expect(new Set(loads.slice(0, 3))).toEqual(new Set(people));
       expect(loads[3]).toBe(loads[0]);
