@@ -6,6 +6,7 @@ import {
   startPipit,
   startPushServiceStandIn,
 } from '@pipit/sync-server/testing';
+import { createId } from '@pipit/protocol';
 import { definitionOf } from '../sync-server/test/support/publishing';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { screenChecks } from './support/fits';
@@ -67,6 +68,9 @@ describe('a reminder in the installed app', () => {
   let browser: Browser;
   let appId: string;
   let reminder: { id: string; title: string; body: string };
+  /** A reminder counted from a check-in's date, added to the template's for this test. */
+  const aboutItems = { id: createId(), title: 'Check-in tomorrow' };
+  let dateName: string;
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
 
@@ -83,6 +87,21 @@ describe('a reminder in the installed app', () => {
     const found = definition.reminders[0];
     if (!found) throw new Error('the habit tracker template has no reminder');
     reminder = found;
+    const checkIns = definition.collections.find((c) => c.fields.some((f) => f.type === 'date'));
+    const date = checkIns?.fields.find((f) => f.type === 'date');
+    if (!checkIns || !date) throw new Error('the habit tracker template has no date field');
+    definition.reminders.push({
+      ...aboutItems,
+      body: '',
+      schedule: {
+        kind: 'recordDay',
+        collectionId: checkIns.id,
+        fieldId: date.id,
+        days: -1,
+        time: '09:00',
+      },
+    });
+    dateName = date.name;
     appId = await publishApp(pipit, creator, definition);
   });
   afterAll(async () => {
@@ -173,6 +192,21 @@ describe('a reminder in the installed app', () => {
       await (
         await showOnDevice(page, arrived!.payload)
       ).toEqual([{ title: reminder.title, body: reminder.body, path: `/apps/${appId}/pwa` }]);
+
+      // A reminder about items: in words, at the person's time, and names shown only if they say.
+      const items = page.locator('form.reminder', { hasText: aboutItems.title });
+      await items.getByText(`1 day before ${dateName} at 09:00`).waitFor();
+      await items.getByText(/says only how many items/).waitFor();
+      await items.getByRole('switch', { name: 'Remind me' }).check();
+      await items.getByRole('switch', { name: 'Show item names' }).check();
+      await items.getByText(/anyone who sees your lock screen/).waitFor();
+      await items.getByRole('button', { name: 'Save' }).click();
+      await items.getByText('On. Nothing is due yet.', { exact: true }).waitFor();
+      await fits(page, `items-${name.split(',')[0]}`, items);
+      expect(
+        (await pipit.server.storage.reminderPreferences.get(visitor.id, appId, aboutItems.id))
+          ?.preferences,
+      ).toMatchObject({ enabled: true, showRecordText: true });
 
       // Turned off: the next one is not queued, and nothing more is sent.
       await form.getByRole('switch', { name: 'Remind me' }).uncheck();

@@ -20,13 +20,17 @@ import { useOnlineStatus } from '../../ui/use-online-status';
 /*
  * "Reminders" in an installed app (docs/product/reminders.md): each reminder the app defines,
  * which the person turns on for themselves, at their own time, in their own time zone, with quiet
- * hours. Loaded when they open it; notifications are asked for only when they turn one on.
+ * hours, and for reminders about their items, whether the notification names them. Loaded when
+ * they open it; notifications are asked for only when they turn one on.
  */
 
 const listed = z.object({
   reminders: z.array(reminderSchema.extend({ preferences: reminderPreferencesSchema.nullable() })),
+  /** The names of the collections and fields the reminders are about, by id. */
+  names: z.record(z.string(), z.string()).default({}),
 });
 type Listed = z.infer<typeof listed>['reminders'][number];
+type Names = Readonly<Record<string, string>>;
 const readListed = answerParser((value) => {
   const read = listed.safeParse(value);
   return read.success ? read.data : null;
@@ -36,17 +40,27 @@ const readSaved = answerParser((value) => {
   return typeof next === 'number' || next === null ? { next } : null;
 });
 
-/** "Every day at 20:00", "On Mon, Wed, Fri at 07:30": at the person's own time. */
-function describeSchedule(reminder: Reminder, time: string): string {
-  if (reminder.schedule.kind !== 'weekly') return '';
-  const words = scheduleInWords({ ...reminder.schedule, time }, () => '');
+/** The creator's time of day, for the schedules that have one. */
+const creatorTimeOf = (reminder: Reminder): string | null =>
+  'time' in reminder.schedule ? reminder.schedule.time : null;
+
+/**
+ * "Every day at 20:00", "1 day before Due at 08:30", "Every day at 07:00, for Tasks where
+ * {Stock} < 3": at the person's own time where the schedule has one.
+ */
+function describeSchedule(reminder: Reminder, time: string, names: Names): string {
+  const schedule = 'time' in reminder.schedule ? { ...reminder.schedule, time } : reminder.schedule;
+  const words = scheduleInWords(schedule, (id) =>
+    typeof id === 'string' ? (names[id] ?? 'a date') : 'a date',
+  );
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const deviceZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-function nextText(next: number | null): string {
-  if (next === null) return 'Off.';
+function nextText(next: number | null, enabled: boolean): string {
+  if (!enabled) return 'Off.';
+  if (next === null) return 'On. Nothing is due yet.';
   const at = new Date(next).toLocaleString(undefined, {
     weekday: 'short',
     hour: '2-digit',
@@ -55,11 +69,21 @@ function nextText(next: number | null): string {
   return `On. Next reminder ${at}.`;
 }
 
-function ReminderForm({ appId, reminder }: { appId: string; reminder: Listed }) {
-  const creatorTime = reminder.schedule.kind === 'weekly' ? reminder.schedule.time : '09:00';
+function ReminderForm({
+  appId,
+  reminder,
+  names,
+}: {
+  appId: string;
+  reminder: Listed;
+  names: Names;
+}) {
+  const creatorTime = creatorTimeOf(reminder);
+  const aboutItems = reminder.schedule.kind !== 'weekly';
   const chosen = reminder.preferences;
   const [enabled, setEnabled] = useState(chosen?.enabled ?? false);
-  const [time, setTime] = useState(chosen?.time ?? creatorTime);
+  const [time, setTime] = useState(chosen?.time ?? creatorTime ?? '');
+  const [showNames, setShowNames] = useState(chosen?.showRecordText ?? false);
   const [quietStart, setQuietStart] = useState(chosen?.quietHours?.start ?? '');
   const [quietEnd, setQuietEnd] = useState(chosen?.quietHours?.end ?? '');
   const [status, setStatus] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
@@ -72,7 +96,8 @@ function ReminderForm({ appId, reminder }: { appId: string; reminder: Listed }) 
     const preferences: ReminderPreferences = {
       enabled,
       timeZone: deviceZone(),
-      ...(time !== creatorTime ? { time } : {}),
+      ...(creatorTime !== null && time !== creatorTime ? { time } : {}),
+      ...(aboutItems && showNames ? { showRecordText: true } : {}),
       ...(quietStart && quietEnd ? { quietHours: { start: quietStart, end: quietEnd } } : {}),
     };
     try {
@@ -84,7 +109,7 @@ function ReminderForm({ appId, reminder }: { appId: string; reminder: Listed }) 
         preferences,
         readSaved,
       );
-      setStatus({ tone: 'success', text: nextText(next) });
+      setStatus({ tone: 'success', text: nextText(next, enabled) });
     } catch (error) {
       setStatus({ tone: 'danger', text: describeError(error).message });
     } finally {
@@ -97,7 +122,7 @@ function ReminderForm({ appId, reminder }: { appId: string; reminder: Listed }) 
       <fieldset>
         <legend dir="auto">{reminder.title}</legend>
         {reminder.body && <p dir="auto">{reminder.body}</p>}
-        <p className="reminder__when">{describeSchedule(reminder, time)}</p>
+        <p className="reminder__when">{describeSchedule(reminder, time, names)}</p>
         <label className="reminder__switch">
           <input
             type="checkbox"
@@ -107,14 +132,34 @@ function ReminderForm({ appId, reminder }: { appId: string; reminder: Listed }) 
           />
           Remind me
         </label>
-        <TextField
-          label="At"
-          type="time"
-          value={time}
-          required
-          onChange={(event) => setTime(event.currentTarget.value)}
-          hint={`In your time zone, ${deviceZone()}.`}
-        />
+        {creatorTime !== null && (
+          <TextField
+            label="At"
+            type="time"
+            value={time}
+            required
+            onChange={(event) => setTime(event.currentTarget.value)}
+            hint={`In your time zone, ${deviceZone()}.`}
+          />
+        )}
+        {aboutItems && (
+          <>
+            <label className="reminder__switch">
+              <input
+                type="checkbox"
+                role="switch"
+                checked={showNames}
+                onChange={(event) => setShowNames(event.currentTarget.checked)}
+              />
+              Show item names
+            </label>
+            <p className="reminder__hint">
+              {showNames
+                ? 'The names of your items appear in the notification, where anyone who sees your lock screen can read them.'
+                : 'The notification says only how many items it is about, not what they are.'}
+            </p>
+          </>
+        )}
         <div className="reminder__quiet">
           <TextField
             label="Quiet from"
@@ -177,8 +222,8 @@ export function RemindersPanel({ appId, signedIn }: { appId: string; signedIn: b
       </Notice>
     );
   }
-  const sent = resource.data.reminders.filter((r) => r.schedule.kind === 'weekly');
-  if (sent.length === 0) return <p>This app has no reminders yet.</p>;
+  const { reminders, names } = resource.data;
+  if (reminders.length === 0) return <p>This app has no reminders yet.</p>;
   return (
     <div className="reminders">
       {pushAvailability() === 'refused' && (
@@ -187,8 +232,8 @@ export function RemindersPanel({ appId, signedIn }: { appId: string; signedIn: b
           settings to get reminders.
         </Notice>
       )}
-      {sent.map((reminder) => (
-        <ReminderForm key={reminder.id} appId={appId} reminder={reminder} />
+      {reminders.map((reminder) => (
+        <ReminderForm key={reminder.id} appId={appId} reminder={reminder} names={names} />
       ))}
     </div>
   );

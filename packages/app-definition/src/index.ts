@@ -386,6 +386,15 @@ export {
   nextOccurrence,
   occurrenceForDate,
 } from './reminders/occurrences';
+export {
+  formulaEnvAt,
+  formulaMatches,
+  nextRecordOccurrence,
+  recordTitle,
+  recordsDueAt,
+  type RecordOccurrence,
+  type ReminderRecord,
+} from './reminders/record-reminders';
 export { zonedTime, type CivilDate, type ZonedTime } from './formula/dates';
 export { summarizeEdits } from './ai/edit-summaries';
 export { scheduleInWords } from './reminders/words';

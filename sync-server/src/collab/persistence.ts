@@ -83,6 +83,11 @@ export interface PersistenceOptions {
     authorIds: readonly string[],
     final: boolean,
   ) => Promise<boolean>;
+  /**
+   * After a person's data document of an app is stored (reminders counted from its records queue
+   * what it now gives). A failure is logged, never the store's: the document is safe.
+   */
+  afterDataStored?: (appId: string, userId: string, document: Y.Doc) => Promise<void>;
 }
 
 /** A loaded document's connections on this instance (Hocuspocus's Document is a Y.Doc). */
@@ -354,6 +359,14 @@ async function storeDocument(
     logger.warn({ err: error, documentName }, 'updating the app listing failed');
   }
   await afterAppStored(options, state, documentName, document);
+  const parsed = parseDocumentName(documentName);
+  if (parsed?.kind === 'data' && options.afterDataStored) {
+    try {
+      await options.afterDataStored(parsed.appId, parsed.userId, document);
+    } catch (error) {
+      logger.warn({ err: error, documentName }, 'queuing reminders after a store failed');
+    }
+  }
 }
 
 async function updateListing(

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { type Reminder, reminderPreferencesSchema } from '@pipit/app-definition';
 import { findVisibleApp } from '../publishing/visibility';
-import { remindersOfApp } from '../reminders/reminders';
+import { publishedRemindersOf, remindersOfApp } from '../reminders/record-data';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { readJsonBody } from './body';
@@ -16,22 +16,38 @@ export function registerReminders(app: Hono<ApiEnv>, deps: ApiDependencies): voi
 
   /** The app's reminders, for someone who may use it; 404 otherwise, as for its data. */
   async function remindersFor(appId: string, userId: string): Promise<Reminder[]> {
+    await needVisible(appId, userId);
+    return remindersOfApp(storage, appId);
+  }
+
+  async function needVisible(appId: string, userId: string) {
     if (!(await findVisibleApp(storage, appId, userId))) {
       throw new ApiError('not_found', 'That app does not exist, or you cannot use it.');
     }
-    return remindersOfApp(storage, appId);
   }
 
   app.get('/apps/:id/reminders', async (c) => {
     const auth = requireAuth(c);
     const appId = c.req.param('id');
-    const defined = await remindersFor(appId, auth.user.id);
+    await needVisible(appId, auth.user.id);
+    const { reminders: defined, collections } = await publishedRemindersOf(storage, appId);
     const chosen = await storage.reminderPreferences.listForUser(auth.user.id, appId);
+    // The names of the collections and fields the reminders are about, to say them in words.
+    const names: Record<string, string> = {};
+    for (const { schedule } of defined) {
+      if (schedule.kind === 'weekly') continue;
+      const collection = collections.find((col) => col.id === schedule.collectionId);
+      if (collection) names[collection.id] = collection.name;
+      const field =
+        'fieldId' in schedule ? collection?.fields.find((f) => f.id === schedule.fieldId) : null;
+      if (field) names[field.id] = field.name;
+    }
     return c.json({
       reminders: defined.map((reminder) => ({
         ...reminder,
         preferences: chosen.find((p) => p.reminderId === reminder.id)?.preferences ?? null,
       })),
+      names,
     });
   });
 

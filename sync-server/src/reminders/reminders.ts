@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import {
+  type Collection,
+  formulaEnvAt,
+  formulaMatches,
   isTooLate,
   nextOccurrence,
+  nextRecordOccurrence,
   type Reminder,
-  type ReminderPreferences,
-  reminderSchema,
+  type ReminderRecord,
+  recordsDueAt,
 } from '@pipit/app-definition';
 import { appPwaPaths, type PushMessage } from '@pipit/protocol';
+import type * as Y from 'yjs';
 import type { Clock } from '../accounts/clock';
 import type { Logger } from '../logger';
 import type { PushOutcome, PushSender } from '../push/sender';
@@ -18,34 +22,26 @@ import type {
   ReminderPreferenceRecord,
   Storage,
 } from '../storage/types';
+import { reminderText } from './messages';
+import {
+  publishedRemindersOf,
+  recordsForReminder,
+  recordsOfDocument,
+  storedRecordsOf,
+} from './record-data';
 
 /** How often every turned-on reminder is checked to have its next occurrence queued. */
 export const REMINDER_SWEEP_INTERVAL_MS = 5 * 60 * 1000;
 const SWEEP_PAGE = 200;
+/**
+ * At most this many people's data documents are read by one sweep, for reminders counted from a
+ * record's date; the next sweep goes on where this one stopped. Those reminders are queued when
+ * the person turns them on and whenever their data is stored, so the sweep only catches what
+ * those missed (a server stopped in between), and may take its time.
+ */
+export const RECORD_SWEEP_DOCUMENTS = 50;
 /** A reminder a phone gets after this long offline is stale: the push service may drop it. */
 const REMINDER_TTL_SECONDS = 60 * 60;
-
-/**
- * The reminders a published app defines, read from its served version. A version from before
- * reminders existed has none; one that does not read (it passed the publish check of its day) is
- * skipped whole rather than half-trusted.
- */
-const publishedReminders = z.object({ reminders: z.array(reminderSchema).default([]) });
-
-export async function remindersOfApp(storage: Storage, appId: string): Promise<Reminder[]> {
-  const app = await storage.apps.get(appId);
-  if (!app || app.publishedVersion === null) return [];
-  const version = await storage.publishing.version(appId, app.publishedVersion);
-  if (!version) return [];
-  let definition: unknown;
-  try {
-    definition = JSON.parse(version.definitionJson);
-  } catch {
-    return [];
-  }
-  const read = publishedReminders.safeParse(definition);
-  return read.success ? read.data.reminders : [];
-}
 
 const jobKey = (key: OccurrenceKey) =>
   `reminder:${key.userId}:${key.appId}:${key.reminderId}:${key.occurrence}`;
@@ -54,12 +50,249 @@ const jobKey = (key: OccurrenceKey) =>
 const tagOf = (key: OccurrenceKey) =>
   `r-${createHash('sha256').update(jobKey(key)).digest('base64url').slice(0, 22)}`;
 
-/** The occurrence after `after` of a schedule this server sends by itself, or null. */
-function nextOf(reminder: Reminder, preferences: ReminderPreferences, after: number) {
-  // Reminders counted from a record's date and formula reminders need the person's data, which
-  // their device reads; the server sends the ones a clock alone decides.
-  if (reminder.schedule.kind !== 'weekly') return null;
-  return nextOccurrence(reminder.schedule, preferences, after);
+/** A person's turned-on reminder, with the published app's collections it may be about. */
+interface Found {
+  record: ReminderPreferenceRecord;
+  reminder: Reminder;
+  collections: Collection[];
+}
+
+/** A person's own records of the app, read when first asked for and then kept for one task. */
+type OwnRecords = () => Promise<ReminderRecord[]>;
+
+function once(read: () => Promise<ReminderRecord[]>): OwnRecords {
+  let kept: Promise<ReminderRecord[]> | undefined;
+  return () => (kept ??= read());
+}
+
+const isAboutRecords = (reminder: Reminder) =>
+  reminder.schedule.kind === 'recordDay' || reminder.schedule.kind === 'recordTime';
+
+/**
+ * The records a reminder about a collection reads: null when the server sends none for it (the
+ * collection is gone, or shared in a space: record-data.ts). The person's document is read only
+ * once the collection is known to be theirs.
+ */
+async function recordsOf(found: Found, collectionId: string, own: OwnRecords) {
+  const collection = found.collections.find((c) => c.id === collectionId);
+  if (!collection || collection.sharing !== 'private') return null;
+  const records = recordsForReminder(found.collections, collectionId, await own());
+  return records && { collection, records };
+}
+
+/** The occurrence after `after` of a person's reminder, or null when there is none. */
+async function nextOf(found: Found, after: number, own: OwnRecords): Promise<number | null> {
+  const { schedule } = found.reminder;
+  const { preferences } = found.record;
+  if (schedule.kind === 'weekly' || schedule.kind === 'formula') {
+    return nextOccurrence(schedule, preferences, after);
+  }
+  if (!preferences.enabled) return null;
+  const read = await recordsOf(found, schedule.collectionId, own);
+  if (!read) return null;
+  return nextRecordOccurrence(schedule, preferences, read.records, after)?.occurrence ?? null;
+}
+
+/** What the reminders' work needs, for the functions that do it outside `createReminders`. */
+interface Context {
+  storage: Storage;
+  sender: PushSender;
+  clock: Clock;
+  logger: Logger;
+  /** Queues a job for an occurrence (starting the scheduler if it is not yet). */
+  enqueue(key: OccurrenceKey): Promise<void>;
+}
+
+async function enqueueNext(context: Context, found: Found, after: number, own: OwnRecords) {
+  const occurrence = await nextOf(found, after, own);
+  if (occurrence === null) return null;
+  const { userId, appId, reminderId } = found.record;
+  await context.enqueue({ userId, appId, reminderId, occurrence });
+  return occurrence;
+}
+
+async function current(storage: Storage, userId: string, appId: string, reminderId: string) {
+  const record = await storage.reminderPreferences.get(userId, appId, reminderId);
+  if (!record?.preferences.enabled) return null;
+  const { reminders, collections } = await publishedRemindersOf(storage, appId);
+  const reminder = reminders.find((r) => r.id === reminderId);
+  return reminder ? { record, reminder, collections } : null;
+}
+
+async function sendToDevices(
+  context: Context,
+  key: OccurrenceKey,
+  text: { title: string; body: string },
+): Promise<PushOutcome[]> {
+  const message: PushMessage = {
+    ...text,
+    path: appPwaPaths(key.appId).page,
+    tag: tagOf(key),
+    appId: key.appId,
+  };
+  const devices = (
+    await context.storage.pushSubscriptions.listForUser(key.userId, key.appId)
+  ).filter((s) => s.disabledAt === null);
+  const outcomes: PushOutcome[] = [];
+  for (const device of devices) {
+    outcomes.push(
+      await context.sender.sendPush(
+        device,
+        { ...message },
+        { ttl: REMINDER_TTL_SECONDS, urgency: 'normal' },
+      ),
+    );
+  }
+  return outcomes;
+}
+
+/** What an occurrence is about: the records it names, or nothing for a weekly reminder. */
+type About = { collection: Collection; records: ReminderRecord[] } | null;
+
+/**
+ * The records a due occurrence is about, or `moved` when it should send nothing: the person
+ * changed their time, or (counted from records) no record gives this occurrence any more — the
+ * record was moved or deleted, and storing that change queued the right one.
+ */
+async function dueAbout(
+  found: Found,
+  occurrence: number,
+  own: OwnRecords,
+): Promise<About | 'moved'> {
+  const { schedule } = found.reminder;
+  const { preferences } = found.record;
+  if (schedule.kind === 'weekly' || schedule.kind === 'formula') {
+    return nextOccurrence(schedule, preferences, occurrence - 1) === occurrence ? null : 'moved';
+  }
+  const read = await recordsOf(found, schedule.collectionId, own);
+  const due = read ? recordsDueAt(schedule, preferences, read.records, occurrence) : [];
+  return read && due.length > 0 ? { collection: read.collection, records: due } : 'moved';
+}
+
+/**
+ * The records a formula reminder's formula holds for now, as the person's device would work it
+ * out (their zone's today): none when it holds for no record or can't be worked out.
+ */
+async function formulaAbout(context: Context, found: Found, own: OwnRecords): Promise<About> {
+  const { schedule } = found.reminder;
+  if (schedule.kind !== 'formula') return null;
+  const read = await recordsOf(found, schedule.collectionId, own);
+  const env = formulaEnvAt(context.clock.now(), found.record.preferences.timeZone);
+  if (!read || !env) return null;
+  const matched = formulaMatches(found.collections, schedule, read.records, env);
+  return matched && matched.length > 0 ? { collection: read.collection, records: matched } : null;
+}
+
+/** Sends one due occurrence: the scheduler's handler for `reminder` jobs. */
+async function deliverOccurrence(context: Context, job: Job<'reminder'>) {
+  const { storage, clock, logger } = context;
+  const key: OccurrenceKey = job.payload;
+  const found = await current(storage, key.userId, key.appId, key.reminderId);
+  // Turned off, or the reminder left the app: nothing to send and nothing to queue.
+  if (!found) return;
+  const own = once(() => storedRecordsOf(storage, key.appId, key.userId));
+  let about = await dueAbout(found, key.occurrence, own);
+  if (about === 'moved') {
+    // Queued again all the same (once per occurrence), in case storing the change did not.
+    if (isAboutRecords(found.reminder)) {
+      await enqueueNext(context, found, Math.max(key.occurrence, clock.now()), own);
+    }
+    return;
+  }
+  if (!(await storage.reminderDeliveries.claimOccurrence(key, job.id, clock.now()))) return;
+  if (isTooLate(key.occurrence, clock.now())) {
+    await storage.reminderDeliveries.markOccurrence(key, 'missed', clock.now());
+    logger.info({ ...key }, 'a reminder was too late to send; it is recorded as missed');
+  } else if (
+    found.reminder.schedule.kind === 'formula' &&
+    (about = await formulaAbout(context, found, own)) === null
+  ) {
+    await storage.reminderDeliveries.markOccurrence(key, 'skipped', clock.now());
+  } else {
+    const text = reminderText(found.reminder, found.record.preferences, about);
+    const outcomes = await sendToDevices(context, key, text);
+    const retry = outcomes.filter((o) => o.kind === 'retry_later');
+    if (retry.length > 0 && !outcomes.some((o) => o.kind === 'sent')) {
+      throw new RetryLater(Math.max(...retry.map((o) => o.delayMs)), retry[0]!.reason);
+    }
+    await storage.reminderDeliveries.markOccurrence(key, 'sent', clock.now());
+  }
+  await enqueueNext(context, found, Math.max(key.occurrence, clock.now()), own);
+}
+
+/** The published reminders of each app a sweep meets, read once per sweep. */
+function definitionsCache(storage: Storage) {
+  const definitions = new Map<string, ReturnType<typeof publishedRemindersOf>>();
+  return async (record: ReminderPreferenceRecord): Promise<Found | null> => {
+    let published = definitions.get(record.appId);
+    if (!published) {
+      published = publishedRemindersOf(storage, record.appId);
+      definitions.set(record.appId, published);
+    }
+    const { reminders, collections } = await published;
+    const reminder = reminders.find((r) => r.id === record.reminderId);
+    return reminder ? { record, reminder, collections } : null;
+  };
+}
+
+/**
+ * Every turned-on reminder a clock alone decides (weekly, and the checks of formula reminders)
+ * gets its next occurrence queued; those counted from records are `sweepRecords`'.
+ */
+async function sweepClocks(context: Context): Promise<number> {
+  const foundOf = definitionsCache(context.storage);
+  const none: OwnRecords = () => Promise.resolve([]);
+  let queued = 0;
+  let after: ReminderKey | undefined;
+  for (;;) {
+    const page = await context.storage.reminderPreferences.listEnabled(SWEEP_PAGE, after);
+    for (const record of page.records) {
+      const found = await foundOf(record);
+      if (!found || isAboutRecords(found.reminder)) continue;
+      if ((await enqueueNext(context, found, context.clock.now(), none)) !== null) queued += 1;
+    }
+    if (page.next === null) return queued;
+    after = page.next;
+  }
+}
+
+/**
+ * Reminders counted from records, from `from` on, reading at most `documents` people's data (one read serves a person's reminders of one app together: the rows come in that order).
+ * Answers how many were queued and where the next sweep goes on (undefined: from the start).
+ */
+async function sweepRecords(
+  context: Context,
+  from: ReminderKey | undefined,
+  documents: number,
+): Promise<{ queued: number; resume: ReminderKey | undefined }> {
+  const foundOf = definitionsCache(context.storage);
+  let queued = 0;
+  let reads = 0;
+  let reading: { of: string; own: OwnRecords } | undefined;
+  let after = from;
+  for (;;) {
+    const page = await context.storage.reminderPreferences.listEnabled(SWEEP_PAGE, after);
+    for (const record of page.records) {
+      const found = await foundOf(record);
+      if (found && isAboutRecords(found.reminder)) {
+        const of = `${record.userId}/${record.appId}`;
+        if (reading?.of !== of) {
+          if (reads === documents) return { queued, resume: after };
+          reads += 1;
+          reading = {
+            of,
+            own: once(() => storedRecordsOf(context.storage, record.appId, record.userId)),
+          };
+        }
+        if ((await enqueueNext(context, found, context.clock.now(), reading.own)) !== null) {
+          queued += 1;
+        }
+      }
+      after = { userId: record.userId, appId: record.appId, reminderId: record.reminderId };
+    }
+    if (page.next === null) return { queued, resume: undefined };
+    after = page.next;
+  }
 }
 
 export interface Reminders {
@@ -69,6 +302,12 @@ export interface Reminders {
   deliver(job: Job<'reminder'>): Promise<void>;
   /** Makes sure every turned-on reminder has its next occurrence queued. */
   sweep(): Promise<number>;
+  /**
+   * A person's data of an app was stored: the reminders they turned on that count from its
+   * records get the occurrence the records now give queued. Costs one lookup of their choices
+   * when none is on.
+   */
+  dataStored(appId: string, userId: string, document: Y.Doc): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -80,8 +319,10 @@ export function createReminders(deps: {
   clock: Clock;
   logger: Logger;
   sweepIntervalMs?: number;
+  /** People's data documents one sweep reads at most (RECORD_SWEEP_DOCUMENTS; tests make it 1). */
+  recordSweepDocuments?: number;
 }): Reminders {
-  const { storage, sender, clock, logger } = deps;
+  const { storage, clock, logger } = deps;
 
   /**
    * The scheduler starts when the first reminder is turned on (or found on at start-up), so an
@@ -106,121 +347,86 @@ export function createReminders(deps: {
     return starting;
   }
 
-  async function enqueueNext(record: ReminderPreferenceRecord, reminder: Reminder, after: number) {
-    const occurrence = nextOf(reminder, record.preferences, after);
-    if (occurrence === null) return null;
-    const { userId, appId, reminderId } = record;
-    const key: OccurrenceKey = { userId, appId, reminderId, occurrence };
-    await (
-      await started()
-    ).enqueue({
-      kind: 'reminder',
-      key: jobKey(key),
-      runAt: occurrence,
-      payload: key,
-    });
-    return occurrence;
-  }
+  const context: Context = {
+    storage,
+    sender: deps.sender,
+    clock,
+    logger,
+    async enqueue(key) {
+      await (
+        await started()
+      ).enqueue({ kind: 'reminder', key: jobKey(key), runAt: key.occurrence, payload: key });
+    },
+  };
+  const deliver = (job: Job<'reminder'>) => deliverOccurrence(context, job);
 
-  async function current(userId: string, appId: string, reminderId: string) {
-    const record = await storage.reminderPreferences.get(userId, appId, reminderId);
-    if (!record?.preferences.enabled) return null;
-    const reminder = (await remindersOfApp(storage, appId)).find((r) => r.id === reminderId);
-    return reminder ? { record, reminder } : null;
-  }
-
-  async function sendToDevices(key: OccurrenceKey, reminder: Reminder): Promise<PushOutcome[]> {
-    const message: PushMessage = {
-      title: reminder.title,
-      body: reminder.body,
-      path: appPwaPaths(key.appId).page,
-      tag: tagOf(key),
-      appId: key.appId,
-    };
-    const devices = (await storage.pushSubscriptions.listForUser(key.userId, key.appId)).filter(
-      (s) => s.disabledAt === null,
-    );
-    const outcomes: PushOutcome[] = [];
-    for (const device of devices) {
-      outcomes.push(
-        await sender.sendPush(
-          device,
-          { ...message },
-          { ttl: REMINDER_TTL_SECONDS, urgency: 'normal' },
-        ),
-      );
-    }
-    return outcomes;
-  }
-
-  async function deliver(job: Job<'reminder'>) {
-    const key: OccurrenceKey = job.payload;
-    const found = await current(key.userId, key.appId, key.reminderId);
-    // Turned off, or the reminder left the app: nothing to send and nothing to queue.
-    if (!found) return;
-    const { record, reminder } = found;
-    // The person changed the time since this was queued: the change queued the right one.
-    if (nextOf(reminder, record.preferences, key.occurrence - 1) !== key.occurrence) return;
-    if (!(await storage.reminderDeliveries.claimOccurrence(key, job.id, clock.now()))) return;
-    if (isTooLate(key.occurrence, clock.now())) {
-      await storage.reminderDeliveries.markOccurrence(key, 'missed', clock.now());
-      logger.info({ ...key }, 'a reminder was too late to send; it is recorded as missed');
-    } else {
-      const outcomes = await sendToDevices(key, reminder);
-      const retry = outcomes.filter((o) => o.kind === 'retry_later');
-      if (retry.length > 0 && !outcomes.some((o) => o.kind === 'sent')) {
-        throw new RetryLater(Math.max(...retry.map((o) => o.delayMs)), retry[0]!.reason);
-      }
-      await storage.reminderDeliveries.markOccurrence(key, 'sent', clock.now());
-    }
-    await enqueueNext(record, reminder, Math.max(key.occurrence, clock.now()));
-  }
-
-  async function sweep() {
+  /** Where the next sweep of reminders counted from records goes on. */
+  let recordsFrom: ReminderKey | undefined;
+  async function sweepOnce() {
     if (stopped) return 0;
-    let queued = 0;
-    let after: ReminderKey | undefined;
-    const definitions = new Map<string, Promise<Reminder[]>>();
-    for (;;) {
-      const { records, next } = await storage.reminderPreferences.listEnabled(SWEEP_PAGE, after);
-      for (const record of records) {
-        let reminders = definitions.get(record.appId);
-        if (!reminders) {
-          reminders = remindersOfApp(storage, record.appId);
-          definitions.set(record.appId, reminders);
-        }
-        const reminder = (await reminders).find((r) => r.id === record.reminderId);
-        if (reminder && (await enqueueNext(record, reminder, clock.now())) !== null) queued += 1;
-      }
-      if (next === null) return queued;
-      after = next;
-    }
+    const clocks = await sweepClocks(context);
+    const records = await sweepRecords(
+      context,
+      recordsFrom,
+      deps.recordSweepDocuments ?? RECORD_SWEEP_DOCUMENTS,
+    );
+    recordsFrom = records.resume;
+    return clocks + records.queued;
   }
 
-  let sweeping: Promise<unknown> | undefined;
+  /**
+   * One sweep at a time on an instance, the timer's and any other asked for: each goes on where
+   * the one before stopped reading people's data.
+   */
+  let last: Promise<unknown> = Promise.resolve();
+  function sweep(): Promise<number> {
+    const run = last.then(sweepOnce, sweepOnce);
+    last = run.catch(() => undefined);
+    return run;
+  }
+  let ticking = false;
   let stopped = false;
-  const tick = () =>
-    void (sweeping ??= sweep()
+  const tick = () => {
+    if (ticking) return;
+    ticking = true;
+    void sweep()
       .catch((error: unknown) =>
         logger.warn({ err: error }, 'checking the reminders queued failed; trying again later'),
       )
-      .finally(() => (sweeping = undefined)));
+      .finally(() => (ticking = false));
+  };
   const timer = setInterval(tick, deps.sweepIntervalMs ?? REMINDER_SWEEP_INTERVAL_MS);
   timer.unref();
   tick();
 
   return {
     async scheduleNext(userId, appId, reminderId) {
-      const found = await current(userId, appId, reminderId);
-      return found ? enqueueNext(found.record, found.reminder, clock.now()) : null;
+      const found = await current(storage, userId, appId, reminderId);
+      if (!found) return null;
+      const own = once(() => storedRecordsOf(storage, appId, userId));
+      return enqueueNext(context, found, clock.now(), own);
     },
     deliver,
     sweep,
+    async dataStored(appId, userId, document) {
+      const chosen = (await storage.reminderPreferences.listForUser(userId, appId)).filter(
+        (record) => record.preferences.enabled,
+      );
+      if (chosen.length === 0) return;
+      const { reminders, collections } = await publishedRemindersOf(storage, appId);
+      // Read from the document just stored, not from storage again.
+      const own = once(() => Promise.resolve(recordsOfDocument(document)));
+      for (const record of chosen) {
+        const reminder = reminders.find((r) => r.id === record.reminderId);
+        if (!reminder || !isAboutRecords(reminder)) continue;
+        await enqueueNext(context, { record, reminder, collections }, clock.now(), own);
+      }
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(timer);
-      await sweeping;
+      await last;
       if (starting) {
         await starting.then(
           (s) => s.stop(),

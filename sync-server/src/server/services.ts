@@ -1,5 +1,6 @@
 import { hasDefinition, readDefinition } from '@pipit/app-definition';
 import type { Hono } from 'hono';
+import type * as Y from 'yjs';
 import { createAccountService } from '../accounts/account-service';
 import { type Clock, systemClock } from '../accounts/clock';
 import { createSpaceActivity, type SpaceActivity } from '../activity/activity';
@@ -54,6 +55,11 @@ export interface ServerCore {
   collab: Collab;
   /** Telling members what others do in a space (docs/product/reminders.md#space-activity). */
   spaceActivity: SpaceActivity;
+  /**
+   * Told when a person's data document is stored; set once the services that listen exist (the
+   * reminders are built after the collaboration layer that stores documents).
+   */
+  dataStored: { listener?: (appId: string, userId: string, document: Y.Doc) => Promise<void> };
 }
 
 /** The core and the services the HTTP side uses. */
@@ -129,6 +135,7 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
     logger,
     ...(options.activityBatchMs !== undefined ? { batchMs: options.activityBatchMs } : {}),
   });
+  const dataStored: ServerCore['dataStored'] = {};
   const collab = createCollab({
     watchers: [spaceActivity.extension],
     fanOut: cluster.extension,
@@ -146,6 +153,8 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
       hasDefinition(document)
         ? history.afterStore(appId, () => readDefinition(document), authorIds, final)
         : Promise.resolve(false),
+    afterDataStored: (appId, userId, document) =>
+      dataStored.listener?.(appId, userId, document) ?? Promise.resolve(),
     documents: storage.documents,
     apps: storage.apps,
     access,
@@ -173,6 +182,7 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
     history,
     collab,
     spaceActivity,
+    dataStored,
   };
 }
 
@@ -228,6 +238,7 @@ function createApiServices(
   core.spaceActivity
     .resume()
     .catch((err: unknown) => logger.warn({ err }, 'starting the space activity queue failed'));
+  core.dataStored.listener = reminders.dataStored;
   const accounts = createAccountService({
     storage,
     sessions,

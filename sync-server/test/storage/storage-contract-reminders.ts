@@ -62,6 +62,13 @@ export function describeRemindersContract(engine: Engine) {
       await storage.reminderDeliveries.markOccurrence(missed, 'missed', NOW);
       expect(await storage.reminderDeliveries.occurrenceStatus(missed)).toBe('missed');
       expect(await storage.reminderDeliveries.claimOccurrence(missed, 'job-3', NOW)).toBe(false);
+
+      // A formula that held for no record: recorded, and no other job sends it after all.
+      const skipped = occurrence();
+      expect(await storage.reminderDeliveries.claimOccurrence(skipped, 'job-4', NOW)).toBe(true);
+      await storage.reminderDeliveries.markOccurrence(skipped, 'skipped', NOW);
+      expect(await storage.reminderDeliveries.occurrenceStatus(skipped)).toBe('skipped');
+      expect(await storage.reminderDeliveries.claimOccurrence(skipped, 'job-5', NOW)).toBe(false);
     });
 
     it('gives one claim to one of many jobs racing for an occurrence', async () => {
@@ -122,7 +129,7 @@ export function describeRemindersContract(engine: Engine) {
       ).rejects.toThrow(/claiming job/);
       await expect(
         storage.reminderDeliveries.markOccurrence(occurrence(), 'sending' as 'sent', NOW),
-      ).rejects.toThrow(/'sent' or 'missed'/);
+      ).rejects.toThrow(/'sent', 'missed' or 'skipped'/);
     });
 
     it('holds a job key while queued or leased, and gives it up once done or failed', async () => {

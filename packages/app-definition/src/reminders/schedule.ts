@@ -58,5 +58,10 @@ export const reminderPreferencesSchema = z.object({
   /** IANA, as `Intl.DateTimeFormat().resolvedOptions().timeZone` gives it. */
   timeZone: timeZoneSchema,
   quietHours: quietHoursSchema.optional(),
+  /**
+   * Whether a reminder about records names them ("Dentist") in the notification, which shows on
+   * the lock screen; off (the default), it says only the reminder's title, text and how many.
+   */
+  showRecordText: z.boolean().optional(),
 });
 export type ReminderPreferences = z.infer<typeof reminderPreferencesSchema>;

@@ -1,8 +1,12 @@
-import type { OccurrenceKey, ReminderDeliveryStore } from '../types/reminder-deliveries';
+import type {
+  OccurrenceKey,
+  OccurrenceStatus,
+  ReminderDeliveryStore,
+} from '../types/reminder-deliveries';
 import { NotFoundError } from '../types/errors';
 import type { Db } from './shared';
 
-const OUTCOMES = new Set(['sent', 'missed']);
+const OUTCOMES = new Set(['sent', 'missed', 'skipped']);
 
 function checkKey(key: OccurrenceKey): void {
   if (typeof key.userId !== 'string' || key.userId === '') {
@@ -65,7 +69,7 @@ export function createReminderDeliveryStore(db: Db): ReminderDeliveryStore {
       checkKey(key);
       if (!OUTCOMES.has(status)) {
         throw new TypeError(
-          `A reminder occurrence ends as 'sent' or 'missed'; got ${JSON.stringify(status)}.`,
+          `A reminder occurrence ends as 'sent', 'missed' or 'skipped'; got ${JSON.stringify(status)}.`,
         );
       }
       const result = await db
@@ -85,7 +89,7 @@ export function createReminderDeliveryStore(db: Db): ReminderDeliveryStore {
     async occurrenceStatus(key) {
       checkKey(key);
       const found = await row(key).select('status').executeTakeFirst();
-      return (found?.status as 'sending' | 'sent' | 'missed' | undefined) ?? null;
+      return (found?.status as OccurrenceStatus | undefined) ?? null;
     },
   };
 }

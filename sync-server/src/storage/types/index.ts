@@ -82,7 +82,12 @@ export type {
   PushSubscriptionStore,
 } from './push-subscriptions';
 export { PUSH_FAILURES_BEFORE_DISABLE } from './push-subscriptions';
-export type { OccurrenceKey, OccurrenceStatus, ReminderDeliveryStore } from './reminder-deliveries';
+export type {
+  OccurrenceKey,
+  OccurrenceOutcome,
+  OccurrenceStatus,
+  ReminderDeliveryStore,
+} from './reminder-deliveries';
 export type {
   ReminderKey,
   ReminderPreferenceRecord,

@@ -1,5 +1,10 @@
-/** Where one occurrence of a reminder stands (docs/decisions/0012-web-push-and-scheduler.md). */
-export type OccurrenceStatus = 'sending' | 'sent' | 'missed';
+/**
+ * Where one occurrence of a reminder stands (docs/decisions/0012-web-push-and-scheduler.md):
+ * `skipped` is a formula reminder whose formula held for no record when it was checked.
+ */
+export type OccurrenceStatus = 'sending' | 'sent' | 'missed' | 'skipped';
+/** How a claimed occurrence ends. */
+export type OccurrenceOutcome = Exclude<OccurrenceStatus, 'sending'>;
 
 /** One occurrence of one person's reminder: `occurrence` is the UTC epoch ms it was due. */
 export interface OccurrenceKey {
@@ -21,7 +26,7 @@ export interface ReminderDeliveryStore {
    * Records the outcome of a claimed occurrence. Throws NotFoundError when it was never claimed,
    * so a handler that forgot to claim fails loudly instead of marking nothing.
    */
-  markOccurrence(key: OccurrenceKey, status: 'sent' | 'missed', now: number): Promise<void>;
+  markOccurrence(key: OccurrenceKey, status: OccurrenceOutcome, now: number): Promise<void>;
   /** The occurrence's status, or null when no job has claimed it. */
   occurrenceStatus(key: OccurrenceKey): Promise<OccurrenceStatus | null>;
 }
