@@ -12,6 +12,7 @@ import type { ClientHandler } from './http/client-files';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import type { Push } from './push/push';
+import type { CreatorNotifications } from './creators/creator-notifications';
 import type { Reminders } from './reminders/reminders';
 import {
   createBuiltClient,
@@ -80,6 +81,8 @@ export interface PipitServer {
   readonly push: Push;
   /** Apps' reminders: their queue and their delivery (docs/product/reminders.md). */
   readonly reminders: Reminders;
+  /** Creators' notifications and their email digest (docs/product/reminders.md). */
+  readonly creators: CreatorNotifications;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   /**
    * Graceful shutdown: stop accepting, close sync connections, flush every pending document store
@@ -133,6 +136,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     metrics,
     push: services.push,
     reminders: services.reminders,
+    creators: services.creators,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);

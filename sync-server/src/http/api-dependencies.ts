@@ -13,6 +13,8 @@ import type { Logger } from '../logger';
 import type { ServerErrorReport } from '../monitoring/server-error';
 import type { LiveDocuments } from '../publishing/app-document';
 import type { Push } from '../push/push';
+import type { CreatorNotifications } from '../creators/creator-notifications';
+import type { UnsubscribeLinks } from '../creators/unsubscribe';
 import type { Reminders } from '../reminders/reminders';
 import type { Storage } from '../storage/types';
 
@@ -66,6 +68,10 @@ export interface ApiDependencies {
   push: Push;
   /** Apps' reminders: queuing a person's next occurrence (docs/product/reminders.md). */
   reminders: Pick<Reminders, 'scheduleNext'>;
+  /** Creators' notifications: telling people what happened to their apps (docs/product/reminders.md). */
+  creators: Pick<CreatorNotifications, 'notify' | 'visited'>;
+  /** The email digest's signed one-click unsubscribe links. */
+  unsubscribe: UnsubscribeLinks;
   /** Keeps a failure with its digest for the operator's inbox (never throws). */
   reportServerError?: (report: ServerErrorReport) => void;
 }

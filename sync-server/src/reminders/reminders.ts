@@ -69,6 +69,11 @@ export interface Reminders {
   deliver(job: Job<'reminder'>): Promise<void>;
   /** Makes sure every turned-on reminder has its next occurrence queued. */
   sweep(): Promise<number>;
+  /**
+   * The scheduler, started: the one every kind of job of this server shares (creators' digests
+   * enqueue theirs on it).
+   */
+  scheduler(): Promise<Scheduler>;
   stop(): Promise<void>;
 }
 
@@ -80,6 +85,8 @@ export function createReminders(deps: {
   clock: Clock;
   logger: Logger;
   sweepIntervalMs?: number;
+  /** Registers the handlers of other kinds of job before the scheduler starts. */
+  alsoWork?: (scheduler: Scheduler) => void;
 }): Reminders {
   const { storage, sender, clock, logger } = deps;
 
@@ -95,6 +102,7 @@ export function createReminders(deps: {
       if (!scheduler) {
         const opened = deps.openScheduler();
         opened.work('reminder', deliver);
+        deps.alsoWork?.(opened);
         scheduler = opened;
       }
       await scheduler.start();
@@ -216,6 +224,7 @@ export function createReminders(deps: {
     },
     deliver,
     sweep,
+    scheduler: started,
     async stop() {
       if (stopped) return;
       stopped = true;

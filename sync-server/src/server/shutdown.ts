@@ -21,7 +21,16 @@ async function storesSettled(persistence: Persistence, deadline: number): Promis
  */
 export async function shutdown(
   config: Config,
-  { logger, storage, cluster, collab, monitoring, recordFileSweep, reminders }: ServerServices,
+  {
+    logger,
+    storage,
+    cluster,
+    collab,
+    monitoring,
+    recordFileSweep,
+    reminders,
+    creators,
+  }: ServerServices,
   httpServer: HttpServer,
   sync: SyncSocket,
   state: ServerState,
@@ -60,6 +69,7 @@ export async function shutdown(
   // Reports being recorded are kept; an unreachable database holds nothing past the deadline.
   await Promise.race([monitoring.close(), sleep(remaining())]);
   await Promise.race([recordFileSweep.stop(), sleep(remaining())]);
+  await Promise.race([creators.stop(), sleep(remaining())]);
   // A reminder being sent finishes (or is retried by another instance once its lease ends).
   await Promise.race([
     reminders

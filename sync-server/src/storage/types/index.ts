@@ -2,6 +2,7 @@ import type { StorageEngine } from '@pipit/protocol';
 import type { AiUsageStore } from './ai-usage';
 import type { AppStore } from './apps';
 import type { CheckpointStore } from './checkpoints';
+import type { CreatorNotificationStore } from './creator-notifications';
 import type { DocumentStore } from './documents';
 import type { JobStore } from './jobs';
 import type { MonitoringStore } from './monitoring';
@@ -80,7 +81,17 @@ export type {
   NewPushSubscription,
   PushSubscriptionStore,
 } from './push-subscriptions';
-export { PUSH_FAILURES_BEFORE_DISABLE } from './push-subscriptions';
+export { PLATFORM_PUSH_APP_ID, PUSH_FAILURES_BEFORE_DISABLE } from './push-subscriptions';
+export {
+  CREATOR_NOTIFICATION_KINDS,
+  EMAIL_DIGEST_CHOICES,
+  type CreatorNotificationKind,
+  type CreatorNotificationRecord,
+  type CreatorNotificationStore,
+  type DigestStatus,
+  type EmailDigestChoice,
+  type NewPlatformPushSubscription,
+} from './creator-notifications';
 export type { OccurrenceKey, OccurrenceStatus, ReminderDeliveryStore } from './reminder-deliveries';
 export type {
   ReminderKey,
@@ -127,6 +138,8 @@ export interface Storage {
   readonly reminderDeliveries: ReminderDeliveryStore;
   /** People's choices for apps' reminders (docs/product/reminders.md). */
   readonly reminderPreferences: ReminderPreferenceStore;
+  /** Creators' notifications, Pipit's own push subscriptions and email digests (docs/product/reminders.md). */
+  readonly creatorNotifications: CreatorNotificationStore;
   /** The in-process scheduler's queue; only the SQLite scheduler uses it (src/scheduler/). */
   readonly jobs: JobStore;
   /** Names of the applied migrations, oldest first. */
