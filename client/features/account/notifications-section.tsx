@@ -6,6 +6,7 @@ import { Notice } from '../../ui/notice';
 import { Section } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { apiGet, apiSend, describeError } from '../../platform/api/request';
+import { CreatorNotifications } from './creator-notifications';
 
 const notifyingApps = z.object({
   apps: z.array(
@@ -90,6 +91,7 @@ export function NotificationsSection() {
           ))}
         </ul>
       ) : null}
+      <CreatorNotifications />
     </Section>
   );
 }
