@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { UNSUBSCRIBE_PATH } from '../creators/unsubscribe';
+import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import type { ApiEnv } from './context';
 import { contentSecurityPolicy, sha256Source } from './security-headers';
@@ -45,19 +46,22 @@ ${body}
 </html>`;
 }
 
-function answer(c: Context<ApiEnv>, status: 200 | 400, title: string, body: string) {
+function answer(c: Context<ApiEnv>, status: 200 | 404, title: string, body: string) {
   c.header('Content-Security-Policy', UNSUBSCRIBE_CSP);
   c.header('Referrer-Policy', 'no-referrer');
   return c.html(page(title, body), status);
 }
 
-const broken = (c: Context<ApiEnv>) =>
-  answer(
-    c,
-    400,
-    'This link does not work',
-    '<p>It may have been copied only in part. Turn the email off in Pipit’s account settings, under Notifications.</p>',
-  );
+const BROKEN =
+  'This link does not work: it may have been copied only in part. Turn the email off in Pipit’s account settings, under Notifications.';
+
+/** A browser gets a page; anything else (a mail provider, a script) the API's JSON error. */
+function broken(c: Context<ApiEnv>) {
+  if (!(c.req.header('accept') ?? '').includes('text/html')) {
+    throw new ApiError('not_found', BROKEN);
+  }
+  return answer(c, 404, 'This link does not work', `<p>${BROKEN}</p>`);
+}
 
 /**
  * The email digest's unsubscribe link (docs/product/routes.md): GET asks to confirm (a link

@@ -218,7 +218,10 @@ describe.each(ENGINES)("creators' notifications on %s", (engine) => {
     expect(await asked.text()).toContain('<form method="post">');
     const forged = new URL(path, h.pipit.url);
     forged.searchParams.set('u', ids.ada!);
-    expect((await fetch(forged, { method: 'POST' })).status).toBe(400);
+    expect((await fetch(forged, { method: 'POST' })).status).toBe(404);
+    const forgedPage = await fetch(forged, { headers: { Accept: 'text/html' } });
+    expect(forgedPage.status).toBe(404);
+    expect(await forgedPage.text()).toContain('This link does not work');
     expect(await storage().creatorNotifications.emailDigest(ids.ada!)).toBe('when_no_push');
     const oneClick = await fetch(new URL(path, h.pipit.url), {
       method: 'POST',
