@@ -13,6 +13,7 @@ import type { ClientHandler } from './http/client-files';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import type { Push } from './push/push';
+import type { CreatorNotifications } from './creators/creator-notifications';
 import type { Reminders } from './reminders/reminders';
 import {
   createBuiltClient,
@@ -85,6 +86,8 @@ export interface PipitServer {
   readonly reminders: Reminders;
   /** Telling members what others do in a space (docs/product/reminders.md#space-activity). */
   readonly spaceActivity: SpaceActivity;
+  /** Creators' notifications and their email digest (docs/product/reminders.md). */
+  readonly creators: CreatorNotifications;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   /**
    * Graceful shutdown: stop accepting, close sync connections, flush every pending document store
@@ -139,6 +142,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     push: services.push,
     reminders: services.reminders,
     spaceActivity: services.spaceActivity,
+    creators: services.creators,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);

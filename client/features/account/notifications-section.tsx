@@ -7,6 +7,7 @@ import { Section } from '../../ui/page';
 import { useOnlineStatus } from '../../ui/use-online-status';
 import { apiGet, apiSend, describeError } from '../../platform/api/request';
 import { SpaceNotificationsList } from './space-notifications-list';
+import { CreatorNotifications } from './creator-notifications';
 
 const notifyingApps = z.object({
   apps: z.array(
@@ -92,6 +93,7 @@ export function NotificationsSection() {
         </ul>
       ) : null}
       <SpaceNotificationsList />
+      <CreatorNotifications />
     </Section>
   );
 }

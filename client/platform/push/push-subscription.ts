@@ -57,11 +57,11 @@ export class PushRefusedError extends Error {
 }
 
 /**
- * Subscribes this device for `appId` (call it from the person's click: browsers refuse to ask
- * otherwise). A subscription made with another server key is replaced: the push service would
- * refuse every message sent to it.
+ * This browser's push subscription, asking permission (call it from the person's click: browsers
+ * refuse to ask otherwise). A subscription made with another server key is replaced: the push
+ * service would refuse every message sent to it.
  */
-export async function subscribeForApp(appId: string): Promise<void> {
+async function browserSubscription(): Promise<PushSubscription> {
   if (pushAvailability() === 'unsupported') {
     throw new Error(
       'This browser cannot show notifications from an app. Try installing the app first.',
@@ -75,16 +75,56 @@ export async function subscribeForApp(appId: string): Promise<void> {
     await subscription.unsubscribe();
     subscription = null;
   }
-  subscription ??= await registration.pushManager.subscribe({
-    userVisibleOnly: true,
-    applicationServerKey: serverKey,
-  });
+  return (
+    subscription ??
+    (await registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: serverKey,
+    }))
+  );
+}
+
+/** Subscribes this device for `appId` (from the person's click). */
+export async function subscribeForApp(appId: string): Promise<void> {
+  const subscription = await browserSubscription();
   await apiSend(
     'POST',
     '/api/push/subscriptions',
     { appId, deviceId: deviceId(), subscription: subscription.toJSON() },
     anyAnswer,
   );
+}
+
+/**
+ * Subscribes this device for Pipit's own notifications, about the person's apps (from the
+ * person's click; docs/product/reminders.md#creators-notifications).
+ */
+export async function subscribeForPipit(): Promise<void> {
+  const subscription = await browserSubscription();
+  await apiSend(
+    'POST',
+    '/api/push/platform-subscriptions',
+    { deviceId: deviceId(), subscription: subscription.toJSON() },
+    anyAnswer,
+  );
+}
+
+/**
+ * This device no longer wants Pipit's own notifications. The browser's subscription stays:
+ * installed apps on this device may still use it. False when it had none.
+ */
+export async function unsubscribeForPipit(): Promise<boolean> {
+  if (pushAvailability() === 'unsupported') return false;
+  const registration = await navigator.serviceWorker.ready;
+  const subscription = await registration.pushManager.getSubscription();
+  if (!subscription) return false;
+  await apiSend(
+    'DELETE',
+    '/api/push/platform-subscriptions',
+    { endpoint: subscription.endpoint },
+    anyAnswer,
+  );
+  return true;
 }
 
 /**

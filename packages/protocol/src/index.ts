@@ -322,6 +322,12 @@ export {
   PUSH_ENDPOINT_MAX_LENGTH,
   pushSubscribeRequestSchema,
   pushUnsubscribeRequestSchema,
+  platformPushSubscribeRequestSchema,
+  platformPushUnsubscribeRequestSchema,
+  creatorNotificationSettingsRequestSchema,
+  EMAIL_DIGEST_CHOICES,
+  type EmailDigestChoice,
+  type CreatorNotificationSettings,
   type PushSubscribeRequest,
   type PushSubscriptionSummary,
 } from './push';

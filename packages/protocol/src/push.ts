@@ -38,39 +38,86 @@ const base64urlKey = (bytes: number, message: string, first?: string) =>
 
 const endpointMessage = `A push endpoint is the https address of a push service, at most ${PUSH_ENDPOINT_MAX_LENGTH} characters.`;
 
+const deviceIdSchema = () =>
+  z
+    .string()
+    .regex(PUSH_DEVICE_ID_PATTERN, 'A device id is 8 to 64 characters: letters, digits, - or _.');
+
+/** What `PushSubscription.toJSON()` gives. */
+const browserSubscriptionSchema = () =>
+  z.object({
+    endpoint: z
+      .string({ error: endpointMessage })
+      .max(PUSH_ENDPOINT_MAX_LENGTH, endpointMessage)
+      .refine((text) => {
+        try {
+          const url = new UrlParser(text);
+          return url.protocol === 'https:' && url.username === '' && url.password === '';
+        } catch {
+          return false;
+        }
+      }, endpointMessage),
+    expirationTime: z.number().nullable().optional(),
+    keys: z.object({
+      // An uncompressed P-256 point: 0x04, then x and y, 65 bytes (base64url starts with B).
+      p256dh: base64urlKey(
+        65,
+        'p256dh is the subscription’s public key: an uncompressed P-256 point, 65 bytes in base64url.',
+        'B',
+      ),
+      auth: base64urlKey(16, 'auth is the subscription’s secret: 16 bytes in base64url.'),
+    }),
+  });
+
 /** `POST /api/push/subscriptions`. */
 export const pushSubscribeRequestSchema = lazySchema(() =>
   z.object({
     appId: z.string().regex(ID_PATTERN, 'Not an app id.'),
-    deviceId: z
-      .string()
-      .regex(PUSH_DEVICE_ID_PATTERN, 'A device id is 8 to 64 characters: letters, digits, - or _.'),
-    subscription: z.object({
-      endpoint: z
-        .string({ error: endpointMessage })
-        .max(PUSH_ENDPOINT_MAX_LENGTH, endpointMessage)
-        .refine((text) => {
-          try {
-            const url = new UrlParser(text);
-            return url.protocol === 'https:' && url.username === '' && url.password === '';
-          } catch {
-            return false;
-          }
-        }, endpointMessage),
-      expirationTime: z.number().nullable().optional(),
-      keys: z.object({
-        // An uncompressed P-256 point: 0x04, then x and y, 65 bytes (base64url starts with B).
-        p256dh: base64urlKey(
-          65,
-          'p256dh is the subscription’s public key: an uncompressed P-256 point, 65 bytes in base64url.',
-          'B',
-        ),
-        auth: base64urlKey(16, 'auth is the subscription’s secret: 16 bytes in base64url.'),
-      }),
-    }),
+    deviceId: deviceIdSchema(),
+    subscription: browserSubscriptionSchema(),
   }),
 );
 export type PushSubscribeRequest = z.infer<typeof pushSubscribeRequestSchema>;
+
+/**
+ * `POST /api/push/platform-subscriptions`: this device wants Pipit's own notifications (creators'
+ * notifications, docs/product/reminders.md#creators-notifications).
+ */
+export const platformPushSubscribeRequestSchema = lazySchema(() =>
+  z.object({ deviceId: deviceIdSchema(), subscription: browserSubscriptionSchema() }),
+);
+
+/** `DELETE /api/push/platform-subscriptions`. */
+export const platformPushUnsubscribeRequestSchema = lazySchema(() =>
+  z.object({
+    endpoint: z.string().min(1, endpointMessage).max(PUSH_ENDPOINT_MAX_LENGTH, endpointMessage),
+  }),
+);
+
+/**
+ * When a creator gets the email digest: while no device of theirs has Pipit's notifications on
+ * (`when_no_push`, the default), `always`, or `off`.
+ */
+export const EMAIL_DIGEST_CHOICES = ['when_no_push', 'always', 'off'] as const;
+export type EmailDigestChoice = (typeof EMAIL_DIGEST_CHOICES)[number];
+
+/** `PUT /api/account/creator-notifications`. */
+export const creatorNotificationSettingsRequestSchema = lazySchema(() =>
+  z.object({
+    emailDigest: z.enum(EMAIL_DIGEST_CHOICES, {
+      error: 'The email digest is when_no_push, always or off.',
+    }),
+  }),
+);
+
+/** `GET /api/account/creator-notifications`. */
+export interface CreatorNotificationSettings {
+  emailDigest: EmailDigestChoice;
+  /** Devices with Pipit's own notifications on (not turned off after failing). */
+  devices: number;
+  /** The digest goes only to a confirmed address. */
+  emailVerified: boolean;
+}
 
 /** `DELETE /api/push/subscriptions`. */
 export const pushUnsubscribeRequestSchema = lazySchema(() =>

@@ -8,21 +8,31 @@ function escapeHtml(text: string): string {
  * One email in Pipit's voice: a plain-text part and an HTML part that say the same thing. User
  * content (names, addresses) is escaped in HTML; links are ours, built from the public origin.
  */
-function compose(options: {
+export function compose(options: {
   to: string;
   subject: string;
   greeting: string;
   paragraphs: string[];
+  /** A bulleted list after the paragraphs (user content: escaped like the rest). */
+  items?: string[];
   action?: { label: string; url: string };
   footer: string;
+  /**
+   * A mailing's one-click unsubscribe link (RFC 8058): in the footer of both parts, and in the
+   * List-Unsubscribe headers mail clients show as their own button.
+   */
+  unsubscribe?: { label: string; url: string };
 }): MailMessage {
-  const { action } = options;
+  const { action, unsubscribe } = options;
+  const items = options.items ?? [];
   const text = [
     options.greeting,
     '',
     ...options.paragraphs.flatMap((p) => [p, '']),
+    ...(items.length > 0 ? [...items.map((item) => `- ${item}`), ''] : []),
     ...(action ? [`${action.label}: ${action.url}`, ''] : []),
     options.footer,
+    ...(unsubscribe ? ['', `${unsubscribe.label}: ${unsubscribe.url}`] : []),
     '',
     '— Pipit',
   ].join('\n');
@@ -31,6 +41,7 @@ function compose(options: {
 <p style="font-size:20px;font-weight:700;margin:0 0 16px">Pipit</p>
 <p>${escapeHtml(options.greeting)}</p>
 ${options.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${items.length > 0 ? `<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>` : ''}
 ${
   action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#1a6e4c;color:#ffffff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:600;display:inline-block">${escapeHtml(action.label)}</a></p>
@@ -38,13 +49,22 @@ ${
     : ''
 }
 <p style="font-size:14px;color:#4c5a52">${escapeHtml(options.footer)}</p>
+${unsubscribe ? `<p style="font-size:14px;color:#4c5a52"><a href="${escapeHtml(unsubscribe.url)}" style="color:#1a6e4c">${escapeHtml(unsubscribe.label)}</a></p>` : ''}
 </body></html>`;
   return {
     to: options.to,
     subject: options.subject,
     text,
     html,
-    links: action ? [action.url] : [],
+    links: [...(action ? [action.url] : []), ...(unsubscribe ? [unsubscribe.url] : [])],
+    ...(unsubscribe
+      ? {
+          headers: {
+            'List-Unsubscribe': `<${unsubscribe.url}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          },
+        }
+      : {}),
   };
 }
 

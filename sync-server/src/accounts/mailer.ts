@@ -10,6 +10,8 @@ export interface MailMessage {
   html: string;
   /** The links in the message, logged when there is no SMTP relay so a person can follow them. */
   links: string[];
+  /** Extra headers: a mailing's List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -42,6 +44,7 @@ export function createMailer(options: {
           subject: message.subject,
           text: message.text,
           html: message.html,
+          ...(message.headers ? { headers: message.headers } : {}),
         });
         logger.info({ to: message.to, subject: message.subject }, 'sent an email');
       },
@@ -62,6 +65,7 @@ export function createMailer(options: {
         subject: message.subject,
         text: message.text,
         html: message.html,
+        ...(message.headers ? { headers: message.headers } : {}),
       });
       mkdirSync(outbox, { recursive: true });
       const file = path.join(

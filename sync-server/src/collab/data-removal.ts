@@ -79,6 +79,9 @@ export function createDataRemoval(
     // by cascade: nothing is sent to a deleted account, and no occurrence of theirs is queued again.
     await storage.pushSubscriptions.deleteForUser(userId);
     await storage.reminderPreferences.deleteForUser(userId);
+    // Their creators' notifications, email digest choice, digests and Pipit's own subscriptions:
+    // a digest job still queued for them finds nothing, and sends nothing.
+    await storage.creatorNotifications.deleteForUser(userId);
   }
 
   return { app, account, space };

@@ -14,6 +14,8 @@ import type { ServerErrorReport } from '../monitoring/server-error';
 import type { LiveDocuments } from '../publishing/app-document';
 import type { Push } from '../push/push';
 import type { SpaceWatches } from '../activity/watchers';
+import type { CreatorNotifications } from '../creators/creator-notifications';
+import type { UnsubscribeLinks } from '../creators/unsubscribe';
 import type { Reminders } from '../reminders/reminders';
 import type { Storage } from '../storage/types';
 
@@ -69,6 +71,10 @@ export interface ApiDependencies {
   reminders: Pick<Reminders, 'scheduleNext'>;
   /** Space activity: a choice changed here is seen by this instance's loaded documents at once. */
   spaceActivity: { watches: Pick<SpaceWatches, 'forget'> };
+  /** Creators' notifications: telling people what happened to their apps (docs/product/reminders.md). */
+  creators: Pick<CreatorNotifications, 'notify' | 'visited'>;
+  /** The email digest's signed one-click unsubscribe links. */
+  unsubscribe: UnsubscribeLinks;
   /** Keeps a failure with its digest for the operator's inbox (never throws). */
   reportServerError?: (report: ServerErrorReport) => void;
 }

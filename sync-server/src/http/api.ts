@@ -29,6 +29,8 @@ import { registerPublishing } from './publishing';
 import { registerPush } from './push';
 import { registerReminders } from './reminders';
 import { registerSpaceActivity } from './space-activity';
+import { registerCreatorNotifications } from './creator-notifications';
+import { isUnsubscribePost } from './unsubscribe';
 import { registerSpaces } from './spaces';
 import { registerUploads } from './uploads';
 import { RECORD_FILE_RAW_BODY, registerRecordFiles } from './record-files';
@@ -96,7 +98,9 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
           ? CHECKPOINT_BODY_LIMIT_BYTES
           : API_BODY_LIMIT_BYTES),
     );
-    if (SAFE_METHODS.has(c.req.method)) return next();
+    if (SAFE_METHODS.has(c.req.method) || isUnsubscribePost(c.req.method, c.req.path)) {
+      return next();
+    }
     if (!isSameOriginRequest(c.req.raw.headers, deps.publicOrigin)) {
       throw new ApiError(
         'forbidden',
@@ -160,6 +164,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerPush(app, deps);
   registerReminders(app, deps);
   registerSpaceActivity(app, deps);
+  registerCreatorNotifications(app, deps);
 
   app.notFound(() => {
     throw new ApiError('not_found', 'There is no such API endpoint.');

@@ -173,7 +173,7 @@ function registerOneApp(app: Hono<ApiEnv>, { storage, clock, dataRemoval }: ApiD
 /** The people an app is shared with: listing, inviting or changing a role, removing or leaving. */
 function registerCollaborators(
   app: Hono<ApiEnv>,
-  { storage, clock, accessChanges }: ApiDependencies,
+  { storage, clock, accessChanges, creators }: ApiDependencies,
 ): void {
   app.get('/apps/:id/collaborators', async (c) => {
     const { app: found } = await appFor(c, storage);
@@ -229,6 +229,15 @@ function registerCollaborators(
     });
     if (already && already.role !== input.role)
       await accessChanges.roleChanged(found.id, invitee.id);
+    // Told without holding up the answer; a failure is logged there, never this request's.
+    if (!already) {
+      void creators.notify({
+        kind: 'collaborator_added',
+        appId: found.id,
+        actorId: auth.user.id,
+        userId: invitee.id,
+      });
+    }
     return c.json({ person: toPerson(invitee, input.role, addedAt) }, already ? 200 : 201);
   });
 

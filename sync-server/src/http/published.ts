@@ -84,7 +84,7 @@ async function lineageOf(
  */
 export function registerPublished(
   app: Hono<ApiEnv>,
-  { storage, clock, logger, rateLimiter }: ApiDependencies,
+  { storage, clock, logger, rateLimiter, creators }: ApiDependencies,
 ): void {
   const popularity = createPopularity({ storage, clock, logger });
 
@@ -131,12 +131,15 @@ export function registerPublished(
     const { ip } = c.get('meta');
     // Counted before the app is even read: a refused request costs the counter's one write.
     await rateLimiter.enforce('appEventsPerIp', ip ?? 'unknown');
-    const { app: found } = await visibleApp(c, storage);
+    const { app: found, role } = await visibleApp(c, storage);
     const { kind } = await readJsonBody(c.req.raw, appEventRequestSchema);
     // Popularity is about published apps; a collaborator previewing a draft counts for nothing.
     if (found.publishedAt !== null) {
       const visitor = await popularity.visitorOf(c.get('auth')?.user.id ?? null, ip);
       await popularity.record(found.id, kind, visitor);
+      // The owner's and collaborators' own opens are not visitors. Told without holding up the
+      // answer; each instance writes at most once per app and day.
+      if (kind === 'open' && role === null) void creators.visited(found.id);
     }
     return c.body(null, 204);
   });

@@ -54,7 +54,7 @@ function publishInvalid(problems: PublishProblem[]): ApiError {
  */
 export function registerPublishing(
   app: Hono<ApiEnv>,
-  { storage, clock, liveDocuments, accessChanges, history, logger }: ApiDependencies,
+  { storage, clock, liveDocuments, accessChanges, history, logger, creators }: ApiDependencies,
 ): void {
   const reload = async (found: AppRecord) => (await storage.apps.get(found.id)) ?? found;
 
@@ -112,6 +112,13 @@ export function registerPublishing(
       .catch((error: unknown) =>
         logger.warn({ err: error, appId: found.id }, 'the publish checkpoint failed'),
       );
+    // The other people who edit it hear of it, without holding up the answer.
+    void creators.notify({
+      kind: 'published',
+      appId: found.id,
+      actorId: auth.user.id,
+      version: number,
+    });
     return c.json(await publicationOf(storage, await reload(found)), 201);
   });
 

@@ -49,6 +49,52 @@ function summaryOf(row: PushSubscriptionRecord): PushSubscriptionSummary {
 }
 
 /**
+ * Checks a browser subscription before it is stored (for an app or for Pipit itself): a public
+ * push service's endpoint, a key on P-256, then `allowed` (whether the person may), then the
+ * account's hourly limit of subscribing.
+ */
+export async function admitSubscription(
+  deps: Pick<ApiDependencies, 'push' | 'rateLimiter'>,
+  userId: string,
+  subscription: { endpoint: string; keys: { p256dh: string } },
+  allowed: () => Promise<void> = async () => undefined,
+): Promise<void> {
+  if (!deps.push.acceptsEndpoint(new URL(subscription.endpoint))) {
+    throw new ApiError('validation_failed', 'Some fields need another look.', {
+      fields: {
+        'subscription.endpoint': 'That is not the address of a public push service.',
+      },
+    });
+  }
+  if (!isP256Point(subscription.keys.p256dh)) {
+    throw new ApiError('validation_failed', 'Some fields need another look.', {
+      fields: { 'subscription.keys.p256dh': 'p256dh is not a point on the P-256 curve.' },
+    });
+  }
+  await allowed();
+  try {
+    await deps.rateLimiter.enforce('pushSubscriptionsPerAccount', userId);
+  } catch (error) {
+    if (error instanceof ServiceError && error.code === 'rate_limited') {
+      throw rateLimited(error.extra.retryAfter ?? 60, {
+        what: 'This account has turned on notifications more often this hour than one person may.',
+      });
+    }
+    throw error;
+  }
+}
+
+/** Stores a subscription; the same device subscribing twice at once: the second finds the first's row. */
+export async function upsertOnce<T>(store: () => Promise<T>): Promise<T> {
+  try {
+    return await store();
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    return store();
+  }
+}
+
+/**
  * Web Push (docs/decisions/0012-web-push-and-scheduler.md#subscriptions): the application server
  * key browsers subscribe with, and a person's subscriptions, one per app and device.
  */
@@ -63,32 +109,12 @@ export function registerPush(app: Hono<ApiEnv>, deps: ApiDependencies): void {
   app.post('/push/subscriptions', async (c) => {
     const auth = requireAuth(c);
     const input = await readJsonBody(c.req.raw, pushSubscribeRequestSchema);
-    const { endpoint, keys } = input.subscription;
-    if (!push.acceptsEndpoint(new URL(endpoint))) {
-      throw new ApiError('validation_failed', 'Some fields need another look.', {
-        fields: {
-          'subscription.endpoint': 'That is not the address of a public push service.',
-        },
-      });
-    }
-    if (!isP256Point(keys.p256dh)) {
-      throw new ApiError('validation_failed', 'Some fields need another look.', {
-        fields: { 'subscription.keys.p256dh': 'p256dh is not a point on the P-256 curve.' },
-      });
-    }
-    if (!(await findVisibleApp(storage, input.appId, auth.user.id))) {
-      throw new ApiError('not_found', 'That app does not exist, or you cannot use it.');
-    }
-    try {
-      await deps.rateLimiter.enforce('pushSubscriptionsPerAccount', auth.user.id);
-    } catch (error) {
-      if (error instanceof ServiceError && error.code === 'rate_limited') {
-        throw rateLimited(error.extra.retryAfter ?? 60, {
-          what: 'This account has turned on notifications more often this hour than one person may.',
-        });
+    await admitSubscription(deps, auth.user.id, input.subscription, async () => {
+      if (!(await findVisibleApp(storage, input.appId, auth.user.id))) {
+        throw new ApiError('not_found', 'That app does not exist, or you cannot use it.');
       }
-      throw error;
-    }
+    });
+    const { endpoint, keys } = input.subscription;
     const { publicKey } = await push.vapid.get();
     const store = () =>
       storage.pushSubscriptions.upsert({
@@ -102,14 +128,7 @@ export function registerPush(app: Hono<ApiEnv>, deps: ApiDependencies): void {
         vapidPublicKey: publicKey,
         createdAt: clock.now(),
       });
-    let stored: Awaited<ReturnType<typeof store>>;
-    try {
-      stored = await store();
-    } catch (error) {
-      // The same device subscribing twice at once: the second finds the first's row.
-      if (!(error instanceof ConflictError)) throw error;
-      stored = await store();
-    }
+    const stored = await upsertOnce(store);
     return c.json({ id: stored.subscription.id }, stored.created ? 201 : 200);
   });
 

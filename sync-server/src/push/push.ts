@@ -5,7 +5,7 @@ import type { PushConfig } from '../config';
 import type { Logger } from '../logger';
 import type { Storage } from '../storage/types';
 import { isPublicPushEndpoint } from './endpoints';
-import { createPushSender, type PushSender } from './sender';
+import { createPushSender, type PushRowStore, type PushSender } from './sender';
 import { createVapidKeys, type VapidKeys } from './vapid';
 
 /** Web Push on one instance: its keys and its sender (README.md beside this file). */
@@ -30,7 +30,7 @@ export function createPush(options: {
   const { config, storage, logger } = options;
   const vapid = createVapidKeys({ config, storage, logger });
   const sender = createPushSender({
-    storage,
+    storage: { pushSubscriptions: bothTables(storage) },
     vapid,
     rateLimiter: options.rateLimiter,
     clock: options.clock,
@@ -38,4 +38,33 @@ export function createPush(options: {
     ...(options.agent ? { agent: options.agent } : {}),
   });
   return { vapid, sender, acceptsEndpoint: options.acceptsEndpoint ?? isPublicPushEndpoint };
+}
+
+/**
+ * Apps' subscriptions and Pipit's own (creators' notifications) as one store for the sender: ids
+ * are unique across both, and an endpoint the push service dropped is gone for every row of it.
+ */
+function bothTables(storage: Storage): PushRowStore {
+  const apps = storage.pushSubscriptions;
+  const platform = storage.creatorNotifications;
+  return {
+    async get(id) {
+      return (await apps.get(id)) ?? platform.getPlatformSubscription(id);
+    },
+    async deleteByEndpoint(endpoint, only) {
+      const fromApps = await apps.deleteByEndpoint(endpoint, only);
+      const fromPlatform =
+        only?.appId === undefined
+          ? await platform.deletePlatformSubscription(endpoint, only?.userId)
+          : false;
+      return fromApps || fromPlatform;
+    },
+    async recordFailure(id, at) {
+      return (await apps.recordFailure(id, at)) ?? platform.recordPlatformFailure(id, at);
+    },
+    async recordSuccess(id, at) {
+      await apps.recordSuccess(id, at);
+      await platform.recordPlatformSuccess(id, at);
+    },
+  };
 }

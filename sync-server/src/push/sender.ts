@@ -4,7 +4,7 @@ import type { Clock } from '../accounts/clock';
 import type { RateLimiter, RateLimitName } from '../accounts/rate-limits';
 import type { Logger } from '../logger';
 import { ServiceError } from '../service-error';
-import type { PushSubscriptionRecord, Storage } from '../storage/types';
+import type { PushSubscriptionRecord, PushSubscriptionStore } from '../storage/types';
 import { backoffMs, retryAfterMs } from './backoff';
 import {
   PUSH_PAYLOAD_MAX_BYTES,
@@ -66,8 +66,15 @@ export interface PushSender {
   readonly stoppedServices: ReadonlySet<string>;
 }
 
+/** What the sender reads and updates of the subscriptions it sends to. */
+export type PushRowStore = Pick<
+  PushSubscriptionStore,
+  'get' | 'deleteByEndpoint' | 'recordFailure' | 'recordSuccess'
+>;
+
 export interface PushSenderOptions {
-  storage: Pick<Storage, 'pushSubscriptions'>;
+  /** Apps' subscriptions, and Pipit's own (push.ts hands the sender both as one). */
+  storage: { pushSubscriptions: PushRowStore };
   vapid: VapidKeys;
   rateLimiter: RateLimiter;
   clock: Clock;

@@ -308,6 +308,11 @@ export interface Reminders {
    * when none is on.
    */
   dataStored(appId: string, userId: string, document: Y.Doc): Promise<void>;
+  /**
+   * The scheduler, started: the one every kind of job of this server shares (creators' digests
+   * enqueue theirs on it).
+   */
+  scheduler(): Promise<Scheduler>;
   stop(): Promise<void>;
 }
 
@@ -321,6 +326,8 @@ export function createReminders(deps: {
   sweepIntervalMs?: number;
   /** People's data documents one sweep reads at most (RECORD_SWEEP_DOCUMENTS; tests make it 1). */
   recordSweepDocuments?: number;
+  /** Registers the handlers of other kinds of job before the scheduler starts. */
+  alsoWork?: (scheduler: Scheduler) => void;
 }): Reminders {
   const { storage, clock, logger } = deps;
 
@@ -336,6 +343,7 @@ export function createReminders(deps: {
       if (!scheduler) {
         const opened = deps.openScheduler();
         opened.work('reminder', deliver);
+        deps.alsoWork?.(opened);
         scheduler = opened;
       }
       await scheduler.start();
@@ -422,6 +430,7 @@ export function createReminders(deps: {
         await enqueueNext(context, { record, reminder, collections }, clock.now(), own);
       }
     },
+    scheduler: started,
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -26,6 +26,11 @@ import { createLogger, type Logger } from '../logger';
 import { createMetrics, type Metrics } from '../metrics';
 import { createMonitoring, type Monitoring } from '../monitoring/create-monitoring';
 import { createPush, type Push } from '../push/push';
+import {
+  type CreatorNotifications,
+  createCreatorNotifications,
+} from '../creators/creator-notifications';
+import { createUnsubscribeLinks, type UnsubscribeLinks } from '../creators/unsubscribe';
 import { createReminders, type Reminders } from '../reminders/reminders';
 import { openScheduler } from '../scheduler';
 import { openStorage } from '../storage/open-storage';
@@ -73,6 +78,10 @@ export interface ServerServices extends ServerCore {
   push: Push;
   /** Apps' reminders, on the job scheduler (docs/product/reminders.md). */
   reminders: Reminders;
+  /** Creators' notifications and their email digest (docs/product/reminders.md). */
+  creators: CreatorNotifications;
+  /** The signed unsubscribe links of the emails that are a mailing. */
+  unsubscribe: UnsubscribeLinks;
 }
 
 /** Builds every service of one server, in the order each needs the others. */
@@ -232,6 +241,22 @@ function createApiServices(
     sender: push.sender,
     clock,
     logger,
+    // The one scheduler also runs the email digests; `creators` is made just below, before the
+    // scheduler starts (it starts on the first job queued, never while this function runs).
+    alsoWork: (scheduler) => scheduler.work('digest', (job) => creators.deliverDigest(job)),
+  });
+  // Links in emails never follow a request's Host header (an attacker could choose it).
+  const linkBase = () => config.publicOrigin ?? `http://localhost:${state.listeningPort}`;
+  const unsubscribe = createUnsubscribeLinks(storage, linkBase);
+  const creators = createCreatorNotifications({
+    storage,
+    sender: push.sender,
+    mailer,
+    clock,
+    logger,
+    scheduler: () => reminders.scheduler(),
+    unsubscribe,
+    linkBase,
   });
   core.spaceActivity.useSender(push.sender);
   // Batches that waited through a restart are sent by this instance's queue too.
@@ -246,8 +271,7 @@ function createApiServices(
     rateLimiter,
     clock,
     logger,
-    // Links in emails never follow a request's Host header (an attacker could choose it).
-    linkBase: () => config.publicOrigin ?? `http://localhost:${state.listeningPort}`,
+    linkBase,
     usernameHoldMs: config.usernameHoldDays * 24 * 60 * 60 * 1000,
     removeAccountData: dataRemoval.account,
   });
@@ -283,6 +307,8 @@ function createApiServices(
     push,
     reminders,
     spaceActivity: core.spaceActivity,
+    creators,
+    unsubscribe,
     accessChanges: {
       revoked: (appId, userId) =>
         cluster.broadcast({ kind: 'app-access', appId, userId, reason: 'forbidden' }),
@@ -296,5 +322,5 @@ function createApiServices(
     },
   });
   const recordFileSweep = startRecordFileSweep({ storage, clock, logger });
-  return { rateLimiter, monitoring, api, recordFileSweep, push, reminders };
+  return { rateLimiter, monitoring, api, recordFileSweep, push, reminders, creators, unsubscribe };
 }

@@ -30,6 +30,7 @@ export async function shutdown(
     recordFileSweep,
     reminders,
     spaceActivity,
+    creators,
   }: ServerServices,
   httpServer: HttpServer,
   sync: SyncSocket,
@@ -69,6 +70,7 @@ export async function shutdown(
   // Reports being recorded are kept; an unreachable database holds nothing past the deadline.
   await Promise.race([monitoring.close(), sleep(remaining())]);
   await Promise.race([recordFileSweep.stop(), sleep(remaining())]);
+  await Promise.race([creators.stop(), sleep(remaining())]);
   // A reminder being sent finishes (or is retried by another instance once its lease ends).
   await Promise.race([
     Promise.all([reminders.stop(), spaceActivity.stop()]).catch((error: unknown) =>

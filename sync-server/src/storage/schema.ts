@@ -251,6 +251,39 @@ export interface Database {
     event: string;
   };
   report_drops: { day: number; reason: string; count: number };
+  /** The Pipit platform's own push subscriptions (docs/product/reminders.md#creators-notifications). */
+  platform_push_subscriptions: {
+    id: string;
+    user_id: string;
+    device_id: string;
+    endpoint: string;
+    p256dh: string;
+    auth: string;
+    vapid_public_key: string;
+    created_at: number;
+    last_success_at: number | null;
+    failures: Generated<number>;
+    disabled_at: number | null;
+  };
+  creator_notifications: {
+    id: string;
+    user_id: string;
+    app_id: string;
+    kind: string;
+    actor_id: string | null;
+    dedupe_key: string;
+    created_at: number;
+    digest_pending: number;
+    digested_at: number | null;
+  };
+  creator_notification_settings: { user_id: string; email_digest: string; updated_at: number };
+  creator_digests: {
+    user_id: string;
+    day: string;
+    status: string;
+    claimed_by: string;
+    updated_at: number;
+  };
   reminder_preferences: {
     user_id: string;
     app_id: string;

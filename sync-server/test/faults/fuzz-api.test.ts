@@ -20,6 +20,9 @@ import {
   pulledVersionRequestSchema,
   pushSubscribeRequestSchema,
   pushUnsubscribeRequestSchema,
+  platformPushSubscribeRequestSchema,
+  platformPushUnsubscribeRequestSchema,
+  creatorNotificationSettingsRequestSchema,
   renameSpaceRequestSchema,
   resetPasswordRequestSchema,
   setArchivedRequestSchema,
@@ -156,6 +159,13 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'GET /api/spaces/:spaceId/notifications': null,
   'PUT /api/spaces/:spaceId/notifications': spaceActivityChoiceSchema,
   'GET /api/account/space-notifications': null,
+  'GET /api/account/creator-notifications': null,
+  'PUT /api/account/creator-notifications': creatorNotificationSettingsRequestSchema,
+  'POST /api/push/platform-subscriptions': platformPushSubscribeRequestSchema,
+  'DELETE /api/push/platform-subscriptions': platformPushUnsubscribeRequestSchema,
+  // A signed link's query, no JSON body (a mail provider's one-click POST sends a form).
+  'GET /api/email/unsubscribe': null,
+  'POST /api/email/unsubscribe': null,
 };
 
 function registeredRoutes(): string[] {

@@ -4,6 +4,7 @@ import { openPostgresStorage } from '../../src/storage/postgres';
 import { describeStorageContract } from './storage-contract';
 import { describeAiUsageContract } from './storage-contract-ai';
 import { describeMonitoringContract } from './storage-contract-monitoring';
+import { describeCreatorsContract } from './storage-contract-creators';
 import { describeRemindersContract } from './storage-contract-reminders';
 import { createTestDatabase } from '../support/postgres';
 
@@ -14,6 +15,7 @@ describeStorageContract('postgres', async () => {
 describeMonitoringContract('postgres');
 describeAiUsageContract('postgres');
 describeRemindersContract('postgres');
+describeCreatorsContract('postgres');
 
 describe('postgres adapter', () => {
   it('fails to open with a clear error when the server is unreachable', async () => {

@@ -7,6 +7,7 @@ import { openSqliteStorage, SQLITE_FILE_NAME } from '../../src/storage/sqlite';
 import { describeStorageContract } from './storage-contract';
 import { describeAiUsageContract } from './storage-contract-ai';
 import { describeMonitoringContract } from './storage-contract-monitoring';
+import { describeCreatorsContract } from './storage-contract-creators';
 import { describeRemindersContract } from './storage-contract-reminders';
 
 describeStorageContract('sqlite', async () => {
@@ -19,6 +20,7 @@ describeStorageContract('sqlite', async () => {
 describeMonitoringContract('sqlite');
 describeAiUsageContract('sqlite');
 describeRemindersContract('sqlite');
+describeCreatorsContract('sqlite');
 
 describe('sqlite adapter', () => {
   it('creates the data directory and uses WAL with full synchronous commits', async () => {

@@ -12,6 +12,7 @@ import { createOperatorStore } from './operators';
 import { createPortableStore } from './portable';
 import { createPublishingStore } from './publishing';
 import { createPushSubscriptionStore } from './push-subscriptions';
+import { createCreatorNotificationStore } from './creator-notifications';
 import { createRecordFileStore } from './record-files';
 import { createReminderDeliveryStore } from './reminder-deliveries';
 import { createReminderPreferenceStore } from './reminder-preferences';
@@ -60,6 +61,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     reminderDeliveries: createReminderDeliveryStore(db),
     reminderPreferences: createReminderPreferenceStore(db),
     spaceActivity: createSpaceActivityStore(db),
+    creatorNotifications: createCreatorNotificationStore(db, specifics),
     jobs: createJobStore(db),
     appliedMigrations: () => appliedMigrations(db as Kysely<unknown>, specifics.engine),
     async ping() {

@@ -173,4 +173,71 @@ export const NOTIFICATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0025_creator_notifications': () => ({
+    async up(db: Kysely<unknown>) {
+      // The Pipit platform's own push subscriptions (docs/product/reminders.md#creators-notifications):
+      // a table of their own rather than a reserved app id in push_subscriptions, whose app_id is
+      // a foreign key to apps that no reserved value could meet, and whose rows every app route
+      // reads as an app's. One row per person and device, one per browser subscription.
+      await db.schema
+        .createTable('platform_push_subscriptions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('device_id', 'text', (c) => c.notNull())
+        .addColumn('endpoint', 'text', (c) => c.notNull().unique())
+        .addColumn('p256dh', 'text', (c) => c.notNull())
+        .addColumn('auth', 'text', (c) => c.notNull())
+        .addColumn('vapid_public_key', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_success_at', 'bigint')
+        .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('disabled_at', 'bigint')
+        .addUniqueConstraint('platform_push_subscriptions_device', ['user_id', 'device_id'])
+        .execute();
+
+      // What happened to a creator's apps, for them. `dedupe_key` makes an event that two
+      // instances see at once (the first visitor of a day) one notification. `digest_pending`
+      // marks the ones the next email digest carries: kept here, so a restart loses none.
+      await db.schema
+        .createTable('creator_notifications')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('actor_id', 'text')
+        .addColumn('dedupe_key', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('digest_pending', 'integer', (c) => c.notNull())
+        .addColumn('digested_at', 'bigint')
+        .addUniqueConstraint('creator_notifications_once', ['user_id', 'dedupe_key'])
+        .execute();
+      await db.schema
+        .createIndex('creator_notifications_pending')
+        .on('creator_notifications')
+        .columns(['digest_pending', 'user_id', 'created_at'])
+        .execute();
+
+      // A creator's choice of email digest; no row is the default.
+      await db.schema
+        .createTable('creator_notification_settings')
+        .addColumn('user_id', 'text', (c) =>
+          c.primaryKey().references('users.id').onDelete('cascade'),
+        )
+        .addColumn('email_digest', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+
+      // One digest per person and UTC day, whatever the queue runs twice: the primary key refuses
+      // a second, and `claimed_by` lets a retry of the same job finish one it started.
+      await db.schema
+        .createTable('creator_digests')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('claimed_by', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('creator_digests_pk', ['user_id', 'day'])
+        .execute();
+    },
+  }),
 };

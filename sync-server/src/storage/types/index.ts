@@ -2,6 +2,7 @@ import type { StorageEngine } from '@pipit/protocol';
 import type { AiUsageStore } from './ai-usage';
 import type { AppStore } from './apps';
 import type { CheckpointStore } from './checkpoints';
+import type { CreatorNotificationStore } from './creator-notifications';
 import type { DocumentStore } from './documents';
 import type { JobStore } from './jobs';
 import type { MonitoringStore } from './monitoring';
@@ -81,13 +82,23 @@ export type {
   NewPushSubscription,
   PushSubscriptionStore,
 } from './push-subscriptions';
-export { PUSH_FAILURES_BEFORE_DISABLE } from './push-subscriptions';
 export type {
   OccurrenceKey,
   OccurrenceOutcome,
   OccurrenceStatus,
   ReminderDeliveryStore,
 } from './reminder-deliveries';
+export { PLATFORM_PUSH_APP_ID, PUSH_FAILURES_BEFORE_DISABLE } from './push-subscriptions';
+export {
+  CREATOR_NOTIFICATION_KINDS,
+  EMAIL_DIGEST_CHOICES,
+  type CreatorNotificationKind,
+  type CreatorNotificationRecord,
+  type CreatorNotificationStore,
+  type DigestStatus,
+  type EmailDigestChoice,
+  type NewPlatformPushSubscription,
+} from './creator-notifications';
 export type {
   ReminderKey,
   ReminderPreferenceRecord,
@@ -141,6 +152,8 @@ export interface Storage {
   readonly reminderPreferences: ReminderPreferenceStore;
   /** Who is told of what others do in a space, and what waits to be told (docs/product/reminders.md#space-activity). */
   readonly spaceActivity: SpaceActivityStore;
+  /** Creators' notifications, Pipit's own push subscriptions and email digests (docs/product/reminders.md). */
+  readonly creatorNotifications: CreatorNotificationStore;
   /** The in-process scheduler's queue; only the SQLite scheduler uses it (src/scheduler/). */
   readonly jobs: JobStore;
   /** Names of the applied migrations, oldest first. */

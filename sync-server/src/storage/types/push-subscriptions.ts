@@ -24,6 +24,13 @@ export interface PushSubscriptionRecord {
   disabledAt: number | null;
 }
 
+/**
+ * The app id a subscription of the Pipit platform itself carries (creators' notifications): its
+ * rows live in their own table, and this value can never be an app's id (those have no dots), so
+ * the sender's per-app rate limit and logs tell them apart.
+ */
+export const PLATFORM_PUSH_APP_ID = 'pipit.platform';
+
 export type NewPushSubscription = Pick<
   PushSubscriptionRecord,
   | 'id'
