@@ -67,6 +67,12 @@ export interface CreateServerOptions {
   pushEndpoints?: (endpoint: URL) => boolean;
   /** How often the job scheduler looks for due jobs (tests make it quick). */
   schedulerPollMs?: number;
+  /**
+   * How soon a job whose instance died runs again: SQLite's lease, pg-boss's expiry and how often
+   * its maintenance looks (a minute and 30 s by default; fault tests that kill an instance
+   * shorten them).
+   */
+  schedulerLeases?: { leaseMs?: number; expireInSeconds?: number; maintenanceIntervalSeconds?: number };
 }
 
 export interface PipitServer {

@@ -47,11 +47,12 @@ export async function remindersOfApp(storage: Storage, appId: string): Promise<R
   return read.success ? read.data.reminders : [];
 }
 
-const jobKey = (key: OccurrenceKey) =>
+/** The scheduler key of an occurrence's job: one job per occurrence, whoever queues it. */
+export const jobKey = (key: OccurrenceKey) =>
   `reminder:${key.userId}:${key.appId}:${key.reminderId}:${key.occurrence}`;
 
 /** One tag per occurrence: a copy sent twice replaces the first on the device (at least once). */
-const tagOf = (key: OccurrenceKey) =>
+export const tagOf = (key: OccurrenceKey) =>
   `r-${createHash('sha256').update(jobKey(key)).digest('base64url').slice(0, 22)}`;
 
 /** The occurrence after `after` of a schedule this server sends by itself, or null. */

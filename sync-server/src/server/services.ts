@@ -185,6 +185,7 @@ function createApiServices(
         ...(options.schedulerPollMs !== undefined
           ? { pollIntervalMs: options.schedulerPollMs }
           : {}),
+        ...options.schedulerLeases,
       }),
     sender: push.sender,
     clock,
