@@ -27,7 +27,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { createTestDatabase, startPushServiceStandIn, type PushServiceStandIn } from '@pipit/sync-server/testing';
+import {
+  createTestDatabase,
+  startPushServiceStandIn,
+  type PushServiceStandIn,
+} from '@pipit/sync-server/testing';
 // Not exported by @pipit/sync-server/testing; imported by path, as the server's own tests do.
 import { systemClock } from '../sync-server/src/accounts/clock';
 import { jobKey } from '../sync-server/src/reminders/reminders';
@@ -37,7 +41,11 @@ import { createTableBackend } from '../sync-server/src/scheduler/table-backend';
 import { openPostgresStorage } from '../sync-server/src/storage/postgres';
 import { openSqliteStorage } from '../sync-server/src/storage/sqlite';
 import type { JobStore, Storage } from '../sync-server/src/storage/types';
-import { type ChildPipit, PUSH_FIXTURE, spawnPipit } from '../sync-server/test/support/child-server';
+import {
+  type ChildPipit,
+  PUSH_FIXTURE,
+  spawnPipit,
+} from '../sync-server/test/support/child-server';
 import { seedDueReminders, vapidEnv } from '../sync-server/test/support/due-reminders';
 import { percentile, sleep } from '../sync-server/test/support/timing';
 
@@ -197,10 +205,13 @@ async function main() {
     console.log(`  seeded in ${s(performance.now() - seedStarted)} (straight into storage)`);
     // Queued before the server starts, as reminders turned on long ago are: the figures are the
     // sending's, not the start-up sweep's. The minute leaves time to queue them and start.
-    const margin = ENGINE === 'postgres' ? 30_000 + PEOPLE * 5 : 30_000 + PEOPLE;
+    const margin = 60_000 + PEOPLE * (ENGINE === 'postgres' ? 10 : 5);
     const due = Math.ceil((Date.now() + margin) / 60_000) * 60_000;
     await retime(engine.storage, placeholder.appId, due);
-    const queue = openScheduler({ storage: engine.storage, config: { databaseUrl: engine.databaseUrl } });
+    const queue = openScheduler({
+      storage: engine.storage,
+      config: { databaseUrl: engine.databaseUrl },
+    });
     await queue.start();
     const queueStarted = performance.now();
     for (const person of placeholder.people) {
@@ -221,7 +232,11 @@ async function main() {
         : `  the server came up ${s(-wait)} after the minute: the delays include its start`,
     );
     const sampler = setInterval(
-      () => void sampleOf(child).then((x) => samples.push(x), () => undefined),
+      () =>
+        void sampleOf(child).then(
+          (x) => samples.push(x),
+          () => undefined,
+        ),
       500,
     );
     const deadline = due + 10 * 60_000;
@@ -236,7 +251,9 @@ async function main() {
     const last = Math.max(...delivered.map((d) => d.receivedAt.getTime()));
     const distinct = new Set(delivered.map((d) => d.subscriptionId)).size;
     console.log('');
-    console.log(`  delivered             ${delivered.length} (${distinct} devices, ${push.refused.length} refused)`);
+    console.log(
+      `  delivered             ${delivered.length} (${distinct} devices, ${push.refused.length} refused)`,
+    );
     console.log(
       `  throughput            ${((delivered.length / Math.max(1, last - first)) * 1000).toFixed(0)} pushes/s (first to last: ${s(last - first)})`,
     );

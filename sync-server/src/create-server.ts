@@ -72,7 +72,11 @@ export interface CreateServerOptions {
    * its maintenance looks (a minute and 30 s by default; fault tests that kill an instance
    * shorten them).
    */
-  schedulerLeases?: { leaseMs?: number; expireInSeconds?: number; maintenanceIntervalSeconds?: number };
+  schedulerLeases?: {
+    leaseMs?: number;
+    expireInSeconds?: number;
+    maintenanceIntervalSeconds?: number;
+  };
 }
 
 export interface PipitServer {

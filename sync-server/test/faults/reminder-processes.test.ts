@@ -36,9 +36,7 @@ function tagsByDevice(push: PushServiceStandIn, seeded: DueReminders) {
 }
 
 async function statuses(storage: Storage, seeded: DueReminders) {
-  return Promise.all(
-    seeded.people.map((p) => storage.reminderDeliveries.occurrenceStatus(p.key)),
-  );
+  return Promise.all(seeded.people.map((p) => storage.reminderDeliveries.occurrenceStatus(p.key)));
 }
 
 describe('due reminders sent by real server processes', () => {

@@ -6,7 +6,12 @@ import { ROOT_DIR } from './start-server';
 /** The production entry with every document open to editors (see the fixture's comment). */
 const FIXTURE = path.join('sync-server', 'test', 'fixtures', 'serve-with-open-documents.ts');
 /** The production entry sending Web Push to a stand-in in the test's process (see its comment). */
-export const PUSH_FIXTURE = path.join('sync-server', 'test', 'fixtures', 'serve-with-push-stand-in.ts');
+export const PUSH_FIXTURE = path.join(
+  'sync-server',
+  'test',
+  'fixtures',
+  'serve-with-push-stand-in.ts',
+);
 
 export interface ChildPipit {
   /** http://127.0.0.1:{port} */

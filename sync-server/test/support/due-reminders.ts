@@ -91,7 +91,9 @@ export async function seedDueReminders(
   });
   const preferences = { enabled: true, timeZone: 'UTC' };
   if (nextOccurrence(schedule, preferences, occurrence - 1) !== occurrence) {
-    throw new Error(`the reminder at ${time} UTC is not due at ${new Date(occurrence).toISOString()}`);
+    throw new Error(
+      `the reminder at ${time} UTC is not due at ${new Date(occurrence).toISOString()}`,
+    );
   }
   const people: DuePerson[] = [];
   for (let i = 0; i < options.count; i += 1) {
@@ -117,7 +119,12 @@ export async function seedDueReminders(
     });
     const key: OccurrenceKey = { userId: user.id, appId, reminderId, occurrence };
     if (options.scheduler) {
-      await options.scheduler.enqueue({ kind: 'reminder', key: jobKey(key), runAt: occurrence, payload: key });
+      await options.scheduler.enqueue({
+        kind: 'reminder',
+        key: jobKey(key),
+        runAt: occurrence,
+        payload: key,
+      });
     }
     people.push({ userId: user.id, device, key, tag: tagOf(key) });
   }
