@@ -30,3 +30,6 @@ console.log(
 console.log(
   '  npm run bench -- records       5,000 records with formulas offline at 4×; formulas; photo upload; gallery fps',
 );
+console.log(
+  '  npm run bench -- push          10,000 reminders due in one minute: pushes/s, delay past due, memory; idle cost',
+);

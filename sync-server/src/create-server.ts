@@ -71,6 +71,16 @@ export interface CreateServerOptions {
   schedulerPollMs?: number;
   /** The window a space's activity is batched over (ACTIVITY_BATCH_MS; tests lengthen it). */
   activityBatchMs?: number;
+  /**
+   * How soon a job whose instance died runs again: SQLite's lease, pg-boss's expiry and how often
+   * its maintenance looks (a minute and 30 s by default; fault tests that kill an instance
+   * shorten them).
+   */
+  schedulerLeases?: {
+    leaseMs?: number;
+    expireInSeconds?: number;
+    maintenanceIntervalSeconds?: number;
+  };
 }
 
 export interface PipitServer {

@@ -43,11 +43,12 @@ export const RECORD_SWEEP_DOCUMENTS = 50;
 /** A reminder a phone gets after this long offline is stale: the push service may drop it. */
 const REMINDER_TTL_SECONDS = 60 * 60;
 
-const jobKey = (key: OccurrenceKey) =>
+/** The scheduler key of an occurrence's job: one job per occurrence, whoever queues it. */
+export const jobKey = (key: OccurrenceKey) =>
   `reminder:${key.userId}:${key.appId}:${key.reminderId}:${key.occurrence}`;
 
 /** One tag per occurrence: a copy sent twice replaces the first on the device (at least once). */
-const tagOf = (key: OccurrenceKey) =>
+export const tagOf = (key: OccurrenceKey) =>
   `r-${createHash('sha256').update(jobKey(key)).digest('base64url').slice(0, 22)}`;
 
 /** A person's turned-on reminder, with the published app's collections it may be about. */

@@ -84,6 +84,7 @@ export function createPgBossBackend(options: PgBossBackendOptions): QueueBackend
 
   return {
     engine: 'postgres',
+    leaseMs: expireInSeconds * 1000,
     async open(policies) {
       pool = newPool(options);
       try {
@@ -132,6 +133,15 @@ export function createPgBossBackend(options: PgBossBackendOptions): QueueBackend
         payload: job.data,
         attempt: job.retryCount + 1,
       }));
+    },
+    async extend(job) {
+      // pg-boss expires an active job once started_on + expire_in has passed: moving started_on
+      // is its heartbeat (pg-boss 10 has none of its own).
+      const result = await started().pool.query(
+        `UPDATE ${schema}.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active'`,
+        [job.kind, job.id],
+      );
+      return result.rowCount === 1;
     },
     async complete(job) {
       await started().boss.complete(job.kind, job.id);

@@ -29,10 +29,14 @@ export interface ClaimedJob {
  */
 export interface QueueBackend {
   readonly engine: 'sqlite' | 'postgres';
+  /** How long a claim holds a job unless extended: SQLite's lease, pg-boss's expiry. */
+  readonly leaseMs: number;
   /** Prepares the queues (their retry limits from `policies`) before anything is claimed. */
   open(policies: ReadonlyMap<JobKind, RetryPolicy>): Promise<void>;
   enqueue(kind: JobKind, key: string, runAt: number, payload: object): Promise<boolean>;
   claim(kind: JobKind, limit: number): Promise<ClaimedJob[]>;
+  /** Holds a claimed job for another lease from now; false when this instance lost it. */
+  extend(job: ClaimedJob): Promise<boolean>;
   complete(job: ClaimedJob): Promise<void>;
   /** Queues the job again to run after `delayMs`, counting the attempt that failed. */
   retry(job: ClaimedJob, delayMs: number, error: string): Promise<void>;
@@ -56,6 +60,12 @@ interface Worker {
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 2_000;
+/**
+ * A running handler's lease is renewed for at most this many leases: a send slower than one lease
+ * is not taken by another worker meanwhile, and a handler that never returns (stuck, as good as
+ * dead) still gives its job up.
+ */
+export const MAX_LEASES_PER_RUN = 5;
 const DEFAULT_CONCURRENCY = 4;
 const MAX_KEY_LENGTH = 500;
 
@@ -232,6 +242,10 @@ export class PollingScheduler implements Scheduler {
     }
   }
 
+  private keepLeased(job: ClaimedJob): () => void {
+    return heartbeatOf(this.backend, job, this.options.logger);
+  }
+
   private async run(worker: Worker, job: ClaimedJob): Promise<void> {
     if (job.attempt > worker.policy.retryLimit + 1) {
       // Claimed again after a lease ran out more often than the retries allow (a job that kills
@@ -243,6 +257,7 @@ export class PollingScheduler implements Scheduler {
       return;
     }
     let outcome: unknown;
+    const heartbeat = this.keepLeased(job);
     try {
       await worker.handler({
         id: job.id,
@@ -251,10 +266,13 @@ export class PollingScheduler implements Scheduler {
         payload: job.payload as JobPayloads[JobKind],
         attempt: job.attempt,
       } satisfies Job<JobKind>);
+      heartbeat();
       await this.backend.complete(job);
       return;
     } catch (error) {
       outcome = error;
+    } finally {
+      heartbeat();
     }
     const reason = errorText(outcome);
     if (job.attempt > worker.policy.retryLimit) {
@@ -266,6 +284,37 @@ export class PollingScheduler implements Scheduler {
       outcome instanceof RetryLater ? outcome.delayMs : backoffDelay(worker.policy, job.attempt);
     await this.backend.retry(job, delayMs, reason);
   }
+}
+
+/**
+ * Renews the job's lease every third of a lease while its handler runs, up to MAX_LEASES_PER_RUN
+ * leases; returns what stops it. Without it a send slower than the lease (a push service slow to
+ * answer) is claimed again by another worker, or by this one, and sent twice.
+ */
+function heartbeatOf(
+  backend: QueueBackend,
+  job: ClaimedJob,
+  logger: PollingOptions['logger'],
+): () => void {
+  const until = Date.now() + backend.leaseMs * MAX_LEASES_PER_RUN;
+  const timer = setInterval(
+    () => {
+      if (Date.now() >= until) {
+        clearInterval(timer);
+        return;
+      }
+      backend.extend(job).then(
+        (held) => {
+          if (!held) clearInterval(timer);
+        },
+        (error: unknown) =>
+          logger?.warn({ err: error, job: job.id, kind: job.kind }, 'renewing a job lease failed'),
+      );
+    },
+    Math.max(1, Math.floor(backend.leaseMs / 3)),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 function checkRequest(job: JobRequest<JobKind>): void {

@@ -41,6 +41,7 @@ export function createTableBackend(options: TableBackendOptions): QueueBackend {
 
   return {
     engine: 'sqlite',
+    leaseMs,
     async open() {},
     enqueue(kind, key, runAt, payload) {
       return jobs.enqueue({ id: createId(), kind, key, runAt, payload: JSON.stringify(payload) });
@@ -64,6 +65,9 @@ export function createTableBackend(options: TableBackendOptions): QueueBackend {
           attempt: row.attempts,
         };
       });
+    },
+    async extend(job) {
+      return jobs.extendLease(job.id, worker, clock.now() + leaseMs);
     },
     async complete(job) {
       check(await jobs.complete(job.id, worker, clock.now()), job, 'it completed');

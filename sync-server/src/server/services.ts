@@ -237,6 +237,7 @@ function createApiServices(
         ...(options.schedulerPollMs !== undefined
           ? { pollIntervalMs: options.schedulerPollMs }
           : {}),
+        ...options.schedulerLeases,
       }),
     sender: push.sender,
     clock,

@@ -326,6 +326,26 @@ export function describeSchedulerContract(engine: Engine) {
       expect(runsOf(k)[1]!.id).toBe(runsOf(k)[0]!.id);
     });
 
+    it('keeps a job whose handler runs longer than the lease: no second run meanwhile', async () => {
+      fresh();
+      const short = { leaseMs: 300, expireInSeconds: 1, maintenanceIntervalSeconds: 1 };
+      // A send slower than the lease (a push service slow to answer), on a live instance.
+      const slow = gate();
+      const first = await instance('first', () => slow.promise, { ...short, baseDelayMs: 10 });
+      const k = key();
+      await first.enqueue(digest(k));
+      await waitFor(() => expect(runsOf(k)).toHaveLength(1));
+      const other = await instance('other', async () => {}, { ...short, baseDelayMs: 10 });
+      // Several leases (SQLite), or expiries and maintenance rounds (pg-boss), go by: time has
+      // to pass for a lease to run out. Then both instances look for due jobs once more.
+      await sleep(engine === 'sqlite' ? 1_000 : 3_500);
+      await Promise.all([first.wake(), other.wake()]);
+      expect(runsOf(k).map((r) => r.instance)).toEqual(['first']);
+      slow.resolve();
+      await first.stop();
+      expect(runsOf(k)).toHaveLength(1);
+    });
+
     it('stops after its running handlers end, taking no new job', async () => {
       fresh();
       const held = gate();

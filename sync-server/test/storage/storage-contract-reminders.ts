@@ -166,6 +166,26 @@ export function describeRemindersContract(engine: Engine) {
       expect(await storage.jobs.enqueue(job('d'))).toBe(true);
     });
 
+    it('extends a lease for the worker holding the job only, and not once it has ended', async () => {
+      const key = `test:${createId()}`;
+      const id = createId();
+      // A kind of its own: other tests' jobs stay due in this storage.
+      const kind = `extend-${createId()}`;
+      await storage.jobs.enqueue({ id, kind, key, payload: '{}', runAt: NOW });
+      await storage.jobs.claim(kind, 10, 'w1', NOW, 1_000);
+      expect(await storage.jobs.extendLease(id, 'w2', NOW + 5_000)).toBe(false);
+      expect(await storage.jobs.extendLease(id, 'w1', NOW + 5_000)).toBe(true);
+      expect(await storage.jobs.get(key)).toMatchObject({
+        leasedBy: 'w1',
+        leaseUntil: NOW + 5_000,
+      });
+      // Past the first lease, the extended one still holds it.
+      expect(await storage.jobs.claim(kind, 10, 'w2', NOW + 1_001, 1_000)).toEqual([]);
+      expect(await storage.jobs.complete(id, 'w1', NOW + 1_002)).toBe(true);
+      expect(await storage.jobs.extendLease(id, 'w1', NOW + 9_000)).toBe(false);
+      expect(await storage.jobs.get(key)).toMatchObject({ leaseUntil: null, doneAt: NOW + 1_002 });
+    });
+
     it('claims due jobs only, and each for one of many racing workers', async () => {
       const kind = 'reminder';
       const base = NOW + 10_000_000;

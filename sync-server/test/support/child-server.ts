@@ -5,6 +5,13 @@ import { ROOT_DIR } from './start-server';
 
 /** The production entry with every document open to editors (see the fixture's comment). */
 const FIXTURE = path.join('sync-server', 'test', 'fixtures', 'serve-with-open-documents.ts');
+/** The production entry sending Web Push to a stand-in in the test's process (see its comment). */
+export const PUSH_FIXTURE = path.join(
+  'sync-server',
+  'test',
+  'fixtures',
+  'serve-with-push-stand-in.ts',
+);
 
 export interface ChildPipit {
   /** http://127.0.0.1:{port} */
@@ -23,8 +30,11 @@ export interface ChildPipit {
  * configured only through its environment (DATA_DIR, DATABASE_URL, …) as in production. Tests that
  * kill it with SIGKILL need a process of its own: nothing in the test's process may help it.
  */
-export async function spawnPipit(env: Record<string, string>): Promise<ChildPipit> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+export async function spawnPipit(
+  env: Record<string, string>,
+  fixture = FIXTURE,
+): Promise<ChildPipit> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
     cwd: ROOT_DIR,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

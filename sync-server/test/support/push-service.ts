@@ -76,6 +76,15 @@ export interface PushServiceStandIn {
   origin: string;
   /** An https.Agent that trusts the stand-in's certificate: pass it as web-push's `agent`. */
   agent: Agent;
+  /** The stand-in's self-signed certificate (PEM), for a server in another process to trust. */
+  certificate: string;
+  /** Push requests that arrived, answered or not yet. */
+  readonly received: number;
+  /**
+   * Holds every answer this long after the message is taken (and recorded as delivered): a slow
+   * push service, so a sender killed meanwhile never learns its message got through.
+   */
+  answerDelayMs: number;
   /** Messages decrypted and accepted, in order of arrival. */
   delivered: DeliveredPush[];
   /** Requests answered with an error, scripted or not, in order. */
@@ -304,7 +313,14 @@ export async function startPushServiceStandIn(): Promise<PushServiceStandIn> {
     res.end();
   }
 
+  let received = 0;
+  const held = () =>
+    self.answerDelayMs > 0
+      ? new Promise<void>((resolve) => setTimeout(resolve, self.answerDelayMs))
+      : Promise.resolve();
+
   async function accept(id: string, req: IncomingMessage, res: ServerResponse) {
+    received += 1;
     const body = await readBody(req);
     const script = scripted.shift();
     if (script) {
@@ -339,6 +355,7 @@ export async function startPushServiceStandIn(): Promise<PushServiceStandIn> {
       subject: vapid.subject,
       receivedAt: new Date(),
     });
+    await held();
     answer(res, 201, { location: `${origin}/message/${randomUUID()}` });
   }
 
@@ -367,9 +384,14 @@ export async function startPushServiceStandIn(): Promise<PushServiceStandIn> {
   const idOf = (subscription: { endpoint: string }) =>
     subscription.endpoint.slice(`${origin}/push/`.length);
 
-  return {
+  const self: PushServiceStandIn = {
     origin,
     agent,
+    certificate: tls.cert.toString('utf8'),
+    get received() {
+      return received;
+    },
+    answerDelayMs: 0,
     delivered,
     refused,
     subscribe(options = {}) {
@@ -411,4 +433,5 @@ export async function startPushServiceStandIn(): Promise<PushServiceStandIn> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return self;
 }

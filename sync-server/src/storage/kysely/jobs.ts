@@ -88,6 +88,17 @@ export function createJobStore(db: Db): JobStore {
         .execute();
       return rows.map(toRecord);
     },
+    async extendLease(id, worker, leaseUntil) {
+      const result = await db
+        .updateTable('jobs')
+        .set({ lease_until: leaseUntil })
+        .where('id', '=', id)
+        .where('leased_by', '=', worker)
+        .where('done_at', 'is', null)
+        .where('failed_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
     async complete(id, worker, now) {
       const result = await db
         .updateTable('jobs')

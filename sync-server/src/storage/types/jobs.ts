@@ -44,6 +44,11 @@ export interface JobStore {
     now: number,
     leaseMs: number,
   ): Promise<JobRecord[]>;
+  /**
+   * Moves a claimed job's lease to `leaseUntil` while its handler still runs (the heartbeat);
+   * false when `worker` no longer holds it or it has ended.
+   */
+  extendLease(id: string, worker: string, leaseUntil: number): Promise<boolean>;
   /** Marks a claimed job done; false when `worker` no longer holds it. */
   complete(id: string, worker: string, now: number): Promise<boolean>;
   /** Releases a claimed job to run again at `runAt`; false when `worker` no longer holds it. */
