@@ -5,7 +5,7 @@ import type { Clock } from '../accounts/clock';
 import type { Logger } from '../logger';
 import { Lru } from '../lru';
 import type { PushSender } from '../push/sender';
-import type { Job, Scheduler } from '../scheduler';
+import type { Job, SharedScheduler } from '../scheduler';
 import type { SpaceActivityItem, Storage } from '../storage/types';
 import { type DetectedChange, detectChanges } from './detect';
 import { createBatchDelivery } from './delivery';
@@ -61,7 +61,8 @@ export interface SpaceActivity {
 
 export function createSpaceActivity(deps: {
   storage: Storage;
-  openScheduler: () => Scheduler;
+  /** The server's one scheduler; this module registers its `activity` handler on it. */
+  scheduler: SharedScheduler;
   clock: Clock;
   logger: Logger;
   batchMs?: number;
@@ -80,23 +81,8 @@ export function createSpaceActivity(deps: {
   const enqueued = new Lru<string, true>(ENQUEUED_KEPT);
   const recording = new Set<Promise<void>>();
 
-  let scheduler: Scheduler | undefined;
-  let starting: Promise<Scheduler> | undefined;
-  function started(): Promise<Scheduler> {
-    starting ??= (async () => {
-      if (!scheduler) {
-        const opened = deps.openScheduler();
-        opened.work('activity', deliver);
-        scheduler = opened;
-      }
-      await scheduler.start();
-      return scheduler;
-    })().catch((error: unknown) => {
-      starting = undefined;
-      throw error;
-    });
-    return starting;
-  }
+  deps.scheduler.work('activity', deliver);
+  const started = () => deps.scheduler.started();
 
   /** Stores the changes for everyone watching but the author, and queues their batches. */
   async function record(
@@ -197,13 +183,8 @@ export function createSpaceActivity(deps: {
     async stop() {
       if (stopped) return;
       stopped = true;
+      // The scheduler is the server's, stopped after every module that queues on it.
       await Promise.allSettled([...recording]);
-      if (starting) {
-        await starting.then(
-          (s) => s.stop(),
-          () => undefined,
-        );
-      }
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Mailer } from '../accounts/mailer';
 import type { Logger } from '../logger';
 import { Lru } from '../lru';
 import type { PushSender } from '../push/sender';
-import type { Job, Scheduler } from '../scheduler';
+import type { Job, SharedScheduler } from '../scheduler';
 import type { CreatorNotificationKind, CreatorNotificationRecord, Storage } from '../storage/types';
 import { createDigests, utcDay } from './digest';
 import { pushMessageOf } from './messages';
@@ -42,15 +42,16 @@ export function createCreatorNotifications(deps: {
   mailer: Mailer;
   clock: Clock;
   logger: Logger;
-  /** The server's one scheduler, started (reminders.ts starts it and registers `digest`). */
-  scheduler: () => Promise<Scheduler>;
+  /** The server's one scheduler; this module registers its `digest` handler on it. */
+  scheduler: SharedScheduler;
   unsubscribe: UnsubscribeLinks;
   linkBase: () => string;
   sweepIntervalMs?: number;
 }): CreatorNotifications {
   const { storage, sender, clock, logger } = deps;
   const visitedToday = new Lru<string, true>(10_000);
-  const digests = createDigests(deps);
+  const digests = createDigests({ ...deps, scheduler: () => deps.scheduler.started() });
+  deps.scheduler.work('digest', digests.deliver);
 
   async function recipientsOf(
     event: CreatorEvent,

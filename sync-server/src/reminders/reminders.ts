@@ -15,7 +15,7 @@ import type * as Y from 'yjs';
 import type { Clock } from '../accounts/clock';
 import type { Logger } from '../logger';
 import type { PushOutcome, PushSender } from '../push/sender';
-import { type Job, RetryLater, type Scheduler } from '../scheduler';
+import { type Job, RetryLater, type SharedScheduler } from '../scheduler';
 import type {
   OccurrenceKey,
   ReminderKey,
@@ -309,52 +309,27 @@ export interface Reminders {
    * when none is on.
    */
   dataStored(appId: string, userId: string, document: Y.Doc): Promise<void>;
-  /**
-   * The scheduler, started: the one every kind of job of this server shares (creators' digests
-   * enqueue theirs on it).
-   */
-  scheduler(): Promise<Scheduler>;
   stop(): Promise<void>;
 }
 
 export function createReminders(deps: {
   storage: Storage;
-  /** Opened when first needed, with this module's handler registered before it starts. */
-  openScheduler: () => Scheduler;
+  /** The server's one scheduler; this module registers its `reminder` handler on it. */
+  scheduler: SharedScheduler;
   sender: PushSender;
   clock: Clock;
   logger: Logger;
   sweepIntervalMs?: number;
   /** People's data documents one sweep reads at most (RECORD_SWEEP_DOCUMENTS; tests make it 1). */
   recordSweepDocuments?: number;
-  /** Registers the handlers of other kinds of job before the scheduler starts. */
-  alsoWork?: (scheduler: Scheduler) => void;
 }): Reminders {
   const { storage, clock, logger } = deps;
 
   /**
    * The scheduler starts when the first reminder is turned on (or found on at start-up), so an
-   * instance whose apps have none runs no queue at all. A failed start is not kept: the next call
-   * tries again.
+   * instance whose apps have none runs no queue at all.
    */
-  let scheduler: Scheduler | undefined;
-  let starting: Promise<Scheduler> | undefined;
-  function started(): Promise<Scheduler> {
-    starting ??= (async () => {
-      if (!scheduler) {
-        const opened = deps.openScheduler();
-        opened.work('reminder', deliver);
-        deps.alsoWork?.(opened);
-        scheduler = opened;
-      }
-      await scheduler.start();
-      return scheduler;
-    })().catch((error: unknown) => {
-      starting = undefined;
-      throw error;
-    });
-    return starting;
-  }
+  const started = () => deps.scheduler.started();
 
   const context: Context = {
     storage,
@@ -368,6 +343,7 @@ export function createReminders(deps: {
     },
   };
   const deliver = (job: Job<'reminder'>) => deliverOccurrence(context, job);
+  deps.scheduler.work('reminder', deliver);
 
   /** Where the next sweep of reminders counted from records goes on. */
   let recordsFrom: ReminderKey | undefined;
@@ -431,18 +407,12 @@ export function createReminders(deps: {
         await enqueueNext(context, { record, reminder, collections }, clock.now(), own);
       }
     },
-    scheduler: started,
     async stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(timer);
+      // The scheduler is the server's, stopped after every module that queues on it.
       await last;
-      if (starting) {
-        await starting.then(
-          (s) => s.stop(),
-          () => undefined,
-        );
-      }
     },
   };
 }

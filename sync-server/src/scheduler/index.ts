@@ -1,4 +1,5 @@
 export { openScheduler, type SchedulerOptions } from './open-scheduler';
+export { createSharedScheduler, type SharedScheduler } from './shared-scheduler';
 export {
   JOB_KINDS,
   RetryLater,

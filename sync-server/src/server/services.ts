@@ -32,7 +32,7 @@ import {
 } from '../creators/creator-notifications';
 import { createUnsubscribeLinks, type UnsubscribeLinks } from '../creators/unsubscribe';
 import { createReminders, type Reminders } from '../reminders/reminders';
-import { openScheduler } from '../scheduler';
+import { createSharedScheduler, openScheduler, type SharedScheduler } from '../scheduler';
 import { openStorage } from '../storage/open-storage';
 import type { Storage } from '../storage/types';
 import { clusterEventHandlers } from './cluster-events';
@@ -58,6 +58,8 @@ export interface ServerCore {
   /** Apps' checkpoints (docs/product/history.md). */
   history: History;
   collab: Collab;
+  /** The one job queue every kind of job shares, started on first use. */
+  scheduler: SharedScheduler;
   /** Telling members what others do in a space (docs/product/reminders.md#space-activity). */
   spaceActivity: SpaceActivity;
   /**
@@ -127,19 +129,21 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
     ...clusterEventHandlers({ collab: () => collab, access, storage, logger }),
   });
   const history = createHistory({ storage, clock, logger });
+  // One queue for every kind of job, opened when a module first queues one
+  // (scheduler/shared-scheduler.ts).
+  const scheduler = createSharedScheduler(() =>
+    openScheduler({
+      storage,
+      config,
+      logger,
+      clock,
+      ...(options.schedulerPollMs !== undefined ? { pollIntervalMs: options.schedulerPollMs } : {}),
+      ...options.schedulerLeases,
+    }),
+  );
   const spaceActivity = createSpaceActivity({
     storage,
-    // Its own queue's handler on the shared job table (or pg-boss schema), started when needed.
-    openScheduler: () =>
-      openScheduler({
-        storage,
-        config,
-        logger,
-        clock,
-        ...(options.schedulerPollMs !== undefined
-          ? { pollIntervalMs: options.schedulerPollMs }
-          : {}),
-      }),
+    scheduler,
     clock,
     logger,
     ...(options.activityBatchMs !== undefined ? { batchMs: options.activityBatchMs } : {}),
@@ -190,6 +194,7 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
     cluster,
     history,
     collab,
+    scheduler,
     spaceActivity,
     dataStored,
   };
@@ -228,23 +233,10 @@ function createApiServices(
   });
   const reminders = createReminders({
     storage,
-    openScheduler: () =>
-      openScheduler({
-        storage,
-        config,
-        logger,
-        clock,
-        ...(options.schedulerPollMs !== undefined
-          ? { pollIntervalMs: options.schedulerPollMs }
-          : {}),
-        ...options.schedulerLeases,
-      }),
+    scheduler: core.scheduler,
     sender: push.sender,
     clock,
     logger,
-    // The one scheduler also runs the email digests; `creators` is made just below, before the
-    // scheduler starts (it starts on the first job queued, never while this function runs).
-    alsoWork: (scheduler) => scheduler.work('digest', (job) => creators.deliverDigest(job)),
   });
   // Links in emails never follow a request's Host header (an attacker could choose it).
   const linkBase = () => config.publicOrigin ?? `http://localhost:${state.listeningPort}`;
@@ -255,7 +247,7 @@ function createApiServices(
     mailer,
     clock,
     logger,
-    scheduler: () => reminders.scheduler(),
+    scheduler: core.scheduler,
     unsubscribe,
     linkBase,
   });

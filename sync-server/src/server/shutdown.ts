@@ -31,6 +31,7 @@ export async function shutdown(
     reminders,
     spaceActivity,
     creators,
+    scheduler,
   }: ServerServices,
   httpServer: HttpServer,
   sync: SyncSocket,
@@ -73,9 +74,9 @@ export async function shutdown(
   await Promise.race([creators.stop(), sleep(remaining())]);
   // A reminder being sent finishes (or is retried by another instance once its lease ends).
   await Promise.race([
-    Promise.all([reminders.stop(), spaceActivity.stop()]).catch((error: unknown) =>
-      logger.warn({ err: error }, 'stopping the scheduler failed'),
-    ),
+    Promise.all([reminders.stop(), spaceActivity.stop()])
+      .then(() => scheduler.stop())
+      .catch((error: unknown) => logger.warn({ err: error }, 'stopping the scheduler failed')),
     sleep(remaining()),
   ]);
   // A store stuck on an unreachable database must not hold the process past its deadline.

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { recordsForReminder } from '../../src/reminders/record-data';
 import { createReminders } from '../../src/reminders/reminders';
-import type { Scheduler } from '../../src/scheduler';
+import { createSharedScheduler, type Scheduler } from '../../src/scheduler';
 import type { Storage } from '../../src/storage/types';
 import type { ApiClient } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
@@ -325,7 +325,7 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
     };
     const reminders = createReminders({
       storage: counting,
-      openScheduler: () => scheduler,
+      scheduler: createSharedScheduler(() => scheduler),
       sender: h.pipit.server.push.sender,
       clock: { now: () => Date.now() },
       logger: h.pipit.server.logger,
