@@ -88,7 +88,7 @@ export function ScheduleFields({ reminder }: { reminder: Reminder }) {
       <SelectField
         label="Remind"
         value={form.kind}
-        hint={SENT_KINDS.has(form.kind) ? undefined : 'Not sent yet: Pipit sends these soon.'}
+        hint={SENT_KINDS.has(form.kind) ? undefined : 'Not sent to visitors yet: for now Pipit sends only reminders on chosen days.'}
         onChange={(e) => update(withKind(form, e.target.value as ScheduleKind, collections))}
       >
         {KINDS.map((kind) => {
@@ -166,23 +166,18 @@ function KindFields({ form, problems, collections, onChange }: KindFieldsProps) 
       <>
         {collection}
         <FieldField form={form} problems={problems} collections={collections} onChange={set} />
-        <div className="reminder-schedule__row">
-          <TextField
-            label="Days"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            step={1}
-            value={form.dayCount}
-            error={problems.dayCount}
-            onChange={(e) => set({ dayCount: e.target.value })}
-          />
+        <CountRow
+          label="Days"
+          value={form.dayCount}
+          error={problems.dayCount}
+          onChange={(dayCount) => set({ dayCount })}
+        >
           <Direction
             value={form.dayDirection}
             what="the date"
             onChange={(dayDirection) => set({ dayDirection })}
           />
-        </div>
+        </CountRow>
         {time}
       </>
     );
@@ -191,17 +186,12 @@ function KindFields({ form, problems, collections, onChange }: KindFieldsProps) 
     <>
       {collection}
       <FieldField form={form} problems={problems} collections={collections} onChange={set} />
-      <div className="reminder-schedule__row">
-        <TextField
-          label="How long"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          step={1}
-          value={form.amount}
-          error={problems.amount}
-          onChange={(e) => set({ amount: e.target.value })}
-        />
+      <CountRow
+        label="How long"
+        value={form.amount}
+        error={problems.amount}
+        onChange={(amount) => set({ amount })}
+      >
         <SelectField
           label="Unit"
           value={form.unit}
@@ -216,8 +206,51 @@ function KindFields({ form, problems, collections, onChange }: KindFieldsProps) 
           what="the time"
           onChange={(timeDirection) => set({ timeDirection })}
         />
-      </div>
+      </CountRow>
     </>
+  );
+}
+
+/**
+ * A count beside its unit and direction, on one line where they fit; its problem goes under the
+ * whole line, where it has room to be read.
+ */
+function CountRow({
+  label,
+  value,
+  error,
+  onChange,
+  children,
+}: {
+  label: string;
+  value: string;
+  error: string | undefined;
+  onChange(value: string): void;
+  children: ReactNode;
+}) {
+  const errorId = useId();
+  return (
+    <div className="reminder-schedule__count">
+      <div className="reminder-schedule__row">
+        <TextField
+          label={label}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          value={value}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(e) => onChange(e.target.value)}
+        />
+        {children}
+      </div>
+      {error ? (
+        <p className="field__error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
@@ -248,7 +281,11 @@ function GoneOption({ shown, label }: { shown: boolean; label: string }): ReactN
 }
 
 function CollectionField({ form, problems, collections, onChange }: KindFieldsProps) {
-  const fitting = collectionsFor(form.kind, collections);
+  // The chosen collection stays listed when it no longer fits (its date field was deleted): the
+  // problem is then at the field, where it is.
+  const fitting = collections.filter(
+    (c) => c.id === form.collectionId || collectionsFor(form.kind, [c]).length > 0,
+  );
   const known = fitting.some((c) => c.id === form.collectionId);
   return (
     <SelectField
