@@ -88,7 +88,11 @@ export function ScheduleFields({ reminder }: { reminder: Reminder }) {
       <SelectField
         label="Remind"
         value={form.kind}
-        hint={SENT_KINDS.has(form.kind) ? undefined : 'Not sent to visitors yet: for now Pipit sends only reminders on chosen days.'}
+        hint={
+          SENT_KINDS.has(form.kind)
+            ? undefined
+            : 'Not sent to visitors yet: for now Pipit sends only reminders on chosen days.'
+        }
         onChange={(e) => update(withKind(form, e.target.value as ScheduleKind, collections))}
       >
         {KINDS.map((kind) => {
@@ -161,11 +165,13 @@ function KindFields({ form, problems, collections, onChange }: KindFieldsProps) 
       </>
     );
   }
-  if (form.kind === 'recordDay') {
-    return (
-      <>
-        {collection}
-        <FieldField form={form} problems={problems} collections={collections} onChange={set} />
+  // A day before a date has a time of day; a time before a date and time counts in minutes.
+  const byDay = form.kind === 'recordDay';
+  return (
+    <>
+      {collection}
+      <FieldField form={form} problems={problems} collections={collections} onChange={set} />
+      {byDay ? (
         <CountRow
           label="Days"
           value={form.dayCount}
@@ -178,35 +184,30 @@ function KindFields({ form, problems, collections, onChange }: KindFieldsProps) 
             onChange={(dayDirection) => set({ dayDirection })}
           />
         </CountRow>
-        {time}
-      </>
-    );
-  }
-  return (
-    <>
-      {collection}
-      <FieldField form={form} problems={problems} collections={collections} onChange={set} />
-      <CountRow
-        label="How long"
-        value={form.amount}
-        error={problems.amount}
-        onChange={(amount) => set({ amount })}
-      >
-        <SelectField
-          label="Unit"
-          value={form.unit}
-          onChange={(e) => set({ unit: e.target.value as TimeUnit })}
+      ) : (
+        <CountRow
+          label="How long"
+          value={form.amount}
+          error={problems.amount}
+          onChange={(amount) => set({ amount })}
         >
-          <option value="minutes">minutes</option>
-          <option value="hours">hours</option>
-          <option value="days">days</option>
-        </SelectField>
-        <Direction
-          value={form.timeDirection}
-          what="the time"
-          onChange={(timeDirection) => set({ timeDirection })}
-        />
-      </CountRow>
+          <SelectField
+            label="Unit"
+            value={form.unit}
+            onChange={(e) => set({ unit: e.target.value as TimeUnit })}
+          >
+            <option value="minutes">minutes</option>
+            <option value="hours">hours</option>
+            <option value="days">days</option>
+          </SelectField>
+          <Direction
+            value={form.timeDirection}
+            what="the time"
+            onChange={(timeDirection) => set({ timeDirection })}
+          />
+        </CountRow>
+      )}
+      {byDay ? time : null}
     </>
   );
 }
@@ -378,7 +379,7 @@ function DaysField({
           <button
             key={day}
             type="button"
-            className="reminder-days__day"
+            className="chip reminder-days__day"
             aria-pressed={days.includes(day)}
             aria-label={DAY_NAMES[day - 1]}
             onClick={() => onChange(toggleDay(days, day))}
@@ -390,7 +391,7 @@ function DaysField({
       <div className="reminder-days__shortcuts">
         <button
           type="button"
-          className="reminder-days__shortcut"
+          className="chip reminder-days__shortcut"
           aria-pressed={sameDays(days, EVERY_DAY)}
           onClick={() => onChange([...EVERY_DAY])}
         >
@@ -398,7 +399,7 @@ function DaysField({
         </button>
         <button
           type="button"
-          className="reminder-days__shortcut"
+          className="chip reminder-days__shortcut"
           aria-pressed={sameDays(days, WORKDAYS)}
           onClick={() => onChange([...WORKDAYS])}
         >
