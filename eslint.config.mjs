@@ -115,6 +115,7 @@ const EDITOR_ORDER = {
   ai: ['common'],
   inspector: ['common', 'ai'],
   structure: ['common'],
+  reminders: ['common'],
   history: ['common'],
   publish: ['common'],
 };

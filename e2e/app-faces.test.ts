@@ -236,6 +236,7 @@ describe('one face per app, the installed app on a desktop, app pages not there'
             'Inspector',
             'Collections',
             'Actions',
+            'Reminders',
             'Theme',
             'Settings',
           ]);
@@ -274,7 +275,7 @@ describe('one face per app, the installed app on a desktop, app pages not there'
           expect(await layout()).toMatchObject({ selected: 'Inspector', selectedInView: true });
           expect(
             await tabs.evaluateAll((all) => all.map((t) => t.getAttribute('tabindex'))),
-          ).toEqual(['0', '-1', '-1', '-1', '-1']);
+          ).toEqual(['0', '-1', '-1', '-1', '-1', '-1']);
           // A click on a tab half out of view brings it into view.
           await tabs.filter({ hasText: 'Theme' }).click();
           expect(await layout()).toMatchObject({ selected: 'Theme', selectedInView: true });

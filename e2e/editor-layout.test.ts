@@ -30,7 +30,8 @@ const LONG_SCREEN = SCREEN_TITLES[1]!;
 const RTL_SCREEN = SCREEN_TITLES[3]!;
 const LONG_TEXT =
   'Eine ausgesprochen lange Beschreibung dessen, was auf diesem Bildschirm passiert, mit Donaudampfschifffahrtsgesellschaftskapitän';
-const COLLECTION = 'Bücher, Zeitschriften und Lesebestätigungen der Familie';
+// Longer than a collection chip has room for, even in the widest properties panel (32rem).
+const COLLECTION = 'Bücher, Zeitschriften und Lesebestätigungen der Großfamilie';
 const FIELD = 'Titel des Buches oder der Zeitschrift (Originalsprache)';
 const ACTION = 'Das Formular zum Hinzufügen eines neuen Buches öffnen';
 const RTL_ACTION = 'فتح نموذج إضافة كتاب جديد إلى القائمة';

@@ -21,6 +21,7 @@ import {
 import { EditorTopBar } from './editor-top-bar';
 import { InspectorPanel } from './inspector/inspector-panel';
 import { PreviewPanel } from './preview-panel';
+import { RemindersPanel } from './reminders/reminders-panel';
 import { ScreensPanel } from './structure/screens-panel';
 import { SettingsPanel } from './inspector/settings-panel';
 import { Tabs } from './tabs';
@@ -34,6 +35,7 @@ const PROPERTIES_TABS: ReadonlyArray<{ value: PropertiesTab; label: string }> = 
   { value: 'inspector', label: 'Inspector' },
   { value: 'collections', label: 'Collections' },
   { value: 'actions', label: 'Actions' },
+  { value: 'reminders', label: 'Reminders' },
   { value: 'theme', label: 'Theme' },
   { value: 'settings', label: 'Settings' },
 ];
@@ -74,6 +76,7 @@ export function EditorWorkspace({
     definition,
     handle,
     editorHandle,
+    setLayoutTab,
   );
   const { screen, component, readOnly } = context;
 
@@ -144,10 +147,12 @@ function useEditorContextValue(
   definition: ReadDefinition,
   handle: AppDocumentHandle,
   editorHandle: EditorHandle,
+  setLayoutTab: (tab: LayoutTab) => void,
 ) {
   const [screenId, setScreenId] = useState<string | null>(null);
   const [componentId, setComponentId] = useState<string | null>(null);
   const [propertiesTab, setPropertiesTab] = useState<PropertiesTab>('inspector');
+  const [reminderId, setReminderId] = useState<string | null>(null);
   const [confirmRequest, setConfirmRequest] = useState<ConfirmRequest | null>(null);
   const readOnly = view.readOnly;
 
@@ -178,6 +183,17 @@ function useEditorContextValue(
     [editorHandle, selectComponent],
   );
 
+  // Opening a reminder from elsewhere (a publish problem) shows it, whichever panel was in view.
+  const openReminder = useCallback(
+    (id: string | null) => {
+      setReminderId(id);
+      if (id === null) return;
+      setPropertiesTab('reminders');
+      setLayoutTab('properties');
+    },
+    [setLayoutTab],
+  );
+
   const context = useMemo<EditorContextValue>(
     () => ({
       definition,
@@ -194,6 +210,8 @@ function useEditorContextValue(
       duplicateComponent: duplicate,
       propertiesTab,
       setPropertiesTab,
+      reminderId,
+      openReminder,
       confirm: setConfirmRequest,
     }),
     [
@@ -206,6 +224,8 @@ function useEditorContextValue(
       selectComponent,
       duplicate,
       propertiesTab,
+      reminderId,
+      openReminder,
     ],
   );
   return { context, confirmRequest, setConfirmRequest };
@@ -339,6 +359,7 @@ function EditorPanels({
         {propertiesTab === 'inspector' ? <InspectorPanel /> : null}
         {propertiesTab === 'collections' ? <CollectionsPanel /> : null}
         {propertiesTab === 'actions' ? <ActionsPanel /> : null}
+        {propertiesTab === 'reminders' ? <RemindersPanel /> : null}
         {propertiesTab === 'theme' ? <ThemePanel /> : null}
         {propertiesTab === 'settings' ? <SettingsPanel /> : null}
       </Tabs>

@@ -4,7 +4,8 @@ import { createContext, useContext } from 'react';
 import type { AppDocumentHandle, Peer } from '../../../sync/app-document/app-document';
 
 /** Right-hand panel tabs. */
-export type PropertiesTab = 'inspector' | 'collections' | 'actions' | 'theme' | 'settings';
+export type PropertiesTab =
+  'inspector' | 'collections' | 'actions' | 'reminders' | 'theme' | 'settings';
 
 /** The document an operation from @pipit/app-definition runs on (what `run` hands it). */
 type OperationDoc = Parameters<Parameters<AppDocumentHandle['run']>[0]>[0];
@@ -36,6 +37,10 @@ export interface EditorContextValue {
   duplicateComponent(componentId: string): void;
   propertiesTab: PropertiesTab;
   setPropertiesTab(tab: PropertiesTab): void;
+  /** The reminder open in the Reminders panel, if any. */
+  reminderId: string | null;
+  /** Opens a reminder in the Reminders panel, and shows the panel; null closes it. */
+  openReminder(reminderId: string | null): void;
   /** Asks before something is deleted; `onConfirm` runs only if the person agrees. */
   confirm(request: { title: string; body: string; confirmLabel: string; onConfirm(): void }): void;
 }

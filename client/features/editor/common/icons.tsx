@@ -15,6 +15,7 @@ const PATHS = {
   keyboard: 'M3 6h18v12H3zM7 10h.01M11 10h.01M15 10h.01M7 14h10',
   download: 'M12 4v11M7 10l5 5 5-5M5 20h14',
   plus: 'M12 5v14M5 12h14',
+  bell: 'M6 9a6 6 0 0 1 12 0c0 6 2.5 8 2.5 8h-17S6 15 6 9M10 20.5a2.2 2.2 0 0 0 4 0',
 } as const;
 
 export type IconName = keyof typeof PATHS;

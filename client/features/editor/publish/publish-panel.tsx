@@ -49,7 +49,7 @@ export function PublishPanel({
   onClose(): void;
 }) {
   const online = useOnlineStatus();
-  const { definition, selectScreen, selectComponent, setPropertiesTab } = useEditor();
+  const { definition, selectScreen, selectComponent, setPropertiesTab, openReminder } = useEditor();
   const groupId = useId();
   const confirmId = useId();
   const { account } = useSession();
@@ -63,6 +63,7 @@ export function PublishPanel({
 
   const goTo = (target: ProblemTarget) => {
     if (target.kind === 'tab') setPropertiesTab(target.tab);
+    else if (target.kind === 'reminder') openReminder(target.reminderId);
     else {
       selectScreen(target.screenId);
       if (target.kind === 'component') selectComponent(target.componentId);

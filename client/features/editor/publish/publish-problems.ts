@@ -7,6 +7,7 @@ import { componentSummary, propLabel } from '../common/labels';
 export type ProblemTarget =
   | { kind: 'component'; screenId: string; componentId: string }
   | { kind: 'screen'; screenId: string }
+  | { kind: 'reminder'; reminderId: string }
   | { kind: 'tab'; tab: PropertiesTab };
 
 export interface ResolvedProblem {
@@ -23,11 +24,14 @@ const TAB_OF_TABLE: Record<string, PropertiesTab> = {
   actions: 'actions',
   steps: 'actions',
   aiActions: 'actions',
+  // A reminder the editor can't read (the reader skips one that doesn't parse): its panel.
+  reminders: 'reminders',
 };
 const TAB_WORDS: Record<PropertiesTab, string> = {
   inspector: 'Inspector',
   collections: 'Collections',
   actions: 'Actions',
+  reminders: 'Reminders',
   theme: 'Theme',
   settings: 'App settings',
 };
@@ -51,6 +55,10 @@ function targetFromPath(definition: ReadDefinition, path: string): ProblemTarget
   const [head, first, second, third] = path.split('.');
   if (head === 'meta') return { kind: 'tab', tab: 'settings' };
   if (head === 'theme') return { kind: 'tab', tab: 'theme' };
+  if (head === 'reminders') {
+    const reminder = definition.reminders[Number(first)];
+    if (reminder) return { kind: 'reminder', reminderId: reminder.id };
+  }
   if (head && TAB_OF_TABLE[head]) return { kind: 'tab', tab: TAB_OF_TABLE[head] };
   if (head !== 'screens') return null;
   const screen = definition.screens[Number(first)];
@@ -64,6 +72,10 @@ function targetFromPath(definition: ReadDefinition, path: string): ProblemTarget
 function describe(definition: ReadDefinition, target: ProblemTarget | null, path: string): string {
   if (!target) return 'The app';
   if (target.kind === 'tab') return TAB_WORDS[target.tab];
+  if (target.kind === 'reminder') {
+    const reminder = definition.reminders.find((r) => r.id === target.reminderId);
+    return reminder ? `Reminder “${reminder.title}”` : TAB_WORDS.reminders;
+  }
   const screen = definition.screens.find((s) => s.id === target.screenId);
   const screenName = screen ? `Screen “${screen.title}”` : 'A screen';
   if (target.kind === 'screen') return screenName;
@@ -89,6 +101,11 @@ export function resolveProblems(
     if (entity?.table === 'components') target = componentTarget(definition, entity.id);
     else if (entity?.table === 'screens' && definition.screens.some((s) => s.id === entity.id)) {
       target = { kind: 'screen', screenId: entity.id };
+    } else if (
+      entity?.table === 'reminders' &&
+      definition.reminders.some((r) => r.id === entity.id)
+    ) {
+      target = { kind: 'reminder', reminderId: entity.id };
     } else if (entity && TAB_OF_TABLE[entity.table]) {
       target = { kind: 'tab', tab: TAB_OF_TABLE[entity.table]! };
     }

@@ -4,22 +4,17 @@ import {
   describeType,
   type Field,
   fieldsForFormulas,
-  FORMULA_FUNCTIONS,
   FORMULA_LIMITS,
   setField,
 } from '@pipit/app-definition';
 import { DraftText } from '../common/draft-fields';
 import { useEditor } from '../common/editor-context';
+import { FormulaFunctions, formulaProblem as problemOf } from '../common/formula-help';
 
 /** The formula's first problem, pointing at where it is ("… at characters 1–7."). */
 function formulaProblem(fields: readonly Field[], field: Field, text: string): string | null {
   const check = checkFormula(text, fields, { fieldId: field.id });
-  if (check.ok) return null;
-  const { message, start, end } = check.error;
-  if (text.trim() === '') return message;
-  const where =
-    end - start <= 1 ? `at character ${start + 1}` : `at characters ${start + 1}–${end}`;
-  return `${message.replace(/\.$/, '')} (${where}).`;
+  return check.ok ? null : problemOf(check, text);
 }
 
 /**
@@ -54,19 +49,7 @@ export function FormulaEditor({ collection, field }: { collection: Collection; f
           {formulaProblem(fields, field, current)}
         </p>
       ) : null}
-      <details className="formula-editor__help">
-        <summary>Functions</summary>
-        <dl>
-          {FORMULA_FUNCTIONS.map((fn) => (
-            <div key={fn.name}>
-              <dt>
-                <code>{fn.signature}</code>
-              </dt>
-              <dd>{fn.description}</dd>
-            </div>
-          ))}
-        </dl>
-      </details>
+      <FormulaFunctions />
     </div>
   );
 }
