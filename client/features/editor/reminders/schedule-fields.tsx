@@ -1,6 +1,7 @@
 import {
   type Collection,
   fieldsForFormulas,
+  isSharedCollection,
   type Reminder,
   setReminder,
   type Weekday,
@@ -37,10 +38,17 @@ const KIND_LABELS: Record<ScheduleKind, string> = {
 const KINDS = Object.keys(KIND_LABELS) as ScheduleKind[];
 
 /**
- * The kinds the server sends today (docs/product/reminders.md, "Sending"); the others are kept in
- * the app and reach visitors once it sends them too.
+ * A reminder about records of a collection shared in a space is kept in the app but not sent: the
+ * server reads a person's own records and the creator's, not a space's (docs/product/reminders.md,
+ * "Reminders about records").
  */
-const SENT_KINDS: ReadonlySet<ScheduleKind> = new Set(['weekly']);
+function notSentWhy(form: ScheduleForm, collections: readonly Collection[]): string | undefined {
+  if (form.kind === 'weekly') return undefined;
+  const collection = collections.find((c) => c.id === form.collectionId);
+  return collection && isSharedCollection(collection)
+    ? 'Not sent yet for a collection shared in a space: Pipit reminds people of their own items and yours.'
+    : undefined;
+}
 
 const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -88,11 +96,7 @@ export function ScheduleFields({ reminder }: { reminder: Reminder }) {
       <SelectField
         label="Remind"
         value={form.kind}
-        hint={
-          SENT_KINDS.has(form.kind)
-            ? undefined
-            : 'Not sent to visitors yet: for now Pipit sends only reminders on chosen days.'
-        }
+        hint={notSentWhy(form, collections)}
         onChange={(e) => update(withKind(form, e.target.value as ScheduleKind, collections))}
       >
         {KINDS.map((kind) => {
