@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { type Reminder, reminderPreferencesSchema } from '@pipit/app-definition';
 import { findVisibleApp } from '../publishing/visibility';
-import { publishedRemindersOf, remindersOfApp } from '../reminders/record-data';
+import { offeredReminders, publishedRemindersOf, remindersOfApp } from '../reminders/record-data';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { readJsonBody } from './body';
@@ -17,7 +17,7 @@ export function registerReminders(app: Hono<ApiEnv>, deps: ApiDependencies): voi
   /** The app's reminders, for someone who may use it; 404 otherwise, as for its data. */
   async function remindersFor(appId: string, userId: string): Promise<Reminder[]> {
     await needVisible(appId, userId);
-    return remindersOfApp(storage, appId);
+    return offeredReminders(await publishedRemindersOf(storage, appId));
   }
 
   async function needVisible(appId: string, userId: string) {
@@ -30,7 +30,9 @@ export function registerReminders(app: Hono<ApiEnv>, deps: ApiDependencies): voi
     const auth = requireAuth(c);
     const appId = c.req.param('id');
     await needVisible(appId, auth.user.id);
-    const { reminders: defined, collections } = await publishedRemindersOf(storage, appId);
+    const published = await publishedRemindersOf(storage, appId);
+    const { collections } = published;
+    const defined = offeredReminders(published);
     const chosen = await storage.reminderPreferences.listForUser(auth.user.id, appId);
     // The names of the collections and fields the reminders are about, to say them in words.
     const names: Record<string, string> = {};

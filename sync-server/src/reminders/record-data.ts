@@ -90,6 +90,18 @@ export function recordsOfDocument(doc: Y.Doc): ReminderRecord[] {
 }
 
 /**
+ * The reminders a visitor may turn on: those the server sends. One about a collection that is gone
+ * or shared in a space (see `recordsForReminder`) would never arrive, so it is not offered.
+ */
+export function offeredReminders({ reminders, collections }: PublishedReminders): Reminder[] {
+  return reminders.filter(
+    (reminder) =>
+      reminder.schedule.kind === 'weekly' ||
+      recordsForReminder(collections, reminder.schedule.collectionId, []) !== null,
+  );
+}
+
+/**
  * The records a reminder about `collectionId` reads for one person: the creator's records of the
  * collection (every visitor's app shows them), then the person's own. Null for a collection that
  * is gone, or one shared in a space: its records are the space's, which several people edit and a

@@ -49,13 +49,18 @@ const tasks: Collection = collectionSchema.parse({
 });
 
 /** Publishes a new version of `appId` with the tasks collection and these reminders. */
-async function publishWith(storage: Storage, appId: string, reminders: unknown[]) {
+async function publishWith(
+  storage: Storage,
+  appId: string,
+  reminders: unknown[],
+  collections: Collection[] = [tasks],
+) {
   const app = await storage.apps.get(appId);
   const version = await storage.publishing.version(appId, app!.publishedVersion!);
   const definition = JSON.parse(version!.definitionJson) as Record<string, unknown>;
   await storage.publishing.publish({
     appId,
-    definitionJson: JSON.stringify({ ...definition, collections: [tasks], reminders }),
+    definitionJson: JSON.stringify({ ...definition, collections, reminders }),
     listing: {
       title: version!.title,
       description: version!.description,
@@ -175,6 +180,32 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
   it('names the collection and field each reminder is about, for the Reminders section', async () => {
     const listed = await ada.get<{ names: Record<string, string> }>(`/api/apps/${appId}/reminders`);
     expect(listed.body.names).toEqual({ tasks: 'Tasks', due: 'Due' });
+  });
+
+  it('offers no reminder about a collection shared in a space, which it would never send', async () => {
+    const own = await createPublishedApp(storage(), ada, { visibility: 'public' });
+    const aboutSpace = createId();
+    const schedule = { kind: 'recordDay', collectionId: 'tasks', fieldId: 'due', days: -1 };
+    await publishWith(
+      storage(),
+      own,
+      [
+        {
+          id: aboutSpace,
+          title: 'Due tomorrow',
+          body: '',
+          schedule: { ...schedule, time: '09:00' },
+        },
+      ],
+      [{ ...tasks, sharing: 'space' }],
+    );
+    const listed = await ada.get<{ reminders: unknown[] }>(`/api/apps/${own}/reminders`);
+    expect(listed.body.reminders).toEqual([]);
+    const chosen = await ada.request('PUT', `/api/apps/${own}/reminders/${aboutSpace}`, {
+      body: { enabled: true, timeZone: ZONE },
+    });
+    expect(chosen.status).toBe(404);
+    expect(await storage().reminderPreferences.listForUser(adaId, own)).toEqual([]);
   });
 
   it('queues the day before a record’s date at the person’s time in their zone; one message counts the records due then', async () => {
