@@ -12,9 +12,9 @@ import { createBatchDelivery } from './delivery';
 import { createSpaceWatches, type SpaceWatch, type SpaceWatches } from './watchers';
 
 /**
- * A batch is the changes of one fixed window of this length: each recipient is sent at most one
- * notification per space per window, at its end, so the first change of a burst is told at most
- * this long after it happened.
+ * A batch is what others do in a space for this long from the first change a recipient is not
+ * yet told of: a burst, however it falls on the clock, is one notification, sent this long (and
+ * the grace) after its first change; a recipient gets at most one per space in that time.
  */
 export const ACTIVITY_BATCH_MS = 2 * 60 * 1000;
 /**
@@ -24,10 +24,6 @@ export const ACTIVITY_BATCH_MS = 2 * 60 * 1000;
 export const ACTIVITY_GRACE_MS = 5_000;
 /** Batches enqueued by this instance, remembered so a burst asks the queue once per recipient. */
 const ENQUEUED_KEPT = 10_000;
-
-/** The end of the window `at` falls in. */
-export const windowEndOf = (at: number, batchMs = ACTIVITY_BATCH_MS) =>
-  Math.floor(at / batchMs) * batchMs + batchMs;
 
 /** Who did what, as the collaboration layer hands it over. */
 interface Origin {
@@ -94,7 +90,13 @@ export function createSpaceActivity(deps: {
     const recipients = watch.watchers.filter((w) => w.userId !== authorId);
     if (recipients.length === 0) return;
     const now = clock.now();
-    const windowEnd = windowEndOf(now, batchMs);
+    // A burst is one batch per recipient: its first change opens it for `batchMs`, and what
+    // follows before it closes joins it. (Two instances opening one at the same moment give two.)
+    const windows = new Map<string, number>();
+    for (const recipient of recipients) {
+      const open = await storage.spaceActivity.openWindow(spaceId, recipient.userId, now);
+      windows.set(recipient.userId, open ?? now + batchMs);
+    }
     const items: SpaceActivityItem[] = recipients.flatMap((recipient) =>
       changes.map((change) => ({
         id: createId(),
@@ -106,12 +108,13 @@ export function createSpaceActivity(deps: {
         // Names are kept only for someone who sees them.
         name: recipient.showNames ? change.name : null,
         createdAt: now,
-        windowEnd,
+        windowEnd: windows.get(recipient.userId)!,
       })),
     );
     await storage.spaceActivity.addItems(items);
     const queue = await started();
     for (const recipient of recipients) {
+      const windowEnd = windows.get(recipient.userId)!;
       const key = `activity:${spaceId}:${recipient.userId}:${windowEnd}`;
       if (enqueued.get(key)) continue;
       await queue.enqueue({

@@ -146,6 +146,24 @@ export function describeSpaceActivityContract(storage: () => Storage) {
       expect(await s.spaceActivity.claimItems(id, owner.id, 100, `${run}-4`)).toEqual([]);
     });
 
+    it('answers the recipient’s batch still open, so a burst joins the batch its first change opened', async () => {
+      const s = storage();
+      const { id, owner, member } = await space();
+      expect(await s.spaceActivity.openWindow(id, member.id, 50)).toBeNull();
+      await s.spaceActivity.addItems([
+        item(id, member.id, owner.id, 100),
+        item(id, member.id, owner.id, 300),
+        item(id, owner.id, member.id, 80),
+      ]);
+      expect(await s.spaceActivity.openWindow(id, member.id, 50)).toBe(100);
+      expect(await s.spaceActivity.openWindow(id, member.id, 100)).toBe(300);
+      expect(await s.spaceActivity.openWindow(id, owner.id, 50)).toBe(80);
+      expect(await s.spaceActivity.openWindow(createId(), member.id, 50)).toBeNull();
+      // A batch being sent is closed: what comes now waits for the next.
+      await s.spaceActivity.claimItems(id, member.id, 100, createId());
+      expect(await s.spaceActivity.openWindow(id, member.id, 50)).toBe(300);
+    });
+
     it('gives a batch to one of many jobs racing for it', async () => {
       const s = storage();
       const { id, owner, member } = await space();

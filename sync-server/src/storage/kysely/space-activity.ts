@@ -185,6 +185,18 @@ export function createSpaceActivityStore(db: Db): SpaceActivityStore {
       return Number(result.numDeletedRows);
     },
 
+    async openWindow(spaceId, recipientId, after) {
+      const row = await db
+        .selectFrom('space_activity_items')
+        .select((eb) => eb.fn.min('window_end').as('window_end'))
+        .where('space_id', '=', spaceId)
+        .where('recipient_id', '=', recipientId)
+        .where('window_end', '>', after)
+        .where('claimed_by', 'is', null)
+        .executeTakeFirst();
+      return row?.window_end == null ? null : Number(row.window_end);
+    },
+
     async anyWaiting() {
       const row = await db
         .selectFrom('space_activity_items')

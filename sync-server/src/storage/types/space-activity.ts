@@ -56,6 +56,12 @@ export interface SpaceActivityStore {
   ): Promise<SpaceActivityItem[]>;
   /** Deletes the items `claimant` holds (they were told); answers how many went. */
   finishItems(claimant: string): Promise<number>;
+  /**
+   * The end of the recipient's batch in a space still open after `after`: the earliest
+   * `windowEnd` of their waiting, unclaimed items that ends later than `after`; null when none
+   * is open (a change then opens a batch of its own).
+   */
+  openWindow(spaceId: string, recipientId: string, after: number): Promise<number | null>;
   /** Whether any change waits to be told (at start-up: the queue is started for it). */
   anyWaiting(): Promise<boolean>;
   /** Deletes the recipient's waiting items in a space whose batch ended by `windowEnd`. */

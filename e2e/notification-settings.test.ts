@@ -1,0 +1,231 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type PushServiceStandIn,
+  type RunningPipit,
+  startPipit,
+  startPushServiceStandIn,
+} from '@pipit/sync-server/testing';
+import { definitionOf } from '../sync-server/test/support/publishing';
+import { collectPageErrors, launchBrowser } from './support/browser';
+import { screenChecks } from './support/fits';
+import { deviceOf, type Person, signUp } from './support/people';
+import { openInstalledApp, poll, publishApp, syncNote } from './support/visitor';
+
+const fits = screenChecks('notification-settings');
+
+/**
+ * `pushManager.subscribe()` answers with a subscription the push-service stand-in made, as in
+ * reminders.test.ts: Chromium here cannot reach Google's push service. The page, permission, the
+ * server and web-push are real; what the server sends arrives at the stand-in, decrypted.
+ */
+function pushServiceScript(subscription: {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}) {
+  return `(() => {
+    const made = ${JSON.stringify(subscription)};
+    let current = null;
+    const bytes = (text) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4)), (c) => c.charCodeAt(0));
+    PushManager.prototype.getSubscription = async function () { return current; };
+    PushManager.prototype.subscribe = async function (options) {
+      const key = options.applicationServerKey;
+      current = {
+        endpoint: made.endpoint,
+        expirationTime: null,
+        options: { userVisibleOnly: true, applicationServerKey: key instanceof ArrayBuffer ? key : key.buffer },
+        getKey: (name) => bytes(made.keys[name]).buffer,
+        toJSON: () => ({ endpoint: made.endpoint, expirationTime: null, keys: made.keys }),
+        unsubscribe: async () => { current = null; return true; },
+      };
+      return current;
+    };
+  })();`;
+}
+
+async function addItem(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Add an item' }).click();
+  const form = page.getByRole('form', { name: /^New / });
+  await form.getByLabel(/^Item/).fill(name);
+  await form.getByRole('button', { name: 'Add to list' }).click();
+  await page.getByRole('list', { name: 'Items' }).getByText(name, { exact: true }).waitFor();
+}
+
+const spacesDialog = (page: Page) => page.locator('dialog.spaces-dialog');
+
+/** Opens the spaces dialog on `space` and its people and notifications. */
+async function openSpace(page: Page, space: string) {
+  await page.getByRole('button', { name: /Share with people/ }).click();
+  const dialog = spacesDialog(page);
+  await dialog.getByRole('radio', { name: new RegExp(space) }).check();
+  await dialog.getByRole('button', { name: new RegExp(`in “${space}”`) }).click();
+  return dialog;
+}
+
+/**
+ * The choices that let Pipit speak up, as people make them in a browser: a member of a space turns
+ * its activity on and gets one notification for a burst of another member's items; a creator turns
+ * on Pipit's own notifications about their apps and chooses their daily email.
+ */
+describe('notification choices in the browser', () => {
+  let pipit: RunningPipit;
+  let push: PushServiceStandIn;
+  let browser: Browser;
+  let creator: Person;
+  let ada: Person;
+  let ben: Person;
+  let appId: string;
+  let spaceId: string;
+  const contexts: BrowserContext[] = [];
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    push = await startPushServiceStandIn();
+    pipit = await startPipit({
+      pushAgent: push.agent,
+      // The stand-in is on 127.0.0.1, which production refuses (push/endpoints.ts).
+      pushEndpoints: (url) => url.origin === push.origin,
+      // A burst's batch closes after two seconds here, not two minutes.
+      activityBatchMs: 2_000,
+      schedulerPollMs: 200,
+    });
+    browser = await launchBrowser();
+    [creator, ada, ben] = await Promise.all([
+      signUp(pipit, 'maker'),
+      signUp(pipit, 'ada'),
+      signUp(pipit, 'ben'),
+    ]);
+    appId = await publishApp(pipit, creator, definitionOf({}, 'household-shopping-list'));
+    const made = await ada.api.post<{ space: { id: string } }>(`/api/apps/${appId}/spaces`, {
+      name: 'Our flat',
+    });
+    expect(made.status).toBe(201);
+    spaceId = made.body.space.id;
+    const added = await ada.api.request('PUT', `/api/spaces/${spaceId}/members/ben`, {
+      body: { role: 'member' },
+    });
+    expect(added.status).toBe(201);
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await pipit?.close();
+    await push?.close();
+  });
+
+  /** A device of `person` whose push subscription is the stand-in's. */
+  async function deviceWithPush(
+    person: Person,
+    viewport: { width: number; height: number },
+    colorScheme: 'light' | 'dark',
+  ) {
+    const context = await deviceOf(browser, pipit, person, {
+      serviceWorkers: 'allow',
+      viewport,
+      colorScheme,
+    });
+    contexts.push(context);
+    await context.grantPermissions(['notifications'], { origin: pipit.url });
+    const publicKey = (await person.api.get<{ publicKey: string }>('/api/push/key')).body.publicKey;
+    const subscription = push.subscribe({ applicationServerKey: publicKey });
+    await context.addInitScript({ content: pushServiceScript(subscription) });
+    const page = await context.newPage();
+    errors.push(...collectPageErrors(page));
+    return { page, subscription };
+  }
+
+  it('tells Ben of Ada’s burst of items in one notification, and Ada of nothing', async () => {
+    const benSide = await deviceWithPush(ben, { width: 375, height: 740 }, 'light');
+    await openInstalledApp(benSide.page, pipit.url, appId);
+    const dialog = await openSpace(benSide.page, 'Our flat');
+    const tellMe = dialog.getByRole('switch', { name: /Tell me when others add or complete/ });
+    await fits(benSide.page, 'space-off', tellMe);
+    // The switch shows the stored choice: it turns once the server has it.
+    await tellMe.click();
+    await poll(
+      async () =>
+        (await pipit.server.storage.spaceActivity.getPreference(spaceId, ben.id))?.enabled,
+    ).toBe(true);
+    await poll(() => tellMe.isChecked()).toBe(true);
+    await fits(benSide.page, 'space-on', tellMe);
+    expect(await pipit.server.storage.pushSubscriptions.listForUser(ben.id, appId)).toEqual([
+      expect.objectContaining({ endpoint: benSide.subscription.endpoint }),
+    ]);
+
+    // Ada, on a laptop in the dark, sees the same choice (off for her) and adds three items.
+    const adaSide = await deviceWithPush(ada, { width: 1280, height: 800 }, 'dark');
+    await openInstalledApp(adaSide.page, pipit.url, appId);
+    const adaDialog = await openSpace(adaSide.page, 'Our flat');
+    const adaSwitch = adaDialog.getByRole('switch', {
+      name: /Tell me when others add or complete/,
+    });
+    expect(await adaSwitch.isChecked()).toBe(false);
+    await fits(adaSide.page, 'space-owner', adaSwitch);
+    await adaDialog.getByRole('button', { name: 'Close' }).click();
+    for (const item of ['Eggs', 'Milk', 'Bread']) await addItem(adaSide.page, item);
+    await poll(() => syncNote(adaSide.page).innerText()).toBe('Saved');
+
+    // One notification for the burst, once its two-second batch closes; nothing for Ada.
+    await expect
+      .poll(() => push.deliveredTo(benSide.subscription).length, { timeout: 20_000 })
+      .toBe(1);
+    const [arrived] = push.deliveredTo(benSide.subscription);
+    const message = JSON.parse(arrived!.payload) as { title: string; body: string; path: string };
+    expect(message.title).toBe('Our flat');
+    expect(message.body).toBe('ada added 3 items to Our flat');
+    expect(message.path).toBe(`/apps/${appId}/pwa`);
+    expect(push.deliveredTo(adaSide.subscription)).toEqual([]);
+
+    // Ben's service worker shows it as it came.
+    const cdp = await benSide.page.context().newCDPSession(benSide.page);
+    const registrations = new Promise<{ registrationId: string; scopeURL: string }[]>((resolve) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: all }) => resolve(all)),
+    );
+    await cdp.send('ServiceWorker.enable');
+    const ours = (await registrations).find((r) => r.scopeURL === `${pipit.url}/`);
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: pipit.url,
+      registrationId: ours!.registrationId,
+      data: arrived!.payload,
+    });
+    await expect
+      .poll(() =>
+        benSide.page.evaluate(async () =>
+          (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title),
+        ),
+      )
+      .toEqual(['Our flat']);
+  });
+
+  it.each([
+    { name: 'phone', viewport: { width: 375, height: 740 }, colorScheme: 'light' },
+    { name: 'laptop', viewport: { width: 1280, height: 800 }, colorScheme: 'dark' },
+  ] as const)(
+    'lets a creator turn on Pipit’s own notifications and choose the daily email, on a $name',
+    async ({ name, viewport, colorScheme }) => {
+      const person = await signUp(pipit, `maker_${name}`);
+      const { page, subscription } = await deviceWithPush(person, viewport, colorScheme);
+      await page.goto(`${pipit.url}/account/settings`);
+      const section = page.locator('.creator-notifications');
+      await section.getByRole('heading', { name: 'About your apps' }).waitFor();
+      await fits(page, `creator-${name}`, section);
+
+      await section.getByRole('button', { name: 'Notify me on this device' }).click();
+      await poll(async () =>
+        (await pipit.server.storage.creatorNotifications.listPlatformSubscriptions(person.id)).map(
+          (s) => s.endpoint,
+        ),
+      ).toEqual([subscription.endpoint]);
+
+      await section.getByLabel('Email me a daily summary').selectOption('off');
+      await poll(() => pipit.server.storage.creatorNotifications.emailDigest(person.id)).toBe(
+        'off',
+      );
+      await fits(page, `creator-on-${name}`, section);
+    },
+  );
+
+  it('logs no console errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
