@@ -153,6 +153,18 @@ export function createSpaceActivityStore(db: Db): SpaceActivityStore {
       });
     },
 
+    ...activityBatches(db),
+  };
+}
+
+/** The changes waiting to be told: claimed by the job that sends their batch, then deleted. */
+function activityBatches(
+  db: Db,
+): Pick<
+  SpaceActivityStore,
+  'claimItems' | 'finishItems' | 'openWindow' | 'anyWaiting' | 'dropItems'
+> {
+  return {
     async claimItems(spaceId, recipientId, windowEnd, claimant) {
       if (typeof claimant !== 'string' || claimant === '') {
         throw new TypeError('Claiming space activity needs the claiming job (a non-empty string).');
