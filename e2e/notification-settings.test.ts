@@ -10,38 +10,10 @@ import { definitionOf } from '../sync-server/test/support/publishing';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { screenChecks } from './support/fits';
 import { deviceOf, type Person, signUp } from './support/people';
+import { showOnDevice, usePushStandIn } from './support/push-device';
 import { openInstalledApp, poll, publishApp, syncNote } from './support/visitor';
 
 const fits = screenChecks('notification-settings');
-
-/**
- * `pushManager.subscribe()` answers with a subscription the push-service stand-in made, as in
- * reminders.test.ts: Chromium here cannot reach Google's push service. The page, permission, the
- * server and web-push are real; what the server sends arrives at the stand-in, decrypted.
- */
-function pushServiceScript(subscription: {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
-}) {
-  return `(() => {
-    const made = ${JSON.stringify(subscription)};
-    let current = null;
-    const bytes = (text) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4)), (c) => c.charCodeAt(0));
-    PushManager.prototype.getSubscription = async function () { return current; };
-    PushManager.prototype.subscribe = async function (options) {
-      const key = options.applicationServerKey;
-      current = {
-        endpoint: made.endpoint,
-        expirationTime: null,
-        options: { userVisibleOnly: true, applicationServerKey: key instanceof ArrayBuffer ? key : key.buffer },
-        getKey: (name) => bytes(made.keys[name]).buffer,
-        toJSON: () => ({ endpoint: made.endpoint, expirationTime: null, keys: made.keys }),
-        unsubscribe: async () => { current = null; return true; },
-      };
-      return current;
-    };
-  })();`;
-}
 
 async function addItem(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: 'Add an item' }).click();
@@ -125,10 +97,7 @@ describe('notification choices in the browser', () => {
       colorScheme,
     });
     contexts.push(context);
-    await context.grantPermissions(['notifications'], { origin: pipit.url });
-    const publicKey = (await person.api.get<{ publicKey: string }>('/api/push/key')).body.publicKey;
-    const subscription = push.subscribe({ applicationServerKey: publicKey });
-    await context.addInitScript({ content: pushServiceScript(subscription) });
+    const subscription = await usePushStandIn(context, pipit, push);
     const page = await context.newPage();
     errors.push(...collectPageErrors(page));
     return { page, subscription };
@@ -177,24 +146,9 @@ describe('notification choices in the browser', () => {
     expect(push.deliveredTo(adaSide.subscription)).toEqual([]);
 
     // Ben's service worker shows it as it came.
-    const cdp = await benSide.page.context().newCDPSession(benSide.page);
-    const registrations = new Promise<{ registrationId: string; scopeURL: string }[]>((resolve) =>
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: all }) => resolve(all)),
-    );
-    await cdp.send('ServiceWorker.enable');
-    const ours = (await registrations).find((r) => r.scopeURL === `${pipit.url}/`);
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: pipit.url,
-      registrationId: ours!.registrationId,
-      data: arrived!.payload,
-    });
     await expect
-      .poll(() =>
-        benSide.page.evaluate(async () =>
-          (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => n.title),
-        ),
-      )
-      .toEqual(['Our flat']);
+      .poll(await showOnDevice(benSide.page, pipit, arrived!.payload))
+      .toEqual([{ title: 'Our flat', body: message.body, path: message.path }]);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type PushServiceStandIn,
@@ -11,6 +11,7 @@ import { definitionOf } from '../sync-server/test/support/publishing';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { screenChecks } from './support/fits';
 import { deviceOf, signUp } from './support/people';
+import { showOnDevice, usePushStandIn } from './support/push-device';
 import { openInstalledApp, publishApp } from './support/visitor';
 
 const DEVICES = [
@@ -19,36 +20,6 @@ const DEVICES = [
 ] as const;
 
 const fits = screenChecks('reminders');
-
-/**
- * The browser's push service is the stand-in: `pushManager.subscribe()` answers with a
- * subscription the stand-in made (Chromium here cannot reach Google's push service), so what the
- * server sends arrives at the stand-in, decrypted with that subscription's keys, as a phone's
- * browser would get it. Everything else — permission, the page, the server, web-push — is real.
- */
-function pushServiceScript(subscription: {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
-}) {
-  return `(() => {
-    const made = ${JSON.stringify(subscription)};
-    let current = null;
-    const bytes = (text) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4)), (c) => c.charCodeAt(0));
-    PushManager.prototype.getSubscription = async function () { return current; };
-    PushManager.prototype.subscribe = async function (options) {
-      const key = options.applicationServerKey;
-      current = {
-        endpoint: made.endpoint,
-        expirationTime: null,
-        options: { userVisibleOnly: true, applicationServerKey: key instanceof ArrayBuffer ? key : key.buffer },
-        getKey: (name) => bytes(made.keys[name]).buffer,
-        toJSON: () => ({ endpoint: made.endpoint, expirationTime: null, keys: made.keys }),
-        unsubscribe: async () => { current = null; return true; },
-      };
-      return current;
-    };
-  })();`;
-}
 
 /** `HH:MM` in UTC, `minutes` from now (the devices are set to UTC). */
 function utcTimeIn(minutes: number): string {
@@ -111,30 +82,6 @@ describe('a reminder in the installed app', () => {
     await push?.close();
   });
 
-  /** What the service worker shows once the push service hands the device `payload`. */
-  async function showOnDevice(page: Page, payload: string) {
-    const cdp = await page.context().newCDPSession(page);
-    const registrations = new Promise<{ registrationId: string; scopeURL: string }[]>((resolve) =>
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: all }) => resolve(all)),
-    );
-    await cdp.send('ServiceWorker.enable');
-    const ours = (await registrations).find((r) => r.scopeURL === `${pipit.url}/`);
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: pipit.url,
-      registrationId: ours!.registrationId,
-      data: payload,
-    });
-    return expect.poll(() =>
-      page.evaluate(async () =>
-        (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
-          title: n.title,
-          body: n.body,
-          path: (n.data as { path?: string }).path,
-        })),
-      ),
-    );
-  }
-
   it.each(DEVICES)(
     'is turned on at the person’s own time, and its notification arrives, on $name',
     async ({ name, viewport, colorScheme }) => {
@@ -146,11 +93,7 @@ describe('a reminder in the installed app', () => {
         timezoneId: 'UTC',
       });
       contexts.push(context);
-      await context.grantPermissions(['notifications'], { origin: pipit.url });
-      const publicKey = (await visitor.api.get<{ publicKey: string }>('/api/push/key')).body
-        .publicKey;
-      const device = push.subscribe({ applicationServerKey: publicKey });
-      await context.addInitScript({ content: pushServiceScript(device) });
+      const device = await usePushStandIn(context, pipit, push);
       const page = await context.newPage();
       errors.push(...collectPageErrors(page));
       await openInstalledApp(page, pipit.url, appId);
@@ -189,9 +132,9 @@ describe('a reminder in the installed app', () => {
       });
       const [arrived] = push.deliveredTo(device);
       expect(arrived).toBeDefined();
-      await (
-        await showOnDevice(page, arrived!.payload)
-      ).toEqual([{ title: reminder.title, body: reminder.body, path: `/apps/${appId}/pwa` }]);
+      await expect
+        .poll(await showOnDevice(page, pipit, arrived!.payload))
+        .toEqual([{ title: reminder.title, body: reminder.body, path: `/apps/${appId}/pwa` }]);
 
       // A reminder about items: in words, at the person's time, and names shown only if they say.
       const items = page.locator('form.reminder', { hasText: aboutItems.title });
