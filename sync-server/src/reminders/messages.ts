@@ -26,7 +26,10 @@ function namesText(collection: Collection | undefined, records: readonly Reminde
   if (!collection) return null;
   const names = records
     .map((record) => recordTitle(collection, record))
-    .filter((name): name is string => name !== null);
+    .filter((name): name is string => name !== null)
+    // In an order of their own: the records' order in a data document is Yjs's, which differs
+    // between the device that wrote them and a copy loaded from storage.
+    .sort((a, b) => a.localeCompare(b));
   if (names.length === 0) return null;
   const shown = names.slice(0, NAMED_RECORDS);
   const more = records.length - shown.length;
