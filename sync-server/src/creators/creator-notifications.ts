@@ -149,7 +149,10 @@ export function createCreatorNotifications(deps: {
     sweeping ??= digests
       .sweep()
       .catch((error: unknown) =>
-        logger.warn({ err: error }, 'queuing the email digests failed; trying again later'),
+        logger.warn(
+          { err: error, task: 'email-digests' },
+          'queuing the email digests failed; trying again later',
+        ),
       )
       .finally(() => (sweeping = undefined));
   };

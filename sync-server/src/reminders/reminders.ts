@@ -376,7 +376,10 @@ export function createReminders(deps: {
     ticking = true;
     void sweep()
       .catch((error: unknown) =>
-        logger.warn({ err: error }, 'checking the reminders queued failed; trying again later'),
+        logger.warn(
+          { err: error, task: 'reminders-sweep' },
+          'checking the reminders queued failed; trying again later',
+        ),
       )
       .finally(() => (ticking = false));
   };

@@ -255,7 +255,9 @@ function createApiServices(
   // Batches that waited through a restart are sent by this instance's queue too.
   core.spaceActivity
     .resume()
-    .catch((err: unknown) => logger.warn({ err }, 'starting the space activity queue failed'));
+    .catch((err: unknown) =>
+      logger.warn({ err, task: 'space-activity' }, 'starting the space activity queue failed'),
+    );
   core.dataStored.listener = reminders.dataStored;
   const accounts = createAccountService({
     storage,
