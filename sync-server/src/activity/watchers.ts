@@ -1,4 +1,5 @@
 import { Lru } from '../lru';
+import { createPublishedView } from '../publishing/published-view';
 import type { SpaceActivityPreferenceRecord, Storage } from '../storage/types';
 import { activityFieldsOf, type SpaceShape } from './detect';
 
@@ -27,22 +28,9 @@ export interface SpaceWatches {
   forget(spaceId: string): Promise<void>;
 }
 
-/** The fields of the app's published version, or none when it has no readable one. */
-async function shapeOf(
-  storage: Pick<Storage, 'apps' | 'publishing'>,
-  appId: string,
-): Promise<SpaceShape> {
-  const app = await storage.apps.get(appId);
-  if (!app || app.publishedVersion === null) return new Map();
-  const version = await storage.publishing.version(appId, app.publishedVersion);
-  if (!version) return new Map();
-  try {
-    const parsed = JSON.parse(version.definitionJson) as { collections?: unknown } | null;
-    return activityFieldsOf(parsed?.collections);
-  } catch {
-    return new Map();
-  }
-}
+/** The fields activity reads in a published definition (activityFieldsOf). */
+const shapeOfDefinition = (definition: unknown): SpaceShape =>
+  activityFieldsOf((definition as { collections?: unknown } | null)?.collections);
 
 export function createSpaceWatches(options: {
   storage: Pick<Storage, 'apps' | 'publishing' | 'spaces' | 'spaceActivity'>;
@@ -52,12 +40,15 @@ export function createSpaceWatches(options: {
   const { storage, now } = options;
   const kept = new Lru<string, SpaceWatch>(SPACES_KEPT);
   const reading = new Map<string, Promise<SpaceWatch>>();
+  // The fields of the app's published version, worked out once per version.
+  const shapeOf = createPublishedView(storage, shapeOfDefinition);
 
   async function read(spaceId: string): Promise<SpaceWatch> {
     const before = kept.get(spaceId);
     const appId = before ? before.appId : ((await storage.spaces.get(spaceId))?.appId ?? null);
     const watchers = appId === null ? [] : await storage.spaceActivity.watchers(spaceId);
-    const shape = appId !== null && watchers.length > 0 ? await shapeOf(storage, appId) : new Map();
+    const shape =
+      appId !== null && watchers.length > 0 ? ((await shapeOf(appId)) ?? new Map()) : new Map();
     const watch = { appId, watchers, shape, readAt: now() };
     kept.set(spaceId, watch);
     return watch;

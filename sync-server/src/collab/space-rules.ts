@@ -1,5 +1,6 @@
 import { type AppDefinition, recordRuleOf } from '@pipit/app-definition';
 import { Lru } from '../lru';
+import { createPublishedView } from '../publishing/published-view';
 import type { Storage } from '../storage/types';
 import type { SpaceRecordRule } from './space-guard';
 
@@ -24,27 +25,23 @@ export interface SpaceRules {
 }
 
 export const RULES_FRESH_MS = 10_000;
-/** Spaces and versions whose rules are kept: rules are small, and re-read when dropped. */
+/** Spaces whose rules are kept: rules are small, and re-read when dropped. */
 const SPACES_KEPT = 5_000;
-const VERSIONS_KEPT = 500;
 
 /** Every collection under the strictest rule: an app with no published version, or no space. */
 const STRICTEST: SpaceRuleOf = () => 'author';
 
 /** The rules of a published definition, read tolerantly: a broken one is the strictest. */
-function rulesOfDefinition(definitionJson: string): SpaceRuleOf {
-  let definition: Pick<AppDefinition, 'collections'>;
-  try {
-    const parsed = JSON.parse(definitionJson) as { collections?: unknown } | null;
-    if (!Array.isArray(parsed?.collections)) return STRICTEST;
-    definition = { collections: parsed.collections as AppDefinition['collections'] };
-  } catch {
-    return STRICTEST;
-  }
+function rulesOfDefinition(definition: unknown): SpaceRuleOf {
+  const collections = (definition as { collections?: unknown } | null)?.collections;
+  if (!Array.isArray(collections)) return STRICTEST;
+  const read: Pick<AppDefinition, 'collections'> = {
+    collections: collections as AppDefinition['collections'],
+  };
   const rules = new Map<string, SpaceRecordRule>();
-  for (const collection of definition.collections) {
+  for (const collection of read.collections) {
     if (typeof collection?.id === 'string') {
-      rules.set(collection.id, recordRuleOf(definition, collection.id));
+      rules.set(collection.id, recordRuleOf(read, collection.id));
     }
   }
   return (collectionId) => rules.get(collectionId) ?? 'author';
@@ -53,7 +50,6 @@ function rulesOfDefinition(definitionJson: string): SpaceRuleOf {
 interface Kept {
   /** Null when the space does not exist (any more). */
   appId: string | null;
-  version: number | null;
   ruleOf: SpaceRuleOf;
   readAt: number;
 }
@@ -69,26 +65,15 @@ export function createSpaceRules(options: {
   const { storage, appOfSpace } = options;
   const now = options.now ?? Date.now;
   const spaces = new Lru<string, Kept>(SPACES_KEPT);
-  const versions = new Lru<string, SpaceRuleOf>(VERSIONS_KEPT);
+  // A version never changes, so its rules are read from its definition once.
+  const rulesOf = createPublishedView(storage, rulesOfDefinition);
   const reading = new Map<string, Promise<SpaceRuleOf>>();
 
   async function read(spaceId: string): Promise<SpaceRuleOf> {
     const before = spaces.get(spaceId);
     const appId = before ? before.appId : await appOfSpace(spaceId);
-    const app = appId === null ? null : await storage.apps.get(appId);
-    const version = app?.publishedVersion ?? null;
-    let ruleOf = STRICTEST;
-    if (app && version !== null) {
-      const key = `${app.id}:${version}`;
-      const known = versions.get(key);
-      if (known) ruleOf = known;
-      else {
-        const stored = await storage.publishing.version(app.id, version);
-        ruleOf = stored ? rulesOfDefinition(stored.definitionJson) : STRICTEST;
-        if (stored) versions.set(key, ruleOf);
-      }
-    }
-    spaces.set(spaceId, { appId, version, ruleOf, readAt: now() });
+    const ruleOf = (appId === null ? null : await rulesOf(appId)) ?? STRICTEST;
+    spaces.set(spaceId, { appId, ruleOf, readAt: now() });
     return ruleOf;
   }
 

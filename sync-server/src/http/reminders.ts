@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { type Reminder, reminderPreferencesSchema } from '@pipit/app-definition';
 import { findVisibleApp } from '../publishing/visibility';
-import { offeredReminders, publishedRemindersOf, remindersOfApp } from '../reminders/record-data';
+import { offeredReminders } from '../reminders/record-data';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { readJsonBody } from './body';
@@ -17,7 +17,7 @@ export function registerReminders(app: Hono<ApiEnv>, deps: ApiDependencies): voi
   /** The app's reminders, for someone who may use it; 404 otherwise, as for its data. */
   async function remindersFor(appId: string, userId: string): Promise<Reminder[]> {
     await needVisible(appId, userId);
-    return offeredReminders(await publishedRemindersOf(storage, appId));
+    return offeredReminders(await reminders.published(appId));
   }
 
   async function needVisible(appId: string, userId: string) {
@@ -30,7 +30,7 @@ export function registerReminders(app: Hono<ApiEnv>, deps: ApiDependencies): voi
     const auth = requireAuth(c);
     const appId = c.req.param('id');
     await needVisible(appId, auth.user.id);
-    const published = await publishedRemindersOf(storage, appId);
+    const published = await reminders.published(appId);
     const { collections } = published;
     const defined = offeredReminders(published);
     const chosen = await storage.reminderPreferences.listForUser(auth.user.id, appId);
@@ -94,7 +94,7 @@ export function registerReminders(app: Hono<ApiEnv>, deps: ApiDependencies): voi
     for (const appId of appIds) {
       const found = await storage.apps.get(appId);
       if (!found) continue;
-      const defined = await remindersOfApp(storage, appId);
+      const defined = (await reminders.published(appId)).reminders;
       apps.push({
         appId,
         title: found.title,

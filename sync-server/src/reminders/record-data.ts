@@ -31,32 +31,18 @@ export interface PublishedReminders {
   collections: Collection[];
 }
 
-export async function publishedRemindersOf(
-  storage: Storage,
-  appId: string,
-): Promise<PublishedReminders> {
-  const none: PublishedReminders = { reminders: [], collections: [] };
-  const app = await storage.apps.get(appId);
-  if (!app || app.publishedVersion === null) return none;
-  const version = await storage.publishing.version(appId, app.publishedVersion);
-  if (!version) return none;
-  let definition: unknown;
-  try {
-    definition = JSON.parse(version.definitionJson);
-  } catch {
-    return none;
-  }
+/** An app with no published reminders (or none that read). */
+export const NO_REMINDERS: PublishedReminders = { reminders: [], collections: [] };
+
+/** The reminders and collections of a published definition (parsed; null when it did not parse). */
+export function remindersOfDefinition(definition: unknown): PublishedReminders {
   const reminders = publishedReminders.safeParse(definition);
-  if (!reminders.success || reminders.data.reminders.length === 0) return none;
+  if (!reminders.success || reminders.data.reminders.length === 0) return NO_REMINDERS;
   const collections = publishedCollections.safeParse(definition);
   return {
     reminders: reminders.data.reminders,
     collections: collections.success ? collections.data.collections : [],
   };
-}
-
-export async function remindersOfApp(storage: Storage, appId: string): Promise<Reminder[]> {
-  return (await publishedRemindersOf(storage, appId)).reminders;
 }
 
 /**

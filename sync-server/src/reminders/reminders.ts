@@ -14,6 +14,7 @@ import { appPwaPaths, type PushMessage } from '@pipit/protocol';
 import type * as Y from 'yjs';
 import type { Clock } from '../accounts/clock';
 import type { Logger } from '../logger';
+import { createPublishedView } from '../publishing/published-view';
 import type { PushOutcome, PushSender } from '../push/sender';
 import { type Job, RetryLater, type SharedScheduler } from '../scheduler';
 import type {
@@ -24,9 +25,11 @@ import type {
 } from '../storage/types';
 import { reminderText } from './messages';
 import {
-  publishedRemindersOf,
+  NO_REMINDERS,
+  type PublishedReminders,
   recordsForReminder,
   recordsOfDocument,
+  remindersOfDefinition,
   storedRecordsOf,
 } from './record-data';
 
@@ -100,6 +103,8 @@ interface Context {
   sender: PushSender;
   clock: Clock;
   logger: Logger;
+  /** The app's published reminders and collections (worked out once per published version). */
+  published(appId: string): Promise<PublishedReminders>;
   /** Queues a job for an occurrence (starting the scheduler if it is not yet). */
   enqueue(key: OccurrenceKey): Promise<void>;
 }
@@ -112,10 +117,10 @@ async function enqueueNext(context: Context, found: Found, after: number, own: O
   return occurrence;
 }
 
-async function current(storage: Storage, userId: string, appId: string, reminderId: string) {
-  const record = await storage.reminderPreferences.get(userId, appId, reminderId);
+async function current(context: Context, userId: string, appId: string, reminderId: string) {
+  const record = await context.storage.reminderPreferences.get(userId, appId, reminderId);
   if (!record?.preferences.enabled) return null;
-  const { reminders, collections } = await publishedRemindersOf(storage, appId);
+  const { reminders, collections } = await context.published(appId);
   const reminder = reminders.find((r) => r.id === reminderId);
   return reminder ? { record, reminder, collections } : null;
 }
@@ -188,7 +193,7 @@ async function formulaAbout(context: Context, found: Found, own: OwnRecords): Pr
 async function deliverOccurrence(context: Context, job: Job<'reminder'>) {
   const { storage, clock, logger } = context;
   const key: OccurrenceKey = job.payload;
-  const found = await current(storage, key.userId, key.appId, key.reminderId);
+  const found = await current(context, key.userId, key.appId, key.reminderId);
   // Turned off, or the reminder left the app: nothing to send and nothing to queue.
   if (!found) return;
   const own = once(() => storedRecordsOf(storage, key.appId, key.userId));
@@ -222,12 +227,12 @@ async function deliverOccurrence(context: Context, job: Job<'reminder'>) {
 }
 
 /** The published reminders of each app a sweep meets, read once per sweep. */
-function definitionsCache(storage: Storage) {
-  const definitions = new Map<string, ReturnType<typeof publishedRemindersOf>>();
+function definitionsCache(context: Context) {
+  const definitions = new Map<string, Promise<PublishedReminders>>();
   return async (record: ReminderPreferenceRecord): Promise<Found | null> => {
     let published = definitions.get(record.appId);
     if (!published) {
-      published = publishedRemindersOf(storage, record.appId);
+      published = context.published(record.appId);
       definitions.set(record.appId, published);
     }
     const { reminders, collections } = await published;
@@ -241,7 +246,7 @@ function definitionsCache(storage: Storage) {
  * gets its next occurrence queued; those counted from records are `sweepRecords`'.
  */
 async function sweepClocks(context: Context): Promise<number> {
-  const foundOf = definitionsCache(context.storage);
+  const foundOf = definitionsCache(context);
   const none: OwnRecords = () => Promise.resolve([]);
   let queued = 0;
   let after: ReminderKey | undefined;
@@ -266,7 +271,7 @@ async function sweepRecords(
   from: ReminderKey | undefined,
   documents: number,
 ): Promise<{ queued: number; resume: ReminderKey | undefined }> {
-  const foundOf = definitionsCache(context.storage);
+  const foundOf = definitionsCache(context);
   let queued = 0;
   let reads = 0;
   let reading: { of: string; own: OwnRecords } | undefined;
@@ -309,6 +314,8 @@ export interface Reminders {
    * when none is on.
    */
   dataStored(appId: string, userId: string, document: Y.Doc): Promise<void>;
+  /** The app's published reminders and collections (none without a published version). */
+  published(appId: string): Promise<PublishedReminders>;
   stop(): Promise<void>;
 }
 
@@ -324,6 +331,7 @@ export function createReminders(deps: {
   recordSweepDocuments?: number;
 }): Reminders {
   const { storage, clock, logger } = deps;
+  const publishedView = createPublishedView(storage, remindersOfDefinition);
 
   /**
    * The scheduler starts when the first reminder is turned on (or found on at start-up), so an
@@ -336,6 +344,7 @@ export function createReminders(deps: {
     sender: deps.sender,
     clock,
     logger,
+    published: async (appId) => (await publishedView(appId)) ?? NO_REMINDERS,
     async enqueue(key) {
       await (
         await started()
@@ -389,19 +398,20 @@ export function createReminders(deps: {
 
   return {
     async scheduleNext(userId, appId, reminderId) {
-      const found = await current(storage, userId, appId, reminderId);
+      const found = await current(context, userId, appId, reminderId);
       if (!found) return null;
       const own = once(() => storedRecordsOf(storage, appId, userId));
       return enqueueNext(context, found, clock.now(), own);
     },
     deliver,
     sweep,
+    published: context.published,
     async dataStored(appId, userId, document) {
       const chosen = (await storage.reminderPreferences.listForUser(userId, appId)).filter(
         (record) => record.preferences.enabled,
       );
       if (chosen.length === 0) return;
-      const { reminders, collections } = await publishedRemindersOf(storage, appId);
+      const { reminders, collections } = await context.published(appId);
       // Read from the document just stored, not from storage again.
       const own = once(() => Promise.resolve(recordsOfDocument(document)));
       for (const record of chosen) {
