@@ -125,8 +125,19 @@ async function transactions(databaseUrl: string): Promise<number> {
   }
 }
 
-/** The server's CPU seconds per minute over IDLE_S seconds, and the database's transactions. */
+/**
+ * PostgreSQL counts a connection's transactions in pg_stat_database when it flushes its statistics,
+ * up to ten seconds after they ran while it is idle: a window opened sooner after busy work counts
+ * that work's tail (a 10,000-push batch showed as hundreds of "idle" transactions per poll).
+ */
+const STATS_SETTLE_MS = 12_000;
+
+/**
+ * The server's CPU seconds per minute over IDLE_S seconds, and the database's transactions,
+ * once what it did before has settled.
+ */
 async function idleCost(child: ChildPipit, databaseUrl: string | undefined) {
+  await sleep(STATS_SETTLE_MS);
   const before = await sampleOf(child);
   const xactBefore = databaseUrl ? await transactions(databaseUrl) : 0;
   await sleep(IDLE_S * 1000);

@@ -63,8 +63,8 @@ function bothTables(storage: Storage): PushRowStore {
       return (await apps.recordFailure(id, at)) ?? platform.recordPlatformFailure(id, at);
     },
     async recordSuccess(id, at) {
-      await apps.recordSuccess(id, at);
-      await platform.recordPlatformSuccess(id, at);
+      // An app's subscription far more often than Pipit's own: the second table only when needed.
+      return (await apps.recordSuccess(id, at)) || platform.recordPlatformSuccess(id, at);
     },
   };
 }

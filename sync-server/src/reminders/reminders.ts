@@ -43,6 +43,13 @@ const SWEEP_PAGE = 200;
  * those missed (a server stopped in between), and may take its time.
  */
 export const RECORD_SWEEP_DOCUMENTS = 50;
+/**
+ * Reminders one instance sends at once. A job mostly waits — on the database and on the push
+ * service, tens to hundreds of milliseconds away in production — so more than the scheduler's
+ * default of four: `npm run bench -- push` sends 10,000 due at one minute within it on either engine
+ * (docs/product/reminders.md#figures). The database pools bound what runs in them meanwhile.
+ */
+export const REMINDER_CONCURRENCY = 16;
 /** A reminder a phone gets after this long offline is stale: the push service may drop it. */
 const REMINDER_TTL_SECONDS = 60 * 60;
 
@@ -352,7 +359,7 @@ export function createReminders(deps: {
     },
   };
   const deliver = (job: Job<'reminder'>) => deliverOccurrence(context, job);
-  deps.scheduler.work('reminder', deliver);
+  deps.scheduler.work('reminder', deliver, { concurrency: REMINDER_CONCURRENCY });
 
   /** Where the next sweep of reminders counted from records goes on. */
   let recordsFrom: ReminderKey | undefined;

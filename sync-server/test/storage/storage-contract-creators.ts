@@ -158,7 +158,13 @@ export function describeCreatorsContract(engine: Engine) {
         NOW,
       );
       expect(failed?.failures).toBe(1);
-      await storage.creatorNotifications.recordPlatformSuccess(made.subscription.id, NOW + 2);
+      expect(
+        await storage.creatorNotifications.recordPlatformSuccess(made.subscription.id, NOW + 2),
+      ).toBe(true);
+      // An app's subscription is not in this table: the sender tries it only after the apps'.
+      expect(await storage.creatorNotifications.recordPlatformSuccess(createId(), NOW + 2)).toBe(
+        false,
+      );
       expect(
         await storage.creatorNotifications.getPlatformSubscription(made.subscription.id),
       ).toMatchObject({ failures: 0, lastSuccessAt: NOW + 2 });

@@ -66,7 +66,8 @@ export function describePushSubscriptionsContract(storage: () => Storage) {
       const appId = await appOf(s, user.id);
       const first = subscription(user.id, appId);
       await s.pushSubscriptions.upsert(first);
-      await s.pushSubscriptions.recordSuccess(first.id, 150);
+      expect(await s.pushSubscriptions.recordSuccess(first.id, 150)).toBe(true);
+      expect(await s.pushSubscriptions.recordSuccess(createId(), 150)).toBe(false);
       for (let i = 0; i < PUSH_FAILURES_BEFORE_DISABLE; i += 1) {
         await s.pushSubscriptions.recordFailure(first.id, 200 + i);
       }

@@ -123,11 +123,12 @@ export function platformPushSubscriptions(db: Db, specifics: EngineSpecifics): P
     },
 
     async recordPlatformSuccess(id, at) {
-      await db
+      const result = await db
         .updateTable('platform_push_subscriptions')
         .set({ last_success_at: at, failures: 0 })
         .where('id', '=', id)
-        .execute();
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
     async recordPlatformFailure(id, at) {

@@ -155,11 +155,12 @@ export function createPushSubscriptionStore(
     },
 
     async recordSuccess(id, at) {
-      await db
+      const result = await db
         .updateTable('push_subscriptions')
         .set({ last_success_at: at, failures: 0 })
         .where('id', '=', id)
-        .execute();
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
     async recordFailure(id, at) {

@@ -79,6 +79,7 @@ export interface CreatorNotificationStore {
   listPlatformSubscriptions(userId: string): Promise<PushSubscriptionRecord[]>;
   /** Only `userId`'s row when given. */
   deletePlatformSubscription(endpoint: string, userId?: string): Promise<boolean>;
-  recordPlatformSuccess(id: string, at: number): Promise<void>;
+  /** As PushSubscriptionStore.recordSuccess: false for no such row. */
+  recordPlatformSuccess(id: string, at: number): Promise<boolean>;
   recordPlatformFailure(id: string, at: number): Promise<PushSubscriptionRecord | null>;
 }

@@ -76,8 +76,8 @@ export interface PushSubscriptionStore {
   deleteForDevice(userId: string, appId: string, deviceId: string): Promise<boolean>;
   /** Every subscription of a person (their account is deleted); returns how many went. */
   deleteForUser(userId: string): Promise<number>;
-  /** Its push service accepted a message at `at`: failures back to 0. */
-  recordSuccess(id: string, at: number): Promise<void>;
+  /** Its push service accepted a message at `at`: failures back to 0. False for no such row. */
+  recordSuccess(id: string, at: number): Promise<boolean>;
   /**
    * One more consecutive failure at `at`; the row is disabled once it has
    * PUSH_FAILURES_BEFORE_DISABLE of them. Null when the row is gone.
