@@ -97,10 +97,10 @@ describe('the Reminders panel in the editor', () => {
         'Reply to the invitation · Every day at 20:00',
         'Party tomorrow · 1 day before When at 09:00',
       ]);
-    // Its events are the visitor's own and the creator's, which the server reads: no warning.
+    // Its events are the visitor's own and the creator's, not a space's: no word of spaces.
     expect(
       await editor()
-        .getByText(/Not sent yet/)
+        .getByText(/Shared in a space/)
         .count(),
     ).toBe(0);
     await fits(page, 'day-before', editor());

@@ -12,6 +12,9 @@ export type DocumentName =
   | { kind: 'data'; appId: string; userId: string }
   | { kind: 'space'; spaceId: string };
 
+/** The documents that hold records: a person's data of one app, and a space's. */
+export type RecordsDocument = Extract<DocumentName, { kind: 'data' | 'space' }>;
+
 export function documentName(doc: DocumentName): string {
   switch (doc.kind) {
     case 'app':

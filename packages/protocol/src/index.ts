@@ -31,6 +31,7 @@ export {
   SYNC_PATH,
   SYNC_PROVIDER_ADDRESSING,
   type DocumentName,
+  type RecordsDocument,
 } from './documents';
 export {
   SYNC_CLOSE_REASONS,

@@ -76,7 +76,7 @@ export function createCollab(options: {
   /** After an app document is stored: its history may take a checkpoint (persistence.ts). */
   afterAppStored?: PersistenceOptions['afterAppStored'];
   /** After a person's data document is stored: their reminders about records (persistence.ts). */
-  afterDataStored?: PersistenceOptions['afterDataStored'];
+  afterRecordsStored?: PersistenceOptions['afterRecordsStored'];
   /**
    * The record rules of shared spaces (space-rules.ts): a space's updates change only the records
    * their sender may change (space-guard.ts). Without them, every collection has the strictest rule.
@@ -111,7 +111,7 @@ export function createCollab(options: {
     ...(options.apps ? { apps: options.apps } : {}),
     ...(timings ? { timings } : {}),
     ...(options.afterAppStored ? { afterAppStored: options.afterAppStored } : {}),
-    ...(options.afterDataStored ? { afterDataStored: options.afterDataStored } : {}),
+    ...(options.afterRecordsStored ? { afterRecordsStored: options.afterRecordsStored } : {}),
   });
 
   /*

@@ -9,7 +9,7 @@ import type {
 } from '@hocuspocus/server';
 import { shouldSkipStoreHooks } from '@hocuspocus/server';
 import { readDefinition } from '@pipit/app-definition';
-import { parseDocumentName } from '@pipit/protocol';
+import { parseDocumentName, type RecordsDocument } from '@pipit/protocol';
 import * as Y from 'yjs';
 import { createDigest } from '../digest';
 import type { Logger } from '../logger';
@@ -84,10 +84,11 @@ export interface PersistenceOptions {
     final: boolean,
   ) => Promise<boolean>;
   /**
-   * After a person's data document of an app is stored (reminders counted from its records queue
-   * what it now gives). A failure is logged, never the store's: the document is safe.
+   * After a document of records is stored — a person's data of an app, or a space's — (reminders
+   * counted from records queue what they now give). A failure is logged, never the store's: the
+   * document is safe.
    */
-  afterDataStored?: (appId: string, userId: string, document: Y.Doc) => Promise<void>;
+  afterRecordsStored?: (name: RecordsDocument, document: Y.Doc) => Promise<void>;
 }
 
 /** A loaded document's connections on this instance (Hocuspocus's Document is a Y.Doc). */
@@ -360,9 +361,9 @@ async function storeDocument(
   }
   await afterAppStored(options, state, documentName, document);
   const parsed = parseDocumentName(documentName);
-  if (parsed?.kind === 'data' && options.afterDataStored) {
+  if ((parsed?.kind === 'data' || parsed?.kind === 'space') && options.afterRecordsStored) {
     try {
-      await options.afterDataStored(parsed.appId, parsed.userId, document);
+      await options.afterRecordsStored(parsed, document);
     } catch (error) {
       logger.warn({ err: error, documentName }, 'queuing reminders after a store failed');
     }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   type Collection,
   collectionSchema,
+  isSharedCollection,
   readVisitorData,
   type Reminder,
   type ReminderRecord,
@@ -13,8 +14,9 @@ import { replayInto } from '../storage/replay';
 import type { Storage } from '../storage/types';
 
 /*
- * What a reminder about records reads: the published app's reminders and collections, and one
- * person's records of an app, read from their data document `data/{appId}/{userId}` in storage.
+ * What a reminder about records reads: the published app's reminders and collections, and the
+ * records one person sees in an app: their own, from their data document `data/{appId}/{userId}`,
+ * and their spaces', from each `space/{spaceId}` of the app they are a member of.
  */
 
 /**
@@ -45,17 +47,48 @@ export function remindersOfDefinition(definition: unknown): PublishedReminders {
   };
 }
 
+/** A document of records just stored, read as it is rather than from storage again. */
+export interface KnownDocument {
+  name: string;
+  document: Y.Doc;
+}
+
 /**
- * A person's records of an app as their data document holds them (its snapshot and the updates
- * logged since), read into a document that is dropped as soon as they are read: nothing stays in
- * memory between reminders. An app they never used has none.
+ * The records a person sees in an app, as storage holds them: their own data document's, for the
+ * app's private collections, and, when the app has collections shared in a space, those of each
+ * of its spaces they are a member of now (someone who left a space is reminded of none of its
+ * items). Each document is read (its snapshot and the updates logged since) into a document
+ * dropped as soon as its records are read: nothing stays in memory between reminders. `known` is
+ * one just stored. An app they never used has none.
  */
 export async function storedRecordsOf(
   storage: Storage,
   appId: string,
   userId: string,
+  collections: readonly Collection[],
+  known?: KnownDocument,
 ): Promise<ReminderRecord[]> {
-  const stored = await storage.documents.loadWithLog(documentName({ kind: 'data', appId, userId }));
+  const shared = new Set(collections.filter(isSharedCollection).map((c) => c.id));
+  const records = (
+    await recordsOfStored(storage, documentName({ kind: 'data', appId, userId }), known)
+  ).filter((record) => !shared.has(record.collectionId));
+  if (shared.size === 0) return records;
+  for (const space of await storage.spaces.listForUser(userId, appId)) {
+    const name = documentName({ kind: 'space', spaceId: space.id });
+    for (const record of await recordsOfStored(storage, name, known)) {
+      if (shared.has(record.collectionId)) records.push(record);
+    }
+  }
+  return records;
+}
+
+async function recordsOfStored(
+  storage: Storage,
+  name: string,
+  known: KnownDocument | undefined,
+): Promise<ReminderRecord[]> {
+  if (known?.name === name) return recordsOfDocument(known.document);
+  const stored = await storage.documents.loadWithLog(name);
   if (!stored.snapshot && stored.log.length === 0) return [];
   const doc = new Y.Doc({ gc: true });
   try {
@@ -66,7 +99,7 @@ export async function storedRecordsOf(
   }
 }
 
-/** The records of a live data document (one just stored), as plain values. */
+/** The records of a live document of records (one just stored), as plain values. */
 export function recordsOfDocument(doc: Y.Doc): ReminderRecord[] {
   return readVisitorData(doc).records.map(({ id, collectionId, values }) => ({
     id,
@@ -77,7 +110,7 @@ export function recordsOfDocument(doc: Y.Doc): ReminderRecord[] {
 
 /**
  * The reminders a visitor may turn on: those the server sends. One about a collection that is gone
- * or shared in a space (see `recordsForReminder`) would never arrive, so it is not offered.
+ * would never arrive, so it is not offered.
  */
 export function offeredReminders({ reminders, collections }: PublishedReminders): Reminder[] {
   return reminders.filter(
@@ -89,9 +122,9 @@ export function offeredReminders({ reminders, collections }: PublishedReminders)
 
 /**
  * The records a reminder about `collectionId` reads for one person: the creator's records of the
- * collection (every visitor's app shows them), then the person's own. Null for a collection that
- * is gone, or one shared in a space: its records are the space's, which several people edit and a
- * person may be in several of; the server sends none of those (docs/product/reminders.md).
+ * collection (every visitor's app shows them), then those the person sees (`storedRecordsOf`:
+ * their own, or for a collection shared in a space, their spaces'). Null for a collection that is
+ * gone.
  */
 export function recordsForReminder(
   collections: readonly Collection[],
@@ -99,7 +132,7 @@ export function recordsForReminder(
   own: readonly ReminderRecord[],
 ): ReminderRecord[] | null {
   const collection = collections.find((c) => c.id === collectionId);
-  if (!collection || collection.sharing !== 'private') return null;
+  if (!collection) return null;
   return [
     ...collection.records.map((record) => ({
       id: record.id,

@@ -3,6 +3,7 @@ import {
   type Collection,
   formulaEnvAt,
   formulaMatches,
+  isSharedCollection,
   isTooLate,
   nextOccurrence,
   nextRecordOccurrence,
@@ -10,7 +11,7 @@ import {
   type ReminderRecord,
   recordsDueAt,
 } from '@pipit/app-definition';
-import { appPwaPaths, type PushMessage } from '@pipit/protocol';
+import { appPwaPaths, documentName, type PushMessage, type RecordsDocument } from '@pipit/protocol';
 import type * as Y from 'yjs';
 import type { Clock } from '../accounts/clock';
 import type { Logger } from '../logger';
@@ -27,8 +28,8 @@ import { reminderText } from './messages';
 import {
   NO_REMINDERS,
   type PublishedReminders,
+  type KnownDocument,
   recordsForReminder,
-  recordsOfDocument,
   remindersOfDefinition,
   storedRecordsOf,
 } from './record-data';
@@ -80,13 +81,12 @@ const isAboutRecords = (reminder: Reminder) =>
   reminder.schedule.kind === 'recordDay' || reminder.schedule.kind === 'recordTime';
 
 /**
- * The records a reminder about a collection reads: null when the server sends none for it (the
- * collection is gone, or shared in a space: record-data.ts). The person's document is read only
- * once the collection is known to be theirs.
+ * The records a reminder about a collection reads: null when the collection is gone. The person's
+ * documents are read only once the collection is known.
  */
 async function recordsOf(found: Found, collectionId: string, own: OwnRecords) {
   const collection = found.collections.find((c) => c.id === collectionId);
-  if (!collection || collection.sharing !== 'private') return null;
+  if (!collection) return null;
   const records = recordsForReminder(found.collections, collectionId, await own());
   return records && { collection, records };
 }
@@ -203,7 +203,7 @@ async function deliverOccurrence(context: Context, job: Job<'reminder'>) {
   const found = await current(context, key.userId, key.appId, key.reminderId);
   // Turned off, or the reminder left the app: nothing to send and nothing to queue.
   if (!found) return;
-  const own = once(() => storedRecordsOf(storage, key.appId, key.userId));
+  const own = once(() => storedRecordsOf(storage, key.appId, key.userId, found.collections));
   let about = await dueAbout(found, key.occurrence, own);
   if (about === 'moved') {
     // Queued again all the same (once per occurrence), in case storing the change did not.
@@ -294,7 +294,9 @@ async function sweepRecords(
           reads += 1;
           reading = {
             of,
-            own: once(() => storedRecordsOf(context.storage, record.appId, record.userId)),
+            own: once(() =>
+              storedRecordsOf(context.storage, record.appId, record.userId, found.collections),
+            ),
           };
         }
         if ((await enqueueNext(context, found, context.clock.now(), reading.own)) !== null) {
@@ -308,6 +310,50 @@ async function sweepRecords(
   }
 }
 
+/**
+ * A document of records was stored: each of the person's turned-on reminders of the app that
+ * counts from records, of those `about` lets through, gets the occurrence the records now give
+ * queued. The stored document is read as it is, not from storage again.
+ */
+async function requeueAfterStore(
+  context: Context,
+  userId: string,
+  appId: string,
+  known: KnownDocument,
+  about: (reminder: Reminder) => boolean,
+) {
+  const chosen = (await context.storage.reminderPreferences.listForUser(userId, appId)).filter(
+    (record) => record.preferences.enabled,
+  );
+  if (chosen.length === 0) return;
+  const { reminders, collections } = await context.published(appId);
+  const own = once(() => storedRecordsOf(context.storage, appId, userId, collections, known));
+  for (const record of chosen) {
+    const reminder = reminders.find((r) => r.id === record.reminderId);
+    if (!reminder || !isAboutRecords(reminder) || !about(reminder)) continue;
+    await enqueueNext(context, { record, reminder, collections }, context.clock.now(), own);
+  }
+}
+
+async function recordsStored(context: Context, name: RecordsDocument, document: Y.Doc) {
+  const known = { name: documentName(name), document };
+  if (name.kind === 'data') {
+    await requeueAfterStore(context, name.userId, name.appId, known, () => true);
+    return;
+  }
+  // A space's: its members' reminders about the app's shared collections, if it has any.
+  const space = await context.storage.spaces.get(name.spaceId);
+  if (!space) return;
+  const { reminders, collections } = await context.published(space.appId);
+  const shared = new Set(collections.filter(isSharedCollection).map((c) => c.id));
+  const aboutSpace = ({ schedule }: Reminder) =>
+    schedule.kind !== 'weekly' && schedule.kind !== 'formula' && shared.has(schedule.collectionId);
+  if (!reminders.some(aboutSpace)) return;
+  for (const member of await context.storage.spaces.members(name.spaceId)) {
+    await requeueAfterStore(context, member.userId, space.appId, known, aboutSpace);
+  }
+}
+
 export interface Reminders {
   /** Queues the next occurrence of a person's reminder, if it is on (idempotent). */
   scheduleNext(userId: string, appId: string, reminderId: string): Promise<number | null>;
@@ -316,11 +362,12 @@ export interface Reminders {
   /** Makes sure every turned-on reminder has its next occurrence queued. */
   sweep(): Promise<number>;
   /**
-   * A person's data of an app was stored: the reminders they turned on that count from its
-   * records get the occurrence the records now give queued. Costs one lookup of their choices
-   * when none is on.
+   * A document of records was stored — a person's data of an app, or a space's: the reminders
+   * counted from its records that they (or the space's members) turned on get the occurrence the
+   * records now give queued. Costs one lookup of a person's choices when none is on, and nothing
+   * for a space whose app has no reminder about its shared collections.
    */
-  dataStored(appId: string, userId: string, document: Y.Doc): Promise<void>;
+  recordsStored(name: RecordsDocument, document: Y.Doc): Promise<void>;
   /** The app's published reminders and collections (none without a published version). */
   published(appId: string): Promise<PublishedReminders>;
   stop(): Promise<void>;
@@ -407,26 +454,13 @@ export function createReminders(deps: {
     async scheduleNext(userId, appId, reminderId) {
       const found = await current(context, userId, appId, reminderId);
       if (!found) return null;
-      const own = once(() => storedRecordsOf(storage, appId, userId));
+      const own = once(() => storedRecordsOf(storage, appId, userId, found.collections));
       return enqueueNext(context, found, clock.now(), own);
     },
     deliver,
     sweep,
     published: context.published,
-    async dataStored(appId, userId, document) {
-      const chosen = (await storage.reminderPreferences.listForUser(userId, appId)).filter(
-        (record) => record.preferences.enabled,
-      );
-      if (chosen.length === 0) return;
-      const { reminders, collections } = await context.published(appId);
-      // Read from the document just stored, not from storage again.
-      const own = once(() => Promise.resolve(recordsOfDocument(document)));
-      for (const record of chosen) {
-        const reminder = reminders.find((r) => r.id === record.reminderId);
-        if (!reminder || !isAboutRecords(reminder)) continue;
-        await enqueueNext(context, { record, reminder, collections }, clock.now(), own);
-      }
-    },
+    recordsStored: (name, document) => recordsStored(context, name, document),
     async stop() {
       if (stopped) return;
       stopped = true;

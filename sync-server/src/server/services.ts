@@ -1,4 +1,5 @@
 import { hasDefinition, readDefinition } from '@pipit/app-definition';
+import type { RecordsDocument } from '@pipit/protocol';
 import type { Hono } from 'hono';
 import type * as Y from 'yjs';
 import { createAccountService } from '../accounts/account-service';
@@ -63,10 +64,10 @@ export interface ServerCore {
   /** Telling members what others do in a space (docs/product/reminders.md#space-activity). */
   spaceActivity: SpaceActivity;
   /**
-   * Told when a person's data document is stored; set once the services that listen exist (the
+   * Told when a document of records (a person's data, a space's) is stored; set once the services that listen exist (the
    * reminders are built after the collaboration layer that stores documents).
    */
-  dataStored: { listener?: (appId: string, userId: string, document: Y.Doc) => Promise<void> };
+  recordsStored: { listener?: (name: RecordsDocument, document: Y.Doc) => Promise<void> };
 }
 
 /** The core and the services the HTTP side uses. */
@@ -148,7 +149,7 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
     logger,
     ...(options.activityBatchMs !== undefined ? { batchMs: options.activityBatchMs } : {}),
   });
-  const dataStored: ServerCore['dataStored'] = {};
+  const recordsStored: ServerCore['recordsStored'] = {};
   const collab = createCollab({
     watchers: [spaceActivity.extension],
     fanOut: cluster.extension,
@@ -166,8 +167,8 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
       hasDefinition(document)
         ? history.afterStore(appId, () => readDefinition(document), authorIds, final)
         : Promise.resolve(false),
-    afterDataStored: (appId, userId, document) =>
-      dataStored.listener?.(appId, userId, document) ?? Promise.resolve(),
+    afterRecordsStored: (name, document) =>
+      recordsStored.listener?.(name, document) ?? Promise.resolve(),
     documents: storage.documents,
     apps: storage.apps,
     access,
@@ -196,7 +197,7 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
     collab,
     scheduler,
     spaceActivity,
-    dataStored,
+    recordsStored,
   };
 }
 
@@ -258,7 +259,7 @@ function createApiServices(
     .catch((err: unknown) =>
       logger.warn({ err, task: 'space-activity' }, 'starting the space activity queue failed'),
     );
-  core.dataStored.listener = reminders.dataStored;
+  core.recordsStored.listener = reminders.recordsStored;
   const accounts = createAccountService({
     storage,
     sessions,

@@ -92,6 +92,7 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
   let h: AccountsHarness;
   let push: PushServiceStandIn;
   let ada: ApiClient;
+  let cleo: ApiClient;
   let adaId: string;
   let appId: string;
   let device: StandInSubscription;
@@ -131,7 +132,7 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
       pushAgent: push.agent,
       pushEndpoints: (url) => url.origin === push.origin,
     });
-    const cleo = await h.signup(`cleo_rec_${engine}`);
+    cleo = await h.signup(`cleo_rec_${engine}`);
     ada = await h.signup(`ada_rec_${engine}`);
     adaId = await idOf(ada);
     appId = await createPublishedApp(storage(), cleo, { visibility: 'public' });
@@ -182,30 +183,86 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
     expect(listed.body.names).toEqual({ tasks: 'Tasks', due: 'Due' });
   });
 
-  it('offers no reminder about a collection shared in a space, which it would never send', async () => {
-    const own = await createPublishedApp(storage(), ada, { visibility: 'public' });
+  it('reminds each member of a space of its items, whoever added them; nobody outside it', async () => {
+    const spaceApp = await createPublishedApp(storage(), cleo, { visibility: 'public' });
     const aboutSpace = createId();
     const schedule = { kind: 'recordDay', collectionId: 'tasks', fieldId: 'due', days: -1 };
     await publishWith(
       storage(),
-      own,
+      spaceApp,
       [
         {
           id: aboutSpace,
-          title: 'Due tomorrow',
+          title: 'Chores tomorrow',
           body: '',
           schedule: { ...schedule, time: '09:00' },
         },
       ],
       [{ ...tasks, sharing: 'space' }],
     );
-    const listed = await ada.get<{ reminders: unknown[] }>(`/api/apps/${own}/reminders`);
-    expect(listed.body.reminders).toEqual([]);
-    const chosen = await ada.request('PUT', `/api/apps/${own}/reminders/${aboutSpace}`, {
-      body: { enabled: true, timeZone: ZONE },
+    const ben = await h.signup(`ben_rec_${engine}`);
+    const benId = await idOf(ben);
+    const spaceId = createId();
+    const limits = { spacesPerPerson: 10, membersPerSpace: 20 };
+    expect(
+      await storage().spaces.insert(
+        { id: spaceId, appId: spaceApp, ownerId: benId, name: 'Our flat', createdAt: Date.now() },
+        limits,
+      ),
+    ).toEqual({ created: true });
+    await storage().spaces.join(
+      { spaceId, userId: adaId, role: 'member', joinedAt: Date.now() },
+      limits,
+      { viaLink: false },
+    );
+    const spaceDoc = new Y.Doc();
+    // Ben's item in the space, and one Ada once kept in her own data when the list was private:
+    // the app shows the space's, so the reminder reads those only.
+    createVisitorRecord(spaceDoc, tasks, { title: 'Bins', due: parisDay(3) });
+    const ownDoc = new Y.Doc();
+    createVisitorRecord(ownDoc, tasks, { title: 'Old private', due: parisDay(2) });
+    await storage().documents.store(
+      documentName({ kind: 'space', spaceId }),
+      Y.encodeStateAsUpdate(spaceDoc),
+    );
+    await storage().documents.store(
+      documentName({ kind: 'data', appId: spaceApp, userId: adaId }),
+      Y.encodeStateAsUpdate(ownDoc),
+    );
+    spaceDoc.destroy();
+    ownDoc.destroy();
+
+    const listed = await ada.get<{ reminders: { id: string }[] }>(
+      `/api/apps/${spaceApp}/reminders`,
+    );
+    expect(listed.body.reminders.map((r) => r.id)).toEqual([aboutSpace]);
+    const saved = await ada.request('PUT', `/api/apps/${spaceApp}/reminders/${aboutSpace}`, {
+      body: { enabled: true, timeZone: ZONE, time: '08:30', showRecordText: true },
     });
-    expect(chosen.status).toBe(404);
-    expect(await storage().reminderPreferences.listForUser(adaId, own)).toEqual([]);
+    expect(saved.status).toBe(200);
+    const next = (saved.body as { next: number }).next;
+    expect(next).toBe(parisMorning(parisDay(2)));
+
+    const publicKey = (await ada.get<{ publicKey: string }>('/api/push/key')).body.publicKey;
+    const phone = push.subscribe({ applicationServerKey: publicKey });
+    const subscribed = await ada.post('/api/push/subscriptions', {
+      appId: spaceApp,
+      deviceId: createId(),
+      subscription: phone,
+    });
+    expect(subscribed.status).toBe(201);
+    const occurrence = { userId: adaId, appId: spaceApp, reminderId: aboutSpace, occurrence: next };
+    await h.pipit.server.reminders.deliver({ ...job(aboutSpace, next), payload: occurrence });
+    expect(push.deliveredTo(phone).map((d) => JSON.parse(d.payload) as unknown)).toEqual([
+      expect.objectContaining({ title: 'Chores tomorrow', body: 'Bins' }),
+    ]);
+
+    // Out of the space, Ada is reminded of none of its items.
+    expect(await storage().spaces.removeMember(spaceId, adaId)).toBe(true);
+    expect(await h.pipit.server.reminders.scheduleNext(adaId, spaceApp, aboutSpace)).toBeNull();
+    // Turned off again: the sweep's test below counts the documents of Ada's one app.
+    const off = await ada.request('DELETE', `/api/apps/${spaceApp}/reminders/${aboutSpace}`);
+    expect(off.status).toBeLessThan(300);
   });
 
   it('queues the day before a record’s date at the person’s time in their zone; one message counts the records due then', async () => {
@@ -454,6 +511,79 @@ describe('reminders about records when a person’s data is stored', () => {
       side.doc.destroy();
     }
   });
+
+  it('queues for every member the occurrence an item another added to their space gives', async () => {
+    const cleo = await h.signup('cleo_rec_space_hook');
+    const ada = await h.signup('ada_rec_space_hook');
+    const ben = await h.signup('ben_rec_space_hook');
+    const storage = h.pipit.server.storage;
+    const appId = await createPublishedApp(storage, cleo, { visibility: 'public' });
+    const reminderId = createId();
+    const schedule = { kind: 'recordDay', collectionId: 'tasks', fieldId: 'due', days: -1 };
+    await publishWith(
+      storage,
+      appId,
+      [
+        {
+          id: reminderId,
+          title: 'Chores tomorrow',
+          body: '',
+          schedule: { ...schedule, time: '08:30' },
+        },
+      ],
+      [{ ...tasks, sharing: 'space', recordRule: 'anyone' }],
+    );
+    const [adaId, benId] = [await idOf(ada), await idOf(ben)];
+    const spaceId = createId();
+    const limits = { spacesPerPerson: 10, membersPerSpace: 20 };
+    await storage.spaces.insert(
+      { id: spaceId, appId, ownerId: adaId, name: 'Our flat', createdAt: Date.now() },
+      limits,
+    );
+    await storage.spaces.join(
+      { spaceId, userId: benId, role: 'member', joinedAt: Date.now() },
+      limits,
+      { viaLink: false },
+    );
+    const saved = await ada.request('PUT', `/api/apps/${appId}/reminders/${reminderId}`, {
+      body: { enabled: true, timeZone: ZONE },
+    });
+    expect((saved.body as { next: unknown }).next).toBeNull();
+
+    const side = connectProvider({
+      url: h.pipit.url,
+      name: documentName({ kind: 'space', spaceId }),
+      cookie: ben.cookie,
+    });
+    try {
+      expect(await side.ready).toBe(true);
+      side.doc.transact(() => {
+        const record = new Y.Map<unknown>();
+        record.set('collectionId', 'tasks');
+        record.set(
+          'values',
+          new Y.Map<unknown>([
+            ['title', 'Bins'],
+            ['due', parisDay(4)],
+          ]),
+        );
+        record.set('createdAt', Date.now());
+        record.set('updatedAt', Date.now());
+        record.set('authorId', benId);
+        side.doc.getMap<Y.Map<unknown>>('records').set(createId(), record);
+      });
+      await acknowledged(side.provider);
+      // Ben added it; Ada, who turned the reminder on, has its occurrence queued.
+      const first = parisMorning(parisDay(3));
+      const key = `reminder:${adaId}:${appId}:${reminderId}:${first}`;
+      await expect
+        .poll(async () => (await storage.jobs.get(key))?.runAt, { timeout: 10_000 })
+        .toBe(first);
+    } finally {
+      side.destroy();
+      side.doc.destroy();
+    }
+  });
 });
 
 describe('the records a reminder about a collection reads', () => {
@@ -470,8 +600,10 @@ describe('the records a reminder about a collection reads', () => {
     ]);
   });
 
-  it('is none for a collection shared in a space, or one that is gone', () => {
-    expect(recordsForReminder([{ ...tasks, sharing: 'space' }], 'tasks', own)).toBeNull();
+  it('is the records the person sees of a collection shared in a space; none for one that is gone', () => {
+    expect(
+      recordsForReminder([{ ...tasks, sharing: 'space' }], 'tasks', own)?.map((r) => r.id),
+    ).toEqual(['mine']);
     expect(recordsForReminder([tasks], 'gone', own)).toBeNull();
   });
 });

@@ -38,15 +38,17 @@ const KIND_LABELS: Record<ScheduleKind, string> = {
 const KINDS = Object.keys(KIND_LABELS) as ScheduleKind[];
 
 /**
- * A reminder about records of a collection shared in a space is kept in the app but not sent: the
- * server reads a person's own records and the creator's, not a space's (docs/product/reminders.md,
- * "Reminders about records").
+ * Whose items a reminder about a collection shared in a space reads: each member's spaces', not
+ * only their own (docs/product/reminders.md, "Reminders about records").
  */
-function notSentWhy(form: ScheduleForm, collections: readonly Collection[]): string | undefined {
+function sharedItemsHint(
+  form: ScheduleForm,
+  collections: readonly Collection[],
+): string | undefined {
   if (form.kind === 'weekly') return undefined;
   const collection = collections.find((c) => c.id === form.collectionId);
   return collection && isSharedCollection(collection)
-    ? 'Not sent yet for a collection shared in a space: Pipit reminds people of their own items and yours.'
+    ? 'Shared in a space: each member who turns this on is reminded of their spaces’ items, whoever added them.'
     : undefined;
 }
 
@@ -96,7 +98,7 @@ export function ScheduleFields({ reminder }: { reminder: Reminder }) {
       <SelectField
         label="Remind"
         value={form.kind}
-        hint={notSentWhy(form, collections)}
+        hint={sharedItemsHint(form, collections)}
         onChange={(e) => update(withKind(form, e.target.value as ScheduleKind, collections))}
       >
         {KINDS.map((kind) => {
