@@ -155,7 +155,7 @@ function ReminderForm({
             </label>
             <p className="reminder__hint">
               {showNames
-                ? 'The names of your items appear in the notification, where anyone who sees your lock screen can read them.'
+                ? 'The items’ names appear in the notification, where anyone who sees your lock screen can read them.'
                 : 'The notification says only how many items it is about, not what they are.'}
             </p>
           </>

@@ -68,7 +68,7 @@ export interface ApiDependencies {
   /** Web Push: the VAPID keys and the sender (docs/decisions/0012-web-push-and-scheduler.md). */
   push: Push;
   /** Apps' reminders: queuing a person's next occurrence (docs/product/reminders.md). */
-  reminders: Pick<Reminders, 'scheduleNext' | 'published'>;
+  reminders: Pick<Reminders, 'scheduleNext' | 'published' | 'joinedSpace'>;
   /** Space activity: a choice changed here is seen by this instance's loaded documents at once. */
   spaceActivity: { watches: Pick<SpaceWatches, 'forget'> };
   /** Creators' notifications: telling people what happened to their apps (docs/product/reminders.md). */

@@ -312,7 +312,7 @@ function registerSpace(app: Hono<ApiEnv>, { storage, clock, dataRemoval }: ApiDe
 /** The people in a space: adding someone or changing their role, removing someone or leaving. */
 function registerSpaceMembers(
   app: Hono<ApiEnv>,
-  { storage, clock, accessChanges }: ApiDependencies,
+  { storage, clock, accessChanges, reminders }: ApiDependencies,
 ): void {
   app.put('/spaces/:spaceId/members/:username', async (c) => {
     const { space, role } = await spaceFor(c, storage);
@@ -350,6 +350,7 @@ function registerSpaceMembers(
       if (outcome === 'person_full') throw personFull(invitee, false);
       if (outcome === 'gone') throw notFound();
       if (outcome === 'joined') {
+        await reminders.joinedSpace(invitee.id, space.appId);
         return c.json({ member: { ...person(invitee), role: input.role, joinedAt } }, 201);
       }
       // Added at the same moment by another request: a change of role from here.
@@ -506,6 +507,7 @@ function registerInvitationLinks(app: Hono<ApiEnv>, deps: ApiDependencies): void
       if (found?.role) return c.json({ space: await summaryOf(storage, space, found.role) }, 200);
       throw inviteNotFound();
     }
+    await deps.reminders.joinedSpace(auth.user.id, space.appId);
     return c.json({ space: await summaryOf(storage, space, invite.role) }, 201);
   });
 }

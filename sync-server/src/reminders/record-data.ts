@@ -54,40 +54,70 @@ export interface KnownDocument {
 }
 
 /**
- * The records a person sees in an app, as storage holds them: their own data document's, for the
- * app's private collections, and, when the app has collections shared in a space, those of each
- * of its spaces they are a member of now (someone who left a space is reminded of none of its
- * items). Each document is read (its snapshot and the updates logged since) into a document
- * dropped as soon as its records are read: nothing stays in memory between reminders. `known` is
- * one just stored. An app they never used has none.
+ * The records a person sees in an app (docs/product/spaces.md): in their own list, their data
+ * document's; for a collection shared in a space, also those of each of the app's spaces they are
+ * a member of now (someone who left a space is reminded of none of its items).
  */
-export async function storedRecordsOf(
+export interface PersonRecords {
+  /** The records of `collection` the person sees (the creator's are added by recordsForReminder). */
+  of(collection: Collection): Promise<ReminderRecord[]>;
+  /** How many documents were read from storage so far (a sweep's budget counts them). */
+  loaded(): number;
+}
+
+/** A person with no records: reminders on a clock read none. */
+export const NO_RECORDS: PersonRecords = { of: () => Promise.resolve([]), loaded: () => 0 };
+
+/**
+ * The records a person sees in an app, read from storage when first asked for and kept for one
+ * task (a delivery, a store, a person's turn in a sweep): their data document on the first
+ * question about any collection, their spaces' documents only on the first about a shared one.
+ * Each document is read (its snapshot and the updates logged since) into a document dropped as
+ * soon as its records are read: nothing stays in memory between tasks. `known` is one just
+ * stored, read as it is. A read that fails is not kept: the next question reads again.
+ */
+export function personRecords(
   storage: Storage,
   appId: string,
   userId: string,
-  collections: readonly Collection[],
   known?: KnownDocument,
-): Promise<ReminderRecord[]> {
-  const shared = new Set(collections.filter(isSharedCollection).map((c) => c.id));
-  const records = (
-    await recordsOfStored(storage, documentName({ kind: 'data', appId, userId }), known)
-  ).filter((record) => !shared.has(record.collectionId));
-  if (shared.size === 0) return records;
-  for (const space of await storage.spaces.listForUser(userId, appId)) {
-    const name = documentName({ kind: 'space', spaceId: space.id });
-    for (const record of await recordsOfStored(storage, name, known)) {
-      if (shared.has(record.collectionId)) records.push(record);
-    }
-  }
-  return records;
+): PersonRecords {
+  let loads = 0;
+  const read = (name: string): Promise<ReminderRecord[]> => {
+    if (known?.name === name) return Promise.resolve(recordsOfDocument(known.document));
+    loads += 1;
+    return recordsOfStored(storage, name);
+  };
+  let own: Promise<ReminderRecord[]> | undefined;
+  let spaces: Promise<ReminderRecord[]> | undefined;
+  const ownRecords = () =>
+    (own ??= read(documentName({ kind: 'data', appId, userId })).catch((error: unknown) => {
+      own = undefined;
+      throw error;
+    }));
+  const spaceRecords = () =>
+    (spaces ??= (async () => {
+      const records: ReminderRecord[] = [];
+      for (const space of await storage.spaces.listForUser(userId, appId)) {
+        records.push(...(await read(documentName({ kind: 'space', spaceId: space.id }))));
+      }
+      return records;
+    })().catch((error: unknown) => {
+      spaces = undefined;
+      throw error;
+    }));
+  return {
+    async of(collection) {
+      const mine = (await ownRecords()).filter((r) => r.collectionId === collection.id);
+      if (!isSharedCollection(collection)) return mine;
+      const shared = (await spaceRecords()).filter((r) => r.collectionId === collection.id);
+      return [...mine, ...shared];
+    },
+    loaded: () => loads,
+  };
 }
 
-async function recordsOfStored(
-  storage: Storage,
-  name: string,
-  known: KnownDocument | undefined,
-): Promise<ReminderRecord[]> {
-  if (known?.name === name) return recordsOfDocument(known.document);
+async function recordsOfStored(storage: Storage, name: string): Promise<ReminderRecord[]> {
   const stored = await storage.documents.loadWithLog(name);
   if (!stored.snapshot && stored.log.length === 0) return [];
   const doc = new Y.Doc({ gc: true });
@@ -122,9 +152,8 @@ export function offeredReminders({ reminders, collections }: PublishedReminders)
 
 /**
  * The records a reminder about `collectionId` reads for one person: the creator's records of the
- * collection (every visitor's app shows them), then those the person sees (`storedRecordsOf`:
- * their own, or for a collection shared in a space, their spaces'). Null for a collection that is
- * gone.
+ * collection (every visitor's app shows them), then those the person sees (`personRecords`). Null
+ * for a collection that is gone.
  */
 export function recordsForReminder(
   collections: readonly Collection[],

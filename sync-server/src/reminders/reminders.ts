@@ -29,17 +29,20 @@ import {
   NO_REMINDERS,
   type PublishedReminders,
   type KnownDocument,
+  NO_RECORDS,
+  type PersonRecords,
+  personRecords,
   recordsForReminder,
   remindersOfDefinition,
-  storedRecordsOf,
 } from './record-data';
 
 /** How often every turned-on reminder is checked to have its next occurrence queued. */
 export const REMINDER_SWEEP_INTERVAL_MS = 5 * 60 * 1000;
 const SWEEP_PAGE = 200;
 /**
- * At most this many people's data documents are read by one sweep, for reminders counted from a
- * record's date; the next sweep goes on where this one stopped. Those reminders are queued when
+ * About this many documents (people's data and their spaces' of an app) are read by one sweep, for
+ * reminders counted from a record's date: it stops before the next person once they are read, and
+ * the next sweep goes on where this one stopped. Those reminders are queued when
  * the person turns them on and whenever their data is stored, so the sweep only catches what
  * those missed (a server stopped in between), and may take its time.
  */
@@ -69,14 +72,6 @@ interface Found {
   collections: Collection[];
 }
 
-/** A person's own records of the app, read when first asked for and then kept for one task. */
-type OwnRecords = () => Promise<ReminderRecord[]>;
-
-function once(read: () => Promise<ReminderRecord[]>): OwnRecords {
-  let kept: Promise<ReminderRecord[]> | undefined;
-  return () => (kept ??= read());
-}
-
 const isAboutRecords = (reminder: Reminder) =>
   reminder.schedule.kind === 'recordDay' || reminder.schedule.kind === 'recordTime';
 
@@ -84,15 +79,15 @@ const isAboutRecords = (reminder: Reminder) =>
  * The records a reminder about a collection reads: null when the collection is gone. The person's
  * documents are read only once the collection is known.
  */
-async function recordsOf(found: Found, collectionId: string, own: OwnRecords) {
+async function recordsOf(found: Found, collectionId: string, own: PersonRecords) {
   const collection = found.collections.find((c) => c.id === collectionId);
   if (!collection) return null;
-  const records = recordsForReminder(found.collections, collectionId, await own());
+  const records = recordsForReminder(found.collections, collectionId, await own.of(collection));
   return records && { collection, records };
 }
 
 /** The occurrence after `after` of a person's reminder, or null when there is none. */
-async function nextOf(found: Found, after: number, own: OwnRecords): Promise<number | null> {
+async function nextOf(found: Found, after: number, own: PersonRecords): Promise<number | null> {
   const { schedule } = found.reminder;
   const { preferences } = found.record;
   if (schedule.kind === 'weekly' || schedule.kind === 'formula') {
@@ -116,7 +111,7 @@ interface Context {
   enqueue(key: OccurrenceKey): Promise<void>;
 }
 
-async function enqueueNext(context: Context, found: Found, after: number, own: OwnRecords) {
+async function enqueueNext(context: Context, found: Found, after: number, own: PersonRecords) {
   const occurrence = await nextOf(found, after, own);
   if (occurrence === null) return null;
   const { userId, appId, reminderId } = found.record;
@@ -170,7 +165,7 @@ type About = { collection: Collection; records: ReminderRecord[] } | null;
 async function dueAbout(
   found: Found,
   occurrence: number,
-  own: OwnRecords,
+  own: PersonRecords,
 ): Promise<About | 'moved'> {
   const { schedule } = found.reminder;
   const { preferences } = found.record;
@@ -186,7 +181,7 @@ async function dueAbout(
  * The records a formula reminder's formula holds for now, as the person's device would work it
  * out (their zone's today): none when it holds for no record or can't be worked out.
  */
-async function formulaAbout(context: Context, found: Found, own: OwnRecords): Promise<About> {
+async function formulaAbout(context: Context, found: Found, own: PersonRecords): Promise<About> {
   const { schedule } = found.reminder;
   if (schedule.kind !== 'formula') return null;
   const read = await recordsOf(found, schedule.collectionId, own);
@@ -203,7 +198,7 @@ async function deliverOccurrence(context: Context, job: Job<'reminder'>) {
   const found = await current(context, key.userId, key.appId, key.reminderId);
   // Turned off, or the reminder left the app: nothing to send and nothing to queue.
   if (!found) return;
-  const own = once(() => storedRecordsOf(storage, key.appId, key.userId, found.collections));
+  const own = personRecords(storage, key.appId, key.userId);
   let about = await dueAbout(found, key.occurrence, own);
   if (about === 'moved') {
     // Queued again all the same (once per occurrence), in case storing the change did not.
@@ -254,7 +249,6 @@ function definitionsCache(context: Context) {
  */
 async function sweepClocks(context: Context): Promise<number> {
   const foundOf = definitionsCache(context);
-  const none: OwnRecords = () => Promise.resolve([]);
   let queued = 0;
   let after: ReminderKey | undefined;
   for (;;) {
@@ -262,7 +256,9 @@ async function sweepClocks(context: Context): Promise<number> {
     for (const record of page.records) {
       const found = await foundOf(record);
       if (!found || isAboutRecords(found.reminder)) continue;
-      if ((await enqueueNext(context, found, context.clock.now(), none)) !== null) queued += 1;
+      if ((await enqueueNext(context, found, context.clock.now(), NO_RECORDS)) !== null) {
+        queued += 1;
+      }
     }
     if (page.next === null) return queued;
     after = page.next;
@@ -270,8 +266,12 @@ async function sweepClocks(context: Context): Promise<number> {
 }
 
 /**
- * Reminders counted from records, from `from` on, reading at most `documents` people's data (one read serves a person's reminders of one app together: the rows come in that order).
- * Answers how many were queued and where the next sweep goes on (undefined: from the start).
+ * Reminders counted from records, from `from` on, until `documents` documents were read (a
+ * person's data and spaces of an app serve their reminders of it together: the rows come in that
+ * order; the sweep stops before the next person once the budget is spent). Answers how many were
+ * queued and where the next sweep goes on (undefined: from the start). A person whose reminder
+ * fails (a document that does not read, the database away) ends this sweep, which the next one
+ * resumes after them, so one bad document never holds the sweep at one place.
  */
 async function sweepRecords(
   context: Context,
@@ -280,8 +280,9 @@ async function sweepRecords(
 ): Promise<{ queued: number; resume: ReminderKey | undefined }> {
   const foundOf = definitionsCache(context);
   let queued = 0;
-  let reads = 0;
-  let reading: { of: string; own: OwnRecords } | undefined;
+  /** Documents read for the people before the current one. */
+  let loaded = 0;
+  let reading: { of: string; records: PersonRecords } | undefined;
   let after = from;
   for (;;) {
     const page = await context.storage.reminderPreferences.listEnabled(SWEEP_PAGE, after);
@@ -290,17 +291,21 @@ async function sweepRecords(
       if (found && isAboutRecords(found.reminder)) {
         const of = `${record.userId}/${record.appId}`;
         if (reading?.of !== of) {
-          if (reads === documents) return { queued, resume: after };
-          reads += 1;
-          reading = {
-            of,
-            own: once(() =>
-              storedRecordsOf(context.storage, record.appId, record.userId, found.collections),
-            ),
-          };
+          loaded += reading?.records.loaded() ?? 0;
+          if (loaded >= documents) return { queued, resume: after };
+          reading = { of, records: personRecords(context.storage, record.appId, record.userId) };
         }
-        if ((await enqueueNext(context, found, context.clock.now(), reading.own)) !== null) {
-          queued += 1;
+        const key = { userId: record.userId, appId: record.appId, reminderId: record.reminderId };
+        try {
+          if ((await enqueueNext(context, found, context.clock.now(), reading.records)) !== null) {
+            queued += 1;
+          }
+        } catch (error) {
+          context.logger.warn(
+            { err: error, task: 'reminders-sweep', ...key },
+            'queuing a reminder counted from records failed; the next sweep goes on after it',
+          );
+          return { queued, resume: key };
         }
       }
       after = { userId: record.userId, appId: record.appId, reminderId: record.reminderId };
@@ -311,15 +316,15 @@ async function sweepRecords(
 }
 
 /**
- * A document of records was stored: each of the person's turned-on reminders of the app that
- * counts from records, of those `about` lets through, gets the occurrence the records now give
- * queued. The stored document is read as it is, not from storage again.
+ * Each of the person's turned-on reminders of the app that counts from records, of those `about`
+ * lets through, gets the occurrence the records now give queued: after a document of records was
+ * stored (`known`, read as it is, not from storage again), or they joined a space.
  */
-async function requeueAfterStore(
+async function requeueRecordReminders(
   context: Context,
   userId: string,
   appId: string,
-  known: KnownDocument,
+  known: KnownDocument | undefined,
   about: (reminder: Reminder) => boolean,
 ) {
   const chosen = (await context.storage.reminderPreferences.listForUser(userId, appId)).filter(
@@ -327,7 +332,7 @@ async function requeueAfterStore(
   );
   if (chosen.length === 0) return;
   const { reminders, collections } = await context.published(appId);
-  const own = once(() => storedRecordsOf(context.storage, appId, userId, collections, known));
+  const own = personRecords(context.storage, appId, userId, known);
   for (const record of chosen) {
     const reminder = reminders.find((r) => r.id === record.reminderId);
     if (!reminder || !isAboutRecords(reminder) || !about(reminder)) continue;
@@ -335,22 +340,27 @@ async function requeueAfterStore(
   }
 }
 
+/** Whether a reminder counts from the records of one of `collections` shared in a space. */
+function aboutSharedOf(collections: readonly Collection[]) {
+  const shared = new Set(collections.filter(isSharedCollection).map((c) => c.id));
+  return ({ schedule }: Reminder) =>
+    schedule.kind !== 'weekly' && schedule.kind !== 'formula' && shared.has(schedule.collectionId);
+}
+
 async function recordsStored(context: Context, name: RecordsDocument, document: Y.Doc) {
   const known = { name: documentName(name), document };
   if (name.kind === 'data') {
-    await requeueAfterStore(context, name.userId, name.appId, known, () => true);
+    await requeueRecordReminders(context, name.userId, name.appId, known, () => true);
     return;
   }
   // A space's: its members' reminders about the app's shared collections, if it has any.
   const space = await context.storage.spaces.get(name.spaceId);
   if (!space) return;
   const { reminders, collections } = await context.published(space.appId);
-  const shared = new Set(collections.filter(isSharedCollection).map((c) => c.id));
-  const aboutSpace = ({ schedule }: Reminder) =>
-    schedule.kind !== 'weekly' && schedule.kind !== 'formula' && shared.has(schedule.collectionId);
+  const aboutSpace = aboutSharedOf(collections);
   if (!reminders.some(aboutSpace)) return;
   for (const member of await context.storage.spaces.members(name.spaceId)) {
-    await requeueAfterStore(context, member.userId, space.appId, known, aboutSpace);
+    await requeueRecordReminders(context, member.userId, space.appId, known, aboutSpace);
   }
 }
 
@@ -368,6 +378,12 @@ export interface Reminders {
    * for a space whose app has no reminder about its shared collections.
    */
   recordsStored(name: RecordsDocument, document: Y.Doc): Promise<void>;
+  /**
+   * Someone joined a space of the app: their turned-on reminders about its shared collections get
+   * the occurrence its items give queued now, not at the next edit or sweep. Never throws: a
+   * failure is logged, and the sweep catches up.
+   */
+  joinedSpace(userId: string, appId: string): Promise<void>;
   /** The app's published reminders and collections (none without a published version). */
   published(appId: string): Promise<PublishedReminders>;
   stop(): Promise<void>;
@@ -454,13 +470,24 @@ export function createReminders(deps: {
     async scheduleNext(userId, appId, reminderId) {
       const found = await current(context, userId, appId, reminderId);
       if (!found) return null;
-      const own = once(() => storedRecordsOf(storage, appId, userId, found.collections));
+      const own = personRecords(storage, appId, userId);
       return enqueueNext(context, found, clock.now(), own);
     },
     deliver,
     sweep,
     published: context.published,
     recordsStored: (name, document) => recordsStored(context, name, document),
+    async joinedSpace(userId, appId) {
+      try {
+        const { collections } = await context.published(appId);
+        await requeueRecordReminders(context, userId, appId, undefined, aboutSharedOf(collections));
+      } catch (error) {
+        logger.warn(
+          { err: error, task: 'reminders', userId, appId },
+          'queuing the reminders of someone who joined a space failed; the sweep catches up',
+        );
+      }
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -12,7 +12,7 @@ import {
 import { createId, documentName } from '@pipit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { recordsForReminder } from '../../src/reminders/record-data';
+import { personRecords, recordsForReminder } from '../../src/reminders/record-data';
 import { createReminders } from '../../src/reminders/reminders';
 import { createSharedScheduler, type Scheduler } from '../../src/scheduler';
 import type { Storage } from '../../src/storage/types';
@@ -181,88 +181,6 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
   it('names the collection and field each reminder is about, for the Reminders section', async () => {
     const listed = await ada.get<{ names: Record<string, string> }>(`/api/apps/${appId}/reminders`);
     expect(listed.body.names).toEqual({ tasks: 'Tasks', due: 'Due' });
-  });
-
-  it('reminds each member of a space of its items, whoever added them; nobody outside it', async () => {
-    const spaceApp = await createPublishedApp(storage(), cleo, { visibility: 'public' });
-    const aboutSpace = createId();
-    const schedule = { kind: 'recordDay', collectionId: 'tasks', fieldId: 'due', days: -1 };
-    await publishWith(
-      storage(),
-      spaceApp,
-      [
-        {
-          id: aboutSpace,
-          title: 'Chores tomorrow',
-          body: '',
-          schedule: { ...schedule, time: '09:00' },
-        },
-      ],
-      [{ ...tasks, sharing: 'space' }],
-    );
-    const ben = await h.signup(`ben_rec_${engine}`);
-    const benId = await idOf(ben);
-    const spaceId = createId();
-    const limits = { spacesPerPerson: 10, membersPerSpace: 20 };
-    expect(
-      await storage().spaces.insert(
-        { id: spaceId, appId: spaceApp, ownerId: benId, name: 'Our flat', createdAt: Date.now() },
-        limits,
-      ),
-    ).toEqual({ created: true });
-    await storage().spaces.join(
-      { spaceId, userId: adaId, role: 'member', joinedAt: Date.now() },
-      limits,
-      { viaLink: false },
-    );
-    const spaceDoc = new Y.Doc();
-    // Ben's item in the space, and one Ada once kept in her own data when the list was private:
-    // the app shows the space's, so the reminder reads those only.
-    createVisitorRecord(spaceDoc, tasks, { title: 'Bins', due: parisDay(3) });
-    const ownDoc = new Y.Doc();
-    createVisitorRecord(ownDoc, tasks, { title: 'Old private', due: parisDay(2) });
-    await storage().documents.store(
-      documentName({ kind: 'space', spaceId }),
-      Y.encodeStateAsUpdate(spaceDoc),
-    );
-    await storage().documents.store(
-      documentName({ kind: 'data', appId: spaceApp, userId: adaId }),
-      Y.encodeStateAsUpdate(ownDoc),
-    );
-    spaceDoc.destroy();
-    ownDoc.destroy();
-
-    const listed = await ada.get<{ reminders: { id: string }[] }>(
-      `/api/apps/${spaceApp}/reminders`,
-    );
-    expect(listed.body.reminders.map((r) => r.id)).toEqual([aboutSpace]);
-    const saved = await ada.request('PUT', `/api/apps/${spaceApp}/reminders/${aboutSpace}`, {
-      body: { enabled: true, timeZone: ZONE, time: '08:30', showRecordText: true },
-    });
-    expect(saved.status).toBe(200);
-    const next = (saved.body as { next: number }).next;
-    expect(next).toBe(parisMorning(parisDay(2)));
-
-    const publicKey = (await ada.get<{ publicKey: string }>('/api/push/key')).body.publicKey;
-    const phone = push.subscribe({ applicationServerKey: publicKey });
-    const subscribed = await ada.post('/api/push/subscriptions', {
-      appId: spaceApp,
-      deviceId: createId(),
-      subscription: phone,
-    });
-    expect(subscribed.status).toBe(201);
-    const occurrence = { userId: adaId, appId: spaceApp, reminderId: aboutSpace, occurrence: next };
-    await h.pipit.server.reminders.deliver({ ...job(aboutSpace, next), payload: occurrence });
-    expect(push.deliveredTo(phone).map((d) => JSON.parse(d.payload) as unknown)).toEqual([
-      expect.objectContaining({ title: 'Chores tomorrow', body: 'Bins' }),
-    ]);
-
-    // Out of the space, Ada is reminded of none of its items.
-    expect(await storage().spaces.removeMember(spaceId, adaId)).toBe(true);
-    expect(await h.pipit.server.reminders.scheduleNext(adaId, spaceApp, aboutSpace)).toBeNull();
-    // Turned off again: the sweep's test below counts the documents of Ada's one app.
-    const off = await ada.request('DELETE', `/api/apps/${spaceApp}/reminders/${aboutSpace}`);
-    expect(off.status).toBeLessThan(300);
   });
 
   it('queues the day before a record’s date at the person’s time in their zone; one message counts the records due then', async () => {
@@ -438,6 +356,104 @@ describe.each(ENGINES)('reminders about records on %s', (engine) => {
       await reminders.stop();
     }
   });
+
+  it('reminds each member of a space of its items, whoever added them; nobody outside it', async () => {
+    const spaceApp = await createPublishedApp(storage(), cleo, { visibility: 'public' });
+    const aboutSpace = createId();
+    const schedule = { kind: 'recordDay', collectionId: 'tasks', fieldId: 'due', days: -1 };
+    await publishWith(
+      storage(),
+      spaceApp,
+      [
+        {
+          id: aboutSpace,
+          title: 'Chores tomorrow',
+          body: '',
+          schedule: { ...schedule, time: '09:00' },
+        },
+      ],
+      [{ ...tasks, sharing: 'space' }],
+    );
+    const ben = await h.signup(`ben_rec_${engine}`);
+    const benId = await idOf(ben);
+    const spaceId = createId();
+    const limits = { spacesPerPerson: 10, membersPerSpace: 20 };
+    expect(
+      await storage().spaces.insert(
+        { id: spaceId, appId: spaceApp, ownerId: benId, name: 'Our flat', createdAt: Date.now() },
+        limits,
+      ),
+    ).toEqual({ created: true });
+    await storage().spaces.join(
+      { spaceId, userId: adaId, role: 'member', joinedAt: Date.now() },
+      limits,
+      { viaLink: false },
+    );
+    const spaceDoc = new Y.Doc();
+    // Ben's item in the space, and one in Ada's own list (the app shows it when she shows no
+    // space): she sees both, so both count.
+    createVisitorRecord(spaceDoc, tasks, { title: 'Bins', due: parisDay(3) });
+    const ownDoc = new Y.Doc();
+    createVisitorRecord(ownDoc, tasks, { title: 'Call the landlord', due: parisDay(5) });
+    await storage().documents.store(
+      documentName({ kind: 'space', spaceId }),
+      Y.encodeStateAsUpdate(spaceDoc),
+    );
+    await storage().documents.store(
+      documentName({ kind: 'data', appId: spaceApp, userId: adaId }),
+      Y.encodeStateAsUpdate(ownDoc),
+    );
+    spaceDoc.destroy();
+    ownDoc.destroy();
+
+    const listed = await ada.get<{ reminders: { id: string }[] }>(
+      `/api/apps/${spaceApp}/reminders`,
+    );
+    expect(listed.body.reminders.map((r) => r.id)).toEqual([aboutSpace]);
+    const saved = await ada.request('PUT', `/api/apps/${spaceApp}/reminders/${aboutSpace}`, {
+      body: { enabled: true, timeZone: ZONE, time: '08:30', showRecordText: true },
+    });
+    expect(saved.status).toBe(200);
+    const next = (saved.body as { next: number }).next;
+    expect(next).toBe(parisMorning(parisDay(2)));
+
+    const publicKey = (await ada.get<{ publicKey: string }>('/api/push/key')).body.publicKey;
+    const phone = push.subscribe({ applicationServerKey: publicKey });
+    const subscribed = await ada.post('/api/push/subscriptions', {
+      appId: spaceApp,
+      deviceId: createId(),
+      subscription: phone,
+    });
+    expect(subscribed.status).toBe(201);
+    const occurrence = { userId: adaId, appId: spaceApp, reminderId: aboutSpace, occurrence: next };
+    await h.pipit.server.reminders.deliver({ ...job(aboutSpace, next), payload: occurrence });
+    expect(push.deliveredTo(phone).map((d) => JSON.parse(d.payload) as unknown)).toEqual([
+      expect.objectContaining({ title: 'Chores tomorrow', body: 'Bins' }),
+    ]);
+
+    // What a sweep counts against its budget: her data document, and her spaces' only for a
+    // collection shared in one.
+    const reader = personRecords(storage(), spaceApp, adaId);
+    expect((await reader.of(tasks)).map((r) => r.values.title)).toEqual(['Call the landlord']);
+    expect(reader.loaded()).toBe(1);
+    const shared = await reader.of({ ...tasks, sharing: 'space' });
+    expect(shared.map((r) => r.values.title)).toEqual(['Call the landlord', 'Bins']);
+    expect(reader.loaded()).toBe(2);
+
+    // Someone in no space of the app, with the reminder on, is reminded of nothing of it.
+    const dan = await h.signup(`dan_rec_${engine}`);
+    const outside = await dan.request('PUT', `/api/apps/${spaceApp}/reminders/${aboutSpace}`, {
+      body: { enabled: true, timeZone: ZONE, time: '08:30', showRecordText: true },
+    });
+    expect(outside.status).toBe(200);
+    expect((outside.body as { next: unknown }).next).toBeNull();
+
+    // Out of the space, Ada is reminded of her own list only.
+    expect(await storage().spaces.removeMember(spaceId, adaId)).toBe(true);
+    expect(await h.pipit.server.reminders.scheduleNext(adaId, spaceApp, aboutSpace)).toBe(
+      parisMorning(parisDay(4)),
+    );
+  });
 });
 
 describe('reminders about records when a person’s data is stored', () => {
@@ -545,10 +561,16 @@ describe('reminders about records when a person’s data is stored', () => {
       limits,
       { viaLink: false },
     );
-    const saved = await ada.request('PUT', `/api/apps/${appId}/reminders/${reminderId}`, {
-      body: { enabled: true, timeZone: ZONE },
-    });
-    expect((saved.body as { next: unknown }).next).toBeNull();
+    // Ada and Dan, who is in no space yet, and Cleo, who never will be, turn the reminder on.
+    const dan = await h.signup('dan_rec_space_hook');
+    for (const who of [ada, dan, cleo]) {
+      const saved = await who.request('PUT', `/api/apps/${appId}/reminders/${reminderId}`, {
+        body: { enabled: true, timeZone: ZONE },
+      });
+      expect((saved.body as { next: unknown }).next).toBeNull();
+    }
+    const keyOf = async (who: ApiClient, occurrence: number) =>
+      `reminder:${await idOf(who)}:${appId}:${reminderId}:${occurrence}`;
 
     const side = connectProvider({
       url: h.pipit.url,
@@ -573,12 +595,23 @@ describe('reminders about records when a person’s data is stored', () => {
         side.doc.getMap<Y.Map<unknown>>('records').set(createId(), record);
       });
       await acknowledged(side.provider);
-      // Ben added it; Ada, who turned the reminder on, has its occurrence queued.
+      // Ben added it; Ada, who turned the reminder on, has its occurrence queued; Cleo, outside
+      // the space, has nothing.
       const first = parisMorning(parisDay(3));
-      const key = `reminder:${adaId}:${appId}:${reminderId}:${first}`;
+      const key = await keyOf(ada, first);
       await expect
         .poll(async () => (await storage.jobs.get(key))?.runAt, { timeout: 10_000 })
         .toBe(first);
+      expect(await storage.jobs.get(await keyOf(cleo, first))).toBeNull();
+      expect(await storage.jobs.get(await keyOf(dan, first))).toBeNull();
+
+      // Dan joins: his reminder reads the space's items at once, before anyone edits again.
+      const added = await ada.request('PUT', `/api/spaces/${spaceId}/members/dan_rec_space_hook`, {
+        body: { role: 'member' },
+      });
+      expect(added.status).toBe(201);
+      expect((await storage.jobs.get(await keyOf(dan, first)))?.runAt).toBe(first);
+      expect(await storage.jobs.get(await keyOf(cleo, first))).toBeNull();
     } finally {
       side.destroy();
       side.doc.destroy();
