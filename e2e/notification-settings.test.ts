@@ -175,6 +175,9 @@ describe('notification choices in the browser', () => {
       await poll(() => pipit.server.storage.creatorNotifications.emailDigest(person.id)).toBe(
         'off',
       );
+      // The choice carries the device's zone, which the daily email's 17:00 keeps to.
+      const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+      expect(await pipit.server.storage.creatorNotifications.digestTimeZone(person.id)).toBe(zone);
       await fits(page, `creator-on-${name}`, section);
     },
   );

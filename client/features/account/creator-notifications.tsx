@@ -18,6 +18,7 @@ const settingsAnswer = z.object({
   emailDigest: z.enum(EMAIL_DIGEST_CHOICES),
   devices: z.number(),
   emailVerified: z.boolean(),
+  digestTimeZone: z.string(),
 });
 type Settings = z.infer<typeof settingsAnswer>;
 
@@ -26,6 +27,16 @@ const DIGEST_LABELS: Record<EmailDigestChoice, string> = {
   always: 'Always, once a day',
   off: 'Never',
 };
+
+/**
+ * The zone the daily email keeps to, in words: "your time" when it is this device's; otherwise
+ * named, with how to change it (a choice made here sends this device's zone).
+ */
+function zoneName(zone: string): string {
+  if (zone === Intl.DateTimeFormat().resolvedOptions().timeZone) return 'your time';
+  const named = zone === 'UTC' ? 'UTC' : `${zone.replaceAll('_', ' ')} time`;
+  return `${named} (choose again here to have it at 17:00 on this device’s clock)`;
+}
 
 const devicesInWords = (count: number) =>
   count === 0
@@ -82,7 +93,14 @@ export function CreatorNotifications() {
     );
   const chooseDigest = (emailDigest: EmailDigestChoice) =>
     act(async () => {
-      await apiSend('PUT', '/api/account/creator-notifications', { emailDigest }, settingsAnswer);
+      // The device's zone: the daily email comes at 17:00 on the person's clock.
+      const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      await apiSend(
+        'PUT',
+        '/api/account/creator-notifications',
+        { emailDigest, timeZone },
+        settingsAnswer,
+      );
       return emailDigest === 'off' ? 'The email is off.' : 'Your choice of email is saved.';
     });
 
@@ -130,7 +148,7 @@ export function CreatorNotifications() {
             label="Email me a daily summary"
             hint={
               settings.emailVerified
-                ? 'One email a day at most, only when something happened.'
+                ? `One email a day at most, around 17:00 ${zoneName(settings.digestTimeZone)}, only when something happened.`
                 : 'Confirm your email address first: the summary goes only to a confirmed address.'
             }
             value={settings.emailDigest}

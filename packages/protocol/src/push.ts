@@ -107,6 +107,11 @@ export const creatorNotificationSettingsRequestSchema = lazySchema(() =>
     emailDigest: z.enum(EMAIL_DIGEST_CHOICES, {
       error: 'The email digest is when_no_push, always or off.',
     }),
+    /**
+     * The device's IANA zone, which the digest's 17:00 keeps to (the server checks it is one it
+     * knows); absent: the zone told before stays.
+     */
+    timeZone: z.string().max(64, 'A time zone is a name like Europe/Paris.').optional(),
   }),
 );
 
@@ -117,6 +122,8 @@ export interface CreatorNotificationSettings {
   devices: number;
   /** The digest goes only to a confirmed address. */
   emailVerified: boolean;
+  /** The IANA zone whose 17:00 the digest keeps to ("UTC" until the person tells one). */
+  digestTimeZone: string;
 }
 
 /** `DELETE /api/push/subscriptions`. */

@@ -1,3 +1,4 @@
+import { isTimeZone, nextOccurrence, WEEKDAYS, zonedTime } from '@pipit/app-definition';
 import type { Clock } from '../accounts/clock';
 import type { Mailer } from '../accounts/mailer';
 import type { Logger } from '../logger';
@@ -6,19 +7,53 @@ import type { CreatorNotificationRecord, Storage } from '../storage/types';
 import { digestMessage, type Told } from './messages';
 import type { UnsubscribeLinks } from './unsubscribe';
 
-/** The hour (UTC) each day's digest is sent: one email per person per day at most. */
-export const DIGEST_HOUR_UTC = 17;
+/**
+ * The time of day each day's digest is sent, on the clock of the person's zone (UTC for someone
+ * who never told one): one email per person per day at most.
+ */
+export const DIGEST_TIME = '17:00';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SWEEP_PAGE = 200;
 
 export const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
 
-/** The first digest time after `now`. */
-export function nextDigestAt(now: number): number {
-  const start = new Date(now);
-  const today = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate());
-  const at = today + DIGEST_HOUR_UTC * 60 * 60 * 1000;
-  return at > now ? at : at + DAY_MS;
+/** The day (YYYY-MM-DD) `at` falls on in `timeZone`. */
+export function dayIn(at: number, timeZone: string): string {
+  const zoned = zonedTime(at, timeZone);
+  return zoned ? new Date(zoned.day * DAY_MS).toISOString().slice(0, 10) : utcDay(at);
+}
+
+/**
+ * The first digest time after `now` in `timeZone`: its next 17:00, daylight saving handled as a
+ * reminder's is (a 17:00 a clock change skips is sent at the first instant after it).
+ */
+export function nextDigestAt(now: number, timeZone = 'UTC'): number {
+  const at = (zone: string) =>
+    nextOccurrence(
+      { kind: 'weekly', days: [...WEEKDAYS], time: DIGEST_TIME },
+      { enabled: true, timeZone: zone },
+      now,
+    );
+  return at(timeZone) ?? at('UTC')!;
+}
+
+/**
+ * The zone a person's digest keeps to: the one they told with their choice of email, else that of
+ * the reminders they turned on most recently, else UTC.
+ */
+export async function digestZoneOf(
+  storage: Pick<Storage, 'creatorNotifications' | 'reminderPreferences'>,
+  userId: string,
+): Promise<string> {
+  const told = await storage.creatorNotifications.digestTimeZone(userId);
+  if (told !== null && isTimeZone(told)) return told;
+  const chosen = await storage.reminderPreferences.listForUser(userId);
+  const latest = chosen.reduce<(typeof chosen)[number] | undefined>(
+    (best, record) => (!best || record.updatedAt > best.updatedAt ? record : best),
+    undefined,
+  );
+  const zone = latest?.preferences.timeZone;
+  return zone !== undefined && isTimeZone(zone) ? zone : 'UTC';
 }
 
 const digestKey = (userId: string, day: string) => `digest:${userId}:${day}`;
@@ -43,7 +78,8 @@ export interface Digests {
 }
 
 /**
- * The email digest (docs/product/reminders.md#the-email-digest): once a day at DIGEST_HOUR_UTC,
+ * The email digest (docs/product/reminders.md#the-email-digest): once a day at DIGEST_TIME in the
+ * person's zone,
  * one email per person carrying every notification that waited for it, sent once per day
  * whatever runs the job again (`creator_digests`).
  */
@@ -66,11 +102,12 @@ export function createDigests(deps: {
   }
 
   async function queueDigest(userId: string): Promise<boolean> {
-    const runAt = nextDigestAt(clock.now());
+    const zone = await digestZoneOf(storage, userId);
+    const runAt = nextDigestAt(clock.now(), zone);
     const scheduler = await deps.scheduler();
     return scheduler.enqueue({
       kind: 'digest',
-      key: digestKey(userId, utcDay(runAt)),
+      key: digestKey(userId, dayIn(runAt, zone)),
       runAt,
       payload: { userId },
     });

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { isTimeZone } from '@pipit/app-definition';
 import {
   type CreatorNotificationSettings,
   createId,
@@ -6,6 +7,7 @@ import {
   platformPushSubscribeRequestSchema,
   platformPushUnsubscribeRequestSchema,
 } from '@pipit/protocol';
+import { digestZoneOf } from '../creators/digest';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { readJsonBody } from './body';
@@ -25,14 +27,16 @@ export function registerCreatorNotifications(app: Hono<ApiEnv>, deps: ApiDepende
     userId: string,
     verified: boolean,
   ): Promise<CreatorNotificationSettings> {
-    const [emailDigest, devices] = await Promise.all([
+    const [emailDigest, devices, digestTimeZone] = await Promise.all([
       storage.creatorNotifications.emailDigest(userId),
       storage.creatorNotifications.listPlatformSubscriptions(userId),
+      digestZoneOf(storage, userId),
     ]);
     return {
       emailDigest,
       devices: devices.filter((d) => d.disabledAt === null).length,
       emailVerified: verified,
+      digestTimeZone,
     };
   }
 
@@ -43,8 +47,23 @@ export function registerCreatorNotifications(app: Hono<ApiEnv>, deps: ApiDepende
 
   app.put('/account/creator-notifications', async (c) => {
     const auth = requireAuth(c);
-    const { emailDigest } = await readJsonBody(c.req.raw, creatorNotificationSettingsRequestSchema);
-    await storage.creatorNotifications.setEmailDigest(auth.user.id, emailDigest, clock.now());
+    const { emailDigest, timeZone } = await readJsonBody(
+      c.req.raw,
+      creatorNotificationSettingsRequestSchema,
+    );
+    if (timeZone !== undefined && !isTimeZone(timeZone)) {
+      throw new ApiError('validation_failed', 'Some fields need another look.', {
+        fields: {
+          timeZone: `“${timeZone}” isn't a time zone this server knows. Send one like Europe/Paris.`,
+        },
+      });
+    }
+    await storage.creatorNotifications.setEmailDigest(
+      auth.user.id,
+      emailDigest,
+      clock.now(),
+      timeZone,
+    );
     // Off means off: what waited for the next digest is not sent later either.
     if (emailDigest === 'off') await storage.creatorNotifications.dropPending(auth.user.id);
     return c.json(await settingsOf(auth.user.id, auth.user.emailVerifiedAt !== null));

@@ -276,7 +276,13 @@ export interface Database {
     digest_pending: number;
     digested_at: number | null;
   };
-  creator_notification_settings: { user_id: string; email_digest: string; updated_at: number };
+  creator_notification_settings: {
+    user_id: string;
+    email_digest: string;
+    updated_at: number;
+    /** IANA zone the daily digest keeps to; null: not told yet (migration 0026). */
+    time_zone: string | null;
+  };
   creator_digests: {
     user_id: string;
     day: string;

@@ -1,6 +1,6 @@
 import { createId } from '@pipit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextDigestAt, utcDay } from '../../src/creators/digest';
+import { dayIn, nextDigestAt, utcDay } from '../../src/creators/digest';
 import type { CreatorNotificationRecord, Storage } from '../../src/storage/types';
 import type { ApiClient } from '../support/api-client';
 import {
@@ -111,7 +111,12 @@ describe.each(ENGINES)("creators' notifications on %s", (engine) => {
     const settings = await ada.get<{ devices: number; emailDigest: string }>(
       '/api/account/creator-notifications',
     );
-    expect(settings.body).toEqual({ emailDigest: 'when_no_push', devices: 1, emailVerified: true });
+    expect(settings.body).toEqual({
+      emailDigest: 'when_no_push',
+      devices: 1,
+      emailVerified: true,
+      digestTimeZone: 'UTC',
+    });
   });
 
   it('tells a person added as a collaborator (on their device), never the owner who added them', async () => {
@@ -251,7 +256,40 @@ describe.each(ENGINES)("creators' notifications on %s", (engine) => {
       body: { emailDigest: 'always' },
     });
     expect(on.status).toBe(200);
-    expect(on.body).toMatchObject({ emailDigest: 'always' });
+    // Never told a zone (and no reminder on): the digest keeps to UTC.
+    expect(on.body).toMatchObject({ emailDigest: 'always', digestTimeZone: 'UTC' });
+    const nowhere = await bo.request('PUT', '/api/account/creator-notifications', {
+      body: { emailDigest: 'off', timeZone: 'Mars/Olympus_Mons' },
+    });
+    expect(nowhere.status).toBe(400);
+    expect(JSON.stringify(nowhere.body)).toContain('Mars/Olympus_Mons');
+    expect(await storage().creatorNotifications.emailDigest(ids.bo!)).toBe('always');
+  });
+
+  it('sends the digest at 17:00 on the clock of the zone the creator chose it in', async () => {
+    const tokyo = await cleo.request('PUT', '/api/account/creator-notifications', {
+      body: { emailDigest: 'always', timeZone: 'Asia/Tokyo' },
+    });
+    expect(tokyo.status).toBe(200);
+    expect(tokyo.body).toMatchObject({ digestTimeZone: 'Asia/Tokyo' });
+    // A later choice without a zone keeps it.
+    const again = await cleo.request('PUT', '/api/account/creator-notifications', {
+      body: { emailDigest: 'always' },
+    });
+    expect(again.body).toMatchObject({ digestTimeZone: 'Asia/Tokyo' });
+
+    const other = await createPublishedApp(storage(), cleo, { visibility: 'public' });
+    await h.pipit.server.creators.notify({ kind: 'first_visit', appId: other });
+    const at = nextDigestAt(Date.now(), 'Asia/Tokyo');
+    expect(new Date(at).getUTCHours()).toBe(8);
+    const key = `digest:${ids.cleo!}:${dayIn(at, 'Asia/Tokyo')}`;
+    if (engine === 'sqlite') {
+      await until(
+        () => storage().jobs.get(key),
+        (job) => job !== null,
+      );
+      expect((await storage().jobs.get(key))?.runAt).toBe(at);
+    }
   });
 
   it('sends nothing to a deleted account, whose notifications go with it', async () => {
@@ -272,5 +310,27 @@ describe.each(ENGINES)("creators' notifications on %s", (engine) => {
     await h.pipit.server.creators.deliverDigest(digestJob(doraId, 'job-dora'));
     await sleep(300);
     expect(digestsTo(name('dora'))).toEqual([]);
+  });
+});
+
+describe('the time of a day’s digest', () => {
+  const at = (iso: string) => Date.parse(iso);
+
+  it('is the next 17:00 in the zone, daylight saving included, on that zone’s calendar', () => {
+    expect(nextDigestAt(at('2026-07-01T12:00:00Z'))).toBe(at('2026-07-01T17:00:00Z'));
+    expect(nextDigestAt(at('2026-07-01T17:00:00Z'))).toBe(at('2026-07-02T17:00:00Z'));
+    // New York: 17:00 EDT in summer, EST in winter.
+    expect(nextDigestAt(at('2026-07-01T12:00:00Z'), 'America/New_York')).toBe(
+      at('2026-07-01T21:00:00Z'),
+    );
+    expect(nextDigestAt(at('2026-12-01T12:00:00Z'), 'America/New_York')).toBe(
+      at('2026-12-01T22:00:00Z'),
+    );
+    // Tokyo's 17:00 on 2 July is 08:00 UTC that day, past the UTC day's start.
+    const tokyo = nextDigestAt(at('2026-07-01T09:00:00Z'), 'Asia/Tokyo');
+    expect(tokyo).toBe(at('2026-07-02T08:00:00Z'));
+    expect(dayIn(tokyo, 'Asia/Tokyo')).toBe('2026-07-02');
+    // Auckland's evening is the next day on its calendar.
+    expect(dayIn(at('2026-07-01T20:00:00Z'), 'Pacific/Auckland')).toBe('2026-07-02');
   });
 });

@@ -129,6 +129,19 @@ export function describeCreatorsContract(engine: Engine) {
       expect(await storage.creatorNotifications.emailDigest(other)).toBe('off');
     });
 
+    it('keeps the zone the digest keeps to, until another is told', async () => {
+      const other = (await insertUser(storage)).id;
+      expect(await storage.creatorNotifications.digestTimeZone(other)).toBeNull();
+      await storage.creatorNotifications.setEmailDigest(other, 'always', NOW);
+      expect(await storage.creatorNotifications.digestTimeZone(other)).toBeNull();
+      await storage.creatorNotifications.setEmailDigest(other, 'always', NOW, 'Asia/Tokyo');
+      expect(await storage.creatorNotifications.digestTimeZone(other)).toBe('Asia/Tokyo');
+      await storage.creatorNotifications.setEmailDigest(other, 'off', NOW + 1);
+      expect(await storage.creatorNotifications.digestTimeZone(other)).toBe('Asia/Tokyo');
+      await storage.creatorNotifications.setEmailDigest(other, 'always', NOW + 2, 'Europe/Paris');
+      expect(await storage.creatorNotifications.digestTimeZone(other)).toBe('Europe/Paris');
+    });
+
     it('keeps one platform subscription per device and per browser, moving it to whoever subscribed last', async () => {
       const ada = (await insertUser(storage)).id;
       const bo = (await insertUser(storage)).id;

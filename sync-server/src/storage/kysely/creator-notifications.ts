@@ -31,7 +31,9 @@ function recordOf(row: Row): CreatorNotificationRecord {
 
 function checkDay(day: string): void {
   if (typeof day !== 'string' || !DAY_PATTERN.test(day)) {
-    throw new RangeError(`A digest's day is YYYY-MM-DD (UTC); got ${JSON.stringify(day)}.`);
+    throw new RangeError(
+      `A digest's day is YYYY-MM-DD (on its zone's calendar); got ${JSON.stringify(day)}.`,
+    );
   }
 }
 
@@ -188,19 +190,28 @@ export function createCreatorNotificationStore(
 /** A person's choice of email digest, and everything of theirs going when their account does. */
 function choicesAndRemoval(
   db: Db,
-): Pick<CreatorNotificationStore, 'emailDigest' | 'setEmailDigest' | 'deleteForUser'> {
+): Pick<
+  CreatorNotificationStore,
+  'emailDigest' | 'digestTimeZone' | 'setEmailDigest' | 'deleteForUser'
+> {
+  /** The person's row of choices; none until they first choose. */
+  const settingsOf = (userId: string) =>
+    db
+      .selectFrom('creator_notification_settings')
+      .select(['email_digest', 'time_zone'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
   return {
     async emailDigest(userId) {
-      const row = await db
-        .selectFrom('creator_notification_settings')
-        .select('email_digest')
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      const choice = row?.email_digest as EmailDigestChoice | undefined;
+      const choice = (await settingsOf(userId))?.email_digest as EmailDigestChoice | undefined;
       return choice && EMAIL_DIGEST_CHOICES.includes(choice) ? choice : 'when_no_push';
     },
 
-    async setEmailDigest(userId, choice, now) {
+    async digestTimeZone(userId) {
+      return (await settingsOf(userId))?.time_zone ?? null;
+    },
+
+    async setEmailDigest(userId, choice, now, timeZone) {
       if (!EMAIL_DIGEST_CHOICES.includes(choice)) {
         throw new TypeError(
           `The email digest is one of ${EMAIL_DIGEST_CHOICES.join(', ')}; got ${JSON.stringify(choice)}.`,
@@ -208,9 +219,18 @@ function choicesAndRemoval(
       }
       await db
         .insertInto('creator_notification_settings')
-        .values({ user_id: userId, email_digest: choice, updated_at: now })
+        .values({
+          user_id: userId,
+          email_digest: choice,
+          updated_at: now,
+          time_zone: timeZone ?? null,
+        })
         .onConflict((oc) =>
-          oc.column('user_id').doUpdateSet({ email_digest: choice, updated_at: now }),
+          oc.column('user_id').doUpdateSet({
+            email_digest: choice,
+            updated_at: now,
+            ...(timeZone === undefined ? {} : { time_zone: timeZone }),
+          }),
         )
         .execute();
     },

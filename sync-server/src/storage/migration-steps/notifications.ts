@@ -240,4 +240,13 @@ export const NOTIFICATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0026_digest_time_zone': () => ({
+    async up(db: Kysely<unknown>) {
+      // The zone a creator's daily digest keeps to (its 17:00 is theirs); null: not told yet.
+      await db.schema
+        .alterTable('creator_notification_settings')
+        .addColumn('time_zone', 'text')
+        .execute();
+    },
+  }),
 };

@@ -53,7 +53,8 @@ export interface CreatorNotificationStore {
   /** People with notifications waiting for a digest, a page at a time after `after`. */
   usersWithPendingDigest(limit: number, after?: string): Promise<string[]>;
   /**
-   * Takes a person's digest of `day` (YYYY-MM-DD, UTC) before it is sent: true when this call
+   * Takes a person's digest of `day` (YYYY-MM-DD, on the calendar of the zone it keeps to) before
+   * it is sent: true when this call
    * inserted it, or it is still `sending` for the same `claimant` (a retry of that job). False
    * when another job has it or it was sent.
    */
@@ -64,7 +65,15 @@ export interface CreatorNotificationStore {
   /** Nothing waits for a digest any more (the person turned it off). Returns how many did. */
   dropPending(userId: string): Promise<number>;
   emailDigest(userId: string): Promise<EmailDigestChoice>;
-  setEmailDigest(userId: string, choice: EmailDigestChoice, now: number): Promise<void>;
+  /** The zone the person's digest keeps to, as they last told it; null when they never did. */
+  digestTimeZone(userId: string): Promise<string | null>;
+  /** Stores the choice, and the zone when one is given (the one stored before stays otherwise). */
+  setEmailDigest(
+    userId: string,
+    choice: EmailDigestChoice,
+    now: number,
+    timeZone?: string,
+  ): Promise<void>;
   /**
    * The person's account is deleted: their notifications, choices, digests and platform push
    * subscriptions go. Returns how many rows went.
