@@ -1,17 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type PushServiceStandIn,
-  type RunningPipit,
-  startPipit,
-  startPushServiceStandIn,
-} from '@pipit/sync-server/testing';
+import type { PushServiceStandIn, RunningPipit } from '@pipit/sync-server/testing';
 import { definitionOf } from '../sync-server/test/support/publishing';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { screenChecks } from './support/fits';
 import { deviceOf, type Person, signUp } from './support/people';
-import { showOnDevice, usePushStandIn } from './support/push-device';
-import { openInstalledApp, poll, publishApp, syncNote } from './support/visitor';
+import { showOnDevice, startPipitWithPush, usePushStandIn } from './support/push-device';
+import { makeSpace, openInstalledApp, poll, publishApp, syncNote } from './support/visitor';
 
 const fits = screenChecks('notification-settings');
 
@@ -52,15 +47,11 @@ describe('notification choices in the browser', () => {
   const errors: string[] = [];
 
   beforeAll(async () => {
-    push = await startPushServiceStandIn();
-    pipit = await startPipit({
-      pushAgent: push.agent,
-      // The stand-in is on 127.0.0.1, which production refuses (push/endpoints.ts).
-      pushEndpoints: (url) => url.origin === push.origin,
+    ({ pipit, push } = await startPipitWithPush({
       // A burst's batch closes after two seconds here, not two minutes.
       activityBatchMs: 2_000,
       schedulerPollMs: 200,
-    });
+    }));
     browser = await launchBrowser();
     [creator, ada, ben] = await Promise.all([
       signUp(pipit, 'maker'),
@@ -68,15 +59,7 @@ describe('notification choices in the browser', () => {
       signUp(pipit, 'ben'),
     ]);
     appId = await publishApp(pipit, creator, definitionOf({}, 'household-shopping-list'));
-    const made = await ada.api.post<{ space: { id: string } }>(`/api/apps/${appId}/spaces`, {
-      name: 'Our flat',
-    });
-    expect(made.status).toBe(201);
-    spaceId = made.body.space.id;
-    const added = await ada.api.request('PUT', `/api/spaces/${spaceId}/members/ben`, {
-      body: { role: 'member' },
-    });
-    expect(added.status).toBe(201);
+    spaceId = await makeSpace(ada, appId, 'Our flat', ['ben']);
   });
   afterAll(async () => {
     for (const context of contexts) await context.close();

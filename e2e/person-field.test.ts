@@ -5,7 +5,7 @@ import { definitionOf } from '../sync-server/test/support/publishing';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { screenChecks } from './support/fits';
 import { deviceOf, type Person, signUp } from './support/people';
-import { openInstalledApp, poll, publishApp, syncNote } from './support/visitor';
+import { makeSpace, openInstalledApp, poll, publishApp, syncNote } from './support/visitor';
 
 const fits = screenChecks('person');
 
@@ -83,14 +83,7 @@ describe('a person field in a shared space', () => {
     await pipit.server.storage.users.update(ada.id, { displayName: 'Ada Lovelace' });
     await pipit.server.storage.users.update(ben.id, { displayName: 'Ben Okafor' });
     appId = await publishApp(pipit, creator, withAssignee());
-    const made = await ada.api.post<{ space: { id: string } }>(`/api/apps/${appId}/spaces`, {
-      name: 'Our flat',
-    });
-    expect(made.status).toBe(201);
-    const added = await ada.api.request('PUT', `/api/spaces/${made.body.space.id}/members/ben`, {
-      body: { role: 'member' },
-    });
-    expect(added.status).toBe(201);
+    await makeSpace(ada, appId, 'Our flat', ['ben']);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,17 +1,12 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type PushServiceStandIn,
-  type RunningPipit,
-  startPipit,
-  startPushServiceStandIn,
-} from '@pipit/sync-server/testing';
+import type { PushServiceStandIn, RunningPipit } from '@pipit/sync-server/testing';
 import { createId } from '@pipit/protocol';
 import { definitionOf } from '../sync-server/test/support/publishing';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { screenChecks } from './support/fits';
 import { deviceOf, signUp } from './support/people';
-import { showOnDevice, usePushStandIn } from './support/push-device';
+import { showOnDevice, startPipitWithPush, usePushStandIn } from './support/push-device';
 import { openInstalledApp, publishApp } from './support/visitor';
 
 const DEVICES = [
@@ -46,12 +41,7 @@ describe('a reminder in the installed app', () => {
   const errors: string[] = [];
 
   beforeAll(async () => {
-    push = await startPushServiceStandIn();
-    pipit = await startPipit({
-      pushAgent: push.agent,
-      // The stand-in is on 127.0.0.1, which production refuses (push/endpoints.ts).
-      pushEndpoints: (url) => url.origin === push.origin,
-    });
+    ({ pipit, push } = await startPipitWithPush());
     browser = await launchBrowser();
     const creator = await signUp(pipit, 'hana');
     const definition = definitionOf({ title: 'Habits' });

@@ -1,18 +1,20 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type PushServiceStandIn,
-  type RunningPipit,
-  startPipit,
-  startPushServiceStandIn,
-} from '@pipit/sync-server/testing';
+import type { PushServiceStandIn, RunningPipit } from '@pipit/sync-server/testing';
 import { createId } from '@pipit/protocol';
 import { definitionOf } from '../sync-server/test/support/publishing';
 import { collectPageErrors, launchBrowser } from './support/browser';
 import { screenChecks } from './support/fits';
 import { deviceOf, type Person, signUp } from './support/people';
-import { showOnDevice, usePushStandIn } from './support/push-device';
-import { appScreens, openInstalledApp, poll, publishApp, syncNote } from './support/visitor';
+import { showOnDevice, startPipitWithPush, usePushStandIn } from './support/push-device';
+import {
+  appScreens,
+  makeSpace,
+  openInstalledApp,
+  poll,
+  publishApp,
+  syncNote,
+} from './support/visitor';
 
 const fits = screenChecks('space-reminders');
 const DAY = 24 * 60 * 60 * 1000;
@@ -46,12 +48,7 @@ describe('a reminder about a space’s items', () => {
   const errors: string[] = [];
 
   beforeAll(async () => {
-    push = await startPushServiceStandIn();
-    pipit = await startPipit({
-      pushAgent: push.agent,
-      // The stand-in is on 127.0.0.1, which production refuses (push/endpoints.ts).
-      pushEndpoints: (url) => url.origin === push.origin,
-    });
+    ({ pipit, push } = await startPipitWithPush());
     browser = await launchBrowser();
     const [creator, a, b] = await Promise.all([
       signUp(pipit, 'maker'),
@@ -89,14 +86,7 @@ describe('a reminder about a space’s items', () => {
       },
     });
     appId = await publishApp(pipit, creator, definition);
-    const made = await ada.api.post<{ space: { id: string } }>(`/api/apps/${appId}/spaces`, {
-      name: 'Our flat',
-    });
-    expect(made.status).toBe(201);
-    const added = await ada.api.request('PUT', `/api/spaces/${made.body.space.id}/members/ben`, {
-      body: { role: 'member' },
-    });
-    expect(added.status).toBe(201);
+    await makeSpace(ada, appId, 'Our flat', ['ben']);
   });
   afterAll(async () => {
     for (const context of contexts) await context.close();

@@ -1,5 +1,27 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { PushServiceStandIn, RunningPipit } from '@pipit/sync-server/testing';
+import {
+  type PushServiceStandIn,
+  type RunningPipit,
+  startPipit,
+  startPushServiceStandIn,
+} from '@pipit/sync-server/testing';
+
+/**
+ * Pipit with the push-service stand-in as its push service: the server sends to the stand-in,
+ * which is on 127.0.0.1 (production refuses such endpoints: push/endpoints.ts). `options` are
+ * startPipit's others.
+ */
+export async function startPipitWithPush(
+  options: Omit<NonNullable<Parameters<typeof startPipit>[0]>, 'pushAgent' | 'pushEndpoints'> = {},
+): Promise<{ pipit: RunningPipit; push: PushServiceStandIn }> {
+  const push = await startPushServiceStandIn();
+  const pipit = await startPipit({
+    ...options,
+    pushAgent: push.agent,
+    pushEndpoints: (url) => url.origin === push.origin,
+  });
+  return { pipit, push };
+}
 
 /**
  * A browser whose push service is the stand-in's: `pushManager.subscribe()` answers with a

@@ -20,6 +20,30 @@ import { deviceOf, type Person, signUp } from './people';
  */
 export const poll = <T>(value: () => T | Promise<T>) => expect.poll(value);
 
+/** `owner` makes a space in the app and adds each of `members` to it, over the API; its id. */
+export async function makeSpace(
+  owner: Person,
+  appId: string,
+  name: string,
+  members: string[],
+): Promise<string> {
+  const made = await owner.api.post<{ space: { id: string } }>(`/api/apps/${appId}/spaces`, {
+    name,
+  });
+  expect(made.status).toBe(201);
+  for (const member of members) {
+    const added = await owner.api.request(
+      'PUT',
+      `/api/spaces/${made.body.space.id}/members/${member}`,
+      {
+        body: { role: 'member' },
+      },
+    );
+    expect(added.status).toBe(201);
+  }
+  return made.body.space.id;
+}
+
 const harness = (pipit: RunningPipit) => ({ pipit }) as unknown as AccountsHarness;
 
 /**
