@@ -287,6 +287,7 @@ async function sweepRecords(
   for (;;) {
     const page = await context.storage.reminderPreferences.listEnabled(SWEEP_PAGE, after);
     for (const record of page.records) {
+      const key = { userId: record.userId, appId: record.appId, reminderId: record.reminderId };
       const found = await foundOf(record);
       if (found && isAboutRecords(found.reminder)) {
         const of = `${record.userId}/${record.appId}`;
@@ -295,7 +296,6 @@ async function sweepRecords(
           if (loaded >= documents) return { queued, resume: after };
           reading = { of, records: personRecords(context.storage, record.appId, record.userId) };
         }
-        const key = { userId: record.userId, appId: record.appId, reminderId: record.reminderId };
         try {
           if ((await enqueueNext(context, found, context.clock.now(), reading.records)) !== null) {
             queued += 1;
@@ -308,7 +308,7 @@ async function sweepRecords(
           return { queued, resume: key };
         }
       }
-      after = { userId: record.userId, appId: record.appId, reminderId: record.reminderId };
+      after = key;
     }
     if (page.next === null) return { queued, resume: undefined };
     after = page.next;
@@ -326,12 +326,14 @@ async function requeueRecordReminders(
   appId: string,
   known: KnownDocument | undefined,
   about: (reminder: Reminder) => boolean,
+  /** The app's published reminders when the caller has read them already (a space's members). */
+  read?: PublishedReminders,
 ) {
   const chosen = (await context.storage.reminderPreferences.listForUser(userId, appId)).filter(
     (record) => record.preferences.enabled,
   );
   if (chosen.length === 0) return;
-  const { reminders, collections } = await context.published(appId);
+  const { reminders, collections } = read ?? (await context.published(appId));
   const own = personRecords(context.storage, appId, userId, known);
   for (const record of chosen) {
     const reminder = reminders.find((r) => r.id === record.reminderId);
@@ -356,11 +358,11 @@ async function recordsStored(context: Context, name: RecordsDocument, document: 
   // A space's: its members' reminders about the app's shared collections, if it has any.
   const space = await context.storage.spaces.get(name.spaceId);
   if (!space) return;
-  const { reminders, collections } = await context.published(space.appId);
-  const aboutSpace = aboutSharedOf(collections);
-  if (!reminders.some(aboutSpace)) return;
+  const published = await context.published(space.appId);
+  const aboutSpace = aboutSharedOf(published.collections);
+  if (!published.reminders.some(aboutSpace)) return;
   for (const member of await context.storage.spaces.members(name.spaceId)) {
-    await requeueRecordReminders(context, member.userId, space.appId, known, aboutSpace);
+    await requeueRecordReminders(context, member.userId, space.appId, known, aboutSpace, published);
   }
 }
 

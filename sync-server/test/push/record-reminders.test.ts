@@ -20,6 +20,7 @@ import type { ApiClient } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
 import { acknowledged, connectProvider } from '../support/provider';
 import { createPublishedApp } from '../support/published-apps';
+import { spaceRecord } from '../support/space-records';
 import {
   type PushServiceStandIn,
   startPushServiceStandIn,
@@ -579,21 +580,9 @@ describe('reminders about records when a person’s data is stored', () => {
     });
     try {
       expect(await side.ready).toBe(true);
-      side.doc.transact(() => {
-        const record = new Y.Map<unknown>();
-        record.set('collectionId', 'tasks');
-        record.set(
-          'values',
-          new Y.Map<unknown>([
-            ['title', 'Bins'],
-            ['due', parisDay(4)],
-          ]),
-        );
-        record.set('createdAt', Date.now());
-        record.set('updatedAt', Date.now());
-        record.set('authorId', benId);
-        side.doc.getMap<Y.Map<unknown>>('records').set(createId(), record);
-      });
+      side.doc
+        .getMap<Y.Map<unknown>>('records')
+        .set(createId(), spaceRecord('tasks', benId, '', { title: 'Bins', due: parisDay(4) }));
       await acknowledged(side.provider);
       // Ben added it; Ada, who turned the reminder on, has its occurrence queued; Cleo, outside
       // the space, has nothing.

@@ -15,15 +15,19 @@ export interface StoredRecord {
   values?: Record<string, unknown>;
 }
 
-/** A record as the app writes one: its collection, a `name` value, its times and its author. */
+/**
+ * A record as the app writes one: its collection, its values (a `name` unless given), its times
+ * and its author.
+ */
 export function spaceRecord(
   collectionId: string,
   authorId: string,
   name = 'Dishes',
+  values: Record<string, unknown> = { name },
 ): Y.Map<unknown> {
   const record = new Y.Map<unknown>();
   record.set('collectionId', collectionId);
-  record.set('values', new Y.Map<unknown>([['name', name]]));
+  record.set('values', new Y.Map<unknown>(Object.entries(values)));
   record.set('createdAt', 1);
   record.set('updatedAt', 1);
   record.set('authorId', authorId);
