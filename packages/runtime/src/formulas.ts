@@ -38,14 +38,22 @@ export function useFormulaEngine(
   return useLazyModule(formulaModule, hasFormulas(definition));
 }
 
-/** What TODAY(), NOW() and a moment's day are on this device, now. */
+/**
+ * What TODAY(), NOW() and a moment's day are on this device, now. The zone is read when a formula
+ * first needs it (a date with a time): the first `Intl.DateTimeFormat` of a page loads the
+ * device's zone and date patterns, ~40 ms of a phone's start (~150 ms at 4× in
+ * `npm run bench -- records`), which an app whose formulas never read a moment's day never pays.
+ */
 export function deviceFormulaEnv(now = Date.now()): FormulaEnv {
   const date = new Date(now);
   const pad = (n: number) => String(n).padStart(2, '0');
+  let zone: string | undefined;
   return {
     today: `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`,
     now,
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    get timeZone() {
+      return (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
+    },
   };
 }
 
