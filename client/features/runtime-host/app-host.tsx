@@ -1,6 +1,7 @@
 import type { ReadDefinition } from '@pipit/app-definition';
 import { type RuntimeUser, themeStyle } from '@pipit/runtime';
-import { lazy, type ReactNode, Suspense, useContext, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useContext, useEffect, useRef } from 'react';
+import { ANONYMOUS_VIEWER } from '@pipit/protocol';
 import type { AppDataView } from '../../sync/visitor-data/app-data';
 import { AppIcon } from '../../ui/app-icon';
 import { Loading } from '../../ui/loading';
@@ -9,6 +10,7 @@ import { describeDataSync } from '../../sync/visitor-data/status';
 import { SyncIndicator } from '../../ui/sync-indicator';
 import { askToPersist, isStandalone } from '../../sync/core/device-storage';
 import { AppArea } from './app-area';
+import { useFirstScreenKeeper } from './first-screen-keeper';
 import { useRecordFiles } from './record-files-host';
 import { RefusedFilesNotice } from './refused-files-notice';
 import { type HostSpacesParts, SpacesSlot } from './spaces-slot';
@@ -65,8 +67,19 @@ export function AppHost({
     spaceId: visitorData.spaceId ?? null,
   });
   const area = { definition, visitorData, colorMode, user, files };
+  const host = useRef<HTMLDivElement>(null);
+  useFirstScreenKeeper({
+    appId,
+    viewer: accountId ?? ANONYMOUS_VIEWER,
+    host,
+    firstScreenId: definition.screens[0]?.id ?? null,
+    ready: visitorData.phase === 'ready',
+    data: visitorData.phase === 'ready' ? visitorData.data : null,
+    definition,
+    colorMode,
+  });
   const layout = ({ button, notices, dialog }: HostSpacesParts) => (
-    <div className="app-host" style={themeStyle(definition.theme, colorMode)}>
+    <div className="app-host" ref={host} style={themeStyle(definition.theme, colorMode)}>
       <header className="app-host__bar">
         <AppIcon icon={definition.meta.icon} size={32} />
         <h1 className="app-host__title" dir="auto">

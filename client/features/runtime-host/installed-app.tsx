@@ -1,9 +1,10 @@
 import { appShellTarget } from '@pipit/protocol';
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useEffect, useLayoutEffect, useState } from 'react';
+import { dropFirstScreen } from '../../sync/device/first-screen-shown';
 import { ErrorScreen } from '../../ui/error-screen';
 import { Loading } from '../../ui/loading';
 import { ApiRequestError } from '../../platform/api/request';
-import { PwaNotFound } from './pwa-not-found';
+import { PwaNotFound } from './pwa-missing';
 import { UpdatePrompt } from '../../ui/update-prompt';
 import { loadPwaApp, type PwaLoad } from './load-pwa-app';
 import { PwaPage } from './pwa-page';
@@ -55,6 +56,15 @@ export function InstalledApp({
     );
     return () => controller.abort();
   }, [appId, attempt, initial]);
+
+  // A kept first screen (sync/device/first-screen.ts) stays while the app loads, and goes before a
+  // page that is not the app is painted (the app's own host takes it away when it draws).
+  const drawsApp =
+    appId !== null &&
+    (state.kind === 'loading' || (state.kind === 'loaded' && state.load.kind === 'ready'));
+  useLayoutEffect(() => {
+    if (!drawsApp) dropFirstScreen();
+  }, [drawsApp]);
 
   const title = appId ? titleOf(state) : 'App not available · Pipit';
   useEffect(() => {

@@ -1,3 +1,5 @@
+import { useLayoutEffect } from 'react';
+import { dropFirstScreen, firstScreenKeeping } from '../../sync/device/first-screen-shown';
 import { Button } from '../../ui/button';
 import './pwa-not-found.css';
 
@@ -38,12 +40,25 @@ const TEXTS: Record<PwaProblem, { icon: string; title: string; body: string }> =
 export function PwaNotFound({
   problem = 'not-found',
   note,
+  appId,
 }: {
   problem?: PwaProblem;
+  /** The app that cannot run: a deleted one, or one no longer theirs to see, is not shown again. */
+  appId?: string;
   /** A sentence more, said once it is true (the app was taken out of the person's library). */
   note?: string | undefined;
 }) {
   const text = TEXTS[problem];
+  // Not the app: its first screen kept on this device (sync/device/first-screen.ts) goes before
+  // this is painted, and is forgotten when the app can never be shown again.
+  useLayoutEffect(() => {
+    dropFirstScreen();
+    if (appId && (problem === 'deleted' || problem === 'not-found')) {
+      void firstScreenKeeping()
+        .then(({ forgetFirstScreen }) => forgetFirstScreen(appId))
+        .catch(() => {});
+    }
+  }, [appId, problem]);
   return (
     <main className="pwa-missing" id="main">
       <div className="pwa-missing__inner">

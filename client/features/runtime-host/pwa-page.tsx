@@ -5,7 +5,7 @@ import { isSharedCollection } from '@pipit/app-definition';
 import { useAppData } from '../../sync/visitor-data/app-data';
 import { useDeviceSpaces } from '../../sync/spaces/space-list';
 import { loadSession, useSession, useSessionSettled } from '../../platform/session/session';
-import { PwaNotFound } from './pwa-not-found';
+import { PwaNotFound } from './pwa-missing';
 import { AppHost } from './app-host';
 import type { PwaLoad } from './load-pwa-app';
 import { readPublishedDefinition } from '../../platform/published-definition';
@@ -17,7 +17,7 @@ import { askPersistentStorage, recordOpen } from './visit-effects';
 export function PwaPage({ appId, load }: { appId: string; load: PwaLoad }) {
   if (load.kind === 'offline') return <PwaNotFound problem="offline" />;
   if (load.kind === 'deleted') return <DeletedApp appId={appId} />;
-  if (load.kind === 'not-found') return <PwaNotFound problem="not-found" />;
+  if (load.kind === 'not-found') return <PwaNotFound problem="not-found" appId={appId} />;
   return <RunningApp key={load.app.id} initial={load.app} fromDevice={load.fromDevice} />;
 }
 
@@ -36,6 +36,7 @@ function DeletedApp({ appId }: { appId: string }) {
   return (
     <PwaNotFound
       problem="deleted"
+      appId={appId}
       note={forgotten ? 'It was taken out of your apps.' : undefined}
     />
   );
@@ -99,7 +100,7 @@ function RunningApp({ initial, fromDevice }: { initial: PublishedApp; fromDevice
   }, [showing]);
 
   if (updates.gone === 'deleted') return <DeletedApp appId={appId} />;
-  if (updates.gone) return <PwaNotFound problem={updates.gone} />;
+  if (updates.gone) return <PwaNotFound problem={updates.gone} appId={appId} />;
   if (showing.version === null) return <PwaNotFound problem="draft" />;
   if (!definition) return <PwaNotFound problem="unreadable" />;
   const newer = updates.newer;

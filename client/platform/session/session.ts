@@ -1,5 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import {
+  ACCOUNT_STORAGE_KEY,
   returnPath,
   type Account,
   ANONYMOUS_VIEWER,
@@ -8,6 +9,7 @@ import {
   readSessionResponse,
 } from '@pipit/protocol';
 import { endAccount } from '../../sync/core/account-end';
+import { firstScreenKeeping } from '../../sync/device/first-screen-shown';
 import { forgetPrivateCopies } from '../../sync/device/published-cache';
 import { apiGet, OfflineError } from '../api/request';
 
@@ -25,7 +27,7 @@ interface SessionState {
   isOfflineCopy: boolean;
 }
 
-const STORAGE_KEY = 'pipit:account';
+const STORAGE_KEY = ACCOUNT_STORAGE_KEY;
 let state: SessionState = { status: 'loading', account: readCached(), isOfflineCopy: false };
 const listeners = new Set<() => void>();
 let loading: Promise<SessionState> | undefined;
@@ -53,6 +55,11 @@ function set(next: SessionState) {
   if (previous && previous !== next.account?.id) {
     endAccount(previous);
     void forgetPrivateCopies(previous);
+    void firstScreenKeeping()
+      .then(({ forgetFirstScreens }) => forgetFirstScreens(previous))
+      .catch((error: unknown) =>
+        console.warn('Could not forget the app screens kept here:', error),
+      );
   }
   state = next;
   try {

@@ -13,8 +13,13 @@
  *   probe as a violation even though zod catches it. It must run before the first module: the
  *   bundler evaluates an entry's imported chunks before the entry's own code.
  *
+ * - `first-screen`: in the installed app's page only, right after `#root`: the app's first screen
+ *   as this device last drew it, shown while the app's code starts (first-screen.ts).
+ *
  * Their text is hashed as it is: change a script and its hash changes with it.
  */
+import { FIRST_SCREEN_SCRIPT } from './first-screen';
+
 /** Where this device keeps the person's light/dark choice (client/platform/theme-preference.ts). */
 export const THEME_STORAGE_KEY = 'pipit:theme';
 
@@ -22,6 +27,7 @@ export const HEAD_SCRIPTS = {
   'theme-init': `try{var t=localStorage.getItem('${THEME_STORAGE_KEY}');if(t==='light'||t==='dark')document.documentElement.dataset.theme=t}catch(e){}`,
   'zod-jitless':
     'globalThis.__zod_globalConfig=Object.assign(globalThis.__zod_globalConfig||{},{jitless:true})',
+  'first-screen': FIRST_SCREEN_SCRIPT,
 } as const;
 
 type HeadScriptName = keyof typeof HEAD_SCRIPTS;

@@ -183,6 +183,15 @@ export {
 export { PUBLISHED_VIEWER_HEADER, ANONYMOUS_VIEWER } from './published-viewer';
 export { appPwaPaths } from './app-shell';
 export { HEAD_SCRIPTS, THEME_STORAGE_KEY, withHeadScripts } from './head-scripts';
+export {
+  ACCOUNT_STORAGE_KEY,
+  FIRST_SCREEN_ELEMENT_ID,
+  FIRST_SCREEN_FORMAT,
+  FIRST_SCREEN_KEY_PREFIX,
+  FIRST_SCREEN_STYLE_ATTRIBUTE,
+  firstScreenDay,
+  type KeptFirstScreen,
+} from './first-screen';
 export { groupedCount } from './grouped-count';
 export { pageSearchSchema } from './page-search';
 export { lazySchema } from './lazy-schema';

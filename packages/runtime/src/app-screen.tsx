@@ -73,6 +73,7 @@ export function AppScreen({
   return (
     <div
       className="rt-screen"
+      data-screen={screenId}
       style={themeStyle(definition.theme, colorMode)}
       data-color-mode={colorMode}
     >

@@ -1,0 +1,232 @@
+import {
+  ANONYMOUS_VIEWER,
+  FIRST_SCREEN_FORMAT,
+  FIRST_SCREEN_KEY_PREFIX,
+  FIRST_SCREEN_STYLE_ATTRIBUTE,
+  firstScreenDay,
+  type KeptFirstScreen,
+} from '@pipit/protocol';
+
+/*
+ * The installed app's first screen as this device last drew it: kept in localStorage (the page's
+ * `first-screen` head script reads it synchronously, before the app's code has loaded: no
+ * database to open), shown over the page while the app starts, and taken away when the app draws
+ * its own (@pipit/protocol first-screen.ts; docs/performance.md, "Records at scale"). It holds the
+ * person's data as drawn, so it is kept under who they are, shown only to them, and forgotten with
+ * their private copies when they sign out (session.ts) and when the app is gone.
+ */
+
+/** Larger screens are not kept (a phone's screen of a list is ~20-40 KB). */
+const MAX_CHARS = 200_000;
+/** Rows kept of a long list or table: more than a tall window shows. */
+const ROWS_KEPT = 30;
+/**
+ * Never kept: elements whose text is written raw (the first-screen script parses what it keeps
+ * as HTML, and a raw-text element is where markup could be read differently the second time),
+ * embedded documents, anything the app marks as not to keep, dialogs and passing messages (a
+ * toast).
+ */
+const DROPPED =
+  'script, style, xmp, iframe, noembed, noframes, plaintext, noscript, object, embed, template, ' +
+  'foreignObject, math, link, meta, dialog, [role="dialog"], [role="alert"], .rt-toast-region, ' +
+  '.toast, .update-bar, .app-host__update, .app-host__notice, .app-host__ai-runs, ' +
+  '[data-first-screen="skip"]';
+/**
+ * Kept in its place (the screen does not move when the app draws) but not shown: the sync badge
+ * would say "Saved" before anything was.
+ */
+const UNSHOWN = '.sync-indicator';
+const URL_ATTRIBUTES = new Set(['src', 'href', 'xlink:href', 'action', 'formaction', 'poster']);
+
+const keyOf = (appId: string) => `${FIRST_SCREEN_KEY_PREFIX}${appId}`;
+
+/** A same-site path, a web address, a fragment or an inline image; never a script's or a blob's. */
+function isKeptUrl(value: string): boolean {
+  const url = value.trim().toLowerCase();
+  return (
+    (url.startsWith('/') && !url.startsWith('//')) ||
+    url.startsWith('https://') ||
+    url.startsWith('http://') ||
+    url.startsWith('#') ||
+    url.startsWith('data:image/')
+  );
+}
+
+/**
+ * The screen as inert markup: no raw-text elements, no handlers, no ids (the live screen has
+ * them), no addresses but plain ones, styles as data, the first rows of a long list; null when
+ * it is too large.
+ */
+function firstScreenHtml(host: Element): string | null {
+  const clone = host.cloneNode(true) as Element;
+  writeFormState(host, clone);
+  for (const element of clone.querySelectorAll(DROPPED)) element.remove();
+  for (const element of clone.querySelectorAll(UNSHOWN)) {
+    // Not through `style`: the page's policy reports a style attribute set in markup.
+    const kept = element.getAttribute('style');
+    element.removeAttribute('style');
+    element.setAttribute(
+      FIRST_SCREEN_STYLE_ATTRIBUTE,
+      `${kept ? `${kept}; ` : ''}visibility: hidden`,
+    );
+  }
+  for (const list of clone.querySelectorAll('ul, ol, tbody')) {
+    while (list.children.length > ROWS_KEPT) list.lastElementChild?.remove();
+  }
+  for (const element of [clone, ...clone.querySelectorAll('*')]) {
+    for (const { name } of [...element.attributes]) {
+      const lower = name.toLowerCase();
+      const value = element.getAttribute(name) ?? '';
+      if (
+        lower.startsWith('on') ||
+        lower === 'id' ||
+        lower === 'autofocus' ||
+        lower === 'srcset' ||
+        (URL_ATTRIBUTES.has(lower) && !isKeptUrl(value))
+      ) {
+        element.removeAttribute(name);
+      } else if (lower === 'style') {
+        // The page's policy allows no style attribute in markup: the script sets it through
+        // the element's style object instead (@pipit/protocol first-screen.ts).
+        element.removeAttribute(name);
+        element.setAttribute(FIRST_SCREEN_STYLE_ATTRIBUTE, value);
+      }
+    }
+  }
+  const html = clone.outerHTML;
+  return html.length <= MAX_CHARS ? html : null;
+}
+
+/**
+ * A form control's state is a property (a ticked box, a typed search), which markup does not
+ * carry: written into the copy's attributes, so the kept screen shows what the screen showed.
+ */
+function writeFormState(host: Element, clone: Element): void {
+  const controls = 'input, textarea, select';
+  const copies = clone.querySelectorAll(controls);
+  host.querySelectorAll(controls).forEach((control, i) => {
+    const copy = copies[i];
+    if (!copy) return;
+    if (control instanceof HTMLInputElement) {
+      if (control.type === 'checkbox' || control.type === 'radio') {
+        copy.toggleAttribute('checked', control.checked);
+      } else if (control.type !== 'password' && control.type !== 'file') {
+        copy.setAttribute('value', control.value);
+      }
+    } else if (control instanceof HTMLTextAreaElement) {
+      copy.textContent = control.value;
+    } else if (control instanceof HTMLSelectElement) {
+      const options = copy.querySelectorAll('option');
+      [...control.options].forEach((option, k) =>
+        options[k]?.toggleAttribute('selected', option.selected),
+      );
+    }
+  });
+}
+
+/** What the first-screen script compares the build with: the entry script's address. */
+const buildOf = () => document.querySelector('script[type=module][src]')?.getAttribute('src') ?? '';
+
+/**
+ * Keeps `host` (the app's host element, showing its first screen) as the app's first screen.
+ * `dark`: whether it is drawn in the device's dark scheme, or null for an app with one scheme.
+ */
+export function keepFirstScreen(
+  appId: string,
+  viewer: string,
+  host: Element,
+  dark: boolean | null,
+): void {
+  try {
+    const html = firstScreenHtml(host);
+    if (html === null) {
+      localStorage.removeItem(keyOf(appId));
+      return;
+    }
+    const kept: KeptFirstScreen = {
+      v: FIRST_SCREEN_FORMAT,
+      viewer,
+      day: firstScreenDay(new Date()),
+      dark,
+      theme: document.documentElement.dataset.theme ?? '',
+      build: buildOf(),
+      html,
+    };
+    localStorage.setItem(keyOf(appId), JSON.stringify(kept));
+  } catch (error) {
+    // Storage full or unavailable: the app starts as it would without one.
+    console.warn('Could not keep the app’s first screen on this device:', error);
+  }
+}
+
+/** A first screen is kept this long after it last changed (and when the page is hidden). */
+const KEEP_AFTER_MS = 1_500;
+
+/** Whether `host` shows the app's first screen, at the top of its navigation (no Back). */
+function showsFirstScreen(host: Element, firstScreenId: string): boolean {
+  const screen = host.querySelector('.rt-screen');
+  return screen?.getAttribute('data-screen') === firstScreenId && !host.querySelector('.rt-back');
+}
+
+/**
+ * The screen just drawn (first-screen-keeper.ts) is kept a moment after, or when the page is
+ * hidden first, if the host then shows the app's first screen; unless stopped (the screen
+ * changed again: a new one is watched). Gives the stop.
+ */
+export function keepWhenSettled({
+  appId,
+  viewer,
+  host,
+  firstScreenId,
+  dark,
+}: {
+  appId: string;
+  viewer: string;
+  host: { readonly current: Element | null };
+  firstScreenId: string;
+  dark: boolean | null;
+}): () => void {
+  let kept = false;
+  const keep = () => {
+    const element = host.current;
+    if (kept || !element || !showsFirstScreen(element, firstScreenId)) return;
+    keepFirstScreen(appId, viewer, element, dark);
+    kept = true;
+  };
+  const timer = setTimeout(keep, KEEP_AFTER_MS);
+  window.addEventListener('pagehide', keep);
+  return () => {
+    clearTimeout(timer);
+    window.removeEventListener('pagehide', keep);
+  };
+}
+
+/** Forgets one app's first screen (it is gone, or no longer theirs to see). */
+export function forgetFirstScreen(appId: string): void {
+  try {
+    localStorage.removeItem(keyOf(appId));
+  } catch {
+    // Nothing kept can be read either.
+  }
+}
+
+/** Forgets every first screen kept for `viewer` (they signed out, or someone else signed in). */
+export function forgetFirstScreens(viewer: string): void {
+  if (viewer === ANONYMOUS_VIEWER) return;
+  try {
+    for (let i = localStorage.length - 1; i >= 0; i -= 1) {
+      const key = localStorage.key(i);
+      if (!key?.startsWith(FIRST_SCREEN_KEY_PREFIX)) continue;
+      let kept: Partial<KeptFirstScreen> | null = null;
+      try {
+        kept = JSON.parse(localStorage.getItem(key) ?? 'null') as Partial<KeptFirstScreen> | null;
+      } catch {
+        kept = null;
+      }
+      // One that cannot be read cannot say whose it is: it goes too.
+      if (!kept || kept.viewer === viewer) localStorage.removeItem(key);
+    }
+  } catch (error) {
+    console.warn('Could not forget the app screens kept on this device:', error);
+  }
+}
