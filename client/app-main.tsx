@@ -5,7 +5,6 @@ import './features/app-page/install-prompt';
 import { rootErrorOptions, startErrorReporting } from './platform/monitoring/error-reporting';
 import { InstalledApp } from './features/runtime-host/installed-app';
 import { openAhead } from './features/runtime-host/open-ahead';
-import { dropFirstScreen } from './sync/device/first-screen-shown';
 import { lazyModule, useLazyModule } from '@pipit/runtime';
 import {
   type HostSpacesProps,
@@ -40,7 +39,6 @@ function AppSpacesPart(props: HostSpacesProps) {
 const renderSpaces = (props: HostSpacesProps) => <AppSpacesPart {...props} />;
 
 const { pathname } = window.location;
-const FIRST_SCREEN_AT_MOST_MS = 10_000;
 // What the first screen reads from this device is read at once; an app on this device renders
 // itself first, not a loading screen (open-ahead.ts).
 // Without the app at hand (a first visit: a loading screen, then the app) the render is a
@@ -50,11 +48,6 @@ const FIRST_SCREEN_AT_MOST_MS = 10_000;
 // one task at React's default priority: in slices, the browser painted "Opening the app…" and
 // laid out frames in between, and the app came a frame or two later (offline at 4× CPU, heading
 // p50 183–192 → 166–169 ms, docs/performance.md).
-// The app's first screen as this device last drew it (sync/device/first-screen.ts), shown by the
-// page's first-screen script, goes when the app draws its own; if the app has not drawn by then,
-// it goes anyway: what the app shows instead (still loading, or why it cannot) is the truth.
-setTimeout(dropFirstScreen, FIRST_SCREEN_AT_MOST_MS);
-
 void openAhead(pathname).then((initial) => {
   const reactRoot = createRoot(root, rootErrorOptions);
   const app = (

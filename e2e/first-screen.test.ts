@@ -53,7 +53,8 @@ function watchKeptScreen() {
         const tick = node.querySelector<HTMLInputElement>('input[type="checkbox"]');
         const box = tick?.getBoundingClientRect();
         watched.keptSeen = {
-          inert: node.inert,
+          // The screen is inert, inside an element that takes a tap on it.
+          inert: (node.firstElementChild as HTMLElement | null)?.inert === true && !node.inert,
           hidden: node.getAttribute('aria-hidden'),
           text: node.textContent ?? '',
           ticked: tick?.checked,
@@ -78,11 +79,13 @@ async function showKeptAgain(page: Page, appId: string) {
     const kept = JSON.parse(localStorage.getItem(key) ?? 'null') as { html: string } | null;
     if (!kept) return;
     const element = document.createElement('div');
+    const screen = document.createElement('div');
     element.id = 'pipit-first-screen';
-    element.inert = true;
-    element.innerHTML = kept.html;
-    for (const styled of element.querySelectorAll<HTMLElement>('[data-pipit-style]'))
+    screen.inert = true;
+    screen.innerHTML = kept.html;
+    for (const styled of screen.querySelectorAll<HTMLElement>('[data-pipit-style]'))
       styled.style.cssText = styled.getAttribute('data-pipit-style') ?? '';
+    element.append(screen);
     document.body.append(element);
   }, `pipit:first-screen:${appId}`);
 }

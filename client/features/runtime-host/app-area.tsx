@@ -1,6 +1,7 @@
 import type { ReadDefinition } from '@pipit/app-definition';
 import { AppRuntime, type RuntimeFiles, type RuntimeUser } from '@pipit/runtime';
-import type { ReactNode } from 'react';
+import { type ReactNode, useLayoutEffect } from 'react';
+import { dropFirstScreen } from '../../sync/device/first-screen-shown';
 import type { AppDataView } from '../../sync/visitor-data/app-data';
 import { Loading } from '../../ui/loading';
 import type { AiHost } from './use-ai-host';
@@ -33,6 +34,12 @@ export function AppArea({
   /** The AI runs kept on this device, shown above the app. */
   aiRunList?: ReactNode;
 }) {
+  const ready = visitorData.phase === 'ready';
+  // The app draws its own screen: the one kept on this device (sync/device/first-screen.ts), shown
+  // while it started, goes before this frame is painted, so the two are never in the page at once.
+  useLayoutEffect(() => {
+    if (ready) dropFirstScreen();
+  }, [ready]);
   return (
     <>
       {aiRunList}

@@ -74,6 +74,7 @@ export function AppHost({
     host,
     firstScreenId: definition.screens[0]?.id ?? null,
     ready: visitorData.phase === 'ready',
+    spaceId: visitorData.spaceId ?? null,
     data: visitorData.phase === 'ready' ? visitorData.data : null,
     definition,
     colorMode,

@@ -55,8 +55,13 @@ function set(next: SessionState) {
   if (previous && previous !== next.account?.id) {
     endAccount(previous);
     void forgetPrivateCopies(previous);
+  }
+  // The app screens kept on this device for whoever was here before go (sync/device/first-screen.ts):
+  // an account's hold its data; an anonymous visitor's data goes into the account they sign in to.
+  const before = previous ?? ANONYMOUS_VIEWER;
+  if (before !== (next.account?.id ?? ANONYMOUS_VIEWER)) {
     void firstScreenKeeping()
-      .then(({ forgetFirstScreens }) => forgetFirstScreens(previous))
+      .then(({ forgetFirstScreens }) => forgetFirstScreens(before))
       .catch((error: unknown) =>
         console.warn('Could not forget the app screens kept here:', error),
       );

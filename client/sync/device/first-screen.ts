@@ -1,5 +1,4 @@
 import {
-  ANONYMOUS_VIEWER,
   FIRST_SCREEN_FORMAT,
   FIRST_SCREEN_KEY_PREFIX,
   FIRST_SCREEN_STYLE_ATTRIBUTE,
@@ -24,13 +23,13 @@ const ROWS_KEPT = 30;
  * Never kept: elements whose text is written raw (the first-screen script parses what it keeps
  * as HTML, and a raw-text element is where markup could be read differently the second time),
  * embedded documents, anything the app marks as not to keep, dialogs and passing messages (a
- * toast).
+ * toast), and "Your data on this device" (it says what the server has confirmed).
  */
 const DROPPED =
   'script, style, xmp, iframe, noembed, noframes, plaintext, noscript, object, embed, template, ' +
   'foreignObject, math, link, meta, dialog, [role="dialog"], [role="alert"], .rt-toast-region, ' +
   '.toast, .update-bar, .app-host__update, .app-host__notice, .app-host__ai-runs, ' +
-  '[data-first-screen="skip"]';
+  '.app-host__device, [data-first-screen="skip"]';
 /**
  * Kept in its place (the screen does not move when the app draws) but not shown: the sync badge
  * would say "Saved" before anything was.
@@ -152,9 +151,11 @@ export function keepFirstScreen(
       build: buildOf(),
       html,
     };
+    forgetFirstScreensWhere((entry) => entry?.day !== kept.day);
     localStorage.setItem(keyOf(appId), JSON.stringify(kept));
   } catch (error) {
-    // Storage full or unavailable: the app starts as it would without one.
+    // Storage full or unavailable: the app starts as it would without one, never with an older one.
+    forgetFirstScreen(appId);
     console.warn('Could not keep the app’s first screen on this device:', error);
   }
 }
@@ -169,9 +170,11 @@ function showsFirstScreen(host: Element, firstScreenId: string): boolean {
 }
 
 /**
- * The screen just drawn (first-screen-keeper.ts) is kept a moment after, or when the page is
- * hidden first, if the host then shows the app's first screen; unless stopped (the screen
- * changed again: a new one is watched). Gives the stop.
+ * The screen just drawn (first-screen-keeper.ts) is kept a moment after, and again whenever the
+ * page is hidden (what was drawn since without a change of the data, a search typed, is kept
+ * too; a phone may end a hidden app without a pagehide), if the host then shows the app's first
+ * screen; until stopped (the screen is drawn from something new: a new one is watched). Gives
+ * the stop.
  */
 export function keepWhenSettled({
   appId,
@@ -186,18 +189,22 @@ export function keepWhenSettled({
   firstScreenId: string;
   dark: boolean | null;
 }): () => void {
-  let kept = false;
   const keep = () => {
     const element = host.current;
-    if (kept || !element || !showsFirstScreen(element, firstScreenId)) return;
-    keepFirstScreen(appId, viewer, element, dark);
-    kept = true;
+    if (element && showsFirstScreen(element, firstScreenId)) {
+      keepFirstScreen(appId, viewer, element, dark);
+    }
+  };
+  const keepHidden = () => {
+    if (document.visibilityState === 'hidden') keep();
   };
   const timer = setTimeout(keep, KEEP_AFTER_MS);
   window.addEventListener('pagehide', keep);
+  document.addEventListener('visibilitychange', keepHidden);
   return () => {
     clearTimeout(timer);
     window.removeEventListener('pagehide', keep);
+    document.removeEventListener('visibilitychange', keepHidden);
   };
 }
 
@@ -210,21 +217,27 @@ export function forgetFirstScreen(appId: string): void {
   }
 }
 
-/** Forgets every first screen kept for `viewer` (they signed out, or someone else signed in). */
+/**
+ * Forgets every first screen kept for `viewer`: they signed out, someone else signed in, or an
+ * anonymous visitor signed in (their data went into the account).
+ */
 export function forgetFirstScreens(viewer: string): void {
-  if (viewer === ANONYMOUS_VIEWER) return;
+  forgetFirstScreensWhere((entry) => entry?.viewer === viewer);
+}
+
+/** Forgets the kept first screens `gone` says so of (one that cannot be read goes too). */
+function forgetFirstScreensWhere(gone: (entry: Partial<KeptFirstScreen> | null) => boolean): void {
   try {
     for (let i = localStorage.length - 1; i >= 0; i -= 1) {
       const key = localStorage.key(i);
       if (!key?.startsWith(FIRST_SCREEN_KEY_PREFIX)) continue;
-      let kept: Partial<KeptFirstScreen> | null = null;
+      let entry: Partial<KeptFirstScreen> | null = null;
       try {
-        kept = JSON.parse(localStorage.getItem(key) ?? 'null') as Partial<KeptFirstScreen> | null;
+        entry = JSON.parse(localStorage.getItem(key) ?? 'null') as Partial<KeptFirstScreen> | null;
       } catch {
-        kept = null;
+        entry = null;
       }
-      // One that cannot be read cannot say whose it is: it goes too.
-      if (!kept || kept.viewer === viewer) localStorage.removeItem(key);
+      if (!entry || gone(entry)) localStorage.removeItem(key);
     }
   } catch (error) {
     console.warn('Could not forget the app screens kept on this device:', error);

@@ -22,6 +22,9 @@ export const FIRST_SCREEN_ELEMENT_ID = 'pipit-first-screen';
  */
 export const FIRST_SCREEN_STYLE_ATTRIBUTE = 'data-pipit-style';
 
+/** The longest a kept screen is shown: by then the app has drawn, or says why it cannot. */
+export const FIRST_SCREEN_AT_MOST_MS = 10_000;
+
 /** The format of what is kept; another is not shown. */
 export const FIRST_SCREEN_FORMAT = 1;
 
@@ -49,8 +52,11 @@ export interface KeptFirstScreen {
 /**
  * The script itself, run where the page has it (client/app.html, right after `#root`): plain
  * ES5 in a string, hashed into the Content-Security-Policy with the other head scripts. The build
- * is told by the entry script's address (its name has the build's hash). Any failure shows
- * nothing: the app starts as it would without a kept screen.
+ * is told by the entry script's address (its name has the build's hash). The kept screen is
+ * inert, inside an element that takes a tap on it (an inert element lets a tap through, to the
+ * page still loading under it); it goes after FIRST_SCREEN_AT_MOST_MS whatever happens, so an
+ * app whose code never starts is not hidden behind it. Any failure shows nothing: the app starts
+ * as it would without a kept screen.
  */
 export const FIRST_SCREEN_SCRIPT =
   'try{' +
@@ -66,10 +72,11 @@ export const FIRST_SCREEN_SCRIPT =
   "&&f.theme===(document.documentElement.dataset.theme||'')" +
   "&&f.build===(e?e.getAttribute('src'):'')" +
   "&&typeof f.html==='string'){" +
-  "var o=document.createElement('div');" +
-  `o.id='${FIRST_SCREEN_ELEMENT_ID}';o.inert=true;o.setAttribute('aria-hidden','true');` +
-  'o.innerHTML=f.html;' +
-  `for(var q=o.querySelectorAll('[${FIRST_SCREEN_STYLE_ATTRIBUTE}]'),i=0;i<q.length;i++)` +
+  "var o=document.createElement('div'),n=document.createElement('div');" +
+  `o.id='${FIRST_SCREEN_ELEMENT_ID}';o.setAttribute('aria-hidden','true');n.inert=true;` +
+  'n.innerHTML=f.html;' +
+  `for(var q=n.querySelectorAll('[${FIRST_SCREEN_STYLE_ATTRIBUTE}]'),i=0;i<q.length;i++)` +
   `q[i].style.cssText=q[i].getAttribute('${FIRST_SCREEN_STYLE_ATTRIBUTE}');` +
-  'document.body.appendChild(o)}}' +
+  'o.appendChild(n);document.body.appendChild(o);' +
+  `setTimeout(function(){o.remove()},${FIRST_SCREEN_AT_MOST_MS})}}` +
   '}catch(x){}';

@@ -56,18 +56,25 @@ export async function digestZoneOf(
   return zone !== undefined && isTimeZone(zone) ? zone : 'UTC';
 }
 
-const digestKey = (userId: string, day: string) => `digest:${userId}:${day}`;
+/**
+ * One job per person, day and zone: a digest queued before the person chose another zone is not
+ * the one their new zone's day needs (it would have the same day and never be queued anew).
+ */
+const digestKey = (userId: string, day: string, zone: string) => `digest:${userId}:${day}@${zone}`;
 
-/** The day a digest job's key names, or null for a key this module did not make. */
-function dayOfKey(job: Job<'digest'>): string | null {
-  const day = job.key.slice(digestKey(job.payload.userId, '').length);
-  return job.key.startsWith(digestKey(job.payload.userId, '')) && /^\d{4}-\d{2}-\d{2}$/.test(day)
-    ? day
-    : null;
+/**
+ * The day and zone a digest job's key names (a key of a release before zones were in it: no zone),
+ * or null for a key this module did not make.
+ */
+function dayOfKey(job: Job<'digest'>): { day: string; zone: string | null } | null {
+  const prefix = `digest:${job.payload.userId}:`;
+  const match = /^(\d{4}-\d{2}-\d{2})(?:@(.+))?$/.exec(job.key.slice(prefix.length));
+  if (!job.key.startsWith(prefix) || !match?.[1]) return null;
+  return { day: match[1], zone: match[2] ?? null };
 }
 
 export interface Digests {
-  /** Queues the person's next digest (idempotent: one job per person and day). */
+  /** Queues the person's next digest (idempotent: one job per person, day and zone). */
   queue(userId: string): Promise<boolean>;
   /** Sends one person's digest of one day: the scheduler's handler for `digest` jobs. */
   deliver(job: Job<'digest'>): Promise<void>;
@@ -107,7 +114,7 @@ export function createDigests(deps: {
     const scheduler = await deps.scheduler();
     return scheduler.enqueue({
       kind: 'digest',
-      key: digestKey(userId, dayIn(runAt, zone)),
+      key: digestKey(userId, dayIn(runAt, zone), zone),
       runAt,
       payload: { userId },
     });
@@ -115,8 +122,8 @@ export function createDigests(deps: {
 
   async function deliver(job: Job<'digest'>) {
     const { userId } = job.payload;
-    const day = dayOfKey(job);
-    if (day === null) {
+    const named = dayOfKey(job);
+    if (named === null) {
       logger.warn({ key: job.key }, 'a digest job with a key this server does not make: skipped');
       return;
     }
@@ -129,6 +136,12 @@ export function createDigests(deps: {
     const choice = await storage.creatorNotifications.emailDigest(userId);
     if (choice === 'off' || user.emailVerifiedAt === null) {
       await storage.creatorNotifications.dropPending(userId);
+      return;
+    }
+    const { day, zone } = named;
+    if (zone !== null && zone !== (await digestZoneOf(storage, userId))) {
+      // Queued in the zone they chose before: their digest comes at 17:00 in the one they have now.
+      await queueDigest(userId);
       return;
     }
     if (!(await storage.creatorNotifications.claimDigest(userId, day, job.id, clock.now()))) {

@@ -57,7 +57,7 @@ describe.each(ENGINES)("creators' notifications on %s", (engine) => {
   const digestJob = (userId: string, id: string) => ({
     id,
     kind: 'digest' as const,
-    key: `digest:${userId}:${utcDay(nextDigestAt(Date.now()))}`,
+    key: `digest:${userId}:${utcDay(nextDigestAt(Date.now()))}@UTC`,
     attempt: 1,
     payload: { userId },
   });
@@ -282,7 +282,7 @@ describe.each(ENGINES)("creators' notifications on %s", (engine) => {
     await h.pipit.server.creators.notify({ kind: 'first_visit', appId: other });
     const at = nextDigestAt(Date.now(), 'Asia/Tokyo');
     expect(new Date(at).getUTCHours()).toBe(8);
-    const key = `digest:${ids.cleo!}:${dayIn(at, 'Asia/Tokyo')}`;
+    const key = `digest:${ids.cleo!}:${dayIn(at, 'Asia/Tokyo')}@Asia/Tokyo`;
     if (engine === 'sqlite') {
       await until(
         () => storage().jobs.get(key),
