@@ -13,30 +13,19 @@
  * installed app runs, with its code cache) instead of an incognito one; BENCH_TRACE=1 writes a
  * Chrome trace of the last open and the last reload of each list to /tmp/{open,reload}-N.trace.json.
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  type Browser,
-  type BrowserContext,
-  type CDPSession,
-  chromium,
-  type Page,
-  type Request,
-  type Response,
-} from 'playwright-core';
-import { CHROMIUM_ARGS } from '../e2e/support/browser';
+import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
 import { build } from 'vite';
 // @pipit/protocol is not among the bench's dependencies; its source, as the server's tests read it.
 import { documentName } from '../packages/protocol/src/documents';
 import { type RunningPipit, startPipit } from '@pipit/sync-server/testing';
-import { deviceOf, type Person, signInContext, signUp } from '../e2e/support/people';
+import { deviceOf, type Person, signUp } from '../e2e/support/people';
 import { publishDefinition } from '../sync-server/test/support/publishing';
-// Not re-exported by @pipit/sync-server/testing; imported by path, as the server's own tests do.
-import { percentile } from '../sync-server/test/support/timing';
 import { buildIsCurrent } from './pwa-build';
 import { CHROMIUM_PATH, launchChromium } from './pwa-browser';
 import type { ComputeTimes } from './records-compute';
+import { measureOpen, reportOpen } from './records-open';
 import {
   LABEL_FORMULA,
   photoAlbum,
@@ -46,308 +35,26 @@ import {
   writePhotos,
   writeTasks,
 } from './records-apps';
-
-const ROOT = path.resolve(import.meta.dirname, '..');
-const GALLERY_PHOTOS = 200;
-const PHONE = { width: 375, height: 740 };
-const GOAL_OPEN_MS = 300;
-const GOAL_COMPUTE_MS = 16;
-const GOAL_UPLOAD_MS = 2000;
-const GOAL_FPS = 60;
-const TIMEOUT_MS = 30_000;
-
-function option(name: string, fallback: number): number {
-  const given = process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-  const value = Number(given ?? fallback);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-}
-const RECORDS = option('records', 5_000);
-/** The same list with this few records: the app's own cost, measured in the same run. */
-const BASELINE_RECORDS = 50;
-const RUNS = option('runs', 10);
-const PHOTO_RUNS = option('photo-runs', 5);
-const PARTS = new Set(
-  (process.argv.find((a) => a.startsWith('--parts='))?.split('=')[1] ?? '1,2,3,4').split(','),
-);
-
-const p = (values: number[], n: number) => percentile(values, n, 'nearest-rank');
-const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
-const meets = (ok: boolean) => (ok ? 'meets the goal' : 'MISSES the goal');
-const load = () => os.loadavg()[0]?.toFixed(2) ?? '?';
-const harness = (pipit: RunningPipit) =>
-  ({ pipit }) as unknown as Parameters<typeof publishDefinition>[0];
-
-async function throttle(page: Page, rate: number): Promise<CDPSession> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-  return cdp;
-}
-
-/** Polls a page value through CDP (no Playwright script evaluated into the measured page). */
-async function pollPage<T>(cdp: CDPSession, expression: string, timeout = TIMEOUT_MS): Promise<T> {
-  const deadline = performance.now() + timeout;
-  while (performance.now() < deadline) {
-    const value = await cdp
-      .send('Runtime.evaluate', { expression, returnByValue: true })
-      .then(({ result }) => result.value as unknown)
-      .catch(() => null);
-    if (value !== null && value !== undefined && value !== false) return value as T;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`timed out waiting for ${expression}`);
-}
-
-/**
- * Where an open's time went, from the page's Navigation Timing: the page answered (by the service
- * worker), and its scripts run (DOMContentLoaded ends after the deferred module scripts).
- */
-async function loadTimings(
-  cdp: CDPSession,
-): Promise<{ answered: number; scriptsRun: number; painted: number }> {
-  return pollPage(
-    cdp,
-    `(() => { const n = performance.getEntriesByType('navigation')[0]; return n && n.domContentLoadedEventEnd > 0 ? { answered: n.responseEnd, scriptsRun: n.domContentLoadedEventEnd, painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1 } : null; })()`,
-  );
-}
-
-async function untilControlled(page: Page) {
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) {
-    await page.reload();
-  }
-  await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
-}
-
-// ---------------------------------------------------------------------------------------------
-// 1. The 5,000-record list opening offline
-
-const MARKS = '__pipitRecordsBench';
-
-/**
- * Runs before the page's scripts: notes `performance.now()` (ms since the navigation started) at
- * the animation frame that first paints (a) the list's first record laid out with a size, (b) its
- * subtitle — a formula's value — with text, and how many records the list then holds. Looked for
- * once per frame, in the frame's own callback (its layout is the frame's; a MutationObserver
- * forced a layout after every change of the page, ~100 ms of a new window's start at 4×). Plain
- * JavaScript in a string, as bench/pwa-browser.ts's watcher.
- */
-const listWatcher = `(() => {
-  const marks = (window[${JSON.stringify(MARKS)}] = {});
-  const selector = 'ul[aria-label="Tasks"] > li';
-  const shown = (first) => {
-    const box = first && first.getBoundingClientRect();
-    return Boolean(box && box.width > 0 && box.height > 0);
-  };
-  function frame() {
-    const now = performance.now();
-    const first = document.querySelector(selector);
-    if (shown(first)) {
-      if (marks.list === undefined) {
-        marks.list = now;
-        marks.count = document.querySelectorAll(selector).length;
-        marks.kept = Boolean(first.closest('#pipit-first-screen'));
-      }
-      const subtitle = first.querySelector('.rt-list-subtitle');
-      if (marks.formula === undefined && subtitle && subtitle.textContent) marks.formula = now;
-    }
-    const live = document.querySelector('#root ' + selector);
-    if (marks.live === undefined && shown(live) && !document.getElementById('pipit-first-screen')) {
-      marks.live = now;
-    }
-    if (marks.formula === undefined || marks.live === undefined) requestAnimationFrame(frame);
-  }
-  requestAnimationFrame(frame);
-})();`;
-
-interface OpenRun {
-  list: number;
-  formula: number;
-  /** The app's own list drawn, the kept first screen gone. */
-  live: number;
-  count: number;
-  /** The list first seen was the kept first screen. */
-  kept: boolean;
-  answered: number;
-  scriptsRun: number;
-  painted: number;
-  fromServiceWorker: boolean;
-}
-
-const MARKS_READY = `(() => { const m = window.${MARKS}; return m && m.formula !== undefined && m.list !== undefined && m.live !== undefined ? m : null; })()`;
-
-/** One open of `page` (a reload, or a first navigation), measured once the list has drawn. */
-async function measureOneOpen(
-  page: Page,
-  cdp: CDPSession,
-  open: () => Promise<Response | null>,
-): Promise<OpenRun> {
-  const response = await open();
-  const marks = await pollPage<{
-    list: number;
-    formula: number;
-    live: number;
-    count: number;
-    kept: boolean;
-  }>(cdp, MARKS_READY);
-  await page.waitForLoadState('load');
-  return {
-    ...marks,
-    ...(await loadTimings(cdp)),
-    fromServiceWorker: response?.fromServiceWorker() ?? false,
-  };
-}
-
-async function measureOpen(
-  browser: Browser,
-  pipit: RunningPipit,
-  visitor: Person,
-  appId: string,
-  records: number,
-): Promise<{ reloaded: OpenRun[]; opened: OpenRun[] }> {
-  const context = process.env.BENCH_PERSISTENT
-    ? await persistentDevice(pipit, visitor)
-    : await deviceOf(browser, pipit, visitor, { serviceWorkers: 'allow', viewport: PHONE });
-  const pageUrl = `${pipit.url}/apps/${appId}/pwa`;
-  try {
-    const page = await context.newPage();
-    await page.addInitScript({ content: listWatcher });
-    await page.goto(pageUrl);
-    await untilControlled(page);
-    // Synced to the device: every record listed with its formulas, then a moment for IndexedDB.
-    // A long list draws its first rows and says how many are left: together, every record.
-    await page.waitForFunction(
-      (n) => {
-        const drawn = document.querySelectorAll('ul[aria-label="Tasks"] > li').length;
-        const more = /of ([\d,]+)$/.exec(
-          document.querySelector('.rt-more-rows')?.textContent ?? '',
-        );
-        return drawn + Number(more?.[1]?.replace(/,/g, '') ?? 0) === n;
-      },
-      records,
-      { timeout: 60_000 },
-    );
-    await page.locator('.sync-indicator__label', { hasText: /^Saved$/ }).waitFor();
-    await page.waitForTimeout(2000);
-    await context.setOffline(true);
-    const cdp = await throttle(page, 4);
-    const reloaded: OpenRun[] = [];
-    for (let i = 0; i <= RUNS; i++) {
-      const run = await traced(cdp, `reload-${records}`, i === RUNS, () =>
-        measureOneOpen(page, cdp, () => page.reload({ waitUntil: 'commit' })),
-      );
-      if (i > 0) reloaded.push(run);
-    }
-    // Opened as a person opens the installed app: a new window, with no page of it to tear down
-    // first (a reload's navigation includes unloading the page before, its records and all).
-    await page.close();
-    const opened: OpenRun[] = [];
-    for (let i = 0; i <= RUNS; i++) {
-      const fresh = await context.newPage();
-      await fresh.addInitScript({ content: listWatcher });
-      const freshCdp = await throttle(fresh, 4);
-      const run = await traced(freshCdp, `open-${records}`, i === RUNS, () =>
-        measureOneOpen(fresh, freshCdp, () => fresh.goto(pageUrl, { waitUntil: 'commit' })),
-      );
-      await fresh.close();
-      if (i > 0) opened.push(run);
-    }
-    return { reloaded, opened };
-  } finally {
-    await context.close();
-  }
-}
-
-async function persistentDevice(pipit: RunningPipit, visitor: Person): Promise<BrowserContext> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pipit-profile-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    serviceWorkers: 'allow',
-    viewport: PHONE,
-  });
-  await signInContext(context, pipit, visitor);
-  return context;
-}
-
-/** With BENCH_TRACE set, `run` in a Chrome trace written to /tmp/{name}.trace.json. */
-async function traced<T>(cdp: CDPSession, name: string, last: boolean, run: () => Promise<T>) {
-  if (!process.env.BENCH_TRACE || !last) return run();
-  await cdp.send('Tracing.start', {
-    transferMode: 'ReturnAsStream',
-    traceConfig: {
-      includedCategories: ['devtools.timeline', 'v8', 'v8.execute', 'blink', 'loading', 'toplevel'],
-    },
-  });
-  const result = await run();
-  const done = new Promise<string>((resolve) =>
-    cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream as string)),
-  );
-  await cdp.send('Tracing.end');
-  const handle = await done;
-  let text = '';
-  for (;;) {
-    const chunk = await cdp.send('IO.read', { handle });
-    text += chunk.data;
-    if (chunk.eof) break;
-  }
-  await fs.writeFile(`/tmp/${name}.trace.json`, text);
-  return result;
-}
-
-type Opens = { reloaded: OpenRun[]; opened: OpenRun[] };
-
-function reportOpen(full: Opens, baseline: Opens) {
-  console.log(
-    `\n1. The installed app opening offline on its list of ${RECORDS.toLocaleString('en')} records (3 formulas, a rollup over\n` +
-      "   a relation to 20 creator records; the visitor's own data, synced to the device's IndexedDB by the\n" +
-      '   app itself), CPU 4× slower (CDP Emulation.setCPUThrottlingRate), 375 × 740, signed in, service\n' +
-      `   worker serving the page. ${RUNS} opens in a new window, then ${RUNS} reloads (a reload's navigation\n` +
-      '   also unloads the page before), each after one warm-up; navigation start → the animation frame\n' +
-      '   that paints the first record of the list laid out ("records visible": the first screen this\n' +
-      "   device kept, or the app's own), its subtitle, a formula's value, with text, and the app's own\n" +
-      '   list with the kept screen gone ("app drawn"). Baseline, in the same run: the same app and device\n' +
-      `   with ${BASELINE_RECORDS} records — what the app costs before its records do. Where the time went: the page\n` +
-      '   answered by the service worker, its first paint, and its scripts run (DOMContentLoaded ended):',
-  );
-  const at = (runs: OpenRun[], key: keyof OpenRun, n: number) =>
-    ms(
-      p(
-        runs.map((r) => Number(r[key])),
-        n,
-      ),
-    );
-  for (const what of ['opened', 'reloaded'] as const) {
-    for (const [label, runs] of [
-      [`${RECORDS.toLocaleString('en')} records`, full[what]],
-      [`baseline, ${BASELINE_RECORDS}`, baseline[what]],
-    ] as const) {
-      const counts = [...new Set(runs.map((r) => r.count))].join(', ');
-      const kept = runs.filter((r) => r.kept).length;
-      const goal =
-        runs === full[what]
-          ? ` — goal ≤ ${GOAL_OPEN_MS} ms p95: ${meets(
-              p(
-                runs.map((r) => r.list),
-                95,
-              ) <= GOAL_OPEN_MS,
-            )}`
-          : '';
-      console.log(
-        `   ${what}, ${label}: records visible p50 ${at(runs, 'list', 50)}, p95 ${at(runs, 'list', 95)}${goal}; ` +
-          `formulas shown p50 ${at(runs, 'formula', 50)}, p95 ${at(runs, 'formula', 95)}; ` +
-          `app drawn p50 ${at(runs, 'live', 50)}, p95 ${at(runs, 'live', 95)}`,
-      );
-      console.log(
-        `     page answered p50 ${at(runs, 'answered', 50)}, first paint p50 ${at(runs, 'painted', 50)}, ` +
-          `scripts run p50 ${at(runs, 'scriptsRun', 50)}; first seen from the kept screen: ${kept}/${runs.length}; ` +
-          `records in the list at that frame: ${counts}; from the service worker: ${runs.filter((r) => r.fromServiceWorker).length}/${runs.length}; load ${load()}`,
-      );
-      console.log(
-        `     each run (visible/formulas/app drawn): ${runs.map((r) => `${r.list.toFixed(0)}/${r.formula.toFixed(0)}/${r.live.toFixed(0)}`).join(' ')}`,
-      );
-    }
-  }
-}
+import {
+  BASELINE_RECORDS,
+  GALLERY_PHOTOS,
+  GOAL_COMPUTE_MS,
+  GOAL_FPS,
+  GOAL_UPLOAD_MS,
+  harness,
+  load,
+  meets,
+  ms,
+  p,
+  PARTS,
+  PHONE,
+  PHOTO_RUNS,
+  RECORDS,
+  ROOT,
+  throttle,
+  TIMEOUT_MS,
+  untilControlled,
+} from './records-support';
 
 // ---------------------------------------------------------------------------------------------
 // 2. Formulas worked out again

@@ -123,6 +123,9 @@ function writeFormState(host: Element, clone: Element): void {
   });
 }
 
+/** The day this page last forgot the screens kept on other days. */
+let prunedOn: string | null = null;
+
 /** What the first-screen script compares the build with: the entry script's address. */
 const buildOf = () => document.querySelector('script[type=module][src]')?.getAttribute('src') ?? '';
 
@@ -151,7 +154,11 @@ export function keepFirstScreen(
       build: buildOf(),
       html,
     };
-    forgetFirstScreensWhere((entry) => entry?.day !== kept.day);
+    // Other days' go once a page and day, not at every keep (it reads every kept screen).
+    if (prunedOn !== kept.day) {
+      forgetFirstScreensWhere((entry) => entry?.day !== kept.day);
+      prunedOn = kept.day;
+    }
     localStorage.setItem(keyOf(appId), JSON.stringify(kept));
   } catch (error) {
     // Storage full or unavailable: the app starts as it would without one, never with an older one.
