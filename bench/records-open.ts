@@ -3,6 +3,8 @@
  * list of 5,000 records, in a new window and reloaded, beside the same app with 50 records.
  */
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, CDPSession, Page, Response } from 'playwright-core';
 import type { RunningPipit } from '@pipit/sync-server/testing';
 import { launchPersistent } from '../e2e/support/browser';
@@ -87,13 +89,18 @@ interface OpenRun {
   fromServiceWorker: boolean;
 }
 
-const MARKS_READY = `(() => { const m = window.${MARKS}; return m && m.formula !== undefined && m.list !== undefined && m.live !== undefined ? m : null; })()`;
+const marksReady = (live: boolean) =>
+  `(() => { const m = window.${MARKS}; return m && m.formula !== undefined && m.list !== undefined && ${live ? 'm.live !== undefined' : 'true'} ? m : null; })()`;
 
-/** One open of `page` (a reload, or a first navigation), measured once the list has drawn. */
+/**
+ * One open of `page` (a reload, or a first navigation), measured once the list has drawn (and
+ * the app's own, unless `live` is false: a page with no app).
+ */
 async function measureOneOpen(
   page: Page,
   cdp: CDPSession,
   open: () => Promise<Response | null>,
+  live = true,
 ): Promise<OpenRun> {
   const response = await open();
   const marks = await pollPage<{
@@ -102,7 +109,7 @@ async function measureOneOpen(
     live: number;
     count: number;
     kept: boolean;
-  }>(cdp, MARKS_READY);
+  }>(cdp, marksReady(live));
   await page.waitForLoadState('load');
   return {
     ...marks,
@@ -117,7 +124,7 @@ export async function measureOpen(
   visitor: Person,
   appId: string,
   records: number,
-): Promise<{ reloaded: OpenRun[]; opened: OpenRun[] }> {
+): Promise<Opens> {
   // A profile on disk (launchPersistent's) is deleted as the device closes.
   const persistent = process.env.BENCH_PERSISTENT ? await launchPersistent(PHONE) : null;
   if (persistent) await signInContext(persistent.context, pipit, visitor);
@@ -158,6 +165,7 @@ export async function measureOpen(
     // first (a reload's navigation includes unloading the page before, its records and all).
     await page.close();
     const opened: OpenRun[] = [];
+    let floorPage = '';
     for (let i = 0; i <= RUNS; i++) {
       const fresh = await context.newPage();
       await fresh.addInitScript({ content: listWatcher });
@@ -165,12 +173,82 @@ export async function measureOpen(
       const run = await traced(freshCdp, `open-${records}`, i === RUNS, () =>
         measureOneOpen(fresh, freshCdp, () => fresh.goto(pageUrl, { waitUntil: 'commit' })),
       );
+      if (i === RUNS && records === RECORDS) floorPage = await keptScreenAsStaticPage(fresh, appId);
       await fresh.close();
       if (i > 0) opened.push(run);
     }
-    return { reloaded, opened };
+    return { reloaded, opened, floor: floorPage ? await measureFloor(browser, floorPage) : [] };
   } finally {
     await (persistent ? persistent.close() : context.close());
+  }
+}
+
+/**
+ * The kept first screen as a static page: its markup (styles set as attributes: nothing runs in
+ * it), the styles the app's page holds or links in its HTML, the page's own attributes. What
+ * the browser alone costs to show the same screen in a new window: the floor under the app's.
+ */
+async function keptScreenAsStaticPage(page: Page, appId: string): Promise<string> {
+  const { html, attributes } = await page.evaluate(
+    (key) => ({
+      html:
+        (JSON.parse(localStorage.getItem(key) ?? 'null') as { html: string } | null)?.html ?? '',
+      attributes: [...document.documentElement.attributes]
+        .filter((a) => a.name !== 'style')
+        .map((a) => `${a.name}="${a.value.replace(/"/g, '&quot;')}"`)
+        .join(' '),
+    }),
+    `pipit:first-screen:${appId}`,
+  );
+  if (!html) throw new Error('no first screen was kept to measure the floor with');
+  // The page as the server sends it (this process is online; the device is not), for the styles
+  // it holds or links before any script runs.
+  const source = await (await fetch(page.url())).text();
+  const inline = [...source.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map(([, css]) => css);
+  const links = [...source.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)];
+  const css = [
+    ...inline,
+    ...(await Promise.all(
+      links.map(async ([, href]) => (await fetch(new URL(href!, page.url()))).text()),
+    )),
+  ];
+  return (
+    `<!doctype html><html ${attributes}><head><meta charset="utf-8">` +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<style>${css.join('\n')}</style></head><body><div id="root"></div>` +
+    `<div id="pipit-first-screen" aria-hidden="true"><div inert>` +
+    `${html.replace(/ data-pipit-style="/g, ' style="')}</div></div></body></html>`
+  );
+}
+
+/** `RUNS` new windows (each after one warm-up) on the static page, at 4×, from a plain server. */
+async function measureFloor(browser: Browser, html: string): Promise<OpenRun[]> {
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const context = await browser.newContext({ viewport: PHONE });
+  try {
+    const runs: OpenRun[] = [];
+    for (let i = 0; i <= RUNS; i++) {
+      const page = await context.newPage();
+      await page.addInitScript({ content: listWatcher });
+      const cdp = await throttle(page, 4);
+      const run = await measureOneOpen(
+        page,
+        cdp,
+        () => page.goto(url, { waitUntil: 'commit' }),
+        false,
+      );
+      await page.close();
+      if (i > 0) runs.push(run);
+    }
+    return runs;
+  } finally {
+    await context.close();
+    server.close();
   }
 }
 
@@ -199,7 +277,7 @@ async function traced<T>(cdp: CDPSession, name: string, last: boolean, run: () =
   return result;
 }
 
-type Opens = { reloaded: OpenRun[]; opened: OpenRun[] };
+type Opens = { reloaded: OpenRun[]; opened: OpenRun[]; floor: OpenRun[] };
 
 export function reportOpen(full: Opens, baseline: Opens) {
   console.log(
@@ -249,6 +327,16 @@ export function reportOpen(full: Opens, baseline: Opens) {
       );
       console.log(
         `     each run (visible/formulas/app drawn): ${runs.map((r) => `${r.list.toFixed(0)}/${r.formula.toFixed(0)}/${r.live.toFixed(0)}`).join(' ')}`,
+      );
+    }
+    if (what === 'opened') {
+      const floor = full.floor;
+      console.log(
+        `   the floor: the same kept screen as a static page (no script, no service worker, the page's styles),
+` +
+          `   from a plain local server, in a new window at 4×: records visible p50 ${at(floor, 'list', 50)}, p95 ${at(floor, 'list', 95)}; ` +
+          `load ${load()}\n` +
+          `     each run: ${floor.map((r) => r.list.toFixed(0)).join(' ')}`,
       );
     }
   }

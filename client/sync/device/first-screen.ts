@@ -17,8 +17,15 @@ import {
 
 /** Larger screens are not kept (a phone's screen of a list is ~20-40 KB). */
 const MAX_CHARS = 200_000;
-/** Rows kept of a long list or table: more than a tall window shows. */
+/** Rows kept of a long list or table at most: more than a tall window shows. */
 const ROWS_KEPT = 30;
+/**
+ * Rows below this many window heights from the host's top are not kept (a taller window at the
+ * next start, a rotated phone, still shows a full screen): the kept screen is laid out before
+ * anything else on a page that may be fresh, where every line costs most (~90 ms of a new
+ * window's start at 4× for 30 rows).
+ */
+const WINDOWS_KEPT = 1.5;
 /**
  * Never kept: elements whose text is written raw (the first-screen script parses what it keeps
  * as HTML, and a raw-text element is where markup could be read differently the second time),
@@ -59,6 +66,7 @@ function isKeptUrl(value: string): boolean {
 function firstScreenHtml(host: Element): string | null {
   const clone = host.cloneNode(true) as Element;
   writeFormState(host, clone);
+  cutLongLists(host, clone);
   for (const element of clone.querySelectorAll(DROPPED)) element.remove();
   for (const element of clone.querySelectorAll(UNSHOWN)) {
     // Not through `style`: the page's policy reports a style attribute set in markup.
@@ -68,9 +76,6 @@ function firstScreenHtml(host: Element): string | null {
       FIRST_SCREEN_STYLE_ATTRIBUTE,
       `${kept ? `${kept}; ` : ''}visibility: hidden`,
     );
-  }
-  for (const list of clone.querySelectorAll('ul, ol, tbody')) {
-    while (list.children.length > ROWS_KEPT) list.lastElementChild?.remove();
   }
   for (const element of [clone, ...clone.querySelectorAll('*')]) {
     for (const { name } of [...element.attributes]) {
@@ -94,6 +99,26 @@ function firstScreenHtml(host: Element): string | null {
   }
   const html = clone.outerHTML;
   return html.length <= MAX_CHARS ? html : null;
+}
+
+/**
+ * A list's or table's rows after the window's worth (below WINDOWS_KEPT window heights, or
+ * after ROWS_KEPT) are cut from the copy; a list not laid out (hidden) keeps its first ROWS_KEPT.
+ */
+function cutLongLists(host: Element, clone: Element): void {
+  const lists = 'ul, ol, tbody';
+  const copies = clone.querySelectorAll(lists);
+  const limit = host.getBoundingClientRect().top + window.innerHeight * WINDOWS_KEPT;
+  host.querySelectorAll(lists).forEach((list, i) => {
+    const copy = copies[i];
+    if (!copy) return;
+    let kept = Math.min(list.children.length, ROWS_KEPT);
+    for (let k = 1; k < kept; k += 1) {
+      const rect = list.children.item(k)?.getBoundingClientRect();
+      if (rect && rect.height > 0 && rect.top > limit) kept = k;
+    }
+    while (copy.children.length > kept) copy.lastElementChild?.remove();
+  });
 }
 
 /**
