@@ -315,9 +315,11 @@ export { parseKnownDefinition, withoutInvalid } from './document/known-definitio
 export {
   mergeDefinitions,
   type MergeConflict,
+  type MergeOptions,
   type MergeResult,
   type PlacedEntity,
 } from './changes/merge';
+export { changeParts, closeParts, type ChangePart } from './changes/parts';
 export {
   FORMULA_LIMITS,
   FORMULA_TYPES,

@@ -37,6 +37,7 @@ import {
   type ReferenceTable,
   referenceTable,
 } from '../document/reader';
+import { onlyTaken } from './parts';
 
 /*
  * Three-way merge for a remix pulling its original's update: BASE is the published version the
@@ -589,7 +590,7 @@ function themeOf(merged: Merged): Record<string, unknown> {
   return { ...theme, custom };
 }
 
-function assemble(m: Merge, lists: Map<string, string[]>): AppDefinition {
+function assemble(m: Pick<Merge, 'result'>, lists: Map<string, string[]>): AppDefinition {
   const children = (kind: EntityKind, parent: string | null) =>
     (lists.get(listKey(kind, parent)) ?? []).map((id) => m.result.get(entityKey(kind, id))!);
   const { id: _id, ...meta } = plain(m.result.get(entityKey('app', 'app'))!);
@@ -683,6 +684,14 @@ function entityKeys(m: Merge): { top: string[]; children: string[] } {
   return { top, children };
 }
 
+export interface MergeOptions {
+  /**
+   * Only these of theirs' changes, by entity key (`changeParts`' keys, closed by `closeParts`):
+   * every other entity merges as `base` has it. All of them when not given.
+   */
+  taken?: ReadonlySet<string>;
+}
+
 /**
  * Merges the original's changes since `base` (`theirs`) into the remix (`ours`). The result is
  * always a valid definition; everything both sides changed differently keeps the remix's value
@@ -693,8 +702,16 @@ export function mergeDefinitions(
   base: AppDefinition,
   theirs: AppDefinition,
   ours: ReadDefinition | AppDefinition,
+  options: MergeOptions = {},
 ): MergeResult {
   const flatBase = flattenDefinition(base);
+  if (options.taken) {
+    // The proposal as far as it was taken, as a definition: what the taken parts do to the rest
+    // (a record's value of a removed field) is then part of it, as it is of every device's copy.
+    const taken = onlyTaken(flatBase, flattenDefinition(theirs), options.taken);
+    const lists = new Map([...taken.lists].map(([key, list]) => [key, list.ids]));
+    return mergeDefinitions(base, normalize(assemble({ result: taken.entities }, lists)), ours);
+  }
   const m: Merge = {
     base: flatBase,
     ours: sideView(flatBase, flattenDefinition(withoutInvalid(ours))),
