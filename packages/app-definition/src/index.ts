@@ -266,6 +266,7 @@ export {
   editableStructure,
   validateEdits,
   applyEdits,
+  suggestEdits,
   type AiEdit,
   type AiEdits,
   type EditProblem,

@@ -7,12 +7,15 @@ import {
   parseModelEdits,
   type AppDefinition,
   applyEdits,
+  changeParts,
   checkForPublish,
+  DefinitionError,
   editableStructure,
   expandBlueprint,
   LIMITS,
   LOCAL_EDIT,
   readDefinition,
+  suggestEdits,
   summarizeEdits,
   validateEdits,
   writeDefinition,
@@ -120,6 +123,36 @@ describe('AI edits', () => {
       subtitleFieldId: collection.fields[1]?.id,
     });
     expect(after.screens[0]?.components.some((c) => c.type === 'stat')).toBe(false);
+  });
+
+  it('suggests a change without making it: the app as it is and as the operations would make it', () => {
+    const { doc, collection, list, screen } = setup();
+    const before = Y.encodeStateAsUpdate(doc);
+    const ops: AiEdit[] = [
+      {
+        op: 'addField',
+        ref: 'rating',
+        collectionId: collection.id,
+        name: 'Rating',
+        type: 'number',
+        required: false,
+        choices: [],
+      },
+      { op: 'setProperty', componentId: list.id, props: { subtitleFieldId: 'rating' } },
+      { op: 'addComponent', ref: 'line', screenId: screen.id, type: 'divider', props: {} },
+    ];
+    const { base, proposed } = suggestEdits(doc, ops, idFactory('new'));
+    expect(Y.encodeStateAsUpdate(doc)).toEqual(before);
+    expect(base).toEqual(readDefinition(doc));
+    expect(changeParts(base, proposed).map((p) => `${p.change} ${p.name}`)).toEqual([
+      'changed List “Books”',
+      'added a divider',
+      'added Rating',
+    ]);
+    // A list that does not fit the app changes nothing and says why.
+    expect(() =>
+      suggestEdits(doc, [{ ...ops[1]!, componentId: 'gone' } as AiEdit], idFactory('x')),
+    ).toThrow(DefinitionError);
   });
 
   it('links two collections by refs, with a rollup and a formula over it', () => {

@@ -96,15 +96,41 @@ export const aiBlueprintRequestSchema = lazySchema(() =>
   }),
 );
 
-/** `POST /api/ai/edits`: ask AI to change an app the person can edit. */
+/** Earlier turns of one Ask AI conversation a revision carries, at most. */
+export const AI_REVISIONS_MAX = 5;
+/** A line of an earlier suggestion's summary, at most (the server writes them shorter). */
+export const AI_SUMMARY_LINE_MAX_LENGTH = 300;
+/** Lines of an earlier suggestion's summary, at most: one per operation. */
+export const AI_SUMMARY_LINES_MAX = 40;
+
+const instructionSchema = () =>
+  zm.string().check(zm.trim(), zm.minLength(1), zm.maxLength(AI_INSTRUCTION_MAX_LENGTH));
+
+/**
+ * `POST /api/ai/edits`: ask AI to change an app the person can edit. A revision ("ask for
+ * changes") carries the conversation so far in `earlier`, oldest first: each instruction and the
+ * summary of what was suggested for it (none of it was applied). The answer is a whole new
+ * suggestion for the app as it is.
+ */
 export const aiEditRequestSchema = lazySchema(() =>
   zm.object({
     appId: appIdSchema,
-    instruction: zm
-      .string()
-      .check(zm.trim(), zm.minLength(1), zm.maxLength(AI_INSTRUCTION_MAX_LENGTH)),
+    instruction: instructionSchema(),
+    earlier: zm.optional(
+      zm
+        .array(
+          zm.object({
+            instruction: instructionSchema(),
+            summary: zm
+              .array(zm.string().check(zm.maxLength(AI_SUMMARY_LINE_MAX_LENGTH)))
+              .check(zm.maxLength(AI_SUMMARY_LINES_MAX)),
+          }),
+        )
+        .check(zm.maxLength(AI_REVISIONS_MAX)),
+    ),
   }),
 );
+export type AiEditRequest = zm.infer<typeof aiEditRequestSchema>;
 
 /**
  * `POST /api/ai/blueprints` answers `application/x-ndjson`, one of these per line: progress as the

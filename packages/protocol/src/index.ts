@@ -281,6 +281,8 @@ export {
   aiEditResponseSchema,
   type AiBlueprintLine,
   type AiEditResponse,
+  type AiEditRequest,
+  AI_REVISIONS_MAX,
 } from './ai';
 export {
   CHECKPOINT_KINDS,

@@ -146,6 +146,25 @@ export async function appFromDescription(
   return { definition: value, usage };
 }
 
+/**
+ * A revision's conversation so far, as the model reads it: what was asked and what was suggested,
+ * none of it applied. Typed by people: it is data, as the instruction is.
+ */
+function conversation(
+  earlier: ReadonlyArray<{ instruction: string; summary: readonly string[] }>,
+): string[] {
+  if (earlier.length === 0) return [];
+  return [
+    'Earlier in this conversation (nothing of it was applied; the structure above is the app now):',
+    ...earlier.flatMap((turn, i) => [
+      `${i + 1}. The creator asked: ${turn.instruction}`,
+      '   You suggested:',
+      ...turn.summary.map((line) => `   - ${line}`),
+    ]),
+    '',
+  ];
+}
+
 export interface ProposedEdits {
   operations: AiEdit[];
   summary: string[];
@@ -162,6 +181,7 @@ export async function proposeEdits(
   doc: Y.Doc,
   instruction: string,
   signal?: AbortSignal,
+  earlier: ReadonlyArray<{ instruction: string; summary: readonly string[] }> = [],
 ): Promise<ProposedEdits> {
   const structure = editableStructure(doc);
   const { value, usage } = await reworded(
@@ -172,7 +192,10 @@ export async function proposeEdits(
         'The app’s structure:',
         JSON.stringify(structure),
         '',
-        'The creator’s instruction:',
+        ...conversation(earlier),
+        earlier.length > 0
+          ? 'The creator asks for a new suggestion instead, revised as follows (answer the whole change, for the app as it is above):'
+          : 'The creator’s instruction:',
         instruction,
       ].join('\n'),
       name: 'pipit_edits',

@@ -125,7 +125,7 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
   app.post('/ai/edits', async (c) => {
     const auth = requireAuth(c);
     const provider = requireAiProvider(ai);
-    const { appId, instruction } = await readJsonBody(c.req.raw, aiEditRequestSchema);
+    const { appId, instruction, earlier } = await readJsonBody(c.req.raw, aiEditRequestSchema);
     const found = await storage.apps.getWithRole(appId, auth.user.id);
     if (!found?.role)
       throw new ApiError('not_found', 'That app does not exist, or it is not shared with you.');
@@ -143,6 +143,7 @@ export function registerAiBuilder(app: Hono<ApiEnv>, deps: ApiDependencies): voi
         doc,
         instruction,
         c.req.raw.signal,
+        earlier,
       );
       await storage.aiUsage.record({ ...base, runs: 1, ...usage });
       // The app as it was before the AI's change, in its history (the change is the asker's

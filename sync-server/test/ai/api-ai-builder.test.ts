@@ -9,7 +9,12 @@ import {
   expandBlueprint,
   writeDefinition,
 } from '@pipit/app-definition';
-import { type AiBlueprintLine, aiBlueprintLineSchema, createId } from '@pipit/protocol';
+import {
+  type AiBlueprintLine,
+  aiBlueprintLineSchema,
+  AI_REVISIONS_MAX,
+  createId,
+} from '@pipit/protocol';
 import { blueprintProgress } from '../../src/ai/app-builder';
 import { readPartialJson } from '../../src/ai/partial-json';
 import { PROVIDER_FAILURE_MESSAGES } from '../../src/ai/provider-errors';
@@ -403,6 +408,37 @@ describe('AI app builder over REST', () => {
       expect(stored.body.definition.collections[0]!.fields).toHaveLength(
         definition.collections[0]!.fields.length,
       );
+    });
+
+    it('revises a suggestion with the conversation so far, and refuses a longer one than allowed', async () => {
+      standIn.completions.length = 0;
+      standIn.enqueue(JSON.stringify({ operations: ratingOps().slice(0, 1) }));
+      const earlier = [
+        {
+          instruction: 'Add a rating and show it in the list',
+          summary: ['Add field Rating (number) to Recipes', 'Show Rating in the Recipes list'],
+        },
+      ];
+      const answer = await editor.post('/api/ai/edits', {
+        appId,
+        instruction: 'Only the field, not in the list',
+        earlier,
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ summary: ['Add field Rating (number) to Recipes'] });
+      const user = standIn.completions[0]?.body.messages?.find((m) => m.role === 'user')?.content;
+      expect(user).toContain('1. The creator asked: Add a rating and show it in the list');
+      expect(user).toContain('   - Show Rating in the Recipes list');
+      expect(user?.indexOf('Only the field, not in the list')).toBeGreaterThan(
+        user!.indexOf('   - Show Rating in the Recipes list'),
+      );
+      const tooLong = await editor.post('/api/ai/edits', {
+        appId,
+        instruction: 'Again',
+        earlier: Array.from({ length: AI_REVISIONS_MAX + 1 }, () => earlier[0]),
+      });
+      expect(tooLong.status).toBe(400);
+      expect(tooLong.body).toMatchObject({ error: { code: 'validation_failed' } });
     });
 
     it('sends problems back once, then answers the repaired operations', async () => {

@@ -40,7 +40,8 @@ import {
   weeklyScheduleSchema,
 } from '../schema/reminder';
 import { checkForPublish, rawDefinition } from '../publish/publish-check';
-import { isFieldListKey, referenceTable } from '../document/reader';
+import { isFieldListKey, readDefinition, referenceTable } from '../document/reader';
+import { withoutInvalid } from '../document/known-definition';
 import { COLLECTION_SHARING, RECORD_RULES } from '../schema/sharing';
 import { ROLLUP_AGGREGATES, type RollupAggregate } from '../schema/relations';
 import { lazySchema } from '@pipit/protocol';
@@ -633,6 +634,33 @@ export function validateEdits(source: Source, ops: unknown): EditProblem[] {
     return runChecked(doc, parsed.ops, () => `ai-check-${++n}`);
   } finally {
     doc.destroy();
+  }
+}
+
+/**
+ * What a list of operations would make of the app in `doc`, without changing it: the app as it is
+ * (`base`) and with the operations run on a copy (`proposed`), for a person to review part by part
+ * (`changeParts`) and take into the app as it is then (`mergeDefinitions` with `taken`). A list
+ * with problems throws a DefinitionError naming the first.
+ */
+export function suggestEdits(
+  doc: Y.Doc,
+  ops: AiEdit[],
+  newId: IdFactory,
+): { base: AppDefinition; proposed: AppDefinition } {
+  const parsed = parseEdits(ops);
+  const scratch = docOf(doc);
+  try {
+    const base = withoutInvalid(readDefinition(scratch));
+    const problems = parsed.ok ? runChecked(scratch, parsed.ops, newId) : parsed.problems;
+    if (problems.length > 0) {
+      throw new DefinitionError(
+        `This change no longer fits the app: ${problems[0]?.message ?? 'it changed meanwhile'}`,
+      );
+    }
+    return { base, proposed: withoutInvalid(readDefinition(scratch)) };
+  } finally {
+    scratch.destroy();
   }
 }
 
