@@ -13,12 +13,19 @@ import { deviceOf, type Person, signUp } from './support/people';
 
 /**
  * The AI builder, as people use it: a creator describes an app and gets it (progress as it takes shape),
- * changes it with Ask AI while a collaborator edits the same screen, and one Undo takes the AI's
- * whole change back while the collaborator's edit stays. On /demo, describing an app asks a
+ * asks AI for a change while a collaborator edits the same screen (who sees the AI working, then
+ * its suggestion in review), asks for a revision, takes part of the suggestion, and one Undo takes
+ * that back while the collaborator's edit stays. On /demo, describing an app asks a
  * signed-out visitor to sign in first and makes a signed-in person's app in their account. The AI is
  * the OpenAI-compatible stand-in.
  */
 const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 15_000 });
+
+async function shoot(page: Page, what: string) {
+  const folder = process.env.PIPIT_SHOTS;
+  if (folder)
+    await page.screenshot({ path: `${folder}/${what}-${page.viewportSize()?.width}.png` });
+}
 
 const blueprint = {
   title: 'Family recipes',
@@ -181,7 +188,7 @@ describe('AI builder in the browser', () => {
     expect(user).toContain('A recipe book for our family, with cooking times');
   });
 
-  it('changes the app with Ask AI while a collaborator edits; one Undo takes back the AI’s change only', async () => {
+  it('suggests a change with Ask AI while a collaborator edits; the asker revises it, takes part of it, and one Undo takes that back only', async () => {
     await poll(async () => (await pipit.server.storage.apps.get(appId))?.ownerId).toBe(ada.id);
     const invited = await ada.api.request('PUT', `/api/apps/${appId}/collaborators/cole`, {
       body: { role: 'editor' },
@@ -208,30 +215,76 @@ describe('AI builder in the browser', () => {
       .click();
     await poll(() => hasRow(adaPage, 'Divider')).toBe(true);
 
-    const summary = dialog.getByRole('list', { name: 'Proposed change' });
-    await summary.waitFor();
-    // The proposal repeats what was asked, so it can be checked against it.
+    // The suggestion, part by part, as History names changes; nothing is in the app yet.
+    const parts = dialog.getByRole('group', { name: /^Take 3 of 3 changes$/ });
+    await parts.waitFor();
     expect(await dialog.locator('.ask-ai__asked blockquote').innerText()).toBe(
       'Add a rating from 1 to 5 to recipes and show it in the list',
     );
-    expect(await summary.getByRole('listitem').allTextContents()).toEqual([
-      'Add field Rating (number) to Recipes',
-      'Show Rating in the Recipes list',
-      'Add a stat to Recipes',
+    const labels = async () =>
+      await parts
+        .getByRole('checkbox')
+        .evaluateAll((boxes) =>
+          boxes.map(
+            (box) =>
+              `${(box as HTMLInputElement).checked ? '☑' : '☐'} ${box.parentElement?.textContent ?? ''}`,
+          ),
+        );
+    expect(await labels()).toEqual([
+      '☑ Changed List “Recipes” in Recipes (subtitle field)Needs: Added Rating in Recipes',
+      '☑ Added Stat “Average rating” in RecipesNeeds: Added Rating in Recipes',
+      '☑ Added Rating in Recipes',
     ]);
-    await dialog.getByRole('button', { name: 'Apply the change' }).click();
-    await poll(() => hasRow(colePage, 'Average rating')).toBe(true);
-    await poll(() => colePage.getByText('AI for ada').count()).toBe(0);
+    await colePage.getByText('AI suggestion for ada, in review').waitFor();
+    expect(await hasRow(colePage, 'Average rating')).toBe(false);
+    expect(await axeViolations(adaPage, '[role="dialog"]')).toEqual([]);
+    await shoot(adaPage, 'ask-ai-suggestion');
+
+    // Asked again in the same conversation: the AI sees what it suggested, and answers anew.
+    standIn.requests.length = 0;
+    standIn.enqueue(ratingChange);
+    await dialog.getByRole('button', { name: 'Ask for changes' }).click();
+    await dialog
+      .getByLabel('What should the AI change in its suggestion?')
+      .fill('Call the stat the average rating');
+    await dialog.getByRole('button', { name: 'Ask again' }).click();
+    await parts.waitFor();
+    const revision = standIn.completions[0]?.body.messages?.find((m) => m.role === 'user')?.content;
+    expect(revision).toContain('1. The creator asked: Add a rating from 1 to 5 to recipes');
+    expect(revision).toContain('   - Add a stat to Recipes');
+
+    // Unticking the rating leaves out what needs it; ticking the list again takes the rating.
+    await parts.getByRole('checkbox', { name: /^Added Rating/ }).uncheck();
+    expect(await labels()).toEqual([
+      '☐ Changed List “Recipes” in Recipes (subtitle field)Needs: Added Rating in Recipes',
+      '☐ Added Stat “Average rating” in RecipesNeeds: Added Rating in Recipes',
+      '☐ Added Rating in Recipes',
+    ]);
+    expect(await dialog.getByRole('button', { name: /^Accept/ }).isDisabled()).toBe(true);
+    await parts.getByRole('checkbox', { name: /^Changed List/ }).check();
+    await dialog.getByRole('group', { name: 'Take 2 of 3 changes' }).waitFor();
+    // The app as it would look with the two parts taken: the list, no stat.
+    await dialog.getByRole('button', { name: 'Preview the app with these changes' }).click();
+    const preview = dialog.getByRole('region', { name: /changes taken, read-only/ });
+    await preview.getByText('Lentil soup').waitFor();
+    expect(await preview.getByText('Average rating').count()).toBe(0);
+    await shoot(adaPage, 'ask-ai-preview');
+    await dialog.getByRole('button', { name: 'Accept 2 of 3' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The shared app holds exactly what was taken, and the collaborator's divider.
+    await colePage.getByRole('tab', { name: 'Collections' }).click();
+    await colePage.getByText('Rating', { exact: true }).first().waitFor();
+    await poll(() => colePage.getByText('AI suggestion for ada, in review').count()).toBe(0);
+    expect(await hasRow(colePage, 'Average rating')).toBe(false);
+    expect(await hasRow(colePage, 'Divider')).toBe(true);
 
     await adaPage.getByRole('button', { name: 'Undo', exact: true }).click();
-    await poll(() => hasRow(adaPage, 'Average rating')).toBe(false);
-    await poll(() => hasRow(colePage, 'Average rating')).toBe(false);
-    expect(await hasRow(adaPage, 'Divider')).toBe(true);
-    expect(await hasRow(colePage, 'Divider')).toBe(true);
-    // The field went with it: the Collections tab no longer lists Rating.
     await adaPage.getByRole('tab', { name: 'Collections' }).click();
     await adaPage.getByText('Minutes').first().waitFor();
-    expect(await adaPage.getByText('Rating', { exact: true }).count()).toBe(0);
+    await poll(() => adaPage.getByText('Rating', { exact: true }).count()).toBe(0);
+    expect(await hasRow(adaPage, 'Divider')).toBe(true);
+    await poll(() => hasRow(colePage, 'Divider')).toBe(true);
     expect(errors).toEqual([]);
   });
 

@@ -8,6 +8,7 @@ import {
   type AiBlueprintLine,
   aiBlueprintLineSchema,
   aiEditResponseSchema,
+  type AiEditRequest,
   ERROR_CODES,
 } from '@pipit/protocol';
 import * as zm from 'zod/mini';
@@ -101,12 +102,19 @@ export interface ProposedChange {
   summary: string[];
 }
 
-/** Asks AI for a change to an app this person edits: typed operations and their summary. */
-export async function proposeChange(appId: string, instruction: string): Promise<ProposedChange> {
+/**
+ * Asks AI for a change to an app this person edits: typed operations and their summary. A revision
+ * sends the conversation so far (`earlier`, oldest first).
+ */
+export async function proposeChange(
+  appId: string,
+  instruction: string,
+  earlier: AiEditRequest['earlier'] = [],
+): Promise<ProposedChange> {
   const answer = await apiSend(
     'POST',
     '/api/ai/edits',
-    { appId, instruction },
+    { appId, instruction, ...(earlier && earlier.length > 0 ? { earlier } : {}) },
     aiEditResponseSchema,
   );
   return {

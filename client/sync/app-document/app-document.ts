@@ -2,7 +2,7 @@ import {
   type AiEdit,
   applyDefinition,
   type AppDefinition,
-  applyEdits,
+  suggestEdits,
   DefinitionError,
   DefinitionReader,
   exportDefinition,
@@ -42,9 +42,15 @@ export interface Peer {
   name: string;
   color: string;
   selection: EditorSelection | null;
-  /** Ask AI is working on a change for this person ("AI for Ada"). */
-  aiWorking: boolean;
+  /**
+   * Ask AI for this person: working on a change ("AI for Ada"), or its suggestion in their review
+   * ("AI suggestion for Ada, in review"); null otherwise.
+   */
+  ai: AiState;
 }
+
+/** What Ask AI is doing for a person, as their presence says. */
+export type AiState = 'working' | 'reviewing' | null;
 
 /** A person's presence as a device publishes it. */
 interface PresenceUser extends Person {
@@ -89,18 +95,22 @@ export interface AppDocumentHandle {
   /** The current definition as an export file (JSON). */
   exportJson(): string;
   /**
-   * Applies Ask AI's operations as ONE edit of this person (one transaction with LOCAL_EDIT, its own
-   * undo step: Undo removes the whole change and never a collaborator's edit). Checked against the
-   * document as it is now: a change that no longer fits is a DefinitionError and changes nothing.
+   * What Ask AI's operations would make of the app as it is now, without changing it: the app
+   * (`base`) and the suggestion (`proposed`), to review part by part and take in with
+   * `replaceDefinition` (a merge of the parts taken into the app as it is then). A change that no
+   * longer fits is a DefinitionError.
    */
-  applyAiEdits(operations: AiEdit[]): void;
+  suggestAiEdits(operations: AiEdit[]): { base: AppDefinition; proposed: AppDefinition };
   /**
    * Makes the app equal to `target` (a restore, a pulled update, a conflict resolved the other
    * way) as one change of mine: collaborators get it live, my Undo takes it back in one step.
    */
   replaceDefinition(target: ReadDefinition | AppDefinition): void;
-  /** Tells collaborators that AI is working for this person (presence: "AI for Ada"). */
-  setAiWorking(working: boolean): void;
+  /**
+   * Tells collaborators what Ask AI is doing for this person (presence: "AI for Ada", "AI
+   * suggestion for Ada, in review").
+   */
+  setAi(state: AiState): void;
   /** The person has read the note about their refused changes. */
   dismissRefusedChanges(): void;
 }
@@ -125,7 +135,7 @@ function sameView(a: AppDocumentView, b: AppDocumentView): boolean {
         peer.selection?.kind === other.selection?.kind &&
         peer.selection?.id === other.selection?.id &&
         peer.selection?.screenId === other.selection?.screenId &&
-        peer.aiWorking === other.aiWorking
+        peer.ai === other.ai
       );
     })
   );
@@ -244,7 +254,8 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       const device = typeof user.device === 'string' ? user.device : `client:${clientId}`;
       if (me && user.id === me.id && device === me.device) return;
       const selection = (state as { selection?: EditorSelection | null }).selection ?? null;
-      const aiWorking = (state as { aiWorking?: unknown }).aiWorking === true;
+      const said = (state as { ai?: unknown }).ai;
+      const ai: AiState = said === 'working' || said === 'reviewing' ? said : null;
       const since = typeof user.since === 'number' ? user.since : 0;
       const key = `${String(user.id)}|${device}`;
       const known = newest.get(key);
@@ -255,7 +266,7 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
         return;
       }
       newest.set(key, {
-        peer: { clientId, name: user.name, color: user.color, selection, aiWorking },
+        peer: { clientId, name: user.name, color: user.color, selection, ai },
         since,
       });
     });
@@ -298,14 +309,11 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       awareness.setLocalState({ ...awareness.getLocalState(), user: this.presence, selection });
     },
     exportJson: () => exportDefinition(this.view.definition ?? readDefinition(this.opened.doc)),
-    applyAiEdits: (operations) => {
+    suggestAiEdits: (operations) => {
       if (this.opened.isReadOnly()) {
         throw new DefinitionError('You can view this app but not edit it.');
       }
-      // Its own undo step: not merged with an edit made just before or just after.
-      this.undoManager.stopCapturing();
-      applyEdits(this.opened.doc, operations, createId, LOCAL_EDIT);
-      this.undoManager.stopCapturing();
+      return suggestEdits(this.opened.doc, operations, createId);
     },
     replaceDefinition: (target) => {
       if (this.opened.isReadOnly()) {
@@ -315,8 +323,8 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       applyDefinition(this.opened.doc, target, LOCAL_EDIT);
       this.undoManager.stopCapturing();
     },
-    setAiWorking: (working) => {
-      this.opened.awareness()?.setLocalStateField('aiWorking', working);
+    setAi: (state) => {
+      this.opened.awareness()?.setLocalStateField('ai', state);
     },
     dismissRefusedChanges: () => {
       this.opened.forgetRefusedChanges();
@@ -395,9 +403,9 @@ function createLoadingStore(): Pick<AppDocumentStore, 'subscribe' | 'getView' | 
       stopCapturing: () => undefined,
       setSelection: () => undefined,
       exportJson: refuse,
-      applyAiEdits: refuse,
+      suggestAiEdits: refuse,
       replaceDefinition: refuse,
-      setAiWorking: () => undefined,
+      setAi: () => undefined,
       dismissRefusedChanges: () => undefined,
     },
   };

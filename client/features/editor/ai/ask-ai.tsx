@@ -1,8 +1,13 @@
-import { DefinitionError } from '@pipit/app-definition';
-import { AI_INSTRUCTION_MAX_LENGTH } from '@pipit/protocol';
-import { type FormEvent, useState } from 'react';
+import {
+  changeParts,
+  chooseTheirs,
+  DefinitionError,
+  type MergeConflict,
+} from '@pipit/app-definition';
+import { AI_INSTRUCTION_MAX_LENGTH, AI_REVISIONS_MAX } from '@pipit/protocol';
+import { type FormEvent, useEffect, useState } from 'react';
 import { describeError } from '../../../platform/api/request';
-import { type ProposedChange, proposeChange } from '../../../platform/ai/app-builder-api';
+import { proposeChange } from '../../../platform/ai/app-builder-api';
 import { useAiAvailable } from '../../../platform/ai/ai-runs';
 import { Button } from '../../../ui/button';
 import { TextArea } from '../../../ui/field';
@@ -10,11 +15,15 @@ import { Notice } from '../../../ui/notice';
 import { useOnlineStatus } from '../../../ui/use-online-status';
 import { EditorDialog } from '../common/editor-dialog';
 import { useEditor } from '../common/editor-context';
+import { ConflictList } from '../common/conflict-list';
+import { type Suggestion, SuggestionReview, takenInto } from './suggestion-review';
 
 /**
- * "Ask AI" in the editor's top bar (docs/product/ai-builder.md): an instruction in, a readable summary of
- * the proposed change out, then the change applied as ONE edit of this person, so their Undo
- * removes all of it and never a collaborator's edit. Not shown to viewers; needs a connection.
+ * "Ask AI" in the editor's top bar (docs/product/ai-builder.md): an instruction in, a suggestion
+ * out, reviewed part by part before anything changes (suggestion-review.tsx); the parts taken are
+ * merged into the app as it is then, as ONE edit of this person, so their Undo removes all of it
+ * and never a collaborator's edit. A revision ("Ask for changes") goes on the same conversation.
+ * Not shown to viewers; needs a connection.
  */
 export function AskAiButton({ appId }: { appId: string }) {
   const { readOnly } = useEditor();
@@ -41,47 +50,91 @@ export function AskAiButton({ appId }: { appId: string }) {
   );
 }
 
+/** A turn of the conversation so far: what was asked, and what was suggested for it. */
+interface Turn {
+  instruction: string;
+  summary: string[];
+}
+
 function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
-  const { handle } = useEditor();
+  const { handle, definition } = useEditor();
   const online = useOnlineStatus();
   const [instruction, setInstruction] = useState('');
   const [working, setWorking] = useState(false);
-  const [proposal, setProposal] = useState<(ProposedChange & { asked: string }) | null>(null);
+  const [earlier, setEarlier] = useState<Turn[]>([]);
+  const [suggestion, setSuggestion] = useState<Suggestion | null>(null);
+  const [taken, setTaken] = useState<Set<string>>(new Set());
+  const [result, setResult] = useState<{ conflicts: MergeConflict[]; used: Set<number> } | null>(
+    null,
+  );
   const [problem, setProblem] = useState<string | null>(null);
+
+  // Collaborators see a suggestion in review as they see the AI working; nobody's once closed.
+  useEffect(() => {
+    handle.setAi(working ? 'working' : suggestion && !result ? 'reviewing' : null);
+  }, [handle, working, suggestion, result]);
+  useEffect(() => () => handle.setAi(null), [handle]);
 
   const ask = async (event: FormEvent) => {
     event.preventDefault();
     const text = instruction.trim();
     if (!text) {
-      setProblem('Say what to change first, for example “add a rating from 1 to 5 to books”.');
+      setProblem(
+        earlier.length > 0
+          ? 'Say what to change in the suggestion first, for example “leave the list as it is”.'
+          : 'Say what to change first, for example “add a rating from 1 to 5 to books”.',
+      );
       return;
     }
     setWorking(true);
     setProblem(null);
-    setProposal(null);
-    handle.setAiWorking(true);
     try {
-      setProposal({ ...(await proposeChange(appId, text)), asked: text });
+      const answer = await proposeChange(appId, text, earlier.slice(-AI_REVISIONS_MAX));
+      const { base, proposed } = handle.suggestAiEdits(answer.operations);
+      const parts = changeParts(base, proposed);
+      if (parts.length === 0) {
+        setProblem('The AI suggested nothing that changes the app. Ask again in other words.');
+        return;
+      }
+      setSuggestion({ asked: text, summary: answer.summary, base, proposed, parts });
+      setTaken(new Set(parts.map((part) => part.key)));
+      setInstruction('');
     } catch (error) {
-      setProblem(describeError(error).message);
+      setProblem(error instanceof DefinitionError ? error.message : describeError(error).message);
     } finally {
-      handle.setAiWorking(false);
       setWorking(false);
     }
   };
 
-  const apply = () => {
-    if (!proposal) return;
+  const accept = () => {
+    if (!suggestion) return;
     try {
-      handle.applyAiEdits(proposal.operations);
-      onClose();
+      const merged = takenInto(suggestion, definition, taken);
+      handle.replaceDefinition(merged.definition);
+      if (merged.conflicts.length === 0) onClose();
+      else setResult({ conflicts: merged.conflicts, used: new Set() });
     } catch (error) {
       setProblem(
         error instanceof DefinitionError
           ? error.message
           : 'The change could not be made. Ask again.',
       );
-      setProposal(null);
+    }
+  };
+
+  const reviseIt = () => {
+    if (!suggestion) return;
+    setEarlier([...earlier, { instruction: suggestion.asked, summary: suggestion.summary }]);
+    setSuggestion(null);
+    setProblem(null);
+  };
+
+  const useSuggestions = (conflict: MergeConflict, index: number) => {
+    try {
+      handle.replaceDefinition(chooseTheirs(definition, conflict));
+      setResult(result && { ...result, used: new Set([...result.used, index]) });
+    } catch (error) {
+      setProblem(describeError(error).message);
     }
   };
 
@@ -89,14 +142,24 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
     <EditorDialog
       title="Ask AI"
       onClose={onClose}
+      wide={suggestion !== null}
       actions={
-        proposal ? (
+        result ? (
+          <Button onClick={onClose} autoFocus>
+            Done
+          </Button>
+        ) : suggestion ? (
           <>
-            <Button variant="secondary" onClick={() => setProposal(null)}>
-              Ask something else
+            <Button variant="secondary" onClick={onClose}>
+              Reject
             </Button>
-            <Button onClick={apply} autoFocus>
-              Apply the change
+            <Button variant="secondary" onClick={reviseIt}>
+              Ask for changes
+            </Button>
+            <Button onClick={accept} disabled={taken.size === 0} autoFocus>
+              {taken.size === suggestion.parts.length
+                ? 'Accept all'
+                : `Accept ${taken.size} of ${suggestion.parts.length}`}
             </Button>
           </>
         ) : (
@@ -105,54 +168,118 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
               Cancel
             </Button>
             <Button type="submit" form="ask-ai-form" disabled={working || !online}>
-              {working ? 'Asking…' : 'Ask'}
+              {working ? 'Asking…' : earlier.length > 0 ? 'Ask again' : 'Ask'}
             </Button>
           </>
         )
       }
     >
-      {proposal ? (
-        <>
-          <figure className="ask-ai__asked">
-            <figcaption>You asked</figcaption>
-            <blockquote dir="auto">{proposal.asked}</blockquote>
-          </figure>
-          <p>The AI proposes this change. Undo takes all of it back in one step.</p>
-          <ul className="ask-ai__summary" aria-label="Proposed change">
-            {proposal.summary.map((line, i) => (
-              <li key={i}>{line}</li>
-            ))}
-          </ul>
-        </>
+      {result ? (
+        <TakenResult result={result} onTake={useSuggestions} />
+      ) : suggestion ? (
+        <SuggestionReview
+          suggestion={suggestion}
+          now={definition}
+          taken={taken}
+          onTake={setTaken}
+        />
       ) : (
-        <form id="ask-ai-form" onSubmit={(e) => void ask(e)}>
-          <TextArea
-            label="What should change?"
-            hint="For example: add a rating from 1 to 5 to books and show it in the list."
-            value={instruction}
-            rows={3}
-            maxLength={AI_INSTRUCTION_MAX_LENGTH}
-            disabled={working}
-            autoFocus
-            onChange={(e) => setInstruction(e.target.value)}
-          />
-          {working ? (
-            <p role="status">
-              The AI is working on it. Collaborators see that it is working for you.
-            </p>
-          ) : null}
-        </form>
+        <AskForm
+          earlier={earlier}
+          instruction={instruction}
+          working={working}
+          onChange={setInstruction}
+          onAsk={(e) => void ask(e)}
+        />
       )}
       {problem ? (
         <Notice tone="danger" title="That didn’t work" live="alert">
           <p>{problem}</p>
         </Notice>
       ) : null}
-      {!online ? (
+      {!online && !suggestion ? (
         <Notice tone="offline" title="You’re offline">
           <p>Ask AI needs a connection. You can keep editing offline.</p>
         </Notice>
       ) : null}
     </EditorDialog>
+  );
+}
+
+/** The instruction, and on a revision the conversation so far. */
+function AskForm({
+  earlier,
+  instruction,
+  working,
+  onChange,
+  onAsk,
+}: {
+  earlier: readonly Turn[];
+  instruction: string;
+  working: boolean;
+  onChange(instruction: string): void;
+  onAsk(event: FormEvent): void;
+}) {
+  return (
+    <form id="ask-ai-form" onSubmit={onAsk}>
+      {earlier.length > 0 ? (
+        <figure className="ask-ai__asked">
+          <figcaption>So far</figcaption>
+          {earlier.map((turn, i) => (
+            <blockquote key={i} dir="auto">
+              {turn.instruction}
+            </blockquote>
+          ))}
+        </figure>
+      ) : null}
+      <TextArea
+        label={
+          earlier.length > 0
+            ? 'What should the AI change in its suggestion?'
+            : 'What should change?'
+        }
+        hint={
+          earlier.length > 0
+            ? 'For example: keep the list as it is, only add the field.'
+            : 'For example: add a rating from 1 to 5 to books and show it in the list.'
+        }
+        value={instruction}
+        rows={3}
+        maxLength={AI_INSTRUCTION_MAX_LENGTH}
+        disabled={working}
+        autoFocus
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {working ? (
+        <p role="status">The AI is working on it. Collaborators see that it is working for you.</p>
+      ) : null}
+    </form>
+  );
+}
+
+/** The parts taken are in the app; what was changed here meanwhile kept, each to take instead. */
+function TakenResult({
+  result,
+  onTake,
+}: {
+  result: { conflicts: MergeConflict[]; used: Set<number> };
+  onTake(conflict: MergeConflict, index: number): void;
+}) {
+  return (
+    <>
+      <p role="status">
+        The changes you took are in the app.{' '}
+        {result.conflicts.length === 1
+          ? 'One thing was changed here since the suggestion was made: your version is kept.'
+          : `${result.conflicts.length} things were changed here since the suggestion was made: your version is kept.`}{' '}
+        Undo takes the whole change back in one step.
+      </p>
+      <ConflictList
+        conflicts={result.conflicts}
+        taken={result.used}
+        theirs="the suggestion’s"
+        onTake={onTake}
+      />
+    </>
   );
 }

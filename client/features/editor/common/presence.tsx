@@ -35,12 +35,18 @@ export function PresenceAvatars({ peers }: { peers: Peer[] }) {
   if (peers.length === 0) return null;
   const shown = peers.slice(0, MAX_SHOWN);
   const more = peers.length - shown.length;
-  const aiFor = peers.filter((peer) => peer.aiWorking);
+  const aiFor = peers.filter((peer) => peer.ai !== null);
   return (
     <>
       {aiFor.length > 0 ? (
         <p className="presence-ai" role="status">
-          {aiFor.map((peer) => `AI for ${peer.name}`).join(', ')}
+          {aiFor
+            .map((peer) =>
+              peer.ai === 'working'
+                ? `AI for ${peer.name}`
+                : `AI suggestion for ${peer.name}, in review`,
+            )
+            .join(', ')}
         </p>
       ) : null}
       <ul className="presence-avatars" aria-label={`Also editing: ${peers.length}`}>

@@ -1,5 +1,4 @@
 import { type AppDefinition, diffDefinitions, type ReadDefinition } from '@pipit/app-definition';
-import { AppScreen } from '@pipit/runtime';
 import { useEffect, useState } from 'react';
 import { describeError } from '../../../platform/api/request';
 import { Button } from '../../../ui/button';
@@ -7,7 +6,8 @@ import { SelectField } from '../../../ui/field';
 import { formatMoment } from '../../../ui/format-time';
 import { Loading } from '../../../ui/loading';
 import { Notice } from '../../../ui/notice';
-import { ChangeList } from './change-list';
+import { ChangeList } from '../common/change-list';
+import { PhonePreview } from '../common/phone-preview';
 
 /*
  * The history dialog's two views of checkpoints besides its list (history-panel.tsx): one
@@ -58,7 +58,6 @@ export function CheckpointPreview({
   onRestore: (() => void) | null;
 }) {
   const state = useLoaded(load, title);
-  const [screenId, setScreenId] = useState<string | null>(null);
   return (
     <section aria-label={`Preview of ${title}`}>
       <Button variant="ghost" size="small" onClick={onBack}>
@@ -79,34 +78,7 @@ export function CheckpointPreview({
           <p>{state.error}</p>
         </Notice>
       ) : (
-        <>
-          <SelectField
-            label="Screen"
-            value={screenId ?? state.value.screens[0]?.id ?? ''}
-            onChange={(e) => setScreenId(e.target.value)}
-          >
-            {state.value.screens.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.title}
-              </option>
-            ))}
-          </SelectField>
-          <div className="phone-frame history__phone">
-            <div
-              className="phone-frame__screen history__screen"
-              role="region"
-              aria-label={`${title}, read-only`}
-              tabIndex={0}
-            >
-              <AppScreen
-                definition={state.value}
-                screenId={screenId ?? state.value.screens[0]?.id ?? ''}
-                colorMode={state.value.theme.mode === 'dark' ? 'dark' : 'light'}
-                onNavigate={setScreenId}
-              />
-            </div>
-          </div>
-        </>
+        <PhonePreview definition={state.value} label={`${title}, read-only`} />
       )}
     </section>
   );

@@ -16,19 +16,11 @@ import {
 import { createUpstreamWatch, UPSTREAM_CHECK_INTERVAL_MS } from '../../../platform/upstream-watch';
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
-import { ChangeList } from './change-list';
+import { ChangeList } from '../common/change-list';
+import { ConflictList } from '../common/conflict-list';
 import { EditorDialog } from '../common/editor-dialog';
 import { useEditorIfReady } from '../common/editor-context';
 import './history-panel.css';
-
-/** A value as a person reads it in a conflict, kept short. */
-function shown(value: unknown, property: string): string {
-  if (value === undefined) return 'deleted';
-  // Kept on one side, deleted on the other: the value is the whole thing, so just say it is there.
-  if (property === 'exists') return 'kept';
-  const text = typeof value === 'string' ? `“${value}”` : JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
-}
 
 /**
  * A remix's editor says when the app it came from publishes a newer version, what changed there,
@@ -196,30 +188,12 @@ function PullDialog({
             Undo takes the whole pull back in one step.
           </p>
           {result.conflicts.length > 0 ? (
-            <ul className="history__changes" aria-label="Conflicts">
-              {result.conflicts.map((conflict, index) => (
-                <li key={`${conflict.entity}:${conflict.id}:${conflict.property}`}>
-                  <strong>{conflict.name}</strong>
-                  {conflict.where ? (
-                    <span className="editor-muted"> in {conflict.where}</span>
-                  ) : null}
-                  , {conflict.label}: yours {shown(conflict.ours, conflict.property)}, the
-                  original’s {shown(conflict.theirs, conflict.property)}.{' '}
-                  {taken.has(index) ? (
-                    <span role="status">Using the original’s.</span>
-                  ) : (
-                    <Button
-                      variant="secondary"
-                      size="small"
-                      onClick={() => takeTheirs(conflict, index)}
-                      aria-label={`Use the original’s ${conflict.label} for ${conflict.name}`}
-                    >
-                      Use the original’s
-                    </Button>
-                  )}
-                </li>
-              ))}
-            </ul>
+            <ConflictList
+              conflicts={result.conflicts}
+              taken={taken}
+              theirs="the original’s"
+              onTake={takeTheirs}
+            />
           ) : null}
         </>
       ) : (

@@ -1,7 +1,7 @@
 import type { EntityChange } from '@pipit/app-definition';
-import './history-panel.css';
+import './changes.css';
 
-const CHANGE_WORDS: Record<EntityChange['change'], string> = {
+export const CHANGE_WORDS: Record<EntityChange['change'], string> = {
   added: 'Added',
   removed: 'Removed',
   changed: 'Changed',
@@ -23,10 +23,10 @@ export function ChangeList({
   showProperties?: boolean;
 }) {
   return (
-    <ul className="history__changes" aria-label={label}>
+    <ul className="change-list" aria-label={label}>
       {changes.map((change) => (
         <li key={`${change.entity}:${change.id}:${change.change}`}>
-          <span className={`history__change history__change--${change.change}`}>
+          <span className={`change-list__what change-list__what--${change.change}`}>
             {CHANGE_WORDS[change.change]}
           </span>{' '}
           {change.name}
