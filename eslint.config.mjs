@@ -151,8 +151,9 @@ const RUNTIME_FROM_BELOW = {
 /**
  * Inside @pipit/app-definition (`subfolderBlocks`; each folder's README.md says what it holds):
  * schema/ at the bottom; formula/ (computed fields' language) on it; document/ (the Yjs layout,
- * operations, reader) on both (renaming a field rewrites the formulas that name it); changes/, publish/ and visitor-data/ on document/, and the last two
- * on formula/ too (a formula field checked before publishing, computed for a visitor's record);
+ * operations, reader) on both (renaming a field rewrites the formulas that name it); changes/, publish/ and visitor-data/ on document/, and all three
+ * on formula/ too (a formula field checked before publishing, computed for a visitor's record,
+ * the fields a changed formula names);
  * ai/ on publish/ and formula/; portable/ on changes/ and visitor-data/; templates/ on schema/
  * alone. Only src/index.ts, the package's one entry, imports ai/, portable/ and templates/;
  * formula/ is also the `./formula` entry, which the installed app loads only when it needs it.
@@ -161,7 +162,7 @@ const DEFINITION_ORDER = {
   schema: [],
   formula: ['schema'],
   document: ['formula', 'schema'],
-  changes: ['document', 'schema'],
+  changes: ['formula', 'document', 'schema'],
   publish: ['formula', 'document', 'schema'],
   'visitor-data': ['formula', 'document', 'schema'],
   ai: ['publish', 'formula', 'document', 'schema'],

@@ -216,28 +216,28 @@ describe('AI builder in the browser', () => {
     await poll(() => hasRow(adaPage, 'Divider')).toBe(true);
 
     // The suggestion, part by part, as History names changes; nothing is in the app yet.
-    const parts = dialog.getByRole('group', { name: /^Take 3 of 3 changes$/ });
+    const parts = dialog.getByRole('group', { name: /^Take \d of 3 changes$/ });
     await parts.waitFor();
     expect(await dialog.locator('.ask-ai__asked blockquote').innerText()).toBe(
       'Add a rating from 1 to 5 to recipes and show it in the list',
     );
+    // Each box: ticked or not, its label, and what it needs (its description).
     const labels = async () =>
-      await parts
-        .getByRole('checkbox')
-        .evaluateAll((boxes) =>
-          boxes.map(
-            (box) =>
-              `${(box as HTMLInputElement).checked ? '☑' : '☐'} ${box.parentElement?.textContent ?? ''}`,
-          ),
-        );
+      await parts.getByRole('checkbox').evaluateAll((boxes) =>
+        boxes.map((box) => {
+          const needs = document.getElementById(box.getAttribute('aria-describedby') ?? '');
+          const ticked = (box as HTMLInputElement).checked ? '☑' : '☐';
+          return `${ticked} ${box.parentElement?.textContent ?? ''}${needs ? ` — ${needs.textContent}` : ''}`;
+        }),
+      );
     expect(await labels()).toEqual([
-      '☑ Changed List “Recipes” in Recipes (subtitle field)Needs: Added Rating in Recipes',
-      '☑ Added Stat “Average rating” in RecipesNeeds: Added Rating in Recipes',
+      '☑ Changed List “Recipes” in Recipes (subtitle field) — Needs: Added Rating in Recipes',
+      '☑ Added Stat “Average rating” in Recipes — Needs: Added Rating in Recipes',
       '☑ Added Rating in Recipes',
     ]);
     await colePage.getByText('AI suggestion for ada, in review').waitFor();
     expect(await hasRow(colePage, 'Average rating')).toBe(false);
-    expect(await axeViolations(adaPage, '[role="dialog"]')).toEqual([]);
+    expect(await axeViolations(adaPage, 'dialog.editor-dialog')).toEqual([]);
     await shoot(adaPage, 'ask-ai-suggestion');
 
     // Asked again in the same conversation: the AI sees what it suggested, and answers anew.
@@ -250,14 +250,16 @@ describe('AI builder in the browser', () => {
     await dialog.getByRole('button', { name: 'Ask again' }).click();
     await parts.waitFor();
     const revision = standIn.completions[0]?.body.messages?.find((m) => m.role === 'user')?.content;
-    expect(revision).toContain('1. The creator asked: Add a rating from 1 to 5 to recipes');
-    expect(revision).toContain('   - Add a stat to Recipes');
+    expect(revision).toContain(
+      '"asked":"Add a rating from 1 to 5 to recipes and show it in the list"',
+    );
+    expect(revision).toContain('"Add a stat to Recipes"');
 
     // Unticking the rating leaves out what needs it; ticking the list again takes the rating.
     await parts.getByRole('checkbox', { name: /^Added Rating/ }).uncheck();
     expect(await labels()).toEqual([
-      '☐ Changed List “Recipes” in Recipes (subtitle field)Needs: Added Rating in Recipes',
-      '☐ Added Stat “Average rating” in RecipesNeeds: Added Rating in Recipes',
+      '☐ Changed List “Recipes” in Recipes (subtitle field) — Needs: Added Rating in Recipes',
+      '☐ Added Stat “Average rating” in Recipes — Needs: Added Rating in Recipes',
       '☐ Added Rating in Recipes',
     ]);
     expect(await dialog.getByRole('button', { name: /^Accept/ }).isDisabled()).toBe(true);
@@ -269,6 +271,16 @@ describe('AI builder in the browser', () => {
     await preview.getByText('Lentil soup').waitFor();
     expect(await preview.getByText('Average rating').count()).toBe(0);
     await shoot(adaPage, 'ask-ai-preview');
+    // On a phone, and dark: the review fits the width and passes axe.
+    await adaPage.setViewportSize({ width: 375, height: 800 });
+    await adaPage.emulateMedia({ colorScheme: 'dark' });
+    expect(await dialog.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(
+      true,
+    );
+    expect(await axeViolations(adaPage, 'dialog.editor-dialog')).toEqual([]);
+    await shoot(adaPage, 'ask-ai-preview');
+    await adaPage.setViewportSize({ width: 1440, height: 900 });
+    await adaPage.emulateMedia({ colorScheme: 'light' });
     await dialog.getByRole('button', { name: 'Accept 2 of 3' }).click();
     await dialog.waitFor({ state: 'detached' });
 

@@ -9,6 +9,9 @@ import {
   aiBlueprintLineSchema,
   aiEditResponseSchema,
   type AiEditRequest,
+  AI_REVISIONS_MAX,
+  AI_SUMMARY_LINE_MAX_LENGTH,
+  AI_SUMMARY_LINES_MAX,
   ERROR_CODES,
 } from '@pipit/protocol';
 import * as zm from 'zod/mini';
@@ -97,6 +100,20 @@ function cutOff() {
   });
 }
 
+/** Earlier turns as the request may carry them: summary lines cut to their length, at most. */
+function sent(earlier: NonNullable<AiEditRequest['earlier']>): AiEditRequest['earlier'] {
+  return earlier.slice(-AI_REVISIONS_MAX).map(({ instruction, summary }) => ({
+    instruction,
+    summary: summary
+      .slice(0, AI_SUMMARY_LINES_MAX)
+      .map((line) =>
+        line.length > AI_SUMMARY_LINE_MAX_LENGTH
+          ? `${line.slice(0, AI_SUMMARY_LINE_MAX_LENGTH - 1)}…`
+          : line,
+      ),
+  }));
+}
+
 export interface ProposedChange {
   operations: AiEdit[];
   summary: string[];
@@ -114,7 +131,7 @@ export async function proposeChange(
   const answer = await apiSend(
     'POST',
     '/api/ai/edits',
-    { appId, instruction, ...(earlier && earlier.length > 0 ? { earlier } : {}) },
+    { appId, instruction, ...(earlier && earlier.length > 0 ? { earlier: sent(earlier) } : {}) },
     aiEditResponseSchema,
   );
   return {

@@ -145,4 +145,53 @@ describe('a proposed change, part by part', () => {
     ]);
     expect(merged.definition.screens[0]!.components[0]!.props).toMatchObject({ text: 'Ours' });
   });
+
+  it('knows what a formula names, in any case, and that a rename takes the formulas it rewrote', () => {
+    const d = copy(base);
+    const books = d.collections[0]!;
+    books.fields[1]!.name = 'Page count';
+    books.fields.push({
+      id: 'long',
+      name: 'Long',
+      type: 'formula',
+      formula: '{ page COUNT } > 400',
+    } as (typeof books.fields)[number]);
+    const parts = keyed(appDefinitionSchema.parse(d));
+    expect(parts['field:long']!.needs).toEqual(['field:pages']);
+    // A formula that named the old name, rewritten with the rename, goes with it.
+    const was = copy(base);
+    was.collections[0]!.fields.push({
+      id: 'long',
+      name: 'Long',
+      type: 'formula',
+      formula: '{Pages} > 400',
+    } as (typeof books.fields)[number]);
+    const renamed = copy(was);
+    renamed.collections[0]!.fields[1]!.name = 'Page count';
+    (renamed.collections[0]!.fields[2] as { formula: string }).formula = '{Page count} > 400';
+    const both = Object.fromEntries(
+      changeParts(appDefinitionSchema.parse(was), appDefinitionSchema.parse(renamed)).map((p) => [
+        p.key,
+        p,
+      ]),
+    );
+    expect(both['field:pages']!.needs).toEqual(['field:long']);
+    expect(both['field:long']!.needs).toEqual(['field:pages']);
+  });
+
+  it('gives a record’s value of an added field that field, and closes a selection that was not', () => {
+    const d = copy(base);
+    d.collections[0]!.fields.push({ id: 'rating', name: 'Rating', type: 'number' } as never);
+    d.collections[0]!.records[0]!.values = { ...d.collections[0]!.records[0]!.values, rating: 4 };
+    const theirs = appDefinitionSchema.parse(d);
+    const parts = changeParts(base, theirs);
+    expect(parts.find((p) => p.key === 'record:dune')!.needs).toEqual(['field:rating']);
+    // Taken alone, the record's value comes with its field (never silently dropped).
+    const merged = mergeDefinitions(base, theirs, base, { taken: new Set(['record:dune']) });
+    expect(merged.definition.collections[0]!.records[0]!.values).toMatchObject({ rating: 4 });
+    // Unticking what a part needs leaves that part out, even from a selection not yet closed.
+    expect([
+      ...closeParts(parts, new Set(['record:dune']), { key: 'field:rating', taken: false }),
+    ]).toEqual([]);
+  });
 });

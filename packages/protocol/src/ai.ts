@@ -98,7 +98,7 @@ export const aiBlueprintRequestSchema = lazySchema(() =>
 
 /** Earlier turns of one Ask AI conversation a revision carries, at most. */
 export const AI_REVISIONS_MAX = 5;
-/** A line of an earlier suggestion's summary, at most (the server writes them shorter). */
+/** A line of an earlier suggestion's summary, at most (the client cuts a longer one it sends). */
 export const AI_SUMMARY_LINE_MAX_LENGTH = 300;
 /** Lines of an earlier suggestion's summary, at most: one per operation. */
 export const AI_SUMMARY_LINES_MAX = 40;

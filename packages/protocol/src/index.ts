@@ -283,6 +283,8 @@ export {
   type AiEditResponse,
   type AiEditRequest,
   AI_REVISIONS_MAX,
+  AI_SUMMARY_LINE_MAX_LENGTH,
+  AI_SUMMARY_LINES_MAX,
 } from './ai';
 export {
   CHECKPOINT_KINDS,

@@ -427,10 +427,16 @@ describe('AI app builder over REST', () => {
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ summary: ['Add field Rating (number) to Recipes'] });
       const user = standIn.completions[0]?.body.messages?.find((m) => m.role === 'user')?.content;
-      expect(user).toContain('1. The creator asked: Add a rating and show it in the list');
-      expect(user).toContain('   - Show Rating in the Recipes list');
+      // The conversation so far as data (JSON), before the new instruction.
+      const record = JSON.stringify([
+        {
+          asked: 'Add a rating and show it in the list',
+          suggested: ['Add field Rating (number) to Recipes', 'Show Rating in the Recipes list'],
+        },
+      ]);
+      expect(user).toContain(record);
       expect(user?.indexOf('Only the field, not in the list')).toBeGreaterThan(
-        user!.indexOf('   - Show Rating in the Recipes list'),
+        user!.indexOf(record),
       );
       const tooLong = await editor.post('/api/ai/edits', {
         appId,

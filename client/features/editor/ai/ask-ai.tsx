@@ -4,7 +4,7 @@ import {
   DefinitionError,
   type MergeConflict,
 } from '@pipit/app-definition';
-import { AI_INSTRUCTION_MAX_LENGTH, AI_REVISIONS_MAX } from '@pipit/protocol';
+import { AI_INSTRUCTION_MAX_LENGTH } from '@pipit/protocol';
 import { type FormEvent, useEffect, useState } from 'react';
 import { describeError } from '../../../platform/api/request';
 import { proposeChange } from '../../../platform/ai/app-builder-api';
@@ -63,6 +63,8 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
   const [working, setWorking] = useState(false);
   const [earlier, setEarlier] = useState<Turn[]>([]);
   const [suggestion, setSuggestion] = useState<Suggestion | null>(null);
+  // The suggestion a revision is asked for: back to it if the person changes their mind.
+  const [revising, setRevising] = useState<Suggestion | null>(null);
   const [taken, setTaken] = useState<Set<string>>(new Set());
   const [result, setResult] = useState<{ conflicts: MergeConflict[]; used: Set<number> } | null>(
     null,
@@ -89,7 +91,7 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
     setWorking(true);
     setProblem(null);
     try {
-      const answer = await proposeChange(appId, text, earlier.slice(-AI_REVISIONS_MAX));
+      const answer = await proposeChange(appId, text, earlier);
       const { base, proposed } = handle.suggestAiEdits(answer.operations);
       const parts = changeParts(base, proposed);
       if (parts.length === 0) {
@@ -97,6 +99,7 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
         return;
       }
       setSuggestion({ asked: text, summary: answer.summary, base, proposed, parts });
+      setRevising(null);
       setTaken(new Set(parts.map((part) => part.key)));
       setInstruction('');
     } catch (error) {
@@ -125,14 +128,23 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
   const reviseIt = () => {
     if (!suggestion) return;
     setEarlier([...earlier, { instruction: suggestion.asked, summary: suggestion.summary }]);
+    setRevising(suggestion);
     setSuggestion(null);
     setProblem(null);
   };
 
-  const useSuggestions = (conflict: MergeConflict, index: number) => {
+  const backToIt = () => {
+    if (!revising) return;
+    setEarlier(earlier.slice(0, -1));
+    setSuggestion(revising);
+    setRevising(null);
+    setProblem(null);
+  };
+
+  const takeSuggestions = (conflict: MergeConflict, index: number) => {
     try {
       handle.replaceDefinition(chooseTheirs(definition, conflict));
-      setResult(result && { ...result, used: new Set([...result.used, index]) });
+      setResult((was) => was && { ...was, used: new Set([...was.used, index]) });
     } catch (error) {
       setProblem(describeError(error).message);
     }
@@ -144,38 +156,23 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
       onClose={onClose}
       wide={suggestion !== null}
       actions={
-        result ? (
-          <Button onClick={onClose} autoFocus>
-            Done
-          </Button>
-        ) : suggestion ? (
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Reject
-            </Button>
-            <Button variant="secondary" onClick={reviseIt}>
-              Ask for changes
-            </Button>
-            <Button onClick={accept} disabled={taken.size === 0} autoFocus>
-              {taken.size === suggestion.parts.length
-                ? 'Accept all'
-                : `Accept ${taken.size} of ${suggestion.parts.length}`}
-            </Button>
-          </>
-        ) : (
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" form="ask-ai-form" disabled={working || !online}>
-              {working ? 'Asking…' : earlier.length > 0 ? 'Ask again' : 'Ask'}
-            </Button>
-          </>
-        )
+        <AskAiActions
+          stage={result ? 'taken' : suggestion ? 'review' : 'ask'}
+          taken={taken.size}
+          parts={suggestion?.parts.length ?? 0}
+          revising={revising !== null}
+          working={working}
+          asked={earlier.length > 0}
+          online={online}
+          onClose={onClose}
+          onAccept={accept}
+          onRevise={reviseIt}
+          onBack={backToIt}
+        />
       }
     >
       {result ? (
-        <TakenResult result={result} onTake={useSuggestions} />
+        <TakenResult result={result} onTake={takeSuggestions} />
       ) : suggestion ? (
         <SuggestionReview
           suggestion={suggestion}
@@ -280,6 +277,67 @@ function TakenResult({
         theirs="the suggestion’s"
         onTake={onTake}
       />
+    </>
+  );
+}
+
+/** The dialog's buttons: asking, reviewing the suggestion, and once it is taken. */
+function AskAiActions({
+  stage,
+  taken,
+  parts,
+  revising,
+  working,
+  asked,
+  online,
+  onClose,
+  onAccept,
+  onRevise,
+  onBack,
+}: {
+  stage: 'ask' | 'review' | 'taken';
+  taken: number;
+  parts: number;
+  revising: boolean;
+  working: boolean;
+  /** A revision: the conversation has turns before this one. */
+  asked: boolean;
+  online: boolean;
+  onClose(): void;
+  onAccept(): void;
+  onRevise(): void;
+  onBack(): void;
+}) {
+  return stage === 'taken' ? (
+    <Button onClick={onClose} autoFocus>
+      Done
+    </Button>
+  ) : stage === 'review' ? (
+    <>
+      <Button variant="secondary" onClick={onClose}>
+        Reject
+      </Button>
+      <Button variant="secondary" onClick={onRevise}>
+        Ask for changes
+      </Button>
+      <Button onClick={onAccept} disabled={taken === 0}>
+        {taken === parts ? 'Accept all' : `Accept ${taken} of ${parts}`}
+      </Button>
+    </>
+  ) : (
+    <>
+      {revising && !working ? (
+        <Button variant="secondary" onClick={onBack}>
+          Back to the suggestion
+        </Button>
+      ) : (
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+      )}
+      <Button type="submit" form="ask-ai-form" disabled={working || !online}>
+        {working ? 'Asking…' : asked ? 'Ask again' : 'Ask'}
+      </Button>
     </>
   );
 }

@@ -6,7 +6,7 @@ import {
   type MergeResult,
   type ReadDefinition,
 } from '@pipit/app-definition';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
 import { CHANGE_WORDS } from '../common/change-list';
@@ -52,6 +52,12 @@ export function SuggestionReview({
   onTake(taken: Set<string>): void;
 }) {
   const [previewing, setPreviewing] = useState(false);
+  // What a tick or an untick took or left out besides, said aloud (the boxes change silently).
+  const [also, setAlso] = useState('');
+  // Worked out again as collaborators edit, behind what the person is doing.
+  const deferredNow = useDeferredValue(now);
+  const id = useId();
+  const needsId = (key: string) => `${id}-needs-${key.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
   const byKey = useMemo(
     () => new Map(suggestion.parts.map((part) => [part.key, part])),
     [suggestion.parts],
@@ -59,16 +65,25 @@ export function SuggestionReview({
   const preview = useMemo(() => {
     if (!previewing) return null;
     try {
-      return takenInto(suggestion, now, taken).definition;
+      return takenInto(suggestion, deferredNow, taken).definition;
     } catch {
       return 'failed' as const;
     }
-  }, [previewing, suggestion, now, taken]);
+  }, [previewing, suggestion, deferredNow, taken]);
   const toggle = (key: string, on: boolean) => {
     const chosen = new Set(taken);
     if (on) chosen.add(key);
     else chosen.delete(key);
-    onTake(closeParts(suggestion.parts, chosen, { key, taken: on }));
+    const next = closeParts(suggestion.parts, chosen, { key, taken: on });
+    const others = suggestion.parts.filter(
+      (part) => part.key !== key && next.has(part.key) !== taken.has(part.key),
+    );
+    setAlso(
+      others.length === 0
+        ? ''
+        : `${on ? 'Also taken' : 'Also left out'}: ${others.map(partLabel).join('; ')}.`,
+    );
+    onTake(next);
   };
   return (
     <>
@@ -92,6 +107,7 @@ export function SuggestionReview({
                 <input
                   type="checkbox"
                   checked={taken.has(part.key)}
+                  aria-describedby={part.needs.length > 0 ? needsId(part.key) : undefined}
                   onChange={(e) => toggle(part.key, e.target.checked)}
                 />
                 <span>
@@ -103,22 +119,25 @@ export function SuggestionReview({
                   {part.properties.length > 0 ? (
                     <span className="editor-muted"> ({part.properties.join(', ')})</span>
                   ) : null}
-                  {part.needs.length > 0 ? (
-                    <span className="ask-ai__needs">
-                      Needs:{' '}
-                      {part.needs
-                        .map((key) => byKey.get(key))
-                        .filter((need) => need !== undefined)
-                        .map(partLabel)
-                        .join('; ')}
-                    </span>
-                  ) : null}
                 </span>
               </label>
+              {part.needs.length > 0 ? (
+                <p className="ask-ai__needs" id={needsId(part.key)}>
+                  Needs:{' '}
+                  {part.needs
+                    .map((key) => byKey.get(key))
+                    .filter((need) => need !== undefined)
+                    .map(partLabel)
+                    .join('; ')}
+                </p>
+              ) : null}
             </li>
           ))}
         </ul>
       </fieldset>
+      <p className="visually-hidden" role="status">
+        {also}
+      </p>
       <Button
         variant="secondary"
         size="small"

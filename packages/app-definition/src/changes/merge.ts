@@ -37,7 +37,7 @@ import {
   type ReferenceTable,
   referenceTable,
 } from '../document/reader';
-import { onlyTaken } from './parts';
+import { changeParts, closeParts, onlyTaken } from './parts';
 
 /*
  * Three-way merge for a remix pulling its original's update: BASE is the published version the
@@ -686,8 +686,8 @@ function entityKeys(m: Merge): { top: string[]; children: string[] } {
 
 export interface MergeOptions {
   /**
-   * Only these of theirs' changes, by entity key (`changeParts`' keys, closed by `closeParts`):
-   * every other entity merges as `base` has it. All of them when not given.
+   * Only these of theirs' changes, by entity key (`changeParts`' keys), with what they need
+   * (`closeParts`): every other entity merges as `base` has it. All of them when not given.
    */
   taken?: ReadonlySet<string>;
 }
@@ -708,7 +708,9 @@ export function mergeDefinitions(
   if (options.taken) {
     // The proposal as far as it was taken, as a definition: what the taken parts do to the rest
     // (a record's value of a removed field) is then part of it, as it is of every device's copy.
-    const taken = onlyTaken(flatBase, flattenDefinition(theirs), options.taken);
+    // Closed first: a part is never taken without what it needs.
+    const closed = closeParts(changeParts(base, theirs), options.taken);
+    const taken = onlyTaken(flatBase, flattenDefinition(theirs), closed);
     const lists = new Map([...taken.lists].map(([key, list]) => [key, list.ids]));
     return mergeDefinitions(base, normalize(assemble({ result: taken.entities }, lists)), ours);
   }

@@ -9,8 +9,10 @@ import {
   movedEntities,
   parentKeyOf,
   rawChanges,
+  type RawChange,
   describeChanges,
 } from './changes';
+import { tokenize } from '../formula/lexer';
 import type { AppDefinition } from '../schema/definition';
 import type { ReadDefinition } from '../document/reader';
 
@@ -47,6 +49,22 @@ function namedIn(value: unknown, ids: ReadonlyMap<string, string>): string[] {
   return [...named];
 }
 
+/** What an entity's properties name: their values, and the ids in their paths ('values.f1'). */
+const namedBy = (entity: FlatEntity, ids: ReadonlyMap<string, string>) =>
+  namedIn(
+    [[...entity.props.keys()].map((path) => path.split('.')), [...entity.props.values()]],
+    ids,
+  );
+
+/** The ids of the entities a change list adds (or removes), each with its key. */
+function idsOf(raw: readonly RawChange[], flat: FlatDefinition, change: 'added' | 'removed') {
+  return new Map(
+    raw
+      .filter((c) => c.change === change)
+      .map((c) => [flat.entities.get(c.key)!.id, c.key] as [string, string]),
+  );
+}
+
 /** The parts of the change from `base` to `proposed`, in History's order, each with what it needs. */
 export function changeParts(
   base: ReadDefinition | AppDefinition,
@@ -56,69 +74,113 @@ export function changeParts(
   const after = flattenDefinition(proposed);
   const raw = rawChanges(before, after);
   const { changes } = describeChanges(raw, before, after);
-  const added = new Map<string, string>();
+  const needs = new Map(raw.map((change) => [change.key, new Set<string>()]));
+  const need = (key: string, other: string) => {
+    if (key !== other && needs.has(other)) needs.get(key)!.add(other);
+  };
+  const added = idsOf(raw, after, 'added');
+  const removed = idsOf(raw, before, 'removed');
   for (const change of raw) {
-    if (change.change === 'added') added.set(after.entities.get(change.key)!.id, change.key);
-  }
-  const removed = new Set(raw.filter((c) => c.change === 'removed').map((c) => c.key));
-  const removedChildren = new Map<string, string[]>();
-  for (const key of removed) {
-    const parent = parentKeyOf(before.entities.get(key)!);
-    if (parent !== null && removed.has(parent)) {
-      removedChildren.set(parent, [...(removedChildren.get(parent) ?? []), key]);
+    if (change.change === 'removed') {
+      // A removal takes its children's removals with it.
+      const parent = parentKeyOf(before.entities.get(change.key)!);
+      if (parent !== null && needs.has(parent)) need(parent, change.key);
+      continue;
     }
-  }
-  // A removal takes with it what the change altered because it went: a record's value of a
-  // removed field, a component's reference to it (every device repairs a reference to what is gone).
-  const removedIds = new Map(
-    [...removed].map((key) => [before.entities.get(key)!.id, key] as [string, string]),
-  );
-  const alteredBy = new Map<string, string[]>();
-  for (const change of raw) {
-    if (change.change !== 'changed' && change.change !== 'moved') continue;
+    // What it names that the change adds: a field a component shows, the screen it sits on, the
+    // field a record holds a value of.
+    for (const named of namedBy(after.entities.get(change.key)!, added)) need(change.key, named);
+    // A removal takes what the change altered because it went: a record's value of a removed
+    // field, a reference to it (every device repairs a reference to what is gone).
+    if (change.change === 'added') continue;
     const old = before.entities.get(change.key)!;
-    const named = namedIn(
-      // A path names a field by its id ('values.f1'); a value names what it refers to.
-      change.paths.map((path) => [path.split('.'), old.props.get(path)]),
-      removedIds,
-    );
-    for (const gone of named) alteredBy.set(gone, [...(alteredBy.get(gone) ?? []), change.key]);
+    const altered = change.paths.map((path) => [path.split('.'), old.props.get(path)]);
+    for (const gone of namedIn(altered, removed)) need(gone, change.key);
   }
-  // An app has a screen: when the change removes every screen it had, each removal needs the
-  // screens it adds.
-  const screensAdded = [...added.values()].filter((key) => key.startsWith('screen:'));
+  // An app has a screen: a change that removes every screen it had adds the one it keeps.
   const keepsAScreen = [...before.entities.values()].some(
-    (entity) => entity.kind === 'screen' && !removed.has(entityKey('screen', entity.id)),
+    (entity) => entity.kind === 'screen' && !removed.has(entity.id),
   );
   if (!keepsAScreen) {
-    for (const key of removed) {
-      if (key.startsWith('screen:'))
-        alteredBy.set(key, [...(alteredBy.get(key) ?? []), ...screensAdded]);
+    for (const gone of removed.values()) {
+      if (!gone.startsWith('screen:')) continue;
+      for (const made of added.values()) if (made.startsWith('screen:')) need(gone, made);
     }
   }
-  // A formula names the fields it reads by name, within its collection.
-  const addedFields = new Map<string, string>();
-  for (const key of added.values()) {
-    const field = after.entities.get(key)!;
-    if (field.kind === 'field')
-      addedFields.set(`${field.parent}\n${String(field.props.get('name'))}`, key);
-  }
-  const formulaNeeds = (entity: FlatEntity) => {
-    const formula = entity.kind === 'field' ? entity.props.get('formula') : undefined;
-    if (typeof formula !== 'string') return [];
-    return [...formula.matchAll(/\{([^}]*)\}/g)]
-      .map(([, name]) => addedFields.get(`${entity.parent}\n${name!.trim()}`))
-      .filter((k): k is string => k !== undefined);
-  };
+  formulaNeeds(before, after, raw, need);
   return changes.map((change, i) => {
     const key = raw[i]!.key;
-    const entity = after.entities.get(key);
-    const needs =
-      change.change === 'removed'
-        ? [...(removedChildren.get(key) ?? []), ...(alteredBy.get(key) ?? [])]
-        : [...namedIn([...entity!.props.values()], added), ...formulaNeeds(entity!)];
-    return { ...change, key, needs: [...new Set(needs)].filter((k) => k !== key) };
+    return { ...change, key, needs: [...needs.get(key)!] };
   });
+}
+
+/** The fields a formula names, by name as the formula language finds them. */
+function formulaNames(formula: unknown): string[] {
+  if (typeof formula !== 'string') return [];
+  return tokenize(formula).flatMap((token) => (token.kind === 'field' ? [token.name] : []));
+}
+
+/** A formula field's or a formula reminder's formula, and the collection whose fields it names. */
+function formulaOf(entity: FlatEntity): { formula: unknown; collection: unknown } | null {
+  if (entity.kind === 'field')
+    return { formula: entity.props.get('formula'), collection: entity.parent };
+  if (entity.kind === 'reminder') {
+    return {
+      formula: entity.props.get('schedule.formula'),
+      collection: entity.props.get('schedule.collectionId'),
+    };
+  }
+  return null;
+}
+
+/**
+ * A formula names fields by name: a formula that names a field the change adds or renames needs
+ * that part, and a rename needs the formulas it rewrote (they named the old name).
+ */
+function formulaNeeds(
+  before: FlatDefinition,
+  after: FlatDefinition,
+  raw: readonly RawChange[],
+  need: (key: string, other: string) => void,
+) {
+  const fieldsOf = (flat: FlatDefinition, collection: unknown) =>
+    [...flat.entities.values()]
+      .filter((e) => e.kind === 'field' && e.parent === collection)
+      .map((e) => ({ key: entityKey('field', e.id), name: String(e.props.get('name') ?? '') }));
+  const renamedOrAdded = new Set(
+    raw
+      .filter((c) => c.change === 'added' || (c.change === 'changed' && c.paths.includes('name')))
+      .map((c) => c.key)
+      .filter((key) => key.startsWith('field:')),
+  );
+  if (renamedOrAdded.size === 0) return;
+  for (const change of raw) {
+    if (change.change === 'removed') continue;
+    const now = formulaOf(after.entities.get(change.key)!);
+    if (!now) continue;
+    const fields = fieldsOf(after, now.collection);
+    for (const name of formulaNames(now.formula)) {
+      const field = findByName(fields, name);
+      if (field && renamedOrAdded.has(field.key)) need(change.key, field.key);
+    }
+    const old = before.entities.get(change.key);
+    const was = old && formulaOf(old);
+    if (!was || !change.paths.some((path) => path.endsWith('formula'))) continue;
+    const oldFields = fieldsOf(before, was.collection);
+    for (const name of formulaNames(was.formula)) {
+      const field = findByName(oldFields, name);
+      if (field && renamedOrAdded.has(field.key)) need(field.key, change.key);
+    }
+  }
+}
+
+/** As a formula finds a field: its exact name, else the same name trimmed, in any case. */
+function findByName<F extends { name: string }>(fields: readonly F[], name: string) {
+  const wanted = name.trim().toLowerCase();
+  return (
+    fields.find((field) => field.name === name) ??
+    fields.find((field) => field.name.trim().toLowerCase() === wanted)
+  );
 }
 
 /**
@@ -135,14 +197,21 @@ export function closeParts(
   const taken = new Set([...chosen].filter((key) => byKey.has(key)));
   const neededBy = new Map<string, string[]>();
   for (const part of parts) {
-    for (const need of part.needs) neededBy.set(need, [...(neededBy.get(need) ?? []), part.key]);
+    for (const need of part.needs) {
+      const by = neededBy.get(need);
+      if (by) by.push(part.key);
+      else neededBy.set(need, [part.key]);
+    }
   }
   if (last && !last.taken) {
     // Unticked: whatever needs it, directly or not, is left out too.
+    const seen = new Set<string>();
     const out = [last.key];
     while (out.length > 0) {
       const key = out.pop()!;
-      if (!taken.delete(key) && key !== last.key) continue;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      taken.delete(key);
       out.push(...(neededBy.get(key) ?? []));
     }
   }
@@ -211,11 +280,16 @@ export function onlyTaken(
       const entity = picked.get(key);
       if (!entity || !placedByTheirs(key) || !kept.has(key)) return;
       const siblings = listOf(entity).ids;
-      const before = list.ids
-        .slice(0, i)
-        .reverse()
-        .find((other) => siblings.includes(other));
-      siblings.splice(before === undefined ? 0 : siblings.indexOf(before) + 1, 0, id);
+      // After the nearest sibling before it in theirs that this list holds; else first.
+      let at = 0;
+      for (let k = i - 1; k >= 0; k -= 1) {
+        const found = siblings.indexOf(list.ids[k]!);
+        if (found >= 0) {
+          at = found + 1;
+          break;
+        }
+      }
+      siblings.splice(at, 0, id);
     });
   }
   return { entities: new Map(order.map((key) => [key, picked.get(key)!])), order, lists };
