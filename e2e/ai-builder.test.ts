@@ -274,6 +274,10 @@ describe('AI builder in the browser', () => {
     // On a phone, and dark: the review fits the width and passes axe.
     await adaPage.setViewportSize({ width: 375, height: 800 });
     await adaPage.emulateMedia({ colorScheme: 'dark' });
+    // Buttons fade to the dark colours (0.15 s): axe must see them after, not midway.
+    await adaPage.waitForFunction(() =>
+      document.getAnimations().every((animation) => !(animation instanceof CSSTransition)),
+    );
     expect(await dialog.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(
       true,
     );

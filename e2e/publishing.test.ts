@@ -54,6 +54,24 @@ describe('publishing and finding apps', () => {
       await expect
         .poll(() => dialog.getByTestId('publish-status').innerText())
         .toMatch(/version 1/);
+      // What publishing would change for visitors, before the owner publishes: nothing yet;
+      // then, after an edit, that edit, named as History names it.
+      await dialog.getByText('No changes since version 1').waitFor();
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('button', { name: '+ Add component' }).click();
+      await page
+        .getByRole('list', { name: 'Component types' })
+        .getByRole('button', { name: 'Divider', exact: true })
+        .click();
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      const since = dialog.locator('details.publish__since');
+      await since.getByText('Changes since version 1: 1 component').click();
+      expect(
+        await since.getByRole('list', { name: 'Changes since version 1' }).innerText(),
+      ).toMatch(/^Added a divider in /);
+      if (process.env.PIPIT_SHOTS) {
+        await page.screenshot({ path: `${process.env.PIPIT_SHOTS}/publish-since-1280.png` });
+      }
       await dialog.getByRole('button', { name: 'Publish version 2' }).click();
       await dialog.getByText('Version 2 is live').waitFor({ timeout: 15_000 });
 

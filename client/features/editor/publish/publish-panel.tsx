@@ -14,6 +14,7 @@ import { EditorDialog } from '../common/editor-dialog';
 import { getPublication, publish, setVisibility, unpublish } from './publish-api';
 import { type ProblemTarget, resolveProblems } from './publish-problems';
 import { PublishStep, type Step } from './publish-step';
+import { SincePublished } from './since-published';
 import './publish-panel.css';
 
 const VISIBILITY_TEXT: Record<Visibility, { label: string; hint: string }> = {
@@ -106,6 +107,15 @@ export function PublishPanel({
           visibility={flow.visibility}
           disabled={!isOwner || busy || !online}
           onChange={(value) => void flow.changeVisibility(value)}
+        />
+      ) : null}
+
+      {publication?.latestVersion && online && account ? (
+        <SincePublished
+          appId={appId}
+          owner={account.id}
+          version={publication.latestVersion}
+          definition={definition}
         />
       ) : null}
 
