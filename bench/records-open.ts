@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, CDPSession, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page, Response } from 'playwright-core';
 import type { RunningPipit } from '@pipit/sync-server/testing';
 import { launchPersistent } from '../e2e/support/browser';
 import { deviceOf, type Person, signInContext } from '../e2e/support/people';
@@ -164,19 +164,14 @@ export async function measureOpen(
     // Opened as a person opens the installed app: a new window, with no page of it to tear down
     // first (a reload's navigation includes unloading the page before, its records and all).
     await page.close();
-    const opened: OpenRun[] = [];
     let floorPage = '';
-    for (let i = 0; i <= RUNS; i++) {
-      const fresh = await context.newPage();
-      await fresh.addInitScript({ content: listWatcher });
-      const freshCdp = await throttle(fresh, 4);
-      const run = await traced(freshCdp, `open-${records}`, i === RUNS, () =>
-        measureOneOpen(fresh, freshCdp, () => fresh.goto(pageUrl, { waitUntil: 'commit' })),
-      );
-      if (i === RUNS && records === RECORDS) floorPage = await keptScreenAsStaticPage(fresh, appId);
-      await fresh.close();
-      if (i > 0) opened.push(run);
-    }
+    const opened = await openedInNewWindows(context, pageUrl, {
+      trace: `open-${records}`,
+      // The last open's kept screen, as the floor's static page.
+      last: async (fresh) => {
+        if (records === RECORDS) floorPage = await keptScreenAsStaticPage(fresh, appId);
+      },
+    });
     return { reloaded, opened, floor: floorPage ? await measureFloor(browser, floorPage) : [] };
   } finally {
     await (persistent ? persistent.close() : context.close());
@@ -231,25 +226,36 @@ async function measureFloor(browser: Browser, html: string): Promise<OpenRun[]> 
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const context = await browser.newContext({ viewport: PHONE });
   try {
-    const runs: OpenRun[] = [];
-    for (let i = 0; i <= RUNS; i++) {
-      const page = await context.newPage();
-      await page.addInitScript({ content: listWatcher });
-      const cdp = await throttle(page, 4);
-      const run = await measureOneOpen(
-        page,
-        cdp,
-        () => page.goto(url, { waitUntil: 'commit' }),
-        false,
-      );
-      await page.close();
-      if (i > 0) runs.push(run);
-    }
-    return runs;
+    return await openedInNewWindows(context, url, { live: false });
   } finally {
     await context.close();
     server.close();
   }
+}
+
+/**
+ * `RUNS` opens of `url`, each in a new window of `context` at 4×, after one warm-up: `live` false
+ * for a page with no app; `trace` names the last open's trace (BENCH_TRACE); `last` sees the last
+ * page before it closes.
+ */
+async function openedInNewWindows(
+  context: BrowserContext,
+  url: string,
+  options: { live?: boolean; trace?: string; last?: (page: Page) => Promise<void> },
+): Promise<OpenRun[]> {
+  const runs: OpenRun[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    const page = await context.newPage();
+    await page.addInitScript({ content: listWatcher });
+    const cdp = await throttle(page, 4);
+    const open = () =>
+      measureOneOpen(page, cdp, () => page.goto(url, { waitUntil: 'commit' }), options.live);
+    const run = options.trace ? await traced(cdp, options.trace, i === RUNS, open) : await open();
+    if (i === RUNS) await options.last?.(page);
+    await page.close();
+    if (i > 0) runs.push(run);
+  }
+  return runs;
 }
 
 /** With BENCH_TRACE set, `run` in a Chrome trace written to /tmp/{name}.trace.json. */

@@ -63,20 +63,25 @@ function setup() {
   return { definition, doc, collection, screen, list };
 }
 
+/** A Rating field added to a collection and shown as its list's subtitle. */
+const ratingShown = (collectionId: string, listId: string): AiEdit[] => [
+  {
+    op: 'addField',
+    ref: 'rating',
+    collectionId,
+    name: 'Rating',
+    type: 'number',
+    required: false,
+    choices: [],
+  },
+  { op: 'setProperty', componentId: listId, props: { subtitleFieldId: 'rating' } },
+];
+
 describe('AI edits', () => {
   it('adds a field, shows it in the list, summarises it and applies it as one undo step', () => {
     const { doc, collection, list, screen } = setup();
     const ops: AiEdit[] = [
-      {
-        op: 'addField',
-        ref: 'rating',
-        collectionId: collection.id,
-        name: 'Rating',
-        type: 'number',
-        required: false,
-        choices: [],
-      },
-      { op: 'setProperty', componentId: list.id, props: { subtitleFieldId: 'rating' } },
+      ...ratingShown(collection.id, list.id),
       {
         op: 'addComponent',
         ref: 'avg',
@@ -129,16 +134,7 @@ describe('AI edits', () => {
     const { doc, collection, list, screen } = setup();
     const before = Y.encodeStateAsUpdate(doc);
     const ops: AiEdit[] = [
-      {
-        op: 'addField',
-        ref: 'rating',
-        collectionId: collection.id,
-        name: 'Rating',
-        type: 'number',
-        required: false,
-        choices: [],
-      },
-      { op: 'setProperty', componentId: list.id, props: { subtitleFieldId: 'rating' } },
+      ...ratingShown(collection.id, list.id),
       { op: 'addComponent', ref: 'line', screenId: screen.id, type: 'divider', props: {} },
     ];
     const { base, proposed } = suggestEdits(doc, ops, idFactory('new'));

@@ -648,17 +648,25 @@ export function suggestEdits(
   ops: AiEdit[],
   newId: IdFactory,
 ): { base: AppDefinition; proposed: AppDefinition } {
+  const proposed = onCopy(doc, ops, newId, (scratch) => withoutInvalid(readDefinition(scratch)));
+  return { base: withoutInvalid(readDefinition(doc)), proposed };
+}
+
+/**
+ * Runs the operations on a copy of `doc`, checked: a list with problems throws a DefinitionError
+ * naming the first; else `after` reads what the copy became. `doc` itself is not touched.
+ */
+function onCopy<T>(doc: Y.Doc, ops: AiEdit[], newId: IdFactory, after: (scratch: Y.Doc) => T): T {
   const parsed = parseEdits(ops);
   const scratch = docOf(doc);
   try {
-    const base = withoutInvalid(readDefinition(scratch));
     const problems = parsed.ok ? runChecked(scratch, parsed.ops, newId) : parsed.problems;
     if (problems.length > 0) {
       throw new DefinitionError(
         `This change no longer fits the app: ${problems[0]?.message ?? 'it changed meanwhile'}`,
       );
     }
-    return { base, proposed: withoutInvalid(readDefinition(scratch)) };
+    return after(scratch);
   } finally {
     scratch.destroy();
   }
@@ -676,17 +684,7 @@ export function suggestEdits(
  * take it for another device using that id and pick a new one.
  */
 export function applyEdits(doc: Y.Doc, ops: AiEdit[], newId: IdFactory, origin: unknown): void {
-  const parsed = parseEdits(ops);
-  const scratch = docOf(doc);
-  try {
-    const problems = parsed.ok ? runChecked(scratch, parsed.ops, newId) : parsed.problems;
-    if (problems.length > 0) {
-      throw new DefinitionError(
-        `This change no longer fits the app: ${problems[0]?.message ?? 'it changed meanwhile'}`,
-      );
-    }
-    Y.applyUpdate(doc, Y.encodeStateAsUpdate(scratch, Y.encodeStateVector(doc)), origin);
-  } finally {
-    scratch.destroy();
-  }
+  onCopy(doc, ops, newId, (scratch) =>
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(scratch, Y.encodeStateVector(doc)), origin),
+  );
 }

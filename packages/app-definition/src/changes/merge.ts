@@ -37,7 +37,7 @@ import {
   type ReferenceTable,
   referenceTable,
 } from '../document/reader';
-import { changeParts, closeParts, onlyTaken } from './parts';
+import { closeParts, flatParts, onlyTaken } from './parts';
 
 /*
  * Three-way merge for a remix pulling its original's update: BASE is the published version the
@@ -709,8 +709,9 @@ export function mergeDefinitions(
     // The proposal as far as it was taken, as a definition: what the taken parts do to the rest
     // (a record's value of a removed field) is then part of it, as it is of every device's copy.
     // Closed first: a part is never taken without what it needs.
-    const closed = closeParts(changeParts(base, theirs), options.taken);
-    const taken = onlyTaken(flatBase, flattenDefinition(theirs), closed);
+    const flatTheirs = flattenDefinition(theirs);
+    const closed = closeParts(flatParts(flatBase, flatTheirs), options.taken);
+    const taken = onlyTaken(flatBase, flatTheirs, closed);
     const lists = new Map([...taken.lists].map(([key, list]) => [key, list.ids]));
     return mergeDefinitions(base, normalize(assemble({ result: taken.entities }, lists)), ours);
   }

@@ -70,8 +70,11 @@ export function changeParts(
   base: ReadDefinition | AppDefinition,
   proposed: ReadDefinition | AppDefinition,
 ): ChangePart[] {
-  const before = flattenDefinition(base);
-  const after = flattenDefinition(proposed);
+  return flatParts(flattenDefinition(base), flattenDefinition(proposed));
+}
+
+/** changeParts of two definitions already flattened (the merge has them). */
+export function flatParts(before: FlatDefinition, after: FlatDefinition): ChangePart[] {
   const raw = rawChanges(before, after);
   const { changes } = describeChanges(raw, before, after);
   const needs = new Map(raw.map((change) => [change.key, new Set<string>()]));
@@ -143,10 +146,14 @@ function formulaNeeds(
   raw: readonly RawChange[],
   need: (key: string, other: string) => void,
 ) {
+  // A collection's fields, from its list (not a scan of every entity per formula).
   const fieldsOf = (flat: FlatDefinition, collection: unknown) =>
-    [...flat.entities.values()]
-      .filter((e) => e.kind === 'field' && e.parent === collection)
-      .map((e) => ({ key: entityKey('field', e.id), name: String(e.props.get('name') ?? '') }));
+    (
+      flat.lists.get(listKey('field', typeof collection === 'string' ? collection : null))?.ids ??
+      []
+    )
+      .map((id) => entityKey('field', id))
+      .map((key) => ({ key, name: String(flat.entities.get(key)?.props.get('name') ?? '') }));
   const renamedOrAdded = new Set(
     raw
       .filter((c) => c.change === 'added' || (c.change === 'changed' && c.paths.includes('name')))
