@@ -16,6 +16,12 @@ import { deviceOf, type Person, signUp } from './support/people';
  */
 const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 15_000 });
 
+async function shoot(page: Page, what: string) {
+  const folder = process.env.PIPIT_SHOTS;
+  if (folder)
+    await page.screenshot({ path: `${folder}/${what}-${page.viewportSize()?.width}.png` });
+}
+
 describe('history, restore and pulling changes', () => {
   let dataDir: string;
   let pipit: RunningPipit;
@@ -194,6 +200,60 @@ describe('history, restore and pulling changes', () => {
         /^Removed a list/.test(l),
       ),
     ).toBe(true);
+    expect(await axeViolations(adaPage, 'dialog')).toEqual([]);
+    await dialog.getByRole('button', { name: '← All checkpoints' }).click();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('says who changed each thing, a change made offline included, in History and the inspector', async () => {
+    const row = (page: Page, name: string) =>
+      page
+        .getByRole('list', { name: /^Components on / })
+        .locator('.tree-row__select')
+        .filter({ hasText: name })
+        .first();
+    // Ben's laptop loses the network; he rewrites the heading there.
+    await benDevice.setOffline(true);
+    await row(benPage, 'Heading').click();
+    const recentOf = (page: Page) => page.getByRole('region', { name: 'Recent changes' });
+    // Offline, the inspector says where who changed what comes from.
+    await recentOf(benPage)
+      .getByText(/shows when you’re online/)
+      .waitFor();
+    await benPage.getByRole('textbox', { name: 'Text', exact: true }).fill('Notes from the train');
+    await benPage.waitForTimeout(300);
+    expect(await badge(benPage).textContent()).not.toBe('Saved');
+    await benDevice.setOffline(false);
+    await poll(() => badge(benPage).textContent()).toBe('Saved');
+
+    // Ada, online all along, selects the heading: Ben changed it (when it reached the server).
+    await row(adaPage, 'Heading').click();
+    const recent = recentOf(adaPage);
+    await poll(() => recent.getByRole('listitem').first().textContent()).toMatch(
+      /^ben changed the text (just now|\d+ (second|minute)s? ago)$/,
+    );
+    expect(await recent.getByRole('listitem').last().textContent()).toMatch(/^ada added it /);
+    await shoot(adaPage, 'recent-changes');
+    expect(await axeViolations(adaPage)).toEqual([]);
+
+    // History: since “With text”, each change with who made it.
+    await adaPage.getByRole('button', { name: 'History' }).click();
+    const dialog = history(adaPage);
+    await dialog.getByRole('button', { name: 'Compare…' }).click();
+    const from = dialog.getByLabel('From');
+    const withText = await from
+      .locator('option')
+      .evaluateAll(
+        (options) =>
+          options.find((o) => /^With text/.test(o.textContent ?? ''))?.getAttribute('value') ?? '',
+      );
+    await from.selectOption(withText);
+    await dialog.getByLabel('To').selectOption('now');
+    const differences = dialog.getByRole('list', { name: 'Differences' });
+    const line = (text: RegExp) => differences.getByRole('listitem').filter({ hasText: text });
+    await poll(() => line(/Notes from the train/).textContent()).toMatch(/ — ben, /);
+    await poll(() => line(/^Added a button/).textContent()).toMatch(/ — ben, /);
+    await shoot(adaPage, 'history-authors');
     expect(await axeViolations(adaPage, 'dialog')).toEqual([]);
     await dialog.getByRole('button', { name: '← All checkpoints' }).click();
     await dialog.getByRole('button', { name: 'Close' }).click();

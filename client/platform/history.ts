@@ -4,6 +4,8 @@ import {
   type ReadDefinition,
 } from '@pipit/app-definition';
 import {
+  type AppChangeList,
+  appChangeListSchema,
   type Checkpoint,
   type CheckpointList,
   checkpointListSchema,
@@ -34,6 +36,38 @@ export interface AppHistory {
 }
 
 const base = (appId: string) => `/api/apps/${encodeURIComponent(appId)}/checkpoints`;
+
+/** Which changes to read: a range of time (after `since`, up to `until`), or one entity's. */
+export type ChangeRange =
+  { since?: number; until?: number } | { entity: { entity: string; id: string } };
+
+/**
+ * Who changed what (docs/product/history.md#who-changed-what), newest first; null offline: the
+ * server alone knows who sent each change.
+ */
+export async function loadChanges(
+  appId: string,
+  range: ChangeRange,
+): Promise<AppChangeList | null> {
+  const query = new URLSearchParams();
+  if ('entity' in range) {
+    query.set('entity', range.entity.entity);
+    query.set('entityId', range.entity.id);
+  } else {
+    if (range.since !== undefined) query.set('since', String(Math.floor(range.since)));
+    if (range.until !== undefined) query.set('until', String(Math.floor(range.until)));
+  }
+  const search = query.size > 0 ? `?${query.toString()}` : '';
+  try {
+    return await apiGet(
+      `/api/apps/${encodeURIComponent(appId)}/changes${search}`,
+      appChangeListSchema,
+    );
+  } catch (error) {
+    if (error instanceof OfflineError) return null;
+    throw error;
+  }
+}
 
 export async function loadHistory(owner: string, appId: string): Promise<AppHistory> {
   const pending = await historyCache.pending(owner, appId);

@@ -21,6 +21,7 @@ import {
   createRoutes,
   handleUpgrades,
 } from './server/requests';
+import type { Attribution } from './history/attribution';
 import { createServices, type ServerState } from './server/services';
 import { type CloseReport, shutdown } from './server/shutdown';
 import type { Storage } from './storage/types';
@@ -96,6 +97,8 @@ export interface PipitServer {
   readonly reminders: Reminders;
   /** Telling members what others do in a space (docs/product/reminders.md#space-activity). */
   readonly spaceActivity: SpaceActivity;
+  /** Who changed what in each app (docs/product/history.md#who-changed-what). */
+  readonly attribution: Attribution;
   /** Creators' notifications and their email digest (docs/product/reminders.md). */
   readonly creators: CreatorNotifications;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
@@ -152,6 +155,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     push: services.push,
     reminders: services.reminders,
     spaceActivity: services.spaceActivity,
+    attribution: services.attribution,
     creators: services.creators,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {

@@ -58,6 +58,7 @@ export function AppEditor({
     <EditorWorkspace
       // A different app starts with a fresh selection and fresh panels.
       key={appId}
+      syncedAppId={isDemo ? null : appId}
       view={view}
       definition={view.definition}
       handle={handle}

@@ -50,6 +50,8 @@ function useLayout(): 'wide' | 'medium' | 'narrow' {
 }
 
 interface EditorWorkspaceProps {
+  /** The app's id on the server; null for the demo (this device only). */
+  syncedAppId: string | null;
   view: AppDocumentView;
   definition: ReadDefinition;
   handle: AppDocumentHandle;
@@ -60,6 +62,7 @@ interface EditorWorkspaceProps {
 
 /** The editor on a loaded app: top bar, structure, preview and properties. */
 export function EditorWorkspace({
+  syncedAppId,
   view,
   definition,
   handle,
@@ -72,6 +75,7 @@ export function EditorWorkspace({
   const [showShortcuts, setShowShortcuts] = useState(false);
   const { editorHandle, problem, setProblem } = useEditHandle(handle);
   const { context, confirmRequest, setConfirmRequest } = useEditorContextValue(
+    syncedAppId,
     view,
     definition,
     handle,
@@ -143,6 +147,7 @@ export function EditorWorkspace({
  * component, the properties tab; and the confirmation a panel asks for, shown by the workspace.
  */
 function useEditorContextValue(
+  syncedAppId: string | null,
   view: AppDocumentView,
   definition: ReadDefinition,
   handle: AppDocumentHandle,
@@ -197,6 +202,7 @@ function useEditorContextValue(
   const context = useMemo<EditorContextValue>(
     () => ({
       definition,
+      syncedAppId,
       handle: editorHandle,
       readOnly,
       peers: view.peers,
@@ -216,6 +222,7 @@ function useEditorContextValue(
     }),
     [
       definition,
+      syncedAppId,
       editorHandle,
       readOnly,
       view.peers,

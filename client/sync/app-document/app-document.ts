@@ -8,6 +8,8 @@ import {
   exportDefinition,
   hasDefinition,
   LOCAL_EDIT,
+  type MarkedKind,
+  markTouched,
   readDefinition,
   type ReadDefinition,
   undoRoots,
@@ -104,8 +106,10 @@ export interface AppDocumentHandle {
   /**
    * Makes the app equal to `target` (a restore, a pulled update, a conflict resolved the other
    * way) as one change of mine: collaborators get it live, my Undo takes it back in one step.
+   * What it changes is marked as `kind`'s (Ask AI's suggestion, a restore, a pull): the server
+   * credits it to "AI for {me}", my restore or my pull (docs/product/history.md#who-changed-what).
    */
-  replaceDefinition(target: ReadDefinition | AppDefinition): void;
+  replaceDefinition(target: ReadDefinition | AppDefinition, kind: MarkedKind): void;
   /**
    * Tells collaborators what Ask AI is doing for this person (presence: "AI for Ada", "AI
    * suggestion for Ada, in review").
@@ -315,12 +319,16 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       }
       return suggestEdits(this.opened.doc, operations, createId);
     },
-    replaceDefinition: (target) => {
+    replaceDefinition: (target, kind) => {
       if (this.opened.isReadOnly()) {
         throw new DefinitionError('You can view this app but not edit it.');
       }
       this.undoManager.stopCapturing();
-      applyDefinition(this.opened.doc, target, LOCAL_EDIT);
+      const { doc } = this.opened;
+      doc.transact((tr) => {
+        applyDefinition(doc, target, LOCAL_EDIT);
+        markTouched(doc, tr, kind);
+      }, LOCAL_EDIT);
       this.undoManager.stopCapturing();
     },
     setAi: (state) => {

@@ -401,3 +401,16 @@ export {
 export { zonedTime, type CivilDate, type ZonedTime } from './formula/dates';
 export { summarizeEdits } from './ai/edit-summaries';
 export { scheduleInWords } from './reminders/words';
+export {
+  entitiesOf,
+  KIND_OF_TABLE,
+  MARKED_ENTITIES_MAX,
+  MARKED_KINDS,
+  type MarkedKind,
+  markOfTransaction,
+  markTouched,
+  type TouchedEntity,
+  touchedByTransaction,
+  touchedWords,
+  watchTouched,
+} from './changes/touched';

@@ -163,3 +163,87 @@ export type UpstreamVersions = NonNullable<
 export const pulledVersionRequestSchema = lazySchema(() =>
   z.object({ version: z.number().int().min(1) }),
 );
+
+/**
+ * Who made a change (docs/product/history.md#who-changed-what): a person, or a person through
+ * something they ran — Ask AI's suggestion they accepted, a restore, a pull of a remix's original —
+ * or an import.
+ */
+export const CHANGE_AUTHOR_KINDS = ['person', 'ai', 'restore', 'pull', 'import'] as const;
+export type ChangeAuthorKind = (typeof CHANGE_AUTHOR_KINDS)[number];
+
+/** What an app keeps of who changed what, and what one read answers. */
+export const ATTRIBUTION_LIMITS = {
+  /** Entries one app keeps; past it the oldest go. */
+  entriesPerApp: 20_000,
+  /** Entries one read answers at most. */
+  perRead: 500,
+  /** Entities one marker of a change's kind may name (a larger change is the person's). */
+  markedEntities: 2_000,
+} as const;
+
+/** One entity changed by one author, as one store of the app's document found it. */
+export const appChangeSchema = lazySchema(() =>
+  z.object({
+    /** An `EntityChange`'s entity ('component', 'app', …) and id. */
+    entity: z.string(),
+    id: z.string(),
+    /** What changed of it: 'exists' (added or removed), or its properties ('title', 'props.text'). */
+    paths: z.array(z.string()),
+    kind: z.enum(CHANGE_AUTHOR_KINDS),
+    /** Null once the account is deleted (and for an import's). */
+    author: personSchema.nullable(),
+    /** When the server received it: a change made offline counts from when it synced. */
+    at: z.number(),
+  }),
+);
+export type AppChange = z.infer<typeof appChangeSchema>;
+
+/** `GET /api/apps/{id}/changes` (owner and collaborators): newest first. */
+export const appChangeListSchema = lazySchema(() =>
+  z.object({
+    changes: z.array(appChangeSchema),
+    /** Older entries in the range were left out (ATTRIBUTION_LIMITS.perRead). */
+    more: z.boolean(),
+  }),
+);
+export type AppChangeList = z.infer<typeof appChangeListSchema>;
+
+const ENTITY_KINDS = [
+  'app',
+  'theme',
+  'screen',
+  'component',
+  'collection',
+  'field',
+  'record',
+  'action',
+  'step',
+  'aiAction',
+  'reminder',
+] as const;
+
+const timeSchema = lazySchema(() =>
+  z.coerce
+    .number({ error: 'Give a time in milliseconds.' })
+    .int('Give a time in milliseconds.')
+    .min(0, 'Give a time in milliseconds.'),
+);
+
+/**
+ * `GET /api/apps/{id}/changes?since=&until=&entity=&entityId=`: the app's changes in a range of
+ * time (after `since`, up to `until`), or one entity's (both `entity` and `entityId`).
+ */
+export const appChangeQuerySchema = lazySchema(() =>
+  z
+    .object({
+      since: timeSchema.optional(),
+      until: timeSchema.optional(),
+      entity: z.enum(ENTITY_KINDS, { error: 'Not a kind of thing an app holds.' }).optional(),
+      entityId: z.string().min(1, 'Not an id.').max(64, 'Not an id.').optional(),
+    })
+    .refine((q) => (q.entity === undefined) === (q.entityId === undefined), {
+      message: 'Give both the kind of thing and its id, or neither.',
+      path: ['entityId'],
+    }),
+);

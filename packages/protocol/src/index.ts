@@ -307,6 +307,14 @@ export {
   type Checkpoint,
   type CheckpointList,
   type CreateCheckpointRequest,
+  CHANGE_AUTHOR_KINDS,
+  ATTRIBUTION_LIMITS,
+  appChangeSchema,
+  appChangeListSchema,
+  appChangeQuerySchema,
+  type ChangeAuthorKind,
+  type AppChange,
+  type AppChangeList,
 } from './history';
 export {
   uploadUrl,

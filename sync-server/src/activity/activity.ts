@@ -2,6 +2,7 @@ import type { afterLoadDocumentPayload, Extension } from '@hocuspocus/server';
 import type * as Y from 'yjs';
 import { createId, parseDocumentName } from '@pipit/protocol';
 import type { Clock } from '../accounts/clock';
+import { authorOf } from '../transaction-author';
 import type { Logger } from '../logger';
 import { Lru } from '../lru';
 import type { PushSender } from '../push/sender';
@@ -24,21 +25,6 @@ export const ACTIVITY_BATCH_MS = 2 * 60 * 1000;
 export const ACTIVITY_GRACE_MS = 5_000;
 /** Batches enqueued by this instance, remembered so a burst asks the queue once per recipient. */
 const ENQUEUED_KEPT = 10_000;
-
-/** Who did what, as the collaboration layer hands it over. */
-interface Origin {
-  source?: unknown;
-  connection?: { readOnly?: boolean; context?: { userId?: unknown } };
-}
-
-/** The account whose connection made a transaction, or null (storage, the fan-out, the server). */
-function authorOf(origin: unknown): string | null {
-  if (typeof origin !== 'object' || origin === null) return null;
-  const { source, connection } = origin as Origin;
-  if (source !== 'connection' || !connection || connection.readOnly) return null;
-  const userId = connection.context?.userId;
-  return typeof userId === 'string' && userId !== '' ? userId : null;
-}
 
 export interface SpaceActivity {
   /** The collaboration layer's hook: each loaded space's document is watched. */

@@ -159,7 +159,7 @@ export function createCollab(options: {
     //    (persistence.ts).
     persistence,
     // 6. What members did in a space, read from what Yjs integrated, for those who asked to be
-    //    told (src/activity/activity.ts).
+    //    told (src/activity/activity.ts); who changed what in an app (src/history/attribution.ts).
     ...(options.watchers ?? []),
   ];
   // 7. With several instances, the Redis fan-out (fan-out.ts). Its priority (1000) runs its hooks

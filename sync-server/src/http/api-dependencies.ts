@@ -8,6 +8,7 @@ import type { RateLimiter } from '../accounts/rate-limits';
 import type { SessionService } from '../accounts/sessions';
 import type { DataRemoval } from '../collab/data-removal';
 import type { MonitoringConfig } from '../config';
+import type { Attribution } from '../history/attribution';
 import type { History } from '../history/checkpoints';
 import type { Logger } from '../logger';
 import type { ServerErrorReport } from '../monitoring/server-error';
@@ -53,6 +54,8 @@ export interface ApiDependencies {
   dataRemoval: DataRemoval;
   /** Apps' checkpoints (docs/product/history.md). */
   history: History;
+  /** Who changed what: what this instance gathered is written before it is read. */
+  attribution: Pick<Attribution, 'flush'>;
   /** The app documents this instance has loaded, so publishing reads their newest state. */
   liveDocuments?: LiveDocuments;
   /** True once a graceful shutdown began (`GET /api/ready` then answers 503). */

@@ -1,6 +1,10 @@
 import type { Hono } from 'hono';
 import {
+  type AppChange,
+  type AppChangeList,
+  appChangeQuerySchema,
   type AppRole,
+  ATTRIBUTION_LIMITS,
   createCheckpointRequestSchema,
   HISTORY_LIMITS,
   isId,
@@ -18,7 +22,7 @@ import { isPublicVersion, mayReadVersion, readableBase } from '../history/remix'
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { appFor } from './apps';
-import { readJsonBody } from './body';
+import { fieldsOf, readJsonBody } from './body';
 import type { ApiEnv } from './context';
 import type { Storage } from '../storage/types';
 
@@ -54,6 +58,7 @@ function definitionFrom(value: unknown) {
  */
 export function registerHistory(app: Hono<ApiEnv>, deps: ApiDependencies): void {
   registerCheckpoints(app, deps);
+  registerChanges(app, deps);
   registerUpstream(app, deps);
 }
 
@@ -146,6 +151,44 @@ function registerCheckpoints(
     }
     await storage.checkpoints.delete(found.id, [checkpoint.id]);
     return c.body(null, 204);
+  });
+}
+
+/**
+ * Who changed what (docs/product/history.md#who-changed-what): the app's changes in a range of
+ * time, or one entity's, newest first, for everyone who may read its history.
+ */
+function registerChanges(app: Hono<ApiEnv>, { storage, attribution }: ApiDependencies): void {
+  app.get('/apps/:id/changes', async (c) => {
+    const { app: found } = await appFor(c, storage);
+    const query = appChangeQuerySchema.safeParse(c.req.query());
+    if (!query.success) {
+      throw new ApiError('validation_failed', 'That is not a range of changes this app can show.', {
+        fields: fieldsOf(query.error),
+      });
+    }
+    const { since, until, entity, entityId } = query.data;
+    const limit = ATTRIBUTION_LIMITS.perRead;
+    // What this instance gathered in the last moments is written first, so a change that reached
+    // it is in the answer (another instance's may follow it by up to ATTRIBUTION_FLUSH_MS).
+    await attribution.flush();
+    const rows = await storage.appChanges.list(found.id, {
+      ...(since !== undefined ? { since } : {}),
+      ...(until !== undefined ? { until } : {}),
+      ...(entity && entityId ? { entity: { entity, id: entityId } } : {}),
+      limit: limit + 1,
+    });
+    const changes: AppChange[] = rows.slice(0, limit).map((row) => ({
+      entity: row.entity,
+      id: row.entityId,
+      paths: row.paths,
+      kind: row.kind,
+      author: row.author
+        ? { username: row.author.username, displayName: row.author.displayName }
+        : null,
+      at: row.at,
+    }));
+    return c.json({ changes, more: rows.length > limit } satisfies AppChangeList);
   });
 }
 

@@ -12,6 +12,7 @@ import {
   rewriteUploadUrls,
   uploadIdsIn,
   writeDefinition,
+  entitiesOf,
   writeVisitorData,
 } from '@pipit/app-definition';
 import {
@@ -477,13 +478,17 @@ function versionsOf(
   });
 }
 
-/** The rows and documents of each app, with the ids it gets here. */
+/** The rows and documents of each app, with the ids it gets here, and its definition by that id. */
 async function plan(
   deps: PortableDeps,
   owner: UserRecord,
   apps: readonly EncodedApp[],
   source: { exportId: string; origin: string },
-): Promise<{ imported: ImportedApp[]; report: ImportResponse }> {
+): Promise<{
+  imported: ImportedApp[];
+  report: ImportResponse;
+  definitions: Map<string, AppDefinition>;
+}> {
   const { storage, clock } = deps;
   const now = clock.now();
   const takenApps = await storage.portable.takenAppIds(apps.map((a) => a.entry.id));
@@ -504,6 +509,7 @@ async function plan(
     },
   };
   const imported: ImportedApp[] = [];
+  const definitions = new Map<string, AppDefinition>();
   for (const app of apps) {
     const id = takenApps.has(app.entry.id) ? createId() : app.entry.id;
     if (id !== app.entry.id) report.report.remapped.apps[app.entry.id] = id;
@@ -519,6 +525,7 @@ async function plan(
     }
 
     const documents = documentsOf(id, owner, definition, app.data);
+    definitions.set(id, definition);
 
     const checkpoints = checkpointsOf(
       app,
@@ -556,7 +563,37 @@ async function plan(
       );
     }
   }
-  return { imported, report };
+  return { imported, report, definitions };
+}
+
+/**
+ * Who made an imported app's things: the import, for the person who imported it
+ * (docs/product/history.md#who-changed-what). Told once the apps are in; a failure here is
+ * logged, never the import's (the apps are in).
+ */
+async function creditImport(
+  deps: PortableDeps,
+  ownerId: string,
+  definitions: ReadonlyMap<string, AppDefinition>,
+): Promise<void> {
+  const at = deps.clock.now();
+  const entries = [...definitions].flatMap(([appId, definition]) =>
+    entitiesOf(definition).map(({ entity, id }) => ({
+      id: createId(),
+      appId,
+      entity,
+      entityId: id,
+      paths: ['exists'],
+      kind: 'import' as const,
+      authorId: ownerId,
+      at,
+    })),
+  );
+  try {
+    await deps.storage.appChanges.add(entries);
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'recording who made an imported app failed');
+  }
 }
 
 /**
@@ -637,7 +674,7 @@ export async function importFile(
   // An id taken between the check and the write (a registration at that moment) fails the
   // transaction; planned again, it gets a new id.
   for (let attempt = 0; ; attempt++) {
-    const { imported, report } = await plan(deps, owner, encoded, source);
+    const { imported, report, definitions } = await plan(deps, owner, encoded, source);
     try {
       const outcome = await storage.portable.commitImport(imported, deps.clock.now(), {
         quotaBytes: UPLOAD_QUOTA_BYTES,
@@ -648,6 +685,7 @@ export async function importFile(
       if ('ownedApps' in outcome) throw planFull(outcome.ownedApps, apps.length);
       if (!outcome.committed) throw overQuota(imageBytesOf(encoded));
       await keepRecordFiles(deps, owner, encoded, report);
+      await creditImport(deps, owner.id, definitions);
       return report;
     } catch (error) {
       if (!(error instanceof ConflictError) || attempt >= 2) throw error;

@@ -5,6 +5,7 @@ import type * as Y from 'yjs';
 import { createAccountService } from '../accounts/account-service';
 import { type Clock, systemClock } from '../accounts/clock';
 import { createSpaceActivity, type SpaceActivity } from '../activity/activity';
+import { type Attribution, createAttribution } from '../history/attribution';
 import { createHumanCheck } from '../accounts/human-check';
 import { createMailer, type Mailer } from '../accounts/mailer';
 import { createOperators } from '../accounts/operators';
@@ -58,6 +59,8 @@ export interface ServerCore {
   cluster: Cluster;
   /** Apps' checkpoints (docs/product/history.md). */
   history: History;
+  /** Who changed what in each app (docs/product/history.md#who-changed-what). */
+  attribution: Attribution;
   collab: Collab;
   /** The one job queue every kind of job shares, started on first use. */
   scheduler: SharedScheduler;
@@ -130,6 +133,7 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
     ...clusterEventHandlers({ collab: () => collab, access, storage, logger }),
   });
   const history = createHistory({ storage, clock, logger });
+  const attribution = createAttribution({ storage, clock, logger });
   // One queue for every kind of job, opened when a module first queues one
   // (scheduler/shared-scheduler.ts).
   const scheduler = createSharedScheduler(() =>
@@ -151,7 +155,7 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
   });
   const recordsStored: ServerCore['recordsStored'] = {};
   const collab = createCollab({
-    watchers: [spaceActivity.extension],
+    watchers: [spaceActivity.extension, attribution.extension],
     fanOut: cluster.extension,
     // A person's refusals slow them down for a minute of the server's clock (tests move it).
     now: () => clock.now(),
@@ -194,6 +198,7 @@ async function createCore(options: CreateServerOptions): Promise<ServerCore> {
     access,
     cluster,
     history,
+    attribution,
     collab,
     scheduler,
     spaceActivity,
@@ -293,6 +298,7 @@ function createApiServices(
     clock,
     liveDocuments: collab.hocuspocus.documents,
     history,
+    attribution: core.attribution,
     reportServerError: monitoring.reportServerError,
     monitoring: config.monitoring,
     ai: createAiProvider(config.ai, logger),

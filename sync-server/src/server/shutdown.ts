@@ -32,6 +32,7 @@ export async function shutdown(
     spaceActivity,
     creators,
     scheduler,
+    attribution,
   }: ServerServices,
   httpServer: HttpServer,
   sync: SyncSocket,
@@ -71,6 +72,8 @@ export async function shutdown(
   // Reports being recorded are kept; an unreachable database holds nothing past the deadline.
   await Promise.race([monitoring.close(), sleep(remaining())]);
   await Promise.race([recordFileSweep.stop(), sleep(remaining())]);
+  // Who changed what, gathered since the last write, is written before storage closes.
+  await Promise.race([attribution.stop(), sleep(remaining())]);
   await Promise.race([creators.stop(), sleep(remaining())]);
   // A reminder being sent finishes (or is retried by another instance once its lease ends).
   await Promise.race([

@@ -2,6 +2,7 @@ import { type Kysely, type MigrationProvider, Migrator } from 'kysely';
 import type { StorageEngine } from '@pipit/protocol';
 import { ACCOUNTS_APPS_AND_PUBLISHING } from './migration-steps/accounts-apps-and-publishing';
 import type { EngineMigration } from './migration-steps/engine-migration';
+import { HISTORY } from './migration-steps/history';
 import { NOTIFICATIONS } from './migration-steps/notifications';
 import { SPACES_AND_FILES } from './migration-steps/spaces-and-files';
 
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   ...ACCOUNTS_APPS_AND_PUBLISHING,
   ...SPACES_AND_FILES,
   ...NOTIFICATIONS,
+  ...HISTORY,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

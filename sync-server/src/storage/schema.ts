@@ -104,6 +104,16 @@ export interface Database {
     definition: Uint8Array;
     size: number;
   };
+  app_changes: {
+    id: string;
+    app_id: string;
+    entity: string;
+    entity_id: string;
+    paths: string;
+    kind: string;
+    author_id: string | null;
+    at: number;
+  };
   human_check_uses: { signature: string; expires_at: number };
   server_secrets: { name: string; value: string; created_at: number };
   messages: {

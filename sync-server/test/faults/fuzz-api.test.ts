@@ -111,6 +111,7 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'GET /api/apps/:id/export': null,
   'POST /api/apps/:id/images': null,
   'GET /api/apps/:id/checkpoints': null,
+  'GET /api/apps/:id/changes': null,
   'GET /api/apps/:id/checkpoints/:checkpointId': null,
   'POST /api/apps/:id/checkpoints': createCheckpointRequestSchema,
   'DELETE /api/apps/:id/checkpoints/:checkpointId': null,

@@ -6,7 +6,7 @@ import {
   setMeta,
   writePipitFile,
 } from '@pipit/app-definition';
-import { type CheckpointList, createId, HISTORY_LIMITS } from '@pipit/protocol';
+import { type AppChangeList, type CheckpointList, createId, HISTORY_LIMITS } from '@pipit/protocol';
 import { type ApiClient, errorCode } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
 import { download, importFile } from '../support/portable';
@@ -99,6 +99,13 @@ describe.each(ENGINES)('an import’s history follows the history’s rules (%s)
     expect(history.checkpoints[0]).toMatchObject({ kind: 'import' });
     expect(history.checkpoints[1]).toMatchObject({ name: 'Named 499' });
     expect(history.checkpoints.at(-1)).toMatchObject({ name: 'Named 301' });
+    // Who made its things: the import, for Ada (docs/product/history.md#who-changed-what).
+    const made = (await ada.get<AppChangeList>(`/api/apps/${app!.id}/changes`)).body;
+    expect(made.changes.length).toBeGreaterThan(2);
+    expect(
+      made.changes.every((c) => c.kind === 'import' && c.paths.join() === 'exists' && c.author),
+    ).toBe(true);
+    expect(made.changes.map((c) => c.entity)).toEqual(expect.arrayContaining(['app', 'screen']));
 
     // Automatic ones thin out as they age, as in any history: one of each day past the last week.
     const auto = Array.from({ length: 300 }, (_, i) =>

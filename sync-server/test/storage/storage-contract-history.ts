@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createId } from '@pipit/protocol';
-import type { NewCheckpoint, Storage } from '../../src/storage/types';
+import type { NewAppChange, NewCheckpoint, Storage } from '../../src/storage/types';
 import { insertUser } from '../support/users';
 
 /** Apps' checkpoints (storage-contract.ts runs it on both engines). */
@@ -112,6 +112,98 @@ export function describeHistoryContract(storage: () => Storage) {
       expect((await s.checkpoints.list(id)).every((c) => c.createdBy === null)).toBe(true);
       await s.apps.delete(id, 200);
       expect(await s.checkpoints.list(id)).toEqual([]);
+    });
+  });
+
+  describe('who changed what', () => {
+    async function app() {
+      const s = storage();
+      const owner = await insertUser(s);
+      const id = createId();
+      await s.apps.insert({
+        id,
+        ownerId: owner.id,
+        title: 'Habits',
+        description: '',
+        icon: null,
+        createdAt: 1,
+      });
+      return { id, owner };
+    }
+
+    const change = (appId: string, overrides: Partial<NewAppChange> = {}): NewAppChange => ({
+      id: createId(),
+      appId,
+      entity: 'component',
+      entityId: 'c1',
+      paths: ['props.text'],
+      kind: 'person',
+      authorId: null,
+      at: 10,
+      ...overrides,
+    });
+
+    it('keeps each entry with its author, newest first, in a range and for one entity', async () => {
+      const s = storage();
+      const { id, owner } = await app();
+      const other = await app();
+      const entries = [
+        change(id, { at: 10, authorId: owner.id }),
+        change(id, {
+          at: 20,
+          entity: 'app',
+          entityId: 'app',
+          paths: ['title'],
+          kind: 'ai',
+          authorId: owner.id,
+        }),
+        change(id, { at: 30, entityId: 'c2', paths: ['exists'], authorId: owner.id }),
+        change(other.id, { at: 15, authorId: other.owner.id }),
+        // An app deleted meanwhile: its entries are left out, the others kept.
+        change(createId(), { at: 15 }),
+      ];
+      expect(await s.appChanges.add(entries)).toBe(4);
+      expect(await s.appChanges.add([])).toBe(0);
+      const all = await s.appChanges.list(id, { limit: 10 });
+      expect(all.map((c) => c.at)).toEqual([30, 20, 10]);
+      expect(all[1]).toMatchObject({
+        entity: 'app',
+        entityId: 'app',
+        paths: ['title'],
+        kind: 'ai',
+        author: { id: owner.id, username: owner.username },
+      });
+      expect(
+        (await s.appChanges.list(id, { since: 10, until: 20, limit: 10 })).map((c) => c.at),
+      ).toEqual([20]);
+      const one = await s.appChanges.list(id, {
+        entity: { entity: 'component', id: 'c1' },
+        limit: 10,
+      });
+      expect(one.map((c) => c.entityId)).toEqual(['c1']);
+      expect((await s.appChanges.list(id, { limit: 2 })).map((c) => c.at)).toEqual([30, 20]);
+      expect((await s.appChanges.list(other.id, { limit: 10 })).map((c) => c.appId)).toEqual([
+        other.id,
+      ]);
+    });
+
+    it('thins the oldest past a count, forgets a deleted author, and goes with its app', async () => {
+      const s = storage();
+      const { id, owner } = await app();
+      // Two at one time: the order by id decides which of them is older.
+      const entries = [5, 6, 6, 7, 8].map((at) => change(id, { at, authorId: owner.id }));
+      await s.appChanges.add(entries);
+      expect(await s.appChanges.thin(id, 10)).toBe(0);
+      expect(await s.appChanges.thin(id, 3)).toBe(2);
+      const left = await s.appChanges.list(id, { limit: 10 });
+      expect(left).toHaveLength(3);
+      expect(left.map((c) => c.at).slice(0, 2)).toEqual([8, 7]);
+      await s.users.markDeleted(owner.id, 100);
+      expect((await s.appChanges.list(id, { limit: 10 })).every((c) => c.author === null)).toBe(
+        true,
+      );
+      await s.apps.delete(id, 200);
+      expect(await s.appChanges.list(id, { limit: 10 })).toEqual([]);
     });
   });
 }

@@ -113,7 +113,7 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
     if (!suggestion) return;
     try {
       const merged = takenInto(suggestion, definition, taken);
-      handle.replaceDefinition(merged.definition);
+      handle.replaceDefinition(merged.definition, 'ai');
       if (merged.conflicts.length === 0) onClose();
       else setResult({ conflicts: merged.conflicts, used: new Set() });
     } catch (error) {
@@ -143,7 +143,7 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
 
   const takeSuggestions = (conflict: MergeConflict, index: number) => {
     try {
-      handle.replaceDefinition(chooseTheirs(definition, conflict));
+      handle.replaceDefinition(chooseTheirs(definition, conflict), 'ai');
       setResult((was) => was && { ...was, used: new Set([...was.used, index]) });
     } catch (error) {
       setProblem(describeError(error).message);

@@ -25,6 +25,8 @@ export interface EditorHandle extends AppDocumentHandle {
 
 export interface EditorContextValue {
   definition: ReadDefinition;
+  /** The app's id on the server, whose history says who changed what; null for the demo. */
+  syncedAppId: string | null;
   handle: EditorHandle;
   readOnly: boolean;
   peers: Peer[];

@@ -6,6 +6,7 @@ import { SelectField } from '../../../ui/field';
 import { formatMoment } from '../../../ui/format-time';
 import { Loading } from '../../../ui/loading';
 import { Notice } from '../../../ui/notice';
+import { useChangeAuthors } from '../common/change-authors';
 import { ChangeList } from '../common/change-list';
 import { PhonePreview } from '../common/phone-preview';
 
@@ -84,7 +85,18 @@ export function CheckpointPreview({
   );
 }
 
+/** The moments two sides were (now: none), earlier first, for who changed what between them. */
+function rangeOf(rows: readonly CheckpointRow[], from: Side, to: Side) {
+  const at = (side: Side) =>
+    side === 'now' ? undefined : rows.find((r) => r.id === side)?.createdAt;
+  const [a, b] = [at(from), at(to)];
+  if (a === undefined && b === undefined) return null;
+  if (a === undefined || b === undefined) return { since: (a ?? b)! };
+  return { since: Math.min(a, b), until: Math.max(a, b) };
+}
+
 export function Comparison({
+  appId,
   rows,
   from,
   to,
@@ -93,6 +105,7 @@ export function Comparison({
   load,
   onBack,
 }: {
+  appId: string;
   rows: readonly CheckpointRow[];
   from: Side;
   to: Side;
@@ -107,6 +120,7 @@ export function Comparison({
     return diffDefinitions(before, after);
   }, key);
   const diff = state?.value;
+  const { authors, offline } = useChangeAuthors(appId, rangeOf(rows, from, to));
   const options = [
     { value: 'now', label: 'Now' },
     ...rows.map((r) => ({
@@ -144,7 +158,12 @@ export function Comparison({
       ) : !diff || diff.changes.length === 0 ? (
         <p role="status">No differences: these two are the same app.</p>
       ) : (
-        <ChangeList changes={diff.changes} label="Differences" showProperties />
+        <>
+          <ChangeList changes={diff.changes} label="Differences" showProperties authors={authors} />
+          {offline ? (
+            <p className="editor-muted">Who made each change shows when you’re online.</p>
+          ) : null}
+        </>
       )}
     </section>
   );

@@ -177,6 +177,7 @@ function HistoryDialog({ appId, onClose }: { appId: string; onClose(): void }) {
         />
       ) : view.kind === 'compare' ? (
         <Comparison
+          appId={appId}
           rows={rows}
           from={view.from}
           to={view.to}
@@ -361,7 +362,7 @@ function useCheckpointActions({
               kind: 'restore',
               definition,
             }).catch(() => undefined);
-            handle.replaceDefinition(target);
+            handle.replaceDefinition(target, 'restore');
             onClose();
           } catch (error) {
             setProblem(describeError(error).message);

@@ -133,7 +133,7 @@ function PullDialog({
     setProblem(null);
     try {
       const merged = mergeDefinitions(base, theirs, editor.definition);
-      editor.handle.replaceDefinition(merged.definition);
+      editor.handle.replaceDefinition(merged.definition, 'pull');
       setResult({ arrived: merged.incoming.changes.length, conflicts: merged.conflicts });
       await markPulled(appId, upstream.latest.version);
       onPulled();
@@ -144,7 +144,7 @@ function PullDialog({
 
   const takeTheirs = (conflict: MergeConflict, index: number) => {
     try {
-      editor.handle.replaceDefinition(chooseTheirs(editor.definition, conflict));
+      editor.handle.replaceDefinition(chooseTheirs(editor.definition, conflict), 'pull');
       setTaken(new Set([...taken, index]));
     } catch (error) {
       setProblem(describeError(error).message);

@@ -12,6 +12,7 @@ import { DraftText } from '../common/draft-fields';
 import { useEditor } from '../common/editor-context';
 import { COMPONENT_LABELS } from '../common/labels';
 import { PropFields } from './prop-fields';
+import { RecentChanges } from './recent-changes';
 import type { PropSchema } from './prop-schema';
 import { screenTitleProblem } from '../common/validation';
 
@@ -80,6 +81,7 @@ function ComponentInspector() {
         values={component.props as Record<string, unknown>}
         onPatch={(patch) => handle.edit(setComponentProps, component.id, patch)}
       />
+      <RecentChanges entity="component" id={component.id} version={component.props} />
     </div>
   );
 }
@@ -116,6 +118,7 @@ function ScreenInspector() {
         }
         onCommit={(icon) => handle.edit(setScreen, screen.id, { icon })}
       />
+      <RecentChanges entity="screen" id={screen.id} version={`${screen.title}\n${screen.icon}`} />
     </div>
   );
 }

@@ -7,7 +7,19 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { describeError } from '../../../platform/api/request';
 import { loadCheckpointDefinition, loadHistory } from '../../../platform/history';
+import { useChangeAuthors } from '../common/change-authors';
 import { ChangeList } from '../common/change-list';
+
+/** A name for each definition object seen: a new one comes with every edit. */
+const seen = new WeakMap<object, string>();
+function versionOf(definition: object): string {
+  let name = seen.get(definition);
+  if (name === undefined) {
+    name = String(Math.random());
+    seen.set(definition, name);
+  }
+  return name;
+}
 
 /**
  * What publishing would change for visitors: the app as it is now against the version published
@@ -27,7 +39,9 @@ export function SincePublished({
   definition: ReadDefinition;
 }) {
   const [published, setPublished] = useState<
-    { version: number; definition: AppDefinition } | { version: number; error: string } | null
+    | { version: number; definition: AppDefinition; at: number }
+    | { version: number; error: string }
+    | null
   >(null);
   useEffect(() => {
     let live = true;
@@ -37,7 +51,7 @@ export function SincePublished({
         const last = history.list?.checkpoints.find((c) => c.kind === 'publish');
         if (!last) throw new Error('Its history holds no published version.');
         const read = await loadCheckpointDefinition(owner, appId, last.id);
-        if (live) setPublished({ version, definition: read });
+        if (live) setPublished({ version, definition: read, at: last.createdAt });
       } catch (error) {
         if (live) setPublished({ version, error: describeError(error).message });
       }
@@ -52,6 +66,12 @@ export function SincePublished({
         ? diffDefinitions(published.definition, definition)
         : null,
     [published, definition],
+  );
+  // Who made each change since: asked again a moment after each edit made while the panel is open.
+  const { authors } = useChangeAuthors(
+    appId,
+    published && 'at' in published ? { since: published.at } : null,
+    versionOf(definition),
   );
 
   if (published?.version !== version) {
@@ -85,6 +105,7 @@ export function SincePublished({
         changes={changes.changes}
         label={`Changes since version ${version}`}
         showProperties
+        authors={authors}
       />
     </details>
   );

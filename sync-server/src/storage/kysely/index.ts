@@ -4,6 +4,7 @@ import type { Database } from '../schema';
 import type { Storage } from '../types';
 import { createAiUsageStore } from './ai-usage';
 import { createAppStore } from './apps';
+import { createAppChangeStore } from './app-changes';
 import { createCheckpointStore } from './checkpoints';
 import { createDocumentStore } from './documents';
 import { createJobStore } from './jobs';
@@ -55,6 +56,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     monitoring: createMonitoringStore(db),
     aiUsage: createAiUsageStore(db),
     checkpoints: createCheckpointStore(db),
+    appChanges: createAppChangeStore(db),
     portable: createPortableStore(db, specifics),
     spaces: createSpaceStore(db, specifics.engine),
     pushSubscriptions: createPushSubscriptionStore(db, specifics),

@@ -1,6 +1,7 @@
 import type { StorageEngine } from '@pipit/protocol';
 import type { AiUsageStore } from './ai-usage';
 import type { AppStore } from './apps';
+import type { AppChangeStore } from './app-changes';
 import type { CheckpointStore } from './checkpoints';
 import type { CreatorNotificationStore } from './creator-notifications';
 import type { DocumentStore } from './documents';
@@ -57,6 +58,7 @@ export type {
   PublishingStore,
 } from './publishing';
 export type { CheckpointRecord, NewCheckpoint, CheckpointStore } from './checkpoints';
+export type { AppChangeQuery, AppChangeRecord, AppChangeStore, NewAppChange } from './app-changes';
 export type { CommitOutcome, ImportedApp, PortableStore } from './portable';
 export type {
   SpaceRecord,
@@ -140,6 +142,8 @@ export interface Storage {
   readonly aiUsage: AiUsageStore;
   /** Apps' history: checkpoints of their definitions. */
   readonly checkpoints: CheckpointStore;
+  /** Who changed what in each app (docs/product/history.md#who-changed-what). */
+  readonly appChanges: AppChangeStore;
   /** Moving apps between servers: what an import checks and writes (docs/product/portable-file.md). */
   readonly portable: PortableStore;
   /** Shared spaces: their members, roles and invitation links (docs/product/spaces.md). */
