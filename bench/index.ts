@@ -22,6 +22,9 @@ console.log(
   '  npm run bench -- history       a checkpoint of the 1,000-component app; the History panel with 200',
 );
 console.log(
+  '  npm run bench -- review        a suggestion’s parts and merge on the 1,000-component app; who-changed-what cost',
+);
+console.log(
   '  npm run bench -- editor        the editor opening the 1,000-component app from the device (Chromium)',
 );
 console.log(

@@ -713,12 +713,22 @@ export function mergeDefinitions(
     const closed = closeParts(flatParts(flatBase, flatTheirs), options.taken);
     const taken = onlyTaken(flatBase, flatTheirs, closed);
     const lists = new Map([...taken.lists].map(([key, list]) => [key, list.ids]));
-    return mergeDefinitions(base, normalize(assemble({ result: taken.entities }, lists)), ours);
+    const proposal = normalize(assemble({ result: taken.entities }, lists));
+    return mergeFlat(flatBase, flattenDefinition(proposal), ours);
   }
+  return mergeFlat(flatBase, flattenDefinition(theirs), ours);
+}
+
+/** The merge of definitions already flattened (base and theirs; ours is read as given). */
+function mergeFlat(
+  flatBase: FlatDefinition,
+  flatTheirs: FlatDefinition,
+  ours: ReadDefinition | AppDefinition,
+): MergeResult {
   const m: Merge = {
     base: flatBase,
     ours: sideView(flatBase, flattenDefinition(withoutInvalid(ours))),
-    theirs: sideView(flatBase, flattenDefinition(theirs)),
+    theirs: sideView(flatBase, flatTheirs),
     result: new Map(),
     conflicts: [],
     takenMoves: new Set(),
