@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppChangeList } from '@pipit/protocol';
 import {
   type AiStandIn,
   type RunningPipit,
@@ -294,6 +295,13 @@ describe('AI builder in the browser', () => {
     await poll(() => colePage.getByText('AI suggestion for ada, in review').count()).toBe(0);
     expect(await hasRow(colePage, 'Average rating')).toBe(false);
     expect(await hasRow(colePage, 'Divider')).toBe(true);
+    // Who changed what: the parts taken are AI for ada's, the divider cole's own.
+    const credits = async () =>
+      (await cole.api.get<AppChangeList>(`/api/apps/${appId}/changes`)).body.changes.map(
+        (c) => `${c.entity}:${c.kind}:${c.author?.username}:${c.paths.join()}`,
+      );
+    await poll(credits).toContain('field:ai:ada:exists');
+    expect(await credits()).toContain('component:person:cole:exists');
 
     await adaPage.getByRole('button', { name: 'Undo', exact: true }).click();
     await adaPage.getByRole('tab', { name: 'Collections' }).click();

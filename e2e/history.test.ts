@@ -235,6 +235,24 @@ describe('history, restore and pulling changes', () => {
     expect(await recent.getByRole('listitem').last().textContent()).toMatch(/^ada added it /);
     await shoot(adaPage, 'recent-changes');
     expect(await axeViolations(adaPage)).toEqual([]);
+    // On a phone, and dark: the inspector's panel, its changes within the width, axe clean.
+    await adaPage.setViewportSize({ width: 375, height: 800 });
+    await adaPage.emulateMedia({ colorScheme: 'dark' });
+    await adaPage
+      .getByRole('tablist', { name: 'Panels' })
+      .getByRole('tab', { name: 'Properties' })
+      .click();
+    await recent.getByRole('listitem').first().waitFor();
+    await adaPage.waitForFunction(() =>
+      document.getAnimations().every((animation) => !(animation instanceof CSSTransition)),
+    );
+    expect(
+      await adaPage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await shoot(adaPage, 'recent-changes');
+    expect(await axeViolations(adaPage)).toEqual([]);
+    await adaPage.setViewportSize({ width: 1440, height: 900 });
+    await adaPage.emulateMedia({ colorScheme: 'light' });
 
     // History: since “With text”, each change with who made it.
     await adaPage.getByRole('button', { name: 'History' }).click();
