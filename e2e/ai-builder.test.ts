@@ -312,6 +312,44 @@ describe('AI builder in the browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps a suggestion its asker leaves for later; a collaborator reviews it, takes part of it, and the asker sees it decided', async () => {
+    standIn.enqueue(ratingChange);
+    await adaPage.getByRole('button', { name: 'Ask AI' }).click();
+    const asking = adaPage.getByRole('dialog', { name: 'Ask AI' });
+    await asking.getByLabel('What should change?').fill('Add a rating to recipes');
+    await asking.getByRole('button', { name: 'Ask', exact: true }).click();
+    await asking.getByRole('group', { name: /^Take 3 of 3 changes$/ }).waitFor();
+    await asking.getByText(/Kept for your collaborators too/).waitFor();
+    await asking.getByRole('button', { name: 'Review later' }).click();
+    await asking.waitFor({ state: 'detached' });
+    expect(await adaPage.getByText('Rating', { exact: true }).count()).toBe(0);
+
+    // Cole finds it waiting, and reviews what ada asked.
+    const waiting = colePage.getByRole('button', { name: 'Suggestions · 1' });
+    await waiting.click();
+    const list = colePage.getByRole('dialog', { name: 'Suggestions' });
+    await list.getByText(/AI for ada/).waitFor();
+    expect(await axeViolations(colePage, 'dialog.editor-dialog')).toEqual([]);
+    await list.getByRole('button', { name: 'Review “Add a rating to recipes”' }).click();
+    const review = colePage.getByRole('dialog', { name: 'Ask AI' });
+    const parts = review.getByRole('group', { name: /^Take \d of 3 changes$/ });
+    await parts.waitFor();
+    expect(await review.locator('.ask-ai__asked figcaption').innerText()).toBe('ada asked');
+    await parts.getByRole('checkbox', { name: /^Added Stat/ }).uncheck();
+    await shoot(colePage, 'kept-suggestion');
+    await review.getByRole('button', { name: 'Accept 2 of 3' }).click();
+    await review.waitFor({ state: 'detached' });
+
+    // The shared app holds exactly the parts cole took; nothing waits any more, for either.
+    await colePage.getByRole('tab', { name: 'Collections' }).click();
+    await colePage.getByText('Rating', { exact: true }).first().waitFor();
+    expect(await hasRow(colePage, 'Average rating')).toBe(false);
+    await adaPage.getByText('Rating', { exact: true }).first().waitFor();
+    await poll(() => adaPage.getByRole('button', { name: /^Suggestions/ }).count()).toBe(0);
+    await poll(() => colePage.getByRole('button', { name: /^Suggestions/ }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   const describeOffer = (page: Page) =>
     page.locator('summary', { hasText: 'Describe an app and let AI make a first draft' });
 

@@ -101,17 +101,24 @@ function cutOff() {
 }
 
 /** Earlier turns as the request may carry them: summary lines cut to their length, at most. */
-function sent(earlier: NonNullable<AiEditRequest['earlier']>): AiEditRequest['earlier'] {
-  return earlier.slice(-AI_REVISIONS_MAX).map(({ instruction, summary }) => ({
-    instruction,
-    summary: summary
-      .slice(0, AI_SUMMARY_LINES_MAX)
-      .map((line) =>
-        line.length > AI_SUMMARY_LINE_MAX_LENGTH
-          ? `${line.slice(0, AI_SUMMARY_LINE_MAX_LENGTH - 1)}…`
-          : line,
-      ),
-  }));
+/** A suggestion's summary within what a request may carry: its first lines, each cut short. */
+export function cutSummary(summary: readonly string[]): string[] {
+  return summary
+    .slice(0, AI_SUMMARY_LINES_MAX)
+    .map((line) =>
+      line.length > AI_SUMMARY_LINE_MAX_LENGTH
+        ? `${line.slice(0, AI_SUMMARY_LINE_MAX_LENGTH - 1)}…`
+        : line,
+    );
+}
+
+/** The conversation so far within what a request may carry: its last turns, summaries cut. */
+export function sentConversation(
+  earlier: NonNullable<AiEditRequest['earlier']>,
+): NonNullable<AiEditRequest['earlier']> {
+  return earlier
+    .slice(-AI_REVISIONS_MAX)
+    .map(({ instruction, summary }) => ({ instruction, summary: cutSummary(summary) }));
 }
 
 export interface ProposedChange {
@@ -131,7 +138,11 @@ export async function proposeChange(
   const answer = await apiSend(
     'POST',
     '/api/ai/edits',
-    { appId, instruction, ...(earlier && earlier.length > 0 ? { earlier: sent(earlier) } : {}) },
+    {
+      appId,
+      instruction,
+      ...(earlier && earlier.length > 0 ? { earlier: sentConversation(earlier) } : {}),
+    },
     aiEditResponseSchema,
   );
   return {

@@ -36,6 +36,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   app_deleted: 'The app was deleted forever; its id is never used again.',
   already_imported:
     'This file was imported already; appId is the app it made. Send copy=1 for a copy.',
+  already_closed: 'Someone accepted, rejected or replaced this suggestion already.',
   offline:
     'The request never reached the server: the device is offline, or the server is unreachable.',
   payload_too_large: 'The request body is larger than 1 MB.',

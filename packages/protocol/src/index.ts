@@ -430,3 +430,16 @@ export {
   readPushMessage,
   type PushMessage,
 } from './push-messages';
+export {
+  SUGGESTION_LIMITS,
+  SUGGESTION_STATUSES,
+  type SuggestionStatus,
+  createSuggestionRequestSchema,
+  type CreateSuggestionRequest,
+  suggestionSchema,
+  type SuggestionSummary,
+  suggestionListSchema,
+  type SuggestionList,
+  suggestionWithDefinitionsSchema,
+  closeSuggestionRequestSchema,
+} from './suggestions';

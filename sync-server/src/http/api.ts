@@ -19,6 +19,7 @@ import { registerClientConfig } from './client-config';
 import { registerExplore } from './explore';
 import { registerHealth } from './health';
 import { CHECKPOINT_BODY_LIMIT_BYTES, isCheckpointPost, registerHistory } from './history';
+import { isSuggestionPost, registerSuggestions, SUGGESTION_BODY_LIMIT_BYTES } from './suggestions';
 import { registerHumanCheck } from './human-check';
 import { matchedRoute } from './matched-route';
 import { registerMessages } from './messages';
@@ -96,7 +97,9 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
       raw?.limitBytes ??
         (isCheckpointPost(c.req.method, c.req.path)
           ? CHECKPOINT_BODY_LIMIT_BYTES
-          : API_BODY_LIMIT_BYTES),
+          : isSuggestionPost(c.req.method, c.req.path)
+            ? SUGGESTION_BODY_LIMIT_BYTES
+            : API_BODY_LIMIT_BYTES),
     );
     if (SAFE_METHODS.has(c.req.method) || isUnsubscribePost(c.req.method, c.req.path)) {
       return next();
@@ -153,6 +156,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerPublishing(app, deps);
   registerPortable(app, deps);
   registerHistory(app, deps);
+  registerSuggestions(app, deps);
   registerSpaces(app, deps);
   registerRecordFiles(app, deps);
   registerPublished(app, deps);

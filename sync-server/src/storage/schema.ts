@@ -114,6 +114,20 @@ export interface Database {
     author_id: string | null;
     at: number;
   };
+  app_suggestions: {
+    id: string;
+    app_id: string;
+    asked: string;
+    summary: string;
+    earlier: string;
+    base: Uint8Array;
+    proposed: Uint8Array;
+    status: string;
+    created_by: string | null;
+    created_at: number;
+    closed_by: string | null;
+    closed_at: number | null;
+  };
   human_check_uses: { signature: string; expires_at: number };
   server_secrets: { name: string; value: string; created_at: number };
   messages: {

@@ -32,6 +32,8 @@ import {
   updateProfileRequestSchema,
   visibilityRequestSchema,
   spaceActivityChoiceSchema,
+  closeSuggestionRequestSchema,
+  createSuggestionRequestSchema,
 } from '@pipit/protocol';
 import { reminderPreferencesSchema } from '@pipit/app-definition';
 import { createApi } from '../../src/http/api';
@@ -115,6 +117,10 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'GET /api/apps/:id/checkpoints/:checkpointId': null,
   'POST /api/apps/:id/checkpoints': createCheckpointRequestSchema,
   'DELETE /api/apps/:id/checkpoints/:checkpointId': null,
+  'GET /api/apps/:id/suggestions': null,
+  'GET /api/apps/:id/suggestions/:suggestionId': null,
+  'POST /api/apps/:id/suggestions': createSuggestionRequestSchema,
+  'POST /api/apps/:id/suggestions/:suggestionId/close': closeSuggestionRequestSchema,
   'GET /api/apps/:id/upstream': null,
   'PUT /api/apps/:id/upstream': pulledVersionRequestSchema,
   'GET /api/published/:id': null,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createId } from '@pipit/protocol';
-import type { NewAppChange, NewCheckpoint, Storage } from '../../src/storage/types';
+import type { NewAppChange, NewCheckpoint, NewSuggestion, Storage } from '../../src/storage/types';
 import { insertUser } from '../support/users';
 
 /** Apps' checkpoints (storage-contract.ts runs it on both engines). */
@@ -204,6 +204,95 @@ export function describeHistoryContract(storage: () => Storage) {
       );
       await s.apps.delete(id, 200);
       expect(await s.appChanges.list(id, { limit: 10 })).toEqual([]);
+    });
+  });
+
+  describe('suggestions', () => {
+    async function app() {
+      const s = storage();
+      const owner = await insertUser(s);
+      const id = createId();
+      await s.apps.insert({
+        id,
+        ownerId: owner.id,
+        title: 'Habits',
+        description: '',
+        icon: null,
+        createdAt: 1,
+      });
+      return { id, owner };
+    }
+    const suggestion = (
+      appId: string,
+      createdById: string,
+      overrides: Partial<NewSuggestion> = {},
+    ): NewSuggestion => ({
+      id: createId(),
+      appId,
+      asked: 'Add a rating',
+      summary: ['Added a field “Rating”'],
+      earlier: [{ instruction: 'Add stars', summary: ['Added a field “Stars”'] }],
+      base: new Uint8Array([1, 2, 3]),
+      proposed: new Uint8Array([4, 5, 255, 0]),
+      createdById,
+      createdAt: 10,
+      ...overrides,
+    });
+
+    it('keeps one per id, at most so many open, lists the open ones newest first', async () => {
+      const s = storage();
+      const { id, owner } = await app();
+      const first = suggestion(id, owner.id, { createdAt: 10 });
+      expect(await s.suggestions.insert(first, 2)).toBe('stored');
+      expect(await s.suggestions.insert({ ...first, asked: 'changed' }, 2)).toBe('exists');
+      const second = suggestion(id, owner.id, { createdAt: 20 });
+      expect(await s.suggestions.insert(second, 2)).toBe('stored');
+      expect(await s.suggestions.insert(suggestion(id, owner.id), 2)).toBe('full');
+      const open = await s.suggestions.list(id, 'open');
+      expect(open.map((x) => x.id)).toEqual([second.id, first.id]);
+      expect(open[1]).toMatchObject({
+        asked: 'Add a rating',
+        summary: ['Added a field “Rating”'],
+        earlier: [{ instruction: 'Add stars', summary: ['Added a field “Stars”'] }],
+        status: 'open',
+        createdBy: { id: owner.id, username: owner.username },
+        closedAt: null,
+        closedBy: null,
+      });
+      expect(await s.suggestions.definitions(id, first.id)).toEqual({
+        base: new Uint8Array([1, 2, 3]),
+        proposed: new Uint8Array([4, 5, 255, 0]),
+      });
+      // Ids are each app's own.
+      const other = await app();
+      expect(
+        await s.suggestions.insert({ ...first, appId: other.id, createdById: other.owner.id }, 2),
+      ).toBe('stored');
+      expect(await s.suggestions.get(other.id, first.id)).not.toBeNull();
+      expect(await s.suggestions.definitions(other.id, second.id)).toBeNull();
+    });
+
+    it('closes an open one once, keeps so many closed, and goes with its app', async () => {
+      const s = storage();
+      const { id, owner } = await app();
+      const all = [1, 2, 3].map((n) => suggestion(id, owner.id, { createdAt: n }));
+      for (const one of all) await s.suggestions.insert(one, 10);
+      expect(await s.suggestions.close(id, all[0]!.id, 'accepted', owner.id, 100, 2)).toBe(true);
+      expect(await s.suggestions.close(id, all[0]!.id, 'rejected', owner.id, 101, 2)).toBe(false);
+      expect(await s.suggestions.get(id, all[0]!.id)).toMatchObject({
+        status: 'accepted',
+        closedAt: 100,
+        closedBy: { id: owner.id },
+      });
+      expect(await s.suggestions.close(id, all[1]!.id, 'rejected', owner.id, 102, 2)).toBe(true);
+      // A third closed: the oldest closed goes, the open one stays.
+      expect(await s.suggestions.close(id, all[2]!.id, 'replaced', owner.id, 103, 2)).toBe(true);
+      expect(await s.suggestions.get(id, all[0]!.id)).toBeNull();
+      expect((await s.suggestions.list(id, 'rejected')).map((x) => x.id)).toEqual([all[1]!.id]);
+      await s.users.markDeleted(owner.id, 200);
+      expect((await s.suggestions.get(id, all[1]!.id))?.createdBy).toBeNull();
+      await s.apps.delete(id, 300);
+      expect(await s.suggestions.get(id, all[1]!.id)).toBeNull();
     });
   });
 }

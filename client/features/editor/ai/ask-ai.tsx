@@ -4,18 +4,20 @@ import {
   DefinitionError,
   type MergeConflict,
 } from '@pipit/app-definition';
-import { AI_INSTRUCTION_MAX_LENGTH } from '@pipit/protocol';
+import { AI_INSTRUCTION_MAX_LENGTH, createId } from '@pipit/protocol';
 import { type FormEvent, useEffect, useState } from 'react';
 import { describeError } from '../../../platform/api/request';
 import { proposeChange } from '../../../platform/ai/app-builder-api';
 import { useAiAvailable } from '../../../platform/ai/ai-runs';
 import { Button } from '../../../ui/button';
+import { Loading } from '../../../ui/loading';
 import { TextArea } from '../../../ui/field';
 import { Notice } from '../../../ui/notice';
 import { useOnlineStatus } from '../../../ui/use-online-status';
 import { EditorDialog } from '../common/editor-dialog';
 import { useEditor } from '../common/editor-context';
 import { ConflictList } from '../common/conflict-list';
+import { decide, keep, SuggestionsButton, type Turn, useKeptSuggestion } from './kept-suggestions';
 import { type Suggestion, SuggestionReview, takenInto } from './suggestion-review';
 
 /**
@@ -29,47 +31,79 @@ export function AskAiButton({ appId }: { appId: string }) {
   const { readOnly } = useEditor();
   const online = useOnlineStatus();
   const available = useAiAvailable();
-  const [open, setOpen] = useState(false);
+  // Open: a new question (null), or a kept suggestion to review (its id).
+  const [open, setOpen] = useState<{ kept: string | null } | null>(null);
+  // Asked again when a dialog closes: what was decided there is no longer waiting.
+  const [closings, setClosings] = useState(0);
   // Shown once the server has said it has AI: never to viewers, never on a server without it.
   if (readOnly || available !== true) return null;
   const reason = !online ? 'Ask AI needs a connection. You can keep editing offline.' : null;
+  const close = () => {
+    setOpen(null);
+    setClosings((n) => n + 1);
+  };
   return (
     <>
+      <SuggestionsButton
+        appId={appId}
+        refresh={closings}
+        onReview={(id) => setOpen({ kept: id })}
+      />
       <Button
         variant="secondary"
         size="small"
         disabled={reason !== null}
         title={reason ?? 'Describe a change and let AI make it'}
-        onClick={() => setOpen(true)}
+        onClick={() => setOpen({ kept: null })}
       >
         Ask AI
       </Button>
       {reason ? <span className="visually-hidden">{reason}</span> : null}
-      {open ? <AskAiDialog appId={appId} onClose={() => setOpen(false)} /> : null}
+      {open ? <AskAiDialog appId={appId} kept={open.kept} onClose={close} /> : null}
     </>
   );
 }
 
-/** A turn of the conversation so far: what was asked, and what was suggested for it. */
-interface Turn {
-  instruction: string;
-  summary: string[];
-}
-
-function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
+function AskAiDialog({
+  appId,
+  kept,
+  onClose,
+}: {
+  appId: string;
+  /** A kept suggestion to review (any editor's), instead of a new question. */
+  kept: string | null;
+  onClose(): void;
+}) {
   const { handle, definition } = useEditor();
   const online = useOnlineStatus();
   const [instruction, setInstruction] = useState('');
   const [working, setWorking] = useState(false);
+  // A kept suggestion being read from the server.
+  const [opening, setOpening] = useState(kept !== null);
   const [earlier, setEarlier] = useState<Turn[]>([]);
   const [suggestion, setSuggestion] = useState<Suggestion | null>(null);
   // The suggestion a revision is asked for: back to it if the person changes their mind.
   const [revising, setRevising] = useState<Suggestion | null>(null);
   const [taken, setTaken] = useState<Set<string>>(new Set());
-  const [result, setResult] = useState<{ conflicts: MergeConflict[]; used: Set<number> } | null>(
-    null,
-  );
   const [problem, setProblem] = useState<string | null>(null);
+  // Whether the suggestion is kept for collaborators, in words.
+  const [note, setNote] = useState<string | null>(null);
+
+  useKeptSuggestion(appId, kept, {
+    opened: (opened) => {
+      setSuggestion(opened.suggestion);
+      setEarlier(opened.earlier);
+      setTaken(new Set(opened.suggestion.parts.map((part) => part.key)));
+    },
+    failed: setProblem,
+    done: () => setOpening(false),
+  });
+
+  const { result, accept, reject, takeSuggestions } = useTaking(
+    appId,
+    { suggestion, taken },
+    { onClose, onProblem: setProblem },
+  );
 
   // Collaborators see a suggestion in review as they see the AI working; nobody's once closed.
   useEffect(() => {
@@ -98,7 +132,18 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
         setProblem('The AI suggested nothing that changes the app. Ask again in other words.');
         return;
       }
-      setSuggestion({ asked: text, summary: answer.summary, base, proposed, parts });
+      const made: Suggestion = {
+        id: createId(),
+        by: null,
+        asked: text,
+        summary: answer.summary,
+        base,
+        proposed,
+        parts,
+      };
+      setSuggestion(made);
+      setNote(null);
+      void keep(appId, made, earlier, revising).then(setNote);
       setRevising(null);
       setTaken(new Set(parts.map((part) => part.key)));
       setInstruction('');
@@ -106,22 +151,6 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
       setProblem(error instanceof DefinitionError ? error.message : describeError(error).message);
     } finally {
       setWorking(false);
-    }
-  };
-
-  const accept = () => {
-    if (!suggestion) return;
-    try {
-      const merged = takenInto(suggestion, definition, taken);
-      handle.replaceDefinition(merged.definition, 'ai');
-      if (merged.conflicts.length === 0) onClose();
-      else setResult({ conflicts: merged.conflicts, used: new Set() });
-    } catch (error) {
-      setProblem(
-        error instanceof DefinitionError
-          ? error.message
-          : 'The change could not be made. Ask again.',
-      );
     }
   };
 
@@ -141,15 +170,6 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
     setProblem(null);
   };
 
-  const takeSuggestions = (conflict: MergeConflict, index: number) => {
-    try {
-      handle.replaceDefinition(chooseTheirs(definition, conflict), 'ai');
-      setResult((was) => was && { ...was, used: new Set([...was.used, index]) });
-    } catch (error) {
-      setProblem(describeError(error).message);
-    }
-  };
-
   return (
     <EditorDialog
       title="Ask AI"
@@ -165,7 +185,8 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
           asked={earlier.length > 0}
           online={online}
           onClose={onClose}
-          onAccept={accept}
+          onReject={() => void reject()}
+          onAccept={() => void accept()}
           onRevise={reviseIt}
           onBack={backToIt}
         />
@@ -173,6 +194,8 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
     >
       {result ? (
         <TakenResult result={result} onTake={takeSuggestions} />
+      ) : opening ? (
+        <Loading label="Opening the suggestion…" />
       ) : suggestion ? (
         <SuggestionReview
           suggestion={suggestion}
@@ -180,7 +203,7 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
           taken={taken}
           onTake={setTaken}
         />
-      ) : (
+      ) : kept && earlier.length === 0 ? null : (
         <AskForm
           earlier={earlier}
           instruction={instruction}
@@ -189,18 +212,93 @@ function AskAiDialog({ appId, onClose }: { appId: string; onClose(): void }) {
           onAsk={(e) => void ask(e)}
         />
       )}
+      <AskAiNotes
+        note={note && suggestion && !result ? note : null}
+        problem={problem}
+        offline={!online && !suggestion}
+      />
+    </EditorDialog>
+  );
+}
+
+/** Under the dialog's content: whether the suggestion is kept, what went wrong, offline. */
+function AskAiNotes({
+  note,
+  problem,
+  offline,
+}: {
+  note: string | null;
+  problem: string | null;
+  offline: boolean;
+}) {
+  return (
+    <>
+      {note ? <p className="editor-muted">{note}</p> : null}
       {problem ? (
         <Notice tone="danger" title="That didn’t work" live="alert">
           <p>{problem}</p>
         </Notice>
       ) : null}
-      {!online && !suggestion ? (
+      {offline ? (
         <Notice tone="offline" title="You’re offline">
           <p>Ask AI needs a connection. You can keep editing offline.</p>
         </Notice>
       ) : null}
-    </EditorDialog>
+    </>
   );
+}
+
+/**
+ * Taking a suggestion in: the parts ticked merged into the app as it is then, as one edit of
+ * this person (whoever decides first decides: one a collaborator accepted or rejected meanwhile
+ * is not taken twice); rejecting it; and, where the app changed the same thing since, the
+ * suggestion's value taken instead, conflict by conflict.
+ */
+function useTaking(
+  appId: string,
+  { suggestion, taken }: { suggestion: Suggestion | null; taken: ReadonlySet<string> },
+  { onClose, onProblem: setProblem }: { onClose(): void; onProblem(problem: string): void },
+) {
+  const { handle, definition } = useEditor();
+  const [result, setResult] = useState<{ conflicts: MergeConflict[]; used: Set<number> } | null>(
+    null,
+  );
+  const accept = async () => {
+    if (!suggestion) return;
+    const already = await decide(appId, suggestion.id, 'accepted');
+    if (already) {
+      setProblem(already);
+      return;
+    }
+    try {
+      const merged = takenInto(suggestion, definition, taken);
+      handle.replaceDefinition(merged.definition, 'ai');
+      if (merged.conflicts.length === 0) onClose();
+      else setResult({ conflicts: merged.conflicts, used: new Set() });
+    } catch (error) {
+      setProblem(
+        error instanceof DefinitionError
+          ? error.message
+          : 'The change could not be made. Ask again.',
+      );
+    }
+  };
+
+  const reject = async () => {
+    if (suggestion) await decide(appId, suggestion.id, 'rejected');
+    onClose();
+  };
+
+  const takeSuggestions = (conflict: MergeConflict, index: number) => {
+    try {
+      handle.replaceDefinition(chooseTheirs(definition, conflict), 'ai');
+      setResult((was) => was && { ...was, used: new Set([...was.used, index]) });
+    } catch (error) {
+      setProblem(describeError(error).message);
+    }
+  };
+
+  return { result, accept, reject, takeSuggestions };
 }
 
 /** The instruction, and on a revision the conversation so far. */
@@ -291,6 +389,7 @@ function AskAiActions({
   asked,
   online,
   onClose,
+  onReject,
   onAccept,
   onRevise,
   onBack,
@@ -304,6 +403,7 @@ function AskAiActions({
   asked: boolean;
   online: boolean;
   onClose(): void;
+  onReject(): void;
   onAccept(): void;
   onRevise(): void;
   onBack(): void;
@@ -314,7 +414,10 @@ function AskAiActions({
     </Button>
   ) : stage === 'review' ? (
     <>
-      <Button variant="secondary" onClick={onClose}>
+      <Button variant="ghost" onClick={onClose}>
+        Review later
+      </Button>
+      <Button variant="secondary" onClick={onReject}>
         Reject
       </Button>
       <Button variant="secondary" onClick={onRevise}>

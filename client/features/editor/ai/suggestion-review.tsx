@@ -20,6 +20,10 @@ import { PhonePreview } from '../common/phone-preview';
 
 /** A suggestion being reviewed: the app when it was made, and as the AI would make it. */
 export interface Suggestion {
+  /** Its id, as kept on the server for every editor to review. */
+  id: string;
+  /** Who asked, when it was not this person (a suggestion kept for review); null: me. */
+  by: string | null;
   asked: string;
   summary: string[];
   base: AppDefinition;
@@ -88,7 +92,7 @@ export function SuggestionReview({
   return (
     <>
       <figure className="ask-ai__asked">
-        <figcaption>You asked</figcaption>
+        <figcaption>{suggestion.by ? `${suggestion.by} asked` : 'You asked'}</figcaption>
         <blockquote dir="auto">{suggestion.asked}</blockquote>
       </figure>
       <p>

@@ -6,6 +6,7 @@ import { createAiUsageStore } from './ai-usage';
 import { createAppStore } from './apps';
 import { createAppChangeStore } from './app-changes';
 import { createCheckpointStore } from './checkpoints';
+import { createSuggestionStore } from './suggestions';
 import { createDocumentStore } from './documents';
 import { createJobStore } from './jobs';
 import { createMonitoringStore } from './monitoring';
@@ -57,6 +58,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     aiUsage: createAiUsageStore(db),
     checkpoints: createCheckpointStore(db),
     appChanges: createAppChangeStore(db),
+    suggestions: createSuggestionStore(db),
     portable: createPortableStore(db, specifics),
     spaces: createSpaceStore(db, specifics.engine),
     pushSubscriptions: createPushSubscriptionStore(db, specifics),

@@ -1,7 +1,10 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { EngineMigration } from './engine-migration';
 
-/** Who changed what in an app (docs/product/history.md#who-changed-what). */
+/**
+ * Who changed what in an app (docs/product/history.md#who-changed-what), and Ask AI's suggestions
+ * kept for review (docs/product/ai-builder.md#suggestions-kept-for-review).
+ */
 export const HISTORY: Record<string, EngineMigration> = {
   '0027_app_changes': () => ({
     async up(db: Kysely<unknown>) {
@@ -28,6 +31,35 @@ export const HISTORY: Record<string, EngineMigration> = {
         .createIndex('app_changes_app_entity_at')
         .on('app_changes')
         .columns(['app_id', 'entity', 'entity_id', 'at'])
+        .execute();
+    },
+  }),
+  '0028_app_suggestions': (engine) => ({
+    async up(db: Kysely<unknown>) {
+      const bytes = engine === 'postgres' ? sql`bytea` : sql`blob`;
+      // One row per suggestion: the app when it was made and as the AI would make it (gzipped
+      // JSON), the conversation, and what became of it. Gone with the app; who asked and who
+      // closed it are forgotten with their accounts.
+      await db.schema
+        .createTable('app_suggestions')
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('asked', 'text', (c) => c.notNull())
+        .addColumn('summary', 'text', (c) => c.notNull())
+        .addColumn('earlier', 'text', (c) => c.notNull())
+        .addColumn('base', bytes, (c) => c.notNull())
+        .addColumn('proposed', bytes, (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('closed_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('closed_at', 'bigint')
+        .addPrimaryKeyConstraint('app_suggestions_pk', ['app_id', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('app_suggestions_app_status')
+        .on('app_suggestions')
+        .columns(['app_id', 'status', 'created_at'])
         .execute();
     },
   }),

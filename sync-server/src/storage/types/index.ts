@@ -3,6 +3,7 @@ import type { AiUsageStore } from './ai-usage';
 import type { AppStore } from './apps';
 import type { AppChangeStore } from './app-changes';
 import type { CheckpointStore } from './checkpoints';
+import type { SuggestionStore } from './suggestions';
 import type { CreatorNotificationStore } from './creator-notifications';
 import type { DocumentStore } from './documents';
 import type { JobStore } from './jobs';
@@ -59,6 +60,7 @@ export type {
 } from './publishing';
 export type { CheckpointRecord, NewCheckpoint, CheckpointStore } from './checkpoints';
 export type { AppChangeQuery, AppChangeRecord, AppChangeStore, NewAppChange } from './app-changes';
+export type { NewSuggestion, SuggestionRecord, SuggestionStore } from './suggestions';
 export type { CommitOutcome, ImportedApp, PortableStore } from './portable';
 export type {
   SpaceRecord,
@@ -144,6 +146,8 @@ export interface Storage {
   readonly checkpoints: CheckpointStore;
   /** Who changed what in each app (docs/product/history.md#who-changed-what). */
   readonly appChanges: AppChangeStore;
+  /** Ask AI's suggestions kept for review (docs/product/ai-builder.md#suggestions-kept-for-review). */
+  readonly suggestions: SuggestionStore;
   /** Moving apps between servers: what an import checks and writes (docs/product/portable-file.md). */
   readonly portable: PortableStore;
   /** Shared spaces: their members, roles and invitation links (docs/product/spaces.md). */
