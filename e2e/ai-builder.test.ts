@@ -300,8 +300,8 @@ describe('AI builder in the browser', () => {
       (await cole.api.get<AppChangeList>(`/api/apps/${appId}/changes`)).body.changes.map(
         (c) => `${c.entity}:${c.kind}:${c.author?.username}:${c.paths.join()}`,
       );
-    await poll(credits).toContain('field:ai:ada:exists');
-    expect(await credits()).toContain('component:person:cole:exists');
+    await poll(credits).toContain('field:ai:ada:added');
+    expect(await credits()).toContain('component:person:cole:added');
 
     await adaPage.getByRole('button', { name: 'Undo', exact: true }).click();
     await adaPage.getByRole('tab', { name: 'Collections' }).click();

@@ -49,14 +49,14 @@ function documentPath(key: string, path: string): string {
   return path;
 }
 
-/** `kind:id` → the document paths that differ between two readings (adding or removing: 'exists'). */
+/** `kind:id` → the document paths that differ between two readings ('added', 'removed'). */
 function differences(before: Facts, after: Facts): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const key of new Set([...before.keys(), ...after.keys()])) {
     const a = before.get(key);
     const b = after.get(key);
     if (!a || !b) {
-      out.set(key, new Set(['exists']));
+      out.set(key, new Set([a ? 'removed' : 'added']));
       continue;
     }
     const changed = [...paths(a, b)].filter((p) => !same(a.get(p), b.get(p)));
@@ -111,12 +111,15 @@ describe('touchedByTransaction', () => {
     expect(touchedWords(now, 'component', heading, ['props.text', 'order'])).toBe(
       'changed the text, position',
     );
-    expect(touchedWords(now, 'component', heading, ['exists'])).toBe('added it');
+    expect(touchedWords(now, 'component', heading, ['added'])).toBe('added it');
+    expect(touchedWords(now, 'component', heading, ['added', 'removed'])).toBe(
+      'added and removed it',
+    );
     expect(touchedWords(now, 'app', 'app', ['title'])).toBe('changed the title');
     const removed = watched(doc, () => removeScreen(doc, screenId));
-    expect(touchedWords(readDefinition(doc), 'component', heading, ['exists'])).toBe('removed it');
-    expect(removed).toContainEqual({ entity: 'screen', id: screenId, paths: ['exists'] });
-    expect(removed).toContainEqual({ entity: 'component', id: heading, paths: ['exists'] });
+    expect(touchedWords(readDefinition(doc), 'component', heading, ['removed'])).toBe('removed it');
+    expect(removed).toContainEqual({ entity: 'screen', id: screenId, paths: ['removed'] });
+    expect(removed).toContainEqual({ entity: 'component', id: heading, paths: ['removed'] });
     // What arrives from another device is read the same way: what this document integrated, in
     // a document filled from an update whose tables nothing has asked for yet.
     const other = newDoc(2);
@@ -183,5 +186,28 @@ describe('touchedByTransaction', () => {
       }),
     );
     expect(marks.at(-1)).toBeNull();
+  });
+
+  it('says when a transaction integrated parts that waited for it (they may be another writer’s)', () => {
+    const doc = newDoc(1);
+    createApp(doc, idFactory(), { title: 'Habits' });
+    const server = newDoc(2);
+    Y.applyUpdate(server, Y.encodeStateAsUpdate(doc));
+    const updates: Uint8Array[] = [];
+    doc.on('update', (u: Uint8Array) => updates.push(u));
+    setMeta(doc, { title: 'One' });
+    setMeta(doc, { description: 'Two' });
+    const seen: boolean[] = [];
+    watchTouched(server, (_touched, _tr, waited) => seen.push(waited));
+    // The second arrives first: what it deletes applies at once (nothing waited before it), its
+    // new value waits for the first, which then brings both in.
+    Y.applyUpdate(server, updates[1]!);
+    expect(seen).toEqual([false]);
+    Y.applyUpdate(server, updates[0]!);
+    expect(seen).toEqual([false, true]);
+    expect(readDefinition(server).meta.description).toBe('Two');
+    setMeta(doc, { title: 'Three' });
+    Y.applyUpdate(server, updates[2]!);
+    expect(seen).toEqual([false, true, false]);
   });
 });

@@ -18,7 +18,9 @@ import { lazySchema } from './lazy-schema';
 export const SUGGESTION_LIMITS = {
   /** Suggestions waiting for review at once; past it, the oldest must be dealt with first. */
   openPerApp: 20,
-  /** Closed ones kept (the newest), for the record. */
+  /** Their stored (compressed) bytes together, at most. */
+  openBytesPerApp: 20 * 1024 * 1024,
+  /** Closed ones kept (the newest), for the record, without their definitions. */
   closedPerApp: 50,
 } as const;
 

@@ -50,6 +50,11 @@ export const DEFAULT_RATE_LIMITS = {
    */
   checkpointsPerAccount: { limit: 60, windowMs: HOUR_MS },
   /**
+   * Ask AI's suggestions one account keeps for review (docs/product/ai-builder.md): each is two
+   * whole apps, checked and compressed; a person keeps as many as the AI answers, a script more.
+   */
+  suggestionsPerAccount: { limit: 60, windowMs: HOUR_MS },
+  /**
    * Invitation links to shared spaces that do not work (unknown, withdrawn, expired), looked at or
    * accepted from one address (docs/product/spaces.md): a script guessing links misses thousands of
    * times; a household behind one router opening the links it was sent misses none (a

@@ -14,14 +14,23 @@ import {
 import type { Clock } from '../accounts/clock';
 import { authorOf } from '../transaction-author';
 import type { Logger } from '../logger';
+import { Lru } from '../lru';
 import type { NewAppChange, Storage } from '../storage/types';
 
 /** How long what the connections of this instance changed is gathered before it is written. */
 export const ATTRIBUTION_FLUSH_MS = 2_000;
 /** Entries waiting to be written, at most: past it (storage down a long time) new ones are lost. */
 const PENDING_MAX = 20_000;
-/** An app's oldest entries are thinned at most this often per instance. */
+/** One app's share of them: one app's burst never crowds out the others'. */
+const PENDING_PER_APP = 2_000;
+/** Paths one entry keeps (a larger change is said as its first ones), and an id's longest. */
+const PATHS_MAX = 50;
+const ID_MAX = 64;
+/** An app's oldest entries are thinned this often per instance, or after this many written. */
 const THIN_EVERY_MS = 10 * 60_000;
+const THIN_AFTER_ENTRIES = 1_000;
+/** Apps whose thinning this instance remembers. */
+const THINNED_KEPT = 10_000;
 
 export interface Attribution {
   /** The collaboration layer's hook: each loaded app document is watched. */
@@ -51,22 +60,25 @@ export function createAttribution(deps: {
   const flushMs = deps.flushMs ?? ATTRIBUTION_FLUSH_MS;
   const watching = new Map<string, () => void>();
   let pending = new Map<string, NewAppChange & { pathSet: Set<string> }>();
-  const thinnedAt = new Map<string, number>();
+  let pendingPerApp = new Map<string, number>();
+  const thinned = new Lru<string, { at: number; written: number }>(THINNED_KEPT);
   let timer: ReturnType<typeof setTimeout> | null = null;
   let writing: Promise<void> = Promise.resolve();
   let stopped = false;
   let warnedFull = false;
 
   function note(appId: string, authorId: string, kind: ChangeAuthorKind, t: TouchedEntity) {
+    if (t.id.length > ID_MAX) return;
     const key = `${appId}\n${t.entity}\n${t.id}\n${kind}\n${authorId}`;
     const at = clock.now();
     const known = pending.get(key);
     if (known) {
-      for (const path of t.paths) known.pathSet.add(path);
+      for (const path of t.paths) if (known.pathSet.size < PATHS_MAX) known.pathSet.add(path);
       known.at = at;
       return;
     }
-    if (pending.size >= PENDING_MAX) {
+    const ofApp = pendingPerApp.get(appId) ?? 0;
+    if (pending.size >= PENDING_MAX || ofApp >= PENDING_PER_APP) {
       if (!warnedFull) logger.warn({ appId }, 'who changed what is not being written; losing some');
       warnedFull = true;
       return;
@@ -77,11 +89,12 @@ export function createAttribution(deps: {
       entity: t.entity,
       entityId: t.id,
       paths: [],
-      pathSet: new Set(t.paths),
+      pathSet: new Set(t.paths.slice(0, PATHS_MAX)),
       kind,
       authorId,
       at,
     });
+    pendingPerApp.set(appId, ofApp + 1);
     schedule();
   }
 
@@ -94,9 +107,17 @@ export function createAttribution(deps: {
     timer.unref?.();
   }
 
-  function onTouched(appId: string, doc: Y.Doc, touched: TouchedEntity[], tr: Y.Transaction) {
+  function onTouched(
+    appId: string,
+    doc: Y.Doc,
+    touched: TouchedEntity[],
+    tr: Y.Transaction,
+    waited: boolean,
+  ) {
     const authorId = authorOf(tr.origin);
-    if (authorId === null) return;
+    // Parts that waited for this transaction may be another writer's: nobody is credited with
+    // what it brought in rather than someone with what they did not do.
+    if (authorId === null || waited) return;
     const mark = markOfTransaction(doc, tr);
     for (const t of touched) {
       const kind = mark?.entities.has(`${t.entity}:${t.id}`) ? mark.kind : 'person';
@@ -115,25 +136,11 @@ export function createAttribution(deps: {
         'writing who changed what failed; retrying',
       );
       // Put back, merged with what came meanwhile, and tried again later.
-      for (const entry of batch) {
-        const key = `${entry.appId}\n${entry.entity}\n${entry.entityId}\n${entry.kind}\n${entry.authorId}`;
-        const newer = pending.get(key);
-        if (newer) for (const path of entry.pathSet) newer.pathSet.add(path);
-        else if (pending.size < PENDING_MAX) pending.set(key, entry);
-      }
+      putBack({ pending, pendingPerApp }, batch);
       schedule();
       return;
     }
-    const now = clock.now();
-    for (const appId of new Set(rows.map((r) => r.appId))) {
-      if (now - (thinnedAt.get(appId) ?? 0) < THIN_EVERY_MS) continue;
-      thinnedAt.set(appId, now);
-      await storage.appChanges
-        .thin(appId, ATTRIBUTION_LIMITS.entriesPerApp)
-        .catch((error: unknown) =>
-          logger.warn({ err: error, appId }, 'thinning who changed what failed'),
-        );
-    }
+    await thinWritten({ storage, logger, thinned }, rows, clock.now());
   }
 
   function flush(): Promise<void> {
@@ -146,6 +153,7 @@ export function createAttribution(deps: {
       if (pending.size === 0) return;
       const batch = [...pending.values()];
       pending = new Map();
+      pendingPerApp = new Map();
       return write(batch);
     });
     return writing;
@@ -160,11 +168,16 @@ export function createAttribution(deps: {
       watching.get(documentName)?.();
       watching.set(
         documentName,
-        watchTouched(document, (touched, tr) => onTouched(appId, document, touched, tr)),
+        watchTouched(document, (touched, tr, waited) =>
+          onTouched(appId, document, touched, tr, waited),
+        ),
       );
       return Promise.resolve();
     },
-    afterUnloadDocument({ documentName }: afterUnloadDocumentPayload) {
+    afterUnloadDocument({ documentName, instance }: afterUnloadDocumentPayload) {
+      // Loaded again before this hook ran (a reload while the unload finished): the new
+      // document's watch stays.
+      if (instance.documents.has(documentName)) return Promise.resolve();
       watching.get(documentName)?.();
       watching.delete(documentName);
       return Promise.resolve();
@@ -181,4 +194,55 @@ export function createAttribution(deps: {
       await flush();
     },
   };
+}
+
+type PendingEntry = NewAppChange & { pathSet: Set<string> };
+
+/** A batch that could not be written, back among what waits, merged with what came meanwhile. */
+function putBack(
+  into: { pending: Map<string, PendingEntry>; pendingPerApp: Map<string, number> },
+  batch: readonly PendingEntry[],
+) {
+  const { pending, pendingPerApp } = into;
+  for (const entry of batch) {
+    const key = `${entry.appId}\n${entry.entity}\n${entry.entityId}\n${entry.kind}\n${entry.authorId}`;
+    const newer = pending.get(key);
+    const ofApp = pendingPerApp.get(entry.appId) ?? 0;
+    if (newer) {
+      for (const path of entry.pathSet) {
+        if (newer.pathSet.size < PATHS_MAX) newer.pathSet.add(path);
+      }
+    } else if (pending.size < PENDING_MAX && ofApp < PENDING_PER_APP) {
+      pending.set(key, entry);
+      pendingPerApp.set(entry.appId, ofApp + 1);
+    }
+  }
+}
+
+/** Thins the apps just written to, each every THIN_EVERY_MS or THIN_AFTER_ENTRIES entries. */
+async function thinWritten(
+  {
+    storage,
+    logger,
+    thinned,
+  }: { storage: Storage; logger: Logger; thinned: Lru<string, { at: number; written: number }> },
+  rows: readonly NewAppChange[],
+  now: number,
+) {
+  const written = new Map<string, number>();
+  for (const row of rows) written.set(row.appId, (written.get(row.appId) ?? 0) + 1);
+  for (const [appId, count] of written) {
+    const last = thinned.get(appId) ?? { at: 0, written: 0 };
+    const since = last.written + count;
+    if (now - last.at < THIN_EVERY_MS && since < THIN_AFTER_ENTRIES) {
+      thinned.set(appId, { at: last.at, written: since });
+      continue;
+    }
+    thinned.set(appId, { at: now, written: 0 });
+    await storage.appChanges
+      .thin(appId, ATTRIBUTION_LIMITS.entriesPerApp)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, appId }, 'thinning who changed what failed'),
+      );
+  }
 }

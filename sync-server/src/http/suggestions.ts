@@ -1,4 +1,5 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
 import type { Hono } from 'hono';
 import {
   closeSuggestionRequestSchema,
@@ -46,8 +47,11 @@ function toSummary(record: SuggestionRecord): SuggestionSummary {
   };
 }
 
-/** A whole definition as a device sends it, checked as a checkpoint's is. */
-function definitionFrom(value: unknown, field: 'base' | 'proposed') {
+const gzip = promisify(gzipCallback);
+const gunzip = promisify(gunzipCallback);
+
+/** A whole definition as a device sends it, checked as a checkpoint's is, compressed off the loop. */
+async function definitionFrom(value: unknown, field: 'base' | 'proposed'): Promise<Uint8Array> {
   const checked = checkpointDefinition(value);
   if ('problem' in checked) {
     throw new ApiError(
@@ -56,8 +60,14 @@ function definitionFrom(value: unknown, field: 'base' | 'proposed') {
       { fields: { [field]: checked.problem } },
     );
   }
-  return gzipSync(JSON.stringify(checked.definition));
+  return new Uint8Array(await gzip(JSON.stringify(checked.definition)));
 }
+
+const full = () =>
+  new ApiError(
+    'limit_reached',
+    `This app has as many suggestions waiting for review as it may (${SUGGESTION_LIMITS.openPerApp}, or ${SUGGESTION_LIMITS.openBytesPerApp / 1024 / 1024} MB). Accept or reject some of them first.`,
+  );
 
 /**
  * Ask AI's suggestions kept for review (docs/product/ai-builder.md#suggestions-kept-for-review):
@@ -65,7 +75,10 @@ function definitionFrom(value: unknown, field: 'base' | 'proposed') {
  * in part or whole, or reject it — whether the asker's dialog is open or not; everyone who may
  * read the app sees which wait.
  */
-export function registerSuggestions(app: Hono<ApiEnv>, { storage, clock }: ApiDependencies): void {
+export function registerSuggestions(
+  app: Hono<ApiEnv>,
+  { storage, clock, rateLimiter }: ApiDependencies,
+): void {
   app.get('/apps/:id/suggestions', async (c) => {
     const { app: found } = await appFor(c, storage);
     const rows = await storage.suggestions.list(found.id, 'open');
@@ -82,12 +95,15 @@ export function registerSuggestions(app: Hono<ApiEnv>, { storage, clock }: ApiDe
         ])
       : [null, null];
     if (!record || !definitions) throw notFound();
-    const read = (bytes: Uint8Array) => JSON.parse(gunzipSync(bytes).toString('utf8')) as unknown;
+    // A decided suggestion keeps no definitions: there is nothing left to review.
+    if (record.status !== 'open') throw notFound();
+    const read = async (bytes: Uint8Array) =>
+      JSON.parse((await gunzip(bytes)).toString('utf8')) as unknown;
     return c.json({
       suggestion: toSummary(record),
       earlier: record.earlier,
-      base: read(definitions.base),
-      proposed: read(definitions.proposed),
+      base: await read(definitions.base),
+      proposed: await read(definitions.proposed),
     });
   });
 
@@ -99,6 +115,10 @@ export function registerSuggestions(app: Hono<ApiEnv>, { storage, clock }: ApiDe
       createSuggestionRequestSchema,
       SUGGESTION_BODY_LIMIT_BYTES,
     );
+    // Sent again by a device that did not hear the answer: nothing new, nothing counted.
+    const known = await storage.suggestions.get(found.id, input.id);
+    if (known) return c.json({ suggestion: toSummary(known) }, 200);
+    await rateLimiter.enforce('suggestionsPerAccount', auth.user.id);
     const outcome = await storage.suggestions.insert(
       {
         id: input.id,
@@ -106,19 +126,14 @@ export function registerSuggestions(app: Hono<ApiEnv>, { storage, clock }: ApiDe
         asked: input.asked,
         summary: input.summary,
         earlier: input.earlier,
-        base: definitionFrom(input.base, 'base'),
-        proposed: definitionFrom(input.proposed, 'proposed'),
+        base: await definitionFrom(input.base, 'base'),
+        proposed: await definitionFrom(input.proposed, 'proposed'),
         createdById: auth.user.id,
         createdAt: clock.now(),
       },
-      SUGGESTION_LIMITS.openPerApp,
+      { count: SUGGESTION_LIMITS.openPerApp, bytes: SUGGESTION_LIMITS.openBytesPerApp },
     );
-    if (outcome === 'full') {
-      throw new ApiError(
-        'limit_reached',
-        `This app has ${SUGGESTION_LIMITS.openPerApp} suggestions waiting for review. Accept or reject some of them first.`,
-      );
-    }
+    if (outcome === 'full') throw full();
     const record = await storage.suggestions.get(found.id, input.id);
     if (!record) throw notFound();
     return c.json({ suggestion: toSummary(record) }, outcome === 'stored' ? 201 : 200);

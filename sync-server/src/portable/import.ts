@@ -583,7 +583,7 @@ async function creditImport(
       appId,
       entity,
       entityId: id,
-      paths: ['exists'],
+      paths: ['added'],
       kind: 'import' as const,
       authorId: ownerId,
       at,

@@ -122,6 +122,7 @@ export interface Database {
     earlier: string;
     base: Uint8Array;
     proposed: Uint8Array;
+    size: number;
     status: string;
     created_by: string | null;
     created_at: number;

@@ -103,7 +103,7 @@ describe.each(ENGINES)('an import’s history follows the history’s rules (%s)
     const made = (await ada.get<AppChangeList>(`/api/apps/${app!.id}/changes`)).body;
     expect(made.changes.length).toBeGreaterThan(2);
     expect(
-      made.changes.every((c) => c.kind === 'import' && c.paths.join() === 'exists' && c.author),
+      made.changes.every((c) => c.kind === 'import' && c.paths.join() === 'added' && c.author),
     ).toBe(true);
     expect(made.changes.map((c) => c.entity)).toEqual(expect.arrayContaining(['app', 'screen']));
 

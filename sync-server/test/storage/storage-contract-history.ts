@@ -157,7 +157,7 @@ export function describeHistoryContract(storage: () => Storage) {
           kind: 'ai',
           authorId: owner.id,
         }),
-        change(id, { at: 30, entityId: 'c2', paths: ['exists'], authorId: owner.id }),
+        change(id, { at: 30, entityId: 'c2', paths: ['added'], authorId: owner.id }),
         change(other.id, { at: 15, authorId: other.owner.id }),
         // An app deleted meanwhile: its entries are left out, the others kept.
         change(createId(), { at: 15 }),
@@ -243,14 +243,24 @@ export function describeHistoryContract(storage: () => Storage) {
       const s = storage();
       const { id, owner } = await app();
       const first = suggestion(id, owner.id, { createdAt: 10 });
-      expect(await s.suggestions.insert(first, 2)).toBe('stored');
-      expect(await s.suggestions.insert({ ...first, asked: 'changed' }, 2)).toBe('exists');
+      expect(await s.suggestions.insert(first, { count: 2, bytes: 1000 })).toBe('stored');
+      expect(
+        await s.suggestions.insert({ ...first, asked: 'changed' }, { count: 2, bytes: 1000 }),
+      ).toBe('exists');
       const second = suggestion(id, owner.id, { createdAt: 20 });
-      expect(await s.suggestions.insert(second, 2)).toBe('stored');
-      expect(await s.suggestions.insert(suggestion(id, owner.id), 2)).toBe('full');
+      expect(await s.suggestions.insert(second, { count: 2, bytes: 1000 })).toBe('stored');
+      expect(await s.suggestions.insert(suggestion(id, owner.id), { count: 2, bytes: 1000 })).toBe(
+        'full',
+      );
+      // Or full by bytes: the two open hold 14 bytes, a third of 7 passes 20.
+      expect(await s.suggestions.insert(suggestion(id, owner.id), { count: 5, bytes: 20 })).toBe(
+        'full',
+      );
+      const third = suggestion(id, owner.id, { createdAt: 30 });
+      expect(await s.suggestions.insert(third, { count: 5, bytes: 21 })).toBe('stored');
       const open = await s.suggestions.list(id, 'open');
-      expect(open.map((x) => x.id)).toEqual([second.id, first.id]);
-      expect(open[1]).toMatchObject({
+      expect(open.map((x) => x.id)).toEqual([third.id, second.id, first.id]);
+      expect(open[2]).toMatchObject({
         asked: 'Add a rating',
         summary: ['Added a field “Rating”'],
         earlier: [{ instruction: 'Add stars', summary: ['Added a field “Stars”'] }],
@@ -266,7 +276,10 @@ export function describeHistoryContract(storage: () => Storage) {
       // Ids are each app's own.
       const other = await app();
       expect(
-        await s.suggestions.insert({ ...first, appId: other.id, createdById: other.owner.id }, 2),
+        await s.suggestions.insert(
+          { ...first, appId: other.id, createdById: other.owner.id },
+          { count: 2, bytes: 1000 },
+        ),
       ).toBe('stored');
       expect(await s.suggestions.get(other.id, first.id)).not.toBeNull();
       expect(await s.suggestions.definitions(other.id, second.id)).toBeNull();
@@ -276,13 +289,18 @@ export function describeHistoryContract(storage: () => Storage) {
       const s = storage();
       const { id, owner } = await app();
       const all = [1, 2, 3].map((n) => suggestion(id, owner.id, { createdAt: n }));
-      for (const one of all) await s.suggestions.insert(one, 10);
+      for (const one of all) await s.suggestions.insert(one, { count: 10, bytes: 1000 });
       expect(await s.suggestions.close(id, all[0]!.id, 'accepted', owner.id, 100, 2)).toBe(true);
       expect(await s.suggestions.close(id, all[0]!.id, 'rejected', owner.id, 101, 2)).toBe(false);
       expect(await s.suggestions.get(id, all[0]!.id)).toMatchObject({
         status: 'accepted',
         closedAt: 100,
         closedBy: { id: owner.id },
+      });
+      // A decided one keeps no definitions.
+      expect(await s.suggestions.definitions(id, all[0]!.id)).toEqual({
+        base: new Uint8Array(0),
+        proposed: new Uint8Array(0),
       });
       expect(await s.suggestions.close(id, all[1]!.id, 'rejected', owner.id, 102, 2)).toBe(true);
       // A third closed: the oldest closed goes, the open one stays.

@@ -65,6 +65,7 @@ export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   appEventsPerIp: ROOMY,
   aiRunsPerAccount: ROOMY,
   checkpointsPerAccount: ROOMY,
+  suggestionsPerAccount: ROOMY,
   spaceInviteMissesPerIp: ROOMY,
   appImagesPerAccount: ROOMY,
   importsPerAccount: ROOMY,

@@ -5,7 +5,7 @@ import {
   type MergeConflict,
 } from '@pipit/app-definition';
 import { AI_INSTRUCTION_MAX_LENGTH, createId } from '@pipit/protocol';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { describeError } from '../../../platform/api/request';
 import { proposeChange } from '../../../platform/ai/app-builder-api';
 import { useAiAvailable } from '../../../platform/ai/ai-runs';
@@ -99,9 +99,12 @@ function AskAiDialog({
     done: () => setOpening(false),
   });
 
+  // The suggestion being kept for collaborators: deciding it waits for that, so a decision made
+  // at once never leaves it waiting for them.
+  const keeping = useRef<Promise<unknown>>(Promise.resolve());
   const { result, accept, reject, takeSuggestions } = useTaking(
     appId,
-    { suggestion, taken },
+    { suggestion, taken, keeping },
     { onClose, onProblem: setProblem },
   );
 
@@ -143,7 +146,9 @@ function AskAiDialog({
       };
       setSuggestion(made);
       setNote(null);
-      void keep(appId, made, earlier, revising).then(setNote);
+      const keepingIt = keep(appId, made, earlier, revising);
+      keeping.current = keepingIt;
+      void keepingIt.then(setNote);
       setRevising(null);
       setTaken(new Set(parts.map((part) => part.key)));
       setInstruction('');
@@ -256,22 +261,36 @@ function AskAiNotes({
  */
 function useTaking(
   appId: string,
-  { suggestion, taken }: { suggestion: Suggestion | null; taken: ReadonlySet<string> },
+  {
+    suggestion,
+    taken,
+    keeping,
+  }: {
+    suggestion: Suggestion | null;
+    taken: ReadonlySet<string>;
+    keeping: { current: Promise<unknown> };
+  },
   { onClose, onProblem: setProblem }: { onClose(): void; onProblem(problem: string): void },
 ) {
   const { handle, definition } = useEditor();
+  // The app as it is when the decision comes back: collaborators may have edited meanwhile.
+  const latest = useRef(definition);
+  useEffect(() => {
+    latest.current = definition;
+  });
   const [result, setResult] = useState<{ conflicts: MergeConflict[]; used: Set<number> } | null>(
     null,
   );
   const accept = async () => {
     if (!suggestion) return;
+    await keeping.current;
     const already = await decide(appId, suggestion.id, 'accepted');
     if (already) {
       setProblem(already);
       return;
     }
     try {
-      const merged = takenInto(suggestion, definition, taken);
+      const merged = takenInto(suggestion, latest.current, taken);
       handle.replaceDefinition(merged.definition, 'ai');
       if (merged.conflicts.length === 0) onClose();
       else setResult({ conflicts: merged.conflicts, used: new Set() });
@@ -285,13 +304,14 @@ function useTaking(
   };
 
   const reject = async () => {
+    await keeping.current;
     if (suggestion) await decide(appId, suggestion.id, 'rejected');
     onClose();
   };
 
   const takeSuggestions = (conflict: MergeConflict, index: number) => {
     try {
-      handle.replaceDefinition(chooseTheirs(definition, conflict), 'ai');
+      handle.replaceDefinition(chooseTheirs(latest.current, conflict), 'ai');
       setResult((was) => was && { ...was, used: new Set([...was.used, index]) });
     } catch (error) {
       setProblem(describeError(error).message);

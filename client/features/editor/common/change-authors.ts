@@ -59,11 +59,12 @@ export function useChangeAuthors(
   appId: string,
   range: { since?: number; until?: number } | null,
   refresh = '',
-): { authors: ReadonlyMap<string, ChangeAuthors> | null; offline: boolean } {
+): { authors: ReadonlyMap<string, ChangeAuthors> | null; offline: boolean; more: boolean } {
   const [state, setState] = useState<{
     key: string;
     authors: ReadonlyMap<string, ChangeAuthors> | null;
     offline: boolean;
+    more: boolean;
   } | null>(null);
   const key = range ? `${appId}:${range.since ?? ''}:${range.until ?? ''}` : '';
   const shown = state?.key === key;
@@ -74,9 +75,14 @@ export function useChangeAuthors(
       loadChanges(appId, range).then(
         (list) =>
           live &&
-          setState({ key, authors: list ? authorsByEntity(list.changes) : null, offline: !list }),
+          setState({
+            key,
+            authors: list ? authorsByEntity(list.changes) : null,
+            offline: !list,
+            more: list?.more ?? false,
+          }),
         // Who changed what is extra: a failure leaves the list without names.
-        () => live && setState({ key, authors: null, offline: false }),
+        () => live && setState({ key, authors: null, offline: false, more: false }),
       );
     const timer = setTimeout(() => void ask(), shown ? AFTER_AN_EDIT_MS : 0);
     return () => {
@@ -85,5 +91,5 @@ export function useChangeAuthors(
     };
     // `range` is named by `key`; `shown` only chooses the delay.
   }, [key, refresh]);
-  return shown ? state : { authors: null, offline: false };
+  return shown ? state : { authors: null, offline: false, more: false };
 }

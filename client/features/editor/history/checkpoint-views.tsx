@@ -120,7 +120,7 @@ export function Comparison({
     return diffDefinitions(before, after);
   }, key);
   const diff = state?.value;
-  const { authors, offline } = useChangeAuthors(appId, rangeOf(rows, from, to));
+  const { authors, offline, more } = useChangeAuthors(appId, rangeOf(rows, from, to));
   const options = [
     { value: 'now', label: 'Now' },
     ...rows.map((r) => ({
@@ -162,6 +162,10 @@ export function Comparison({
           <ChangeList changes={diff.changes} label="Differences" showProperties authors={authors} />
           {offline ? (
             <p className="editor-muted">Who made each change shows when you’re online.</p>
+          ) : more ? (
+            <p className="editor-muted">
+              Names are shown for the latest 500 changes between these two; earlier ones have none.
+            </p>
           ) : null}
         </>
       )}

@@ -24,8 +24,8 @@ export interface TouchedEntity {
   /** The entity's id ('app' and 'theme' for those two). */
   id: string;
   /**
-   * 'exists' when the entity was added or removed, else its properties ('title', 'order',
-   * 'props.text', 'values.{fieldId}', a theme token).
+   * 'added' or 'removed' when the entity was (as the document has it after the transaction), else
+   * its properties ('title', 'order', 'props.text', 'values.{fieldId}', a theme token).
    */
   paths: string[];
 }
@@ -73,23 +73,33 @@ function placeOf(
  */
 export function watchTouched(
   doc: Y.Doc,
-  onTouched: (touched: TouchedEntity[], tr: Y.Transaction) => void,
+  onTouched: (touched: TouchedEntity[], tr: Y.Transaction, waited: boolean) => void,
 ): () => void {
   metaMap(doc);
   themeMap(doc);
   doc.getMap(MARKS);
   for (const name of TABLES) table(doc, name);
+  // Parts kept aside for a missing one are integrated by whichever transaction brings it: with
+  // some waiting, what a transaction changed may be another writer's (`waited`).
+  let waited = false;
+  const before = () => {
+    waited = doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
+  };
   const listener = (tr: Y.Transaction) => {
     const touched = touchedByTransaction(doc, tr);
-    if (touched.length > 0) onTouched(touched, tr);
+    if (touched.length > 0) onTouched(touched, tr, waited);
   };
+  doc.on('beforeTransaction', before);
   doc.on('afterTransaction', listener);
-  return () => doc.off('afterTransaction', listener);
+  return () => {
+    doc.off('beforeTransaction', before);
+    doc.off('afterTransaction', listener);
+  };
 }
 
 /**
  * The entities a transaction changed and which of their paths, in the order first touched. A
- * removed entity's children removed with it are each listed ('exists'). Costs a look at what the
+ * removed entity's children removed with it are each listed ('removed'). Costs a look at what the
  * transaction changed, nothing more. The document's roots must be typed before the transaction
  * (`watchTouched` does it).
  */
@@ -117,7 +127,10 @@ export function touchedByTransaction(doc: Y.Doc, tr: Y.Transaction): TouchedEnti
     }
     const ownTable = tables.get(type);
     if (ownTable) {
-      for (const id of named) note(KIND_OF_TABLE[ownTable], id, 'exists');
+      for (const id of named) {
+        const entry = type._map.get(id);
+        note(KIND_OF_TABLE[ownTable], id, entry && !entry.deleted ? 'added' : 'removed');
+      }
       continue;
     }
     const place = placeOf(type, tables);
@@ -184,9 +197,9 @@ export function markOfTransaction(
 const flattened = new WeakMap<object, FlatDefinition>();
 
 /**
- * What a change of `paths` did to an entity, in words, as the app is now: 'added it' (or
- * 'removed it', when it is gone), or its properties as History names them ('title', 'text',
- * 'position'), each once.
+ * What a change of `paths` did to an entity, in words: 'added it', 'removed it' (both, when one
+ * write of who changed what holds both), or its properties as History names them ('title',
+ * 'text', 'position'), each once, as the app is now.
  */
 export function touchedWords(
   definition: ReadDefinition | AppDefinition,
@@ -200,7 +213,11 @@ export function touchedWords(
     flattened.set(definition, flat);
   }
   const found = flat.entities.get(entityKey(entity as EntityKind, id));
-  if (paths.includes('exists')) return found ? 'added it' : 'removed it';
+  const added = paths.includes('added');
+  const removed = paths.includes('removed');
+  if (added && removed) return 'added and removed it';
+  if (added) return 'added it';
+  if (removed) return 'removed it';
   const words = paths.map((path) =>
     found ? propertyLabel(flat, found, path) : propertyWords(path.replace(/^(props|values)\./, '')),
   );

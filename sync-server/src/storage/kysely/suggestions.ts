@@ -60,7 +60,7 @@ function toRecord(row: Row): SuggestionRecord {
 
 export function createSuggestionStore(db: Db): SuggestionStore {
   return {
-    insert(s, maxOpen) {
+    insert(s, limits) {
       return db.transaction().execute(async (trx) => {
         const known = await trx
           .selectFrom('app_suggestions')
@@ -69,13 +69,16 @@ export function createSuggestionStore(db: Db): SuggestionStore {
           .where('id', '=', s.id)
           .executeTakeFirst();
         if (known) return 'exists';
+        const size = s.base.byteLength + s.proposed.byteLength;
         const open = await trx
           .selectFrom('app_suggestions')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('size').as('bytes')])
           .where('app_id', '=', s.appId)
           .where('status', '=', 'open')
           .executeTakeFirstOrThrow();
-        if (Number(open.n) >= maxOpen) return 'full';
+        if (Number(open.n) >= limits.count || Number(open.bytes ?? 0) + size > limits.bytes) {
+          return 'full';
+        }
         await trx
           .insertInto('app_suggestions')
           .values({
@@ -86,6 +89,7 @@ export function createSuggestionStore(db: Db): SuggestionStore {
             earlier: JSON.stringify(s.earlier),
             base: s.base,
             proposed: s.proposed,
+            size,
             status: 'open',
             created_by: s.createdById,
             created_at: s.createdAt,
@@ -125,7 +129,14 @@ export function createSuggestionStore(db: Db): SuggestionStore {
     async close(appId, id, outcome, byId, at, keepClosed) {
       const result = await db
         .updateTable('app_suggestions')
-        .set({ status: outcome, closed_by: byId, closed_at: at })
+        .set({
+          status: outcome,
+          closed_by: byId,
+          closed_at: at,
+          base: new Uint8Array(0),
+          proposed: new Uint8Array(0),
+          size: 0,
+        })
         .where('app_id', '=', appId)
         .where('id', '=', id)
         .where('status', '=', 'open')

@@ -38,7 +38,7 @@ export const HISTORY: Record<string, EngineMigration> = {
     async up(db: Kysely<unknown>) {
       const bytes = engine === 'postgres' ? sql`bytea` : sql`blob`;
       // One row per suggestion: the app when it was made and as the AI would make it (gzipped
-      // JSON), the conversation, and what became of it. Gone with the app; who asked and who
+      // JSON, emptied once it is decided), the conversation, and what became of it. Gone with the app; who asked and who
       // closed it are forgotten with their accounts.
       await db.schema
         .createTable('app_suggestions')
@@ -49,6 +49,7 @@ export const HISTORY: Record<string, EngineMigration> = {
         .addColumn('earlier', 'text', (c) => c.notNull())
         .addColumn('base', bytes, (c) => c.notNull())
         .addColumn('proposed', bytes, (c) => c.notNull())
+        .addColumn('size', 'integer', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
         .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
         .addColumn('created_at', 'bigint', (c) => c.notNull())

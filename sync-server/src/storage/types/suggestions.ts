@@ -35,10 +35,14 @@ export interface NewSuggestion {
  */
 export interface SuggestionStore {
   /**
-   * Stores it unless the app holds one of its id, and only while the app has fewer than
-   * `maxOpen` open; answers 'stored', 'exists' or 'full'.
+   * Stores it unless the app holds one of its id, and only while the app's open ones number
+   * fewer than `limits.count` and, with this one, hold at most `limits.bytes` (its definitions'
+   * bytes); answers 'stored', 'exists' or 'full'.
    */
-  insert(suggestion: NewSuggestion, maxOpen: number): Promise<'stored' | 'exists' | 'full'>;
+  insert(
+    suggestion: NewSuggestion,
+    limits: { count: number; bytes: number },
+  ): Promise<'stored' | 'exists' | 'full'>;
   /** The app's suggestions of a status, newest first. */
   list(appId: string, status: SuggestionStatus): Promise<SuggestionRecord[]>;
   get(appId: string, id: string): Promise<SuggestionRecord | null>;
@@ -48,8 +52,8 @@ export interface SuggestionStore {
     id: string,
   ): Promise<{ base: Uint8Array; proposed: Uint8Array } | null>;
   /**
-   * Closes an open suggestion; false when it is not open (closed by someone else first, or not
-   * the app's). Closed ones past the newest `keepClosed` are deleted.
+   * Closes an open suggestion, emptying its definitions; false when it is not open (closed by
+   * someone else first, or not the app's). Closed ones past the newest `keepClosed` are deleted.
    */
   close(
     appId: string,
