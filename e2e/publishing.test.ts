@@ -66,9 +66,10 @@ describe('publishing and finding apps', () => {
       await page.getByRole('button', { name: 'Publish', exact: true }).click();
       const since = dialog.locator('details.publish__since');
       await since.getByText('Changes since version 1: 1 component').click();
-      expect(
-        await since.getByRole('list', { name: 'Changes since version 1' }).innerText(),
-      ).toMatch(/^Added a divider in /);
+      const sinceList = since.getByRole('list', { name: 'Changes since version 1' });
+      expect(await sinceList.innerText()).toMatch(/^Added a divider in /);
+      // With who made it (docs/product/history.md#who-changed-what).
+      await expect.poll(() => sinceList.innerText()).toMatch(/ — maya, just now$/);
       if (process.env.PIPIT_SHOTS) {
         await page.screenshot({ path: `${process.env.PIPIT_SHOTS}/publish-since-1280.png` });
       }

@@ -4,7 +4,9 @@ import type { AppChange, AppChangeList } from '@pipit/protocol';
 import * as Y from 'yjs';
 import { type ApiClient, errorCode } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
+import { craft } from '../support/crafted-updates';
 import { acknowledged, connectProvider } from '../support/provider';
+import { RawSyncClient, updateMessage } from '../support/raw-sync';
 import { createApp, definitionOf, editDocument, verifyEmail } from '../support/publishing';
 
 describe.each(ENGINES)('who changed what (%s)', (engine) => {
@@ -126,6 +128,40 @@ describe.each(ENGINES)('who changed what (%s)', (engine) => {
     expect(forged.changes.map((c) => [c.entity, who(c)])).toEqual([
       ['app', `person:ben_at_${engine}`],
     ]);
+  });
+
+  it('credits nobody with parts that waited for a change: another editor’s value never becomes theirs', async () => {
+    // Ben's device, online: his next change will be his client's next clock.
+    const benSide = connectProvider({ url: h.pipit.url, name: `app/${appId}`, cookie: ben.cookie });
+    try {
+      expect(await benSide.ready).toBe(true);
+      const benClient = benSide.doc.clientID;
+      const benNext = Y.getState(benSide.doc.store, benClient);
+      // Ada sends a value for the app's description that builds on Ben's next change: it waits.
+      const adaRaw = await RawSyncClient.open(h.pipit.url, `app/${appId}`, {
+        cookie: ada.cookie,
+      });
+      try {
+        const waiting = craft([
+          [424_242, 0, [{ any: ['Ada’s words'], origin: [benClient, benNext] }]],
+        ]);
+        const answer = await adaRaw.sendAndAnswer(
+          `app/${appId}`,
+          updateMessage(`app/${appId}`, waiting),
+        );
+        expect(answer.type).not.toBe('socket-closed');
+        const since = Date.now();
+        // Ben's change brings Ada's in with it, in his transaction.
+        setMeta(benSide.doc, { description: 'Ben’s words' });
+        await acknowledged(benSide.provider);
+        const after = await changesOf(ada, `?since=${since - 1}`);
+        expect(after.changes.filter((c) => c.entity === 'app')).toEqual([]);
+      } finally {
+        adaRaw.close();
+      }
+    } finally {
+      benSide.destroy();
+    }
   });
 
   it('is read by whoever may read the history, and refuses a range it cannot show', async () => {
