@@ -59,7 +59,7 @@ export function createAttribution(deps: {
   const { storage, clock, logger } = deps;
   const flushMs = deps.flushMs ?? ATTRIBUTION_FLUSH_MS;
   const watching = new Map<string, () => void>();
-  let pending = new Map<string, NewAppChange & { pathSet: Set<string> }>();
+  let pending = new Map<string, PendingEntry>();
   let pendingPerApp = new Map<string, number>();
   const thinned = new Lru<string, { at: number; written: number }>(THINNED_KEPT);
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -69,7 +69,7 @@ export function createAttribution(deps: {
 
   function note(appId: string, authorId: string, kind: ChangeAuthorKind, t: TouchedEntity) {
     if (t.id.length > ID_MAX) return;
-    const key = `${appId}\n${t.entity}\n${t.id}\n${kind}\n${authorId}`;
+    const key = entryKey({ appId, entity: t.entity, entityId: t.id, kind, authorId });
     const at = clock.now();
     const known = pending.get(key);
     if (known) {
@@ -125,7 +125,7 @@ export function createAttribution(deps: {
     }
   }
 
-  async function write(batch: Array<NewAppChange & { pathSet: Set<string> }>) {
+  async function write(batch: PendingEntry[]) {
     const rows = batch.map(({ pathSet, ...row }) => ({ ...row, paths: [...pathSet] }));
     try {
       await storage.appChanges.add(rows);
@@ -198,6 +198,10 @@ export function createAttribution(deps: {
 
 type PendingEntry = NewAppChange & { pathSet: Set<string> };
 
+/** One waiting entry per app, thing, kind and author: what a batch writes one row for. */
+const entryKey = (e: Pick<NewAppChange, 'appId' | 'entity' | 'entityId' | 'kind' | 'authorId'>) =>
+  `${e.appId}\n${e.entity}\n${e.entityId}\n${e.kind}\n${e.authorId}`;
+
 /** A batch that could not be written, back among what waits, merged with what came meanwhile. */
 function putBack(
   into: { pending: Map<string, PendingEntry>; pendingPerApp: Map<string, number> },
@@ -205,7 +209,7 @@ function putBack(
 ) {
   const { pending, pendingPerApp } = into;
   for (const entry of batch) {
-    const key = `${entry.appId}\n${entry.entity}\n${entry.entityId}\n${entry.kind}\n${entry.authorId}`;
+    const key = entryKey(entry);
     const newer = pending.get(key);
     const ofApp = pendingPerApp.get(entry.appId) ?? 0;
     if (newer) {

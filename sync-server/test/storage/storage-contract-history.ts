@@ -5,22 +5,23 @@ import { insertUser } from '../support/users';
 
 /** Apps' checkpoints (storage-contract.ts runs it on both engines). */
 export function describeHistoryContract(storage: () => Storage) {
-  describe('checkpoints', () => {
-    async function app() {
-      const s = storage();
-      const owner = await insertUser(s);
-      const id = createId();
-      await s.apps.insert({
-        id,
-        ownerId: owner.id,
-        title: 'Habits',
-        description: '',
-        icon: null,
-        createdAt: 1,
-      });
-      return { id, owner };
-    }
+  /** An app of a new person, to hold what each store keeps of an app. */
+  async function app() {
+    const s = storage();
+    const owner = await insertUser(s);
+    const id = createId();
+    await s.apps.insert({
+      id,
+      ownerId: owner.id,
+      title: 'Habits',
+      description: '',
+      icon: null,
+      createdAt: 1,
+    });
+    return { id, owner };
+  }
 
+  describe('checkpoints', () => {
     function checkpoint(appId: string, overrides: Partial<NewCheckpoint> = {}): NewCheckpoint {
       const definition = new Uint8Array([1, 2, 3, 255, 0]);
       return {
@@ -116,21 +117,6 @@ export function describeHistoryContract(storage: () => Storage) {
   });
 
   describe('who changed what', () => {
-    async function app() {
-      const s = storage();
-      const owner = await insertUser(s);
-      const id = createId();
-      await s.apps.insert({
-        id,
-        ownerId: owner.id,
-        title: 'Habits',
-        description: '',
-        icon: null,
-        createdAt: 1,
-      });
-      return { id, owner };
-    }
-
     const change = (appId: string, overrides: Partial<NewAppChange> = {}): NewAppChange => ({
       id: createId(),
       appId,
@@ -208,20 +194,6 @@ export function describeHistoryContract(storage: () => Storage) {
   });
 
   describe('suggestions', () => {
-    async function app() {
-      const s = storage();
-      const owner = await insertUser(s);
-      const id = createId();
-      await s.apps.insert({
-        id,
-        ownerId: owner.id,
-        title: 'Habits',
-        description: '',
-        icon: null,
-        createdAt: 1,
-      });
-      return { id, owner };
-    }
     const suggestion = (
       appId: string,
       createdById: string,

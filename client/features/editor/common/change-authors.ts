@@ -1,6 +1,6 @@
 import type { AppChange } from '@pipit/protocol';
-import { useEffect, useState } from 'react';
-import { loadChanges } from '../../../platform/history';
+import { useEffect, useMemo, useState } from 'react';
+import { type ChangeRange, loadChanges } from '../../../platform/history';
 
 /*
  * Who changed what (docs/product/history.md#who-changed-what), as the editor says it: a person by
@@ -49,27 +49,35 @@ export function authorsByEntity(changes: readonly AppChange[]): Map<string, Chan
 /** The server writes who changed what every 2 s: a new edit's author is asked after this. */
 const AFTER_AN_EDIT_MS = 2_500;
 
+/** What the server said of a range's changes: null changes when it could not be asked. */
+export interface LoadedChanges {
+  changes: AppChange[] | null;
+  /** The device is offline: only the server knows who sent each change. */
+  offline: boolean;
+  /** Older changes in the range were left out. */
+  more: boolean;
+}
+
+const rangeKey = (range: ChangeRange) =>
+  'entity' in range
+    ? `entity:${range.entity.entity}:${range.entity.id}`
+    : `range:${range.since ?? ''}:${range.until ?? ''}`;
+
 /**
- * Who changed each thing between two moments (after `since`, up to `until`; now when absent).
+ * Who changed what in a range of time or for one thing (`loadChanges`), null while asking.
  * Asked again, a moment later, when `refresh` changes (an edit made since), keeping what was
- * shown meanwhile. Null while asking; `offline` when the server could not be asked (a device does
- * not know who sent what).
+ * shown meanwhile; nothing is asked without an app (the demo) or a range.
  */
-export function useChangeAuthors(
-  appId: string,
-  range: { since?: number; until?: number } | null,
-  refresh = '',
-): { authors: ReadonlyMap<string, ChangeAuthors> | null; offline: boolean; more: boolean } {
-  const [state, setState] = useState<{
-    key: string;
-    authors: ReadonlyMap<string, ChangeAuthors> | null;
-    offline: boolean;
-    more: boolean;
-  } | null>(null);
-  const key = range ? `${appId}:${range.since ?? ''}:${range.until ?? ''}` : '';
-  const shown = state?.key === key;
+export function useChanges(
+  appId: string | null,
+  range: ChangeRange | null,
+  refresh: unknown,
+): LoadedChanges | null {
+  const [state, setState] = useState<(LoadedChanges & { key: string }) | null>(null);
+  const key = appId && range ? `${appId}:${rangeKey(range)}` : '';
+  const shown = key !== '' && state?.key === key;
   useEffect(() => {
-    if (!range) return;
+    if (!appId || !range) return;
     let live = true;
     const ask = () =>
       loadChanges(appId, range).then(
@@ -77,19 +85,37 @@ export function useChangeAuthors(
           live &&
           setState({
             key,
-            authors: list ? authorsByEntity(list.changes) : null,
+            changes: list?.changes ?? null,
             offline: !list,
             more: list?.more ?? false,
           }),
-        // Who changed what is extra: a failure leaves the list without names.
-        () => live && setState({ key, authors: null, offline: false, more: false }),
+        // Who changed what is extra: a failure leaves things without names.
+        () => live && setState({ key, changes: null, offline: false, more: false }),
       );
     const timer = setTimeout(() => void ask(), shown ? AFTER_AN_EDIT_MS : 0);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-    // `range` is named by `key`; `shown` only chooses the delay.
+    // `appId` and `range` are named by `key`; `shown` only chooses the delay.
   }, [key, refresh]);
-  return shown ? state : { authors: null, offline: false, more: false };
+  return shown ? state : null;
+}
+
+/**
+ * Who changed each thing between two moments (after `since`, up to `until`; now when absent),
+ * asked again a moment after `refresh` changes; null authors while asking or when they cannot be
+ * asked.
+ */
+export function useChangeAuthors(
+  appId: string,
+  range: { since?: number; until?: number } | null,
+  refresh = '',
+): { authors: ReadonlyMap<string, ChangeAuthors> | null; offline: boolean; more: boolean } {
+  const loaded = useChanges(appId, range, refresh);
+  const authors = useMemo(
+    () => (loaded?.changes ? authorsByEntity(loaded.changes) : null),
+    [loaded],
+  );
+  return { authors, offline: loaded?.offline ?? false, more: loaded?.more ?? false };
 }
