@@ -117,6 +117,7 @@ const EDITOR_ORDER = {
   structure: ['common'],
   reminders: ['common'],
   history: ['common'],
+  drafts: ['common'],
   publish: ['common'],
 };
 

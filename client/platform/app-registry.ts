@@ -16,6 +16,7 @@ import {
 } from '../sync/app-document/local-apps';
 import { historyCache } from '../sync/app-document/history-cache';
 import { apiGet, apiSend, ApiRequestError, OfflineError } from './api/request';
+import { sendWaitingDrafts } from './drafts';
 import { sendPendingCheckpoints } from './history';
 
 /**
@@ -151,6 +152,8 @@ async function reconcileRound(accountId: string): Promise<boolean> {
     for (const appId of waiting) {
       if (registered.has(appId)) await sendPendingCheckpoints(accountId, appId);
     }
+    // And drafts started here offline (docs/product/drafts.md).
+    await sendWaitingDrafts(accountId, registered);
     return true;
   } catch (error) {
     if (!(error instanceof OfflineError)) console.warn('Could not sync the list of apps:', error);

@@ -26,6 +26,8 @@ export interface AppEditorProps {
   banner?: ReactNode;
   /** More tools for the top bar (the synced editor's Share button). */
   tools?: ReactNode;
+  /** A draft of the app (docs/product/drafts.md): its document is edited instead of the app's. */
+  draftId?: string | null;
 }
 
 /**
@@ -41,8 +43,9 @@ export function AppEditor({
   backTo,
   banner,
   tools,
+  draftId = null,
 }: AppEditorProps) {
-  const { view, handle } = useAppDocument(appId, { scope, person, connect });
+  const { view, handle } = useAppDocument(appId, { scope, person, connect, draftId });
   const isDemo = scope.kind === 'demo';
   if (view.phase !== 'ready' || !view.definition) {
     return (
@@ -50,15 +53,17 @@ export function AppEditor({
         view={view}
         backTo={backTo}
         banner={banner}
+        isDraft={draftId !== null}
         onStartOver={isDemo ? () => void forgetLocalCopy('demo', appId) : undefined}
       />
     );
   }
   return (
     <EditorWorkspace
-      // A different app starts with a fresh selection and fresh panels.
-      key={appId}
-      syncedAppId={isDemo ? null : appId}
+      // A different app (or draft) starts with a fresh selection and fresh panels.
+      key={draftId ?? appId}
+      // Who changed what is the app's, not a draft's: a draft's changes are credited when merged.
+      syncedAppId={isDemo || draftId ? null : appId}
       view={view}
       definition={view.definition}
       handle={handle}
@@ -74,9 +79,12 @@ function EditorState({
   view,
   backTo,
   banner,
+  isDraft,
   onStartOver,
 }: {
   view: AppDocumentView;
+  /** A draft of an app: one merged or deleted is said so (its bar says what to do). */
+  isDraft: boolean;
   backTo?: { to: string; label: string } | undefined;
   banner?: ReactNode;
   /** The demo only: its app's storage was cleared, so it starts a new one. */
@@ -102,10 +110,15 @@ function EditorState({
       </>
     );
   } else if (view.sync.kind === 'error') {
-    title = 'This app can’t be opened';
+    const gone = isDraft && (view.sync.why === 'deleted' || view.sync.why === 'not-registered');
+    title = isDraft ? 'This draft can’t be opened' : 'This app can’t be opened';
     body = (
       <>
-        <p>{SYNC_ERROR_MESSAGES[view.sync.why]}</p>
+        <p>
+          {gone
+            ? 'This draft was merged into the app or deleted, so there is nothing of it to open.'
+            : SYNC_ERROR_MESSAGES[view.sync.why]}
+        </p>
         <div className="row">
           <Button variant="secondary" onClick={() => window.location.reload()}>
             Try again

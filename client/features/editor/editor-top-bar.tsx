@@ -1,5 +1,5 @@
 import type { AppIcon as AppIconValue } from '@pipit/protocol';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useParams, useSearch } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { AppDocumentView } from '../../sync/app-document/app-document';
 import { AppIcon } from '../../ui/app-icon';
@@ -38,14 +38,21 @@ export function EditorTopBar({
   tools,
 }: EditorTopBarProps) {
   const mod = isMac() ? '⌘' : 'Ctrl+';
-  // A synced app's editor (/apps/{id}/edit) can publish; the demo's local app (/demo) cannot.
+  // A synced app's editor (/apps/{id}/edit) can publish; the demo's local app (/demo) cannot,
+  // nor a draft of an app (`?draft=`: it is merged into the app first, docs/product/drafts.md).
   const appId = useParams({ strict: false }).id;
+  const { draft } = useSearch({ strict: false });
   return (
     <div className="editor-top-bar">
       <div className="editor-top-bar__title">
         {backTo ? (
           // A caller's destination (studio, app page): not a route literal the router can check.
-          <Link to={backTo.to as '/'} className="editor-top-bar__back">
+          <Link
+            to={backTo.to as '/'}
+            className="editor-top-bar__back"
+            // A draft's way back to its app is not the page it is on (only the search differs).
+            activeOptions={{ includeSearch: true }}
+          >
             <span aria-hidden="true">←</span> {backTo.label}
           </Link>
         ) : null}
@@ -57,7 +64,7 @@ export function EditorTopBar({
       </div>
       <div className="editor-top-bar__tools">
         <PresenceAvatars peers={view.peers} />
-        {appId ? <PublishButton appId={appId} sync={view.sync} /> : null}
+        {appId && !draft ? <PublishButton appId={appId} sync={view.sync} /> : null}
         {tools}
         {view.readOnly ? null : (
           <div className="editor-top-bar__group" role="group" aria-label="History">

@@ -360,21 +360,29 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
  */
 export function useAppDocument(
   appId: string,
-  options: { scope: DocumentScope; person: Person | null; connect: boolean },
+  options: {
+    scope: DocumentScope;
+    person: Person | null;
+    connect: boolean;
+    /** A draft of the app (`draft/{appId}/{draftId}`, docs/product/drafts.md) instead of the app. */
+    draftId?: string | null;
+  },
 ): { view: AppDocumentView; handle: AppDocumentHandle } {
   const { scope, person, connect } = options;
+  const draftId = options.draftId ?? null;
   const scopeId = scope.kind === 'demo' ? 'demo' : scope.accountId;
   const personKey = person ? `${person.id}|${person.name}|${person.color}` : '';
   const [store, setStore] = useState<AppDocumentStore | null>(null);
   // Bumped when this device's copy is replaced by the server's (refused changes removed).
   const [generation, setGeneration] = useState(0);
   useEffect(() => {
-    const opened = openDocument(documentName({ kind: 'app', appId }), scope, { connect: false });
+    const name = documentName(draftId ? { kind: 'draft', appId, draftId } : { kind: 'app', appId });
+    const opened = openDocument(name, scope, { connect: false });
     const created = new AppDocumentStore(opened, person, () => setGeneration((n) => n + 1));
     setStore(created);
     return () => created.dispose();
     // `scope` and `person` are compared by their identity-free keys, not by object identity.
-  }, [appId, scopeId, personKey, generation]);
+  }, [appId, draftId, scopeId, personKey, generation]);
   // Connecting later (an app made offline that has just registered) keeps the same store, and so
   // this person's undo history.
   useEffect(() => {

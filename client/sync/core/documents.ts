@@ -136,6 +136,9 @@ class Entry {
   /** `whenLocal` has resolved. */
   isLocal = false;
   /** This app's row in the device's list (app documents of an account only). */
+  /** The device's row of the app whose document this is, its draft's included: its role. */
+  private readonly roleKey: string | null;
+  /** The device's row of the app, when this is the app's own document: its changes waiting. */
   private readonly appKey: string | null;
   /** The person's role on the app as this device last heard it (its row), for offline. */
   private knownRole: LocalApp['role'] | null = null;
@@ -169,10 +172,13 @@ class Entry {
     private readonly onReplaced: () => void,
   ) {
     const parsed = parseDocumentName(name);
-    this.appKey =
-      parsed?.kind === 'app' && scope.kind === 'account'
+    // A draft of an app is edited by whom the app is (docs/product/drafts.md): its role is the
+    // app's row's; its changes waiting and its title are its own, not the app's.
+    this.roleKey =
+      (parsed?.kind === 'app' || parsed?.kind === 'draft') && scope.kind === 'account'
         ? localAppKey(scope.accountId, parsed.appId)
         : null;
+    this.appKey = parsed?.kind === 'app' ? this.roleKey : null;
     this.persistence = openDeviceCopy(localDatabaseName(scope, name), this.doc);
     // Loaded with the device's row: a viewer's editor must never open editable, not even offline.
     this.whenLocal = Promise.all([this.persistence.whenSynced, this.loadRow()]).then(() => {
@@ -195,12 +201,12 @@ class Entry {
   }
 
   private async loadRow() {
-    const key = this.appKey;
+    const key = this.roleKey;
     if (!key) return;
     const row = await localDb().apps.get(key);
     if (!row) return;
     this.knownRole = row.role;
-    if (row.pending > this.pending) this.setPending(row.pending, false);
+    if (this.appKey && row.pending > this.pending) this.setPending(row.pending, false);
   }
 
   isReadOnly(): boolean {
@@ -217,7 +223,7 @@ class Entry {
     const provider = this.provider;
     if (!provider) return;
     const readOnly = provider.authorizedScope === 'readonly';
-    const key = this.appKey;
+    const key = this.roleKey;
     if (key) {
       const role = readOnly ? 'viewer' : this.knownRole === 'viewer' ? 'editor' : this.knownRole;
       if (role && role !== this.knownRole) {

@@ -154,6 +154,28 @@ export interface PendingUpload {
   problem?: string;
 }
 
+/**
+ * A draft of an app this device knows (docs/product/drafts.md): one started here (registered
+ * once the server has it; until then its `base`, the app it began from, waits here), or one the
+ * server listed. Its document is `draft/{appId}/{id}`.
+ */
+export interface LocalDraft {
+  /** `${owner}:${appId}:${id}` */
+  key: string;
+  owner: string;
+  appId: string;
+  id: string;
+  name: string;
+  createdAt: number;
+  /** Who started it, as the server names them; null: this person, not registered yet. */
+  startedBy: string | null;
+  registered: boolean;
+  /** The app it began from, until the server has it. */
+  base?: unknown;
+  /** Why the server refused it (it stays, shown, until deleted here). */
+  problem?: string;
+}
+
 class LocalDatabase extends Dexie {
   apps!: EntityTable<LocalApp, 'key'>;
   library!: EntityTable<LocalLibraryEntry, 'key'>;
@@ -164,6 +186,7 @@ class LocalDatabase extends Dexie {
   pendingCheckpoints!: EntityTable<PendingCheckpoint, 'id'>;
   deviceFiles!: EntityTable<DeviceFile, 'hash'>;
   pendingUploads!: EntityTable<PendingUpload, 'key'>;
+  drafts!: EntityTable<LocalDraft, 'key'>;
   constructor() {
     super('pipit-local');
     this.version(1).stores({ apps: 'key, accountId, [accountId+id]' });
@@ -187,6 +210,8 @@ class LocalDatabase extends Dexie {
     });
     // Version 6 adds photos and files picked for records, and those waiting to be sent.
     this.version(6).stores({ deviceFiles: 'hash', pendingUploads: 'key, owner' });
+    // Version 7 adds drafts of apps, those started here offline among them.
+    this.version(7).stores({ drafts: 'key, owner, [owner+appId]' });
   }
 }
 

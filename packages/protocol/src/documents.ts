@@ -4,10 +4,12 @@ import { isId } from './ids';
  * Yjs documents by name (docs/architecture.md): `app/{appId}` the definition, `user/{userId}` the
  * private index, `data/{appId}/{userId}` a visitor's private data for one app, `space/{spaceId}` the
  * records of an app's shared collections that the members of one space share
- * (docs/product/spaces.md).
+ * (docs/product/spaces.md), `draft/{appId}/{draftId}` a draft of an app's definition
+ * (docs/product/drafts.md).
  */
 export type DocumentName =
   | { kind: 'app'; appId: string }
+  | { kind: 'draft'; appId: string; draftId: string }
   | { kind: 'user'; userId: string }
   | { kind: 'data'; appId: string; userId: string }
   | { kind: 'space'; spaceId: string };
@@ -19,6 +21,8 @@ export function documentName(doc: DocumentName): string {
   switch (doc.kind) {
     case 'app':
       return `app/${doc.appId}`;
+    case 'draft':
+      return `draft/${doc.appId}/${doc.draftId}`;
     case 'user':
       return `user/${doc.userId}`;
     case 'data':
@@ -28,7 +32,7 @@ export function documentName(doc: DocumentName): string {
   }
 }
 
-/** Parses a document name; anything that is not exactly one of the four shapes is null. */
+/** Parses a document name; anything that is not exactly one of the five shapes is null. */
 export function parseDocumentName(name: string): DocumentName | null {
   const parts = name.split('/');
   const [kind, a, b] = parts;
@@ -37,6 +41,9 @@ export function parseDocumentName(name: string): DocumentName | null {
   if (kind === 'space' && parts.length === 2 && a && isId(a)) return { kind, spaceId: a };
   if (kind === 'data' && parts.length === 3 && a && b && isId(a) && isId(b)) {
     return { kind, appId: a, userId: b };
+  }
+  if (kind === 'draft' && parts.length === 3 && a && b && isId(a) && isId(b)) {
+    return { kind, appId: a, draftId: b };
   }
   return null;
 }

@@ -166,10 +166,10 @@ export const pulledVersionRequestSchema = lazySchema(() =>
 
 /**
  * Who made a change (docs/product/history.md#who-changed-what): a person, or a person through
- * something they ran — Ask AI's suggestion they accepted, a restore, a pull of a remix's original —
- * or an import.
+ * something they ran — Ask AI's suggestion they accepted, a restore, a pull of a remix's original,
+ * a draft merged back — or an import.
  */
-export const CHANGE_AUTHOR_KINDS = ['person', 'ai', 'restore', 'pull', 'import'] as const;
+export const CHANGE_AUTHOR_KINDS = ['person', 'ai', 'restore', 'pull', 'import', 'draft'] as const;
 export type ChangeAuthorKind = (typeof CHANGE_AUTHOR_KINDS)[number];
 
 /** What an app keeps of who changed what, and what one read answers. */

@@ -443,3 +443,18 @@ export {
   suggestionWithDefinitionsSchema,
   closeSuggestionRequestSchema,
 } from './suggestions';
+export {
+  DRAFT_LIMITS,
+  DRAFT_STATUSES,
+  type DraftStatus,
+  createDraftRequestSchema,
+  type CreateDraftRequest,
+  updateDraftRequestSchema,
+  type UpdateDraftRequest,
+  closeDraftRequestSchema,
+  draftSchema,
+  type DraftSummary,
+  draftListSchema,
+  type DraftList,
+  draftWithBaseSchema,
+} from './drafts';

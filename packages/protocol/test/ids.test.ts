@@ -22,9 +22,11 @@ describe('document names', () => {
   const appId = createId();
   const userId = createId();
 
-  it('round-trips the three kinds of document name (docs/architecture.md)', () => {
+  it('round-trips every kind of document name (docs/architecture.md)', () => {
     for (const doc of [
       { kind: 'app', appId },
+      { kind: 'draft', appId, draftId: userId },
+      { kind: 'space', spaceId: appId },
       { kind: 'user', userId },
       { kind: 'data', appId, userId },
     ] as const) {
@@ -40,6 +42,9 @@ describe('document names', () => {
       `app/${appId.toUpperCase()}`,
       `user/../${userId}`,
       `data/${appId}`,
+      `draft/${appId}`,
+      `draft/${appId}/${userId}/x`,
+      `draft/${appId}/not-an-id`,
       `other/${appId}`,
       `app/${appId} `,
     ]) {

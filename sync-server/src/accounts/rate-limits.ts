@@ -54,6 +54,8 @@ export const DEFAULT_RATE_LIMITS = {
    * whole apps, checked and compressed; a person keeps as many as the AI answers, a script more.
    */
   suggestionsPerAccount: { limit: 60, windowMs: HOUR_MS },
+  /** Drafts started (docs/product/drafts.md). */
+  draftsPerAccount: { limit: 30, windowMs: HOUR_MS },
   /**
    * Invitation links to shared spaces that do not work (unknown, withdrawn, expired), looked at or
    * accepted from one address (docs/product/spaces.md): a script guessing links misses thousands of

@@ -38,7 +38,8 @@ export interface DocumentAccess {
 
 /**
  * The real policy: the session cookie names the person; `app/{id}` gives the owner and editors
- * write access and viewers read access; `user/{id}` is its person's alone; `data/{app}/{user}` is
+ * write access and viewers read access, and so does an open draft of it, `draft/{id}/{draftId}`
+ * (docs/product/drafts.md); `user/{id}` is its person's alone; `data/{app}/{user}` is
  * its visitor's alone, for an app that exists and that they may see (publishing/visibility.ts);
  * `space/{id}` is its members' (docs/product/spaces.md). Documents are created by `POST /api/apps`, never by the socket: a name nobody registered is
  * refused.
@@ -91,6 +92,16 @@ export async function documentRoleFor(
       const found = await storage.apps.getWithRole(document.appId, userId);
       if (!found) throw await missing(document.appId);
       return found.role ?? null;
+    }
+    case 'draft': {
+      // A draft is its app's editors' and viewers', as the app is, while it is open.
+      const found = await storage.apps.getWithRole(document.appId, userId);
+      if (!found) throw await missing(document.appId);
+      if (!found.role) return null;
+      const draft = await storage.drafts.get(document.appId, document.draftId);
+      if (!draft) throw new SyncRefusal('not_found');
+      if (draft.status !== 'open') throw new SyncRefusal('deleted');
+      return found.role;
     }
     case 'user':
       return document.userId === userId ? 'owner' : null;

@@ -21,7 +21,7 @@ import type { DecodedUpdate } from './yjs-integration';
 /** Whether updates to this document are checked against who owns each client id. */
 export function hasSeveralWriters(documentName: string): boolean {
   const kind = parseDocumentName(documentName)?.kind;
-  return kind === 'app' || kind === 'space';
+  return kind === 'app' || kind === 'draft' || kind === 'space';
 }
 
 /** The client ids an update writes new parts under (items or garbage past what the document has). */

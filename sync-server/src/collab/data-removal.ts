@@ -22,6 +22,11 @@ export interface DataRemoval {
    * document, once every connection to it is closed.
    */
   space(spaceId: string, deletion: SpaceDeletion): Promise<void>;
+  /**
+   * A draft's document, once its row is closed (merged or deleted, docs/product/drafts.md), so no
+   * connection is granted to it any more: closed on every instance, then deleted.
+   */
+  draft(appId: string, draftId: string): Promise<void>;
 }
 
 /**
@@ -44,15 +49,25 @@ export function createDataRemoval(
     await storage.recordFiles.deleteForSpace(spaceId);
   }
 
+  async function draft(appId: string, draftId: string) {
+    await cluster.broadcast({ kind: 'deleting', appId, draftId });
+    await storage.documents.delete(documentName({ kind: 'draft', appId, draftId }));
+  }
+
   async function app(appId: string, by: string | null) {
     const definition = documentName({ kind: 'app', appId });
     // Its shared spaces go with it: their records were kept for this app alone.
     for (const spaceId of await storage.spaces.idsOf({ appId })) {
       await space(spaceId, { why: 'app_deleted', by });
     }
+    // Its open drafts' documents (a closed draft's went when it closed).
+    const drafts = (await storage.drafts.list(appId)).filter((d) => d.status === 'open');
     await storage.apps.delete(appId, clock.now());
     await cluster.broadcast({ kind: 'deleting', appId });
     await storage.documents.delete(definition);
+    for (const draft of drafts) {
+      await storage.documents.delete(documentName({ kind: 'draft', appId, draftId: draft.id }));
+    }
     await storage.documents.deleteData({ appId });
     await storage.recordFiles.deleteForApp(appId);
     await storage.aiUsage.deleteForApp(appId);
@@ -84,5 +99,5 @@ export function createDataRemoval(
     await storage.creatorNotifications.deleteForUser(userId);
   }
 
-  return { app, account, space };
+  return { app, account, space, draft };
 }

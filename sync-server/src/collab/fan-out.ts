@@ -32,9 +32,9 @@ export type ClusterEvent =
   | { kind: 'visitors-changed'; appId: string }
   /**
    * Documents of an app, a person or a shared space are being deleted: stop writing them and close
-   * them.
+   * them. With `draftId`, only that draft of the app (docs/product/drafts.md).
    */
-  | { kind: 'deleting'; appId: string }
+  | { kind: 'deleting'; appId: string; draftId?: string }
   | { kind: 'deleting'; userId: string }
   | { kind: 'deleting'; spaceId: string };
 

@@ -126,6 +126,7 @@ function ownerOf(documentName: string): DocumentOwner | undefined {
     case 'user':
       return { userId: parsed.userId };
     case 'app':
+    case 'draft':
       return { appId: parsed.appId };
     case 'data':
       return { appId: parsed.appId, userId: parsed.userId };

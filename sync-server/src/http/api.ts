@@ -20,6 +20,7 @@ import { registerExplore } from './explore';
 import { registerHealth } from './health';
 import { CHECKPOINT_BODY_LIMIT_BYTES, isCheckpointPost, registerHistory } from './history';
 import { isSuggestionPost, registerSuggestions, SUGGESTION_BODY_LIMIT_BYTES } from './suggestions';
+import { DRAFT_BODY_LIMIT_BYTES, isDraftWrite, registerDrafts } from './drafts';
 import { registerHumanCheck } from './human-check';
 import { matchedRoute } from './matched-route';
 import { registerMessages } from './messages';
@@ -99,7 +100,9 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
           ? CHECKPOINT_BODY_LIMIT_BYTES
           : isSuggestionPost(c.req.method, c.req.path)
             ? SUGGESTION_BODY_LIMIT_BYTES
-            : API_BODY_LIMIT_BYTES),
+            : isDraftWrite(c.req.method, c.req.path)
+              ? DRAFT_BODY_LIMIT_BYTES
+              : API_BODY_LIMIT_BYTES),
     );
     if (SAFE_METHODS.has(c.req.method) || isUnsubscribePost(c.req.method, c.req.path)) {
       return next();
@@ -157,6 +160,7 @@ export function createApi(deps: ApiDependencies): Hono<ApiEnv> {
   registerPortable(app, deps);
   registerHistory(app, deps);
   registerSuggestions(app, deps);
+  registerDrafts(app, deps);
   registerSpaces(app, deps);
   registerRecordFiles(app, deps);
   registerPublished(app, deps);

@@ -25,3 +25,9 @@ export function requireAuth(c: ApiContext): Authenticated {
   if (!auth) throw new ApiError('unauthenticated', 'Sign in to do this.');
   return auth;
 }
+
+/** A person as an answer names them: their username and display name, never their id. */
+export const namedPerson = (
+  person: { username: string; displayName: string } | null,
+): { username: string; displayName: string } | null =>
+  person ? { username: person.username, displayName: person.displayName } : null;

@@ -23,7 +23,7 @@ import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { appFor } from './apps';
 import { fieldsOf, readJsonBody } from './body';
-import type { ApiEnv } from './context';
+import { type ApiEnv, namedPerson } from './context';
 import type { Storage } from '../storage/types';
 
 /** The largest checkpoint body: a whole app definition, as large as a document may be. */
@@ -183,9 +183,7 @@ function registerChanges(app: Hono<ApiEnv>, { storage, attribution }: ApiDepende
       id: row.entityId,
       paths: row.paths,
       kind: row.kind,
-      author: row.author
-        ? { username: row.author.username, displayName: row.author.displayName }
-        : null,
+      author: namedPerson(row.author),
       at: row.at,
     }));
     return c.json({ changes, more: rows.length > limit } satisfies AppChangeList);

@@ -1,5 +1,3 @@
-import { promisify } from 'node:util';
-import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
 import type { Hono } from 'hono';
 import {
   closeSuggestionRequestSchema,
@@ -8,13 +6,14 @@ import {
   SUGGESTION_LIMITS,
   type SuggestionSummary,
 } from '@pipit/protocol';
-import { CHECKPOINT_DEFINITION_MAX_BYTES, checkpointDefinition } from '../history/checkpoints';
+import { CHECKPOINT_DEFINITION_MAX_BYTES } from '../history/checkpoints';
 import type { SuggestionRecord } from '../storage/types';
 import { ApiError } from './api-error';
 import type { ApiDependencies } from './api-dependencies';
 import { appFor } from './apps';
 import { readJsonBody } from './body';
-import type { ApiEnv } from './context';
+import { gzippedDefinition, readGzippedJson } from './definition-bytes';
+import { type ApiEnv, namedPerson } from './context';
 
 /** A suggestion's body: two whole definitions and the conversation. */
 export const SUGGESTION_BODY_LIMIT_BYTES = 2 * CHECKPOINT_DEFINITION_MAX_BYTES + 64 * 1024;
@@ -33,35 +32,25 @@ const editorsOnly = (role: string, what: string) => {
 };
 
 function toSummary(record: SuggestionRecord): SuggestionSummary {
-  const person = (p: SuggestionRecord['createdBy']) =>
-    p ? { username: p.username, displayName: p.displayName } : null;
   return {
     id: record.id,
     asked: record.asked,
     summary: record.summary,
     status: record.status,
     createdAt: record.createdAt,
-    createdBy: person(record.createdBy),
+    createdBy: namedPerson(record.createdBy),
     closedAt: record.closedAt,
-    closedBy: person(record.closedBy),
+    closedBy: namedPerson(record.closedBy),
   };
 }
 
-const gzip = promisify(gzipCallback);
-const gunzip = promisify(gunzipCallback);
-
-/** A whole definition as a device sends it, checked as a checkpoint's is, compressed off the loop. */
-async function definitionFrom(value: unknown, field: 'base' | 'proposed'): Promise<Uint8Array> {
-  const checked = checkpointDefinition(value);
-  if ('problem' in checked) {
-    throw new ApiError(
-      'validation_failed',
-      'That suggestion is not a valid change to an app, so it was not kept.',
-      { fields: { [field]: checked.problem } },
-    );
-  }
-  return new Uint8Array(await gzip(JSON.stringify(checked.definition)));
-}
+/** A whole definition as a device sends it, checked as a checkpoint's is. */
+const definitionFrom = (value: unknown, field: 'base' | 'proposed') =>
+  gzippedDefinition(
+    value,
+    field,
+    'That suggestion is not a valid change to an app, so it was not kept.',
+  );
 
 const full = () =>
   new ApiError(
@@ -97,13 +86,11 @@ export function registerSuggestions(
     if (!record || !definitions) throw notFound();
     // A decided suggestion keeps no definitions: there is nothing left to review.
     if (record.status !== 'open') throw notFound();
-    const read = async (bytes: Uint8Array) =>
-      JSON.parse((await gunzip(bytes)).toString('utf8')) as unknown;
     return c.json({
       suggestion: toSummary(record),
       earlier: record.earlier,
-      base: await read(definitions.base),
-      proposed: await read(definitions.proposed),
+      base: await readGzippedJson(definitions.base),
+      proposed: await readGzippedJson(definitions.proposed),
     });
   });
 

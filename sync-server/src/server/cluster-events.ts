@@ -73,9 +73,16 @@ async function carryOut(
           return document.kind === 'space' && document.spaceId === event.spaceId;
         }
         if ('appId' in event) {
-          return (
-            (document.kind === 'app' || document.kind === 'data') && document.appId === event.appId
-          );
+          if (event.draftId !== undefined) {
+            return (
+              document.kind === 'draft' &&
+              document.appId === event.appId &&
+              document.draftId === event.draftId
+            );
+          }
+          return document.kind !== 'user' && document.kind !== 'space'
+            ? document.appId === event.appId
+            : false;
         }
         return (
           (document.kind === 'user' || document.kind === 'data') && document.userId === event.userId

@@ -129,6 +129,18 @@ export interface Database {
     closed_by: string | null;
     closed_at: number | null;
   };
+  app_drafts: {
+    id: string;
+    app_id: string;
+    name: string;
+    base: Uint8Array;
+    base_at: number;
+    status: string;
+    created_by: string | null;
+    created_at: number;
+    closed_by: string | null;
+    closed_at: number | null;
+  };
   human_check_uses: { signature: string; expires_at: number };
   server_secrets: { name: string; value: string; created_at: number };
   messages: {

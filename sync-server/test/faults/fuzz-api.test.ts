@@ -33,6 +33,9 @@ import {
   visibilityRequestSchema,
   spaceActivityChoiceSchema,
   closeSuggestionRequestSchema,
+  closeDraftRequestSchema,
+  createDraftRequestSchema,
+  updateDraftRequestSchema,
   createSuggestionRequestSchema,
 } from '@pipit/protocol';
 import { reminderPreferencesSchema } from '@pipit/app-definition';
@@ -121,6 +124,11 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'GET /api/apps/:id/suggestions/:suggestionId': null,
   'POST /api/apps/:id/suggestions': createSuggestionRequestSchema,
   'POST /api/apps/:id/suggestions/:suggestionId/close': closeSuggestionRequestSchema,
+  'GET /api/apps/:id/drafts': null,
+  'GET /api/apps/:id/drafts/:draftId': null,
+  'POST /api/apps/:id/drafts': createDraftRequestSchema,
+  'PATCH /api/apps/:id/drafts/:draftId': updateDraftRequestSchema,
+  'POST /api/apps/:id/drafts/:draftId/close': closeDraftRequestSchema,
   'GET /api/apps/:id/upstream': null,
   'PUT /api/apps/:id/upstream': pulledVersionRequestSchema,
   'GET /api/published/:id': null,

@@ -7,7 +7,13 @@ import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/e
 import { craft } from '../support/crafted-updates';
 import { acknowledged, connectProvider } from '../support/provider';
 import { RawSyncClient, updateMessage } from '../support/raw-sync';
-import { createApp, definitionOf, editDocument, verifyEmail } from '../support/publishing';
+import {
+  createApp,
+  definitionOf,
+  editDocument,
+  verifyEmail,
+  shareApp,
+} from '../support/publishing';
 
 describe.each(ENGINES)('who changed what (%s)', (engine) => {
   let h: AccountsHarness;
@@ -37,15 +43,10 @@ describe.each(ENGINES)('who changed what (%s)', (engine) => {
     // Only a verified owner shares an app.
     await verifyEmail(h, ada);
     appId = await createApp(h, ada, definitionOf({ title: 'Habits' }));
-    for (const [username, role] of [
+    await shareApp(ada, appId, [
       [`ben_at_${engine}`, 'editor'],
       [`vi_at_${engine}`, 'viewer'],
-    ] as const) {
-      const shared = await ada.request('PUT', `/api/apps/${appId}/collaborators/${username}`, {
-        body: { role },
-      });
-      expect(shared.status).toBeLessThan(300);
-    }
+    ]);
   });
   afterAll(() => h.close());
 

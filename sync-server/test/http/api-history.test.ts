@@ -17,7 +17,14 @@ import {
 import * as Y from 'yjs';
 import { type ApiClient, errorCode } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
-import { createApp, definitionOf, editDocument, publish, verifyEmail } from '../support/publishing';
+import {
+  createApp,
+  definitionOf,
+  editDocument,
+  publish,
+  verifyEmail,
+  shareApp,
+} from '../support/publishing';
 import { sleep } from '../support/timing';
 
 const MINUTE = 60_000;
@@ -49,12 +56,10 @@ describe.each(ENGINES)('app history over REST (%s)', (engine) => {
 
   async function sharedApp() {
     const id = await createApp(h, ada, definitionOf({ title: 'Habits' }));
-    for (const [username, role] of [
+    await shareApp(ada, id, [
       [`ed_${engine}`, 'editor'],
       [`vi_${engine}`, 'viewer'],
-    ] as const) {
-      await ada.request('PUT', `/api/apps/${id}/collaborators/${username}`, { body: { role } });
-    }
+    ]);
     return id;
   }
 

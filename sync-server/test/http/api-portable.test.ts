@@ -27,7 +27,7 @@ import {
   uploadImage,
   writeRecords,
 } from '../support/portable';
-import { archiveApp, createApp, definitionOf, verifyEmail } from '../support/publishing';
+import { archiveApp, createApp, definitionOf, verifyEmail, shareApp } from '../support/publishing';
 
 const idOf = async (client: ApiClient) =>
   (await client.get<{ account: { id: string } }>('/api/auth/session')).body.account.id;
@@ -65,15 +65,10 @@ describe.each(ENGINES)('moving apps between servers (%s)', (engine) => {
     rich = await createRichApp(h, ada, 'Garden log', 3);
     // Bo edits it, Cy views it; Bo keeps records of his own in it.
     await verifyEmail(h, ada);
-    for (const [username, role] of [
+    await shareApp(ada, rich.id, [
       [`bo_${engine}`, 'editor'],
       [`cy_${engine}`, 'viewer'],
-    ] as const) {
-      const invited = await ada.request('PUT', `/api/apps/${rich.id}/collaborators/${username}`, {
-        body: { role },
-      });
-      expect(invited.status).toBe(201);
-    }
+    ]);
     await writeRecords(h, bo, rich.id, boId, 2);
   });
   afterAll(() => h.close());

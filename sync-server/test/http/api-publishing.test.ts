@@ -11,6 +11,7 @@ import {
   editDocument,
   publish,
   verifyEmail,
+  shareApp,
 } from '../support/publishing';
 
 /** A component of the document by its type, to write into it what the editor never would. */
@@ -31,12 +32,10 @@ describe.each(ENGINES)('publishing over REST (%s)', (engine) => {
   /** An app of Ada's with an editor and a viewer invited. */
   async function sharedApp() {
     const id = await createApp(h, ada);
-    for (const [username, role] of [
+    await shareApp(ada, id, [
       [`ed_${engine}`, 'editor'],
       [`vi_${engine}`, 'viewer'],
-    ] as const) {
-      await ada.request('PUT', `/api/apps/${id}/collaborators/${username}`, { body: { role } });
-    }
+    ]);
     return id;
   }
 

@@ -7,7 +7,7 @@ import {
 } from '@pipit/protocol';
 import { type ApiClient, errorCode } from '../support/api-client';
 import { type AccountsHarness, ENGINES, startAccountsServer } from '../support/engines';
-import { createApp, definitionOf, verifyEmail } from '../support/publishing';
+import { createApp, definitionOf, verifyEmail, shareApp } from '../support/publishing';
 
 describe.each(ENGINES)('Ask AI suggestions kept for review (%s)', (engine) => {
   let h: AccountsHarness;
@@ -39,15 +39,10 @@ describe.each(ENGINES)('Ask AI suggestions kept for review (%s)', (engine) => {
     stranger = await h.signup(`st_sg_${engine}`);
     await verifyEmail(h, ada);
     appId = await createApp(h, ada, base);
-    for (const [username, role] of [
+    await shareApp(ada, appId, [
       [`ben_sg_${engine}`, 'editor'],
       [`vi_sg_${engine}`, 'viewer'],
-    ] as const) {
-      const shared = await ada.request('PUT', `/api/apps/${appId}/collaborators/${username}`, {
-        body: { role },
-      });
-      expect(shared.status).toBeLessThan(300);
-    }
+    ]);
   });
   afterAll(() => h.close());
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createId } from '@pipit/protocol';
-import type { NewAppChange, NewCheckpoint, NewSuggestion, Storage } from '../../src/storage/types';
+import type {
+  NewAppChange,
+  NewCheckpoint,
+  NewDraft,
+  NewSuggestion,
+  Storage,
+} from '../../src/storage/types';
 import { insertUser } from '../support/users';
 
 /** Apps' checkpoints (storage-contract.ts runs it on both engines). */
@@ -283,6 +289,83 @@ export function describeHistoryContract(storage: () => Storage) {
       expect((await s.suggestions.get(id, all[1]!.id))?.createdBy).toBeNull();
       await s.apps.delete(id, 300);
       expect(await s.suggestions.get(id, all[1]!.id)).toBeNull();
+    });
+  });
+
+  describe('drafts', () => {
+    const draft = (appId: string, createdById: string, overrides: Partial<NewDraft> = {}) => ({
+      id: createId(),
+      appId,
+      name: 'Try a new layout',
+      base: new Uint8Array([7, 0, 255]),
+      createdById,
+      createdAt: 10,
+      ...overrides,
+    });
+
+    it('keeps one per id, at most so many open, lists open ones first, updates only open ones', async () => {
+      const s = storage();
+      const { id, owner } = await app();
+      const first = draft(id, owner.id, { createdAt: 10 });
+      expect(await s.drafts.insert(first, 2)).toBe('stored');
+      expect(await s.drafts.insert({ ...first, name: 'again' }, 2)).toBe('exists');
+      const second = draft(id, owner.id, { createdAt: 20 });
+      expect(await s.drafts.insert(second, 2)).toBe('stored');
+      expect(await s.drafts.insert(draft(id, owner.id), 2)).toBe('full');
+      expect(await s.drafts.get(id, first.id)).toMatchObject({
+        name: 'Try a new layout',
+        status: 'open',
+        createdAt: 10,
+        baseAt: 10,
+        createdBy: { id: owner.id, username: owner.username },
+        closedAt: null,
+        closedBy: null,
+      });
+      expect(await s.drafts.base(id, first.id)).toEqual(new Uint8Array([7, 0, 255]));
+      // Renamed, then given a new base taken in at 50.
+      expect(await s.drafts.update(id, first.id, { name: 'Bigger buttons' })).toBe(true);
+      const bytes = new Uint8Array([1, 2]);
+      expect(await s.drafts.update(id, first.id, { base: { bytes, at: 50 } })).toBe(true);
+      expect(await s.drafts.get(id, first.id)).toMatchObject({
+        name: 'Bigger buttons',
+        baseAt: 50,
+      });
+      expect(await s.drafts.base(id, first.id)).toEqual(bytes);
+      // Closed: first among the closed, after the open ones; no base; not changed any more.
+      expect(await s.drafts.close(id, first.id, 'merged', owner.id, 60, 5)).toBe(true);
+      expect(await s.drafts.close(id, first.id, 'deleted', owner.id, 61, 5)).toBe(false);
+      expect(await s.drafts.update(id, first.id, { name: 'x' })).toBe(false);
+      expect(await s.drafts.base(id, first.id)).toBeNull();
+      const third = draft(id, owner.id, { createdAt: 5 });
+      expect(await s.drafts.insert(third, 2)).toBe('stored');
+      expect((await s.drafts.list(id)).map((d) => [d.id, d.status])).toEqual([
+        [second.id, 'open'],
+        [third.id, 'open'],
+        [first.id, 'merged'],
+      ]);
+      // Ids are each app's own.
+      const other = await app();
+      expect(
+        await s.drafts.insert({ ...first, appId: other.id, createdById: other.owner.id }, 2),
+      ).toBe('stored');
+      expect(await s.drafts.base(other.id, second.id)).toBeNull();
+      expect(await s.drafts.update(other.id, second.id, { name: 'x' })).toBe(false);
+    });
+
+    it('keeps so many closed, forgets a deleted starter, and goes with its app', async () => {
+      const s = storage();
+      const { id, owner } = await app();
+      const all = [1, 2, 3].map((n) => draft(id, owner.id, { createdAt: n }));
+      for (const one of all) await s.drafts.insert(one, 10);
+      for (const [i, one] of all.entries()) {
+        expect(await s.drafts.close(id, one.id, 'deleted', owner.id, 100 + i, 2)).toBe(true);
+      }
+      expect(await s.drafts.get(id, all[0]!.id)).toBeNull();
+      expect((await s.drafts.list(id)).map((d) => d.id)).toEqual([all[2]!.id, all[1]!.id]);
+      await s.users.markDeleted(owner.id, 200);
+      expect(await s.drafts.get(id, all[1]!.id)).toMatchObject({ createdBy: null, closedBy: null });
+      await s.apps.delete(id, 300);
+      expect(await s.drafts.list(id)).toEqual([]);
     });
   });
 }

@@ -66,6 +66,7 @@ export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   aiRunsPerAccount: ROOMY,
   checkpointsPerAccount: ROOMY,
   suggestionsPerAccount: ROOMY,
+  draftsPerAccount: ROOMY,
   spaceInviteMissesPerIp: ROOMY,
   appImagesPerAccount: ROOMY,
   importsPerAccount: ROOMY,

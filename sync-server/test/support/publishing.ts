@@ -105,3 +105,17 @@ export async function archiveApp(client: ApiClient, appId: string, archived = tr
   const answer = await client.request('PUT', `/api/apps/${appId}/archived`, { body: { archived } });
   if (answer.status !== 200) throw new Error(`archive: ${JSON.stringify(answer.body)}`);
 }
+
+/** Shares an app with each of `people` in their role, as its owner does; throws if one is refused. */
+export async function shareApp(
+  owner: ApiClient,
+  appId: string,
+  people: ReadonlyArray<readonly [username: string, role: 'editor' | 'viewer']>,
+): Promise<void> {
+  for (const [username, role] of people) {
+    const shared = await owner.request('PUT', `/api/apps/${appId}/collaborators/${username}`, {
+      body: { role },
+    });
+    if (shared.status >= 300) throw new Error(`sharing with ${username}: ${shared.status}`);
+  }
+}

@@ -26,6 +26,8 @@ export function authorWords({ kind, author }: Pick<AppChange, 'kind' | 'author'>
       return name ? `${name}’s pull` : 'A pull';
     case 'import':
       return name ? `${name}’s import` : 'An import';
+    case 'draft':
+      return name ? `${name}’s draft` : 'A draft';
     case 'person':
       return name ?? 'Someone';
   }

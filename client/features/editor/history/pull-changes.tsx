@@ -19,6 +19,7 @@ import { Notice } from '../../../ui/notice';
 import { ChangeList } from '../common/change-list';
 import { ConflictList } from '../common/conflict-list';
 import { EditorDialog } from '../common/editor-dialog';
+import { MergeDialog } from '../common/merge-dialog';
 import { useEditorIfReady } from '../common/editor-context';
 import './history-panel.css';
 
@@ -152,32 +153,13 @@ function PullDialog({
   };
 
   return (
-    <EditorDialog
+    <MergeDialog
       title={result ? 'Changes pulled' : `Pull version ${upstream.latest.version}`}
+      done={result !== null}
+      problem={problem}
+      go={{ label: 'Pull changes', onClick: () => void pull(), autoFocus: true }}
       onClose={onClose}
-      wide
-      actions={
-        result ? (
-          <Button onClick={onClose} autoFocus>
-            Done
-          </Button>
-        ) : (
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Not now
-            </Button>
-            <Button onClick={() => void pull()} autoFocus>
-              Pull changes
-            </Button>
-          </>
-        )
-      }
     >
-      {problem ? (
-        <Notice tone="danger" title="That didn’t work" live="alert">
-          <p>{problem}</p>
-        </Notice>
-      ) : null}
       {result ? (
         <>
           <p role="status">
@@ -213,6 +195,6 @@ function PullDialog({
           </p>
         </>
       )}
-    </EditorDialog>
+    </MergeDialog>
   );
 }

@@ -142,9 +142,9 @@ export function touchedByTransaction(doc: Y.Doc, tr: Y.Transaction): TouchedEnti
 
 /**
  * What a person ran to make a change, when it was not their own hands: the Ask AI suggestion they
- * accepted, a restore, a pull of a remix's original.
+ * accepted, a restore, a pull of a remix's original, a draft merged back.
  */
-export const MARKED_KINDS = ['ai', 'restore', 'pull'] as const;
+export const MARKED_KINDS = ['ai', 'restore', 'pull', 'draft'] as const;
 export type MarkedKind = (typeof MARKED_KINDS)[number];
 
 /** The most entities one mark names; a larger change is credited to the person alone. */

@@ -7,6 +7,7 @@ import { createAppStore } from './apps';
 import { createAppChangeStore } from './app-changes';
 import { createCheckpointStore } from './checkpoints';
 import { createSuggestionStore } from './suggestions';
+import { createDraftStore } from './drafts';
 import { createDocumentStore } from './documents';
 import { createJobStore } from './jobs';
 import { createMonitoringStore } from './monitoring';
@@ -59,6 +60,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     checkpoints: createCheckpointStore(db),
     appChanges: createAppChangeStore(db),
     suggestions: createSuggestionStore(db),
+    drafts: createDraftStore(db),
     portable: createPortableStore(db, specifics),
     spaces: createSpaceStore(db, specifics.engine),
     pushSubscriptions: createPushSubscriptionStore(db, specifics),

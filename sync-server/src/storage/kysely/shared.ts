@@ -27,6 +27,48 @@ export function toUint8Array(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength).slice();
 }
 
+/** A person read through a left join of `users` (null: none, or their account is deleted). */
+export const joinedPerson = (
+  id: string | null,
+  username: string | null,
+  displayName: string | null,
+) => (id && username ? { id, username, displayName: displayName ?? '' } : null);
+
+/**
+ * Deletes an app's closed rows (suggestions, drafts) past the newest `keep`, by when they closed:
+ * the record of what became of them is kept, within bounds.
+ */
+export async function keepNewestClosed(
+  db: Db,
+  table: 'app_suggestions' | 'app_drafts',
+  appId: string,
+  keep: number,
+): Promise<void> {
+  const edge = await db
+    .selectFrom(table)
+    .select(['closed_at', 'id'])
+    .where('app_id', '=', appId)
+    .where('status', '!=', 'open')
+    .orderBy('closed_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(1)
+    .executeTakeFirst();
+  if (!edge || edge.closed_at === null) return;
+  const closedAt = Number(edge.closed_at);
+  await db
+    .deleteFrom(table)
+    .where('app_id', '=', appId)
+    .where('status', '!=', 'open')
+    .where((eb) =>
+      eb.or([
+        eb('closed_at', '<', closedAt),
+        eb.and([eb('closed_at', '=', closedAt), eb('id', '<=', edge.id)]),
+      ]),
+    )
+    .execute();
+}
+
 /** Runs a write, turning the engine's unique-constraint error into a ConflictError. */
 export async function mapConflict<T>(
   specifics: EngineSpecifics,

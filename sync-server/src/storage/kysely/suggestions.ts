@@ -1,6 +1,6 @@
 import type { SuggestionStatus } from '@pipit/protocol';
 import type { SuggestionRecord, SuggestionStore } from '../types/suggestions';
-import { type Db, toUint8Array } from './shared';
+import { type Db, keepNewestClosed, joinedPerson as person, toUint8Array } from './shared';
 
 function parseJson<T>(json: string, fallback: T): T {
   try {
@@ -39,9 +39,6 @@ function select(db: Db, appId: string) {
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof select>['executeTakeFirstOrThrow']>>;
-
-const person = (id: string | null, username: string | null, displayName: string | null) =>
-  id && username ? { id, username, displayName: displayName ?? '' } : null;
 
 function toRecord(row: Row): SuggestionRecord {
   return {
@@ -142,30 +139,7 @@ export function createSuggestionStore(db: Db): SuggestionStore {
         .where('status', '=', 'open')
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
-      const edge = await db
-        .selectFrom('app_suggestions')
-        .select(['closed_at', 'id'])
-        .where('app_id', '=', appId)
-        .where('status', '!=', 'open')
-        .orderBy('closed_at', 'desc')
-        .orderBy('id', 'desc')
-        .offset(keepClosed)
-        .limit(1)
-        .executeTakeFirst();
-      if (edge && edge.closed_at !== null) {
-        const closedAt = Number(edge.closed_at);
-        await db
-          .deleteFrom('app_suggestions')
-          .where('app_id', '=', appId)
-          .where('status', '!=', 'open')
-          .where((eb) =>
-            eb.or([
-              eb('closed_at', '<', closedAt),
-              eb.and([eb('closed_at', '=', closedAt), eb('id', '<=', edge.id)]),
-            ]),
-          )
-          .execute();
-      }
+      await keepNewestClosed(db, 'app_suggestions', appId, keepClosed);
       return true;
     },
   };

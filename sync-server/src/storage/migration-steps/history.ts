@@ -3,7 +3,8 @@ import type { EngineMigration } from './engine-migration';
 
 /**
  * Who changed what in an app (docs/product/history.md#who-changed-what), and Ask AI's suggestions
- * kept for review (docs/product/ai-builder.md#suggestions-kept-for-review).
+ * kept for review (docs/product/ai-builder.md#suggestions-kept-for-review), and drafts of an app
+ * (docs/product/drafts.md).
  */
 export const HISTORY: Record<string, EngineMigration> = {
   '0027_app_changes': () => ({
@@ -60,6 +61,34 @@ export const HISTORY: Record<string, EngineMigration> = {
       await db.schema
         .createIndex('app_suggestions_app_status')
         .on('app_suggestions')
+        .columns(['app_id', 'status', 'created_at'])
+        .execute();
+    },
+  }),
+  '0029_app_drafts': (engine) => ({
+    async up(db: Kysely<unknown>) {
+      const bytes = engine === 'postgres' ? sql`bytea` : sql`blob`;
+      // One row per draft: its name, the app's definition it compares against (gzipped JSON,
+      // emptied once it is closed) and when it took that in, and what became of it. Its document
+      // is `draft/{appId}/{id}` in `documents`. Gone with the app; who started and who closed it
+      // are forgotten with their accounts.
+      await db.schema
+        .createTable('app_drafts')
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('base', bytes, (c) => c.notNull())
+        .addColumn('base_at', 'bigint', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('closed_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('closed_at', 'bigint')
+        .addPrimaryKeyConstraint('app_drafts_pk', ['app_id', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('app_drafts_app_status')
+        .on('app_drafts')
         .columns(['app_id', 'status', 'created_at'])
         .execute();
     },

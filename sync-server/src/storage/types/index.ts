@@ -4,6 +4,7 @@ import type { AppStore } from './apps';
 import type { AppChangeStore } from './app-changes';
 import type { CheckpointStore } from './checkpoints';
 import type { SuggestionStore } from './suggestions';
+import type { DraftStore } from './drafts';
 import type { CreatorNotificationStore } from './creator-notifications';
 import type { DocumentStore } from './documents';
 import type { JobStore } from './jobs';
@@ -61,6 +62,7 @@ export type {
 export type { CheckpointRecord, NewCheckpoint, CheckpointStore } from './checkpoints';
 export type { AppChangeQuery, AppChangeRecord, AppChangeStore, NewAppChange } from './app-changes';
 export type { NewSuggestion, SuggestionRecord, SuggestionStore } from './suggestions';
+export type { DraftRecord, DraftStore, NewDraft } from './drafts';
 export type { CommitOutcome, ImportedApp, PortableStore } from './portable';
 export type {
   SpaceRecord,
@@ -148,6 +150,8 @@ export interface Storage {
   readonly appChanges: AppChangeStore;
   /** Ask AI's suggestions kept for review (docs/product/ai-builder.md#suggestions-kept-for-review). */
   readonly suggestions: SuggestionStore;
+  /** Drafts of an app (docs/product/drafts.md). */
+  readonly drafts: DraftStore;
   /** Moving apps between servers: what an import checks and writes (docs/product/portable-file.md). */
   readonly portable: PortableStore;
   /** Shared spaces: their members, roles and invitation links (docs/product/spaces.md). */

@@ -1,0 +1,109 @@
+import {
+  type AppDefinition,
+  parseKnownDefinition,
+  type ReadDefinition,
+} from '@pipit/app-definition';
+import {
+  type DraftSummary,
+  draftListSchema,
+  draftSchema,
+  draftWithBaseSchema,
+} from '@pipit/protocol';
+import { z } from 'zod';
+import { localDrafts } from '../sync/app-document/local-drafts';
+import { ApiRequestError, apiGet, apiSend, OfflineError } from './api/request';
+
+/*
+ * Drafts of an app on the server (docs/product/drafts.md): registering those started on this
+ * device, listing, the base a draft compares against, taking the app's changes in, and closing.
+ */
+
+const path = (appId: string) => `/api/apps/${encodeURIComponent(appId)}/drafts`;
+const onePath = (appId: string, id: string) => `${path(appId)}/${encodeURIComponent(id)}`;
+const answerSchema = z.object({ draft: draftSchema });
+
+/**
+ * Registers the drafts started on this device that the server does not have yet (sending one
+ * twice is fine). Offline, or on a passing error, they wait for the next time; a refusal for good
+ * (the app's drafts are full, access lost) is kept on the draft and shown.
+ */
+export async function sendWaitingDrafts(
+  owner: string,
+  /** The apps the server has (a draft of an app not registered yet would be refused). */
+  registeredApps?: ReadonlySet<string>,
+): Promise<number> {
+  let sent = 0;
+  for (const draft of await localDrafts.waiting(owner)) {
+    if (registeredApps && !registeredApps.has(draft.appId)) continue;
+    try {
+      await apiSend(
+        'POST',
+        path(draft.appId),
+        { id: draft.id, name: draft.name, base: draft.base },
+        answerSchema,
+      );
+      await localDrafts.registered(draft);
+      sent += 1;
+    } catch (error) {
+      if (error instanceof OfflineError) break;
+      if (error instanceof ApiRequestError && error.status < 500 && error.status !== 429) {
+        await localDrafts.refused(draft, error.message);
+        continue;
+      }
+      break;
+    }
+  }
+  return sent;
+}
+
+/** The app's drafts as the server lists them; this device keeps the open ones to open offline. */
+export async function loadDrafts(owner: string, appId: string): Promise<DraftSummary[]> {
+  const { drafts } = await apiGet(path(appId), draftListSchema);
+  await localDrafts.merge(owner, appId, drafts);
+  return drafts;
+}
+
+/** An open draft and the app's definition it compares against. */
+export async function loadDraftBase(
+  appId: string,
+  id: string,
+): Promise<{ draft: DraftSummary; base: AppDefinition }> {
+  const answer = await apiGet(onePath(appId, id), draftWithBaseSchema);
+  const parsed = parseKnownDefinition(answer.base);
+  if (!parsed.success) {
+    throw new Error('This draft could not be read by this version of Pipit. Reload the page.');
+  }
+  return { draft: answer.draft, base: parsed.data };
+}
+
+/** After "Update draft": the app's definition it took in is what it compares against now. */
+export async function rebaseDraft(
+  appId: string,
+  id: string,
+  base: ReadDefinition | AppDefinition,
+): Promise<DraftSummary> {
+  const body = { base: JSON.parse(JSON.stringify(base)) as unknown };
+  return (await apiSend('PATCH', onePath(appId, id), body, answerSchema)).draft;
+}
+
+export async function renameDraft(appId: string, id: string, name: string): Promise<DraftSummary> {
+  return (await apiSend('PATCH', onePath(appId, id), { name }, answerSchema)).draft;
+}
+
+/**
+ * The draft was merged, or is deleted: its document goes on the server. Resolves with what the
+ * server said when someone closed it first (`already_closed`: who, and how), else null.
+ */
+export async function closeDraft(
+  appId: string,
+  id: string,
+  outcome: 'merged' | 'deleted',
+): Promise<string | null> {
+  try {
+    await apiSend('POST', `${onePath(appId, id)}/close`, { outcome }, answerSchema);
+    return null;
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.code === 'already_closed') return error.message;
+    throw error;
+  }
+}
