@@ -1,8 +1,4 @@
-import type {
-  afterLoadDocumentPayload,
-  afterUnloadDocumentPayload,
-  Extension,
-} from '@hocuspocus/server';
+import type { afterLoadDocumentPayload, Extension } from '@hocuspocus/server';
 import type * as Y from 'yjs';
 import { markOfTransaction, type TouchedEntity, watchTouched } from '@pipit/app-definition';
 import {
@@ -166,20 +162,19 @@ export function createAttribution(deps: {
       if (parsed?.kind !== 'app' || stopped) return Promise.resolve();
       const { appId } = parsed;
       watching.get(documentName)?.();
-      watching.set(
-        documentName,
-        watchTouched(document, (touched, tr, waited) =>
-          onTouched(appId, document, touched, tr, waited),
-        ),
+      const unwatch = watchTouched(document, (touched, tr, waited) =>
+        onTouched(appId, document, touched, tr, waited),
       );
-      return Promise.resolve();
-    },
-    afterUnloadDocument({ documentName, instance }: afterUnloadDocumentPayload) {
-      // Loaded again before this hook ran (a reload while the unload finished): the new
-      // document's watch stays.
-      if (instance.documents.has(documentName)) return Promise.resolve();
-      watching.get(documentName)?.();
-      watching.delete(documentName);
+      const stop = () => {
+        unwatch();
+        document.off('destroy', stop);
+        if (watching.get(documentName) === stop) watching.delete(documentName);
+      };
+      watching.set(documentName, stop);
+      // Watched until this very document is unloaded (Hocuspocus destroys it then). Not by its
+      // name: the same name may be loaded again while the old one unloads (a connection arriving
+      // during the unload's store), and the old one's unload must not end the new one's watch.
+      document.on('destroy', stop);
       return Promise.resolve();
     },
   };

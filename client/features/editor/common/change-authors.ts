@@ -67,8 +67,8 @@ const rangeKey = (range: ChangeRange) =>
 
 /**
  * Who changed what in a range of time or for one thing (`loadChanges`), null while asking.
- * Asked again, a moment later, when `refresh` changes (an edit made since), keeping what was
- * shown meanwhile; nothing is asked without an app (the demo) or a range.
+ * Asked again a moment after the first answer, and a moment after `refresh` changes (an edit made
+ * since), keeping what was shown meanwhile; nothing is asked without an app (the demo) or a range.
  */
 export function useChanges(
   appId: string | null,
@@ -94,10 +94,14 @@ export function useChanges(
         // Who changed what is extra: a failure leaves things without names.
         () => live && setState({ key, changes: null, offline: false, more: false }),
       );
-    const timer = setTimeout(() => void ask(), shown ? AFTER_AN_EDIT_MS : 0);
+    // Asked at once the first time, and once more a moment later: an edit made just before
+    // (still on its way) or one another instance received is written within the server's 2 s.
+    const timers = (shown ? [AFTER_AN_EDIT_MS] : [0, AFTER_AN_EDIT_MS]).map((delay) =>
+      setTimeout(() => void ask(), delay),
+    );
     return () => {
       live = false;
-      clearTimeout(timer);
+      for (const timer of timers) clearTimeout(timer);
     };
     // `appId` and `range` are named by `key`; `shown` only chooses the delay.
   }, [key, refresh]);
