@@ -238,6 +238,25 @@ describe('drafts of an app', () => {
       .getByRole('listitem')
       .filter({ hasText: 'Before merging the draft “Try a new layout”' })
       .waitFor();
+    // Compared with now, the merge's changes are Ada's draft's, the conflict she settled too.
+    await history.getByRole('button', { name: 'Compare…' }).click();
+    const from = history.getByLabel('From');
+    const before = await from
+      .locator('option')
+      .evaluateAll(
+        (options) =>
+          options
+            .find((o) => /^Before merging the draft/.test(o.textContent ?? ''))
+            ?.getAttribute('value') ?? '',
+      );
+    await from.selectOption(before);
+    await history.getByLabel('To').selectOption('now');
+    const differences = history.getByRole('list', { name: 'Differences' });
+    const line = (text: RegExp) => differences.getByRole('listitem').filter({ hasText: text });
+    await poll(() => line(/^Added a list/).textContent()).toMatch(/ — ada’s draft, /);
+    await poll(() => line(/From the draft/).textContent()).toMatch(/ — ada’s draft, /);
+    expect(await axeViolations(adaPage, 'dialog')).toEqual([]);
+    await history.getByRole('button', { name: '← All checkpoints' }).click();
     await history.getByRole('button', { name: 'Close' }).click();
 
     await benPage.getByRole('button', { name: /^Drafts/ }).click();

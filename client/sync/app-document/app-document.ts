@@ -325,10 +325,14 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       }
       this.undoManager.stopCapturing();
       const { doc } = this.opened;
+      // Its own message, neither batched with the edits before it nor with the next (another
+      // marked change a moment later): the server reads one mark per transaction.
+      this.opened.flush();
       doc.transact((tr) => {
         applyDefinition(doc, target, LOCAL_EDIT);
         markTouched(doc, tr, kind);
       }, LOCAL_EDIT);
+      this.opened.flush();
       this.undoManager.stopCapturing();
     },
     setAi: (state) => {

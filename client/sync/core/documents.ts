@@ -45,6 +45,12 @@ export interface OpenDocument {
   forgetRefusedChanges(): void;
   /** Notified on sync-state and awareness changes (not on document updates: observe `doc`). */
   subscribe(listener: () => void): () => void;
+  /**
+   * Sends the edits waiting for the provider's batch now, so the next transaction travels in a
+   * message of its own: the server then integrates it as one transaction of its own (a marked
+   * change is credited by its own mark, docs/product/history.md#who-changed-what).
+   */
+  flush(): void;
   /** Starts syncing with the server once this device's copy is loaded (an account's only). */
   connect(): void;
   release(): void;
@@ -457,6 +463,7 @@ export function openDocument(
     forgetRefusedChanges: () => {
       refusedChanges.delete(key);
     },
+    flush: () => opened.provider?.flushPendingUpdates(),
     subscribe(listener) {
       opened.listeners.add(listener);
       return () => {
