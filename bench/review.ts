@@ -1,7 +1,8 @@
 /**
- * Changes you review (docs/product/history.md): on the 1,000-component app, the time to show a
- * proposed change (its diff and its parts, as Ask AI's review lists them) and to merge the parts
- * taken into the app as collaborators left it meanwhile; and what who-changed-what costs the
+ * Changes you review (docs/product/history.md, drafts.md): on the 1,000-component app, the time to
+ * show a proposed change — Ask AI's suggestion or a draft — (its diff and its parts, as the review
+ * lists them) and to merge the parts taken into the app as collaborators left it meanwhile, and a
+ * draft's Update draft (the app's changes merged into it); and what who-changed-what costs the
  * server per update and per stored byte, against the same updates without it (today's path).
  * Prints figures; not a pass/fail test.
  * Run: npm run bench -- review   (--quick: fewer rounds)
@@ -70,6 +71,7 @@ function reviewFigures() {
   const diffs: number[] = [];
   const merges: number[] = [];
   const totals: number[] = [];
+  const updates: number[] = [];
   let parts = 0;
   let conflicts = 0;
   for (let round = 0; round < ROUNDS; round++) {
@@ -116,6 +118,10 @@ function reviewFigures() {
     diffs.push(shown - started);
     merges.push(done - shown);
     totals.push(done - started);
+    // A draft's Update draft: the app's changes since the base, merged whole into the draft.
+    const updateStarted = performance.now();
+    mergeDefinitions(base, now, proposed);
+    updates.push(performance.now() - updateStarted);
     parts = list.length;
     conflicts = merged.conflicts.length;
     if (list.length === 0) throw new Error('the suggestion changed nothing');
@@ -126,6 +132,7 @@ function reviewFigures() {
   line('its parts (what the review lists, as History names changes)', diffs);
   line('merging all parts but one into the app as it is now', merges);
   line('both (goal: p95 ≤ 100 ms)', totals);
+  line('a draft’s Update draft: the app’s changes merged in', updates);
 }
 
 const connection = (userId: string) => ({

@@ -169,7 +169,7 @@ export {
 } from './document/reader';
 export { migrateDefinition } from './schema/migrations';
 export { EXPORT_FORMAT, exportDefinition, parseImport, definitionProblems } from './portable/json';
-export { writeDefinition } from './document/write-definition';
+export { plainDocument, writeDefinition } from './document/write-definition';
 export {
   checkForPublish,
   rawDefinition,

@@ -1,4 +1,3 @@
-import * as Y from 'yjs';
 import {
   CHANGE_GROUPS,
   changedPaths,
@@ -27,7 +26,7 @@ import {
   THEME_TOKENS,
 } from './changes';
 import { type AppDefinition, appDefinitionSchema } from '../schema/definition';
-import { writeDefinition } from '../document/write-definition';
+import { plainDocument } from '../document/write-definition';
 import { copyJson as copy, withoutInvalid } from '../document/known-definition';
 import { LIMITS, SCHEMA_VERSION } from '../schema/limits';
 import {
@@ -617,21 +616,16 @@ function assemble(m: Pick<Merge, 'result'>, lists: Map<string, string[]>): AppDe
 }
 
 /**
- * Through a document and the reader, so references into what the merge left out are repaired
- * exactly as every device repairs them, then checked against the schema.
+ * Read as the reader reads a document (`plainDocument`: the same layout, without a Yjs document),
+ * so references into what the merge left out are repaired exactly as every device repairs them,
+ * then checked against the schema.
  */
 export function normalize(definition: AppDefinition): AppDefinition {
-  const doc = new Y.Doc();
-  try {
-    writeDefinition(doc, copy(definition));
-    const parsed = appDefinitionSchema.safeParse(readDefinition(doc));
-    if (!parsed.success) {
-      throw new Error(`The merged definition is not valid: ${parsed.error.message}`);
-    }
-    return parsed.data;
-  } finally {
-    doc.destroy();
+  const parsed = appDefinitionSchema.safeParse(readDefinition(plainDocument(definition)));
+  if (!parsed.success) {
+    throw new Error(`The merged definition is not valid: ${parsed.error.message}`);
   }
+  return parsed.data;
 }
 
 /** Of the original's changes since base, the part the result holds. */

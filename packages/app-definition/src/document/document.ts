@@ -25,6 +25,17 @@ export const PARENT_FIELD: Partial<Record<Table, string>> = {
 
 export type Entity = Y.Map<unknown>;
 
+/**
+ * A map standing in for a `Y.Map` where a definition is read without a document (`plainDocument`
+ * in write-definition.ts): the reader asks of it only `get` and `forEach`, as of a `Y.Map`.
+ */
+export class PlainMap extends Map<string, unknown> {}
+
+/** A `Y.Map`, or a PlainMap standing in for one. */
+function isMap(value: unknown): value is Y.Map<unknown> {
+  return value instanceof Y.Map || value instanceof PlainMap;
+}
+
 export function table(doc: Y.Doc, name: Table): Y.Map<Entity> {
   return doc.getMap<Entity>(name);
 }
@@ -47,7 +58,7 @@ export function ordered(doc: Y.Doc, name: Table, parent?: string): Ordered[] {
   const parentField = PARENT_FIELD[name];
   const rows: Ordered[] = [];
   table(doc, name).forEach((entity, id) => {
-    if (!(entity instanceof Y.Map)) return;
+    if (!isMap(entity)) return;
     if (parent !== undefined && parentField && entity.get(parentField) !== parent) return;
     rows.push(row(id, entity));
   });
@@ -63,7 +74,7 @@ export function orderedByParent(doc: Y.Doc, name: Table): Map<string, Ordered[]>
   const groups = new Map<string, Ordered[]>();
   if (!parentField) return groups;
   table(doc, name).forEach((entity, id) => {
-    if (!(entity instanceof Y.Map)) return;
+    if (!isMap(entity)) return;
     const parent = entity.get(parentField);
     if (typeof parent !== 'string') return;
     const group = groups.get(parent);
@@ -136,7 +147,7 @@ export function plainMap(values: Record<string, unknown>): Y.Map<unknown> {
 
 /** The plain value of a `Y.Map` of plain values. */
 export function plainObject(map: unknown): Record<string, unknown> {
-  if (!(map instanceof Y.Map)) return {};
+  if (!isMap(map)) return {};
   const out: Record<string, unknown> = {};
   map.forEach((value, key) => {
     out[key] = value;
