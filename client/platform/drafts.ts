@@ -10,6 +10,7 @@ import {
   draftWithBaseSchema,
 } from '@pipit/protocol';
 import { z } from 'zod';
+import { localApp } from '../sync/app-document/local-apps';
 import { localDrafts } from '../sync/app-document/local-drafts';
 import { ApiRequestError, apiGet, apiSend, OfflineError } from './api/request';
 
@@ -29,12 +30,16 @@ const answerSchema = z.object({ draft: draftSchema });
  */
 export async function sendWaitingDrafts(
   owner: string,
-  /** The apps the server has (a draft of an app not registered yet would be refused). */
+  /** The apps the server has, when known; else this device's list says. */
   registeredApps?: ReadonlySet<string>,
 ): Promise<number> {
   let sent = 0;
   for (const draft of await localDrafts.waiting(owner)) {
-    if (registeredApps && !registeredApps.has(draft.appId)) continue;
+    // A draft of an app not registered yet would be refused: it waits for its app.
+    const registered = registeredApps
+      ? registeredApps.has(draft.appId)
+      : (await localApp(owner, draft.appId))?.registered !== false;
+    if (!registered) continue;
     try {
       await apiSend(
         'POST',
@@ -46,7 +51,13 @@ export async function sendWaitingDrafts(
       sent += 1;
     } catch (error) {
       if (error instanceof OfflineError) break;
-      if (error instanceof ApiRequestError && error.status < 500 && error.status !== 429) {
+      // Refused for good: not a rate limit, nor a session that ended (signing in again sends it).
+      if (
+        error instanceof ApiRequestError &&
+        error.status < 500 &&
+        error.status !== 429 &&
+        error.code !== 'unauthenticated'
+      ) {
         await localDrafts.refused(draft, error.message);
         continue;
       }
@@ -56,10 +67,24 @@ export async function sendWaitingDrafts(
   return sent;
 }
 
-/** The app's drafts as the server lists them; this device keeps the open ones to open offline. */
+/**
+ * The app's drafts as the server lists them; this device keeps the open ones to open offline and
+ * forgets those that are gone — listed as merged or deleted, or, missing from the list, answered
+ * 404 when asked one by one (a list asked for before a draft was registered does not name it).
+ */
 export async function loadDrafts(owner: string, appId: string): Promise<DraftSummary[]> {
   const { drafts } = await apiGet(path(appId), draftListSchema);
-  await localDrafts.merge(owner, appId, drafts);
+  const gone = new Set(drafts.filter((d) => d.status !== 'open').map((d) => d.id));
+  const listed = new Set(drafts.map((d) => d.id));
+  for (const local of await localDrafts.of(owner, appId)) {
+    if (!local.registered || listed.has(local.id)) continue;
+    try {
+      await apiGet(onePath(appId, local.id), draftWithBaseSchema);
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.code === 'not_found') gone.add(local.id);
+    }
+  }
+  await localDrafts.merge(owner, appId, drafts, gone);
   return drafts;
 }
 

@@ -109,7 +109,17 @@ export interface AppDocumentHandle {
    * What it changes is marked as `kind`'s (Ask AI's suggestion, a restore, a pull): the server
    * credits it to "AI for {me}", my restore or my pull (docs/product/history.md#who-changed-what).
    */
-  replaceDefinition(target: ReadDefinition | AppDefinition, kind: MarkedKind): void;
+  replaceDefinition(
+    target: ReadDefinition | AppDefinition,
+    kind: MarkedKind,
+    options?: {
+      /**
+       * False: Undo does not take it back (a draft's Update draft, whose base moved with it on
+       * the server: undone, the app's changes would read as the draft's own undoing them).
+       */
+      undoable?: boolean;
+    },
+  ): void;
   /**
    * Tells collaborators what Ask AI is doing for this person (presence: "AI for Ada", "AI
    * suggestion for Ada, in review").
@@ -144,6 +154,9 @@ function sameView(a: AppDocumentView, b: AppDocumentView): boolean {
     })
   );
 }
+
+/** The origin of this person's edits that their Undo leaves alone (see `replaceDefinition`). */
+const NOT_UNDONE = Symbol('pipit:not-undone');
 
 /** Edits within this many milliseconds undo together (typing a word is one step). */
 const UNDO_CAPTURE_MS = 600;
@@ -319,7 +332,7 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       }
       return suggestEdits(this.opened.doc, operations, createId);
     },
-    replaceDefinition: (target, kind) => {
+    replaceDefinition: (target, kind, options = {}) => {
       if (this.opened.isReadOnly()) {
         throw new DefinitionError('You can view this app but not edit it.');
       }
@@ -328,10 +341,11 @@ class AppDocumentStore extends ViewStore<AppDocumentView> {
       // Its own message, neither batched with the edits before it nor with the next (another
       // marked change a moment later): the server reads one mark per transaction.
       this.opened.flush();
+      const origin = options.undoable === false ? NOT_UNDONE : LOCAL_EDIT;
       doc.transact((tr) => {
-        applyDefinition(doc, target, LOCAL_EDIT);
+        applyDefinition(doc, target, origin);
         markTouched(doc, tr, kind);
-      }, LOCAL_EDIT);
+      }, origin);
       this.opened.flush();
       this.undoManager.stopCapturing();
     },

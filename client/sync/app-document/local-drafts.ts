@@ -78,26 +78,33 @@ export const localDrafts = {
   },
 
   /**
-   * What the server lists: its open drafts are kept here (to open offline), any other is
-   * forgotten with its document; drafts started here and not registered yet stay.
+   * What the server lists: its open drafts are kept here (to open offline); those it says are
+   * `gone` (merged or deleted: listed so, or answered 404 one by one) are forgotten with their
+   * documents. A draft missing from a list is not taken for gone: the list may have been asked
+   * for before it was registered. Drafts started here and not registered yet stay.
    */
-  async merge(owner: string, appId: string, listed: readonly DraftSummary[]): Promise<void> {
-    const open = new Map(listed.filter((d) => d.status === 'open').map((d) => [d.id, d]));
+  async merge(
+    owner: string,
+    appId: string,
+    listed: readonly DraftSummary[],
+    gone: ReadonlySet<string>,
+  ): Promise<void> {
     for (const draft of await localDrafts.of(owner, appId)) {
-      if (!draft.registered) continue;
-      if (!open.has(draft.id)) await forgetLocalDraft(owner, appId, draft.id);
+      if (draft.registered && gone.has(draft.id)) await forgetLocalDraft(owner, appId, draft.id);
     }
     await localDb().drafts.bulkPut(
-      [...open.values()].map((d) => ({
-        key: keyOf(owner, appId, d.id),
-        owner,
-        appId,
-        id: d.id,
-        name: d.name,
-        createdAt: d.createdAt,
-        startedBy: d.createdBy ? d.createdBy.displayName || d.createdBy.username : 'Someone',
-        registered: true,
-      })),
+      listed
+        .filter((d) => d.status === 'open')
+        .map((d) => ({
+          key: keyOf(owner, appId, d.id),
+          owner,
+          appId,
+          id: d.id,
+          name: d.name,
+          createdAt: d.createdAt,
+          startedBy: d.createdBy ? d.createdBy.displayName || d.createdBy.username : 'Someone',
+          registered: true,
+        })),
     );
   },
 };

@@ -60,14 +60,10 @@ export function createDataRemoval(
     for (const spaceId of await storage.spaces.idsOf({ appId })) {
       await space(spaceId, { why: 'app_deleted', by });
     }
-    // Its open drafts' documents (a closed draft's went when it closed).
-    const drafts = (await storage.drafts.list(appId)).filter((d) => d.status === 'open');
     await storage.apps.delete(appId, clock.now());
     await cluster.broadcast({ kind: 'deleting', appId });
     await storage.documents.delete(definition);
-    for (const draft of drafts) {
-      await storage.documents.delete(documentName({ kind: 'draft', appId, draftId: draft.id }));
-    }
+    await storage.documents.deleteData({ draftsOf: appId });
     await storage.documents.deleteData({ appId });
     await storage.recordFiles.deleteForApp(appId);
     await storage.aiUsage.deleteForApp(appId);

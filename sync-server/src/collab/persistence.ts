@@ -126,8 +126,9 @@ function ownerOf(documentName: string): DocumentOwner | undefined {
     case 'user':
       return { userId: parsed.userId };
     case 'app':
-    case 'draft':
       return { appId: parsed.appId };
+    case 'draft':
+      return { appId: parsed.appId, draftId: parsed.draftId };
     case 'data':
       return { appId: parsed.appId, userId: parsed.userId };
     case 'space':

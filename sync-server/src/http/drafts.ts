@@ -95,13 +95,15 @@ export function registerDrafts(app: Hono<ApiEnv>, deps: ApiDependencies): void {
     // Sent again by a device that did not hear the answer: nothing new, nothing counted.
     const known = await storage.drafts.get(found.id, input.id);
     if (known) return c.json({ draft: toSummary(known) }, 200);
+    // Checked before it counts: a refused draft costs nothing of the hour's.
+    const base = await baseFrom(input.base);
     await rateLimiter.enforce('draftsPerAccount', auth.user.id);
     const outcome = await storage.drafts.insert(
       {
         id: input.id,
         appId: found.id,
         name: input.name,
-        base: await baseFrom(input.base),
+        base,
         createdById: auth.user.id,
         createdAt: clock.now(),
       },
@@ -149,6 +151,8 @@ export function registerDrafts(app: Hono<ApiEnv>, deps: ApiDependencies): void {
     );
     if (!closed) {
       const now = await storage.drafts.get(found.id, draft.id);
+      // Closed before: its document goes again, in case that close stopped half-way.
+      if (now) await dataRemoval.draft(found.id, draft.id);
       throw now ? closedAlready(now) : notFound();
     }
     // No one is granted the document now; it goes from every instance and from storage.

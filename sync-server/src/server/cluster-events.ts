@@ -43,13 +43,20 @@ async function carryOut(
       collab().disconnect('forbidden', (context) => ended.has(context.sessionId));
       return;
     }
-    case 'app-access':
-      collab().disconnect(
-        event.reason,
-        (context) => event.userId === null || context.userId === event.userId,
-        documentName({ kind: 'app', appId: event.appId }),
-      );
+    case 'app-access': {
+      // The app's document and its drafts' (docs/product/drafts.md): a draft is its app's people's.
+      const app = documentName({ kind: 'app', appId: event.appId });
+      const drafts = `draft/${event.appId}/`;
+      for (const name of collab().hocuspocus.documents.keys()) {
+        if (name !== app && !name.startsWith(drafts)) continue;
+        collab().disconnect(
+          event.reason,
+          (context) => event.userId === null || context.userId === event.userId,
+          name,
+        );
+      }
       return;
+    }
     case 'space-access':
       collab().disconnect(
         event.reason,

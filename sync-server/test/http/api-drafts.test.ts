@@ -141,6 +141,36 @@ describe.each(ENGINES)('drafts of an app (%s)', (engine) => {
     expect(listed?.status).toBe('merged');
   });
 
+  it('closes a collaborator’s draft connections when they lose the app, or opens them read-only', async () => {
+    const { id } = await start(ada, 'Access');
+    const bens = await open(ben, id);
+    expect(bens.ready).toBe(true);
+    expect(bens.readOnly).toBe(false);
+    // Ben becomes a viewer: his connection to the draft goes, and comes back read-only.
+    const demoted = await ada.request('PUT', `/api/apps/${appId}/collaborators/ben_dr_${engine}`, {
+      body: { role: 'viewer' },
+    });
+    expect(demoted.status).toBeLessThan(300);
+    await vi.waitFor(() => expect(bens.side.provider.isAuthenticated).toBe(false));
+    bens.side.destroy();
+    const again = await open(ben, id);
+    expect(again.ready).toBe(true);
+    expect(again.readOnly).toBe(true);
+    // Removed: the connection goes and never opens again.
+    const removed = await ada.request(
+      'DELETE',
+      `/api/apps/${appId}/collaborators/ben_dr_${engine}`,
+    );
+    expect(removed.status).toBeLessThan(300);
+    await vi.waitFor(() => expect(again.side.provider.isAuthenticated).toBe(false));
+    again.side.destroy();
+    const refused = await open(ben, id);
+    expect(refused.ready).toBe(false);
+    refused.side.destroy();
+    await shareApp(ada, appId, [[`ben_dr_${engine}`, 'editor']]);
+    expect((await ada.post(`${path()}/${id}/close`, { outcome: 'deleted' })).status).toBe(200);
+  });
+
   it('refuses what is not a draft, from whom it is not, changing nothing', async () => {
     const before = await listOf(ada);
     const invalid = await ada.post(path(), {

@@ -352,6 +352,29 @@ export function describeHistoryContract(storage: () => Storage) {
       expect(await s.drafts.update(other.id, second.id, { name: 'x' })).toBe(false);
     });
 
+    it('stores a draft’s document while the draft is open, never once it is closed', async () => {
+      const s = storage();
+      const { id, owner } = await app();
+      const one = draft(id, owner.id);
+      await s.drafts.insert(one, 10);
+      const name = `draft/${id}/${one.id}`;
+      const owned = { owner: { appId: id, draftId: one.id } };
+      await s.documents.append([{ name, update: new Uint8Array([1]) }]);
+      expect(await s.documents.compact(name, () => new Uint8Array([9]), owned)).not.toBeNull();
+      expect((await s.documents.loadWithLog(name)).snapshot).toEqual(new Uint8Array([9]));
+      await s.drafts.close(id, one.id, 'merged', owner.id, 20, 5);
+      await s.documents.delete(name);
+      // An instance that had not heard of it stores what it holds: nothing is written.
+      await s.documents.append([{ name, update: new Uint8Array([2]) }]);
+      expect(await s.documents.compact(name, () => new Uint8Array([8]), owned)).toBeNull();
+      expect((await s.documents.loadWithLog(name)).snapshot).toBeNull();
+      // A draft nobody registered is never stored either.
+      const stranger = { owner: { appId: id, draftId: createId() } };
+      expect(
+        await s.documents.compact(`draft/${id}/x`, () => new Uint8Array([7]), stranger),
+      ).toBeNull();
+    });
+
     it('keeps so many closed, forgets a deleted starter, and goes with its app', async () => {
       const s = storage();
       const { id, owner } = await app();

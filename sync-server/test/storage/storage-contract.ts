@@ -305,6 +305,7 @@ export function describeStorageContract(
           ada2: `data/${app2}/${ada}`,
           bo2: `data/${app2}/${bo}`,
           adaIndex: `user/${ada}`,
+          draft1: `draft/${app1}/${bo}`,
         };
         for (const name of Object.values(names)) {
           await storage.documents.store(name, new Uint8Array([1]));
@@ -319,11 +320,14 @@ export function describeStorageContract(
           return kept;
         };
         await storage.documents.deleteData({ appId: app1 });
-        expect(await left()).toEqual(['app1', 'ada2', 'bo2', 'adaIndex']);
+        expect(await left()).toEqual(['app1', 'ada2', 'bo2', 'adaIndex', 'draft1']);
         await storage.documents.deleteData({ userId: ada });
-        expect(await left()).toEqual(['app1', 'bo2', 'adaIndex']);
+        expect(await left()).toEqual(['app1', 'bo2', 'adaIndex', 'draft1']);
         // Not an id: refused, nothing deleted (a pattern could otherwise match everything).
         await expect(storage.documents.deleteData({ userId: '%' })).rejects.toThrow(/Not an id/);
+        await expect(storage.documents.deleteData({ draftsOf: '%' })).rejects.toThrow(/Not an id/);
+        expect(await left()).toEqual(['app1', 'bo2', 'adaIndex', 'draft1']);
+        await storage.documents.deleteData({ draftsOf: app1 });
         expect(await left()).toEqual(['app1', 'bo2', 'adaIndex']);
       });
     });

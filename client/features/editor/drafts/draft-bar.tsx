@@ -4,14 +4,9 @@ import {
   parseKnownDefinition,
   summarizeChanges,
 } from '@pipit/app-definition';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiRequestError, describeError } from '../../../platform/api/request';
-import {
-  closeDraft,
-  loadDraftBase,
-  loadDrafts,
-  sendWaitingDrafts,
-} from '../../../platform/drafts';
+import { closeDraft, loadDraftBase, loadDrafts, sendWaitingDrafts } from '../../../platform/drafts';
 import { useAppDocument } from '../../../sync/app-document/app-document';
 import { forgetLocalDraft, type LocalDraft } from '../../../sync/app-document/local-drafts';
 import { Button } from '../../../ui/button';
@@ -47,17 +42,25 @@ function useDraftBase(appId: string, draft: LocalDraft | undefined, draftId: str
     const parsed = parseKnownDefinition(local);
     return parsed.success ? parsed.data : null;
   }, [local]);
+  // Bumped by a rebase here: an answer asked for before it is older than what it set.
+  const rebases = useRef(0);
   useEffect(() => {
     if (localBase || !online) return;
     let live = true;
+    const asking = rebases.current;
+    const current = () => live && asking === rebases.current;
     loadDraftBase(appId, draftId).then(
       (loaded) =>
-        live && setFetched({ kind: 'ready', base: loaded.base, baseAt: loaded.draft.baseAt }),
+        current() && setFetched({ kind: 'ready', base: loaded.base, baseAt: loaded.draft.baseAt }),
       (error: unknown) => {
-        if (!live) return;
+        if (!current()) return;
         if (error instanceof ApiRequestError && error.code === 'not_found') {
           setFetched({ kind: 'gone' });
-        } else setFetched({ kind: 'unreachable', message: describeError(error).message });
+          return;
+        }
+        // A failed look again keeps what was read before.
+        const message = describeError(error).message;
+        setFetched((was) => (was.kind === 'ready' ? was : { kind: 'unreachable', message }));
       },
     );
     return () => {
@@ -75,11 +78,10 @@ function useDraftBase(appId: string, draft: LocalDraft | undefined, draftId: str
       clearInterval(timer);
     };
   }, []);
-  const rebased = useCallback(
-    (definition: AppDefinition) =>
-      setFetched({ kind: 'ready', base: definition, baseAt: Date.now() }),
-    [],
-  );
+  const rebased = useCallback((definition: AppDefinition) => {
+    rebases.current += 1;
+    setFetched({ kind: 'ready', base: definition, baseAt: Date.now() });
+  }, []);
   let base: Base = fetched;
   if (localBase) base = { kind: 'ready', base: localBase, baseAt: draft?.createdAt ?? 0 };
   else if (!online && fetched.kind === 'loading') {
@@ -118,7 +120,11 @@ export function DraftBar({
       .then(() => loadDrafts(owner, appId))
       .catch(() => undefined);
   }, [online, owner, appId]);
-  const [dialog, setDialog] = useState<'update' | 'merge' | null>(null);
+  // A dialog keeps the base it opened with: a look again meanwhile (the draft closed by this very
+  // merge, a failed request) must not take it away mid-way.
+  const [dialog, setDialog] = useState<{ kind: 'update' | 'merge'; base: AppDefinition } | null>(
+    null,
+  );
   const [problem, setProblem] = useState<string | null>(null);
   const name = draft?.name ?? 'Draft';
   const appNow = app.view.definition;
@@ -132,14 +138,48 @@ export function DraftBar({
     [ready, appNow, draftNow],
   );
 
+  const dialogs = (
+    <>
+      {dialog?.kind === 'update' && appNow && editor ? (
+        <UpdateDraftDialog
+          appId={appId}
+          draftId={draftId}
+          base={dialog.base}
+          appNow={appNow}
+          onUpdated={rebased}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog?.kind === 'merge' && appNow && draftNow ? (
+        <MergeDraftDialog
+          appId={appId}
+          draftId={draftId}
+          owner={owner}
+          name={name}
+          base={dialog.base}
+          draftNow={draftNow}
+          app={{ definition: appNow, handle: app.handle }}
+          onClose={() => setDialog(null)}
+          onMerged={onLeave}
+        />
+      ) : null}
+    </>
+  );
+
   if (base.kind === 'gone') {
     return (
-      <Notice tone="info" title="This draft was merged or deleted">
-        <p>Its changes are in the app’s history. Open the app to go on.</p>
-        <ButtonLink size="small" to="/apps/$id/edit" params={{ id: appId }}>
-          Open the app
-        </ButtonLink>
-      </Notice>
+      <>
+        <Notice tone="info" title="This draft was merged or deleted">
+          <p>
+            What was merged is in the app and its history; edits made here since are not saved. Open
+            the app to go on.
+          </p>
+          <ButtonLink size="small" to="/apps/$id/edit" params={{ id: appId }}>
+            Open the app
+          </ButtonLink>
+        </Notice>
+        {dialogs}
+      </>
     );
   }
 
@@ -150,7 +190,12 @@ export function DraftBar({
       confirmLabel: 'Delete draft',
       onConfirm: () => {
         closeDraft(appId, draftId, 'deleted').then(
-          () => {
+          (already) => {
+            // Merged or deleted by someone else first: said, and this person stays to read it.
+            if (already) {
+              setProblem(already);
+              return;
+            }
             onLeave();
             void forgetLocalDraft(owner, appId, draftId);
           },
@@ -189,54 +234,51 @@ export function DraftBar({
         </Notice>
       ) : null}
       {editor && !editor.readOnly ? (
-        <div className="draft-bar__actions">
-          <Button
-            size="small"
-            variant="secondary"
-            disabled={!sides || !online || !draft?.registered || sides.app.changes.length === 0}
-            onClick={() => setDialog('update')}
-          >
-            Update draft
-          </Button>
-          <Button
-            size="small"
-            disabled={!sides || !online || !draft?.registered}
-            onClick={() => setDialog('merge')}
-          >
-            Merge into the app…
-          </Button>
-          <Button size="small" variant="ghost" disabled={!online} onClick={remove}>
-            Delete draft
-          </Button>
-          {online ? null : (
-            <span className="editor-muted">Updating and merging need a connection.</span>
-          )}
-        </div>
-      ) : null}
-      {dialog === 'update' && ready && appNow && editor ? (
-        <UpdateDraftDialog
-          appId={appId}
-          draftId={draftId}
-          base={ready.base}
-          appNow={appNow}
-          onUpdated={rebased}
-          onClose={() => setDialog(null)}
+        <DraftActions
+          ready={sides !== null && online && draft?.registered === true}
+          appChanged={(sides?.app.changes.length ?? 0) > 0}
+          online={online}
+          onUpdate={() => ready && setDialog({ kind: 'update', base: ready.base })}
+          onMerge={() => ready && setDialog({ kind: 'merge', base: ready.base })}
+          onDelete={remove}
         />
       ) : null}
-      {dialog === 'merge' && ready && appNow && draftNow ? (
-        <MergeDraftDialog
-          appId={appId}
-          draftId={draftId}
-          owner={owner}
-          name={name}
-          base={ready.base}
-          draftNow={draftNow}
-          app={{ definition: appNow, handle: app.handle }}
-          onClose={() => setDialog(null)}
-          onMerged={onLeave}
-        />
-      ) : null}
+      {dialogs}
     </section>
+  );
+}
+
+/** Update draft, Merge into the app, Delete draft: the first two once the server has the draft. */
+function DraftActions({
+  ready,
+  appChanged,
+  online,
+  onUpdate,
+  onMerge,
+  onDelete,
+}: {
+  ready: boolean;
+  appChanged: boolean;
+  online: boolean;
+  onUpdate(): void;
+  onMerge(): void;
+  onDelete(): void;
+}) {
+  return (
+    <div className="draft-bar__actions">
+      <Button size="small" variant="secondary" disabled={!ready || !appChanged} onClick={onUpdate}>
+        Update draft
+      </Button>
+      <Button size="small" disabled={!ready} onClick={onMerge}>
+        Merge into the app…
+      </Button>
+      <Button size="small" variant="ghost" disabled={!online} onClick={onDelete}>
+        Delete draft
+      </Button>
+      {online ? null : (
+        <span className="editor-muted">Updating and merging need a connection.</span>
+      )}
+    </div>
   );
 }
 

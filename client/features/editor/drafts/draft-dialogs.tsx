@@ -23,9 +23,17 @@ import { PartReview, type ProposedChange, takenInto } from '../common/part-revie
 /*
  * A draft's two merges (docs/product/drafts.md): Update draft takes the app's changes since the
  * draft's base into the draft (its own edits kept, each conflict listed to take the app's value
- * instead), and Merge into the app takes the draft's changes into the app part by part, as Ask
- * AI's suggestions are taken — one undoable change of the person's, credited to their draft.
+ * instead; the base moves with it, first on the server), and Merge into the app takes the
+ * draft's changes into the app part by part, as Ask AI's suggestions are taken — once the server
+ * closed the draft for this person, one change of theirs credited to their draft, with the app as
+ * it was before saved in History.
  */
+
+/** A draft's changes since its base, part by part, as the review lists them. */
+function proposedChange(base: AppDefinition, draft: ReadDefinition): ProposedChange {
+  const proposed = withoutInvalid(draft);
+  return { base, proposed, parts: changeParts(base, proposed) };
+}
 
 /** The newest value of something a collaborator may change while a dialog waits on the network. */
 function useLatest<T>(value: T) {
@@ -65,21 +73,33 @@ export function UpdateDraftDialog({
   );
   const incoming = diffDefinitions(base, appNow);
 
+  const [working, setWorking] = useState(false);
   const update = async () => {
     setProblem(null);
+    setWorking(true);
+    const taken = withoutInvalid(app.current);
     try {
-      const taken = withoutInvalid(app.current);
-      const merged = mergeDefinitions(base, taken, draftNow.current);
-      editor.handle.replaceDefinition(merged.definition, 'pull');
-      setResult({ conflicts: merged.conflicts, used: new Set() });
-      // What the draft compares against from now on: the app as it took it in.
+      // The base moves on the server first: if that fails, the draft is left as it was.
       await rebaseDraft(appId, draftId, taken);
+    } catch (error) {
+      setProblem(`${describeError(error).message} The draft was not changed.`);
+      setWorking(false);
+      return;
+    }
+    try {
+      const merged = mergeDefinitions(base, taken, draftNow.current);
+      // Not undone by Undo: the base moved with it (undone, the app's changes would read as the
+      // draft's own undoing them, and a merge would take them out of the app).
+      editor.handle.replaceDefinition(merged.definition, 'pull', { undoable: false });
       onUpdated(taken);
       if (merged.conflicts.length === 0) onClose();
+      else setResult({ conflicts: merged.conflicts, used: new Set() });
     } catch (error) {
-      setProblem(
-        `${describeError(error).message} The app’s changes may be in the draft already; update again when you’re online.`,
-      );
+      // The draft did not take the app's changes: it compares against what it did take.
+      await rebaseDraft(appId, draftId, base).catch(() => undefined);
+      setProblem(describeError(error).message);
+    } finally {
+      setWorking(false);
     }
   };
 
@@ -97,15 +117,19 @@ export function UpdateDraftDialog({
       title={result ? 'Draft updated' : 'Update the draft'}
       done={result !== null}
       problem={problem}
-      go={{ label: 'Update draft', onClick: () => void update(), autoFocus: true }}
+      go={{
+        label: working ? 'Updating…' : 'Update draft',
+        onClick: () => void update(),
+        disabled: working,
+        autoFocus: true,
+      }}
       onClose={onClose}
     >
       {result ? (
         <>
           <p role="status">
             The app’s changes are in the draft.{' '}
-            {conflictWords(result.conflicts.length, 'the draft’s')} Undo takes the update back in
-            one step.
+            {conflictWords(result.conflicts.length, 'the draft’s')}
           </p>
           <ConflictList
             conflicts={result.conflicts}
@@ -150,18 +174,15 @@ export function MergeDraftDialog({
   onMerged(): void;
 }) {
   // The draft as it is when the review opens: its parts do not move under the person's ticks.
-  const [change] = useState<ProposedChange>(() => {
-    const proposed = withoutInvalid(draftNow);
-    return { base, proposed, parts: changeParts(base, proposed) };
-  });
+  const [change, setChange] = useState<ProposedChange>(() => proposedChange(base, draftNow));
   const [taken, setTaken] = useState<Set<string>>(() => new Set(change.parts.map((p) => p.key)));
   const latest = useLatest(app.definition);
+  const draftLatest = useLatest(draftNow);
   const [problem, setProblem] = useState<string | null>(null);
   const [working, setWorking] = useState(false);
   const [result, setResult] = useState<{
     conflicts: MergeConflict[];
     used: Set<number>;
-    note: string | null;
   } | null>(null);
 
   const finish = () => {
@@ -171,9 +192,23 @@ export function MergeDraftDialog({
 
   const merge = async () => {
     setProblem(null);
+    // A collaborator changed the draft while this person reviewed it: they review that too.
+    const now = proposedChange(base, draftLatest.current);
+    if (diffDefinitions(change.proposed, now.proposed).changes.length > 0) {
+      setChange(now);
+      setTaken(new Set(now.parts.map((p) => p.key)));
+      setProblem('The draft changed while you were reviewing it. Here it is as it is now.');
+      return;
+    }
     setWorking(true);
     try {
-      // The app before the merge, in its history (offline-safe: kept on the device until sent).
+      // Whoever merges or deletes it first decides: nothing is taken of a draft closed meanwhile.
+      const already = await closeDraft(appId, draftId, 'merged');
+      if (already) {
+        setProblem(`${already} Nothing was merged now.`);
+        return;
+      }
+      // The app before the merge, in its history (kept on the device until sent, offline too).
       await saveCheckpoint(owner, appId, {
         name: `Before merging the draft “${name}”`.slice(0, 80),
         kind: 'manual',
@@ -181,14 +216,8 @@ export function MergeDraftDialog({
       });
       const merged = takenInto(change, latest.current, taken);
       app.handle.replaceDefinition(merged.definition, 'draft');
-      // Merged twice (another editor at the same moment) changes nothing more: the draft's
-      // things keep their ids, so the second merge finds them in the app already.
-      const already = await closeDraft(appId, draftId, 'merged');
-      if (merged.conflicts.length === 0 && !already) {
-        finish();
-        return;
-      }
-      setResult({ conflicts: merged.conflicts, used: new Set(), note: already });
+      if (merged.conflicts.length === 0) finish();
+      else setResult({ conflicts: merged.conflicts, used: new Set() });
     } catch (error) {
       setProblem(describeError(error).message);
     } finally {
@@ -226,10 +255,9 @@ export function MergeDraftDialog({
         <>
           <p role="status">
             The changes you took are in the app, and the draft is closed.{' '}
-            {result.conflicts.length > 0 ? conflictWords(result.conflicts.length, 'the app’s') : ''}{' '}
-            Undo in the app takes the merge back in one step.
+            {conflictWords(result.conflicts.length, 'the app’s')} History holds the app as it was
+            before (“Before merging the draft”).
           </p>
-          {result.note ? <p>{result.note}</p> : null}
           {result.conflicts.length > 0 ? (
             <ConflictList
               conflicts={result.conflicts}

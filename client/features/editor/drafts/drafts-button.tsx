@@ -155,6 +155,7 @@ function OpenDraftRow({
   owner: string;
   draft: LocalDraft;
 }) {
+  const editor = useEditorIfReady();
   const who = draft.startedBy ?? 'you';
   return (
     <li>
@@ -172,7 +173,15 @@ function OpenDraftRow({
         <Button
           size="small"
           variant="secondary"
-          onClick={() => void forgetLocalDraft(owner, appId, draft.id)}
+          aria-label={`Delete the draft “${draft.name}” from this device`}
+          onClick={() =>
+            editor?.confirm({
+              title: `Delete the draft “${draft.name}”?`,
+              body: 'The server did not take it, so it is only on this device: its changes go.',
+              confirmLabel: 'Delete draft',
+              onConfirm: () => void forgetLocalDraft(owner, appId, draft.id),
+            })
+          }
         >
           Delete
         </Button>

@@ -122,6 +122,18 @@ function documentCompaction(db: Db, engine: StorageEngine): Pick<DocumentStore, 
             .executeTakeFirst();
           if (app?.deleted_at != null) return null;
         }
+        if (owner?.appId !== undefined && owner.draftId !== undefined) {
+          // A draft merged or deleted is closed first, then its document deleted: a store
+          // after that (an instance that did not hear of it in time) writes nothing.
+          const draft = await trx
+            .selectFrom('app_drafts')
+            .select('status')
+            .where('app_id', '=', owner.appId)
+            .where('id', '=', owner.draftId)
+            .$if(engine === 'postgres', (q) => q.forShare())
+            .executeTakeFirst();
+          if (draft?.status !== 'open') return null;
+        }
         if (owner?.userId !== undefined) {
           const user = await trx
             .selectFrom('users')
@@ -225,10 +237,11 @@ function documentDeletion(db: Db): Pick<DocumentStore, 'delete' | 'deleteData'> 
     },
 
     async deleteData(of) {
-      const id = 'appId' in of ? of.appId : of.userId;
+      const id = 'appId' in of ? of.appId : 'userId' in of ? of.userId : of.draftsOf;
       // Ids are [a-z2-7] only, so the pattern has no LIKE wildcard but its own.
       if (!isId(id)) throw new Error(`Not an id: ${JSON.stringify(id).slice(0, 40)}`);
-      const pattern = 'appId' in of ? `data/${id}/%` : `data/%/${id}`;
+      const pattern =
+        'appId' in of ? `data/${id}/%` : 'userId' in of ? `data/%/${id}` : `draft/${id}/%`;
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('documents').where('name', 'like', pattern).execute();
         await trx.deleteFrom('document_updates').where('name', 'like', pattern).execute();

@@ -12,12 +12,14 @@ export interface StoredDocument {
 
 /**
  * What a document cannot outlive: its app (app and visitor-data documents), its person, or both;
- * or its shared space (space documents).
+ * or its shared space (space documents); a draft's, its app and the draft staying open.
  */
 export interface DocumentOwner {
   appId?: string;
   userId?: string;
   spaceId?: string;
+  /** With `appId`: a draft of the app (docs/product/drafts.md), stored only while it is open. */
+  draftId?: string;
 }
 
 export interface DocumentStore {
@@ -62,7 +64,8 @@ export interface DocumentStore {
   delete(name: string): Promise<void>;
   /**
    * Every visitor-data document (`data/{appId}/{userId}`, snapshot and log) of one app, or of one
-   * person across apps. Throws on an id that is not an id (docs/architecture.md).
+   * person across apps; or every draft's document of one app (`draft/{appId}/{draftId}`, open or
+   * not). Throws on an id that is not an id (docs/architecture.md).
    */
-  deleteData(of: { appId: string } | { userId: string }): Promise<void>;
+  deleteData(of: { appId: string } | { userId: string } | { draftsOf: string }): Promise<void>;
 }
