@@ -1,5 +1,4 @@
 import { test } from '@fast-check/vitest';
-import fc from 'fast-check';
 import { describe } from 'vitest';
 import { changeParts, mergeDefinitions } from '../src/index';
 import { anyEdits, baseWithReminders, checkSides, editedSide, RUNS, sides } from './merge-sides';

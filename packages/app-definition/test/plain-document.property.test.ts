@@ -2,12 +2,7 @@ import { test } from '@fast-check/vitest';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import * as Y from 'yjs';
-import {
-  type AppDefinition,
-  plainDocument,
-  readDefinition,
-  writeDefinition,
-} from '../src/index';
+import { type AppDefinition, plainDocument, readDefinition, writeDefinition } from '../src/index';
 import { anyEdits, baseWithReminders, editedSide, RUNS } from './merge-sides';
 
 /*
