@@ -199,6 +199,11 @@ switch (command) {
     process.argv.splice(2, 1);
     await importTs('sync-server/src/operator-main.ts');
     break;
+  case 'backup':
+  case 'restore':
+    ensureInstalled();
+    await importTs('sync-server/src/backup/backup-main.ts');
+    break;
   case 'bench':
     ensureInstalled();
     // The browser's figures drive Debian's Chromium, as the browser tests do.

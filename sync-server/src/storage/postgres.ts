@@ -11,7 +11,7 @@ const INT8_OID = 20;
  * Timestamps are int8 epoch milliseconds; pg returns int8 as a string by default (it may exceed 2^53).
  * Ours never do, so this pool parses them to numbers, without touching pg's global parsers.
  */
-const types = {
+export const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8_OID && format !== 'binary'
       ? (value: string) => Number(value)

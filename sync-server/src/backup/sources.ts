@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { StorageEngine } from '@pipit/protocol';
+import { types } from '../storage/postgres';
+import { SQLITE_FILE_NAME } from '../storage/sqlite';
+import { BackupError, dependencyOrder, isBookkeeping } from './format';
+
+/**
+ * A database read for a backup as it was at one moment, while the server keeps writing: SQLite in
+ * one read transaction (WAL: writers go on, this reader sees its snapshot), PostgreSQL in one
+ * repeatable-read, read-only transaction.
+ */
+export interface BackupSource {
+  engine: StorageEngine;
+  /** The newest migration applied. */
+  schema: string;
+  /** Every table of Pipit's, parents before the tables that refer to them. */
+  tables: string[];
+  /** A table's columns and rows, in batches (never the whole table in memory). */
+  rows(table: string): AsyncIterable<{ columns: string[]; batch: unknown[][] }>;
+  close(): Promise<void>;
+}
+
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const BATCH = 500;
+
+export function openSqliteSource(dataDir: string): BackupSource {
+  const file = path.join(dataDir, SQLITE_FILE_NAME);
+  if (!existsSync(file)) {
+    throw new BackupError(`There is no Pipit database in ${dataDir} (no ${SQLITE_FILE_NAME}).`);
+  }
+  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  db.exec('BEGIN');
+  try {
+    // The first read starts the snapshot every later read sees.
+    const schema = db
+      .prepare('SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1')
+      .pluck()
+      .get() as string | undefined;
+    if (!schema) throw new BackupError(`The database in ${dataDir} has no Pipit schema.`);
+    const names = db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .pluck()
+      .all() as string[];
+    const parents = new Map<string, Set<string>>();
+    for (const table of names.filter((n) => !isBookkeeping(n))) {
+      const keys = db.prepare(`PRAGMA foreign_key_list(${quoted(table)})`).all() as Array<{
+        table: string;
+      }>;
+      parents.set(table, new Set(keys.map((k) => k.table)));
+    }
+    return {
+      engine: 'sqlite',
+      schema,
+      tables: dependencyOrder(parents),
+      async *rows(table) {
+        const statement = db.prepare(`SELECT * FROM ${quoted(table)}`).raw(true);
+        const columns = statement.columns().map((c) => c.name);
+        let batch: unknown[][] = [];
+        for (const row of statement.iterate() as Iterable<unknown[]>) {
+          batch.push(row);
+          if (batch.length >= BATCH) {
+            yield { columns, batch };
+            batch = [];
+          }
+        }
+        yield { columns, batch };
+      },
+      close() {
+        if (db.inTransaction) db.exec('COMMIT');
+        db.close();
+        return Promise.resolve();
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** int8 as numbers, as the server reads them (epoch milliseconds, sequence numbers). */
+export const pgTypes = types;
+
+export async function openPostgresSource(connectionString: string): Promise<BackupSource> {
+  const client = new pg.Client({ connectionString, types: pgTypes });
+  await client.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const migrated = await client
+      .query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1')
+      .catch(() => ({ rows: [] as Array<{ name: string }> }));
+    const schema = migrated.rows[0]?.name;
+    if (!schema) throw new BackupError('That database has no Pipit schema.');
+    const tables = await client.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+    );
+    const keys = await client.query<{ child: string; parent: string }>(
+      `SELECT tc.table_name AS child, ccu.table_name AS parent
+         FROM information_schema.table_constraints tc
+         JOIN information_schema.constraint_column_usage ccu
+           ON tc.constraint_name = ccu.constraint_name AND tc.table_schema = ccu.table_schema
+        WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = 'public'`,
+    );
+    const parents = new Map<string, Set<string>>();
+    for (const { table_name } of tables.rows) {
+      if (!isBookkeeping(table_name)) parents.set(table_name, new Set());
+    }
+    for (const { child, parent } of keys.rows) parents.get(child)?.add(parent);
+    let cursor = 0;
+    return {
+      engine: 'postgres',
+      schema,
+      tables: dependencyOrder(parents),
+      async *rows(table) {
+        const name = `backup_${(cursor += 1)}`;
+        await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR SELECT * FROM ${quoted(table)}`);
+        try {
+          for (;;) {
+            const got = await client.query<unknown[]>({
+              text: `FETCH ${BATCH} FROM ${name}`,
+              rowMode: 'array',
+            });
+            yield { columns: got.fields.map((f) => f.name), batch: got.rows };
+            if (got.rows.length < BATCH) break;
+          }
+        } finally {
+          await client.query(`CLOSE ${name}`);
+        }
+      },
+      async close() {
+        await client.query('COMMIT').catch(() => undefined);
+        await client.end();
+      },
+    };
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+}

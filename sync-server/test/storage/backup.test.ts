@@ -1,0 +1,201 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createId } from '@pipit/protocol';
+import pg from 'pg';
+import { writeBackup } from '../../src/backup/backup';
+import { BackupError } from '../../src/backup/format';
+import { restoreBackup, verifyBackup } from '../../src/backup/restore';
+import { type BackupSource, openPostgresSource, openSqliteSource } from '../../src/backup/sources';
+import { openPostgresTarget, openSqliteTarget } from '../../src/backup/targets';
+import { openPostgresStorage } from '../../src/storage/postgres';
+import { openSqliteStorage, SQLITE_FILE_NAME } from '../../src/storage/sqlite';
+import type { Storage } from '../../src/storage/types';
+import { ENGINES, type Engine } from '../support/engines';
+import { createTestDatabase, type TestDatabase } from '../support/postgres';
+import { insertUser } from '../support/users';
+
+/**
+ * `npm run backup` and `npm run restore` (docs/operations.md#backups) on both engines and across
+ * them: a backup taken while people keep writing holds every write acknowledged before it
+ * began, restores into an empty database that the server then opens, and a backup that is cut
+ * short, changed, made by a newer Pipit, or restored over data is refused with nothing changed.
+ */
+
+const quiet = { log: () => undefined };
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** A database of one engine, and how a backup or a restore reaches it. */
+async function database(engine: Engine) {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pipit-backup-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    return {
+      open: () => openSqliteStorage(dir),
+      source: async (): Promise<BackupSource> => openSqliteSource(dir),
+      target: async () => openSqliteTarget(dir),
+      isEmpty: () => !existsSync(path.join(dir, SQLITE_FILE_NAME)),
+    };
+  }
+  const db: TestDatabase = await createTestDatabase();
+  cleanups.push(() => db.drop());
+  return {
+    open: () => openPostgresStorage(db.url),
+    source: () => openPostgresSource(db.url),
+    target: () => openPostgresTarget(db.url),
+    isEmpty: async () => {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      const { rows } = await client.query<{ n: string }>(
+        "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public'",
+      );
+      await client.end();
+      return Number(rows[0]!.n) === 0;
+    },
+  };
+}
+
+/** A few people, apps and documents, bytes among them. */
+async function fill(storage: Storage) {
+  const ada = await insertUser(storage, { username: 'ada_backup' });
+  const appId = createId();
+  await storage.apps.insert({
+    id: appId,
+    ownerId: ada.id,
+    title: 'Field notes',
+    description: 'Backed up',
+    icon: null,
+    createdAt: 1_700_000_000_000,
+  });
+  const name = `app/${appId}`;
+  await storage.documents.store(name, new Uint8Array([0, 1, 2, 255]));
+  await storage.documents.append([{ name, update: new Uint8Array([9, 8, 7]) }]);
+  return { ada, appId, name };
+}
+
+const backupDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pipit-backups-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+};
+
+async function backUp(source: BackupSource, dir: string) {
+  try {
+    return await writeBackup(source, dir, { now: Date.now(), output: quiet });
+  } finally {
+    await source.close();
+  }
+}
+
+describe.each(ENGINES)('backup and restore (%s)', (engine) => {
+  it('backs up while people write, and restores every acknowledged write into an empty database', async () => {
+    const from = await database(engine);
+    const storage = await from.open();
+    const { ada, appId, name } = await fill(storage);
+    // People keep editing while the backup runs: what was acknowledged before it began is in it.
+    const source = await from.source();
+    let writing = true;
+    const writes = (async () => {
+      let n = 0;
+      // (A person's edits come from elsewhere: each write leaves the event loop its turn.)
+      while (writing && n < 5_000) {
+        await storage.documents.append([{ name, update: new Uint8Array([n++ % 256]) }]);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return n;
+    })();
+    const made = await backUp(source, backupDir());
+    writing = false;
+    expect(await writes).toBeGreaterThan(0);
+    await storage.close();
+    expect(path.basename(made.file)).toMatch(/^pipit-.*\.pipit-backup\.gz$/);
+    expect(readdirSync(path.dirname(made.file))).toEqual([path.basename(made.file)]);
+    expect(made.trailer.tables.users).toBe(1);
+
+    for (const into of ENGINES) {
+      const to = await database(into);
+      const result = await restoreBackup(made.file, await to.target(), quiet);
+      expect(result.header.engine).toBe(engine);
+      const restored = await to.open();
+      try {
+        expect(await restored.users.findById(ada.id)).toMatchObject({ username: 'ada_backup' });
+        expect((await restored.apps.getWithRole(appId, ada.id))?.app.title).toBe('Field notes');
+        const document = await restored.documents.loadWithLog(name);
+        expect(document.snapshot).toEqual(new Uint8Array([0, 1, 2, 255]));
+        // The update acknowledged before the backup, first in the log; the log goes on after it.
+        expect(document.log[0]?.update).toEqual(new Uint8Array([9, 8, 7]));
+        const next = await restored.documents.append([{ name, update: new Uint8Array([1]) }]);
+        expect(next[0]).toBeGreaterThan(document.log.at(-1)!.seq);
+      } finally {
+        await restored.close();
+      }
+    }
+  });
+
+  it('refuses a backup cut short, changed, or from a newer Pipit, and restoring over data, changing nothing', async () => {
+    const from = await database(engine);
+    const storage = await from.open();
+    await fill(storage);
+    await storage.close();
+    const made = await backUp(await from.source(), backupDir());
+    const bytes = readFileSync(made.file);
+    const dir = backupDir();
+    const variant = (label: string, content: Buffer) => {
+      const file = path.join(dir, `${label}.pipit-backup.gz`);
+      writeFileSync(file, content);
+      return file;
+    };
+    const lines = gunzipSync(bytes).toString('utf8').split('\n');
+    const rehashed = (changed: string[]) => {
+      const body = changed.slice(0, -2);
+      const trailer = JSON.parse(changed.at(-2)!) as { sha256: string };
+      trailer.sha256 = createHash('sha256')
+        .update(body.map((l) => `${l}\n`).join(''))
+        .digest('hex');
+      return gzipSync([...body, JSON.stringify(trailer), ''].join('\n'));
+    };
+    const newer = lines.map((l, i) =>
+      i === 0 ? l.replace(/"schema":"[^"]*"/, '"schema":"9999_from_the_future"') : l,
+    );
+    const row = lines.findIndex((l) => l.startsWith('['));
+    const cases: Array<[string, string, RegExp]> = [
+      ['cut short', variant('cut', bytes.subarray(0, Math.floor(bytes.length / 2))), /cut short/],
+      ['without its end', variant('no-end', gzipSync(lines.slice(0, -2).join('\n'))), /has no end/],
+      [
+        'changed',
+        variant(
+          'changed',
+          gzipSync(lines.map((l, i) => (i === row ? l.replace(/.$/, ' ]') : l)).join('\n')),
+        ),
+        /does not match its checksum/,
+      ],
+      ['from a newer Pipit', variant('newer', rehashed(newer)), /newer Pipit/],
+      ['not a backup', variant('text', gzipSync('hello\n')), /not a Pipit backup/],
+    ];
+    for (const [what, file, says] of cases) {
+      const to = await database(engine);
+      const refused = restoreBackup(file, await to.target(), quiet);
+      await expect(refused, what).rejects.toThrow(BackupError);
+      await expect(refused, what).rejects.toThrow(says);
+      expect(await to.isEmpty(), what).toBe(true);
+    }
+    await expect(verifyBackup(made.file)).resolves.toMatchObject({ header: { engine } });
+
+    // Over a database that has data: refused before anything is read or written.
+    await expect(from.target()).rejects.toThrow(/empty/);
+    const again = await from.open();
+    try {
+      expect(
+        (await again.apps.listForUser((await again.users.findByUsername('ada_backup'))!.id)).length,
+      ).toBe(1);
+    } finally {
+      await again.close();
+    }
+  });
+});
