@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createId } from '@pipit/protocol';
 import pg from 'pg';
@@ -37,6 +38,7 @@ async function database(engine: Engine) {
     const dir = mkdtempSync(path.join(tmpdir(), 'pipit-backup-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     return {
+      env: { DATA_DIR: dir } as Record<string, string>,
       open: () => openSqliteStorage(dir),
       source: async (): Promise<BackupSource> => openSqliteSource(dir),
       target: async () => openSqliteTarget(dir),
@@ -46,6 +48,7 @@ async function database(engine: Engine) {
   const db: TestDatabase = await createTestDatabase();
   cleanups.push(() => db.drop());
   return {
+    env: { DATABASE_URL: db.url } as Record<string, string>,
     open: () => openPostgresStorage(db.url),
     source: () => openPostgresSource(db.url),
     target: () => openPostgresTarget(db.url),
@@ -198,4 +201,55 @@ describe.each(ENGINES)('backup and restore (%s)', (engine) => {
       await again.close();
     }
   });
+
+  it('a backup killed half-way (kill -9) is never taken for whole; the one before stays good', async () => {
+    const from = await database(engine);
+    const storage = await from.open();
+    const { name } = await fill(storage);
+    // Enough to take a while (about a second): 15,000 updates of 2 KB that do not compress.
+    for (let i = 0; i < 150; i++) {
+      await storage.documents.append(
+        Array.from({ length: 100 }, () => ({ name, update: new Uint8Array(randomBytes(2048)) })),
+      );
+    }
+    await storage.close();
+    const dir = backupDir();
+    const before = await backUp(await from.source(), dir);
+    // The command as an operator runs it, killed as soon as its file is being written.
+    const env = { ...process.env, ...from.env };
+    if (!('DATABASE_URL' in from.env)) delete env.DATABASE_URL;
+    const child = spawn(
+      process.execPath,
+      [path.resolve('scripts/pipit.mjs'), 'backup', '--to', dir],
+      { env, stdio: 'ignore' },
+    );
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    await expect
+      .poll(() => readdirSync(dir).some((f) => f.endsWith('.partial')), {
+        timeout: 30_000,
+        interval: 5,
+      })
+      .toBe(true);
+    child.kill('SIGKILL');
+    await exited;
+    const files = readdirSync(dir);
+    const partial = files.find((f) => f.endsWith('.partial'))!;
+    expect(files.filter((f) => f.endsWith('.pipit-backup.gz'))).toEqual([
+      path.basename(before.file),
+    ]);
+    // What was left is not a backup: a restore refuses it and makes nothing.
+    const to = await database(engine);
+    await expect(restoreBackup(path.join(dir, partial), await to.target(), quiet)).rejects.toThrow(
+      BackupError,
+    );
+    expect(await to.isEmpty()).toBe(true);
+    // The one before is whole, and restores.
+    await restoreBackup(before.file, await to.target(), quiet);
+    const restored = await to.open();
+    try {
+      expect((await restored.documents.loadWithLog(name)).log.length).toBe(15_001);
+    } finally {
+      await restored.close();
+    }
+  }, 60_000);
 });
