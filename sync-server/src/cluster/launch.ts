@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 /** Debian's HAProxy (`apt-get install haproxy`); `npm run cluster` and `npm test` install it. */
 export const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
@@ -65,6 +66,14 @@ export function freePort(): Promise<number> {
 }
 
 /**
+ * What HAProxy answers while no instance is ready (docs/scaling.md#when-no-instance-is-ready): a
+ * whole HTTP response, headers and page, in the repository's `deploy/haproxy/`.
+ */
+export const UNAVAILABLE_PAGE = fileURLToPath(
+  new URL('../../../deploy/haproxy/pipit-unavailable.http', import.meta.url),
+);
+
+/**
  * HAProxy in front of the instances: HTTP and the sync websocket alike (HAProxy passes an upgrade
  * through and keeps the tunnel), each instance checked every second on `/api/ready` — an instance
  * shutting down or without its database gets no new connections — and the least busy instance
@@ -88,6 +97,8 @@ export function haproxyConfig(frontPort: number, backends: Array<{ name: string;
     // A connection to an instance that just died goes to another one.
     '  retries 3',
     '  option redispatch',
+    // No instance ready (the database down takes them all out): Pipit's own page, not HAProxy's.
+    `  errorfile 503 ${UNAVAILABLE_PAGE}`,
     '',
     'frontend pipit',
     `  bind 127.0.0.1:${frontPort}`,
