@@ -2,9 +2,10 @@ import {
   type AppDefinition,
   diffDefinitions,
   parseKnownDefinition,
+  type ReadDefinition,
   summarizeChanges,
 } from '@pipit/app-definition';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiRequestError, describeError } from '../../../platform/api/request';
 import { closeDraft, loadDraftBase, loadDrafts, sendWaitingDrafts } from '../../../platform/drafts';
 import { useAppDocument } from '../../../sync/app-document/app-document';
@@ -82,12 +83,35 @@ function useDraftBase(appId: string, draft: LocalDraft | undefined, draftId: str
     rebases.current += 1;
     setFetched({ kind: 'ready', base: definition, baseAt: Date.now() });
   }, []);
-  let base: Base = fetched;
-  if (localBase) base = { kind: 'ready', base: localBase, baseAt: draft?.createdAt ?? 0 };
-  else if (!online && fetched.kind === 'loading') {
-    base = { kind: 'unreachable', message: 'you’re offline' };
-  }
+  const createdAt = draft?.createdAt ?? 0;
+  const base = useMemo<Base>(() => {
+    if (localBase) return { kind: 'ready', base: localBase, baseAt: createdAt };
+    if (!online && fetched.kind === 'loading') {
+      return { kind: 'unreachable', message: 'you’re offline' };
+    }
+    return fetched;
+  }, [localBase, createdAt, online, fetched]);
   return { base, rebased };
+}
+
+/**
+ * What changed in the draft and in the app since the base, worked out again behind the person's
+ * typing (not on every keystroke of a big app); null until all three are there.
+ */
+function useSides(
+  base: AppDefinition | null,
+  appNow: ReadDefinition | null,
+  draftNow: ReadDefinition | null,
+) {
+  const app = useDeferredValue(appNow);
+  const draft = useDeferredValue(draftNow);
+  return useMemo(
+    () =>
+      base && app && draft
+        ? { draft: diffDefinitions(base, draft), app: diffDefinitions(base, app) }
+        : null,
+    [base, app, draft],
+  );
 }
 
 export function DraftBar({
@@ -130,13 +154,7 @@ export function DraftBar({
   const appNow = app.view.definition;
   const draftNow = editor?.definition ?? null;
   const ready = base.kind === 'ready' ? base : null;
-  const sides = useMemo(
-    () =>
-      ready && appNow && draftNow
-        ? { draft: diffDefinitions(ready.base, draftNow), app: diffDefinitions(ready.base, appNow) }
-        : null,
-    [ready, appNow, draftNow],
-  );
+  const sides = useSides(ready?.base ?? null, appNow, draftNow);
 
   const dialogs = (
     <>
