@@ -43,12 +43,26 @@ beforeAll(async () => {
   await browser.context.grantPermissions(['notifications'], { origin: pipit.url });
   page = await browser.context.newPage();
   const cdp = await browser.context.newCDPSession(page);
+  const scopeURL = `${pipit.url}/`;
   const registrationId = new Promise<string>((resolve) => {
     cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const ours = registrations.find((r) => r.scopeURL === `${pipit.url}/` && !r.isDeleted);
+      const ours = registrations.find((r) => r.scopeURL === scopeURL && !r.isDeleted);
       if (ours) resolve(ours.registrationId);
     });
   });
+  // Whether our worker is running now (Chromium stops an idle one, and under load may not start
+  // it in time for a push it is handed: the push is then dropped, as a push service would retry).
+  const versions = new Map<string, { registrationId: string; ready: boolean }>();
+  cdp.on('ServiceWorker.workerVersionUpdated', (update) => {
+    for (const version of update.versions) {
+      versions.set(version.versionId, {
+        registrationId: version.registrationId,
+        ready: version.runningStatus === 'running' && version.status === 'activated',
+      });
+    }
+  });
+  const runs = (registration: string) =>
+    [...versions.values()].some((v) => v.registrationId === registration && v.ready);
   await cdp.send('ServiceWorker.enable');
   await page.goto(`${pipit.url}/about`);
   await page.evaluate(() => navigator.serviceWorker.ready);
@@ -56,6 +70,10 @@ beforeAll(async () => {
   await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
   const id = await registrationId;
   deliver = async (data) => {
+    // The worker running first: what the test is about is what it shows, not how soon Chromium
+    // starts it.
+    await cdp.send('ServiceWorker.startWorker', { scopeURL });
+    await expect.poll(() => runs(id), { timeout: 15_000 }).toBe(true);
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin: pipit.url,
       registrationId: id,
