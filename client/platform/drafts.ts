@@ -88,6 +88,15 @@ export async function loadDrafts(owner: string, appId: string): Promise<DraftSum
   return drafts;
 }
 
+/**
+ * This device's drafts of an app brought level with the server's: those started here sent (a
+ * failure leaves them waiting, and does not stop the rest), then the server's list read and kept.
+ */
+export async function syncDrafts(owner: string, appId: string): Promise<DraftSummary[]> {
+  await sendWaitingDrafts(owner).catch(() => 0);
+  return loadDrafts(owner, appId);
+}
+
 /** An open draft and the app's definition it compares against. */
 export async function loadDraftBase(
   appId: string,

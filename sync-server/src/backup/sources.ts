@@ -83,11 +83,8 @@ export function openSqliteSource(dataDir: string): BackupSource {
   }
 }
 
-/** int8 as numbers, as the server reads them (epoch milliseconds, sequence numbers). */
-export const pgTypes = types;
-
 export async function openPostgresSource(connectionString: string): Promise<BackupSource> {
-  const client = new pg.Client({ connectionString, types: pgTypes });
+  const client = new pg.Client({ connectionString, types });
   await client.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');

@@ -7,7 +7,7 @@ import type { StorageEngine } from '@pipit/protocol';
 import { migrationProvider } from '../storage/migrations';
 import { SQLITE_FILE_NAME } from '../storage/sqlite';
 import { BackupError } from './format';
-import { pgTypes } from './sources';
+import { types } from '../storage/postgres';
 
 /**
  * An empty database a backup is restored into: its schema made as the backup's was, its rows
@@ -102,7 +102,7 @@ export function openSqliteTarget(dataDir: string): RestoreTarget {
 const PG_ROWS_PER_INSERT = 200;
 
 export async function openPostgresTarget(connectionString: string): Promise<RestoreTarget> {
-  const client = new pg.Client({ connectionString, types: pgTypes });
+  const client = new pg.Client({ connectionString, types });
   await client.connect();
   const tables = await client.query<{ n: string }>(
     "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public'",
@@ -113,7 +113,7 @@ export async function openPostgresTarget(connectionString: string): Promise<Rest
       'That database is not empty. A backup is restored into an empty database only: create a new one (createdb) and point DATABASE_URL at it.',
     );
   }
-  const pool = new pg.Pool({ connectionString, types: pgTypes, max: 1 });
+  const pool = new pg.Pool({ connectionString, types, max: 1 });
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   const flush = async (table: string, columns: string[], rows: unknown[][]) => {

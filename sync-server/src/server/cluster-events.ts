@@ -45,10 +45,10 @@ async function carryOut(
     }
     case 'app-access': {
       // The app's document and its drafts' (docs/product/drafts.md): a draft is its app's people's.
-      const app = documentName({ kind: 'app', appId: event.appId });
-      const drafts = `draft/${event.appId}/`;
       for (const name of collab().hocuspocus.documents.keys()) {
-        if (name !== app && !name.startsWith(drafts)) continue;
+        const document = parseDocumentName(name);
+        if (document?.kind !== 'app' && document?.kind !== 'draft') continue;
+        if (document.appId !== event.appId) continue;
         collab().disconnect(
           event.reason,
           (context) => event.userId === null || context.userId === event.userId,

@@ -17,6 +17,7 @@ import { useOnlineStatus } from '../../../ui/use-online-status';
 import { EditorDialog } from '../common/editor-dialog';
 import { useEditor } from '../common/editor-context';
 import { ConflictList } from '../common/conflict-list';
+import { useLatest } from '../common/use-latest';
 import { decide, keep, SuggestionsButton, type Turn, useKeptSuggestion } from './kept-suggestions';
 import { type Suggestion, SuggestionReview, takenInto } from './suggestion-review';
 
@@ -274,10 +275,7 @@ function useTaking(
 ) {
   const { handle, definition } = useEditor();
   // The app as it is when the decision comes back: collaborators may have edited meanwhile.
-  const latest = useRef(definition);
-  useEffect(() => {
-    latest.current = definition;
-  });
+  const latest = useLatest(definition);
   const [result, setResult] = useState<{ conflicts: MergeConflict[]; used: Set<number> } | null>(
     null,
   );

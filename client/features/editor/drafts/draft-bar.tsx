@@ -7,7 +7,7 @@ import {
 } from '@pipit/app-definition';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiRequestError, describeError } from '../../../platform/api/request';
-import { closeDraft, loadDraftBase, loadDrafts, sendWaitingDrafts } from '../../../platform/drafts';
+import { closeDraft, loadDraftBase, syncDrafts } from '../../../platform/drafts';
 import { useAppDocument } from '../../../sync/app-document/app-document';
 import { forgetLocalDraft, type LocalDraft } from '../../../sync/app-document/local-drafts';
 import { Button } from '../../../ui/button';
@@ -140,9 +140,7 @@ export function DraftBar({
   // started here offline, becomes one it can update and merge.
   useEffect(() => {
     if (!online) return;
-    void sendWaitingDrafts(owner)
-      .then(() => loadDrafts(owner, appId))
-      .catch(() => undefined);
+    syncDrafts(owner, appId).catch(() => undefined);
   }, [online, owner, appId]);
   // A dialog keeps the base it opened with: a look again meanwhile (the draft closed by this very
   // merge, a failed request) must not take it away mid-way.

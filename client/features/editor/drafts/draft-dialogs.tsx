@@ -8,7 +8,7 @@ import {
   type ReadDefinition,
   withoutInvalid,
 } from '@pipit/app-definition';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { describeError } from '../../../platform/api/request';
 import { closeDraft, rebaseDraft } from '../../../platform/drafts';
 import { saveCheckpoint } from '../../../platform/history';
@@ -19,6 +19,7 @@ import { ConflictList } from '../common/conflict-list';
 import { useEditor } from '../common/editor-context';
 import { MergeDialog } from '../common/merge-dialog';
 import { PartReview, type ProposedChange, takenInto } from '../common/part-review';
+import { useLatest } from '../common/use-latest';
 
 /*
  * A draft's two merges (docs/product/drafts.md): Update draft takes the app's changes since the
@@ -33,15 +34,6 @@ import { PartReview, type ProposedChange, takenInto } from '../common/part-revie
 function proposedChange(base: AppDefinition, draft: ReadDefinition): ProposedChange {
   const proposed = withoutInvalid(draft);
   return { base, proposed, parts: changeParts(base, proposed) };
-}
-
-/** The newest value of something a collaborator may change while a dialog waits on the network. */
-function useLatest<T>(value: T) {
-  const ref = useRef(value);
-  useEffect(() => {
-    ref.current = value;
-  });
-  return ref;
 }
 
 const conflictWords = (n: number, where: string) =>

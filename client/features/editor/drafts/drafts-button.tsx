@@ -2,7 +2,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { DRAFT_LIMITS, type DraftSummary } from '@pipit/protocol';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { describeError } from '../../../platform/api/request';
-import { loadDrafts, sendWaitingDrafts } from '../../../platform/drafts';
+import { sendWaitingDrafts, syncDrafts } from '../../../platform/drafts';
 import {
   forgetLocalDraft,
   type LocalDraft,
@@ -33,10 +33,7 @@ function useServerDrafts(owner: string, appId: string, refresh: number) {
   const online = useOnlineStatus();
   const [list, setList] = useState<DraftSummary[] | null>(null);
   const load = useCallback(() => {
-    void sendWaitingDrafts(owner)
-      .catch(() => 0)
-      .then(() => loadDrafts(owner, appId))
-      .then(setList, () => undefined);
+    syncDrafts(owner, appId).then(setList, () => undefined);
   }, [owner, appId]);
   useEffect(() => {
     if (!online) return;
@@ -94,15 +91,7 @@ function DraftsDialog({
 }) {
   const online = useOnlineStatus();
   return (
-    <EditorDialog
-      title="Drafts"
-      onClose={onClose}
-      actions={
-        <Button variant="secondary" onClick={onClose}>
-          Close
-        </Button>
-      }
-    >
+    <EditorDialog title="Drafts" onClose={onClose}>
       <p>
         A draft is a copy of the app to try changes on the side, alone or with other editors, while
         the app keeps changing. Take the app’s new changes in with Update draft; when it’s ready,
