@@ -25,6 +25,28 @@ let browser: Awaited<ReturnType<typeof launchPersistent>>;
 let page: Page;
 let deliver: (data: string) => Promise<void>;
 
+/**
+ * How many notifications the service worker has finished showing: a spy on its own
+ * `registration.showNotification`, put in once per worker, that calls the real one and counts
+ * the calls that settled (shown or refused).
+ */
+function countShows(): number {
+  const scope = self as unknown as {
+    registration: ServiceWorkerRegistration;
+    pipitShows?: { settled: number };
+  };
+  if (!scope.pipitShows) {
+    const shows = { settled: 0 };
+    const real = scope.registration.showNotification.bind(scope.registration);
+    scope.registration.showNotification = (title, options) =>
+      real(title, options).finally(() => {
+        shows.settled += 1;
+      });
+    scope.pipitShows = shows;
+  }
+  return scope.pipitShows.settled;
+}
+
 const shown = (): Promise<Shown[]> =>
   page.evaluate(async () => {
     const registration = await navigator.serviceWorker.ready;
@@ -74,11 +96,18 @@ beforeAll(async () => {
     // starts it.
     await cdp.send('ServiceWorker.startWorker', { scopeURL });
     await expect.poll(() => runs(id), { timeout: 15_000 }).toBe(true);
+    const worker = browser.context.serviceWorkers().at(-1);
+    if (!worker) throw new Error('no service worker to hand the push to');
+    const before = await worker.evaluate(countShows);
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin: pipit.url,
       registrationId: id,
       data,
     });
+    // Chromium drops a notification that getNotifications() reads while it is still being
+    // displayed (its list is reconciled with what the platform shows), so the test reads only
+    // once the worker's showNotification has settled, as nothing in Pipit reads them at all.
+    await expect.poll(() => worker.evaluate(countShows)).toBeGreaterThan(before);
   };
 });
 
