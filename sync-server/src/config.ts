@@ -1,6 +1,7 @@
 import { createECDH } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import cronParser from 'cron-parser';
 import { z } from 'zod';
 import { type Dsn, parseDsn } from './dsn';
 
@@ -104,6 +105,20 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'Use letters, digits, - _ or .')
     .optional(),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_SCHEDULE: z
+    .string()
+    .refine((text) => {
+      try {
+        cronParser.parseExpression(text, { tz: 'UTC' });
+        return text.trim().split(/\s+/).length === 5;
+      } catch {
+        return false;
+      }
+    }, 'Use a cron expression of five fields, in UTC: minute hour day-of-month month day-of-week, e.g. "30 3 * * *" for every day at 03:30.')
+    .optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
+  BACKUP_DRILL: z.enum(['true', 'false', '1', '0']).default('true'),
   VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key').optional(),
   VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key').optional(),
   VAPID_SUBJECT: z
@@ -162,6 +177,19 @@ export interface Config {
   instanceName: string;
   /** Web Push (docs/decisions/0012-web-push-and-scheduler.md#vapid-keys). */
   push: PushConfig;
+  /** Backups, by hand and on a schedule (docs/operations.md#backups). */
+  backups: BackupConfig;
+}
+
+export interface BackupConfig {
+  /** Where backups are written: BACKUP_DIR, else DATA_DIR/backups. */
+  dir: string;
+  /** BACKUP_SCHEDULE, a five-field cron expression in UTC; unset, no backup is made on its own. */
+  schedule: string | undefined;
+  /** Scheduled backups kept in `dir` (BACKUP_KEEP); older ones are deleted after a new one. */
+  keep: number;
+  /** Each scheduled backup is restored into a scratch database to prove it (BACKUP_DRILL). */
+  drill: boolean;
 }
 
 export interface PushConfig {
@@ -333,5 +361,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : undefined,
     instanceName: e.INSTANCE_NAME ?? `${hostname()}-${process.pid}`,
     push: pushConfig(e),
+    backups: {
+      dir: path.resolve(cwd, e.BACKUP_DIR ?? path.join(e.DATA_DIR, 'backups')),
+      schedule: e.BACKUP_SCHEDULE?.trim(),
+      keep: e.BACKUP_KEEP,
+      drill: e.BACKUP_DRILL === 'true' || e.BACKUP_DRILL === '1',
+    },
   };
 }

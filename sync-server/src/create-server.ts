@@ -22,6 +22,8 @@ import {
   handleUpgrades,
 } from './server/requests';
 import type { Attribution } from './history/attribution';
+import type { ScheduledBackups } from './backup/scheduled-backups';
+import type { SharedScheduler } from './scheduler';
 import { createServices, type ServerState } from './server/services';
 import { type CloseReport, shutdown } from './server/shutdown';
 import type { Storage } from './storage/types';
@@ -101,6 +103,10 @@ export interface PipitServer {
   readonly attribution: Attribution;
   /** Creators' notifications and their email digest (docs/product/reminders.md). */
   readonly creators: CreatorNotifications;
+  /** Backups on BACKUP_SCHEDULE (docs/operations.md#scheduled-backups). */
+  readonly backups: ScheduledBackups;
+  /** The one job queue every kind of job shares. */
+  readonly scheduler: SharedScheduler;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   /**
    * Graceful shutdown: stop accepting, close sync connections, flush every pending document store
@@ -155,6 +161,8 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     push: services.push,
     reminders: services.reminders,
     spaceActivity: services.spaceActivity,
+    backups: services.backups,
+    scheduler: services.scheduler,
     attribution: services.attribution,
     creators: services.creators,
     listen(port = config.port, host = config.host) {

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../config';
 import { type BackupOutput, writeBackup } from './backup';
 import { BackupError } from './format';
 import { restoreBackup } from './restore';
-import { openPostgresSource, openSqliteSource } from './sources';
+import { openServerSource } from './sources';
 import { openPostgresTarget, openSqliteTarget } from './targets';
 
 /*
@@ -37,10 +37,8 @@ async function backup(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const dir = path.resolve(to ?? process.env.BACKUP_DIR ?? path.join(config.dataDir, 'backups'));
-  const source = config.databaseUrl
-    ? await openPostgresSource(config.databaseUrl)
-    : openSqliteSource(config.dataDir);
+  const dir = to ? path.resolve(to) : config.backups.dir;
+  const source = await openServerSource(config);
   try {
     const made = await writeBackup(source, dir, { now: Date.now(), output: terminal });
     terminal.log(

@@ -76,4 +76,5 @@ export function dependencyOrder(tables: Map<string, Set<string>>): string[] {
 }
 
 /** Pipit's own bookkeeping tables, never in a backup (the schema says where it stood). */
-export const isBookkeeping = (table: string) => table.startsWith('kysely_');
+export const isBookkeeping = (table: string) =>
+  table.startsWith('kysely_') || table === 'backup_runs';

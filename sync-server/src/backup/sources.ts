@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { StorageEngine } from '@pipit/protocol';
+import type { Config } from '../config';
 import { types } from '../storage/postgres';
 import { SQLITE_FILE_NAME } from '../storage/sqlite';
 import { BackupError, dependencyOrder, isBookkeeping } from './format';
@@ -23,6 +24,54 @@ export interface BackupSource {
   close(): Promise<void>;
 }
 
+/** Held by the backup being made, so two never run at once (by hand, on a schedule, or both). */
+export const SQLITE_BACKUP_LOCK = 'backup.lock';
+/** PostgreSQL's advisory lock key for the same (held by the backup's own connection). */
+const POSTGRES_BACKUP_LOCK = 7_414_243_118;
+
+const anotherBackup = (since: string) =>
+  new BackupError(
+    `Another backup of this database is running (${since}), so this one was not started. Let it finish, then try again.`,
+  );
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
+};
+
+/**
+ * Takes SQLite's backup lock: a file naming the process that holds it. One left by a process
+ * that is gone (kill -9, a crash) is taken over; one held by a live process refuses.
+ */
+function lockSqlite(dataDir: string): () => void {
+  const file = path.join(dataDir, SQLITE_BACKUP_LOCK);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+      let holder = Number.NaN;
+      try {
+        holder = Number(readFileSync(file, 'utf8'));
+      } catch {
+        // Gone in between: try again.
+      }
+      if (Number.isInteger(holder) && holder > 0 && alive(holder)) {
+        throw anotherBackup(`process ${holder}`);
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw anotherBackup('it took the lock just now');
+}
+
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const BATCH = 500;
 
@@ -31,7 +80,14 @@ export function openSqliteSource(dataDir: string): BackupSource {
   if (!existsSync(file)) {
     throw new BackupError(`There is no Pipit database in ${dataDir} (no ${SQLITE_FILE_NAME}).`);
   }
-  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  const unlock = lockSqlite(dataDir);
+  let db: SQLite.Database;
+  try {
+    db = new SQLite(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   db.pragma('busy_timeout = 5000');
   db.exec('BEGIN');
   try {
@@ -72,13 +128,18 @@ export function openSqliteSource(dataDir: string): BackupSource {
         yield { columns, batch };
       },
       close() {
-        if (db.inTransaction) db.exec('COMMIT');
-        db.close();
+        try {
+          if (db.inTransaction) db.exec('COMMIT');
+          db.close();
+        } finally {
+          unlock();
+        }
         return Promise.resolve();
       },
     };
   } catch (error) {
     db.close();
+    unlock();
     throw error;
   }
 }
@@ -87,6 +148,11 @@ export async function openPostgresSource(connectionString: string): Promise<Back
   const client = new pg.Client({ connectionString, types });
   await client.connect();
   try {
+    // Held by this connection until it ends, so released by a backup killed half-way too.
+    const locked = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+      POSTGRES_BACKUP_LOCK,
+    ]);
+    if (!locked.rows[0]?.ok) throw anotherBackup('on another connection');
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const migrated = await client
       .query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1')
@@ -139,3 +205,9 @@ export async function openPostgresSource(connectionString: string): Promise<Back
     throw error;
   }
 }
+
+/** The database the server with `config` uses, as a backup reads it. */
+export const openServerSource = (config: Config): Promise<BackupSource> =>
+  config.databaseUrl
+    ? openPostgresSource(config.databaseUrl)
+    : Promise.resolve().then(() => openSqliteSource(config.dataDir));

@@ -13,11 +13,13 @@ export interface JobPayloads {
    * window ending at `windowEnd` (UTC epoch ms), and anything older still waiting.
    */
   activity: { spaceId: string; userId: string; windowEnd: number };
+  /** One scheduled backup (BACKUP_SCHEDULE); `at` is the UTC epoch ms it is due. */
+  backup: { at: number };
 }
 
 export type JobKind = keyof JobPayloads;
 
-export const JOB_KINDS: readonly JobKind[] = ['reminder', 'digest', 'activity'];
+export const JOB_KINDS: readonly JobKind[] = ['reminder', 'digest', 'activity', 'backup'];
 
 export interface JobRequest<K extends JobKind> {
   kind: K;

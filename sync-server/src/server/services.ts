@@ -5,6 +5,8 @@ import type * as Y from 'yjs';
 import { createAccountService } from '../accounts/account-service';
 import { type Clock, systemClock } from '../accounts/clock';
 import { createSpaceActivity, type SpaceActivity } from '../activity/activity';
+import { createScheduledBackups, type ScheduledBackups } from '../backup/scheduled-backups';
+import { openServerSource } from '../backup/sources';
 import { type Attribution, createAttribution } from '../history/attribution';
 import { createHumanCheck } from '../accounts/human-check';
 import { createMailer, type Mailer } from '../accounts/mailer';
@@ -80,6 +82,8 @@ export interface ServerServices extends ServerCore {
   api: Hono<ApiEnv>;
   /** Deletes photos and files no record refers to any more, every hour. */
   recordFileSweep: { stop(): Promise<void> };
+  /** Backups on BACKUP_SCHEDULE (docs/operations.md#scheduled-backups). */
+  backups: ScheduledBackups;
   /** Web Push: the VAPID keys and the sender (docs/decisions/0012-web-push-and-scheduler.md). */
   push: Push;
   /** Apps' reminders, on the job scheduler (docs/product/reminders.md). */
@@ -257,6 +261,22 @@ function createApiServices(
     unsubscribe,
     linkBase,
   });
+  // Backups on BACKUP_SCHEDULE, made by whichever instance claims each due time.
+  const backups = createScheduledBackups({
+    config: config.backups,
+    storage,
+    scheduler: core.scheduler,
+    clock,
+    logger,
+    instanceName: config.instanceName,
+    openSource: () => openServerSource(config),
+  });
+  core.scheduler.work('backup', backups.run, { retryLimit: 0, concurrency: 1 });
+  backups
+    .resume()
+    .catch((err: unknown) =>
+      logger.warn({ err, task: 'backup' }, 'queuing the next scheduled backup failed'),
+    );
   core.spaceActivity.useSender(push.sender);
   // Batches that waited through a restart are sent by this instance's queue too.
   core.spaceActivity
@@ -324,5 +344,15 @@ function createApiServices(
     },
   });
   const recordFileSweep = startRecordFileSweep({ storage, clock, logger });
-  return { rateLimiter, monitoring, api, recordFileSweep, push, reminders, creators, unsubscribe };
+  return {
+    rateLimiter,
+    monitoring,
+    api,
+    recordFileSweep,
+    backups,
+    push,
+    reminders,
+    creators,
+    unsubscribe,
+  };
 }

@@ -28,6 +28,7 @@ export async function shutdown(
     collab,
     monitoring,
     recordFileSweep,
+    backups,
     reminders,
     spaceActivity,
     creators,
@@ -72,6 +73,7 @@ export async function shutdown(
   // Reports being recorded are kept; an unreachable database holds nothing past the deadline.
   await Promise.race([monitoring.close(), sleep(remaining())]);
   await Promise.race([recordFileSweep.stop(), sleep(remaining())]);
+  backups.stop();
   // Who changed what, gathered since the last write, is written before storage closes.
   await Promise.race([attribution.stop(), sleep(remaining())]);
   await Promise.race([creators.stop(), sleep(remaining())]);

@@ -4,6 +4,7 @@ import { ACCOUNTS_APPS_AND_PUBLISHING } from './migration-steps/accounts-apps-an
 import type { EngineMigration } from './migration-steps/engine-migration';
 import { HISTORY } from './migration-steps/history';
 import { NOTIFICATIONS } from './migration-steps/notifications';
+import { OPERATIONS } from './migration-steps/operations';
 import { SPACES_AND_FILES } from './migration-steps/spaces-and-files';
 
 /**
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   ...SPACES_AND_FILES,
   ...NOTIFICATIONS,
   ...HISTORY,
+  ...OPERATIONS,
 };
 
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

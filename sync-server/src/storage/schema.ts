@@ -141,6 +141,18 @@ export interface Database {
     closed_by: string | null;
     closed_at: number | null;
   };
+  backup_runs: {
+    id: string;
+    instance: string;
+    started_at: number;
+    finished_at: number;
+    status: string;
+    file: string | null;
+    bytes: number | null;
+    rows: number | null;
+    drill: string | null;
+    message: string | null;
+  };
   human_check_uses: { signature: string; expires_at: number };
   server_secrets: { name: string; value: string; created_at: number };
   messages: {

@@ -243,6 +243,9 @@ describe.each(ENGINES)('backup and restore (%s)', (engine) => {
       BackupError,
     );
     expect(await to.isEmpty()).toBe(true);
+    // The killed backup's lock is not held against the next one.
+    const after = await backUp(await from.source(), dir);
+    await expect(verifyBackup(after.file)).resolves.toMatchObject({ header: { engine } });
     // The one before is whole, and restores.
     await restoreBackup(before.file, await to.target(), quiet);
     const restored = await to.open();
@@ -251,5 +254,64 @@ describe.each(ENGINES)('backup and restore (%s)', (engine) => {
     } finally {
       await restored.close();
     }
+  }, 60_000);
+
+  it('never makes two backups of one database at once', async () => {
+    const from = await database(engine);
+    const storage = await from.open();
+    await fill(storage);
+    await storage.close();
+    const first = await from.source();
+    try {
+      await expect(from.source()).rejects.toThrow(/Another backup of this database is running/);
+    } finally {
+      await first.close();
+    }
+    // Once it is done, the next one runs.
+    await expect(backUp(await from.source(), backupDir())).resolves.toMatchObject({
+      trailer: { tables: { users: 1 } },
+    });
+  });
+
+  it('a full disk stops the backup with a message; the backups before it stay as they were', async () => {
+    const from = await database(engine);
+    const storage = await from.open();
+    const { name } = await fill(storage);
+    await storage.close();
+    const earlier = await backUp(await from.source(), backupDir());
+    // Then 3 MB that does not compress, for a disk of 1 MB that holds the earlier backup.
+    const more = await from.open();
+    for (let i = 0; i < 15; i++) {
+      await more.documents.append(
+        Array.from({ length: 100 }, () => ({ name, update: new Uint8Array(randomBytes(2048)) })),
+      );
+    }
+    await more.close();
+    const disk = backupDir();
+    const env = { ...process.env, ...from.env };
+    if (!('DATABASE_URL' in from.env)) delete env.DATABASE_URL;
+    // A small file system of its own (tmpfs in a mount namespace, root or not), as an operator's
+    // full disk: the command as they run it, then what the disk holds after it.
+    const script =
+      'mount -t tmpfs -o size=1m tmpfs "$1" && cp "$2" "$1"/ && "$3" "$4" backup --to "$1"; echo "exit=$?"; ls -A "$1"';
+    const child = spawn(
+      'unshare',
+      ['--user', '--map-root-user', '--mount', 'sh', '-c', script, 'sh', disk, earlier.file].concat(
+        [process.execPath, path.resolve('scripts/pipit.mjs')],
+      ),
+      { env },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await new Promise((resolve) => child.on('exit', resolve));
+    const [, after = ''] = stdout.split(/^exit=/m);
+    const [exit, ...left] = after.trim().split('\n');
+    expect(stderr).toMatch(/The disk holding .* is full, so the backup was not made/);
+    expect(exit).toBe('1');
+    // Only the earlier backup, whole; nothing half-written beside it.
+    expect(left).toEqual([path.basename(earlier.file)]);
+    await expect(verifyBackup(earlier.file)).resolves.toMatchObject({ header: { engine } });
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import { describeRecordFilesContract } from './storage-contract-record-files';
 import { describePublishingContract } from './storage-contract-publishing';
 import { describePushSubscriptionsContract } from './storage-contract-push';
 import { describeSpaceActivityContract } from './storage-contract-space-activity';
+import { describeOperationsContract } from './storage-contract-operations';
 import { testUser } from '../support/users';
 
 export interface StorageFactory {
@@ -747,6 +748,7 @@ export function describeStorageContract(
     describeRecordFilesContract(() => storage);
     describePushSubscriptionsContract(() => storage);
     describeSpaceActivityContract(() => storage);
+    describeOperationsContract(() => storage);
 
     describe('messages and uploads', () => {
       it('keeps messages, newest first', async () => {

@@ -28,6 +28,7 @@ import {
   createMessageStore,
   createRateLimitStore,
   createSecretStore,
+  createBackupRunStore,
   createUploadStore,
 } from './small-stores';
 import { createTokenStore } from './tokens';
@@ -52,6 +53,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     rateLimits: createRateLimitStore(db),
     humanChecks: createHumanCheckStore(db),
     secrets: createSecretStore(db),
+    backupRuns: createBackupRunStore(db),
     messages: createMessageStore(db),
     uploads: createUploadStore(db, specifics.engine),
     recordFiles: createRecordFileStore(db, specifics.engine),

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { StorageEngine } from '@pipit/protocol';
 import type {
+  BackupRun,
+  BackupRunStore,
   HumanCheckStore,
   MessageRecord,
   MessageStore,
@@ -177,6 +179,62 @@ export function createUploadStore(db: Db, engine: StorageEngine): UploadStore {
     },
     totalBytesForUser(userId) {
       return uploadBytesOf(db, userId);
+    },
+  };
+}
+
+/** Backup runs kept: enough for months of daily backups, never a growing table. */
+export const BACKUP_RUNS_KEPT = 200;
+
+export function createBackupRunStore(db: Db): BackupRunStore {
+  return {
+    async record(run) {
+      await db
+        .insertInto('backup_runs')
+        .values({
+          id: run.id,
+          instance: run.instance,
+          started_at: run.startedAt,
+          finished_at: run.finishedAt,
+          status: run.status,
+          file: run.file,
+          bytes: run.bytes,
+          rows: run.rows,
+          drill: run.drill,
+          message: run.message,
+        })
+        .execute();
+      const oldest = await db
+        .selectFrom('backup_runs')
+        .select('started_at')
+        .orderBy('started_at', 'desc')
+        .offset(BACKUP_RUNS_KEPT - 1)
+        .limit(1)
+        .executeTakeFirst();
+      if (oldest) {
+        await db.deleteFrom('backup_runs').where('started_at', '<', oldest.started_at).execute();
+      }
+    },
+    async recent(limit) {
+      const rows = await db
+        .selectFrom('backup_runs')
+        .selectAll()
+        .orderBy('started_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row): BackupRun => ({
+        id: row.id,
+        instance: row.instance,
+        startedAt: Number(row.started_at),
+        finishedAt: Number(row.finished_at),
+        status: row.status as BackupRun['status'],
+        file: row.file,
+        bytes: row.bytes === null ? null : Number(row.bytes),
+        rows: row.rows === null ? null : Number(row.rows),
+        drill: row.drill as BackupRun['drill'],
+        message: row.message,
+      }));
     },
   };
 }

@@ -24,6 +24,7 @@ import type {
   MessageStore,
   RateLimitStore,
   SecretStore,
+  BackupRunStore,
   UploadStore,
 } from './small-stores';
 import type { TokenStore } from './tokens';
@@ -38,6 +39,8 @@ export type {
   RateLimitStore,
   HumanCheckStore,
   SecretStore,
+  BackupRun,
+  BackupRunStore,
   MessageRecord,
   MessageStore,
   UploadRecord,
@@ -136,6 +139,8 @@ export interface Storage {
   readonly rateLimits: RateLimitStore;
   readonly humanChecks: HumanCheckStore;
   readonly secrets: SecretStore;
+  /** The server's scheduled backups and their drills (docs/operations.md#scheduled-backups). */
+  readonly backupRuns: BackupRunStore;
   readonly messages: MessageStore;
   readonly uploads: UploadStore;
   /** Photos and files on records (docs/product/records.md#photos-and-files-on-records). */

@@ -70,3 +70,28 @@ export interface UploadStore {
   deleteForUser(userId: string): Promise<void>;
   totalBytesForUser(userId: string): Promise<number>;
 }
+
+/** One backup the server made on its schedule (docs/operations.md#scheduled-backups). */
+export interface BackupRun {
+  id: string;
+  /** The instance that made it (INSTANCE_NAME). */
+  instance: string;
+  startedAt: number;
+  finishedAt: number;
+  status: 'done' | 'failed';
+  /** The file it wrote, for a done one. */
+  file: string | null;
+  bytes: number | null;
+  rows: number | null;
+  /** What restoring it into a scratch database found; null when no drill ran. */
+  drill: 'restored' | 'failed' | null;
+  /** Why it or its drill failed, in the operator's words. */
+  message: string | null;
+}
+
+export interface BackupRunStore {
+  /** Keeps the run, and only the newest `BACKUP_RUNS_KEPT` of them. */
+  record(run: BackupRun): Promise<void>;
+  /** The newest first. */
+  recent(limit: number): Promise<BackupRun[]>;
+}

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { EngineMigration } from './engine-migration';
+
+/** What an operator looks back on: the server's backups (docs/operations.md#backups). */
+export const OPERATIONS: Record<string, EngineMigration> = {
+  '0030_backup_runs': () => ({
+    async up(db: Kysely<unknown>) {
+      // One row per backup the server made on its schedule, whichever instance made it, and what
+      // its restore drill found. Not itself backed up (backup/format.ts isBookkeeping): a restored
+      // database starts with no runs, as the files they name are elsewhere.
+      await db.schema
+        .createTable('backup_runs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('instance', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('finished_at', 'bigint', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('file', 'text')
+        .addColumn('bytes', 'bigint')
+        .addColumn('rows', 'bigint')
+        .addColumn('drill', 'text')
+        .addColumn('message', 'text')
+        .execute();
+      await db.schema
+        .createIndex('backup_runs_started')
+        .on('backup_runs')
+        .column('started_at')
+        .execute();
+    },
+  }),
+};
