@@ -146,6 +146,15 @@ switch (command) {
     ensureBuilt();
     await importTs('sync-server/src/main.ts');
     break;
+  case 'serve':
+    // Containers and service managers (docs/deployment.md): what is installed and built, never
+    // installing or building at start.
+    if (!existsSync(path.join(ROOT, 'dist/client/index.html'))) {
+      console.error('Pipit is not built here: run `npm run build` first, then start it again.');
+      process.exit(1);
+    }
+    await importTs('sync-server/src/main.ts');
+    break;
   case 'dev':
     ensureInstalled();
     await importTs('sync-server/src/dev.ts');
