@@ -34,5 +34,8 @@ console.log(
   '  npm run bench -- records       5,000 records with formulas offline at 4×; formulas; photo upload; gallery fps',
 );
 console.log(
+  '  npm run bench -- backup        backup and restore of 10,000 apps and 1 GB on both engines; edits during one',
+);
+console.log(
   '  npm run bench -- push          10,000 reminders due in one minute: pushes/s, delay past due, memory; idle cost',
 );

@@ -73,7 +73,22 @@ function lockSqlite(dataDir: string): () => void {
 }
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/**
+ * Rows per batch, and bytes: a batch is read, encoded and written in one go, so a table of big
+ * rows (documents of 100 KB) goes in smaller batches, and a server making a scheduled backup
+ * never stops serving for long.
+ */
 const BATCH = 500;
+const BATCH_BYTES = 2 * 1024 * 1024;
+
+/** About how many bytes a row holds (its bytes and texts; numbers count for little). */
+const rowBytes = (row: unknown[]) =>
+  row.reduce<number>(
+    (sum, value) =>
+      sum +
+      (value instanceof Uint8Array ? value.length : typeof value === 'string' ? value.length : 8),
+    0,
+  );
 
 export function openSqliteSource(dataDir: string): BackupSource {
   const file = path.join(dataDir, SQLITE_FILE_NAME);
@@ -118,11 +133,14 @@ export function openSqliteSource(dataDir: string): BackupSource {
         const statement = db.prepare(`SELECT * FROM ${quoted(table)}`).raw(true);
         const columns = statement.columns().map((c) => c.name);
         let batch: unknown[][] = [];
+        let bytes = 0;
         for (const row of statement.iterate() as Iterable<unknown[]>) {
           batch.push(row);
-          if (batch.length >= BATCH) {
+          bytes += rowBytes(row);
+          if (batch.length >= BATCH || bytes >= BATCH_BYTES) {
             yield { columns, batch };
             batch = [];
+            bytes = 0;
           }
         }
         yield { columns, batch };
@@ -183,13 +201,17 @@ export async function openPostgresSource(connectionString: string): Promise<Back
         const name = `backup_${(cursor += 1)}`;
         await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR SELECT * FROM ${quoted(table)}`);
         try {
+          // As many rows as make about BATCH_BYTES, judged by the rows fetched so far.
+          let rows = 10;
           for (;;) {
             const got = await client.query<unknown[]>({
-              text: `FETCH ${BATCH} FROM ${name}`,
+              text: `FETCH ${rows} FROM ${name}`,
               rowMode: 'array',
             });
             yield { columns: got.fields.map((f) => f.name), batch: got.rows };
-            if (got.rows.length < BATCH) break;
+            if (got.rows.length < rows) break;
+            const average = got.rows.reduce((sum, row) => sum + rowBytes(row), 0) / rows;
+            rows = Math.max(1, Math.min(BATCH, Math.floor(BATCH_BYTES / Math.max(average, 1))));
           }
         } finally {
           await client.query(`CLOSE ${name}`);

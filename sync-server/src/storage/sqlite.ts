@@ -24,7 +24,16 @@ export async function openSqliteStorage(dataDir: string): Promise<Storage> {
 
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   try {
-    await migrateToLatest(db as Kysely<unknown>, 'sqlite');
+    // Kysely runs SQLite's migrations outside a transaction (its adapter says SQLite has no
+    // transactional DDL, which it has): all of them in one, so a migration that fails leaves the
+    // database as it was, the ones before it in the same start-up included.
+    database.exec('BEGIN IMMEDIATE');
+    try {
+      await migrateToLatest(db as Kysely<unknown>, 'sqlite');
+      database.exec('COMMIT');
+    } finally {
+      if (database.inTransaction) database.exec('ROLLBACK');
+    }
   } catch (error) {
     await db.destroy();
     throw error;

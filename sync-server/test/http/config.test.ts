@@ -60,6 +60,10 @@ describe('loadConfig', () => {
           'BMMqf3uxi1MujWJgYXykAetVc0YDkY-skXncmZz7Bz5dLF_NmyGpgAGIg5ZVejTgzgOCbSDOfXNH3qx9sI_sRnw',
         VAPID_PRIVATE_KEY: 'fQi8Bt1x7u4VuhRI-mwus3ofABm13hEWy7pDXAo05PE',
         VAPID_SUBJECT: 'mailto:push@example.org',
+        BACKUP_DIR: '/var/backups/pipit',
+        BACKUP_SCHEDULE: '0 */6 * * *',
+        BACKUP_KEEP: '28',
+        BACKUP_DRILL: 'false',
       },
       '/srv',
     );
@@ -117,6 +121,7 @@ describe('loadConfig', () => {
         },
         subject: 'mailto:push@example.org',
       },
+      backups: { dir: '/var/backups/pipit', schedule: '0 */6 * * *', keep: 28, drill: false },
     });
   });
 

@@ -28,23 +28,41 @@ export async function databaseBefore(
   cleanups: Cleanups,
   poolErrors?: Error[],
 ): Promise<() => Promise<Storage>> {
-  let db: Kysely<unknown>;
+  return (await oldDatabase(engine, migration, seed, cleanups, poolErrors)).open;
+}
+
+/**
+ * `databaseBefore`, with `connect` too: the database as it is, through Kysely, without
+ * migrating it (the caller destroys what it returns).
+ */
+export async function oldDatabase(
+  engine: Engine,
+  migration: string,
+  seed: (db: Kysely<unknown>) => Promise<void>,
+  cleanups: Cleanups,
+  poolErrors?: Error[],
+): Promise<{ open: () => Promise<Storage>; connect: () => Kysely<unknown> }> {
+  let connect: () => Kysely<unknown>;
   let open: () => Promise<Storage>;
   if (engine === 'sqlite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'pipit-migration-'));
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    db = new Kysely({
-      dialect: new SqliteDialect({ database: new SQLite(path.join(dir, SQLITE_FILE_NAME)) }),
-    });
+    connect = () =>
+      new Kysely({
+        dialect: new SqliteDialect({ database: new SQLite(path.join(dir, SQLITE_FILE_NAME)) }),
+      });
     open = () => openSqliteStorage(dir);
   } else {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
-    const pool = new pg.Pool({ connectionString: database.url });
-    if (poolErrors) pool.on('error', (error) => poolErrors.push(error));
-    db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    connect = () => {
+      const pool = new pg.Pool({ connectionString: database.url });
+      if (poolErrors) pool.on('error', (error) => poolErrors.push(error));
+      return new Kysely({ dialect: new PostgresDialect({ pool }) });
+    };
     open = () => openPostgresStorage(database.url);
   }
+  const db = connect();
   try {
     const previous = MIGRATION_NAMES[MIGRATION_NAMES.indexOf(migration) - 1]!;
     const { error } = await new Migrator({
@@ -56,7 +74,7 @@ export async function databaseBefore(
   } finally {
     await db.destroy();
   }
-  return open;
+  return { open, connect };
 }
 
 /** The database of `databaseBefore`, opened now (and closed among the cleanups). */
