@@ -24,6 +24,7 @@ import {
 import type { Attribution } from './history/attribution';
 import type { ScheduledBackups } from './backup/scheduled-backups';
 import type { SharedScheduler } from './scheduler';
+import type { Heartbeat } from './server/heartbeat';
 import { createServices, type ServerState } from './server/services';
 import { type CloseReport, shutdown } from './server/shutdown';
 import type { Storage } from './storage/types';
@@ -107,6 +108,8 @@ export interface PipitServer {
   readonly backups: ScheduledBackups;
   /** The one job queue every kind of job shares. */
   readonly scheduler: SharedScheduler;
+  /** This instance's figures for the operator's health view (docs/operations.md). */
+  readonly heartbeat: Heartbeat;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   /**
    * Graceful shutdown: stop accepting, close sync connections, flush every pending document store
@@ -162,6 +165,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     reminders: services.reminders,
     spaceActivity: services.spaceActivity,
     backups: services.backups,
+    heartbeat: services.heartbeat,
     scheduler: services.scheduler,
     attribution: services.attribution,
     creators: services.creators,

@@ -18,6 +18,18 @@ export interface Metrics {
   readonly collab: CollabTimings;
   /** One `/monitoring` envelope received, by what became of it. */
   monitoringReport(outcome: MonitoringOutcome): void;
+  /** This instance's figures as `/metrics` gives them, read from the same registry (/admin). */
+  snapshot(): Promise<MetricsSnapshot>;
+}
+
+export interface MetricsSnapshot {
+  sockets: number;
+  documents: number;
+  /** HTTP responses since the process started, and those with a 5xx status. */
+  requests: number;
+  serverErrors: number;
+  rssBytes: number;
+  heapBytes: number;
 }
 
 export interface CollabSources {
@@ -175,6 +187,25 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
     },
     monitoringReport(outcome) {
       reports.inc({ outcome });
+    },
+    async snapshot() {
+      const sum = async (name: string, counts?: (labels: Record<string, unknown>) => boolean) => {
+        const metric = registry.getSingleMetric(name);
+        if (!metric) return 0;
+        const { values } = await metric.get();
+        return values
+          .filter((v) => !counts || counts(v.labels))
+          .reduce((total, v) => total + v.value, 0);
+      };
+      const memory = process.memoryUsage();
+      return {
+        sockets: await sum('pipit_websocket_connections'),
+        documents: await sum('pipit_documents_loaded'),
+        requests: await sum('pipit_http_requests_total'),
+        serverErrors: await sum('pipit_http_requests_total', (l) => String(l.status).startsWith('5')),
+        rssBytes: memory.rss,
+        heapBytes: memory.heapUsed,
+      };
     },
   };
 }

@@ -21,6 +21,7 @@ import { apiGet, describeError } from '../../platform/api/request';
 import { useApiGet } from '../../platform/api/use-api-get';
 import { AiUsage } from './ai-usage';
 import { EventDetail } from './event-detail';
+import { ServerHealthSection } from './server-health';
 import './inbox.css';
 
 /**
@@ -34,9 +35,10 @@ export function InboxPage({ errors }: { errors: ErrorGroupsResponse }) {
   return (
     <Page
       title="Operator’s inbox"
-      lead="Errors reported by browsers and by this server, grouped, what people wrote to you, and AI usage."
+      lead="How the server is doing, errors reported by browsers and by this server, grouped, what people wrote to you, and AI usage."
       width="content"
     >
+      <ServerHealthSection />
       <DigestSearch />
       <Section title="Errors" id="errors">
         <DroppedNotice dropped={errors.dropped} />

@@ -79,3 +79,59 @@ export const aiUsageResponseSchema = z.object({
   rows: z.array(aiUsageRowSchema),
 });
 export type AiUsageResponse = z.infer<typeof aiUsageResponseSchema>;
+
+/** One instance as the operator's health view shows it (docs/operations.md#the-operators-view). */
+export const instanceHealthSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  startedAt: z.number(),
+  /** When it last wrote its figures; an instance writes every 15 s. */
+  seenAt: z.number(),
+  /** Heard from in the last minute. */
+  up: z.boolean(),
+  sockets: z.number().int().nonnegative(),
+  documents: z.number().int().nonnegative(),
+  rssBytes: z.number().nonnegative(),
+  heapBytes: z.number().nonnegative(),
+  /** HTTP responses in the `windowMs` before `seenAt`, and those that were server errors (5xx). */
+  windowMs: z.number().int().nonnegative(),
+  requests: z.number().int().nonnegative(),
+  serverErrors: z.number().int().nonnegative(),
+});
+export type InstanceHealth = z.infer<typeof instanceHealthSchema>;
+
+/** A scheduled backup as the health view shows it: the file's name, not where it is. */
+export const backupRunSummarySchema = z.object({
+  instance: z.string(),
+  startedAt: z.number(),
+  finishedAt: z.number(),
+  status: z.enum(['done', 'failed']),
+  file: z.string().nullable(),
+  bytes: z.number().nullable(),
+  rows: z.number().nullable(),
+  drill: z.enum(['restored', 'failed']).nullable(),
+  message: z.string().nullable(),
+});
+export type BackupRunSummary = z.infer<typeof backupRunSummarySchema>;
+
+/** `GET /api/admin/health`: the server at a glance, for operators. */
+export const serverHealthSchema = z.object({
+  now: z.number(),
+  engine: z.enum(['sqlite', 'postgres']),
+  /** Every instance heard from in the last day, by name. */
+  instances: z.array(instanceHealthSchema),
+  storage: z.object({
+    bytes: z.number().nonnegative(),
+    /** Since the oldest size kept within the last `days` days; null before a day has passed. */
+    growth: z.object({ days: z.number().int().positive(), bytes: z.number() }).nullable(),
+  }),
+  backups: z.object({
+    /** BACKUP_SCHEDULE, or null when backups are by hand only. */
+    schedule: z.string().nullable(),
+    keep: z.number().int(),
+    /** The newest scheduled run, and the newest that was made and restored in its drill. */
+    last: backupRunSummarySchema.nullable(),
+    lastGood: backupRunSummarySchema.nullable(),
+  }),
+});
+export type ServerHealth = z.infer<typeof serverHealthSchema>;

@@ -248,6 +248,12 @@ export {
   AI_USAGE_DAYS,
   aiUsageRowSchema,
   aiUsageResponseSchema,
+  backupRunSummarySchema,
+  type BackupRunSummary,
+  instanceHealthSchema,
+  type InstanceHealth,
+  serverHealthSchema,
+  type ServerHealth,
   type AiUsageRow,
   type AiUsageResponse,
 } from './admin';

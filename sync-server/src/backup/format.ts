@@ -77,4 +77,7 @@ export function dependencyOrder(tables: Map<string, Set<string>>): string[] {
 
 /** Pipit's own bookkeeping tables, never in a backup (the schema says where it stood). */
 export const isBookkeeping = (table: string) =>
-  table.startsWith('kysely_') || table === 'backup_runs';
+  table.startsWith('kysely_') || OPERATIONS_TABLES.has(table);
+
+/** What the server records about itself: not data, and about another machine once restored. */
+const OPERATIONS_TABLES = new Set(['backup_runs', 'instance_status', 'storage_sizes']);

@@ -1,5 +1,8 @@
+import path from 'node:path';
 import type { Hono } from 'hono';
 import {
+  type BackupRunSummary,
+  type ServerHealth,
   type AdminMessage,
   AI_USAGE_DAYS,
   type AiUsageResponse,
@@ -17,7 +20,7 @@ import {
 import type { Clock } from '../accounts/clock';
 import type { Operators } from '../accounts/operators';
 import { DAY_MS, utcDay } from '../ai/runs';
-import type { ErrorEventRecord, Storage } from '../storage/types';
+import type { BackupRun, ErrorEventRecord, Storage } from '../storage/types';
 import { ApiError } from './api-error';
 import { fieldsOf } from './body';
 import type { ApiEnv } from './context';
@@ -72,13 +75,72 @@ async function detailOf(storage: Storage, sample: ErrorEventRecord): Promise<Err
   return group ? { group, sample: toEvent(sample) } : null;
 }
 
+/** An instance that wrote its figures within this is up (it writes every 15 s). */
+const INSTANCE_UP_MS = 60_000;
+/** Growth is told over this many days. */
+const GROWTH_DAYS = 7;
+
+const runSummary = (run: BackupRun): BackupRunSummary => ({
+  instance: run.instance,
+  startedAt: run.startedAt,
+  finishedAt: run.finishedAt,
+  status: run.status,
+  file: run.file === null ? null : path.basename(run.file),
+  bytes: run.bytes,
+  rows: run.rows,
+  drill: run.drill,
+  message: run.message,
+});
+
+/** The server at a glance (docs/operations.md#the-operators-view). */
+async function serverHealth(
+  storage: Storage,
+  now: number,
+  settings: { schedule: string | undefined; keep: number },
+): Promise<ServerHealth> {
+  const [instances, bytes, oldest, runs] = await Promise.all([
+    storage.instances.list(now - DAY_MS),
+    storage.instances.databaseBytes(),
+    storage.instances.sizeSince(utcDay(now) - GROWTH_DAYS * DAY_MS),
+    storage.backupRuns.recent(50),
+  ]);
+  const good = runs.find((run) => run.status === 'done' && run.drill !== 'failed');
+  return {
+    now,
+    engine: storage.engine,
+    instances: instances.map((instance) => ({
+      ...instance,
+      up: instance.seenAt >= now - INSTANCE_UP_MS,
+    })),
+    storage: {
+      bytes,
+      growth:
+        oldest && oldest.day < utcDay(now)
+          ? { days: Math.round((utcDay(now) - oldest.day) / DAY_MS), bytes: bytes - oldest.bytes }
+          : null,
+    },
+    backups: {
+      schedule: settings.schedule ?? null,
+      keep: settings.keep,
+      last: runs[0] ? runSummary(runs[0]) : null,
+      lastGood: good ? runSummary(good) : null,
+    },
+  };
+}
+
 export function registerAdmin(
   app: Hono<ApiEnv>,
   {
     storage,
     operators,
     clock,
-  }: { storage: Storage; operators: Pick<Operators, 'isOperatorAccount'>; clock: Clock },
+    backupSettings = { schedule: undefined, keep: 0 },
+  }: {
+    storage: Storage;
+    operators: Pick<Operators, 'isOperatorAccount'>;
+    clock: Clock;
+    backupSettings?: { schedule: string | undefined; keep: number };
+  },
 ): void {
   // Every endpoint below: operators only, and for anyone else as if it did not exist. Checked on
   // each request, so removing an operator (or their email becoming unconfirmed) applies at once;
@@ -157,6 +219,10 @@ export function registerAdmin(
       })),
     };
     return c.json(body);
+  });
+
+  app.get('/admin/health', async (c) => {
+    return c.json(await serverHealth(storage, clock.now(), backupSettings));
   });
 
   app.get('/admin/messages', async (c) => {

@@ -39,6 +39,8 @@ export interface AccessChanges {
 
 export interface ApiDependencies {
   storage: Storage;
+  /** BACKUP_SCHEDULE and BACKUP_KEEP, for the operator's health view. */
+  backupSettings?: { schedule: string | undefined; keep: number };
   logger: Logger;
   publicOrigin: string | undefined;
   trustProxy: boolean;

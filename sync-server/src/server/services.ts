@@ -6,6 +6,7 @@ import { createAccountService } from '../accounts/account-service';
 import { type Clock, systemClock } from '../accounts/clock';
 import { createSpaceActivity, type SpaceActivity } from '../activity/activity';
 import { createScheduledBackups, type ScheduledBackups } from '../backup/scheduled-backups';
+import { type Heartbeat, startHeartbeat } from './heartbeat';
 import { openServerSource } from '../backup/sources';
 import { type Attribution, createAttribution } from '../history/attribution';
 import { createHumanCheck } from '../accounts/human-check';
@@ -84,6 +85,8 @@ export interface ServerServices extends ServerCore {
   recordFileSweep: { stop(): Promise<void> };
   /** Backups on BACKUP_SCHEDULE (docs/operations.md#scheduled-backups). */
   backups: ScheduledBackups;
+  /** This instance's figures for the operator's health view, every 15 s. */
+  heartbeat: Heartbeat;
   /** Web Push: the VAPID keys and the sender (docs/decisions/0012-web-push-and-scheduler.md). */
   push: Push;
   /** Apps' reminders, on the job scheduler (docs/product/reminders.md). */
@@ -277,6 +280,13 @@ function createApiServices(
     .catch((err: unknown) =>
       logger.warn({ err, task: 'backup' }, 'queuing the next scheduled backup failed'),
     );
+  const heartbeat = startHeartbeat({
+    storage,
+    metrics: core.metrics,
+    clock,
+    logger,
+    instanceName: config.instanceName,
+  });
   core.spaceActivity.useSender(push.sender);
   // Batches that waited through a restart are sent by this instance's queue too.
   core.spaceActivity
@@ -298,6 +308,7 @@ function createApiServices(
   });
   const api = createApi({
     storage,
+    backupSettings: config.backups,
     logger,
     publicOrigin: config.publicOrigin,
     trustProxy: config.trustProxy,
@@ -350,6 +361,7 @@ function createApiServices(
     api,
     recordFileSweep,
     backups,
+    heartbeat,
     push,
     reminders,
     creators,

@@ -29,6 +29,7 @@ export async function shutdown(
     monitoring,
     recordFileSweep,
     backups,
+    heartbeat,
     reminders,
     spaceActivity,
     creators,
@@ -74,6 +75,7 @@ export async function shutdown(
   await Promise.race([monitoring.close(), sleep(remaining())]);
   await Promise.race([recordFileSweep.stop(), sleep(remaining())]);
   backups.stop();
+  heartbeat.stop();
   // Who changed what, gathered since the last write, is written before storage closes.
   await Promise.race([attribution.stop(), sleep(remaining())]);
   await Promise.race([creators.stop(), sleep(remaining())]);

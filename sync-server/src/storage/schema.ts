@@ -153,6 +153,20 @@ export interface Database {
     drill: string | null;
     message: string | null;
   };
+  instance_status: {
+    name: string;
+    version: string;
+    started_at: number;
+    seen_at: number;
+    sockets: number;
+    documents: number;
+    rss_bytes: number;
+    heap_bytes: number;
+    window_ms: number;
+    requests: number;
+    server_errors: number;
+  };
+  storage_sizes: { day: number; bytes: number };
   human_check_uses: { signature: string; expires_at: number };
   server_secrets: { name: string; value: string; created_at: number };
   messages: {

@@ -142,6 +142,7 @@ const BODY_SCHEMAS: Record<string, object | null> = {
   'GET /api/admin/digests/:digest': null,
   'GET /api/admin/ai-usage': null,
   'GET /api/admin/messages': null,
+  'GET /api/admin/health': null,
   'GET /api/ai/status': null,
   'POST /api/ai/runs': aiRunRequestSchema,
   'GET /api/apps/:id/spaces': null,

@@ -29,6 +29,7 @@ import {
   createRateLimitStore,
   createSecretStore,
   createBackupRunStore,
+  createInstanceStore,
   createUploadStore,
 } from './small-stores';
 import { createTokenStore } from './tokens';
@@ -54,6 +55,7 @@ export function createKyselyStorage(db: Kysely<Database>, specifics: EngineSpeci
     humanChecks: createHumanCheckStore(db),
     secrets: createSecretStore(db),
     backupRuns: createBackupRunStore(db),
+    instances: createInstanceStore(db, specifics.engine),
     messages: createMessageStore(db),
     uploads: createUploadStore(db, specifics.engine),
     recordFiles: createRecordFileStore(db, specifics.engine),

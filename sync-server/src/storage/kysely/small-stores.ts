@@ -4,6 +4,8 @@ import type {
   BackupRun,
   BackupRunStore,
   HumanCheckStore,
+  InstanceStatus,
+  InstanceStore,
   MessageRecord,
   MessageStore,
   RateLimitStore,
@@ -235,6 +237,85 @@ export function createBackupRunStore(db: Db): BackupRunStore {
         drill: row.drill as BackupRun['drill'],
         message: row.message,
       }));
+    },
+  };
+}
+
+export function createInstanceStore(db: Db, engine: StorageEngine): InstanceStore {
+  return {
+    async beat(status, forgetBefore) {
+      const row = {
+        name: status.name,
+        version: status.version,
+        started_at: status.startedAt,
+        seen_at: status.seenAt,
+        sockets: status.sockets,
+        documents: status.documents,
+        rss_bytes: status.rssBytes,
+        heap_bytes: status.heapBytes,
+        window_ms: status.windowMs,
+        requests: status.requests,
+        server_errors: status.serverErrors,
+      };
+      const { name: _name, ...changes } = row;
+      await db
+        .insertInto('instance_status')
+        .values(row)
+        .onConflict((oc) => oc.column('name').doUpdateSet(changes))
+        .execute();
+      await db.deleteFrom('instance_status').where('seen_at', '<', forgetBefore).execute();
+    },
+    async list(since) {
+      const rows = await db
+        .selectFrom('instance_status')
+        .selectAll()
+        .where('seen_at', '>=', since)
+        .orderBy('name')
+        .execute();
+      return rows.map((row): InstanceStatus => ({
+        name: row.name,
+        version: row.version,
+        startedAt: Number(row.started_at),
+        seenAt: Number(row.seen_at),
+        sockets: Number(row.sockets),
+        documents: Number(row.documents),
+        rssBytes: Number(row.rss_bytes),
+        heapBytes: Number(row.heap_bytes),
+        windowMs: Number(row.window_ms),
+        requests: Number(row.requests),
+        serverErrors: Number(row.server_errors),
+      }));
+    },
+    async databaseBytes() {
+      if (engine === 'postgres') {
+        const { rows } = await sql<{
+          bytes: string;
+        }>`SELECT pg_database_size(current_database()) AS bytes`.execute(db);
+        return Number(rows[0]?.bytes ?? 0);
+      }
+      const pages = await sql<{ bytes: number }>`
+        SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()`.execute(
+        db,
+      );
+      return Number(pages.rows[0]?.bytes ?? 0);
+    },
+    async recordSize(day, bytes, forgetBefore) {
+      await db
+        .insertInto('storage_sizes')
+        .values({ day, bytes })
+        .onConflict((oc) => oc.column('day').doUpdateSet({ bytes }))
+        .execute();
+      await db.deleteFrom('storage_sizes').where('day', '<', forgetBefore).execute();
+    },
+    async sizeSince(since) {
+      const row = await db
+        .selectFrom('storage_sizes')
+        .select(['day', 'bytes'])
+        .where('day', '>=', since)
+        .orderBy('day')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? { day: Number(row.day), bytes: Number(row.bytes) } : null;
     },
   };
 }

@@ -28,4 +28,31 @@ export const OPERATIONS: Record<string, EngineMigration> = {
         .execute();
     },
   }),
+  '0031_instances_and_sizes': () => ({
+    async up(db: Kysely<unknown>) {
+      // Each instance's latest figures, written every 15 s by the instance itself (the same
+      // figures as its /metrics), for the operator's health view; a row not written for a day is
+      // deleted.
+      await db.schema
+        .createTable('instance_status')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('version', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('seen_at', 'bigint', (c) => c.notNull())
+        .addColumn('sockets', 'integer', (c) => c.notNull())
+        .addColumn('documents', 'integer', (c) => c.notNull())
+        .addColumn('rss_bytes', 'bigint', (c) => c.notNull())
+        .addColumn('heap_bytes', 'bigint', (c) => c.notNull())
+        .addColumn('window_ms', 'integer', (c) => c.notNull())
+        .addColumn('requests', 'integer', (c) => c.notNull())
+        .addColumn('server_errors', 'integer', (c) => c.notNull())
+        .execute();
+      // The database's size, the latest reading of each UTC day: how fast it grows.
+      await db.schema
+        .createTable('storage_sizes')
+        .addColumn('day', 'bigint', (c) => c.primaryKey())
+        .addColumn('bytes', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  }),
 };

@@ -25,6 +25,7 @@ import type {
   RateLimitStore,
   SecretStore,
   BackupRunStore,
+  InstanceStore,
   UploadStore,
 } from './small-stores';
 import type { TokenStore } from './tokens';
@@ -41,6 +42,8 @@ export type {
   SecretStore,
   BackupRun,
   BackupRunStore,
+  InstanceStatus,
+  InstanceStore,
   MessageRecord,
   MessageStore,
   UploadRecord,
@@ -141,6 +144,8 @@ export interface Storage {
   readonly secrets: SecretStore;
   /** The server's scheduled backups and their drills (docs/operations.md#scheduled-backups). */
   readonly backupRuns: BackupRunStore;
+  /** Each instance's figures and the database's size, for the operator's health view. */
+  readonly instances: InstanceStore;
   readonly messages: MessageStore;
   readonly uploads: UploadStore;
   /** Photos and files on records (docs/product/records.md#photos-and-files-on-records). */

@@ -95,3 +95,32 @@ export interface BackupRunStore {
   /** The newest first. */
   recent(limit: number): Promise<BackupRun[]>;
 }
+
+/** One instance's latest figures (docs/operations.md#the-operators-view). */
+export interface InstanceStatus {
+  name: string;
+  version: string;
+  startedAt: number;
+  seenAt: number;
+  sockets: number;
+  documents: number;
+  rssBytes: number;
+  heapBytes: number;
+  /** HTTP responses in the `windowMs` before `seenAt`, and those with a 5xx status. */
+  windowMs: number;
+  requests: number;
+  serverErrors: number;
+}
+
+export interface InstanceStore {
+  /** Writes the instance's figures over its last ones; rows unwritten since `forgetBefore` go. */
+  beat(status: InstanceStatus, forgetBefore: number): Promise<void>;
+  /** Every instance that wrote since `since`, by name. */
+  list(since: number): Promise<InstanceStatus[]>;
+  /** The database's size now, in bytes (SQLite: its pages; PostgreSQL: the database). */
+  databaseBytes(): Promise<number>;
+  /** Keeps `bytes` as the size on the UTC day starting at `day`; days before `forgetBefore` go. */
+  recordSize(day: number, bytes: number, forgetBefore: number): Promise<void>;
+  /** The oldest size kept from `since` on, or null. */
+  sizeSince(since: number): Promise<{ day: number; bytes: number } | null>;
+}
