@@ -202,7 +202,9 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
         sockets: await sum('pipit_websocket_connections'),
         documents: await sum('pipit_documents_loaded'),
         requests: await sum('pipit_http_requests_total'),
-        serverErrors: await sum('pipit_http_requests_total', (l) => String(l.status).startsWith('5')),
+        serverErrors: await sum('pipit_http_requests_total', (l) =>
+          String(l.status).startsWith('5'),
+        ),
         rssBytes: memory.rss,
         heapBytes: memory.heapUsed,
       };
