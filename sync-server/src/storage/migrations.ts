@@ -1,4 +1,4 @@
-import { type Kysely, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { StorageEngine } from '@pipit/protocol';
 import { ACCOUNTS_APPS_AND_PUBLISHING } from './migration-steps/accounts-apps-and-publishing';
 import type { EngineMigration } from './migration-steps/engine-migration';
@@ -35,6 +35,12 @@ export class MigrationError extends Error {}
 
 /** Applies every pending migration; several instances starting at once take turns (Kysely's lock). */
 export async function migrateToLatest(db: Kysely<unknown>, engine: StorageEngine): Promise<void> {
+  const newer = (await recordedMigrations(db)).filter((name) => !MIGRATION_NAMES.includes(name));
+  if (newer.length > 0) {
+    throw new MigrationError(
+      `This database was migrated by a newer Pipit (${newer.join(', ')}), which this one does not know. Start that release or a newer one on it, or restore a backup made before the upgrade (docs/operations.md#upgrades).`,
+    );
+  }
   const migrator = new Migrator({ db, provider: migrationProvider(engine) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
@@ -44,6 +50,14 @@ export async function migrateToLatest(db: Kysely<unknown>, engine: StorageEngine
       { cause: error },
     );
   }
+}
+
+/** Every migration the database records as applied, known to this Pipit or not. */
+async function recordedMigrations(db: Kysely<unknown>): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === 'kysely_migration')) return [];
+  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db);
+  return rows.map((row) => row.name);
 }
 
 export async function appliedMigrations(

@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { createKyselyStorage } from './kysely';
-import { migrateToLatest } from './migrations';
+import { appliedMigrations, MIGRATION_NAMES, migrateToLatest } from './migrations';
 import type { Database } from './schema';
 import type { Storage } from './types';
 
@@ -26,13 +26,20 @@ export async function openSqliteStorage(dataDir: string): Promise<Storage> {
   try {
     // Kysely runs SQLite's migrations outside a transaction (its adapter says SQLite has no
     // transactional DDL, which it has): all of them in one, so a migration that fails leaves the
-    // database as it was, the ones before it in the same start-up included.
-    database.exec('BEGIN IMMEDIATE');
-    try {
+    // database as it was, the ones before it in the same start-up included. Only when there is
+    // something to migrate: the write lock is held across the migrations' awaits, and another
+    // connection of this process waiting for it would block the event loop they need.
+    const applied = await appliedMigrations(db as Kysely<unknown>, 'sqlite');
+    if (applied.length === MIGRATION_NAMES.length) {
       await migrateToLatest(db as Kysely<unknown>, 'sqlite');
-      database.exec('COMMIT');
-    } finally {
-      if (database.inTransaction) database.exec('ROLLBACK');
+    } else {
+      database.exec('BEGIN IMMEDIATE');
+      try {
+        await migrateToLatest(db as Kysely<unknown>, 'sqlite');
+        database.exec('COMMIT');
+      } finally {
+        if (database.inTransaction) database.exec('ROLLBACK');
+      }
     }
   } catch (error) {
     await db.destroy();

@@ -68,3 +68,34 @@ describe.each(ENGINES)('a migration that fails (%s)', (engine) => {
     }
   });
 });
+
+describe.each(ENGINES)('a database a newer Pipit migrated (%s)', (engine) => {
+  it('is refused at start-up with what to do, and left as it was', async () => {
+    const last = MIGRATION_NAMES.at(-1)!;
+    const { open, connect } = await oldDatabase(engine, last, () => Promise.resolve(), cleanups);
+    // Today's Pipit migrates it, then a newer one adds a migration this one does not know.
+    const storage = await open();
+    await storage.close();
+    const future = '9999_from_a_newer_pipit';
+    let db = connect();
+    try {
+      await sql`INSERT INTO kysely_migration (name, timestamp) VALUES (${future}, ${new Date().toISOString()})`.execute(
+        db,
+      );
+    } finally {
+      await db.destroy();
+    }
+    const refused = open();
+    await expect(refused).rejects.toThrow(MigrationError);
+    await expect(refused).rejects.toThrow(
+      /migrated by a newer Pipit \(9999_from_a_newer_pipit\).*restore a backup made before the upgrade/,
+    );
+    db = connect();
+    try {
+      const recorded = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db);
+      expect(recorded.rows.map((r) => r.name).sort()).toEqual([...MIGRATION_NAMES, future].sort());
+    } finally {
+      await db.destroy();
+    }
+  });
+});
