@@ -21,12 +21,9 @@ import type { Storage } from '../sync-server/src/storage/types';
 import { grantEveryone } from '../sync-server/test/support/access';
 import { percentile } from '../sync-server/test/support/timing';
 import { openProvider } from './sync-clients';
+import { newId } from './big-app';
 
 const QUICK = process.argv.includes('--quick');
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-/** An id as Pipit makes them: 26 characters of base32. */
-const createId = () =>
-  Array.from({ length: 26 }, () => ALPHABET[Math.floor(Math.random() * 32)]).join('');
 const APPS = QUICK ? 1_000 : 10_000;
 /** 10,000 × 100 KB: 1 GB of documents. */
 const DOCUMENT_BYTES = 100 * 1024;
@@ -49,9 +46,9 @@ function sampleDocuments(): Uint8Array[] {
     while (Y.encodeStateAsUpdate(doc).length < DOCUMENT_BYTES) {
       const component = new Y.Map<unknown>();
       component.set('type', ['text', 'heading', 'button', 'image'][i % 4]);
-      component.set('text', new Y.Text(`${createId()} item ${i} of sample ${d}: ${createId()}`));
-      component.set('props', { size: i % 5, align: i % 2 ? 'start' : 'center', id: createId() });
-      screens.set(createId(), component);
+      component.set('text', new Y.Text(`${newId()} item ${i} of sample ${d}: ${newId()}`));
+      component.set('props', { size: i % 5, align: i % 2 ? 'start' : 'center', id: newId() });
+      screens.set(newId(), component);
       i += 1;
     }
     return Y.encodeStateAsUpdate(doc);
@@ -62,11 +59,11 @@ async function fill(storage: Storage) {
   const samples = sampleDocuments();
   const owners = [];
   for (let i = 0; i < OWNERS; i++) {
-    owners.push(await insertUser(storage, { username: `owner_${i}_${createId().slice(0, 6)}` }));
+    owners.push(await insertUser(storage, { username: `owner_${i}_${newId().slice(0, 6)}` }));
   }
   let bytes = 0;
   for (let i = 0; i < APPS; i++) {
-    const id = createId();
+    const id = newId();
     await storage.apps.insert({
       id,
       ownerId: owners[i % OWNERS]!.id,
@@ -86,7 +83,7 @@ async function fill(storage: Storage) {
 
 /** Edits to one document until `until` resolves (or `count` are made); ms to each acknowledgement. */
 async function editLatencies(url: string, origin: string, until: Promise<unknown> | number) {
-  const opened = openProvider({ url, origin, name: `app/${createId()}` });
+  const opened = openProvider({ url, origin, name: `app/${newId()}` });
   await opened.synced;
   const text = opened.doc.getText('bench');
   const samples: number[] = [];
@@ -147,9 +144,9 @@ async function bench(engine: 'sqlite' | 'postgres') {
       const without = await editLatencies(url, pipit.url, 300);
       const started = performance.now();
       const backup = pipit.server.backups.run({
-        id: createId(),
+        id: newId(),
         kind: 'backup',
-        key: `backup:bench-${createId()}`,
+        key: `backup:bench-${newId()}`,
         payload: { at: Date.now() },
         attempt: 1,
       });

@@ -7,6 +7,11 @@ import {
 } from '@pipit/app-definition';
 import type * as Y from 'yjs';
 
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+/** An id as Pipit makes them (26 characters of base32), for every benchmark's apps and things. */
+export const newId = () =>
+  Array.from({ length: 26 }, () => ALPHABET[Math.floor(Math.random() * 32)]).join('');
+
 /** The benchmarks' big app: 1,000 components over as many screens as the limits need. */
 export const COMPONENTS = 1_000;
 

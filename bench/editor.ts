@@ -25,7 +25,7 @@ import {
 } from '@pipit/app-definition';
 // Not re-exported by @pipit/sync-server/testing; imported by path, as the server's own tests do.
 import { percentile } from '../sync-server/test/support/timing';
-import { buildApp, COMPONENTS } from './big-app';
+import { buildApp, COMPONENTS, newId } from './big-app';
 
 const QUICK = process.argv.includes('--quick');
 const RUNS = 3;
@@ -34,10 +34,6 @@ const GOAL_P95_MS = 300;
 const CLIENT_DIR = process.argv
   .find((arg) => arg.startsWith('--client='))
   ?.slice('--client='.length);
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-const newId = () =>
-  Array.from({ length: 26 }, () => ALPHABET[Math.floor(Math.random() * 32)]).join('');
 
 /** Nearest rank, as this bench always read it: the median of 10 values is the 5th. */
 const median = (values: number[]) => percentile(values, 50, 'nearest-rank');

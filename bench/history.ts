@@ -20,17 +20,13 @@ import { createLogger } from '../sync-server/src/logger';
 import { openEngine } from '../sync-server/test/support/engines';
 import { insertUser } from '../sync-server/test/support/users';
 import { percentile } from '../sync-server/test/support/timing';
-import { buildApp, COMPONENTS } from './big-app';
+import { buildApp, COMPONENTS, newId } from './big-app';
 
 const QUICK = process.argv.includes('--quick');
 const ROUNDS = QUICK ? 5 : 20;
 const LIST_ROUNDS = QUICK ? 10 : 50;
 const PANEL_ROUNDS = QUICK ? 3 : 7;
 const CHECKPOINTS = 200;
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-const newId = () =>
-  Array.from({ length: 26 }, () => ALPHABET[Math.floor(Math.random() * 32)]).join('');
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 function line(label: string, samples: number[]) {

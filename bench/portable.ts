@@ -22,10 +22,7 @@ import { signUp } from '../e2e/support/people';
 import { definitionOf } from '../sync-server/test/support/publishing';
 import { download, importFile, uploadImage } from '../sync-server/test/support/portable';
 import { portableApp } from '../sync-server/src/portable/export';
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-const createId = () =>
-  Array.from({ length: 26 }, () => ALPHABET[Math.floor(Math.random() * 32)]).join('');
+import { newId } from './big-app';
 
 const QUICK = process.argv.includes('--quick');
 const RUNS = QUICK ? 3 : 7;
@@ -65,7 +62,7 @@ try {
 
   // The app: the habit tracker, one image component per uploaded image, 2,000 records of the
   // owner's data in its first collection.
-  const appId = createId();
+  const appId = newId();
   const base = definitionOf({ title: 'Portable bench' });
   const registered = await owner.api.post('/api/apps', { id: appId, title: base.meta.title });
   if (registered.status !== 201) throw new Error(`register: ${JSON.stringify(registered.body)}`);
@@ -79,7 +76,7 @@ try {
   writeDefinition(doc, base);
   const screen = readDefinition(doc).screens[0]!.id;
   for (const url of urls) {
-    const image = addComponent(doc, createId, screen, 'image');
+    const image = addComponent(doc, newId, screen, 'image');
     setComponentProps(doc, image, { src: url, alt: 'A photo' });
   }
   await storage.documents.store(`app/${appId}`, Y.encodeStateAsUpdate(doc));

@@ -27,17 +27,13 @@ import { createLogger } from '../sync-server/src/logger';
 import { openEngine } from '../sync-server/test/support/engines';
 import { percentile } from '../sync-server/test/support/timing';
 import { insertUser } from '../sync-server/test/support/users';
-import { buildApp, COMPONENTS } from './big-app';
+import { buildApp, COMPONENTS, newId } from './big-app';
 
 const QUICK = process.argv.includes('--quick');
 const ROUNDS = QUICK ? 5 : 30;
 const UPDATE_ROUNDS = QUICK ? 3 : 7;
 /** Keystrokes into 30 components' texts: what a few minutes of editing sends. */
 const KEYSTROKES = 3_000;
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-const newId = () =>
-  Array.from({ length: 26 }, () => ALPHABET[Math.floor(Math.random() * 32)]).join('');
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 function line(label: string, samples: number[]) {

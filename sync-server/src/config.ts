@@ -24,6 +24,9 @@ function base64urlKey(bytes: number, what: string) {
     .regex(/^[A-Za-z0-9_-]+$/, message)
     .refine((text) => Buffer.from(text, 'base64url').length === bytes, message);
 }
+/** A setting that is on or off: `true`/`1` or `false`/`0`. */
+const flagSchema = z.enum(['true', 'false', '1', '0']);
+const isOn = (flag: z.infer<typeof flagSchema>) => flag === 'true' || flag === '1';
 /** An organisation or region as the `/monitoring` query carries it. */
 const slugSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'Use letters, digits, - _ or .');
 
@@ -52,7 +55,7 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Pipit <no-reply@localhost>'),
   HUMAN_CHECK_DIFFICULTY: z.coerce.number().int().min(10).max(10_000_000).default(5_000),
-  TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false'),
+  TRUST_PROXY: flagSchema.default('false'),
   USERNAME_HOLD_DAYS: z.coerce.number().min(0).max(3650).default(30),
   METRICS_TOKEN: z
     .string()
@@ -118,7 +121,7 @@ const envSchema = z.object({
     }, 'Use a cron expression of five fields, in UTC: minute hour day-of-month month day-of-week, e.g. "30 3 * * *" for every day at 03:30.')
     .optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
-  BACKUP_DRILL: z.enum(['true', 'false', '1', '0']).default('true'),
+  BACKUP_DRILL: flagSchema.default('true'),
   VAPID_PUBLIC_KEY: base64urlKey(65, 'an uncompressed P-256 public key').optional(),
   VAPID_PRIVATE_KEY: base64urlKey(32, 'a P-256 private key').optional(),
   VAPID_SUBJECT: z
@@ -333,7 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     humanCheckDifficulty: e.HUMAN_CHECK_DIFFICULTY,
-    trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
+    trustProxy: isOn(e.TRUST_PROXY),
     usernameHoldDays: e.USERNAME_HOLD_DAYS,
     metricsToken: e.METRICS_TOKEN,
     monitoring: {
@@ -365,7 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       dir: path.resolve(cwd, e.BACKUP_DIR ?? path.join(e.DATA_DIR, 'backups')),
       schedule: e.BACKUP_SCHEDULE?.trim(),
       keep: e.BACKUP_KEEP,
-      drill: e.BACKUP_DRILL === 'true' || e.BACKUP_DRILL === '1',
+      drill: isOn(e.BACKUP_DRILL),
     },
   };
 }

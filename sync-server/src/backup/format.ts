@@ -38,6 +38,15 @@ export interface BackupTrailer {
 /** A refusal a person can act on: said as it is, with nothing changed. */
 export class BackupError extends Error {}
 
+/** Another backup of the same database holds its lock: this one was not started. */
+export class BackupInProgressError extends BackupError {
+  constructor(holder: string) {
+    super(
+      `Another backup of this database is running (${holder}), so this one was not started. Let it finish, then try again.`,
+    );
+  }
+}
+
 /** A row's values as a line: bytes as base64, everything else as JSON has it. */
 export function encodeRow(values: unknown[]): string {
   return JSON.stringify(

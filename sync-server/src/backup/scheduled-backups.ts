@@ -9,7 +9,7 @@ import type { Job, SharedScheduler } from '../scheduler';
 import { openSqliteStorage } from '../storage/sqlite';
 import type { BackupRun, Storage } from '../storage/types';
 import { writeBackup } from './backup';
-import { BACKUP_EXTENSION, BackupError } from './format';
+import { BACKUP_EXTENSION, BackupError, BackupInProgressError } from './format';
 import { restoreBackup } from './restore';
 import type { BackupSource } from './sources';
 import { openSqliteTarget } from './targets';
@@ -130,7 +130,7 @@ export function createScheduledBackups(deps: ScheduledBackupDeps): ScheduledBack
     try {
       source = await deps.openSource();
     } catch (error) {
-      if (error instanceof BackupError && /Another backup/.test(error.message)) {
+      if (error instanceof BackupInProgressError) {
         logger.info({ task: 'backup' }, error.message);
         return null;
       }

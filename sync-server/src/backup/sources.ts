@@ -6,7 +6,7 @@ import type { StorageEngine } from '@pipit/protocol';
 import type { Config } from '../config';
 import { types } from '../storage/postgres';
 import { SQLITE_FILE_NAME } from '../storage/sqlite';
-import { BackupError, dependencyOrder, isBookkeeping } from './format';
+import { BackupError, BackupInProgressError, dependencyOrder, isBookkeeping } from './format';
 
 /**
  * A database read for a backup as it was at one moment, while the server keeps writing: SQLite in
@@ -28,11 +28,6 @@ export interface BackupSource {
 export const SQLITE_BACKUP_LOCK = 'backup.lock';
 /** PostgreSQL's advisory lock key for the same (held by the backup's own connection). */
 const POSTGRES_BACKUP_LOCK = 7_414_243_118;
-
-const anotherBackup = (since: string) =>
-  new BackupError(
-    `Another backup of this database is running (${since}), so this one was not started. Let it finish, then try again.`,
-  );
 
 const alive = (pid: number) => {
   try {
@@ -64,12 +59,12 @@ function lockSqlite(dataDir: string): () => void {
         // Gone in between: try again.
       }
       if (Number.isInteger(holder) && holder > 0 && alive(holder)) {
-        throw anotherBackup(`process ${holder}`);
+        throw new BackupInProgressError(`process ${holder}`);
       }
       rmSync(file, { force: true });
     }
   }
-  throw anotherBackup('it took the lock just now');
+  throw new BackupInProgressError('it took the lock just now');
 }
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -170,7 +165,7 @@ export async function openPostgresSource(connectionString: string): Promise<Back
     const locked = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
       POSTGRES_BACKUP_LOCK,
     ]);
-    if (!locked.rows[0]?.ok) throw anotherBackup('on another connection');
+    if (!locked.rows[0]?.ok) throw new BackupInProgressError('on another connection');
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const migrated = await client
       .query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1')

@@ -9,6 +9,8 @@ import { VERSION } from '../version';
 export const HEARTBEAT_MS = 15_000;
 /** Days of the database's size kept, for its growth. */
 const SIZE_DAYS_KEPT = 90;
+/** The size is read this often, not every beat: growth is told per day. */
+const SIZE_EVERY_MS = 10 * 60 * 1000;
 
 export interface Heartbeat {
   /** Writes this instance's figures now (tests; the timer does it every HEARTBEAT_MS). */
@@ -20,7 +22,7 @@ export interface Heartbeat {
  * This instance's figures for the operator's health view, written into the database every 15 s
  * so that any instance's /admin shows every instance: the same figures as its /metrics (open
  * sockets, loaded documents, HTTP responses and 5xx among them since the last beat; memory), its
- * version and when it started, and the database's size of the day. A failed write is logged and
+ * version and when it started, and (every 10 minutes) the database's size of the day. A failed write is logged and
  * tried at the next beat, whose window then covers both.
  */
 export function startHeartbeat(deps: {
@@ -34,6 +36,7 @@ export function startHeartbeat(deps: {
   const { storage, metrics, clock, logger } = deps;
   const startedAt = clock.now();
   let last = { at: startedAt, requests: 0, serverErrors: 0 };
+  let sizeReadAt = -Infinity;
 
   async function beat() {
     const now = clock.now();
@@ -55,12 +58,14 @@ export function startHeartbeat(deps: {
       now - DAY_MS,
     );
     last = { at: now, requests: figures.requests, serverErrors: figures.serverErrors };
+    if (now - sizeReadAt < SIZE_EVERY_MS) return;
     const today = utcDay(now);
     await storage.instances.recordSize(
       today,
       await storage.instances.databaseBytes(),
       today - SIZE_DAYS_KEPT * DAY_MS,
     );
+    sizeReadAt = now;
   }
 
   const beatAndLog = () =>

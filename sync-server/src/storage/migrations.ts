@@ -33,14 +33,26 @@ export function migrationProvider(engine: StorageEngine): MigrationProvider {
 
 export class MigrationError extends Error {}
 
-/** Applies every pending migration; several instances starting at once take turns (Kysely's lock). */
-export async function migrateToLatest(db: Kysely<unknown>, engine: StorageEngine): Promise<void> {
-  const newer = (await recordedMigrations(db)).filter((name) => !MIGRATION_NAMES.includes(name));
+/**
+ * The migrations still to apply, given what the database records; refuses a database that
+ * records one this Pipit does not know (a newer release migrated it).
+ */
+export function pendingMigrations(recorded: readonly string[]): string[] {
+  const newer = recorded.filter((name) => !MIGRATION_NAMES.includes(name));
   if (newer.length > 0) {
     throw new MigrationError(
       `This database was migrated by a newer Pipit (${newer.join(', ')}), which this one does not know. Start that release or a newer one on it, or restore a backup made before the upgrade (docs/operations.md#upgrades).`,
     );
   }
+  return MIGRATION_NAMES.filter((name) => !recorded.includes(name));
+}
+
+/**
+ * Applies every pending migration; several instances starting at once take turns (Kysely's
+ * lock). A database with nothing pending is only read (one query), never locked.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, engine: StorageEngine): Promise<void> {
+  if (pendingMigrations(await recordedMigrations(db, engine)).length === 0) return;
   const migrator = new Migrator({ db, provider: migrationProvider(engine) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
@@ -53,9 +65,18 @@ export async function migrateToLatest(db: Kysely<unknown>, engine: StorageEngine
 }
 
 /** Every migration the database records as applied, known to this Pipit or not. */
-async function recordedMigrations(db: Kysely<unknown>): Promise<string[]> {
-  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
-  if (!tables.some((t) => t.name === 'kysely_migration')) return [];
+export async function recordedMigrations(
+  db: Kysely<unknown>,
+  engine: StorageEngine,
+): Promise<string[]> {
+  const table =
+    engine === 'postgres'
+      ? sql<{ found: unknown }>`SELECT to_regclass('kysely_migration') AS found`
+      : sql<{
+          found: unknown;
+        }>`SELECT name AS found FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`;
+  const { rows: found } = await table.execute(db);
+  if (found[0]?.found === undefined || found[0].found === null) return [];
   const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db);
   return rows.map((row) => row.name);
 }

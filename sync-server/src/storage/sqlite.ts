@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { createKyselyStorage } from './kysely';
-import { appliedMigrations, MIGRATION_NAMES, migrateToLatest } from './migrations';
+import { migrateToLatest, pendingMigrations, recordedMigrations } from './migrations';
 import type { Database } from './schema';
 import type { Storage } from './types';
 
@@ -29,10 +29,8 @@ export async function openSqliteStorage(dataDir: string): Promise<Storage> {
     // database as it was, the ones before it in the same start-up included. Only when there is
     // something to migrate: the write lock is held across the migrations' awaits, and another
     // connection of this process waiting for it would block the event loop they need.
-    const applied = await appliedMigrations(db as Kysely<unknown>, 'sqlite');
-    if (applied.length === MIGRATION_NAMES.length) {
-      await migrateToLatest(db as Kysely<unknown>, 'sqlite');
-    } else {
+    const recorded = await recordedMigrations(db as Kysely<unknown>, 'sqlite');
+    if (pendingMigrations(recorded).length > 0) {
       database.exec('BEGIN IMMEDIATE');
       try {
         await migrateToLatest(db as Kysely<unknown>, 'sqlite');
