@@ -75,6 +75,22 @@ export const ROOMY_RATE_LIMITS: StartOptions['rateLimits'] = {
   recordFilesPerAccount: ROOMY,
 };
 
+/** Signs a person up on the server at `url` with TEST_PASSWORD; their signed-in client. */
+export async function signUp(
+  url: string,
+  username: string,
+  email = `${username}@example.org`,
+): Promise<ApiClient> {
+  const client = new ApiClient(url);
+  const response = await client.post(
+    '/api/auth/signup',
+    { username, email, password: TEST_PASSWORD },
+    true,
+  );
+  if (response.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(response.body)}`);
+  return client;
+}
+
 /** The real server on `engine`, sending mail to a real local SMTP server. */
 export async function startAccountsServer(
   engine: Engine,
@@ -97,17 +113,7 @@ export async function startAccountsServer(
     pipit,
     smtp,
     client: () => new ApiClient(pipit.url),
-    async signup(username, email = `${username}@example.org`) {
-      const client = new ApiClient(pipit.url);
-      const response = await client.post(
-        '/api/auth/signup',
-        { username, email, password: TEST_PASSWORD },
-        true,
-      );
-      if (response.status !== 201)
-        throw new Error(`sign-up failed: ${JSON.stringify(response.body)}`);
-      return client;
-    },
+    signup: (username, email) => signUp(pipit.url, username, email),
     async login(login, password = TEST_PASSWORD, userAgent) {
       const client = new ApiClient(pipit.url);
       const response = await client.request('POST', '/api/auth/login', {

@@ -17,7 +17,10 @@ export function editMeta(doc: Y.Doc, patch: Partial<AppMeta>): void {
 }
 
 /** Marks a person's email verified (publishing and inviting need it). */
-export async function verifyEmail(h: AccountsHarness, client: ApiClient): Promise<string> {
+export async function verifyEmail(
+  h: Pick<AccountsHarness, 'pipit'>,
+  client: ApiClient,
+): Promise<string> {
   const me = await client.get<{ account: { id: string } }>('/api/auth/session');
   await h.pipit.server.storage.users.update(me.body.account.id, { emailVerifiedAt: Date.now() });
   return me.body.account.id;
@@ -38,7 +41,7 @@ export function definitionOf(
  * change made in one transaction, and the server's acknowledgement awaited (so it is stored).
  */
 export async function editDocument(
-  h: AccountsHarness,
+  h: Pick<AccountsHarness, 'pipit'>,
   client: ApiClient,
   appId: string,
   edit: (doc: Y.Doc) => void,
@@ -55,7 +58,7 @@ export async function editDocument(
 
 /** Registers an app over REST and writes a whole definition into its document. */
 export async function createApp(
-  h: AccountsHarness,
+  h: Pick<AccountsHarness, 'pipit'>,
   client: ApiClient,
   definition: AppDefinition = definitionOf(),
   extra: { forkedFrom?: { appId: string; version: number } } = {},
