@@ -1,12 +1,21 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
  * One run, four projects: packages, client, server and e2e. `npm test` runs them all; one alone:
  * `npx vitest run --project server`.
- * Browser tests share one Chromium and the machine's two cores, so they run one file at a time.
+ *
+ * Unit and server files run at least two at a time (vitest's default is cores - 1, one file at a
+ * time on two cores): most of a server test is waiting on sockets, databases and timers, and each
+ * file starts its own servers on free ports and makes its own databases. On two cores that takes
+ * the server suite from about 19 minutes to about 12.
+ * Browser tests then run one file at a time, by themselves: Chromium draws in software and keeps
+ * a core busy, so two browser files at once, or one beside the server files, each took as long
+ * as they did one after another, and the slowest of them ran into their timeouts.
  */
 export default defineConfig({
   test: {
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {

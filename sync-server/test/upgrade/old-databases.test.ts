@@ -20,7 +20,7 @@ import {
   BEN,
   BEN_RECORDS,
   CHECKPOINT_NAME,
-  CY,
+  CYD,
   DRAFT_NAME,
   readDataDocumentAs,
   retitle,
@@ -107,7 +107,7 @@ describe.each(ENGINES)('a database an earlier Pipit made, upgraded (%s)', (engin
         const profile = await ada.get<{ displayName: string }>(`/api/profiles/${ADA}`);
         expect(profile.body.displayName).toBe(ADA_NAME);
         // A deleted account's name stays held, wherever that release kept it.
-        const held = await ada.get<{ available: boolean }>(`/api/usernames/${CY}`);
+        const held = await ada.get<{ available: boolean }>(`/api/usernames/${CYD}`);
         expect(held.body.available).toBe(false);
         const ben = await signIn(pipit.url, BEN);
 

@@ -20,15 +20,15 @@ import {
 import { readDataDocumentAs, writeDataDocumentAs } from '../support/visitor-data';
 
 /*
- * What the old-database fixtures hold (docs/operations.md#testing-upgrades): a small community as people
- * make one through the API, and what each fixture must still let them do once today's server has
- * migrated it. make-fixtures.ts writes it; old-databases.test.ts checks it.
+ * What the old-database fixtures hold (docs/operations.md#testing-upgrades): a small community
+ * as people make one through the API, and what each fixture must still let them do once today's
+ * server has migrated it. make-fixtures.ts writes it; old-databases.test.ts checks it.
  */
 
 export const ADA = 'ada';
 export const BEN = 'ben';
 /** Deleted: the name stays held. */
-export const CY = 'cyd';
+export const CYD = 'cyd';
 export const ADA_NAME = 'Ada Lovelace';
 export const APP_TITLE = 'Field notes';
 export const CHECKPOINT_NAME = 'Before the move';
@@ -37,8 +37,7 @@ export const DRAFT_NAME = 'Try a new layout';
 export const BEN_RECORDS = ['Walked 5 km', 'Read a chapter', 'Slept early'];
 export const SPACE_RECORDS = ['Dishes', 'Bins'];
 
-const NOTE = 'fixnote';
-/** Fixed ids: the fixtures stay the same size when made again. */
+/** Fixed ids: made again, the fixtures differ only where they must (times, secrets, new ids). */
 const NOTES = 'notes'.padEnd(26, 'a');
 const CHORES = 'chores'.padEnd(26, 'a');
 
@@ -54,7 +53,7 @@ export function appDefinition(): AppDefinition {
     fields: [
       {
         id: `${name.toLowerCase()}text`.padEnd(26, 'b'),
-        name: NOTE,
+        name: 'Note',
         type: 'text' as const,
         required: false,
         default: null,
@@ -85,19 +84,19 @@ async function accountId(client: ApiClient): Promise<string> {
 /**
  * Makes the community on a running server, every step through the API as people do: ada (a
  * profile, an app shared with ben and published, a named checkpoint, a space with ben in it, a
- * draft), ben (his own records in the app), and cy, who deleted her account.
+ * draft), ben (his own records in the app), and cyd, who deleted her account.
  */
 export async function makeCommunity(h: Pick<AccountsHarness, 'pipit'>): Promise<void> {
   const ada = await signUp(h.pipit.url, ADA);
   const ben = await signUp(h.pipit.url, BEN);
-  const cy = await signUp(h.pipit.url, CY);
+  const cyd = await signUp(h.pipit.url, CYD);
   await verifyEmail(h, ada);
   const profile = await ada.request('PATCH', '/api/account/profile', {
     body: { displayName: ADA_NAME, bio: 'Notes from the field.' },
   });
   if (profile.status !== 200) throw new Error(`profile: ${JSON.stringify(profile.body)}`);
-  const gone = await cy.request('DELETE', '/api/account', { body: { password: TEST_PASSWORD } });
-  if (gone.status !== 204) throw new Error(`deleting cy: ${JSON.stringify(gone.body)}`);
+  const gone = await cyd.request('DELETE', '/api/account', { body: { password: TEST_PASSWORD } });
+  if (gone.status !== 204) throw new Error(`deleting cyd: ${JSON.stringify(gone.body)}`);
 
   const appId = await createApp(h, ada, appDefinition());
   await shareApp(ada, appId, [[BEN, 'editor']]);
