@@ -81,6 +81,12 @@ export class ApiClient {
   }
 }
 
+/** The signed-in person's account id, from their session. */
+export async function accountIdOf(client: ApiClient): Promise<string> {
+  const me = await client.get<{ account: { id: string } }>('/api/auth/session');
+  return me.body.account.id;
+}
+
 export function errorCode(response: ApiResponse): string | undefined {
   return (response.body as { error?: { code?: string } }).error?.code;
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPostgresStorage } from '../../src/storage/postgres';
-import { openSqliteStorage } from '../../src/storage/sqlite';
+import { openSqliteStorage, SQLITE_FILE_NAME } from '../../src/storage/sqlite';
 import type { Storage } from '../../src/storage/types';
 import { createTestDatabase } from './postgres';
 import { startTestSmtp, type TestSmtp } from './smtp';
@@ -13,22 +13,45 @@ import { ApiClient } from './api-client';
 export const ENGINES = ['sqlite', 'postgres'] as const;
 export type Engine = (typeof ENGINES)[number];
 
-export async function openEngine(
-  engine: Engine,
-): Promise<{ storage: Storage; cleanup(): Promise<void>; databaseUrl?: string }> {
+/**
+ * An empty database of `engine`: where it is (a SQLite file's path, a PostgreSQL URL), how the
+ * server opens it, what a server on it is told (DATABASE_URL), and how to remove it.
+ */
+export interface EmptyDatabase {
+  location: string;
+  open(): Promise<Storage>;
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+export async function emptyDatabase(engine: Engine): Promise<EmptyDatabase> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'pipit-engine-'));
     return {
-      storage: await openSqliteStorage(dir),
-      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+      location: path.join(dir, SQLITE_FILE_NAME),
+      open: () => openSqliteStorage(dir),
+      env: {},
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
   const database = await createTestDatabase();
   return {
-    storage: await openPostgresStorage(database.url),
+    location: database.url,
+    open: () => openPostgresStorage(database.url),
+    // The job scheduler opens its own connections with it.
+    env: { DATABASE_URL: database.url },
+    drop: () => database.drop(),
+  };
+}
+
+export async function openEngine(
+  engine: Engine,
+): Promise<{ storage: Storage; cleanup(): Promise<void>; databaseUrl?: string }> {
+  const database = await emptyDatabase(engine);
+  return {
+    storage: await database.open(),
     cleanup: () => database.drop(),
-    // What DATABASE_URL would be: the job scheduler opens its own connections with it.
-    databaseUrl: database.url,
+    ...(database.env.DATABASE_URL ? { databaseUrl: database.env.DATABASE_URL } : {}),
   };
 }
 
@@ -91,22 +114,43 @@ export async function signUp(
   return client;
 }
 
-/** The real server on `engine`, sending mail to a real local SMTP server. */
+/** Signs in on a new client at `url`, optionally as a given browser; throws if refused. */
+export async function logIn(
+  url: string,
+  login: string,
+  password = TEST_PASSWORD,
+  userAgent?: string,
+): Promise<ApiClient> {
+  const client = new ApiClient(url);
+  const response = await client.request('POST', '/api/auth/login', {
+    body: { login, password },
+    humanCheck: true,
+    ...(userAgent ? { headers: { 'User-Agent': userAgent } } : {}),
+  });
+  if (response.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(response.body)}`);
+  return client;
+}
+
+/**
+ * The real server on `engine`, sending mail to a real local SMTP server. On `database` when
+ * given (closing leaves it for the caller), else on an empty one of its own.
+ */
 export async function startAccountsServer(
   engine: Engine,
-  options: Omit<StartOptions, 'storage'> = {},
+  options: Omit<StartOptions, 'storage'> & { database?: EmptyDatabase } = {},
 ): Promise<AccountsHarness> {
-  const { storage, cleanup, databaseUrl } = await openEngine(engine);
+  const { database: given, ...startOptions } = options;
+  const database = given ?? (await emptyDatabase(engine));
   const smtp = await startTestSmtp();
   const pipit = await startPipit({
     rateLimits: ROOMY_RATE_LIMITS,
-    ...options,
-    storage,
+    ...startOptions,
+    storage: await database.open(),
     env: {
       SMTP_URL: smtp.url,
       HUMAN_CHECK_DIFFICULTY: '500',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      ...options.env,
+      ...database.env,
+      ...startOptions.env,
     },
   });
   return {
@@ -114,21 +158,11 @@ export async function startAccountsServer(
     smtp,
     client: () => new ApiClient(pipit.url),
     signup: (username, email) => signUp(pipit.url, username, email),
-    async login(login, password = TEST_PASSWORD, userAgent) {
-      const client = new ApiClient(pipit.url);
-      const response = await client.request('POST', '/api/auth/login', {
-        body: { login, password },
-        humanCheck: true,
-        ...(userAgent ? { headers: { 'User-Agent': userAgent } } : {}),
-      });
-      if (response.status !== 200)
-        throw new Error(`sign-in failed: ${JSON.stringify(response.body)}`);
-      return client;
-    },
+    login: (login, password, userAgent) => logIn(pipit.url, login, password, userAgent),
     async close() {
       await pipit.close();
       await smtp.close();
-      await cleanup();
+      if (!given) await database.drop();
     },
   };
 }

@@ -1,15 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { MIGRATION_NAMES, migrationProvider } from '../../src/storage/migrations';
-import { openPostgresStorage } from '../../src/storage/postgres';
-import { openSqliteStorage, SQLITE_FILE_NAME } from '../../src/storage/sqlite';
 import type { Storage } from '../../src/storage/types';
-import type { Engine } from './engines';
-import { createTestDatabase } from './postgres';
+import { type Engine, emptyDatabase } from './engines';
 
 /** What a test undoes after each case, last made first. */
 export type Cleanups = Array<() => Promise<void>>;
@@ -31,6 +25,34 @@ export async function databaseBefore(
   return (await oldDatabase(engine, migration, seed, cleanups, poolErrors)).open;
 }
 
+/** Kysely over a SQLite file or a PostgreSQL database (`location`), for migrating it by hand. */
+export function kyselyFor(engine: Engine, location: string, poolErrors?: Error[]): Kysely<unknown> {
+  if (engine === 'sqlite') {
+    return new Kysely({ dialect: new SqliteDialect({ database: new SQLite(location) }) });
+  }
+  const pool = new pg.Pool({ connectionString: location });
+  if (poolErrors) pool.on('error', (error) => poolErrors.push(error));
+  return new Kysely({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Applies today's migrations up to and including `migration`, and none after it. */
+export async function migrateTo(
+  engine: Engine,
+  location: string,
+  migration: string,
+): Promise<void> {
+  const db = kyselyFor(engine, location);
+  try {
+    const { error } = await new Migrator({
+      db,
+      provider: migrationProvider(engine),
+    }).migrateTo(migration);
+    if (error) throw error;
+  } finally {
+    await db.destroy();
+  }
+}
+
 /**
  * `databaseBefore`, with `connect` too: the database as it is, through Kysely, without
  * migrating it (the caller destroys what it returns).
@@ -42,39 +64,21 @@ export async function oldDatabase(
   cleanups: Cleanups,
   poolErrors?: Error[],
 ): Promise<{ open: () => Promise<Storage>; connect: () => Kysely<unknown> }> {
-  let connect: () => Kysely<unknown>;
-  let open: () => Promise<Storage>;
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(path.join(tmpdir(), 'pipit-migration-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    connect = () =>
-      new Kysely({
-        dialect: new SqliteDialect({ database: new SQLite(path.join(dir, SQLITE_FILE_NAME)) }),
-      });
-    open = () => openSqliteStorage(dir);
-  } else {
-    const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
-    connect = () => {
-      const pool = new pg.Pool({ connectionString: database.url });
-      if (poolErrors) pool.on('error', (error) => poolErrors.push(error));
-      return new Kysely({ dialect: new PostgresDialect({ pool }) });
-    };
-    open = () => openPostgresStorage(database.url);
-  }
+  const database = await emptyDatabase(engine);
+  cleanups.push(() => database.drop());
+  const connect = () => kyselyFor(engine, database.location, poolErrors);
+  await migrateTo(
+    engine,
+    database.location,
+    MIGRATION_NAMES[MIGRATION_NAMES.indexOf(migration) - 1]!,
+  );
   const db = connect();
   try {
-    const previous = MIGRATION_NAMES[MIGRATION_NAMES.indexOf(migration) - 1]!;
-    const { error } = await new Migrator({
-      db,
-      provider: migrationProvider(engine),
-    }).migrateTo(previous);
-    if (error) throw error;
     await seed(db);
   } finally {
     await db.destroy();
   }
-  return { open, connect };
+  return { open: () => database.open(), connect };
 }
 
 /** The database of `databaseBefore`, opened now (and closed among the cleanups). */

@@ -2,7 +2,7 @@ import * as Y from 'yjs';
 import { type AppIcon, createApp, setTheme, type Theme } from '@pipit/app-definition';
 import { createId, documentName, type Visibility } from '@pipit/protocol';
 import type { Storage } from '../../src/storage/types';
-import type { ApiClient } from './api-client';
+import { accountIdOf, type ApiClient } from './api-client';
 
 export interface PublishOptions {
   title?: string;
@@ -10,12 +10,6 @@ export interface PublishOptions {
   icon?: AppIcon;
   theme?: Partial<Theme>;
   visibility?: Visibility;
-}
-
-/** The owner's user id, from their session. */
-async function userIdOf(client: ApiClient): Promise<string> {
-  const me = await client.get<{ account: { id: string } }>('/api/auth/session');
-  return me.body.account.id;
 }
 
 /**
@@ -48,7 +42,7 @@ export async function createPublishedApp(
   if (options.publish === false) return id;
 
   // Publishing asks for a confirmed email address.
-  await storage.users.update(await userIdOf(owner), { emailVerifiedAt: Date.now() });
+  await storage.users.update(await accountIdOf(owner), { emailVerifiedAt: Date.now() });
   const published = await owner.post(
     `/api/apps/${id}/versions`,
     options.visibility ? { visibility: options.visibility } : {},

@@ -7,7 +7,7 @@ import {
 } from '@pipit/app-definition';
 import { createId, type Publication, type Visibility } from '@pipit/protocol';
 import type * as Y from 'yjs';
-import type { ApiClient, ApiResponse } from './api-client';
+import { accountIdOf, type ApiClient, type ApiResponse } from './api-client';
 import type { AccountsHarness } from './engines';
 import { acknowledged, connectProvider } from './provider';
 
@@ -21,9 +21,9 @@ export async function verifyEmail(
   h: Pick<AccountsHarness, 'pipit'>,
   client: ApiClient,
 ): Promise<string> {
-  const me = await client.get<{ account: { id: string } }>('/api/auth/session');
-  await h.pipit.server.storage.users.update(me.body.account.id, { emailVerifiedAt: Date.now() });
-  return me.body.account.id;
+  const id = await accountIdOf(client);
+  await h.pipit.server.storage.users.update(id, { emailVerifiedAt: Date.now() });
+  return id;
 }
 
 /** A template's definition (the habit tracker unless named) with some meta replaced. */

@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { MIGRATION_NAMES, migrationProvider } from '../../src/storage/migrations';
+import { MIGRATION_NAMES } from '../../src/storage/migrations';
 import type { Engine } from '../support/engines';
 
 /*
  * The old-database fixtures' files and the few things make-fixtures.ts and old-databases.test.ts
- * both do to a database: migrate it part of the way, read what it holds, load a fixture into it.
+ * both do to a database: read its schema, load a fixture into it.
  */
 
 export const FIXTURES_DIR = path.join(import.meta.dirname, 'fixtures');
@@ -22,29 +21,6 @@ export const hasMigration = (at: string, migration: string) => {
   if (!MIGRATION_NAMES.includes(migration)) throw new Error(`no migration ${migration}`);
   return migration <= at;
 };
-
-/** Kysely over a SQLite file or a PostgreSQL database, for migrating it. */
-export function kyselyFor(engine: Engine, target: string): Kysely<unknown> {
-  return engine === 'sqlite'
-    ? new Kysely({ dialect: new SqliteDialect({ database: new SQLite(target) }) })
-    : new Kysely({
-        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target }) }),
-      });
-}
-
-/** Applies today's migrations up to and including `migration`, and none after it. */
-export async function migrateTo(engine: Engine, target: string, migration: string): Promise<void> {
-  const db = kyselyFor(engine, target);
-  try {
-    const { error } = await new Migrator({
-      db,
-      provider: migrationProvider(engine),
-    }).migrateTo(migration);
-    if (error) throw error;
-  } finally {
-    await db.destroy();
-  }
-}
 
 /** A table's columns, in their order, for every table but the migrator's own and SQLite's. */
 export type Schema = Map<string, string[]>;

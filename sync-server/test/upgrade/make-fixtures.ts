@@ -16,22 +16,16 @@
  * schemas come out the same (old-databases.test.ts checks that shipped migrations never change).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { MIGRATION_NAMES } from '../../src/storage/migrations';
-import { openPostgresStorage } from '../../src/storage/postgres';
-import { openSqliteStorage, SQLITE_FILE_NAME } from '../../src/storage/sqlite';
-import { ENGINES, type Engine, ROOMY_RATE_LIMITS } from '../support/engines';
-import { createTestDatabase } from '../support/postgres';
-import { startPipit } from '../support/start-server';
-import { startTestSmtp } from '../support/smtp';
+import { emptyDatabase, ENGINES, type Engine, startAccountsServer } from '../support/engines';
+import { migrateTo } from '../support/migrated-database';
 import {
   fixtureFile,
   hasMigration,
-  migrateTo,
   postgresSchema,
   type Schema,
   sqliteSchema,
@@ -50,34 +44,19 @@ const HEADER = (engine: Engine, migration: string) =>
 
 /** Today's server on `engine`, the community made through its API, then every row it stored. */
 async function todaysRows(engine: Engine): Promise<Rows> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pipit-fixtures-'));
-  const database = engine === 'postgres' ? await createTestDatabase() : undefined;
-  const smtp = await startTestSmtp();
+  const database = await emptyDatabase(engine);
   try {
-    const storage = database
-      ? await openPostgresStorage(database.url)
-      : await openSqliteStorage(dir);
-    const pipit = await startPipit({
-      rateLimits: ROOMY_RATE_LIMITS,
-      storage,
-      env: {
-        SMTP_URL: smtp.url,
-        HUMAN_CHECK_DIFFICULTY: '500',
-        ...(database ? { DATABASE_URL: database.url } : {}),
-      },
-    });
+    const h = await startAccountsServer(engine, { database });
     try {
-      await makeCommunity({ pipit });
+      await makeCommunity(h);
     } finally {
-      await pipit.close();
+      await h.close();
     }
-    return database
-      ? await postgresRows(database.url)
-      : sqliteRows(path.join(dir, SQLITE_FILE_NAME));
+    return engine === 'postgres'
+      ? await postgresRows(database.location)
+      : sqliteRows(database.location);
   } finally {
-    await smtp.close();
-    await database?.drop();
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   }
 }
 
@@ -202,9 +181,9 @@ function dumpSqlite(file: string): string {
 }
 
 async function sqliteFixture(migration: string, today: Rows): Promise<string> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pipit-fixture-'));
+  const database = await emptyDatabase('sqlite');
   try {
-    const file = path.join(dir, SQLITE_FILE_NAME);
+    const file = database.location;
     await migrateTo('sqlite', file, migration);
     const db = new SQLite(file);
     try {
@@ -225,15 +204,15 @@ async function sqliteFixture(migration: string, today: Rows): Promise<string> {
     }
     return dumpSqlite(file);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   }
 }
 
 async function postgresFixture(migration: string, today: Rows): Promise<string> {
-  const database = await createTestDatabase();
+  const database = await emptyDatabase('postgres');
   try {
-    await migrateTo('postgres', database.url, migration);
-    const client = new pg.Client({ connectionString: database.url });
+    await migrateTo('postgres', database.location, migration);
+    const client = new pg.Client({ connectionString: database.location });
     await client.connect();
     try {
       // Rows in any order: foreign keys are checked by triggers, which replicas skip.
@@ -262,7 +241,7 @@ async function postgresFixture(migration: string, today: Rows): Promise<string> 
     }
     const dumped = spawnSync(
       'pg_dump',
-      ['--no-owner', '--no-privileges', '--inserts', '--dbname', database.url],
+      ['--no-owner', '--no-privileges', '--inserts', '--dbname', database.location],
       { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
     );
     if (dumped.error) throw dumped.error;

@@ -1,21 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATION_NAMES } from '../../src/storage/migrations';
-import { openPostgresStorage } from '../../src/storage/postgres';
-import { openSqliteStorage, SQLITE_FILE_NAME } from '../../src/storage/sqlite';
-import { ApiClient } from '../support/api-client';
-import { ENGINES, type Engine, ROOMY_RATE_LIMITS, TEST_PASSWORD } from '../support/engines';
-import { createTestDatabase } from '../support/postgres';
+import { accountIdOf } from '../support/api-client';
+import { emptyDatabase, ENGINES, logIn, ROOMY_RATE_LIMITS } from '../support/engines';
+import { migrateTo } from '../support/migrated-database';
 import { publish } from '../support/publishing';
 import { startPipit } from '../support/start-server';
 import { readSpaceDocumentAs } from '../support/visitor-data';
-import { fixtureFile, hasMigration, loadFixture, migrateTo, schemaText } from './fixture-databases';
+import { fixtureFile, hasMigration, loadFixture, schemaText } from './fixture-databases';
 import {
   ADA,
   ADA_NAME,
-  accountId,
   APP_TITLE,
   BEN,
   BEN_RECORDS,
@@ -34,43 +28,6 @@ import {
  * first release with it left (fixtures/, made by make-fixtures.ts) is loaded, migrated by today's
  * server as it starts, and then used through the API by the people in it.
  */
-
-/** A database a test makes: where it is, and how to open it as the server does. */
-interface Target {
-  location: string;
-  open: () => ReturnType<typeof openSqliteStorage>;
-  env: Record<string, string>;
-  drop(): Promise<void>;
-}
-
-async function emptyDatabase(engine: Engine): Promise<Target> {
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(path.join(tmpdir(), 'pipit-upgrade-'));
-    return {
-      location: path.join(dir, SQLITE_FILE_NAME),
-      open: () => openSqliteStorage(dir),
-      env: {},
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const database = await createTestDatabase();
-  return {
-    location: database.url,
-    open: () => openPostgresStorage(database.url),
-    env: { DATABASE_URL: database.url },
-    drop: () => database.drop(),
-  };
-}
-
-async function signIn(url: string, login: string): Promise<ApiClient> {
-  const client = new ApiClient(url);
-  const answer = await client.request('POST', '/api/auth/login', {
-    body: { login, password: TEST_PASSWORD },
-    humanCheck: true,
-  });
-  expect(answer.status, `${login} signs in`).toBe(200);
-  return client;
-}
 
 describe.each(ENGINES)('a database an earlier Pipit made, upgraded (%s)', (engine) => {
   /** The schema today's migrations make at each point, to compare each fixture's with. */
@@ -103,13 +60,13 @@ describe.each(ENGINES)('a database an earlier Pipit made, upgraded (%s)', (engin
       });
       const h = { pipit };
       try {
-        const ada = await signIn(pipit.url, ADA);
+        const ada = await logIn(pipit.url, ADA);
         const profile = await ada.get<{ displayName: string }>(`/api/profiles/${ADA}`);
         expect(profile.body.displayName).toBe(ADA_NAME);
         // A deleted account's name stays held, wherever that release kept it.
         const held = await ada.get<{ available: boolean }>(`/api/usernames/${CYD}`);
         expect(held.body.available).toBe(false);
-        const ben = await signIn(pipit.url, BEN);
+        const ben = await logIn(pipit.url, BEN);
 
         const apps = await ada.get<{ apps: Array<{ id: string; title: string }> }>('/api/apps');
         const app = apps.body.apps.find((a) => a.title === APP_TITLE);
@@ -128,7 +85,7 @@ describe.each(ENGINES)('a database an earlier Pipit made, upgraded (%s)', (engin
             expect(published.body).toMatchObject({ version: 1, title: APP_TITLE });
             const notes = await readDataDocumentAs(
               pipit.url,
-              { appId, userId: await accountId(ben) },
+              { appId, userId: await accountIdOf(ben) },
               ben.cookie,
             );
             expect(notes).toEqual({ opened: true, records: BEN_RECORDS.length });
@@ -163,7 +120,7 @@ describe.each(ENGINES)('a database an earlier Pipit made, upgraded (%s)', (engin
           expect(app).toBeUndefined();
         }
 
-        // Something new on the old data: an app registered and published, as today's Pipit does.
+        // Something new on the old data: an app registered, as today's Pipit does.
         const made = await ada.post<{ app: { id: string } }>('/api/apps', {
           id: 'upgraded'.padEnd(26, 'a'),
           title: 'Made after the upgrade',
@@ -176,6 +133,4 @@ describe.each(ENGINES)('a database an earlier Pipit made, upgraded (%s)', (engin
       await target.drop();
     }
   });
-
-  afterAll(() => schemas.clear());
 });

@@ -6,7 +6,7 @@ import {
   readDefinition,
 } from '@pipit/app-definition';
 import { createId, documentName } from '@pipit/protocol';
-import type { ApiClient } from '../support/api-client';
+import { accountIdOf, type ApiClient } from '../support/api-client';
 import { type AccountsHarness, signUp, TEST_PASSWORD } from '../support/engines';
 import { acknowledged, connectProvider } from '../support/provider';
 import {
@@ -76,11 +76,6 @@ function recordsTarget(which: 'notes' | 'chores') {
   return { collection, fieldId: collection.fields[0]!.id };
 }
 
-async function accountId(client: ApiClient): Promise<string> {
-  const me = await client.get<{ account: { id: string } }>('/api/auth/session');
-  return me.body.account.id;
-}
-
 /**
  * Makes the community on a running server, every step through the API as people do: ada (a
  * profile, an app shared with ben and published, a named checkpoint, a space with ben in it, a
@@ -110,7 +105,7 @@ export async function makeCommunity(h: Pick<AccountsHarness, 'pipit'>): Promise<
   if (checkpoint.status !== 201) throw new Error(`checkpoint: ${JSON.stringify(checkpoint.body)}`);
 
   const notes = recordsTarget('notes');
-  const benId = await accountId(ben);
+  const benId = await accountIdOf(ben);
   await writeDataDocumentAs(
     h.pipit.url,
     { appId, userId: benId },
@@ -180,4 +175,4 @@ export function retitle(
   return editDocument(h, client, appId, (doc) => editMeta(doc, { title }));
 }
 
-export { accountId, readDataDocumentAs, recordsTarget };
+export { readDataDocumentAs, recordsTarget };
