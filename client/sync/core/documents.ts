@@ -5,6 +5,7 @@ import * as Y from 'yjs';
 import { appListing } from '@pipit/app-definition';
 import {
   Acknowledgements,
+  busyRetryDelay,
   isSyncCloseReason,
   parseDocumentName,
   SYNC_PROVIDER_ADDRESSING,
@@ -124,6 +125,8 @@ const errorReasonOf = (reason: string): SyncErrorReason | undefined =>
 
 /** After a refusal that passes by itself, the document tries again this much later (± 25 %). */
 const RETRY_AFTER_REFUSAL_MS = 60_000;
+/** Refusals in a row for a busy server before the badge says so (until then: connecting). */
+const BUSY_SHOWN_AFTER = 3;
 
 /** One open document per person (or the demo) and name. */
 const entryKey = (scope: DocumentScope, name: string) => `${scopeKey(scope)}|${name}`;
@@ -169,6 +172,8 @@ class Entry {
   private snapshot: SyncState = { kind: 'connecting', pending: 0 };
   private savePendingTimer: ReturnType<typeof setTimeout> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Times in a row the server said it was too busy to open this document (busyRetryDelay). */
+  private busyInRow = 0;
 
   constructor(
     readonly name: string,
@@ -287,17 +292,18 @@ class Entry {
     this.error = null;
     provider.on('status', this.notify);
     provider.on('authenticated', () => {
+      this.busyInRow = 0;
       this.onAuthenticated();
       this.notify();
     });
     provider.on('authenticationFailed', ({ reason }: { reason: string }) => {
-      this.refused(errorReasonOf(reason) ?? 'rejected');
+      this.refused(errorReasonOf(reason) ?? 'rejected', reason);
     });
     // Only the count shown while syncing: whether it is saved is the server's acknowledgements'.
     provider.on('unsyncedChanges', this.notify);
     provider.on('close', ({ event }: { event: { reason?: string } }) => {
       const reason = event.reason ? errorReasonOf(event.reason) : undefined;
-      if (reason) this.refused(reason);
+      if (reason) this.refused(reason, event.reason);
       else if (event.reason === 'role_changed') {
         // The person's role changed (made a viewer or reader, or an editor again): connect again
         // at once, so the server's new answer (read-only or not) holds now, not at the next
@@ -316,14 +322,18 @@ class Entry {
    * The server refused this document's connection: it stops sending — until the page reloads, or,
    * for a reason that passes (the server busy, too much open at once), until it tries again.
    */
-  private refused(reason: SyncErrorReason) {
+  private refused(reason: SyncErrorReason, serverReason?: string) {
     this.error = reason;
     this.disconnect();
     clearTimeout(this.retryTimer);
-    if (PASSING_SYNC_ERRORS.has(reason)) {
-      const delay = RETRY_AFTER_REFUSAL_MS * (0.75 + Math.random() / 2);
-      this.retryTimer = setTimeout(() => this.retry(), delay);
-    }
+    if (!PASSING_SYNC_ERRORS.has(reason)) return;
+    // Busy: the server sheds a burst of openings (a restart, a crowd) and takes this one a moment
+    // later, each client at its own moment. Anything else passes more slowly.
+    const delay =
+      serverReason === 'server_busy'
+        ? busyRetryDelay((this.busyInRow += 1))
+        : RETRY_AFTER_REFUSAL_MS * (0.75 + Math.random() / 2);
+    this.retryTimer = setTimeout(() => this.retry(), delay);
   }
 
   disconnect() {
@@ -354,6 +364,11 @@ class Entry {
 
   private computeSync(): SyncState {
     if (this.scope.kind === 'demo') return { kind: 'local' };
+    // Turned away by a busy server once or twice is part of connecting (it asks again within
+    // seconds); said so three times in a row, the person is told.
+    if (this.error === 'busy' && this.busyInRow > 0 && this.busyInRow < BUSY_SHOWN_AFTER) {
+      return { kind: 'connecting', pending: this.pending };
+    }
     if (this.error) return { kind: 'error', why: this.error };
     const provider = this.provider;
     if (provider?.authorizedScope === 'readonly') return { kind: 'read-only' };

@@ -1,5 +1,5 @@
 import { HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
-import { observedWebSocket, SYNC_PATH } from '@pipit/protocol';
+import { observedWebSocket, reconnectDelay, SYNC_PATH, SYNC_SOCKET_RETRY } from '@pipit/protocol';
 
 let socket: { accountId: string; websocket: HocuspocusProviderWebsocket } | undefined;
 
@@ -11,17 +11,17 @@ export function syncSocket(accountId: string): HocuspocusProviderWebsocket {
   if (socket?.accountId === accountId) return socket.websocket;
   closeSyncSocket();
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${SYNC_PATH}`;
-  const websocket = new HocuspocusProviderWebsocket({
+  const websocket: HocuspocusProviderWebsocket = new HocuspocusProviderWebsocket({
     url,
     // Each connection's messages are read for the server's acknowledgements: "Saved" (@pipit/protocol sync-acknowledgements.ts).
     WebSocketPolyfill: observedWebSocket(WebSocket),
-    // Retry forever, backing off to 10 s: offline is a normal state, not a failure. (The retry
-    // library refuses a `delay` below `minDelay` — silently, through the provider — so both are
-    // set.)
-    maxAttempts: 0,
-    delay: 1_000,
-    minDelay: 250,
-    maxDelay: 10_000,
+    // Retry forever, backing off to 10 s, spread: offline is a normal state, not a failure.
+    ...SYNC_SOCKET_RETRY,
+    // Runs before the provider schedules its reconnect: every client of an instance that restarts
+    // comes back at its own moment (250–1,000 ms later), not all after the same second.
+    onClose: () => {
+      websocket.configuration.delay = reconnectDelay();
+    },
   });
   // Messages queued while the socket was down are stale once it opens again: every provider starts
   // over with a state-vector exchange that carries all its changes. Replaying them as well would

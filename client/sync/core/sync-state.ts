@@ -20,7 +20,7 @@ export type SyncState =
  * Why a document cannot sync. `forbidden`: access was removed; `not-registered`: the server does
  * not know the app yet (it registers itself when online); `too-large`: over the size limit;
  * `storage-unavailable`: the server's storage is down (it retries); `busy`: the server is short of
- * memory; `too-much-open`: the person has as much open at once as one may (both retried in a
+ * memory, or opening as much as it takes at once; `too-much-open`: the person has as much open at once as one may (both retried in a
  * while); `rejected`: the server closed the connection over an update it refused.
  */
 export type SyncErrorReason =
@@ -52,7 +52,7 @@ export const SYNC_ERROR_MESSAGES: Record<SyncErrorReason, string> = {
   'too-large': `This app has grown past the size limit (${LIMITS.documentBytes / (1024 * 1024)} MB, or ${groupedCount(LIMITS.documentItems)} parts, its history included), so new changes stay on this device. Export it as JSON and import it as a new app to carry on with a fresh history.`,
   'storage-unavailable':
     'The server cannot store changes right now. Pipit keeps trying; your edits are safe on this device.',
-  busy: 'The server is busy right now. Your edits are safe on this device; Pipit tries again in a minute.',
+  busy: 'The server is busy right now. Your edits are safe on this device; Pipit keeps trying.',
   'too-much-open':
     'You have a lot open at once, so this waits its turn. Close a few tabs; Pipit tries again in a minute. Your edits are safe on this device.',
   rejected: 'The server refused a change from this device. Reload the page to sync again.',

@@ -1,4 +1,5 @@
 export { createId, isId, ID_LENGTH, ID_PATTERN } from './ids';
+export { BUSY_RETRY_MAX_MS, busyRetryDelay, reconnectDelay, SYNC_SOCKET_RETRY } from './sync-retry';
 export {
   STATIC_ROUTES,
   DYNAMIC_ROUTES,

@@ -55,6 +55,8 @@ export function createAuthentication(
   access: DocumentAccess,
   logger: Logger,
   epoch: AccessEpoch = createAccessEpoch(),
+  /** A turn to check access in: the function that ends it, or null when the server is busy. */
+  startOpening: () => (() => void) | null = () => () => undefined,
 ): Extension {
   /**
    * A connection whose grant was read before an access decision this instance carried out since,
@@ -96,6 +98,9 @@ export function createAuthentication(
       const document = parseDocumentName(documentName);
       let grant: DocumentGrant | null = null;
       let reason: SyncRefusal['reason'] = document ? 'forbidden' : 'unknown_document';
+      // Told at once, before any read: the provider tries again a moment later.
+      const endOpening = startOpening();
+      if (!endOpening) throw new SyncRefusal('server_busy');
       try {
         grant = document ? await access.grantFor({ document, request }) : null;
       } catch (error) {
@@ -109,6 +114,8 @@ export function createAuthentication(
           );
           throw new SyncRefusal('storage_unavailable');
         }
+      } finally {
+        endOpening();
       }
       if (!grant) {
         logger.info(

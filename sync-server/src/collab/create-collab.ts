@@ -100,6 +100,7 @@ export function createCollab(options: {
     usageOf: (name) => ledger.usageOf(name),
     isLoaded: (name): boolean =>
       hocuspocus.documents.has(name) || hocuspocus.loadingDocuments.has(name),
+    loadingCount: () => hocuspocus.loadingDocuments.size,
     ...(options.now ? { now: options.now } : {}),
   });
   const persistence = createPersistence({
@@ -120,7 +121,8 @@ export function createCollab(options: {
    */
   const extensions: Extension[] = [
     // 1. Who may open which document, and as what (authenticate.ts, access.ts). Deny by default.
-    createAuthentication(options.access, logger, epoch),
+    //    Past the openings the server takes at once, the next is told it is busy (resource-bounds.ts).
+    createAuthentication(options.access, logger, epoch, () => bounds.startOpening()),
     // 2. Each person's share of memory: a granted document is admitted only within it
     //    (resource-bounds.ts); presence is bounded here too.
     createResourceBoundsExtension(bounds),

@@ -34,6 +34,8 @@ export interface ResourceBoundsOptions {
   usageOf(documentName: string): DocumentUsage | undefined;
   /** Whether the document is in memory (or being loaded) already. */
   isLoaded(documentName: string): boolean;
+  /** Documents being loaded now. */
+  loadingCount?: () => number;
   heapUsed?: () => number;
   now?: () => number;
 }
@@ -58,6 +60,8 @@ export class ResourceBounds {
   private readonly waitingForLoad = new Map<string, Array<() => void>>();
   /** Per person: when their recent refused messages were. */
   private readonly refusals = new Map<string, number[]>();
+  /** Socket sessions being read and document accesses being checked now (openingAtOnce). */
+  private opening = 0;
   private readonly heapUsed: () => number;
   private readonly now: () => number;
 
@@ -70,6 +74,22 @@ export class ResourceBounds {
 
   get limits(): ResourceLimits {
     return this.options.limits;
+  }
+
+  /**
+   * One more socket admission or document access check under way: the function that ends it, or
+   * null when as many are under way (documents loading included) as the server takes at once.
+   */
+  startOpening(): (() => void) | null {
+    const loading = this.options.loadingCount?.() ?? 0;
+    if (this.opening + loading >= this.limits.openingAtOnce) return null;
+    this.opening += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.opening -= 1;
+    };
   }
 
   /** Sync sockets `userId` holds open now. */

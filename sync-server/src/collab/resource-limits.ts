@@ -39,6 +39,14 @@ export interface ResourceLimits {
    */
   socketUnsentBytes: number;
   personUnsentBytes: number;
+  /**
+   * Sockets whose session is being read, and document connections whose access is being checked
+   * or whose document is loading, at once over the whole process. Past it the next one is told
+   * the server is busy at once, and its client tries again a moment later: a reconnect storm (every
+   * socket of a restarted instance back at the same time) is taken in turns rather than as
+   * thousands of queued database reads.
+   */
+  openingAtOnce: number;
   /** Past this heap size no document is loaded: the server says it is busy instead. */
   heapBudgetBytes: number;
 }
@@ -63,6 +71,7 @@ export const DEFAULT_RESOURCE_LIMITS: Omit<ResourceLimits, 'heapBudgetBytes'> = 
   logWaitingBytes: 32 * MB,
   socketUnsentBytes: 32 * MB,
   personUnsentBytes: 64 * MB,
+  openingAtOnce: 200,
 };
 
 /** Three quarters of V8's heap limit: room left for the requests and stores under way. */

@@ -239,6 +239,15 @@ async function admitSocket(
       status: 403,
     });
   }
+  // As many sockets and documents being opened as the server takes at once: this one tries
+  // again a moment later (the provider's retries are spread), before any read.
+  const endOpening = bounds.startOpening();
+  if (!endOpening) {
+    return new Response('The server is busy right now. Try again in a few seconds.', {
+      status: 503,
+      headers: { 'Retry-After': '2' },
+    });
+  }
   let person: Awaited<ReturnType<DocumentAccess['identify']>>;
   try {
     person = await options.access.identify(request as unknown as Request);
@@ -248,6 +257,8 @@ async function admitSocket(
     return new Response('The server cannot reach its storage right now. Try again soon.', {
       status: 503,
     });
+  } finally {
+    endOpening();
   }
   if (!person) {
     return new Response('Sign in to sync.', { status: 401 });
