@@ -2,7 +2,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import * as decoding from 'lib0/decoding';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { observedWebSocket } from '@pipit/protocol';
+import { observedWebSocket, reconnectDelay, SYNC_SOCKET_RETRY } from '@pipit/protocol';
 import { TEST_PERSON_HEADER } from './access';
 import { MESSAGE } from './raw-sync';
 
@@ -41,7 +41,8 @@ export function connectProvider(options: {
   /**
    * As the app's sync socket does (client/sync/core/socket.ts): each connection's messages observed for
    * the server's acknowledgements (@pipit/protocol `observedWebSocket`), edits batched for this
-   * many ms, and messages queued while the socket was down dropped when it opens again.
+   * many ms, messages queued while the socket was down dropped when it opens again, and (with
+   * `reconnect`) the app's spread retries.
    */
   likeTheApp?: { flushDelay: number };
 }): TestProvider {
@@ -60,16 +61,23 @@ export function connectProvider(options: {
     }
   }
   const ownSocket = !options.socket;
-  const websocketProvider =
+  const websocketProvider: HocuspocusProviderWebsocket =
     options.socket ??
     new HocuspocusProviderWebsocket({
       url: `${options.url.replace(/^http/, 'ws')}/api/sync${options.query ? `?${options.query}` : ''}`,
       WebSocketPolyfill: options.likeTheApp
         ? observedWebSocket(BrowserLikeWebSocket)
         : BrowserLikeWebSocket,
-      ...(options.reconnect
-        ? { maxAttempts: 0, delay: 200, minDelay: 200, maxDelay: 2_000, factor: 2 }
-        : { maxAttempts: 1 }),
+      ...(!options.reconnect
+        ? { maxAttempts: 1 }
+        : options.likeTheApp
+          ? {
+              ...SYNC_SOCKET_RETRY,
+              onClose: () => {
+                websocketProvider.configuration.delay = reconnectDelay();
+              },
+            }
+          : { maxAttempts: 0, delay: 200, minDelay: 200, maxDelay: 2_000, factor: 2 }),
     });
   const doc = options.doc ?? new Y.Doc();
   const provider = new HocuspocusProvider({
