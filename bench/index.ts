@@ -10,7 +10,7 @@ console.log(
   '  npm run bench -- sync          edit propagation, Pipit vs bare Hocuspocus; opening a big app',
 );
 console.log(
-  '  npm run bench -- scale         500–2,000 signed-in sockets on one instance; vs bare; two via Redis',
+  '  npm run bench -- scale         2,000–10,000 sockets, Pipit beside bare; a reconnect storm; two via Redis',
 );
 console.log(
   '  npm run bench -- pwa           /apps/{id}/pwa: gzip JS, offline render time; Lighthouse scores',

@@ -17,6 +17,12 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import {
+  busyRetryDelay,
+  reconnectDelay,
+  socketRetryDelay,
+} from '../packages/protocol/src/sync-retry';
+import { isSyncCloseReason } from '../packages/protocol/src/sync-refusals';
 import { sleep } from '../sync-server/test/support/timing';
 
 export interface ScaleSocket {
@@ -43,11 +49,26 @@ export interface ScaleJob {
   seed: number;
   /** A delivery slower than this marks its half-second as slow (see `slow` in the result). */
   slowMs: number;
+  /**
+   * A reconnect storm instead of edits: once every socket is synced, says `connected` and waits
+   * (at most this long, ms) until the server has restarted and every socket is synced again.
+   */
+  stormTimeoutMs?: number;
 }
 
 /** Sent while the job runs, so the server's process measures the same window. */
 export interface ScaleProgress {
-  kind: 'measuring' | 'measured';
+  kind: 'measuring' | 'measured' | 'connected';
+}
+
+/** A reconnect storm: the sockets' times down, and how long until the last was synced again. */
+export interface StormResult {
+  /** Per socket that went down: ms from its close to synced again. */
+  downs: number[];
+  /** From the first socket closing until the last was synced again, ms. */
+  allSyncedMs: number;
+  /** Sockets not synced again before the timeout. */
+  stillDown: number;
 }
 
 export type ScaleResult =
@@ -76,6 +97,10 @@ export type ScaleResult =
       slow: Array<[number, number]>;
       /** Messages the server sent that ended a document's connection (type 7), and lost sockets. */
       closed: number;
+      /** Upgrades answered 503 and documents refused with `server_busy` (each tried again). */
+      shedSockets: number;
+      shedDocuments: number;
+      storm?: StormResult;
     }
   | { kind: 'result'; ok: false; error: string };
 
@@ -179,6 +204,12 @@ interface Edit {
 interface Client {
   doc: Y.Doc;
   map: Y.Map<Edit>;
+  /** Resolves once the first connection is synced; rejects when it cannot be. */
+  synced: Promise<void>;
+  /** For each time the synced socket closed: ms until it was synced again (see `down`). */
+  downs: number[];
+  /** Whether the socket is closed (or not synced again yet) after having been synced. */
+  down(): boolean;
   close(): void;
 }
 
@@ -191,23 +222,35 @@ interface Tally {
   slowest: Map<number, number>;
   warmupSeen: number;
   closed: number;
+  /** Upgrades answered 503 and documents refused with `server_busy`: tried again later. */
+  shedSockets: number;
+  shedDocuments: number;
+  /** performance.now() of the first synced socket that closed (a storm's start). */
+  firstDown: number | null;
 }
 
-/** Opens the socket, authenticates, syncs; resolves once the server's sync step 2 is applied. */
-function connect(socket: ScaleSocket, tally: Tally): Promise<Client> {
+/**
+ * A client: opens the socket, authenticates, syncs, and keeps it so. Like the app, it tries again
+ * when the server sheds it (an upgrade answered 503, a document refused with `server_busy`) or
+ * when its socket closes, each wait spread as the app's are (@pipit/protocol sync-retry.ts).
+ */
+function connect(socket: ScaleSocket, tally: Tally): Client {
   const doc = new Y.Doc();
   // eslint-disable-next-line no-restricted-syntax -- the benchmark's own document, not an app's
   const map = doc.getMap<Edit>('bench');
-  const ws = new WebSocket(socket.url, {
-    headers: { Origin: socket.origin, ...(socket.cookie ? { Cookie: socket.cookie } : {}) },
-  });
-  ws.binaryType = 'nodebuffer';
   const name = socket.document;
-  const send = (data: Uint8Array) => {
-    if (ws.readyState === WebSocket.OPEN) ws.send(data);
-  };
+  let ws: WebSocket | null = null;
+  /** The current socket is synced. */
   let synced = false;
-  let done = false;
+  let everSynced = false;
+  let closed = false;
+  let downSince: number | null = null;
+  let attempt = 0;
+  let busyInRow = 0;
+  const downs: number[] = [];
+  const send = (data: Uint8Array) => {
+    if (ws?.readyState === WebSocket.OPEN) ws.send(data);
+  };
 
   doc.on('update', (update: Uint8Array, origin: unknown) => {
     if (origin !== REMOTE) send(frame(name, [MESSAGE.sync, SYNC.update], update));
@@ -228,38 +271,70 @@ function connect(socket: ScaleSocket, tally: Tally): Promise<Client> {
     }
   });
 
-  return new Promise<Client>((resolve, reject) => {
-    const timer = setTimeout(
-      () => fail(new Error(`not synced after ${CONNECT_TIMEOUT_MS} ms`)),
-      CONNECT_TIMEOUT_MS,
-    );
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      if (!synced) reject(new Error(`${name}: ${error.message}`));
-      ws.terminate();
-    };
-    const client: Client = {
-      doc,
-      map,
-      close() {
-        done = true;
-        ws.close();
-        doc.destroy();
-      },
-    };
-    ws.on('open', () => send(frame(name, [MESSAGE.auth, AUTH.token], 'token')));
-    ws.on('unexpected-response', (_request, response) =>
-      fail(new Error(`the upgrade was answered ${response.statusCode}`)),
-    );
-    ws.on('error', (error) => fail(error));
-    ws.on('close', () => {
-      if (!done && synced) tally.closed += 1;
-      if (!synced) fail(new Error('the socket closed before it was synced'));
+  let resolveSynced!: () => void;
+  let rejectSynced!: (error: Error) => void;
+  const firstSync = new Promise<void>((resolve, reject) => {
+    resolveSynced = resolve;
+    rejectSynced = reject;
+  });
+  const timer = setTimeout(
+    () => giveUp(`not synced after ${CONNECT_TIMEOUT_MS} ms`),
+    CONNECT_TIMEOUT_MS,
+  );
+  function giveUp(why: string) {
+    clearTimeout(timer);
+    if (!everSynced) rejectSynced(new Error(`${name}: ${why}`));
+    closed = true;
+    ws?.terminate();
+  }
+
+  function open() {
+    if (closed) return;
+    attempt += 1;
+    synced = false;
+    const current = new WebSocket(socket.url, {
+      headers: { Origin: socket.origin, ...(socket.cookie ? { Cookie: socket.cookie } : {}) },
     });
-    ws.on('message', (data: Buffer) => {
+    ws = current;
+    current.binaryType = 'nodebuffer';
+    let ended = false;
+    /** This try is over: again after `retryAfter` ms, or never (null). */
+    const end = (why: string, retryAfter: number | null) => {
+      if (ended) return;
+      ended = true;
+      current.terminate();
+      if (closed) return;
+      if (retryAfter === null) giveUp(why);
+      else setTimeout(open, retryAfter);
+    };
+    current.on('open', () => send(frame(name, [MESSAGE.auth, AUTH.token], 'token')));
+    current.on('unexpected-response', (_request, response) => {
+      if (response.statusCode !== 503) {
+        end(`the upgrade was answered ${response.statusCode}`, null);
+        return;
+      }
+      tally.shedSockets += 1;
+      end('busy', socketRetryDelay(attempt));
+    });
+    // Refused or reset while the server restarts: the socket tries again, backing off.
+    current.on('error', () => end('error', socketRetryDelay(attempt)));
+    current.on('close', () => {
+      if (ended || closed) return;
+      if (!synced) {
+        end('closed before it was synced', socketRetryDelay(attempt));
+        return;
+      }
+      // A synced socket closed (the server stopped): back at its own moment, as the app's are.
+      tally.closed += 1;
+      downSince ??= performance.now();
+      tally.firstDown ??= downSince;
+      attempt = 0;
+      end('closed', reconnectDelay());
+    });
+    current.on('message', (data: Buffer) => {
       const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       if (bytes.length === 1 && bytes[0] === MESSAGE.ping) {
-        ws.send(Uint8Array.of(MESSAGE.pong));
+        current.send(Uint8Array.of(MESSAGE.pong));
         return;
       }
       const reader = new Reader(bytes);
@@ -270,7 +345,14 @@ function connect(socket: ScaleSocket, tally: Tally): Promise<Client> {
         if (answer === AUTH.authenticated) {
           send(frame(name, [MESSAGE.sync, SYNC.step1], Y.encodeStateVector(doc)));
         } else if (answer === AUTH.permissionDenied) {
-          fail(new Error(`refused: ${reader.string()}`));
+          const reason = reader.string();
+          if (reason !== 'server_busy') {
+            end(`refused: ${reason}`, null);
+            return;
+          }
+          tally.shedDocuments += 1;
+          busyInRow += 1;
+          end('busy', busyRetryDelay(busyInRow));
         }
       } else if (type === MESSAGE.sync || type === MESSAGE.syncReply) {
         const syncType = reader.uint();
@@ -281,17 +363,49 @@ function connect(socket: ScaleSocket, tally: Tally): Promise<Client> {
           Y.applyUpdate(doc, payload, REMOTE);
           if (syncType === SYNC.step2 && !synced) {
             synced = true;
-            clearTimeout(timer);
-            resolve(client);
+            attempt = 0;
+            busyInRow = 0;
+            if (downSince !== null) downs.push(performance.now() - downSince);
+            downSince = null;
+            if (!everSynced) {
+              everSynced = true;
+              clearTimeout(timer);
+              resolveSynced();
+            }
           }
         }
       } else if (type === MESSAGE.close) {
+        // The server ended this document's connection: for good when it refuses the person
+        // (a SyncCloseReason), else (a restart's "Reset Connection") the client comes back.
         tally.closed += 1;
-        fail(new Error(`closed by the server: ${reader.string()}`));
+        const reason = reader.string();
+        if (isSyncCloseReason(reason)) {
+          end(`closed by the server: ${reason}`, null);
+          return;
+        }
+        downSince ??= performance.now();
+        tally.firstDown ??= downSince;
+        attempt = 0;
+        end('closed', reconnectDelay());
       }
       // Awareness (1) and sync status (8) are of no interest here.
     });
-  });
+  }
+  open();
+
+  return {
+    doc,
+    map,
+    synced: firstSync,
+    downs,
+    down: () => downSince !== null,
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      ws?.close();
+      doc.destroy();
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -304,19 +418,24 @@ async function run(job: ScaleJob): Promise<ScaleResult> {
     slowest: new Map(),
     warmupSeen: 0,
     closed: 0,
+    shedSockets: 0,
+    shedDocuments: 0,
+    firstDown: null,
   };
   const clients: Client[] = [];
   const started = performance.now();
   try {
     for (let i = 0; i < job.sockets.length; i += job.connectBatch) {
-      const batch = job.sockets.slice(i, i + job.connectBatch);
-      clients.push(...(await Promise.all(batch.map((socket) => connect(socket, tally)))));
+      const batch = job.sockets.slice(i, i + job.connectBatch).map((s) => connect(s, tally));
+      clients.push(...batch);
+      await Promise.all(batch.map((client) => client.synced));
     }
   } catch (error) {
     for (const client of clients) client.close();
     throw error;
   }
   const connectMs = performance.now() - started;
+  if (job.stormTimeoutMs !== undefined) return storm(job, clients, tally, connectMs);
 
   const writers = new Map<string, ScaleSocket[]>();
   for (const socket of job.sockets) {
@@ -417,6 +536,50 @@ async function run(job: ScaleJob): Promise<ScaleResult> {
       .sort(([a], [b]) => a - b)
       .map(([half, latency]) => [half / 2, latency]),
     closed: tally.closed,
+    shedSockets: tally.shedSockets,
+    shedDocuments: tally.shedDocuments,
+  };
+}
+
+/** Every socket synced: the server restarts (bench/scale.ts), and each comes back. */
+async function storm(
+  job: ScaleJob,
+  clients: Client[],
+  tally: Tally,
+  connectMs: number,
+): Promise<ScaleResult> {
+  const shedBefore = { sockets: tally.shedSockets, documents: tally.shedDocuments };
+  process.send?.({ kind: 'connected' } satisfies ScaleProgress);
+  const deadline = performance.now() + (job.stormTimeoutMs ?? 0);
+  const back = (client: Client) => client.downs.length > 0 && !client.down();
+  while (!clients.every(back) && performance.now() < deadline) await sleep(20);
+  const lastBack = performance.now();
+  const downs = clients.flatMap((client) => client.downs);
+  for (const client of clients) client.close();
+  await sleep(300);
+  return {
+    kind: 'result',
+    ok: true,
+    connectMs,
+    edits: 0,
+    expectedSame: 0,
+    expectedCross: 0,
+    same: [],
+    cross: [],
+    cpuUserMs: 0,
+    cpuSystemMs: 0,
+    windowMs: 0,
+    loopP99: 0,
+    loopMax: 0,
+    slow: [],
+    closed: tally.closed,
+    shedSockets: tally.shedSockets - shedBefore.sockets,
+    shedDocuments: tally.shedDocuments - shedBefore.documents,
+    storm: {
+      downs,
+      allSyncedMs: tally.firstDown === null ? NaN : lastBack - tally.firstDown,
+      stillDown: clients.filter((client) => !back(client)).length,
+    },
   };
 }
 

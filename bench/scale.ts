@@ -1,16 +1,19 @@
 /**
- * Scale figures: how one Pipit instance on PostgreSQL holds up under many signed-in sockets, what
- * it costs over a bare Hocuspocus server under the same load, and how fast edits cross between two
- * instances through Redis (docs/scaling.md). Prints figures; not a pass/fail test.
+ * Scale figures: how one Pipit instance on PostgreSQL holds up under many signed-in sockets beside
+ * a bare Hocuspocus server under the same load, how it takes a reconnect storm, and how fast edits
+ * cross between two instances through Redis (docs/scaling.md). Prints figures; not a pass/fail test.
  *
- * 1. One instance, 500, 1,000 and 2,000 sockets, each its own person with a real session (the real
- *    access policy: session cookie, then the app's owner or editor role), three writers to each
- *    `app/{id}` document (owner + 2 editors), each making one edit a second at a random phase. For
- *    each level: time until all sockets are authenticated and synced; edit-to-remote propagation
- *    (edit made → each other writer on the document has it) p50/p99/max; the server's peak RSS and
- *    event-loop delay; and the load generator's own CPU time and event-loop delay.
- * 2. Pipit against a bare Hocuspocus (no checks, no storage) at one level, the same schedules, run
- *    in the order bare, pipit, pipit, bare, half the measured time each; figures pool both runs.
+ * 1. At 2,000, 5,000 and 10,000 sockets: a bare Hocuspocus (no checks, no storage), then one Pipit
+ *    instance, the same schedule. In Pipit each socket is its own person with a real session (the
+ *    real access policy: session cookie, then the app's owner or editor role); five writers to each
+ *    `app/{id}` document (owner + 4 editors), 1,000 edits a second in all, each writer at a random
+ *    phase of its own. For each: time until all sockets are authenticated and synced (the sockets
+ *    retry as the app's do when shed); edit-to-remote propagation (edit made → each other writer
+ *    on the document has it) p50/p99/max; the server's memory per socket (RSS and V8's used heap
+ *    at their peaks, over the idle server's) and event-loop delay; the load generator's own CPU.
+ * 2. A reconnect storm: 10,000 sockets synced, then the instance restarts (a graceful stop, a new
+ *    server on the same port and database) and every socket comes back at once, each retrying as
+ *    the app's do; how long until all are synced again, and how fast /api/health answers meanwhile.
  * 3. Two Pipit instances on one PostgreSQL database and one Redis; each document has writers on
  *    both; propagation split into pairs on the same instance and pairs across instances.
  *
@@ -22,6 +25,8 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Server } from '@hocuspocus/server';
 import {
   createTestDatabase,
@@ -48,18 +53,26 @@ import {
 
 const QUICK = process.argv.includes('--quick');
 const ROOT = path.resolve(import.meta.dirname, '..');
-/** Owner + 2 editors: each socket is its own person, so per-person limits are never reached. */
-const WRITERS_PER_DOCUMENT = 3;
-const LEVELS = QUICK ? [100, 200] : [500, 1_000, 2_000];
-const COMPARE_LEVEL = QUICK ? 200 : 1_000;
+/** Owner + 4 editors: each socket is its own person, so per-person limits are never reached. */
+const WRITERS_PER_DOCUMENT = 5;
+const LEVELS = QUICK ? [100, 250] : [2_000, 5_000, 10_000];
+const STORM_SOCKETS = QUICK ? 250 : 10_000;
+const STORM_TIMEOUT_MS = 90_000;
 const CLUSTER = QUICK ? { sockets: 60, documents: 20 } : { sockets: 300, documents: 100 };
 const WARMUP_MS = QUICK ? 2_000 : 5_000;
 const MEASURE_MS = QUICK ? 5_000 : 20_000;
-const INTERVAL_MS = 1_000;
+/** Edits a second over all writers at a level (each writer at least one a second). */
+const EDITS_PER_SECOND = 1_000;
+const intervalFor = (sockets: number) => Math.max(1_000, (sockets / EDITS_PER_SECOND) * 1_000);
 const CONNECT_BATCH = 100;
-const GOAL = { sockets: 2_000, p99Ms: 50, rssMb: 400, ratio: 1.2 };
+const GOAL = { p99Ms: 50, p99Ratio: 1.5, memoryRatio: 1.0, connectRatio: 1.5, stormMs: 15_000 };
+const HEALTH_GOAL_MS = 100;
 const UNLOAD_TIMEOUT_MS = 60_000;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+setFlagsFromString('--expose-gc');
+/** The collector, so that a server's idle heap is what it holds, not what is not swept yet. */
+const collectGarbage = runInNewContext('gc') as () => void;
 
 /** 26 characters of lowercase base32, like @pipit/protocol's createId (document names need it). */
 function newId(): string {
@@ -169,10 +182,11 @@ async function seedApps(
   storage: Storage,
   people: Person[],
   servers: BenchServer[],
+  perDocument = WRITERS_PER_DOCUMENT,
 ): Promise<ScaleSocket[]> {
   const groups: Person[][] = [];
-  for (let i = 0; i < people.length; i += WRITERS_PER_DOCUMENT) {
-    groups.push(people.slice(i, i + WRITERS_PER_DOCUMENT));
+  for (let i = 0; i < people.length; i += perDocument) {
+    groups.push(people.slice(i, i + perDocument));
   }
   const now = Date.now();
   const documents = await inBatches(groups, 25, async ([owner, ...editors]) => {
@@ -205,7 +219,7 @@ async function seedApps(
       url: server.url,
       origin: server.origin,
       cookie: person.cookie,
-      document: documents[Math.floor(i / WRITERS_PER_DOCUMENT)] ?? '',
+      document: documents[Math.floor(i / perDocument)] ?? '',
       instance,
     };
   });
@@ -228,8 +242,12 @@ function bareSockets(server: BenchServer, n: number): ScaleSocket[] {
 type ClientsResult = Extract<ScaleResult, { ok: true }>;
 
 interface Measured extends ClientsResult {
+  /** RSS and V8's used heap of this process (the servers') after a GC before the run, bytes. */
+  idle: { rss: number; heap: number };
   /** Peak RSS of this process (the servers') during the run, bytes. */
   rssPeak: number;
+  /** Peak used heap during the run, bytes. */
+  heapPeak: number;
   /** V8's heap (used, reserved) and memory outside it (buffers), when RSS peaked, bytes. */
   heapAtPeak: { used: number; total: number; external: number };
   /** This process's event-loop delay during the measured window, ms. */
@@ -245,26 +263,35 @@ async function measure(
   servers: BenchServer[],
   sockets: ScaleSocket[],
   seed: number,
-  measureMs = MEASURE_MS,
+  options: {
+    /** A storm instead of edits: called once every socket is synced; returns the servers to wait on. */
+    storm?: () => Promise<BenchServer[]>;
+  } = {},
 ) {
   const job: ScaleJob = {
     sockets,
     connectBatch: CONNECT_BATCH,
     warmupMs: WARMUP_MS,
-    measureMs,
-    intervalMs: INTERVAL_MS,
+    measureMs: MEASURE_MS,
+    intervalMs: intervalFor(sockets.length),
     seed,
     slowMs: GOAL.p99Ms,
+    ...(options.storm ? { stormTimeoutMs: STORM_TIMEOUT_MS } : {}),
   };
+  collectGarbage();
+  const idle = { rss: process.memoryUsage.rss(), heap: process.memoryUsage().heapUsed };
   const loop = monitorEventLoopDelay({ resolution: 1 });
-  let rssPeak = process.memoryUsage.rss();
+  let rssPeak = idle.rss;
+  let heapPeak = idle.heap;
   let atPeak = process.memoryUsage();
   const sampler = setInterval(() => {
-    const rss = process.memoryUsage.rss();
-    if (rss <= rssPeak) return;
-    rssPeak = rss;
-    atPeak = process.memoryUsage();
+    const now = process.memoryUsage();
+    heapPeak = Math.max(heapPeak, now.heapUsed);
+    if (now.rss <= rssPeak) return;
+    rssPeak = now.rss;
+    atPeak = now;
   }, 250);
+  let storming: Promise<BenchServer[]> | null = null;
   const child: ChildProcess = fork(
     path.join(import.meta.dirname, 'scale-clients.ts'),
     [RUN_SCALE_CLIENTS_FLAG],
@@ -276,6 +303,7 @@ async function measure(
       child.on('message', (message: ScaleProgress | ScaleResult) => {
         if (message.kind === 'measuring') loop.enable();
         else if (message.kind === 'measured') loop.disable();
+        else if (message.kind === 'connected') storming = options.storm?.() ?? null;
         else if (message.kind === 'result') resolve(message);
       });
       child.once('error', reject);
@@ -284,10 +312,12 @@ async function measure(
     });
     await exited;
     if (!result.ok) throw new Error(`clients: ${result.error}`);
-    for (const server of servers) await server.idle();
+    for (const server of storming ? await storming : servers) await server.idle();
     return {
       ...result,
+      idle,
       rssPeak,
+      heapPeak,
       heapAtPeak: {
         used: atPeak.heapUsed,
         total: atPeak.heapTotal,
@@ -331,160 +361,183 @@ const cpuShare = (r: ClientsResult) =>
   `${(((r.cpuUserMs + r.cpuSystemMs) / r.windowMs) * 100).toFixed(0)}%`;
 
 // ---------------------------------------------------------------------------------------------
-// 1. One instance, many authenticated sockets
+// 1. One instance against a bare Hocuspocus, many sockets
 
-async function levels(
-  pipit: BenchServer & { pipit: RunningPipit },
-  people: Person[],
-  idleRss: { bench: number; server: number },
-) {
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const ratio = (x: number, y: number) => (y > 0 ? `${(x / y).toFixed(2)}×` : '–');
+
+async function levels(pipit: BenchServer & { pipit: RunningPipit }, people: Person[]) {
   console.log(
-    `1. One Pipit instance on PostgreSQL, real sessions and access policy: ${WRITERS_PER_DOCUMENT} writers\n` +
-      `per app document (owner + ${WRITERS_PER_DOCUMENT - 1} editors), each socket its own person, each writer one edit per\n` +
-      `${INTERVAL_MS / 1000} s at a random phase; ${WARMUP_MS / 1000} s of warm-up, then ${MEASURE_MS / 1000} s measured. Propagation, ms: edit made →\n` +
-      'each other writer on the document has applied it.\n',
+    `1. One Pipit instance on PostgreSQL (real sessions and access policy) beside a bare Hocuspocus 4.7\n` +
+      `server (no auth, no storage, no checks), the same schedule, bare first: ${WRITERS_PER_DOCUMENT} writers per app\n` +
+      `document (owner + ${WRITERS_PER_DOCUMENT - 1} editors), each socket its own person, ${count(EDITS_PER_SECOND)} edits a second in all (each writer\n` +
+      `once every max(1 s, sockets / ${count(EDITS_PER_SECOND)} s), at a random phase); ${WARMUP_MS / 1000} s of warm-up, then ${MEASURE_MS / 1000} s measured.\n` +
+      'Propagation, ms: edit made → each other writer on the document has applied it.\n',
   );
-  const line = table([8, 6, 9, 14, 7, 7, 8, 8, 9, 8, 8, 9]);
+  const line = table([7, 6, 8, 15, 7, 7, 8, 9, 9, 9, 9, 8]);
   line([
     'sockets',
-    'docs',
+    'server',
     'connect',
     'samples',
     'p50',
     'p99',
     'max',
-    'RSS MB',
+    'RSS KB/s',
+    'heap KB/s',
     'loop p99',
-    'loop max',
     'gen CPU',
-    'gen loop',
+    'shed',
   ]);
-  const results: Array<{ sockets: number; result: Measured }> = [];
-  for (const [i, n] of LEVELS.entries()) {
-    const sockets = await seedApps(pipit.pipit.server.storage, people.slice(0, n), [pipit]);
-    const result = await measure([pipit], sockets, 100 + i);
-    results.push({ sockets: n, result });
-    const all = [...result.same, ...result.cross];
-    line([
-      count(n),
-      count(Math.ceil(n / WRITERS_PER_DOCUMENT)),
-      `${(result.connectMs / 1000).toFixed(1)} s`,
-      samples(all.length, result.expectedSame + result.expectedCross),
-      ms(percentile(all, 50), 7),
-      ms(percentile(all, 99), 7),
-      ms(maxOf(all)),
-      mb(result.rssPeak).toFixed(0),
-      ms(result.serverLoopP99, 9),
-      ms(result.serverLoopMax),
-      cpuShare(result),
-      ms(result.loopP99, 9),
-    ]);
-    console.log(
-      `   slow: ${slowRanges(result.slow)}; at the RSS peak: heap ${mb(result.heapAtPeak.used).toFixed(0)} MB ` +
-        `used of ${mb(result.heapAtPeak.total).toFixed(0)}, outside the heap ${mb(result.heapAtPeak.external).toFixed(0)} MB`,
-    );
-    if (result.closed > 0)
-      console.log(`   ${result.closed} connections were closed during the run`);
+  const bare = await startBareServer();
+  const ratios: string[] = [];
+  try {
+    for (const [i, n] of LEVELS.entries()) {
+      const runs: Array<[BenchServer, Measured]> = [];
+      for (const server of [bare, pipit]) {
+        const sockets =
+          server === bare
+            ? bareSockets(bare, n)
+            : await seedApps(pipit.pipit.server.storage, people.slice(0, n), [pipit]);
+        runs.push([server, await measure([server], sockets, 100 + i)]);
+      }
+      const figures = runs.map(([server, result]) => {
+        const all = [...result.same, ...result.cross];
+        const perSocket = {
+          rss: (result.rssPeak - result.idle.rss) / n,
+          heap: (result.heapPeak - result.idle.heap) / n,
+        };
+        line([
+          count(n),
+          server.name,
+          `${(result.connectMs / 1000).toFixed(1)} s`,
+          samples(all.length, result.expectedSame + result.expectedCross),
+          ms(percentile(all, 50), 7),
+          ms(percentile(all, 99), 7),
+          ms(maxOf(all)),
+          kb(perSocket.rss),
+          kb(perSocket.heap),
+          ms(result.serverLoopP99, 9),
+          cpuShare(result),
+          count(result.shedSockets + result.shedDocuments),
+        ]);
+        if (result.closed > 0)
+          console.log(`   ${result.closed} connections were closed during the run`);
+        return { all, perSocket, result };
+      });
+      const [b, p] = figures;
+      if (b && p) {
+        const row = [
+          ratio(p.result.connectMs, b.result.connectMs),
+          ratio(percentile(p.all, 99), percentile(b.all, 99)),
+          ratio(p.perSocket.rss, b.perSocket.rss),
+          ratio(p.perSocket.heap, b.perSocket.heap),
+        ];
+        line(['', 'p/bare', row[0] ?? '', '', '', row[1] ?? '', '', row[2] ?? '', row[3] ?? '']);
+        ratios.push(
+          `${count(n)}: connect ${row[0]}, p99 ${row[1]}, RSS/socket ${row[2]}, heap/socket ${row[3]}`,
+        );
+        console.log(
+          `   pipit slow: ${slowRanges(p.result.slow)}; bare slow: ${slowRanges(b.result.slow)}`,
+        );
+      }
+    }
+  } finally {
+    await bare.close();
   }
-  const top = results.find((r) => r.sockets === GOAL.sockets);
-  const topAll = top ? [...top.result.same, ...top.result.cross] : [];
   console.log(
-    `Goal at ${count(GOAL.sockets)} sockets: p99 ≤ ${GOAL.p99Ms} ms and RSS ≤ ${GOAL.rssMb} MB` +
-      (top
-        ? ` — measured p99 ${percentile(topAll, 99).toFixed(1)} ms, RSS ${mb(top.result.rssPeak).toFixed(0)} MB.`
-        : ` (not run with --quick).`),
-  );
-  console.log(
-    `connect: until every socket was authenticated and synced, in batches of ${CONNECT_BATCH}.\n` +
-      "RSS: peak of the bench's main process, which runs the server, sampled every 250 ms. Before the\n" +
-      `server started it held ${mb(idleRss.bench).toFixed(0)} MB (Node, tsx, the modules); started and idle, ${mb(idleRss.server).toFixed(0)} MB.\n` +
-      'loop: event-loop delay of that process in the measured window, ms.\n' +
-      'gen: the load generator (the forked client process): its CPU time as a share of one core, and\n' +
-      'its own event-loop delay p99, ms (its delay adds to every latency above).\n' +
+    `Goals (pipit/bare): connect ≤ ${GOAL.connectRatio}×, p99 ≤ ${GOAL.p99Ratio}× and ≤ ${GOAL.p99Ms} ms, memory per socket ≤ ${GOAL.memoryRatio}×.\n` +
+      `connect: until every socket was authenticated and synced, in batches of ${CONNECT_BATCH}.\n` +
+      "RSS KB/s, heap KB/s: the peak of the bench's main process (which runs the servers; sampled every\n" +
+      '250 ms) over what it held idle after a GC just before the run, per socket.\n' +
+      'loop: event-loop delay of that process in the measured window, ms. gen CPU: the load generator\n' +
+      '(the forked client process), its CPU time as a share of one core.\n' +
+      'shed: upgrades answered 503 and documents refused with server_busy while connecting (each tried\n' +
+      'again, as the app does).\n' +
       `slow: when edits took more than ${GOAL.p99Ms} ms to arrive, by when they were made, in seconds after\n` +
       'the first edit (warm-up included), with the slowest in ms. Pipit stores a document at least\n' +
       `every ${STORE_MAX_DEBOUNCE_MS / 1000} s while edits flow (create-collab.ts); documents opened together store together.\n`,
   );
+  return ratios;
 }
 
 // ---------------------------------------------------------------------------------------------
-// 2. Pipit against bare Hocuspocus
+// 2. A reconnect storm
 
-async function overhead(pipit: BenchServer & { pipit: RunningPipit }, people: Person[]) {
-  const half = MEASURE_MS / 2;
+async function reconnectStorm(database: TestDatabase, people: Person[]) {
   console.log(
-    `2. Pipit against a bare Hocuspocus 4.7 server (no auth, no storage, no checks), ${count(COMPARE_LEVEL)} sockets,\n` +
-      `the same schedules; run in the order bare, pipit, pipit, bare, ${half / 1000} s measured each after\n` +
-      `${WARMUP_MS / 1000} s of warm-up; the figures pool both runs of each. Goal: pipit/bare ≤ ${GOAL.ratio}× at p99.\n`,
+    `2. A reconnect storm: ${count(STORM_SOCKETS)} sockets synced on one instance, which then restarts (a graceful\n` +
+      'stop, then a new server on the same port and database); every socket comes back at once, each\n' +
+      'retrying as the app does (250–1,000 ms after the close, then backing off with jitter; a document\n' +
+      'the server was too busy for after 1–2 s, then doubling). /api/health asked every 50 ms throughout.\n',
   );
-  const bare = await startBareServer();
+  let current = pipitServer(await startPipit({ env: { DATABASE_URL: database.url } }));
+  const port = current.pipit.port;
+  const health: number[] = [];
+  let unanswered = 0;
+  let polling = false;
+  let poller: Promise<void> = Promise.resolve();
+  let restartMs = 0;
   try {
-    const pooled = new Map<
-      BenchServer,
-      {
-        latencies: number[];
-        expected: number;
-        connectMs: number;
-        loopP99: number;
-        cpu: string[];
-        slow: string[];
-      }
-    >([
-      [bare, { latencies: [], expected: 0, connectMs: 0, loopP99: 0, cpu: [], slow: [] }],
-      [pipit, { latencies: [], expected: 0, connectMs: 0, loopP99: 0, cpu: [], slow: [] }],
+    const sockets = await seedApps(current.pipit.server.storage, people.slice(0, STORM_SOCKETS), [
+      current,
     ]);
-    const order: Array<[BenchServer, number]> = [
-      [bare, 200],
-      [pipit, 200],
-      [pipit, 201],
-      [bare, 201],
-    ];
-    for (const [server, seed] of order) {
-      const sockets =
-        server === bare
-          ? bareSockets(bare, COMPARE_LEVEL)
-          : await seedApps(pipit.pipit.server.storage, people.slice(0, COMPARE_LEVEL), [pipit]);
-      const result = await measure([server], sockets, seed, half);
-      const into = pooled.get(server);
-      if (!into) continue;
-      into.latencies.push(...result.same, ...result.cross);
-      into.expected += result.expectedSame + result.expectedCross;
-      into.connectMs = Math.max(into.connectMs, result.connectMs);
-      into.loopP99 = Math.max(into.loopP99, result.serverLoopP99);
-      into.cpu.push(cpuShare(result));
-      into.slow.push(slowRanges(result.slow));
-    }
-    const line = table([11, 9, 14, 8, 8, 8, 9, 10]);
-    line(['server', 'connect', 'samples', 'p50', 'p99', 'max', 'loop p99', 'gen CPU']);
-    const stats = new Map<BenchServer, { p50: number; p99: number }>();
-    for (const [server, r] of pooled) {
-      const p50 = percentile(r.latencies, 50);
-      const p99 = percentile(r.latencies, 99);
-      stats.set(server, { p50, p99 });
-      line([
-        server.name,
-        `${(r.connectMs / 1000).toFixed(1)} s`,
-        samples(r.latencies.length, r.expected),
-        ms(p50),
-        ms(p99),
-        ms(maxOf(r.latencies)),
-        ms(r.loopP99, 9),
-        r.cpu.join(', '),
-      ]);
-    }
-    const p = stats.get(pipit);
-    const b = stats.get(bare);
-    if (p && b) {
-      const ratio = (x: number, y: number) => `${(x / y).toFixed(2)}×`;
-      line(['pipit/bare', '', '', ratio(p.p50, b.p50), ratio(p.p99, b.p99)]);
-    }
-    for (const [server, r] of pooled) console.log(`${server.name} slow: ${r.slow.join('; ')}`);
+    const result = await measure([current], sockets, 400, {
+      storm: async () => {
+        polling = true;
+        poller = (async () => {
+          while (polling) {
+            const started = performance.now();
+            try {
+              const response = await fetch(`http://127.0.0.1:${port}/api/health`, {
+                signal: AbortSignal.timeout(5_000),
+              });
+              await response.arrayBuffer();
+              if (response.ok) health.push(performance.now() - started);
+              else unanswered += 1;
+            } catch {
+              unanswered += 1;
+            }
+            await sleep(50);
+          }
+        })();
+        const stopping = performance.now();
+        await current.close();
+        current = pipitServer(await startPipit({ env: { DATABASE_URL: database.url }, port }));
+        restartMs = performance.now() - stopping;
+        return [current];
+      },
+    });
+    polling = false;
+    await poller;
+    const storm = result.storm;
+    if (!storm) throw new Error('no storm figures');
+    const line = table([28, 12]);
+    line(['restart (stop, start)', `${(restartMs / 1000).toFixed(1)} s`]);
+    line(['all synced again', `${(storm.allSyncedMs / 1000).toFixed(1)} s`]);
+    line([
+      'per socket, down p50/p99/max',
+      `${ms(percentile(storm.downs, 50), 0)} / ${ms(percentile(storm.downs, 99), 0)} / ${ms(maxOf(storm.downs), 0)} ms`,
+    ]);
+    line(['not back before the timeout', count(storm.stillDown)]);
+    line([
+      'shed (503 / server_busy)',
+      `${count(result.shedSockets)} / ${count(result.shedDocuments)}`,
+    ]);
+    line([
+      '/api/health p50/p99/max',
+      `${ms(percentile(health, 50), 0)} / ${ms(percentile(health, 99), 0)} / ${ms(maxOf(health), 0)} ms`,
+    ]);
+    line(['/api/health unanswered', `${count(unanswered)} (while the server was down)`]);
     console.log(
-      'connect: the slower of the two runs. loop p99: the higher of the two runs, ms. gen CPU and\n' +
-        'slow (as in 1, per run): each run.\n',
+      `Goals: all synced within ${GOAL.stormMs / 1000} s, none left behind, /api/health p99 ≤ ${HEALTH_GOAL_MS} ms. ` +
+        `RSS peak ${mb(result.rssPeak).toFixed(0)} MB.\n` +
+        'all synced again: from the first socket closing to the last synced again (the restart included).\n',
     );
   } finally {
-    await bare.close();
+    polling = false;
+    await poller;
+    await current.close();
   }
 }
 
@@ -519,6 +572,7 @@ async function twoInstances(database: TestDatabase, people: Person[]) {
       a.pipit.server.storage,
       people.slice(0, CLUSTER.sockets),
       instances,
+      perDocument,
     );
     const result = await measure(instances, sockets, 300);
     const line = table([20, 14, 8, 8, 8]);
@@ -571,8 +625,8 @@ console.log(
     `${DEFAULT_RESOURCE_LIMITS.personSockets} sockets a person, ${MAX_CONNECTIONS_PER_DOCUMENT} connections per document per socket — never reached here.\n`,
 );
 
-const benchRss = process.memoryUsage.rss();
 const database = await createTestDatabase();
+let ratios: string[] = [];
 try {
   const pipit = pipitServer(await startPipit({ env: { DATABASE_URL: database.url } }));
   let people: Person[] = [];
@@ -580,21 +634,22 @@ try {
     const seedStarted = performance.now();
     people = await seedPeople(
       pipit.pipit.server.storage,
-      maxOf([...LEVELS, COMPARE_LEVEL, CLUSTER.sockets]),
+      maxOf([...LEVELS, STORM_SOCKETS, CLUSTER.sockets]),
     );
     console.log(
       `Seeded ${count(people.length)} people, each with a session, in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s; ` +
         'each run gets new apps.\n',
     );
-    await levels(pipit, people, { bench: benchRss, server: process.memoryUsage.rss() });
-    await overhead(pipit, people);
+    ratios = await levels(pipit, people);
   } finally {
     await pipit.close();
   }
+  await reconnectStorm(database, people);
   await twoInstances(database, people);
 } finally {
   await database.drop();
 }
+console.log(`\npipit/bare: ${ratios.join('; ')}`);
 console.log(`\nLoad average ${loadavg()} at the end.`);
 // Everything is closed above; should anything still hold the process open, it does not hang.
 setTimeout(() => {

@@ -1,5 +1,11 @@
 export { createId, isId, ID_LENGTH, ID_PATTERN } from './ids';
-export { BUSY_RETRY_MAX_MS, busyRetryDelay, reconnectDelay, SYNC_SOCKET_RETRY } from './sync-retry';
+export {
+  BUSY_RETRY_MAX_MS,
+  busyRetryDelay,
+  reconnectDelay,
+  socketRetryDelay,
+  SYNC_SOCKET_RETRY,
+} from './sync-retry';
 export {
   STATIC_ROUTES,
   DYNAMIC_ROUTES,

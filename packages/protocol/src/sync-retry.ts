@@ -39,3 +39,15 @@ export function busyRetryDelay(attempt: number, random: () => number = Math.rand
   const step = Math.min(BUSY_RETRY_MAX_MS / 2, 1_000 * 2 ** Math.max(0, attempt - 1));
   return Math.round(step * (1 + random()));
 }
+
+/**
+ * The wait before the socket's `attempt`-th try to connect (1 for the first after a failed one),
+ * as the provider's retry library computes it from SYNC_SOCKET_RETRY: a random time between
+ * `minDelay` and `delay` × 2^(attempt − 1), capped at `maxDelay`. For clients that are not the
+ * provider (the scale benchmark's raw sockets) to retry as the app does.
+ */
+export function socketRetryDelay(attempt: number, random: () => number = Math.random): number {
+  const { minDelay, delay, maxDelay } = SYNC_SOCKET_RETRY;
+  const step = Math.min(maxDelay, delay * 2 ** Math.max(0, attempt - 1));
+  return Math.floor(random() * (step - minDelay + 1)) + minDelay;
+}
