@@ -16,6 +16,9 @@
  *    the app's do; how long until all are synced again, and how fast /api/health answers meanwhile.
  * 3. Two Pipit instances on one PostgreSQL database and one Redis; each document has writers on
  *    both; propagation split into pairs on the same instance and pairs across instances.
+ * 4. Leaks: three cycles of 4,000 sockets connecting, editing and closing on one instance; after
+ *    each, once every document is stored and unloaded, V8's used heap after a full GC against the
+ *    idle server's, and RSS (which V8 does not give back, so only its growth between cycles counts).
  *
  * The servers run in this process; the clients, raw Hocuspocus sockets (bench/scale-clients.ts),
  * in a forked one. Run: npm run bench -- scale   (--quick: fewer sockets, shorter runs)
@@ -52,12 +55,20 @@ import {
 } from './scale-clients';
 
 const QUICK = process.argv.includes('--quick');
+/** `--only=levels,storm,leaks,cluster`: some of the sections; `--levels=4000`: other levels. */
+const flag = (name: string) =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const ONLY = new Set(flag('only')?.split(',') ?? ['levels', 'leaks', 'storm', 'cluster']);
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** Owner + 4 editors: each socket is its own person, so per-person limits are never reached. */
 const WRITERS_PER_DOCUMENT = 5;
-const LEVELS = QUICK ? [100, 250] : [2_000, 5_000, 10_000];
+const LEVELS =
+  flag('levels')?.split(',').map(Number) ?? (QUICK ? [100, 250] : [2_000, 5_000, 10_000]);
 const STORM_SOCKETS = QUICK ? 250 : 10_000;
 const STORM_TIMEOUT_MS = 90_000;
+const LEAK = QUICK
+  ? { sockets: 250, cycles: 3, measureMs: 3_000 }
+  : { sockets: 4_000, cycles: 3, measureMs: 10_000 };
 const CLUSTER = QUICK ? { sockets: 60, documents: 20 } : { sockets: 300, documents: 100 };
 const WARMUP_MS = QUICK ? 2_000 : 5_000;
 const MEASURE_MS = QUICK ? 5_000 : 20_000;
@@ -266,13 +277,14 @@ async function measure(
   options: {
     /** A storm instead of edits: called once every socket is synced; returns the servers to wait on. */
     storm?: () => Promise<BenchServer[]>;
+    measureMs?: number;
   } = {},
 ) {
   const job: ScaleJob = {
     sockets,
     connectBatch: CONNECT_BATCH,
     warmupMs: WARMUP_MS,
-    measureMs: MEASURE_MS,
+    measureMs: options.measureMs ?? MEASURE_MS,
     intervalMs: intervalFor(sockets.length),
     seed,
     slowMs: GOAL.p99Ms,
@@ -291,7 +303,8 @@ async function measure(
     rssPeak = now.rss;
     atPeak = now;
   }, 250);
-  let storming: Promise<BenchServer[]> | null = null;
+  /** The servers a storm's restart started, once it is under way. */
+  const storm: { servers: Promise<BenchServer[]> | null } = { servers: null };
   const child: ChildProcess = fork(
     path.join(import.meta.dirname, 'scale-clients.ts'),
     [RUN_SCALE_CLIENTS_FLAG],
@@ -303,7 +316,7 @@ async function measure(
       child.on('message', (message: ScaleProgress | ScaleResult) => {
         if (message.kind === 'measuring') loop.enable();
         else if (message.kind === 'measured') loop.disable();
-        else if (message.kind === 'connected') storming = options.storm?.() ?? null;
+        else if (message.kind === 'connected') storm.servers = options.storm?.() ?? null;
         else if (message.kind === 'result') resolve(message);
       });
       child.once('error', reject);
@@ -312,7 +325,7 @@ async function measure(
     });
     await exited;
     if (!result.ok) throw new Error(`clients: ${result.error}`);
-    for (const server of storming ? await storming : servers) await server.idle();
+    for (const server of (await storm.servers) ?? servers) await server.idle();
     return {
       ...result,
       idle,
@@ -458,7 +471,47 @@ async function levels(pipit: BenchServer & { pipit: RunningPipit }, people: Pers
       'the first edit (warm-up included), with the slowest in ms. Pipit stores a document at least\n' +
       `every ${STORE_MAX_DEBOUNCE_MS / 1000} s while edits flow (create-collab.ts); documents opened together store together.\n`,
   );
-  return ratios;
+  console.log(`pipit/bare: ${ratios.join('; ')}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Leaks
+
+async function leakCycles(pipit: BenchServer & { pipit: RunningPipit }, people: Person[]) {
+  console.log(
+    `4. Leaks: ${LEAK.cycles} cycles of ${count(LEAK.sockets)} sockets on one instance, each connecting, editing for\n` +
+      `${(WARMUP_MS + LEAK.measureMs) / 1000} s and closing; after each, once every document is stored and unloaded, the heap after a\n` +
+      'full GC against the idle server before the first cycle, and RSS.\n',
+  );
+  const settle = async () => {
+    await sleep(1_000);
+    collectGarbage();
+    return { heap: process.memoryUsage().heapUsed, rss: process.memoryUsage.rss() };
+  };
+  const idle = await settle();
+  const line = table([10, 12, 10, 10]);
+  line(['cycle', 'heap MB', 'vs idle', 'RSS MB']);
+  line(['idle', mb(idle.heap).toFixed(1), '', mb(idle.rss).toFixed(0)]);
+  const after: Array<{ heap: number; rss: number }> = [];
+  for (let cycle = 1; cycle <= LEAK.cycles; cycle++) {
+    const sockets = await seedApps(pipit.pipit.server.storage, people.slice(0, LEAK.sockets), [
+      pipit,
+    ]);
+    await measure([pipit], sockets, 500 + cycle, { measureMs: LEAK.measureMs });
+    const now = await settle();
+    after.push(now);
+    line([
+      String(cycle),
+      mb(now.heap).toFixed(1),
+      `${(((now.heap - idle.heap) / idle.heap) * 100).toFixed(1)}%`,
+      mb(now.rss).toFixed(0),
+    ]);
+  }
+  const [, second, third] = after;
+  console.log(
+    'Goals: the heap within 10% of idle after each cycle; RSS not growing from the second cycle to the third' +
+      (second && third ? ` (${(mb(third.rss) - mb(second.rss)).toFixed(0)} MB).\n` : '.\n'),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -626,7 +679,6 @@ console.log(
 );
 
 const database = await createTestDatabase();
-let ratios: string[] = [];
 try {
   const pipit = pipitServer(await startPipit({ env: { DATABASE_URL: database.url } }));
   let people: Person[] = [];
@@ -640,16 +692,16 @@ try {
       `Seeded ${count(people.length)} people, each with a session, in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s; ` +
         'each run gets new apps.\n',
     );
-    ratios = await levels(pipit, people);
+    if (ONLY.has('levels')) await levels(pipit, people);
+    if (ONLY.has('leaks')) await leakCycles(pipit, people);
   } finally {
     await pipit.close();
   }
-  await reconnectStorm(database, people);
-  await twoInstances(database, people);
+  if (ONLY.has('storm')) await reconnectStorm(database, people);
+  if (ONLY.has('cluster')) await twoInstances(database, people);
 } finally {
   await database.drop();
 }
-console.log(`\npipit/bare: ${ratios.join('; ')}`);
 console.log(`\nLoad average ${loadavg()} at the end.`);
 // Everything is closed above; should anything still hold the process open, it does not hang.
 setTimeout(() => {

@@ -3,6 +3,7 @@ import type { SessionService } from '../accounts/sessions';
 import { isSecureRequest, readSessionCookie } from '../accounts/session-cookie';
 import { canSeePublished } from '../publishing/visibility';
 import type { Storage } from '../storage/types';
+import { Lru } from '../lru';
 import { SyncRefusal } from './refusal';
 
 export type DocumentRole = 'owner' | 'editor' | 'viewer';
@@ -34,7 +35,21 @@ export interface DocumentAccess {
   /** Who opens a sync socket with this request; null when nobody is signed in. */
   identify(request: Request): Promise<{ userId: string } | null>;
   grantFor(args: { document: DocumentName; request: Request }): Promise<DocumentGrant | null>;
+  /**
+   * An access decision is being carried out (a session ended, a person removed): whatever the
+   * policy kept of sessions it read is read again (createAccessEpoch calls it).
+   */
+  forget?(): void;
 }
+
+/**
+ * How long one read of a session serves the openings that follow it: a socket's upgrade and its
+ * documents, a person's tabs opening at once, a restart's reconnect storm. Any access decision
+ * carried out meanwhile (`forget`) ends it sooner; the role on each document is read every time.
+ */
+export const SESSION_REUSE_MS = 5_000;
+/** Sessions kept for reuse at most (a cookie and its answer each: a few hundred bytes). */
+const SESSIONS_KEPT = 20_000;
 
 /**
  * The real policy: the session cookie names the person; `app/{id}` gives the owner and editors
@@ -49,17 +64,40 @@ export function createDocumentAccess(options: {
   sessions: SessionService;
   publicOrigin: string | undefined;
   trustProxy: boolean;
+  now?: () => number;
 }): DocumentAccess {
   const { storage, sessions } = options;
-  const authenticate = (request: Request) => {
+  const now = options.now ?? Date.now;
+  type Authenticated = ReturnType<SessionService['authenticate']>;
+  /** Sessions read in the last SESSION_REUSE_MS, by cookie, since the last `forget`. */
+  const kept = new Lru<string, { at: number; generation: number; read: Authenticated }>(
+    SESSIONS_KEPT,
+  );
+  let generation = 0;
+  const authenticate = (request: Request): Authenticated => {
     const secure = isSecureRequest(
       (name) => request.headers.get(name),
       options.publicOrigin,
       options.trustProxy,
     );
-    return sessions.authenticate(readSessionCookie(request.headers.get('cookie'), secure));
+    const cookie = readSessionCookie(request.headers.get('cookie'), secure);
+    if (!cookie) return sessions.authenticate(cookie);
+    const found = kept.get(cookie);
+    if (found && found.generation === generation && now() - found.at < SESSION_REUSE_MS) {
+      return found.read;
+    }
+    const entry = { at: now(), generation, read: sessions.authenticate(cookie) };
+    kept.set(cookie, entry);
+    // A read that failed (storage down) is never kept: the next opening reads again.
+    entry.read.catch(() => {
+      if (kept.get(cookie) === entry) kept.delete(cookie);
+    });
+    return entry.read;
   };
   return {
+    forget() {
+      generation += 1;
+    },
     async identify(request) {
       const auth = await authenticate(request);
       return auth ? { userId: auth.user.id } : null;

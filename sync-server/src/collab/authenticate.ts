@@ -35,11 +35,14 @@ export interface AccessEpoch {
   advance(): void;
 }
 
-export function createAccessEpoch(): AccessEpoch {
+export function createAccessEpoch(onAdvance: () => void = () => undefined): AccessEpoch {
   let epoch = 0;
   return {
     current: () => epoch,
-    advance: () => void (epoch += 1),
+    advance: () => {
+      epoch += 1;
+      onAdvance();
+    },
   };
 }
 

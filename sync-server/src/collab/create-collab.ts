@@ -92,7 +92,8 @@ export function createCollab(options: {
 }): Collab {
   const { logger, limits, timings } = options;
   /** Access decisions carried out here (disconnect, closeForDeletion): see authenticate.ts. */
-  const epoch = createAccessEpoch();
+  // Sessions the policy kept are read again after any decision (access.ts).
+  const epoch = createAccessEpoch(() => options.access.forget?.());
   const ledger = new DocumentLedger();
   // Asked only once a socket is open, when Hocuspocus exists.
   const bounds: ResourceBounds = new ResourceBounds({
