@@ -175,6 +175,20 @@ describe.each(ENGINES)('writing under another person’s client id (%s)', (engin
     const owners = claims.map((owners) => owners.get(client));
     expect(owners[0]).toBe(owners[1]);
     expect([bob.userId, eve.userId]).toContain(owners[0]);
+    // Claiming it again, beside a new one and twice in one list: the owner stays, the new one is
+    // the claimer's, in one answer.
+    const fresh = client + 1;
+    const again = await h.pipit.server.storage.documents.claimClients(name, eve.userId, [
+      client,
+      fresh,
+      fresh,
+    ]);
+    expect(again).toEqual(
+      new Map([
+        [client, owners[0]],
+        [fresh, eve.userId],
+      ]),
+    );
     // Deleting the document forgets who wrote what.
     const other = `app/${createId()}`;
     await h.pipit.server.storage.documents.claimClients(other, bob.userId, [client]);

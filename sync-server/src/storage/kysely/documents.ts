@@ -208,16 +208,18 @@ function documentClients(db: Db): Pick<DocumentStore, 'claimClients'> {
     async claimClients(name, userId, clients) {
       const owners = new Map<number, string>();
       if (clients.length === 0) return owners;
-      await db
-        .insertInto('document_clients')
-        .values(clients.map((client) => ({ name, client, user_id: userId })))
-        .onConflict((oc) => oc.columns(['name', 'client']).doNothing())
-        .execute();
+      // One statement, one round trip: a client nobody has becomes theirs, and one somebody has
+      // comes back with its owner as it is (the update sets what is there already; a claim racing
+      // on another instance waits for the first one's row). A row may be claimed once per statement.
       const rows = await db
-        .selectFrom('document_clients')
-        .select(['client', 'user_id'])
-        .where('name', '=', name)
-        .where('client', 'in', clients)
+        .insertInto('document_clients')
+        .values([...new Set(clients)].map((client) => ({ name, client, user_id: userId })))
+        .onConflict((oc) =>
+          oc
+            .columns(['name', 'client'])
+            .doUpdateSet({ user_id: sql<string>`document_clients.user_id` }),
+        )
+        .returning(['client', 'user_id'])
         .execute();
       for (const row of rows) owners.set(Number(row.client), row.user_id);
       return owners;
