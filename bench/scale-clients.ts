@@ -100,6 +100,8 @@ export type ScaleResult =
       /** Upgrades answered 503 and documents refused with `server_busy` (each tried again). */
       shedSockets: number;
       shedDocuments: number;
+      /** Documents the server refused or closed, by reason (each tried again if it passes). */
+      refusals: Array<[string, number]>;
       storm?: StormResult;
     }
   | { kind: 'result'; ok: false; error: string };
@@ -111,7 +113,16 @@ const SYNC = { step1: 0, step2: 1, update: 2 };
 const AUTH = { token: 0, permissionDenied: 1, authenticated: 2 };
 /** The transaction origin of everything that came from the server. */
 const REMOTE = 'remote';
-const CONNECT_TIMEOUT_MS = 30_000;
+const CONNECT_TIMEOUT_MS = 90_000;
+const ATTEMPT_TIMEOUT_MS = 30_000;
+/** Refusals that pass by themselves, and how long the app waits after one (documents.ts). */
+const PASSING_REFUSALS = new Set([
+  'storage_unavailable',
+  'too_many_documents',
+  'over_capacity',
+  'slow_down',
+]);
+const RETRY_AFTER_REFUSAL_MS = 60_000;
 const DELIVERY_TIMEOUT_MS = 15_000;
 
 const utf8 = new TextEncoder();
@@ -227,6 +238,8 @@ interface Tally {
   shedDocuments: number;
   /** performance.now() of the first synced socket that closed (a storm's start). */
   firstDown: number | null;
+  /** Documents the server refused or closed, by reason. */
+  refusals: Map<string, number>;
 }
 
 /**
@@ -294,10 +307,34 @@ function connect(socket: ScaleSocket, tally: Tally): Client {
     synced = false;
     const current = new WebSocket(socket.url, {
       headers: { Origin: socket.origin, ...(socket.cookie ? { Cookie: socket.cookie } : {}) },
+      handshakeTimeout: ATTEMPT_TIMEOUT_MS,
     });
+    // As the provider does when it hears nothing for 30 s (messageReconnectTimeout): a try that
+    // is not synced by then starts over.
+    const attemptTimer = setTimeout(() => {
+      if (!synced) {
+        tally.refusals.set('no answer', (tally.refusals.get('no answer') ?? 0) + 1);
+        end('no answer', socketRetryDelay(attempt));
+      }
+    }, ATTEMPT_TIMEOUT_MS);
+    current.once('close', () => clearTimeout(attemptTimer));
     ws = current;
     current.binaryType = 'nodebuffer';
     let ended = false;
+    /**
+     * The server refused the document, or closed its connection, with one of its reasons: tried
+     * again as the app's documents do (client/sync/core/documents.ts), or never.
+     */
+    const refusedWith = (reason: string) => {
+      tally.refusals.set(reason, (tally.refusals.get(reason) ?? 0) + 1);
+      if (reason === 'server_busy') {
+        tally.shedDocuments += 1;
+        busyInRow += 1;
+        end('busy', busyRetryDelay(busyInRow));
+      } else if (PASSING_REFUSALS.has(reason)) {
+        end(reason, RETRY_AFTER_REFUSAL_MS * (0.75 + Math.random() / 2));
+      } else end(`refused: ${reason}`, null);
+    };
     /** This try is over: again after `retryAfter` ms, or never (null). */
     const end = (why: string, retryAfter: number | null) => {
       if (ended) return;
@@ -310,6 +347,8 @@ function connect(socket: ScaleSocket, tally: Tally): Client {
     current.on('open', () => send(frame(name, [MESSAGE.auth, AUTH.token], 'token')));
     current.on('unexpected-response', (_request, response) => {
       if (response.statusCode !== 503) {
+        const refusal = `upgrade ${response.statusCode}`;
+        tally.refusals.set(refusal, (tally.refusals.get(refusal) ?? 0) + 1);
         end(`the upgrade was answered ${response.statusCode}`, null);
         return;
       }
@@ -345,14 +384,7 @@ function connect(socket: ScaleSocket, tally: Tally): Client {
         if (answer === AUTH.authenticated) {
           send(frame(name, [MESSAGE.sync, SYNC.step1], Y.encodeStateVector(doc)));
         } else if (answer === AUTH.permissionDenied) {
-          const reason = reader.string();
-          if (reason !== 'server_busy') {
-            end(`refused: ${reason}`, null);
-            return;
-          }
-          tally.shedDocuments += 1;
-          busyInRow += 1;
-          end('busy', busyRetryDelay(busyInRow));
+          refusedWith(reader.string());
         }
       } else if (type === MESSAGE.sync || type === MESSAGE.syncReply) {
         const syncType = reader.uint();
@@ -380,7 +412,7 @@ function connect(socket: ScaleSocket, tally: Tally): Client {
         tally.closed += 1;
         const reason = reader.string();
         if (isSyncCloseReason(reason)) {
-          end(`closed by the server: ${reason}`, null);
+          refusedWith(reason);
           return;
         }
         downSince ??= performance.now();
@@ -421,6 +453,7 @@ async function run(job: ScaleJob): Promise<ScaleResult> {
     shedSockets: 0,
     shedDocuments: 0,
     firstDown: null,
+    refusals: new Map(),
   };
   const clients: Client[] = [];
   const started = performance.now();
@@ -538,6 +571,7 @@ async function run(job: ScaleJob): Promise<ScaleResult> {
     closed: tally.closed,
     shedSockets: tally.shedSockets,
     shedDocuments: tally.shedDocuments,
+    refusals: [...tally.refusals],
   };
 }
 
@@ -575,6 +609,7 @@ async function storm(
     closed: tally.closed,
     shedSockets: tally.shedSockets - shedBefore.sockets,
     shedDocuments: tally.shedDocuments - shedBefore.documents,
+    refusals: [...tally.refusals],
     storm: {
       downs,
       allSyncedMs: tally.firstDown === null ? NaN : lastBack - tally.firstDown,

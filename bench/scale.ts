@@ -574,6 +574,10 @@ async function reconnectStorm(database: TestDatabase, people: Person[]) {
     ]);
     line(['not back before the timeout', count(storm.stillDown)]);
     line([
+      'refused, by reason',
+      result.refusals.map(([reason, n]) => `${reason} ×${count(n)}`).join(', ') || 'none',
+    ]);
+    line([
       'shed (503 / server_busy)',
       `${count(result.shedSockets)} / ${count(result.shedDocuments)}`,
     ]);

@@ -29,6 +29,14 @@ import { createServices, type ServerState } from './server/services';
 import { type CloseReport, shutdown } from './server/shutdown';
 import type { Storage } from './storage/types';
 
+/**
+ * Connections the kernel queues before the server accepts them. A restart sends every socket
+ * back at once: with Node's default (511) the rest's handshakes were dropped and their clients
+ * waited out TCP's retransmissions (1, 3, 7, 15 s…), half of 10,000 for more than 30 s. The
+ * kernel caps it at net.core.somaxconn (4096 on Linux since 5.4).
+ */
+const LISTEN_BACKLOG = 4_096;
+
 export type { CloseReport } from './server/shutdown';
 
 export interface CreateServerOptions {
@@ -172,7 +180,7 @@ export async function createServer(options: CreateServerOptions): Promise<PipitS
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);
-        httpServer.listen(port, host, () => {
+        httpServer.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
           httpServer.off('error', reject);
           const address = httpServer.address();
           const actualPort = typeof address === 'object' && address ? address.port : port;

@@ -125,6 +125,8 @@ export function createSyncSocket(hocuspocus: Hocuspocus, options: SyncSocketOpti
   });
 
   let accepting = true;
+  /** Sockets whose upgrade is being admitted (their session read): not Hocuspocus's yet. */
+  const upgrading = new Set<Duplex>();
   return {
     handleUpgrade(req, socket, head) {
       const pathname = pathOf(req);
@@ -137,16 +139,23 @@ export function createSyncSocket(hocuspocus: Hocuspocus, options: SyncSocketOpti
         refuseUpgrade(socket, 503, 'Service Unavailable');
         return true;
       }
-      ws.handleUpgrade(req, socket, head).catch((error: unknown) => {
-        logger.warn({ err: error }, 'sync upgrade failed');
-        socket.destroy();
-      });
+      upgrading.add(socket);
+      ws.handleUpgrade(req, socket, head)
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, 'sync upgrade failed');
+          socket.destroy();
+        })
+        .finally(() => upgrading.delete(socket));
       return true;
     },
     stopAccepting() {
       accepting = false;
     },
     closeAll({ force }) {
+      // An upgrade still being admitted is ended too (its client tries again elsewhere): nothing
+      // else would close it, since neither the HTTP server nor Hocuspocus holds it.
+      for (const socket of upgrading) socket.destroy();
+      upgrading.clear();
       ws.closeAll(1001, 'Server shutting down', force);
     },
     openConnections: () => state.open,
