@@ -242,6 +242,11 @@ interface Tally {
   refusals: Map<string, number>;
 }
 
+/** One more refusal (or try given up) for `reason`. */
+function noteRefusal(tally: Tally, reason: string) {
+  tally.refusals.set(reason, (tally.refusals.get(reason) ?? 0) + 1);
+}
+
 /**
  * A client: opens the socket, authenticates, syncs, and keeps it so. Like the app, it tries again
  * when the server sheds it (an upgrade answered 503, a document refused with `server_busy`) or
@@ -313,7 +318,7 @@ function connect(socket: ScaleSocket, tally: Tally): Client {
     // is not synced by then starts over.
     const attemptTimer = setTimeout(() => {
       if (!synced) {
-        tally.refusals.set('no answer', (tally.refusals.get('no answer') ?? 0) + 1);
+        noteRefusal(tally, 'no answer');
         end('no answer', socketRetryDelay(attempt));
       }
     }, ATTEMPT_TIMEOUT_MS);
@@ -326,7 +331,7 @@ function connect(socket: ScaleSocket, tally: Tally): Client {
      * again as the app's documents do (client/sync/core/documents.ts), or never.
      */
     const refusedWith = (reason: string) => {
-      tally.refusals.set(reason, (tally.refusals.get(reason) ?? 0) + 1);
+      noteRefusal(tally, reason);
       if (reason === 'server_busy') {
         tally.shedDocuments += 1;
         busyInRow += 1;
@@ -347,8 +352,7 @@ function connect(socket: ScaleSocket, tally: Tally): Client {
     current.on('open', () => send(frame(name, [MESSAGE.auth, AUTH.token], 'token')));
     current.on('unexpected-response', (_request, response) => {
       if (response.statusCode !== 503) {
-        const refusal = `upgrade ${response.statusCode}`;
-        tally.refusals.set(refusal, (tally.refusals.get(refusal) ?? 0) + 1);
+        noteRefusal(tally, `upgrade ${response.statusCode}`);
         end(`the upgrade was answered ${response.statusCode}`, null);
         return;
       }

@@ -20,8 +20,9 @@ export type SyncState =
  * Why a document cannot sync. `forbidden`: access was removed; `not-registered`: the server does
  * not know the app yet (it registers itself when online); `too-large`: over the size limit;
  * `storage-unavailable`: the server's storage is down (it retries); `busy`: the server is short of
- * memory, or opening as much as it takes at once; `too-much-open`: the person has as much open at once as one may (both retried in a
- * while); `rejected`: the server closed the connection over an update it refused.
+ * memory, or opening as much as it takes at once; `too-much-open`: the person has as much open at
+ * once as one may (both retried in a while); `rejected`: the server closed the connection over an
+ * update it refused.
  */
 export type SyncErrorReason =
   | 'forbidden'

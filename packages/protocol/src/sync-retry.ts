@@ -23,8 +23,7 @@ export const SYNC_SOCKET_RETRY = {
  * anywhere in 250–1,000 ms, rather than the provider's fixed second for every client at once.
  */
 export function reconnectDelay(random: () => number = Math.random): number {
-  const { minDelay, delay } = SYNC_SOCKET_RETRY;
-  return Math.round(minDelay + random() * (delay - minDelay));
+  return socketRetryDelay(1, random);
 }
 
 /** The longest wait between tries of a document the server said it was too busy to open. */
