@@ -58,14 +58,14 @@ export function createSessionService(
     async authenticate(cookieValue) {
       const [id, secret, ...rest] = cookieValue?.split('.') ?? [];
       if (!id || !secret || rest.length > 0 || !/^[0-9a-f]{32}$/.test(id)) return null;
-      const session = await storage.sessions.findById(id);
-      if (!session || !equalHex(session.secretHash, sha256Hex(secret))) return null;
+      const found = await storage.sessions.findWithUser(id);
+      if (!found || !equalHex(found.session.secretHash, sha256Hex(secret))) return null;
+      const { session, user } = found;
       const now = clock.now();
       if (now >= session.expiresAt || now - session.lastSeenAt >= SESSION_IDLE_MS) {
         await storage.sessions.delete(session.id);
         return null;
       }
-      const user = await storage.users.findById(session.userId);
       if (!user) {
         await storage.sessions.delete(session.id);
         return null;

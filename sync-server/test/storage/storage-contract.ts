@@ -587,6 +587,28 @@ export function describeStorageContract(
         await storage.sessions.delete('s1');
         expect(await storage.sessions.findById('s1')).toBeNull();
       });
+
+      it('reads a session with its live account in one call', async () => {
+        const user = await storage.users.insert(testUser());
+        const session = {
+          id: 'with-user',
+          userId: user.id,
+          secretHash: 'h',
+          createdAt: 1,
+          lastSeenAt: 2,
+          expiresAt: 9e12,
+          userAgent: null,
+          ip: null,
+        };
+        await storage.sessions.insert(session);
+        const found = await storage.sessions.findWithUser('with-user');
+        expect(found?.session).toEqual(session);
+        expect(found?.user).toEqual(await storage.users.findById(user.id));
+        expect(await storage.sessions.findWithUser('nope')).toBeNull();
+        // A deleted account's session still reads, without its account (the caller ends it).
+        await storage.users.markDeleted(user.id, 5);
+        expect(await storage.sessions.findWithUser('with-user')).toEqual({ session, user: null });
+      });
     });
 
     describe('tokens', () => {

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Database } from '../schema';
 import type { SessionRecord, SessionStore } from '../types/sessions';
 import type { Db } from './shared';
+import { toUser } from './users';
 
 function toSession(row: Selectable<Database['sessions']>): SessionRecord {
   return {
@@ -40,6 +41,40 @@ export function createSessionStore(db: Db): SessionStore {
         .where('id', '=', id)
         .executeTakeFirst();
       return row ? toSession(row) : null;
+    },
+    async findWithUser(id) {
+      const row = await db
+        .selectFrom('sessions')
+        .leftJoin('users', (join) =>
+          join.onRef('users.id', '=', 'sessions.user_id').on('users.deleted_at', 'is', null),
+        )
+        .selectAll('users')
+        .select([
+          'sessions.id as session_id',
+          'sessions.secret_hash as session_secret_hash',
+          'sessions.user_id as session_user_id',
+          'sessions.created_at as session_created_at',
+          'sessions.last_seen_at as session_last_seen_at',
+          'sessions.expires_at as session_expires_at',
+          'sessions.user_agent as session_user_agent',
+          'sessions.ip as session_ip',
+        ])
+        .where('sessions.id', '=', id)
+        .executeTakeFirst();
+      if (!row) return null;
+      const session = toSession({
+        id: row.session_id,
+        secret_hash: row.session_secret_hash,
+        user_id: row.session_user_id,
+        created_at: row.session_created_at,
+        last_seen_at: row.session_last_seen_at,
+        expires_at: row.session_expires_at,
+        user_agent: row.session_user_agent,
+        ip: row.session_ip,
+      });
+      // A left join's missing row comes back as nulls: the account's id says which it is.
+      const user = row.id === null ? null : toUser(row as Selectable<Database['users']>);
+      return { session, user };
     },
     async listForUser(userId) {
       const rows = await db

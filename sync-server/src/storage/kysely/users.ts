@@ -7,7 +7,7 @@ import { type Db, type EngineSpecifics, mapConflict } from './shared';
 
 export const DEFAULT_AVATAR = { kind: 'emoji', emoji: '🐦', color: '#1a7f5a' } as const;
 
-function toUser(row: Selectable<Database['users']>): UserRecord {
+export function toUser(row: Selectable<Database['users']>): UserRecord {
   return {
     id: row.id,
     username: row.username,

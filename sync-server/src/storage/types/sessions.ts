@@ -1,3 +1,5 @@
+import type { UserRecord } from './users';
+
 export interface SessionRecord {
   id: string;
   secretHash: string;
@@ -12,6 +14,11 @@ export interface SessionRecord {
 export interface SessionStore {
   insert(session: SessionRecord): Promise<void>;
   findById(id: string): Promise<SessionRecord | null>;
+  /**
+   * A session and its live account in one read (every socket and request that carries a cookie
+   * asks for both); `user` is null when the account is gone or deleted.
+   */
+  findWithUser(id: string): Promise<{ session: SessionRecord; user: UserRecord | null } | null>;
   listForUser(userId: string): Promise<SessionRecord[]>;
   touch(id: string, lastSeenAt: number): Promise<void>;
   delete(id: string): Promise<void>;
