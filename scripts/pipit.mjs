@@ -3,7 +3,7 @@
 // is missing (a pinned pnpm through npx, the workspace's dependencies, Debian's Chromium for browser
 // tests), builds the client when its sources changed, then does the job. Only Node built-ins are used
 // here: nothing else is installed yet when it starts.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -129,13 +129,43 @@ function vitest(args) {
   return run(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args]);
 }
 
-function staticChecks() {
-  log('format');
-  runOrExit(bin('prettier'), ['--check', '.', '--log-level', 'warn']);
-  log('lint');
-  runOrExit(bin('eslint'), ['.', '--max-warnings', '0']);
-  log('typecheck');
-  for (const project of TS_PROJECTS) runOrExit(bin('tsc'), ['-p', project]);
+/** Runs a command with its output kept, to be printed in one piece when it ends. */
+function runKept(command, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, output: Buffer.concat(output) }));
+  });
+}
+
+/**
+ * Format, lint and typecheck. Each tool works on one core, so they run in two lanes at once: format
+ * then lint, and the type checks one project after another (on two cores about half the time of
+ * one after another). Each step's output is printed whole when it ends; the first failure of a lane
+ * ends that lane, and the checks fail when either lane did.
+ */
+async function staticChecks() {
+  const lane = async (steps) => {
+    for (const [name, command, args] of steps) {
+      const { code, output } = await runKept(command, args);
+      log(`${name}: ${code === 0 ? 'passed' : 'failed'}`);
+      process.stdout.write(output);
+      if (code !== 0) return code;
+    }
+    return 0;
+  };
+  const codes = await Promise.all([
+    lane([
+      ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
+      ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
+    ]),
+    lane(TS_PROJECTS.map((project) => [`typecheck ${project}`, bin('tsc'), ['-p', project]])),
+  ]);
+  const failed = codes.find((code) => code !== 0);
+  if (failed !== undefined) process.exit(failed);
 }
 
 const [command = 'start', ...args] = process.argv.slice(2);
@@ -172,7 +202,7 @@ switch (command) {
     break;
   case 'check':
     ensureInstalled();
-    staticChecks();
+    await staticChecks();
     ensureChromium();
     ensureHaproxy();
     ensureBuilt();
@@ -180,7 +210,7 @@ switch (command) {
     break;
   case 'check:static':
     ensureInstalled();
-    staticChecks();
+    await staticChecks();
     break;
   case 'lint':
     ensureInstalled();
