@@ -43,7 +43,16 @@ export interface CollabTimings {
   updateLogAppend(): () => void;
   /** A client's sync message refused (its connection to the document closed), by reason. */
   protocolError(reason: UpdateRefusalReason): void;
+  /**
+   * A socket (503) or a document (`server_busy`) told to come back later: the server was opening
+   * as many at once as it takes (ResourceLimits.openingAtOnce).
+   */
+  openingShed(what: OpeningKind): void;
 }
+
+/** What is being opened: a sync socket, or a document on one. */
+export type OpeningKind = 'socket' | 'document';
+export const OPENING_KINDS: readonly OpeningKind[] = ['socket', 'document'];
 
 /** Every reason a client's sync message is refused for: each a series from the start. */
 export const PROTOCOL_ERROR_REASONS: readonly UpdateRefusalReason[] = [
@@ -62,6 +71,7 @@ export const NO_COLLAB_TIMINGS: CollabTimings = {
   documentStore: () => () => undefined,
   updateLogAppend: () => () => undefined,
   protocolError: () => undefined,
+  openingShed: () => undefined,
 };
 
 const HTTP_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -161,6 +171,13 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
     registers: [registry],
   });
   for (const reason of PROTOCOL_ERROR_REASONS) protocolErrors.inc({ reason }, 0);
+  const openingsShed = new Counter({
+    name: 'pipit_sync_openings_shed_total',
+    help: 'Sync sockets (answered 503) and documents (refused server_busy) told to come back later because the server was opening as many at once as it takes',
+    labelNames: ['what'],
+    registers: [registry],
+  });
+  for (const what of OPENING_KINDS) openingsShed.inc({ what }, 0);
   // The default collectors start process-wide observers (event loop, GC) that are never stopped:
   // only worth it when someone can scrape them.
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
@@ -184,6 +201,7 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
       documentStore: () => documentStores.startTimer(),
       updateLogAppend: () => logAppends.startTimer(),
       protocolError: (reason) => protocolErrors.inc({ reason }),
+      openingShed: (what) => openingsShed.inc({ what }),
     },
     monitoringReport(outcome) {
       reports.inc({ outcome });

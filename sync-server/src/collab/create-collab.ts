@@ -1,7 +1,7 @@
 import { type Extension, Hocuspocus } from '@hocuspocus/server';
 import type { SyncCloseReason } from '@pipit/protocol';
 import type { Logger } from '../logger';
-import type { CollabTimings } from '../metrics';
+import type { CollabTimings, OpeningKind } from '../metrics';
 import type { AppStore, DocumentStore } from '../storage/types';
 import type { DocumentAccess } from './access';
 import { type ConnectionContext, createAccessEpoch, createAuthentication } from './authenticate';
@@ -102,6 +102,7 @@ export function createCollab(options: {
     isLoaded: (name): boolean =>
       hocuspocus.documents.has(name) || hocuspocus.loadingDocuments.has(name),
     loadingCount: () => hocuspocus.loadingDocuments.size,
+    ...(timings ? { onShed: (what: OpeningKind) => timings.openingShed(what) } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
   const persistence = createPersistence({
@@ -123,7 +124,7 @@ export function createCollab(options: {
   const extensions: Extension[] = [
     // 1. Who may open which document, and as what (authenticate.ts, access.ts). Deny by default.
     //    Past the openings the server takes at once, the next is told it is busy (resource-bounds.ts).
-    createAuthentication(options.access, logger, epoch, () => bounds.startOpening()),
+    createAuthentication(options.access, logger, epoch, () => bounds.startOpening('document')),
     // 2. Each person's share of memory: a granted document is admitted only within it
     //    (resource-bounds.ts); presence is bounded here too.
     createResourceBoundsExtension(bounds),

@@ -1,5 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { SyncRefusal } from './refusal';
+import type { OpeningKind } from '../metrics';
 import type { ResourceLimits } from './resource-limits';
 
 /** What a loaded document holds: its encoded size and its items (yjs-usage.ts). */
@@ -36,6 +37,8 @@ export interface ResourceBoundsOptions {
   isLoaded(documentName: string): boolean;
   /** Documents being loaded now. */
   loadingCount?: () => number;
+  /** An opening told to come back later (counted in the metrics). */
+  onShed?: (what: OpeningKind) => void;
   heapUsed?: () => number;
   now?: () => number;
 }
@@ -80,9 +83,12 @@ export class ResourceBounds {
    * One more socket admission or document access check under way: the function that ends it, or
    * null when as many are under way (documents loading included) as the server takes at once.
    */
-  startOpening(): (() => void) | null {
+  startOpening(what: OpeningKind): (() => void) | null {
     const loading = this.options.loadingCount?.() ?? 0;
-    if (this.opening + loading >= this.limits.openingAtOnce) return null;
+    if (this.opening + loading >= this.limits.openingAtOnce) {
+      this.options.onShed?.(what);
+      return null;
+    }
     this.opening += 1;
     let ended = false;
     return () => {

@@ -250,7 +250,7 @@ async function admitSocket(
   }
   // As many sockets and documents being opened as the server takes at once: this one tries
   // again a moment later (the provider's retries are spread), before any read.
-  const endOpening = bounds.startOpening();
+  const endOpening = bounds.startOpening('socket');
   if (!endOpening) {
     return new Response('The server is busy right now. Try again in a few seconds.', {
       status: 503,

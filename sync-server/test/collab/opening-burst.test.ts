@@ -122,6 +122,13 @@ describe('a burst of connections', () => {
     // The burst was shed, not queued: more came than the server opens at once…
     expect(refusals.socket + refusals.document).toBeGreaterThan(0);
     expect(refusals.document).toBeGreaterThan(0);
+    // The operator sees it in /metrics: each document told busy was counted there.
+    const shed = (
+      await pipit.server.metrics.registry.getSingleMetric('pipit_sync_openings_shed_total')?.get()
+    )?.values;
+    const shedDocuments = shed?.find((v) => v.labels.what === 'document')?.value ?? 0;
+    expect(shedDocuments).toBeGreaterThanOrEqual(refusals.document);
+    expect(shed?.find((v) => v.labels.what === 'socket')).toBeDefined();
     // …and it never read more sessions and grants at once than it takes.
     expect(reads.most).toBeLessThanOrEqual(OPENING_AT_ONCE);
     // Every client's edit reached the server and was stored.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createId } from '@pipit/protocol';
 import { ConfigError, loadConfig } from '../../src/config';
-import { MONITORING_OUTCOMES, PROTOCOL_ERROR_REASONS } from '../../src/metrics';
+import { MONITORING_OUTCOMES, OPENING_KINDS, PROTOCOL_ERROR_REASONS } from '../../src/metrics';
 import { grantEveryone } from '../support/access';
 import { ENGINES, openEngine } from '../support/engines';
 import { acknowledged, connectProvider } from '../support/provider';
@@ -218,6 +218,7 @@ describe.each(ENGINES)('GET /metrics on %s', (engine) => {
   it('counts sync messages refused, by reason, each reason a series from the start', async () => {
     const before = await scrape(pipit);
     before.expectSeries('pipit_sync_protocol_errors_total', 'reason', PROTOCOL_ERROR_REASONS);
+    before.expectSeries('pipit_sync_openings_shed_total', 'what', OPENING_KINDS);
     const name = `app/${createId()}`;
     const raw = await RawSyncClient.open(pipit.url, name);
     try {
