@@ -209,6 +209,11 @@ export function handleUpgrades(
   customClient: boolean,
 ): void {
   httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node takes its own error listener off a socket it hands over for an upgrade. Without one
+    // here, a client that is gone before it is answered (it gave up while the server was busy,
+    // and the 503 or 401 is written to a closed socket: EPIPE) would end the whole process.
+    // The websocket library adds its own once the upgrade is accepted.
+    socket.on('error', () => socket.destroy());
     runInRequest(contextOf(req), () => {
       try {
         if (sync.handleUpgrade(req, socket, head)) return;
