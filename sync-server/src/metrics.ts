@@ -156,28 +156,35 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
     buckets: STORAGE_BUCKETS_SECONDS,
     registers: [registry],
   });
-  const reports = new Counter({
-    name: 'pipit_monitoring_reports_total',
-    help: 'Error-report envelopes received at /monitoring, by outcome.',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  // Every outcome is a series from the start, so a rate over "rejected" is 0, not missing.
-  for (const outcome of MONITORING_OUTCOMES) reports.inc({ outcome }, 0);
-  const protocolErrors = new Counter({
-    name: 'pipit_sync_protocol_errors_total',
-    help: 'Sync messages from clients refused (the connection to that document closed), by reason',
-    labelNames: ['reason'],
-    registers: [registry],
-  });
-  for (const reason of PROTOCOL_ERROR_REASONS) protocolErrors.inc({ reason }, 0);
-  const openingsShed = new Counter({
-    name: 'pipit_sync_openings_shed_total',
-    help: 'Sync sockets (answered 503) and documents (refused server_busy) told to come back later because the server was opening as many at once as it takes',
-    labelNames: ['what'],
-    registers: [registry],
-  });
-  for (const what of OPENING_KINDS) openingsShed.inc({ what }, 0);
+  /** A counter by one label whose every value is a series from the start (a rate over it is 0, not missing). */
+  const countedBy = <L extends string>(
+    name: string,
+    help: string,
+    label: L,
+    values: readonly string[],
+  ) => {
+    const counter = new Counter<L>({ name, help, labelNames: [label], registers: [registry] });
+    for (const value of values) counter.inc({ [label]: value } as Record<L, string>, 0);
+    return counter;
+  };
+  const reports = countedBy(
+    'pipit_monitoring_reports_total',
+    'Error-report envelopes received at /monitoring, by outcome.',
+    'outcome',
+    MONITORING_OUTCOMES,
+  );
+  const protocolErrors = countedBy(
+    'pipit_sync_protocol_errors_total',
+    'Sync messages from clients refused (the connection to that document closed), by reason',
+    'reason',
+    PROTOCOL_ERROR_REASONS,
+  );
+  const openingsShed = countedBy(
+    'pipit_sync_openings_shed_total',
+    'Sync sockets (answered 503) and documents (refused server_busy) told to come back later because the server was opening as many at once as it takes',
+    'what',
+    OPENING_KINDS,
+  );
   // The default collectors start process-wide observers (event loop, GC) that are never stopped:
   // only worth it when someone can scrape them.
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
