@@ -11,6 +11,7 @@ import { describePublishingContract } from './storage-contract-publishing';
 import { describePushSubscriptionsContract } from './storage-contract-push';
 import { describeSpaceActivityContract } from './storage-contract-space-activity';
 import { describeOperationsContract } from './storage-contract-operations';
+import { describeTogetherContract } from './storage-contract-together';
 import { testUser } from '../support/users';
 
 export interface StorageFactory {
@@ -771,6 +772,7 @@ export function describeStorageContract(
     describePushSubscriptionsContract(() => storage);
     describeSpaceActivityContract(() => storage);
     describeOperationsContract(() => storage);
+    describeTogetherContract(() => storage);
 
     describe('messages and uploads', () => {
       it('keeps messages, newest first', async () => {

@@ -7,6 +7,7 @@ import {
 } from '@pipit/protocol';
 import type { Database } from '../schema';
 import type { AppRecord, AppStore } from '../types/apps';
+import { batched } from './batched';
 import { type Db, holdRow } from './shared';
 
 /** The apps a person owns (archived ones too: the plan counts them). */
@@ -124,6 +125,8 @@ function appRegistration(db: Db, engine: StorageEngine): Pick<AppStore, 'insert'
 function appReads(
   db: Db,
 ): Pick<AppStore, 'wasDeleted' | 'get' | 'listForUser' | 'countOwned' | 'getWithRole'> {
+  /** One read for the roles asked for together (every socket opening of an app asks). */
+  const getWithRole = batched(appsWithRoles(db));
   const get = async (id: string) => {
     const row = await db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toApp(row) : null;
@@ -165,24 +168,48 @@ function appReads(
 
     countOwned: (ownerId) => countOwnedApps(db, ownerId),
 
-    async getWithRole(id, userId) {
-      const row = await db
-        .selectFrom('apps')
-        .leftJoin('collaborators', (join) =>
-          join
-            .onRef('collaborators.app_id', '=', 'apps.id')
-            .on('collaborators.user_id', '=', userId),
-        )
-        .selectAll('apps')
-        .select('collaborators.role as collaborator_role')
-        .where('apps.id', '=', id)
-        .executeTakeFirst();
-      if (!row) return null;
-      const { collaborator_role, ...app } = row;
+    getWithRole: (id, userId) => getWithRole({ id, userId }),
+  };
+}
+
+/**
+ * Apps and people's roles on them, for many at once (a burst of socket openings, batched.ts): the
+ * apps asked for, with the rows of those people among their collaborators. null for an app with no
+ * row.
+ */
+function appsWithRoles(db: Db) {
+  return async (keys: ReadonlyArray<{ id: string; userId: string }>) => {
+    const userIds = [...new Set(keys.map((key) => key.userId))];
+    const rows = await db
+      .selectFrom('apps')
+      .leftJoin('collaborators', (join) =>
+        join
+          .onRef('collaborators.app_id', '=', 'apps.id')
+          .on('collaborators.user_id', 'in', userIds),
+      )
+      .selectAll('apps')
+      .select([
+        'collaborators.user_id as collaborator_user_id',
+        'collaborators.role as collaborator_role',
+      ])
+      .where('apps.id', 'in', [...new Set(keys.map((key) => key.id))])
+      .execute();
+    const apps = new Map<string, Selectable<Database['apps']>>();
+    const roles = new Map<string, AppRole>();
+    for (const { collaborator_user_id, collaborator_role, ...app } of rows) {
+      apps.set(app.id, app);
+      if (collaborator_user_id !== null && collaborator_role !== null) {
+        roles.set(`${app.id} ${collaborator_user_id}`, collaborator_role as AppRole);
+      }
+    }
+    return keys.map(({ id, userId }) => {
+      const app = apps.get(id);
+      if (!app) return null;
       const role: AppRole | null =
-        app.owner_id === userId ? 'owner' : ((collaborator_role as AppRole | null) ?? null);
+        app.owner_id === userId ? 'owner' : (roles.get(`${id} ${userId}`) ?? null);
+      // Each call its own record: callers may hold or change it.
       return { app: toApp(app), role };
-    },
+    });
   };
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DocumentStore } from '../types/documents';
 import { isId, type StorageEngine } from '@pipit/protocol';
+import { batched } from './batched';
 import { type Db, type EngineSpecifics, toUint8Array } from './shared';
 
 /** Logged updates read or dropped per statement (SQLite allows 32,766 parameters; PostgreSQL 65,535). */
@@ -204,26 +205,48 @@ function documentCompaction(db: Db, engine: StorageEngine): Pick<DocumentStore, 
 
 /** Which person each of a document's Yjs client ids belongs to (the first to claim it). */
 function documentClients(db: Db): Pick<DocumentStore, 'claimClients'> {
+  const claim = batched(claimMany(db));
   return {
-    async claimClients(name, userId, clients) {
-      const owners = new Map<number, string>();
-      if (clients.length === 0) return owners;
-      // One statement, one round trip: a client nobody has becomes theirs, and one somebody has
-      // comes back with its owner as it is (the update sets what is there already; a claim racing
-      // on another instance waits for the first one's row). A row may be claimed once per statement.
-      const rows = await db
-        .insertInto('document_clients')
-        .values([...new Set(clients)].map((client) => ({ name, client, user_id: userId })))
-        .onConflict((oc) =>
-          oc
-            .columns(['name', 'client'])
-            .doUpdateSet({ user_id: sql<string>`document_clients.user_id` }),
-        )
-        .returning(['client', 'user_id'])
-        .execute();
-      for (const row of rows) owners.set(Number(row.client), row.user_id);
-      return owners;
-    },
+    claimClients: (name, userId, clients) =>
+      clients.length === 0 ? Promise.resolve(new Map()) : claim({ name, userId, clients }),
+  };
+}
+
+/**
+ * Claims of client ids, many at once (batched.ts: a document's writers opening together claim
+ * together). One statement: a client nobody has becomes its claimer's, and one somebody has comes
+ * back with its owner as it is (the update sets what is there already; a claim racing on another
+ * instance waits for the first one's row). A row may be written once per statement, so a client
+ * two claims of the batch ask for goes to the first of them, as it would one after the other.
+ */
+function claimMany(db: Db) {
+  return async (claims: ReadonlyArray<{ name: string; userId: string; clients: number[] }>) => {
+    const rows = new Map<string, { name: string; client: number; user_id: string }>();
+    for (const { name, userId, clients } of claims) {
+      for (const client of clients) {
+        const key = `${name} ${client}`;
+        if (!rows.has(key)) rows.set(key, { name, client, user_id: userId });
+      }
+    }
+    const owned = await db
+      .insertInto('document_clients')
+      .values([...rows.values()])
+      .onConflict((oc) =>
+        oc
+          .columns(['name', 'client'])
+          .doUpdateSet({ user_id: sql<string>`document_clients.user_id` }),
+      )
+      .returning(['name', 'client', 'user_id'])
+      .execute();
+    const owners = new Map(owned.map((row) => [`${row.name} ${Number(row.client)}`, row.user_id]));
+    return claims.map(({ name, clients }) => {
+      const answer = new Map<number, string>();
+      for (const client of clients) {
+        const owner = owners.get(`${name} ${client}`);
+        if (owner !== undefined) answer.set(client, owner);
+      }
+      return answer;
+    });
   };
 }
 

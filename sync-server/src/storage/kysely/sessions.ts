@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Database } from '../schema';
 import type { SessionRecord, SessionStore } from '../types/sessions';
+import { batched } from './batched';
 import type { Db } from './shared';
 import { toUser } from './users';
 
@@ -42,8 +43,8 @@ export function createSessionStore(db: Db): SessionStore {
         .executeTakeFirst();
       return row ? toSession(row) : null;
     },
-    async findWithUser(id) {
-      const row = await db
+    findWithUser: batched(async (ids: readonly string[]) => {
+      const rows = await db
         .selectFrom('sessions')
         .leftJoin('users', (join) =>
           join.onRef('users.id', '=', 'sessions.user_id').on('users.deleted_at', 'is', null),
@@ -59,23 +60,31 @@ export function createSessionStore(db: Db): SessionStore {
           'sessions.user_agent as session_user_agent',
           'sessions.ip as session_ip',
         ])
-        .where('sessions.id', '=', id)
-        .executeTakeFirst();
-      if (!row) return null;
-      const session = toSession({
-        id: row.session_id,
-        secret_hash: row.session_secret_hash,
-        user_id: row.session_user_id,
-        created_at: row.session_created_at,
-        last_seen_at: row.session_last_seen_at,
-        expires_at: row.session_expires_at,
-        user_agent: row.session_user_agent,
-        ip: row.session_ip,
+        .where('sessions.id', 'in', [...new Set(ids)])
+        .execute();
+      const found = new Map(
+        rows.map((row) => {
+          const session = toSession({
+            id: row.session_id,
+            secret_hash: row.session_secret_hash,
+            user_id: row.session_user_id,
+            created_at: row.session_created_at,
+            last_seen_at: row.session_last_seen_at,
+            expires_at: row.session_expires_at,
+            user_agent: row.session_user_agent,
+            ip: row.session_ip,
+          });
+          // A left join's missing row comes back as nulls: the account's id says which it is.
+          const user = row.id === null ? null : toUser(row as Selectable<Database['users']>);
+          return [session.id, { session, user }] as const;
+        }),
+      );
+      // Each call its own copy: the caller may change the session it gets (authenticate does).
+      return ids.map((id) => {
+        const one = found.get(id);
+        return one ? { session: { ...one.session }, user: one.user && { ...one.user } } : null;
       });
-      // A left join's missing row comes back as nulls: the account's id says which it is.
-      const user = row.id === null ? null : toUser(row as Selectable<Database['users']>);
-      return { session, user };
-    },
+    }),
     async listForUser(userId) {
       const rows = await db
         .selectFrom('sessions')

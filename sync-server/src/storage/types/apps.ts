@@ -89,7 +89,10 @@ export interface AppStore {
    * `at`, and never registered again.
    */
   delete(id: string, at: number): Promise<void>;
-  /** The app and a person's role on it (null when they have none), in one read. */
+  /**
+   * The app and a person's role on it (null when they have none), in one read; calls made together
+   * share one (storage/kysely/batched.ts).
+   */
   getWithRole(id: string, userId: string): Promise<{ app: AppRecord; role: AppRole | null } | null>;
   collaborators(appId: string): Promise<CollaboratorRecord[]>;
   /** Adds a collaborator or changes their role. */

@@ -16,7 +16,8 @@ export interface SessionStore {
   findById(id: string): Promise<SessionRecord | null>;
   /**
    * A session and its live account in one read (every socket and request that carries a cookie
-   * asks for both); `user` is null when the account is gone or deleted.
+   * asks for both); `user` is null when the account is gone or deleted. Calls made together are
+   * answered by one read (storage/kysely/batched.ts).
    */
   findWithUser(id: string): Promise<{ session: SessionRecord; user: UserRecord | null } | null>;
   listForUser(userId: string): Promise<SessionRecord[]>;
