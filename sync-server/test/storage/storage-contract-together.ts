@@ -46,6 +46,7 @@ export function describeTogetherContract(storage: () => Storage) {
       // The same session asked for twice: two answers, each the caller's to change.
       together[0]!.session.lastSeenAt = 99;
       expect(together[3]!.session.lastSeenAt).toBe(0);
+      expect(together[0]!.user?.links).not.toBe(together[3]!.user?.links);
     });
 
     it("answers each role read with that person's role on that app", async () => {

@@ -62,27 +62,25 @@ export function createSessionStore(db: Db): SessionStore {
         ])
         .where('sessions.id', 'in', [...new Set(ids)])
         .execute();
-      const found = new Map(
-        rows.map((row) => {
-          const session = toSession({
-            id: row.session_id,
-            secret_hash: row.session_secret_hash,
-            user_id: row.session_user_id,
-            created_at: row.session_created_at,
-            last_seen_at: row.session_last_seen_at,
-            expires_at: row.session_expires_at,
-            user_agent: row.session_user_agent,
-            ip: row.session_ip,
-          });
-          // A left join's missing row comes back as nulls: the account's id says which it is.
-          const user = row.id === null ? null : toUser(row as Selectable<Database['users']>);
-          return [session.id, { session, user }] as const;
-        }),
-      );
-      // Each call its own copy: the caller may change the session it gets (authenticate does).
+      const found = new Map(rows.map((row) => [row.session_id, row]));
+      // Each call its own records, built from the row: the caller may change them (authenticate
+      // does).
       return ids.map((id) => {
-        const one = found.get(id);
-        return one ? { session: { ...one.session }, user: one.user && { ...one.user } } : null;
+        const row = found.get(id);
+        if (!row) return null;
+        const session = toSession({
+          id: row.session_id,
+          secret_hash: row.session_secret_hash,
+          user_id: row.session_user_id,
+          created_at: row.session_created_at,
+          last_seen_at: row.session_last_seen_at,
+          expires_at: row.session_expires_at,
+          user_agent: row.session_user_agent,
+          ip: row.session_ip,
+        });
+        // A left join's missing row comes back as nulls: the account's id says which it is.
+        const user = row.id === null ? null : toUser(row as Selectable<Database['users']>);
+        return { session, user };
       });
     }),
     async listForUser(userId) {
