@@ -7,9 +7,10 @@ import type {
   onChangePayload,
   onConfigurePayload,
 } from '@hocuspocus/server';
-import { OutgoingMessage } from '@hocuspocus/server';
+import { isTransactionOrigin, OutgoingMessage } from '@hocuspocus/server';
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
 import IORedis, { type RedisOptions } from 'ioredis';
+import * as Y from 'yjs';
 import type { Logger } from '../logger';
 import type { RedisConfig } from '../config';
 import type { Cluster, ClusterEvent, ClusterOptions } from './fan-out';
@@ -42,6 +43,8 @@ export class RedisFanOut extends RedisExtension {
   /** Documents that did not join their channel (Redis was down): they do once it is back. */
   private readonly unjoined = new Set<string>();
   private hocuspocus: Hocuspocus | undefined;
+  /** Per document, the edits made here this turn, published together at its end (onChange). */
+  private readonly outgoing = new Map<string, Uint8Array[]>();
 
   constructor(options: { url: string; prefix: string; identifier: string; logger: Logger }) {
     const redisOptions: RedisOptions = {
@@ -165,9 +168,45 @@ export class RedisFanOut extends RedisExtension {
     return this.ready;
   }
 
-  // Nothing is published while Redis is down: the rejoin after it tells the others everything.
-  override async onChange(data: onChangePayload) {
-    if (this.ready) await super.onChange(data);
+  /**
+   * An edit made here goes to the other instances as itself: the document's updates of one turn
+   * of the event loop, merged, in one publish, which each peer applies and sends on to its
+   * clients. The extension publishes a state vector instead, which each peer answers with its
+   * own, which is answered with the edit: three trips through Redis and two diffs of the
+   * document per change, and across instances took twice as long as on one (docs/scaling.md).
+   * Redis delivers a connection's messages in order; what a peer missed while either was cut off
+   * is exchanged by state vector when the connection is back (rejoinAll), and so is an edit whose
+   * publish failed. Nothing is published while Redis is down.
+   */
+  override onChange({ documentName, document, update, transactionOrigin }: onChangePayload) {
+    if (!this.ready) return Promise.resolve();
+    if (isTransactionOrigin(transactionOrigin) && transactionOrigin.source === 'redis') {
+      return Promise.resolve();
+    }
+    const waiting = this.outgoing.get(documentName);
+    if (waiting) {
+      waiting.push(update);
+      return Promise.resolve();
+    }
+    this.outgoing.set(documentName, [update]);
+    setImmediate(() => this.publishUpdates(documentName, document));
+    return Promise.resolve();
+  }
+
+  private publishUpdates(documentName: string, document: Document) {
+    const updates = this.outgoing.get(documentName) ?? [];
+    this.outgoing.delete(documentName);
+    if (updates.length === 0 || !this.ready) return;
+    const update = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates);
+    const message = new OutgoingMessage(documentName).createSyncMessage().writeUpdate(update);
+    const channel = `${this.prefix}:${documentName}`;
+    this.pub
+      .publish(channel, Buffer.concat([this.messagePrefix, message.toUint8Array()]))
+      // The peers ask for what they lack once the document's state is announced again.
+      .catch(() => this.join(documentName, document))
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, documentName }, 'publishing an edit to Redis failed'),
+      );
   }
 
   override async onAwarenessUpdate(data: onAwarenessUpdatePayload) {

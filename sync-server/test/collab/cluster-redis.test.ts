@@ -1,10 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import IORedis from 'ioredis';
+import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
 import { createApp, readDefinition, setMeta } from '@pipit/app-definition';
 import { createId } from '@pipit/protocol';
 import type { ApiClient } from '../support/api-client';
 import { type TestCluster, startTestCluster } from '../support/cluster';
 import { acknowledged, connectProvider, type TestProvider } from '../support/provider';
+import { TEST_REDIS_URL } from '../support/redis';
 import { sleep } from '../support/timing';
 
 /** What storage holds for a document: its snapshot plus the logged updates after it. */
@@ -93,6 +96,38 @@ describe('several instances through Redis (docs/scaling.md)', () => {
         true,
       );
     });
+  });
+
+  it('sends an edit to the other instance as itself, in one message through Redis', async () => {
+    const { name, ownerSide } = await sharedApp('Seating plan');
+    const editorSide = connect(editor, 1, name);
+    expect(await editorSide.ready).toBe(true);
+    // Every message any instance publishes about this document, on any channel: [id][name][type].
+    const listener = new IORedis(TEST_REDIS_URL);
+    const heard: Array<{ type: number; syncType: number }> = [];
+    listener.on('pmessageBuffer', (_pattern: Buffer, _channel: Buffer, data: Buffer) => {
+      const decoder = decoding.createDecoder(data.subarray(data[0]! + 1));
+      if (decoding.readVarString(decoder) !== name) return;
+      const type = decoding.readVarUint(decoder);
+      // Presence goes its own way (a device's state renewed now and then), not this test's.
+      if (type === 1) return;
+      heard.push({ type, syncType: type === 0 ? decoding.readVarUint(decoder) : -1 });
+    });
+    try {
+      await listener.psubscribe('*');
+      await sleep(300);
+      heard.length = 0;
+      setMeta(editorSide.doc, { title: 'Seating plan, final' });
+      await vi.waitFor(() =>
+        expect(readDefinition(ownerSide.doc).meta.title).toBe('Seating plan, final'),
+      );
+      await sleep(300);
+      // One update (type 0, sync update 2): no state vector announced, answered and answered
+      // back (three trips and two diffs of the document, as the extension does by itself).
+      expect(heard).toEqual([{ type: 0, syncType: 2 }]);
+    } finally {
+      listener.disconnect();
+    }
   });
 
   it('stores each instance’s edits without either overwriting the other’s', async () => {
