@@ -65,6 +65,11 @@ export class ResourceBounds {
   private readonly refusals = new Map<string, number[]>();
   /** Socket sessions being read and document accesses being checked now (openingAtOnce). */
   private opening = 0;
+  /**
+   * Per document, the sockets holding it (what each socket's `documents` says, the other way
+   * round): an unloaded document is let go of by its holders, not looked for in every socket.
+   */
+  private readonly holders = new Map<string, Set<string>>();
   private readonly heapUsed: () => number;
   private readonly now: () => number;
 
@@ -124,6 +129,7 @@ export class ResourceBounds {
     const holds = this.sockets.get(socketId);
     if (!holds) return;
     this.sockets.delete(socketId);
+    for (const documentName of holds.documents.keys()) this.letGo(documentName, socketId);
     const theirs = this.people.get(holds.userId);
     theirs?.delete(socketId);
     if (theirs?.size === 0) {
@@ -166,6 +172,15 @@ export class ResourceBounds {
     if (held >= MAX_CONNECTIONS_PER_DOCUMENT) throw new SyncRefusal('too_many_documents');
     if (held === 0) this.checkNewDocument(holds, documentName);
     holds.documents.set(documentName, held + 1);
+    const holders = this.holders.get(documentName);
+    if (holders) holders.add(socketId);
+    else this.holders.set(documentName, new Set([socketId]));
+  }
+
+  private letGo(documentName: string, socketId: string) {
+    const holders = this.holders.get(documentName);
+    holders?.delete(socketId);
+    if (holders?.size === 0) this.holders.delete(documentName);
   }
 
   /** Queues one admission of an unloaded document; resolves with the function that ends it. */
@@ -216,7 +231,10 @@ export class ResourceBounds {
     const held = documents?.get(documentName);
     if (!documents || held === undefined) return;
     if (held > 1) documents.set(documentName, held - 1);
-    else documents.delete(documentName);
+    else {
+      documents.delete(documentName);
+      this.letGo(documentName, socketId);
+    }
   }
 
   /**
@@ -225,7 +243,10 @@ export class ResourceBounds {
    */
   unloaded(documentName: string): void {
     this.loaded(documentName);
-    for (const { documents } of this.sockets.values()) documents.delete(documentName);
+    for (const socketId of this.holders.get(documentName) ?? []) {
+      this.sockets.get(socketId)?.documents.delete(documentName);
+    }
+    this.holders.delete(documentName);
   }
 
   /**

@@ -584,6 +584,42 @@ describe('counting items', () => {
     expect(bounds.isSlowedDown('s3')).toBe(false);
   });
 
+  it('lets go of an unloaded document on each socket that held it, and of nothing else', async () => {
+    const bounds = new ResourceBounds({
+      limits: { ...DEFAULT_RESOURCE_LIMITS, socketDocuments: 2, heapBudgetBytes: 1024 ** 3 },
+      usageOf: () => ({ bytes: 0, items: 0 }),
+      isLoaded: () => true,
+      heapUsed: () => 0,
+    });
+    for (const [socket, person] of [
+      ['s1', 'u1'],
+      ['s2', 'u2'],
+      ['s3', 'u3'],
+    ] as const) {
+      expect(bounds.openSocket(socket, person)).toBe(true);
+    }
+    await bounds.admit('s1', 'app/a');
+    await bounds.admit('s1', 'app/b');
+    await bounds.admit('s2', 'app/a');
+    await bounds.admit('s2', 'app/c');
+    await bounds.admit('s3', 'app/a');
+    bounds.closeSocket('s3');
+    const full = { reason: 'too_many_documents' };
+    await expect(bounds.admit('s1', 'app/d')).rejects.toMatchObject(full);
+    await expect(bounds.admit('s2', 'app/d')).rejects.toMatchObject(full);
+    bounds.unloaded('app/a');
+    // Each of its holders has a place again; what else they hold, they still hold.
+    await bounds.admit('s1', 'app/d');
+    await bounds.admit('s2', 'app/d');
+    await expect(bounds.admit('s1', 'app/e')).rejects.toMatchObject(full);
+    await expect(bounds.admit('s2', 'app/e')).rejects.toMatchObject(full);
+    // Released, then unloaded: nothing is held twice or let go of twice.
+    bounds.release('s1', 'app/b');
+    bounds.unloaded('app/b');
+    await bounds.admit('s1', 'app/e');
+    await expect(bounds.admit('s1', 'app/f')).rejects.toMatchObject(full);
+  });
+
   it('admits a connection to a loaded document past the heap budget, and a new one not', async () => {
     const bounds = new ResourceBounds({
       limits: { ...DEFAULT_RESOURCE_LIMITS, heapBudgetBytes: 100 },
