@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Extension, Hocuspocus } from '@hocuspocus/server';
 import type { SyncCloseReason } from '@pipit/protocol';
 import type { Logger } from '../logger';
@@ -170,6 +171,14 @@ export function createCollab(options: {
   //    before the others': a loaded document joins its channel, and every change is announced to
   //    the other instances — after the log, since Hocuspocus announces a change once applied.
   if (options.fanOut) extensions.push(options.fanOut);
+  // 8. Each document's Yjs id (its `guid`), drawn from Node's batched random source: by itself Yjs
+  //    draws 31 random numbers from the kernel one at a time for it, about 0.1 ms a document here
+  //    and 0.35 ms in a reconnect storm, where 2,000 documents load at once. The last extension
+  //    that answers onCreateDocument sets the document's options; no other one does.
+  extensions.push({
+    extensionName: 'pipit-document-ids',
+    onCreateDocument: () => Promise.resolve({ guid: randomUUID() }),
+  });
 
   const hocuspocus: Hocuspocus = new Hocuspocus({
     name: 'pipit',
