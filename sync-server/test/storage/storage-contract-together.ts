@@ -124,6 +124,15 @@ export function describeTogetherContract(storage: () => Storage) {
         { 1: bo!.id },
         {},
       ]);
+      // A claim of more client ids than one statement takes, beside a small one.
+      const many = Array.from({ length: 22_000 }, (_, i) => 1_000 + i);
+      const [large, small] = await Promise.all([
+        s.documents.claimClients(second, ada!.id, many),
+        s.documents.claimClients(second, bo!.id, [1, 2]),
+      ]);
+      expect(large.size).toBe(many.length);
+      expect([...large.values()].every((owner) => owner === ada!.id)).toBe(true);
+      expect(owners(small)).toEqual({ 1: bo!.id, 2: bo!.id });
       // Claimed for good: asked again, one at a time, the owners are the same.
       expect(owners(await s.documents.claimClients(first, bo!.id, [1, 2, 3, 7]))).toEqual({
         1: ada!.id,

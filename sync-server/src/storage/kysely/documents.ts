@@ -4,8 +4,11 @@ import { isId, type StorageEngine } from '@pipit/protocol';
 import { batched } from './batched';
 import { type Db, type EngineSpecifics, toUint8Array } from './shared';
 
-/** Logged updates read or dropped per statement (SQLite allows 32,766 parameters; PostgreSQL 65,535). */
-const DELETE_CHUNK = 1_000;
+/**
+ * Logged updates read or dropped, or client ids claimed, per statement (SQLite allows 32,766
+ * parameters; PostgreSQL 65,535).
+ */
+const ROWS_PER_STATEMENT = 1_000;
 
 /**
  * Yjs documents (docs/architecture.md): a snapshot and the updates logged since, compacted into
@@ -169,12 +172,12 @@ function documentCompaction(db: Db, engine: StorageEngine): Pick<DocumentStore, 
         const held = options.held ?? (() => false);
         const unread = seqs.filter((seq) => !held(seq));
         const log: Array<{ seq: number; update: Uint8Array }> = [];
-        for (let i = 0; i < unread.length; i += DELETE_CHUNK) {
+        for (let i = 0; i < unread.length; i += ROWS_PER_STATEMENT) {
           const rows = await trx
             .selectFrom('document_updates')
             .select(['seq', 'update'])
             .where('name', '=', name)
-            .where('seq', 'in', unread.slice(i, i + DELETE_CHUNK))
+            .where('seq', 'in', unread.slice(i, i + ROWS_PER_STATEMENT))
             .orderBy('seq')
             .execute();
           for (const row of rows) {
@@ -190,11 +193,11 @@ function documentCompaction(db: Db, engine: StorageEngine): Pick<DocumentStore, 
           .execute();
         // Exactly the updates read: one logged by another instance after the read (even with a
         // lower sequence number, committed later) stays for the next compaction.
-        for (let i = 0; i < seqs.length; i += DELETE_CHUNK) {
+        for (let i = 0; i < seqs.length; i += ROWS_PER_STATEMENT) {
           await trx
             .deleteFrom('document_updates')
             .where('name', '=', name)
-            .where('seq', 'in', seqs.slice(i, i + DELETE_CHUNK))
+            .where('seq', 'in', seqs.slice(i, i + ROWS_PER_STATEMENT))
             .execute();
         }
         return seqs;
@@ -228,17 +231,23 @@ function claimMany(db: Db) {
         if (!rows.has(key)) rows.set(key, { name, client, user_id: userId });
       }
     }
-    const owned = await db
-      .insertInto('document_clients')
-      .values([...rows.values()])
-      .onConflict((oc) =>
-        oc
-          .columns(['name', 'client'])
-          .doUpdateSet({ user_id: sql<string>`document_clients.user_id` }),
-      )
-      .returning(['name', 'client', 'user_id'])
-      .execute();
-    const owners = new Map(owned.map((row) => [`${row.name} ${Number(row.client)}`, row.user_id]));
+    const all = [...rows.values()];
+    const owners = new Map<string, string>();
+    // Within the engines' parameters per statement however many client ids one update writes:
+    // one large claim never fails the others of its batch.
+    for (let i = 0; i < all.length; i += ROWS_PER_STATEMENT) {
+      const owned = await db
+        .insertInto('document_clients')
+        .values(all.slice(i, i + ROWS_PER_STATEMENT))
+        .onConflict((oc) =>
+          oc
+            .columns(['name', 'client'])
+            .doUpdateSet({ user_id: sql<string>`document_clients.user_id` }),
+        )
+        .returning(['name', 'client', 'user_id'])
+        .execute();
+      for (const row of owned) owners.set(`${row.name} ${Number(row.client)}`, row.user_id);
+    }
     return claims.map(({ name, clients }) => {
       const answer = new Map<number, string>();
       for (const client of clients) {
