@@ -119,17 +119,26 @@ export class RedisFanOut extends RedisExtension {
 
   /** Subscribes to the document's channel and tells the others its state (they answer theirs). */
   private async join(documentName: string, document: Document) {
-    await this.sub.subscribe(`${this.prefix}:${documentName}`);
+    await this.sub.subscribe(this.channelOf(documentName));
     this.unjoined.delete(documentName);
-    const channel = `${this.prefix}:${documentName}`;
     const state = new OutgoingMessage(documentName)
       .createSyncMessage()
       .writeFirstSyncStepFor(document);
     const awareness = new OutgoingMessage(documentName).writeQueryAwareness();
     await Promise.all([
-      this.pub.publish(channel, Buffer.concat([this.messagePrefix, state.toUint8Array()])),
-      this.pub.publish(channel, Buffer.concat([this.messagePrefix, awareness.toUint8Array()])),
+      this.publishOn(documentName, state),
+      this.publishOn(documentName, awareness),
     ]);
+  }
+
+  private channelOf(documentName: string): string {
+    return `${this.prefix}:${documentName}`;
+  }
+
+  /** A message on the document's channel, marked as this instance's (the others skip their own). */
+  private publishOn(documentName: string, message: OutgoingMessage): Promise<number> {
+    const data = Buffer.concat([this.messagePrefix, message.toUint8Array()]);
+    return this.pub.publish(this.channelOf(documentName), data);
   }
 
   /** After an outage: every loaded document (re)joins and announces its state. */
@@ -199,9 +208,7 @@ export class RedisFanOut extends RedisExtension {
     if (updates.length === 0 || !this.ready) return;
     const update = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates);
     const message = new OutgoingMessage(documentName).createSyncMessage().writeUpdate(update);
-    const channel = `${this.prefix}:${documentName}`;
-    this.pub
-      .publish(channel, Buffer.concat([this.messagePrefix, message.toUint8Array()]))
+    this.publishOn(documentName, message)
       // The peers ask for what they lack once the document's state is announced again.
       .catch(() => this.join(documentName, document))
       .catch((error: unknown) =>

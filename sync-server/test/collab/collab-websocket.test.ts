@@ -118,6 +118,17 @@ describe('the sync websocket', () => {
     expect(stored.getMap('meta').get('title')).toBe('Original');
   });
 
+  it("gives each loaded document a Yjs id of its own (create-collab.ts's pipit-document-ids)", async () => {
+    pipit = await startPipit({ access: grantEveryone('editor') });
+    const names = [`app/${createId()}`, `app/${createId()}`];
+    for (const name of names) expect(await connect({ url: pipit.url, name }).ready).toBe(true);
+    const guids = names.map((name) => pipit!.server.hocuspocus.documents.get(name)?.guid);
+    for (const guid of guids) {
+      expect(guid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
+    expect(guids[0]).not.toBe(guids[1]);
+  });
+
   it('lets editors see each other’s changes live', async () => {
     const name = `app/${createId()}`;
     pipit = await startPipit({ access: grantEveryone('editor') });

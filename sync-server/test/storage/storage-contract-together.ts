@@ -65,20 +65,12 @@ export function describeTogetherContract(storage: () => Storage) {
           createdAt: 1,
         });
       }
-      await s.apps.putCollaborator({
-        appId: apps[0]!,
-        userId: editor!.id,
-        role: 'editor',
-        invitedBy: owner!.id,
-        addedAt: 2,
-      });
-      await s.apps.putCollaborator({
-        appId: apps[1]!,
-        userId: viewer!.id,
-        role: 'viewer',
-        invitedBy: owner!.id,
-        addedAt: 2,
-      });
+      for (const [appId, userId, role] of [
+        [apps[0]!, editor!.id, 'editor'],
+        [apps[1]!, viewer!.id, 'viewer'],
+      ] as const) {
+        await s.apps.putCollaborator({ appId, userId, role, invitedBy: owner!.id, addedAt: 2 });
+      }
       const asked: Array<[string, string]> = [
         [apps[0]!, owner!.id],
         [apps[0]!, editor!.id],

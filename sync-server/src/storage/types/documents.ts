@@ -57,7 +57,7 @@ export interface DocumentStore {
   /**
    * Who writes under each of `clients` (Yjs client ids) in the document: each one nobody has yet
    * becomes `userId`'s, atomically across instances (the first to claim it keeps it). Resolves
-   * with the owner of every one of them. Claims made together go in one statement
+   * with the owner of every one of them. Claims made together go to storage together
    * (storage/kysely/batched.ts), the first of them keeping a client id two ask for.
    */
   claimClients(name: string, userId: string, clients: number[]): Promise<Map<number, string>>;
